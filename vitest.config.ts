@@ -1,0 +1,45 @@
+/**
+ * Two test projects:
+ * - worker: worker/ and durable-objects/ tests inside workerd (@cloudflare/vitest-plugin) against
+ *   the real D1 migrations, with outbound fetches answered by test mocks;
+ * - e2e: Node tests that start the real server (console build + worker on workerd) and a mock
+ *   upstream, then drive it with the official SDK and with Chromium (playwright-core).
+ */
+import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin'
+import { defineConfig } from 'vitest/config'
+
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations('migrations')
+  return {
+    test: {
+      projects: [
+        {
+          plugins: [
+            cloudflareTest({
+              wrangler: { configPath: './wrangler.toml' },
+              miniflare: {
+                bindings: { TEST_MIGRATIONS: migrations, CRITICAL_RATE_LIMIT: '1000' },
+              },
+            }),
+          ],
+          test: {
+            name: 'worker',
+            include: ['worker/**/*.test.ts', 'durable-objects/**/*.test.ts'],
+            setupFiles: ['./worker/test/apply-migrations.ts'],
+          },
+        },
+        {
+          test: {
+            name: 'e2e',
+            include: ['console/e2e/**/*.e2e.ts', 'worker/e2e/**/*.e2e.ts'],
+            environment: 'node',
+            globalSetup: ['./scripts/test-server.ts'],
+            testTimeout: 60_000,
+            hookTimeout: 120_000,
+            fileParallelism: false,
+          },
+        },
+      ],
+    },
+  }
+})

@@ -1,0 +1,32 @@
+/**
+ * The management API under /api: identification (session or access token), CSRF double-submit,
+ * then every resource's routes. Each route declares its minimum role with `access()`.
+ */
+import { Hono } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
+import { csrf } from '../middleware/csrf'
+import { sessionAuth } from '../middleware/session-auth'
+import { ApiError } from '../lib/errors'
+import type { HonoEnv } from '../env'
+import { authRoutes } from './auth/auth.routes'
+import { optionRoutes } from './options/options.routes'
+import { statusRoutes } from './status/status.routes'
+import { selfRoutes } from './users/self.routes'
+
+export const adminApp = new Hono<HonoEnv>()
+  .use(
+    bodyLimit({
+      maxSize: 2 * 1024 * 1024,
+      onError: () => {
+        throw new ApiError(413, 'Request body too large (limit 2 MB)')
+      },
+    })
+  )
+  .use(csrf)
+  .use(sessionAuth)
+  .route('/', statusRoutes)
+  .route('/', authRoutes)
+  .route('/', selfRoutes)
+  .route('/', optionRoutes)
+
+export type AdminApiType = typeof adminApp

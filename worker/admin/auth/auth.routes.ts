@@ -1,0 +1,102 @@
+/**
+ * First-run setup, password login/logout and registration.
+ * POST /api/setup works exactly once (an atomic insert guarded by "no users yet").
+ */
+import { Hono } from 'hono'
+import { eq } from 'drizzle-orm'
+import { createDb } from '../../db/client'
+import { users } from '../../db/schema'
+import { publicRoute } from '../../middleware/access'
+import { clientIp, criticalRateLimit } from '../../middleware/rate-limit'
+import { USER_STATUS } from '../../middleware/session-auth'
+import { ApiError, badRequest, conflict, forbidden, unauthorized } from '../../lib/errors'
+import { hashPassword, randomString, verifyPassword } from '../../lib/crypto'
+import { ok } from '../../lib/respond'
+import { nowSeconds } from '../../lib/time'
+import { validate } from '../../lib/validate'
+import { getSettings, getTokenSecret } from '../../settings/store'
+import { ROLE, type HonoEnv } from '../../env'
+import { markSetupDone } from '../status/status.service'
+import { createUser, findByLogin, getUser, profileOf } from '../users/users.service'
+import { loginSchema, registerSchema, setupSchema } from './auth.schema'
+import { createSession, destroySession } from './session'
+import { consumeVerificationCode } from './verification'
+
+export const authRoutes = new Hono<HonoEnv>()
+  .post('/setup', publicRoute, criticalRateLimit('setup'), validate('json', setupSchema), async (c) => {
+    const { username, password } = c.req.valid('json')
+    // One statement: inserts only while the users table is empty, so two racing setups cannot both win.
+    const root = await c.env.DB.prepare(
+      `INSERT INTO users (username, password, display_name, role, aff_code, created_time)
+       SELECT ?1, ?2, 'Root User', ?3, ?4, ?5 WHERE NOT EXISTS (SELECT 1 FROM users)
+       RETURNING *`
+    )
+      .bind(username, await hashPassword(password), ROLE.ROOT, randomString(8), nowSeconds())
+      .first<{ id: number }>()
+    if (!root) throw conflict('The system is already set up')
+    markSetupDone()
+    await getTokenSecret(c.env)
+    await createSession(c, root.id)
+    const user = await getUser(c.env, root.id)
+    return ok(c, profileOf(user!), 'Root account created')
+  })
+  .post('/user/login', publicRoute, criticalRateLimit('login'), validate('json', loginSchema), async (c) => {
+    const settings = await getSettings(c.env, c.executionCtx)
+    if (!settings.bool('PasswordLoginEnabled')) throw forbidden('Password login is disabled by the administrator')
+    const { username, password } = c.req.valid('json')
+    const user = await findByLogin(c.env, username)
+    if (!user || !user.password || !(await verifyPassword(password, user.password))) {
+      throw unauthorized('Invalid username or password')
+    }
+    if (user.status !== USER_STATUS.ENABLED) throw forbidden('This account has been disabled')
+    await createSession(c, user.id)
+    await createDb(c.env.DB)
+      .update(users)
+      .set({ lastLoginTime: nowSeconds(), lastLoginIp: clientIp(c.req) })
+      .where(eq(users.id, user.id))
+    return ok(c, profileOf(user), 'Logged in')
+  })
+  .get('/user/logout', publicRoute, async (c) => {
+    await destroySession(c)
+    return ok(c, null, 'Logged out')
+  })
+  .post('/user/register', publicRoute, criticalRateLimit('register'), validate('json', registerSchema), async (c) => {
+    const settings = await getSettings(c.env, c.executionCtx)
+    if (!settings.bool('RegisterEnabled')) throw forbidden('New registrations are closed by the administrator')
+    if (!settings.bool('PasswordRegisterEnabled')) {
+      throw forbidden('Registration with a password is disabled; use another sign-in method')
+    }
+    const body = c.req.valid('json')
+    const email = body.email ?? ''
+    if (settings.bool('EmailVerificationEnabled')) {
+      if (!email) throw badRequest('email: is required', { fields: { email: 'is required' } })
+      if (!body.verification_code || !(await consumeVerificationCode(c.env, 'register', email, body.verification_code))) {
+        throw badRequest('Invalid or expired verification code', { fields: { verification_code: 'is invalid' } })
+      }
+    }
+    if (email && settings.bool('EmailDomainRestrictionEnabled')) {
+      const domain = email.split('@')[1]?.toLowerCase() ?? ''
+      const allowed = settings
+        .str('EmailDomainWhitelist')
+        .split(',')
+        .map((d) => d.trim().toLowerCase())
+        .filter(Boolean)
+      if (!allowed.includes(domain)) {
+        throw new ApiError(400, 'This email domain is not allowed', { data: { fields: { email: 'domain not allowed' } } })
+      }
+    }
+    const inviter = body.aff_code ? await findInviter(c.env, body.aff_code) : undefined
+    const user = await createUser(c.env, {
+      username: body.username,
+      password: body.password,
+      email,
+      quota: settings.int('QuotaForNewUser'),
+      inviterId: inviter?.id,
+    })
+    return ok(c, { id: user.id, username: user.username }, 'Registered')
+  })
+
+async function findInviter(env: Env, affCode: string) {
+  const [row] = await createDb(env.DB).select({ id: users.id }).from(users).where(eq(users.affCode, affCode)).limit(1)
+  return row
+}

@@ -1,0 +1,60 @@
+/**
+ * Site information for the console (`GET /api/status`) and the public content endpoints.
+ * Everything comes from the settings snapshot; only "is setup needed" touches D1, once per isolate.
+ */
+import { createDb } from '../../db/client'
+import { users } from '../../db/schema'
+import type { Settings } from '../../settings/store'
+import { onIsolateReset } from '../../cache/isolate'
+
+const startTime = Math.floor(Date.now() / 1000)
+let setupDone = false
+onIsolateReset(() => (setupDone = false))
+
+export async function isSetupNeeded(env: Env): Promise<boolean> {
+  if (setupDone) return false
+  const [row] = await createDb(env.DB).select({ id: users.id }).from(users).limit(1)
+  setupDone = row !== undefined
+  return !setupDone
+}
+
+export function markSetupDone() {
+  setupDone = true
+}
+
+export function siteInfo(env: Env, s: Settings, setupNeeded: boolean) {
+  return {
+    setup_needed: setupNeeded,
+    version: env.APP_VERSION,
+    start_time: startTime,
+    system_name: s.str('SystemName'),
+    logo: s.str('Logo'),
+    footer_html: s.str('Footer'),
+    server_address: s.str('ServerAddress'),
+    top_up_link: s.str('TopUpLink'),
+    chat_link: s.str('ChatLink'),
+    chat_links: s.str('ChatLinks'),
+    quota_per_unit: s.int('QuotaPerUnit'),
+    display_in_currency: s.bool('DisplayInCurrencyEnabled'),
+    display_token_stat: s.bool('DisplayTokenStatEnabled'),
+    password_login: s.bool('PasswordLoginEnabled'),
+    password_register: s.bool('PasswordRegisterEnabled'),
+    register_enabled: s.bool('RegisterEnabled'),
+    email_verification: s.bool('EmailVerificationEnabled'),
+    github_oauth: s.bool('GitHubOAuthEnabled'),
+    github_client_id: s.str('GitHubClientId'),
+    oidc_auth: s.bool('OIDCAuthEnabled'),
+    wechat_login: s.bool('WeChatAuthEnabled'),
+    wechat_qrcode: s.str('WeChatAccountQRCodeImageURL'),
+    lark_login: s.bool('LarkAuthEnabled'),
+    lark_client_id: s.str('LarkClientId'),
+    turnstile_check: s.bool('TurnstileCheckEnabled'),
+    turnstile_site_key: s.str('TurnstileSiteKey'),
+    telegram_bot: '',
+    mj_notify_enabled: s.bool('MjNotifyEnabled'),
+    chat_cache_enabled: s.bool('ChatCacheEnabled'),
+    payment_usd_rate: s.num('PaymentUSDRate'),
+    payment_min_amount: s.int('PaymentMinAmount'),
+    recharge_discount: s.str('RechargeDiscount'),
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * The signed-in user's own account: profile read/update, personal access token (generate/reset,
+ * shown once, stored hashed) and the invite code.
+ */
+import { Hono } from 'hono'
+import { eq } from 'drizzle-orm'
+import { createDb } from '../../db/client'
+import { users } from '../../db/schema'
+import { userRoute } from '../../middleware/access'
+import { badRequest, notFound } from '../../lib/errors'
+import { hashPassword, randomString, sha256Hex, verifyPassword } from '../../lib/crypto'
+import { ok } from '../../lib/respond'
+import { validate } from '../../lib/validate'
+import type { HonoEnv } from '../../env'
+import { updateSelfSchema } from '../auth/auth.schema'
+import { createSession, destroyUserSessions } from '../auth/session'
+import { getUser, profileOf, usernameTaken } from './users.service'
+import { conflict } from '../../lib/errors'
+
+export const selfRoutes = new Hono<HonoEnv>()
+  .get('/user/self', userRoute, async (c) => {
+    const user = await getUser(c.env, c.get('user')!.id)
+    if (!user) throw notFound('User not found')
+    return ok(c, profileOf(user))
+  })
+  .put('/user/self', userRoute, validate('json', updateSelfSchema), async (c) => {
+    const me = c.get('user')!
+    const body = c.req.valid('json')
+    const current = await getUser(c.env, me.id)
+    if (!current) throw notFound('User not found')
+    const patch: Partial<typeof users.$inferInsert> = {}
+    if (body.username !== undefined && body.username !== current.username) {
+      if (await usernameTaken(c.env, body.username, me.id)) throw conflict('Username already exists')
+      patch.username = body.username
+    }
+    if (body.display_name !== undefined) patch.displayName = body.display_name
+    if (body.password !== undefined) {
+      if (current.password && !(await verifyPassword(body.original_password ?? '', current.password))) {
+        throw badRequest('original_password: the current password is wrong', {
+          fields: { original_password: 'the current password is wrong' },
+        })
+      }
+      patch.password = await hashPassword(body.password)
+    }
+    if (Object.keys(patch).length > 0) {
+      await createDb(c.env.DB).update(users).set(patch).where(eq(users.id, me.id))
+    }
+    if (patch.password) {
+      // A new password ends every other session; this browser gets a fresh one.
+      await destroyUserSessions(c.env, me.id)
+      if (c.get('authMethod') === 'session') await createSession(c, me.id)
+    }
+    return ok(c, profileOf((await getUser(c.env, me.id))!), 'Updated')
+  })
+  .get('/user/token', userRoute, async (c) => {
+    const token = randomString(32)
+    await createDb(c.env.DB)
+      .update(users)
+      .set({ accessToken: await sha256Hex(token) })
+      .where(eq(users.id, c.get('user')!.id))
+    return ok(c, token, 'Access token generated; it is shown only once')
+  })
+  .get('/user/aff', userRoute, async (c) => {
+    const user = await getUser(c.env, c.get('user')!.id)
+    if (!user) throw notFound('User not found')
+    return ok(c, user.affCode)
+  })

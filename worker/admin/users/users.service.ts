@@ -1,0 +1,107 @@
+/**
+ * User accounts: creation (with the new-user quota and its log, written in one D1 batch),
+ * lookup by login name, the profile shape returned to the console, and invite codes.
+ */
+import { eq, or, sql } from 'drizzle-orm'
+import { createDb } from '../../db/client'
+import { LOG_TYPE, users, type User } from '../../db/schema'
+import { hashPassword, randomString } from '../../lib/crypto'
+import { conflict } from '../../lib/errors'
+import { isUniqueViolation } from '../../db/errors'
+import { nowSeconds } from '../../lib/time'
+
+export interface CreateUserInput {
+  username: string
+  password: string
+  displayName?: string
+  email?: string
+  role?: number
+  group?: string
+  quota?: number
+  inviterId?: number
+  /** Reason written to the system log for the initial quota. */
+  quotaNote?: string
+}
+
+export async function findByLogin(env: Env, login: string): Promise<User | undefined> {
+  const [row] = await createDb(env.DB)
+    .select()
+    .from(users)
+    .where(or(eq(users.username, login), login.includes('@') ? eq(users.email, login) : sql`0`))
+    .limit(1)
+  return row
+}
+
+export async function usernameTaken(env: Env, username: string, exceptId?: number): Promise<boolean> {
+  const [row] = await createDb(env.DB).select({ id: users.id }).from(users).where(eq(users.username, username)).limit(1)
+  return row !== undefined && row.id !== exceptId
+}
+
+/** Insert a user; the initial quota (if any) is logged as a system log in the same batch. */
+export async function createUser(env: Env, input: CreateUserInput): Promise<User> {
+  if (await usernameTaken(env, input.username)) throw conflict('Username already exists')
+  const now = nowSeconds()
+  const quota = input.quota ?? 0
+  // The user and the log explaining the initial quota land in one D1 transaction.
+  const insertUser = env.DB.prepare(
+    `INSERT INTO users (username, password, display_name, email, role, "group", quota, aff_code, inviter_id, created_time)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)`
+  ).bind(
+    input.username,
+    input.password ? await hashPassword(input.password) : '',
+    input.displayName || input.username,
+    input.email ?? '',
+    input.role ?? 1,
+    input.group ?? 'default',
+    quota,
+    randomString(8),
+    input.inviterId ?? 0,
+    now
+  )
+  const logInitialQuota = env.DB.prepare(
+    `INSERT INTO logs (user_id, username, created_at, type, quota, content)
+     SELECT id, username, ?2, ?3, ?4, ?5 FROM users WHERE username = ?1 AND ?4 > 0`
+  ).bind(input.username, now, LOG_TYPE.SYSTEM, quota, input.quotaNote ?? 'New user quota')
+  try {
+    await env.DB.batch([insertUser, logInitialQuota])
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict('Username already exists')
+    throw err
+  }
+  const [created] = await createDb(env.DB).select().from(users).where(eq(users.username, input.username)).limit(1)
+  return created!
+}
+
+/** What the console learns about the signed-in user (never the password or token hash). */
+export function profileOf(u: User) {
+  return {
+    id: u.id,
+    username: u.username,
+    display_name: u.displayName,
+    role: u.role,
+    status: u.status,
+    email: u.email,
+    avatar_url: u.avatarUrl,
+    github_id: u.githubId,
+    oidc_id: u.oidcId,
+    wechat_id: u.wechatId,
+    lark_id: u.larkId,
+    telegram_id: u.telegramId,
+    quota: u.quota,
+    used_quota: u.usedQuota,
+    request_count: u.requestCount,
+    group: u.group,
+    aff_code: u.affCode,
+    aff_count: u.affCount,
+    aff_quota: u.affQuota,
+    inviter_id: u.inviterId,
+    has_access_token: Boolean(u.accessToken),
+    last_login_time: u.lastLoginTime,
+    created_time: u.createdTime,
+  }
+}
+
+export async function getUser(env: Env, id: number): Promise<User | undefined> {
+  const [row] = await createDb(env.DB).select().from(users).where(eq(users.id, id)).limit(1)
+  return row
+}

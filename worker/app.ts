@@ -1,0 +1,37 @@
+/**
+ * Builds the Hono app: request ids, security headers, the management API under /api, the relay,
+ * and the single error handler that renders `ApiError` in the envelope of each surface.
+ */
+import { Hono, type Context } from 'hono'
+import { requestId } from 'hono/request-id'
+import { secureHeaders } from 'hono/secure-headers'
+import { adminApp } from './admin/admin.routes'
+import { ApiError, managementBody, openAIBody, toApiError } from './lib/errors'
+import type { HonoEnv } from './env'
+
+const isRelayPath = (path: string) => path.startsWith('/v1') || path.startsWith('/dashboard')
+
+export function renderError(c: Context<HonoEnv>, err: unknown) {
+  const apiError = toApiError(err)
+  if (apiError.status >= 500) console.error(`[${c.get('requestId')}] ${c.req.method} ${c.req.path}`, apiError.cause ?? err)
+  if (isRelayPath(c.req.path)) return c.json(openAIBody(apiError, c.get('requestId')), apiError.status)
+  return c.json(managementBody(apiError), apiError.status)
+}
+
+export function createApp() {
+  const app = new Hono<HonoEnv>()
+  app.use(requestId({ headerName: 'X-Request-Id', limitLength: 64 }))
+  app.use(
+    secureHeaders({
+      contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
+      crossOriginResourcePolicy: false,
+      crossOriginOpenerPolicy: false,
+    })
+  )
+  app.route('/api', adminApp)
+  app.notFound((c) => renderError(c, new ApiError(404, `Not found: ${c.req.method} ${c.req.path}`)))
+  app.onError((err, c) => renderError(c, err))
+  return app
+}
+
+export const app = createApp()

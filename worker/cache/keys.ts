@@ -1,0 +1,6 @@
+/** Every KV key the gateway writes, in one place (versioned prefixes keep old data harmless). */
+export const cacheKeys = {
+  snapshot: (name: string) => `v1:snapshot:${name}`,
+  token: (key: string) => `v1:token:${key}`,
+  chatCache: (hash: string) => `v1:chat-cache:${hash}`,
+}

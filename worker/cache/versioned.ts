@@ -1,0 +1,100 @@
+/**
+ * Versioned snapshots: an isolate-local copy of data that rarely changes (settings, prices,
+ * channels), fed by KV and rebuilt from D1 when missing. Cross-isolate freshness comes from the
+ * ConfigVersion Durable Object: a background check (never awaited by the hot path) every
+ * CHECK_INTERVAL_MS compares versions and reloads what moved. A writer calls `invalidate`, which
+ * reloads at once on its own isolate.
+ */
+import { onIsolateReset } from './isolate'
+import { cacheKeys } from './keys'
+
+const CHECK_INTERVAL_MS = 2000
+
+type Loader<T> = (env: Env) => Promise<T>
+
+/** Anything with `waitUntil` (the Worker's or Hono's execution context). */
+export interface BackgroundCtx {
+  waitUntil(promise: Promise<unknown>): void
+}
+
+interface Entry<T> {
+  value: T
+  version: number
+}
+
+interface KvSnapshot<T> {
+  version: number
+  value: T
+}
+
+const registry = new Map<string, Snapshot<unknown>>()
+let lastCheck = 0
+
+export class Snapshot<T> {
+  private entry: Entry<T> | undefined
+
+  constructor(
+    readonly name: string,
+    private readonly loader: Loader<T>
+  ) {
+    registry.set(name, this as Snapshot<unknown>)
+    onIsolateReset(() => {
+      this.entry = undefined
+      lastCheck = 0
+    })
+  }
+
+  /** Current value; loads on a cold isolate, otherwise served from memory. */
+  async get(env: Env, ctx?: BackgroundCtx): Promise<T> {
+    if (ctx) scheduleCheck(env, ctx)
+    if (this.entry) return this.entry.value
+    const fromKv = await env.CACHE.get<KvSnapshot<T>>(cacheKeys.snapshot(this.name), 'json')
+    if (fromKv) {
+      this.entry = fromKv
+      if (!ctx) await this.refreshIfBehind(env, (await versionsStub(env).versions())[this.name] ?? 0)
+      return this.entry!.value
+    }
+    return this.reload(env, (await versionsStub(env).versions())[this.name] ?? 0)
+  }
+
+  /** Peek without loading (undefined on a cold isolate). */
+  peek(): T | undefined {
+    return this.entry?.value
+  }
+
+  /** After a write to D1: bump the version everywhere and reload here now. */
+  async invalidate(env: Env): Promise<T> {
+    const version = await versionsStub(env).bump(this.name)
+    return this.reload(env, version)
+  }
+
+  async refreshIfBehind(env: Env, remoteVersion: number): Promise<void> {
+    if (!this.entry || this.entry.version < remoteVersion) await this.reload(env, remoteVersion)
+  }
+
+  private async reload(env: Env, version: number): Promise<T> {
+    const value = await this.loader(env)
+    this.entry = { value, version }
+    await env.CACHE.put(cacheKeys.snapshot(this.name), JSON.stringify({ version, value } satisfies KvSnapshot<T>))
+    return value
+  }
+}
+
+function versionsStub(env: Env) {
+  return env.CONFIG_VERSION.getByName('global')
+}
+
+function scheduleCheck(env: Env, ctx: BackgroundCtx) {
+  const now = Date.now()
+  if (now - lastCheck < CHECK_INTERVAL_MS) return
+  lastCheck = now
+  ctx.waitUntil(
+    (async () => {
+      const versions = await versionsStub(env).versions()
+      for (const snap of registry.values()) {
+        const remote = versions[snap.name] ?? 0
+        if (snap.peek() !== undefined) await snap.refreshIfBehind(env, remote)
+      }
+    })().catch((err) => console.error('snapshot check failed', err))
+  )
+}

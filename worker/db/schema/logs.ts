@@ -1,0 +1,69 @@
+/**
+ * The ledger of every charge and event. Written in batches by the wallet Durable Objects (together
+ * with the balance change they explain) and by the management API for non-balance events.
+ * Indexed for every filter of the log page; `metadata` holds the price breakdown.
+ */
+import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+
+export const LOG_TYPE = { TOPUP: 1, CONSUME: 2, MANAGE: 3, SYSTEM: 4, ERROR: 5 } as const
+
+export const logs = sqliteTable(
+  'logs',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    userId: integer('user_id').notNull().default(0),
+    createdAt: integer('created_at').notNull(),
+    type: integer('type').notNull(),
+    content: text('content').notNull().default(''),
+    username: text('username').notNull().default(''),
+    tokenName: text('token_name').notNull().default(''),
+    tokenId: integer('token_id').notNull().default(0),
+    modelName: text('model_name').notNull().default(''),
+    upstreamModel: text('upstream_model').notNull().default(''),
+    quota: integer('quota').notNull().default(0),
+    promptTokens: integer('prompt_tokens').notNull().default(0),
+    completionTokens: integer('completion_tokens').notNull().default(0),
+    channelId: integer('channel_id').notNull().default(0),
+    /** Total duration in milliseconds. */
+    requestTime: integer('request_time').notNull().default(0),
+    /** Time to first byte of the answer in milliseconds (streams). */
+    firstResponseTime: integer('first_response_time').notNull().default(0),
+    isStream: integer('is_stream', { mode: 'boolean' }).notNull().default(false),
+    sourceIp: text('source_ip').notNull().default(''),
+    requestId: text('request_id').notNull().default(''),
+    metadata: text('metadata', { mode: 'json' }).$type<Record<string, unknown>>(),
+  },
+  (t) => [
+    index('idx_logs_created').on(t.createdAt),
+    index('idx_logs_user_created').on(t.userId, t.createdAt),
+    index('idx_logs_type_created').on(t.type, t.createdAt),
+    index('idx_logs_token_created').on(t.tokenName, t.createdAt),
+    index('idx_logs_model_created').on(t.modelName, t.createdAt),
+    index('idx_logs_channel_created').on(t.channelId, t.createdAt),
+    index('idx_logs_username_created').on(t.username, t.createdAt),
+  ]
+)
+
+/** Daily rollup of consume logs per user × channel × model; dashboards read this, never raw logs. */
+export const statistics = sqliteTable(
+  'statistics',
+  {
+    /** YYYY-MM-DD (UTC). */
+    date: text('date').notNull(),
+    userId: integer('user_id').notNull(),
+    channelId: integer('channel_id').notNull(),
+    modelName: text('model_name').notNull(),
+    requestCount: integer('request_count').notNull().default(0),
+    quota: integer('quota').notNull().default(0),
+    promptTokens: integer('prompt_tokens').notNull().default(0),
+    completionTokens: integer('completion_tokens').notNull().default(0),
+    requestTime: integer('request_time').notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.date, t.userId, t.channelId, t.modelName] }),
+    index('idx_statistics_user_date').on(t.userId, t.date),
+  ]
+)
+
+export type Log = typeof logs.$inferSelect
+export type NewLog = typeof logs.$inferInsert

@@ -1,0 +1,61 @@
+/**
+ * Accounts and their sessions. Field names follow one-hub's `users` table so data can be imported.
+ * Balance columns (quota, used_quota, request_count) are written only by the user's wallet
+ * Durable Object (durable-objects/user-wallet.ts); everything else by the management API.
+ */
+import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+
+export const users = sqliteTable(
+  'users',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    username: text('username').notNull().unique(),
+    password: text('password').notNull().default(''),
+    displayName: text('display_name').notNull().default(''),
+    role: integer('role').notNull().default(1),
+    status: integer('status').notNull().default(1),
+    email: text('email').notNull().default(''),
+    avatarUrl: text('avatar_url').notNull().default(''),
+    githubId: text('github_id').notNull().default(''),
+    oidcId: text('oidc_id').notNull().default(''),
+    wechatId: text('wechat_id').notNull().default(''),
+    larkId: text('lark_id').notNull().default(''),
+    telegramId: integer('telegram_id').notNull().default(0),
+    /** SHA-256 of the personal access token (the token itself is shown once). */
+    accessToken: text('access_token'),
+    quota: integer('quota').notNull().default(0),
+    usedQuota: integer('used_quota').notNull().default(0),
+    requestCount: integer('request_count').notNull().default(0),
+    group: text('group').notNull().default('default'),
+    affCode: text('aff_code').unique(),
+    affCount: integer('aff_count').notNull().default(0),
+    affQuota: integer('aff_quota').notNull().default(0),
+    inviterId: integer('inviter_id').notNull().default(0),
+    lastLoginTime: integer('last_login_time').notNull().default(0),
+    lastLoginIp: text('last_login_ip').notNull().default(''),
+    createdTime: integer('created_time').notNull().default(0),
+  },
+  (t) => [
+    index('idx_users_email').on(t.email),
+    index('idx_users_access_token').on(t.accessToken),
+    index('idx_users_created_time').on(t.createdTime),
+    index('idx_users_inviter').on(t.inviterId),
+  ]
+)
+
+export const sessions = sqliteTable(
+  'sessions',
+  {
+    /** SHA-256 of the session id held in the HttpOnly cookie. */
+    id: text('id').primaryKey(),
+    userId: integer('user_id').notNull(),
+    createdAt: integer('created_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+    ip: text('ip').notNull().default(''),
+    userAgent: text('user_agent').notNull().default(''),
+  },
+  (t) => [index('idx_sessions_user').on(t.userId), index('idx_sessions_expires').on(t.expiresAt)]
+)
+
+export type User = typeof users.$inferSelect
+export type NewUser = typeof users.$inferInsert

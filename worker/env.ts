@@ -1,0 +1,31 @@
+/**
+ * Hono environment: Cloudflare bindings (generated `Env` from `wrangler types`) plus the per-request
+ * variables set by middleware.
+ */
+import type { RequestIdVariables } from 'hono/request-id'
+
+export const ROLE = { GUEST: 0, USER: 1, ADMIN: 10, ROOT: 100 } as const
+export type Role = (typeof ROLE)[keyof typeof ROLE]
+
+/** The signed-in user as seen by handlers. */
+export interface SessionUser {
+  id: number
+  username: string
+  displayName: string
+  role: number
+  status: number
+  group: string
+}
+
+export type AuthMethod = 'session' | 'access_token'
+
+export interface AppVariables extends RequestIdVariables {
+  user?: SessionUser
+  authMethod?: AuthMethod
+  sessionId?: string
+}
+
+export interface HonoEnv {
+  Bindings: Env
+  Variables: AppVariables
+}

@@ -1,0 +1,44 @@
+/**
+ * Route-edge validation. `validate(target, schema)` wraps @hono/zod-validator so that a failure
+ * becomes `ApiError(400)` with one message per field (`data.fields`), rendered by the error handler
+ * in the envelope of the surface (management or relay).
+ */
+import { zValidator } from '@hono/zod-validator'
+import type { ValidationTargets } from 'hono'
+import { z } from 'zod'
+import { ApiError } from './errors'
+
+export function fieldMessages(error: z.ZodError): Record<string, string> {
+  const fields: Record<string, string> = {}
+  for (const issue of error.issues) {
+    const path = issue.path.join('.') || '_'
+    if (!(path in fields)) fields[path] = issue.message
+  }
+  return fields
+}
+
+export function validationError(error: z.ZodError): ApiError {
+  const fields = fieldMessages(error)
+  const message = Object.entries(fields)
+    .map(([k, v]) => (k === '_' ? v : `${k}: ${v}`))
+    .join('; ')
+  return new ApiError(400, message || 'Invalid input', { data: { fields }, param: Object.keys(fields)[0] })
+}
+
+export function validate<T extends keyof ValidationTargets, S extends z.ZodType>(target: T, schema: S) {
+  return zValidator(target, schema, (result) => {
+    if (!result.success) throw validationError(result.error as unknown as z.ZodError)
+  })
+}
+
+/** Trimmed string helpers used by many schemas (spec: text inputs are trimmed). */
+export const trimmed = () => z.string().trim()
+export const idParam = z.object({ id: z.coerce.number().int().positive('must be a positive integer') })
+
+/** Pagination query used by every list: p (1-based), page_size (≤ 100). */
+export const pageQuery = z.object({
+  p: z.coerce.number().int().min(1).default(1),
+  page_size: z.coerce.number().int().min(1).max(100).default(10),
+  order: z.string().trim().max(40).optional(),
+  keyword: z.string().trim().max(200).optional(),
+})

@@ -1,0 +1,33 @@
+/**
+ * Identifies the caller of /api: the session cookie, or a personal access token in
+ * `Authorization` (with or without "Bearer "). Sets `c.var.user` for enabled users only;
+ * role checks happen in `access()`.
+ */
+import { createMiddleware } from 'hono/factory'
+import { getCookie } from 'hono/cookie'
+import { SESSION_COOKIE, userFromAccessToken, userFromSession } from '../admin/auth/session'
+import type { HonoEnv } from '../env'
+
+export const USER_STATUS = { ENABLED: 1, DISABLED: 2 } as const
+
+export const sessionAuth = createMiddleware<HonoEnv>(async (c, next) => {
+  const authorization = c.req.header('authorization')
+  if (authorization) {
+    const token = authorization.replace(/^Bearer\s+/i, '').trim()
+    const user = await userFromAccessToken(c.env, token)
+    if (user && user.status === USER_STATUS.ENABLED) {
+      c.set('user', user)
+      c.set('authMethod', 'access_token')
+    }
+  } else {
+    const sid = getCookie(c, SESSION_COOKIE)
+    if (sid && sid.length <= 128) {
+      const user = await userFromSession(c.env, sid)
+      if (user && user.status === USER_STATUS.ENABLED) {
+        c.set('user', user)
+        c.set('authMethod', 'session')
+      }
+    }
+  }
+  await next()
+})

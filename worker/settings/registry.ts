@@ -1,0 +1,189 @@
+/**
+ * Every site setting: its one-hub option key, default, type, validation and whether it is a secret
+ * (write-only: never returned to the browser). The settings page, `/api/option` and `/api/status`
+ * all read this one table.
+ */
+import { z } from 'zod'
+
+type Kind = 'bool' | 'int' | 'float' | 'string' | 'json'
+
+export interface OptionDef {
+  kind: Kind
+  default: string
+  secret?: boolean
+  /** Extra validation of the raw string (after the kind check). */
+  check?: z.ZodType<unknown>
+  /** Not editable through the API (internal state). */
+  internal?: boolean
+}
+
+export const DEFAULT_CHAT_LINKS = [
+  { name: 'ChatGPT Next Web', url: 'https://app.nextchat.dev/#/?settings={"key":"{key}","url":"{server}"}', show: true, sort: 1 },
+  { name: 'Midjourney Proxy Web', url: 'https://vercel.ddaiai.com/#/?settings={"key":"{key}","url":"{server}"}', show: true, sort: 2 },
+  { name: 'ChatBox', url: 'chatbox://setting?key={key}&host={server}', show: false, sort: 3 },
+  { name: 'AMA', url: 'ama://set-api-key?server={server}&key={key}', show: false, sort: 4 },
+]
+
+export const chatLinkSchema = z.array(
+  z.object({
+    name: z.string().trim().min(1, 'name is required'),
+    url: z.string().trim().min(1, 'url is required'),
+    show: z.boolean(),
+    sort: z.number().int(),
+  })
+)
+
+const jsonObjectOfNumbers = z.record(z.string(), z.number().min(0))
+
+const DEFAULT_KEYWORDS = [
+  'Your credit balance is too low',
+  'This organization has been disabled.',
+  'You exceeded your current quota',
+  'Permission denied',
+  'Quota exceeded for quota metric',
+  'API key not valid',
+  'The security token included in the request is invalid',
+  'Operation not allowed',
+  'Your account is not authorized',
+  'your account balance is insufficient',
+  'Your account is currently blocked',
+  'too many invalid requests',
+].join('\n')
+
+const b = (d: boolean): OptionDef => ({ kind: 'bool', default: String(d) })
+const i = (d: number, min = 0, max = Number.MAX_SAFE_INTEGER): OptionDef => ({
+  kind: 'int',
+  default: String(d),
+  check: z.coerce.number().int().min(min).max(max),
+})
+const f = (d: number, min = 0): OptionDef => ({ kind: 'float', default: String(d), check: z.coerce.number().min(min) })
+const s = (d = ''): OptionDef => ({ kind: 'string', default: d })
+const secret = (): OptionDef => ({ kind: 'string', default: '', secret: true })
+const url = (): OptionDef => ({
+  kind: 'string',
+  default: '',
+  check: z.union([z.literal(''), z.url('must be a valid URL')]),
+})
+
+export const OPTIONS = {
+  // --- operation: general
+  TopUpLink: url(),
+  ChatLink: url(),
+  ChatLinks: { kind: 'json', default: JSON.stringify(DEFAULT_CHAT_LINKS), check: chatLinkSchema } as OptionDef,
+  QuotaPerUnit: i(500000, 1),
+  RetryTimes: i(0, 0, 10),
+  RetryCooldownSeconds: i(5, 0, 86400),
+  RetryTimeOut: i(10, 0, 600),
+  DisplayInCurrencyEnabled: b(true),
+  DisplayTokenStatEnabled: b(true),
+  ApproximateTokenEnabled: b(false),
+  // --- operation: log
+  LogConsumeEnabled: b(true),
+  /** Days of logs to keep; 0 keeps everything. */
+  LogCleanupDays: i(0, 0, 3650),
+  // --- operation: monitoring
+  AutomaticDisableChannelEnabled: b(false),
+  AutomaticEnableChannelEnabled: b(false),
+  ChannelDisableThreshold: f(5),
+  QuotaRemindThreshold: i(1000),
+  DisableChannelKeywords: s(DEFAULT_KEYWORDS),
+  /** Minutes between scheduled channel tests; 0 turns them off. */
+  ChannelTestFrequency: i(0, 0, 10080),
+  /** Minutes between scheduled balance refreshes; 0 turns them off. */
+  ChannelBalanceFrequency: i(0, 0, 10080),
+  // --- operation: quota
+  PreConsumedQuota: i(500),
+  QuotaForNewUser: i(0),
+  QuotaForInviter: i(0),
+  QuotaForInvitee: i(0),
+  // --- operation: other
+  ChatCacheEnabled: b(false),
+  ChatCacheExpireMinute: i(5, 1, 10080),
+  ChatImageRequestProxy: url(),
+  CFWorkerImageUrl: url(),
+  CFWorkerImageKey: secret(),
+  MjNotifyEnabled: b(false),
+  // --- operation: payment and group ratio
+  PaymentUSDRate: f(7.3),
+  PaymentMinAmount: i(1, 1, 1000000),
+  RechargeDiscount: { kind: 'json', default: '{}', check: jsonObjectOfNumbers } as OptionDef,
+  GroupRatio: { kind: 'json', default: '{"default":1,"vip":1,"svip":1}', check: jsonObjectOfNumbers } as OptionDef,
+  // --- system
+  ServerAddress: url(),
+  PasswordLoginEnabled: b(true),
+  PasswordRegisterEnabled: b(true),
+  EmailVerificationEnabled: b(false),
+  GitHubOAuthEnabled: b(false),
+  WeChatAuthEnabled: b(false),
+  LarkAuthEnabled: b(false),
+  OIDCAuthEnabled: b(false),
+  TurnstileCheckEnabled: b(false),
+  RegisterEnabled: b(true),
+  EmailDomainRestrictionEnabled: b(false),
+  EmailDomainWhitelist: s('gmail.com,163.com,126.com,qq.com,outlook.com,hotmail.com,icloud.com,yahoo.com,foxmail.com'),
+  SMTPServer: s(),
+  SMTPPort: i(587, 1, 65535),
+  SMTPAccount: s(),
+  SMTPFrom: s(),
+  SMTPToken: secret(),
+  GitHubClientId: s(),
+  GitHubClientSecret: secret(),
+  WeChatServerAddress: url(),
+  WeChatServerToken: secret(),
+  WeChatAccountQRCodeImageURL: url(),
+  LarkClientId: s(),
+  LarkClientSecret: secret(),
+  OIDCClientId: s(),
+  OIDCClientSecret: secret(),
+  OIDCIssuer: url(),
+  OIDCScopes: s('openid,email,profile'),
+  OIDCUsernameClaims: s('preferred_username'),
+  TurnstileSiteKey: s(),
+  TurnstileSecretKey: secret(),
+  // --- other: content
+  Notice: s(),
+  About: s(),
+  HomePageContent: s(),
+  Footer: s(),
+  SystemName: s('AI Gateway'),
+  Logo: url(),
+  // --- internal
+  TokenSecret: { kind: 'string', default: '', secret: true, internal: true } as OptionDef,
+} satisfies Record<string, OptionDef>
+
+export type OptionKey = keyof typeof OPTIONS
+export const OPTION_KEYS = Object.keys(OPTIONS) as OptionKey[]
+
+export const isOptionKey = (key: string): key is OptionKey => Object.hasOwn(OPTIONS, key)
+
+/** Validate a raw option value; returns the normalised string or an error message. */
+export function checkOptionValue(key: OptionKey, raw: string): { ok: true; value: string } | { ok: false; message: string } {
+  const def: OptionDef = OPTIONS[key]
+  let value = raw.trim()
+  switch (def.kind) {
+    case 'bool':
+      if (value !== 'true' && value !== 'false') return { ok: false, message: `${key} must be true or false` }
+      break
+    case 'int':
+      if (!/^-?\d+$/.test(value)) return { ok: false, message: `${key} must be an integer` }
+      break
+    case 'float':
+      if (value === '' || !Number.isFinite(Number(value))) return { ok: false, message: `${key} must be a number` }
+      break
+    case 'json':
+      try {
+        value = JSON.stringify(JSON.parse(value))
+      } catch {
+        return { ok: false, message: `${key} must be valid JSON` }
+      }
+      break
+    case 'string':
+      value = raw
+      break
+  }
+  if (def.check) {
+    const parsed = def.check.safeParse(def.kind === 'json' ? JSON.parse(value) : value)
+    if (!parsed.success) return { ok: false, message: `${key}: ${parsed.error.issues[0]?.message ?? 'invalid value'}` }
+  }
+  return { ok: true, value }
+}

@@ -1,0 +1,15 @@
+/**
+ * Per-test fresh install: wipe every binding, restart Durable Objects, apply the real migrations/
+ * and clear isolate caches, so each test sees an empty gateway.
+ */
+import { abortAllDurableObjects, applyD1Migrations, reset } from 'cloudflare:test'
+import { env } from 'cloudflare:workers'
+import { beforeEach } from 'vitest'
+import { resetIsolateState } from '../cache/isolate'
+
+beforeEach(async () => {
+  await reset()
+  await abortAllDurableObjects()
+  await applyD1Migrations(env.DB, env.TEST_MIGRATIONS)
+  resetIsolateState()
+})
