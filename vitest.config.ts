@@ -12,6 +12,8 @@ export default defineConfig(async () => {
   const migrations = await readD1Migrations('migrations')
   return {
     test: {
+      reporters: ['default', 'json'],
+      outputFile: { json: 'test-artifacts/results.json' },
       projects: [
         {
           plugins: [

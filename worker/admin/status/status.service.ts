@@ -7,7 +7,8 @@ import { users } from '../../db/schema'
 import type { Settings } from '../../settings/store'
 import { onIsolateReset } from '../../cache/isolate'
 
-const startTime = Math.floor(Date.now() / 1000)
+/** Set on the first request: module scope runs before the clock starts in workerd. */
+let startTime = 0
 let setupDone = false
 onIsolateReset(() => (setupDone = false))
 
@@ -26,7 +27,7 @@ export function siteInfo(env: Env, s: Settings, setupNeeded: boolean) {
   return {
     setup_needed: setupNeeded,
     version: env.APP_VERSION,
-    start_time: startTime,
+    start_time: (startTime ||= Math.floor(Date.now() / 1000)),
     system_name: s.str('SystemName'),
     logo: s.str('Logo'),
     footer_html: s.str('Footer'),

@@ -1,0 +1,108 @@
+#!/usr/bin/env node
+/**
+ * Production-like local server (`npm start`): bundles the Worker with wrangler, then runs it on
+ * workerd through Miniflare with the bindings of wrangler.toml, local persistent D1/KV/DO state in
+ * .wrangler/state (the same place `wrangler d1 migrations apply --local` writes), the console as
+ * static assets, and the cron triggers fired on schedule. No dev proxy, inspector or live reload:
+ * that path is `npm run dev`.
+ *
+ * Options (env): PORT (8787), HOST (127.0.0.1), PERSIST_DIR (.wrangler/state),
+ * VARS as JSON to override [vars] (the test server raises CRITICAL_RATE_LIMIT), NO_CRON=1.
+ */
+import { execFileSync } from 'node:child_process'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { Miniflare, Log, LogLevel, convertV4MiniflareOptions } from 'miniflare'
+import { unstable_getMiniflareWorkerOptions } from 'wrangler'
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+
+export async function startServer({
+  port = Number(process.env.PORT ?? 8787),
+  host = process.env.HOST ?? '127.0.0.1',
+  persistDir = process.env.PERSIST_DIR ?? path.join(root, '.wrangler/state'),
+  vars = process.env.VARS ? JSON.parse(process.env.VARS) : {},
+  cron = process.env.NO_CRON !== '1',
+  quiet = false,
+  /** Re-bundle the Worker first (false reuses .wrangler/build from an earlier start). */
+  build = true,
+} = {}) {
+  const outdir = path.join(root, '.wrangler/build')
+  if (build) execFileSync(process.execPath, [path.join(root, 'node_modules/wrangler/bin/wrangler.js'), 'deploy', '--dry-run', '--minify', '--outdir', outdir], {
+    cwd: root,
+    stdio: quiet ? 'ignore' : ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
+  })
+  const { workerOptions } = unstable_getMiniflareWorkerOptions(path.join(root, 'wrangler.toml'))
+  const mf = new Miniflare(
+    convertV4MiniflareOptions({
+      rootPath: root,
+      host,
+      port,
+      resourcePersistencePath: path.join(persistDir, 'v3'),
+      telemetry: { enabled: false },
+      log: new Log(quiet ? LogLevel.ERROR : LogLevel.INFO),
+      workers: [
+        {
+          ...workerOptions,
+          bindings: { ...workerOptions.bindings, ...vars },
+          modules: [{ type: 'ESModule', path: path.join(outdir, 'index.js') }],
+          modulesRoot: outdir,
+        },
+      ],
+    })
+  )
+  const url = await mf.ready
+  let timer
+  if (cron) {
+    const crons = workerOptions.triggers?.crons ?? ['*/5 * * * *']
+    timer = startCronTicker(mf, crons)
+  }
+  return {
+    url,
+    mf,
+    async stop() {
+      if (timer) clearInterval(timer)
+      await mf.dispose()
+    },
+  }
+}
+
+/** Fires the scheduled handler for each cron expression whose minute matches (minute/hour fields only). */
+function startCronTicker(mf, crons) {
+  const matches = (field, value) =>
+    field === '*' ||
+    field.split(',').some((part) => {
+      const step = part.match(/^\*\/(\d+)$/)
+      return step ? value % Number(step[1]) === 0 : Number(part) === value
+    })
+  let lastMinute = -1
+  return setInterval(async () => {
+    const now = new Date()
+    const minute = Math.floor(now.getTime() / 60000)
+    if (minute === lastMinute) return
+    lastMinute = minute
+    for (const cron of crons) {
+      const [m, h] = cron.split(/\s+/)
+      if (matches(m, now.getUTCMinutes()) && matches(h, now.getUTCHours())) {
+        try {
+          const worker = await mf.getWorker()
+          await worker.scheduled({ cron, scheduledTime: now })
+        } catch (err) {
+          console.error(`cron ${cron} failed:`, err)
+        }
+      }
+    }
+  }, 5000)
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const server = await startServer()
+  console.log(`Gateway and console ready on ${server.url.href.replace(/\/$/, '')}`)
+  const shutdown = async () => {
+    await server.stop()
+    process.exit(0)
+  }
+  process.on('SIGINT', shutdown)
+  process.on('SIGTERM', shutdown)
+}
