@@ -6,6 +6,7 @@ import { Hono, type Context } from 'hono'
 import { requestId } from 'hono/request-id'
 import { secureHeaders } from 'hono/secure-headers'
 import { adminApp } from './admin/admin.routes'
+import { legacyBillingApp, relayApp } from './relay/relay.routes'
 import { ApiError, managementBody, openAIBody, toApiError } from './lib/errors'
 import type { HonoEnv } from './env'
 
@@ -29,6 +30,8 @@ export function createApp() {
     })
   )
   app.route('/api', adminApp)
+  app.route('/v1', relayApp)
+  app.route('/dashboard', legacyBillingApp)
   app.notFound((c) => renderError(c, new ApiError(404, `Not found: ${c.req.method} ${c.req.path}`)))
   app.onError((err, c) => renderError(c, err))
   return app

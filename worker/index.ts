@@ -3,8 +3,10 @@
  */
 import { app } from './app'
 
+export { ChannelHealth } from '../durable-objects/channel-health'
 export { ConfigVersion } from '../durable-objects/config-version'
 export { RateLimiter } from '../durable-objects/rate-limiter'
+export { UserWallet } from '../durable-objects/user-wallet'
 
 export default {
   fetch: app.fetch,

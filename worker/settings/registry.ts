@@ -73,7 +73,8 @@ export const OPTIONS = {
   QuotaPerUnit: i(500000, 1),
   RetryTimes: i(0, 0, 10),
   RetryCooldownSeconds: i(5, 0, 86400),
-  RetryTimeOut: i(10, 0, 600),
+  /** Seconds after the request started beyond which no further retry starts; 0 = no cap. */
+  RetryTimeOut: i(0, 0, 3600),
   DisplayInCurrencyEnabled: b(true),
   DisplayTokenStatEnabled: b(true),
   ApproximateTokenEnabled: b(false),
@@ -103,6 +104,27 @@ export const OPTIONS = {
   CFWorkerImageUrl: url(),
   CFWorkerImageKey: secret(),
   MjNotifyEnabled: b(false),
+  /** Price used for models with no price row: '' refuses them (no silent default). */
+  DefaultModelPrice: {
+    kind: 'string',
+    default: '',
+    check: z.union([
+      z.literal(''),
+      z.string().transform((v, ctx) => {
+        try {
+          const parsed = z
+            .object({ type: z.enum(['tokens', 'times']), input: z.number().min(0), output: z.number().min(0) })
+            .safeParse(JSON.parse(v))
+          if (!parsed.success) ctx.addIssue({ code: 'custom', message: 'must be {"type":"tokens"|"times","input":n,"output":n}' })
+        } catch {
+          ctx.addIssue({ code: 'custom', message: 'must be valid JSON' })
+        }
+        return v
+      }),
+    ]),
+  } as OptionDef,
+  /** Seconds to wait for an upstream's response headers before trying another channel; 0 waits forever. */
+  UpstreamTimeoutSeconds: i(300, 0, 3600),
   // --- operation: payment and group ratio
   PaymentUSDRate: f(7.3),
   PaymentMinAmount: i(1, 1, 1000000),

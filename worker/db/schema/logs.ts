@@ -67,3 +67,17 @@ export const statistics = sqliteTable(
 
 export type Log = typeof logs.$inferSelect
 export type NewLog = typeof logs.$inferInsert
+
+/**
+ * Idempotency markers of wallet write-behind batches: a batch whose marker already exists was
+ * applied before (the wallet crashed before forgetting it), so it is not applied twice.
+ */
+export const walletFlushes = sqliteTable(
+  'wallet_flushes',
+  {
+    userId: integer('user_id').notNull(),
+    seq: integer('seq').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.seq] })]
+)

@@ -1,0 +1,94 @@
+/**
+ * ChannelHealth: one Durable Object per channel holding its freeze state per model (a failed
+ * (channel, model) pair is skipped until its cooldown ends), its recent outcome counters, and the
+ * auto-disable action (status 3 + reason in D1, then a routing-table version bump so every isolate
+ * drops the channel). Relays report outcomes off the response path and read freezes through an
+ * isolate-local view (worker/relay/health-view.ts), never waiting on this object.
+ */
+import { DurableObject } from 'cloudflare:workers'
+
+export interface HealthReport {
+  channelId: number
+  model: string
+  ok: boolean
+  status?: number
+  message?: string
+  /** Freeze this (channel, model) for this many seconds (failures only). */
+  freezeSeconds?: number
+}
+
+export interface HealthState {
+  consecutiveFailures: number
+  successes: number
+  failures: number
+  lastError: string
+  lastErrorAt: number
+  lastSuccessAt: number
+  frozen: Record<string, number>
+}
+
+const EMPTY: HealthState = { consecutiveFailures: 0, successes: 0, failures: 0, lastError: '', lastErrorAt: 0, lastSuccessAt: 0, frozen: {} }
+
+export const CHANNEL_STATUS = { ENABLED: 1, MANUAL_DISABLED: 2, AUTO_DISABLED: 3, TEST_DISABLED: 4 } as const
+
+export class ChannelHealth extends DurableObject<Env> {
+  private state: HealthState | undefined
+
+  private load(): HealthState {
+    this.state ??= this.ctx.storage.kv.get<HealthState>('state') ?? structuredClone(EMPTY)
+    const now = Date.now()
+    for (const [model, until] of Object.entries(this.state.frozen)) if (until <= now) delete this.state.frozen[model]
+    return this.state
+  }
+
+  report(r: HealthReport): void {
+    const s = this.load()
+    const now = Date.now()
+    if (r.ok) {
+      s.successes++
+      s.consecutiveFailures = 0
+      s.lastSuccessAt = now
+      delete s.frozen[r.model]
+    } else {
+      s.failures++
+      s.consecutiveFailures++
+      s.lastError = `${r.status ?? 'network'}: ${(r.message ?? '').slice(0, 300)}`
+      s.lastErrorAt = now
+      if (r.freezeSeconds && r.freezeSeconds > 0) s.frozen[r.model] = Math.max(s.frozen[r.model] ?? 0, now + r.freezeSeconds * 1000)
+    }
+    this.ctx.storage.kv.put('state', s)
+  }
+
+  frozen(): Record<string, number> {
+    return { ...this.load().frozen }
+  }
+
+  health(): HealthState {
+    return structuredClone(this.load())
+  }
+
+  /** Disable the channel (only if it is enabled) with a reason; returns whether it changed. */
+  async disable(input: { channelId: number; reason: string; status?: number }): Promise<boolean> {
+    const status = input.status ?? CHANNEL_STATUS.AUTO_DISABLED
+    const res = await this.env.DB.prepare('UPDATE channels SET status = ?, status_reason = ? WHERE id = ? AND status = ?')
+      .bind(status, input.reason.slice(0, 500), input.channelId, CHANNEL_STATUS.ENABLED)
+      .run()
+    if (res.meta.changes > 0) await this.env.CONFIG_VERSION.getByName('global').bump('channels')
+    return res.meta.changes > 0
+  }
+
+  /** Re-enable an auto- or test-disabled channel (never a manually disabled one). */
+  async enable(input: { channelId: number }): Promise<boolean> {
+    const res = await this.env.DB.prepare("UPDATE channels SET status = ?, status_reason = '' WHERE id = ? AND status IN (?, ?)")
+      .bind(CHANNEL_STATUS.ENABLED, input.channelId, CHANNEL_STATUS.AUTO_DISABLED, CHANNEL_STATUS.TEST_DISABLED)
+      .run()
+    if (res.meta.changes > 0) {
+      const s = this.load()
+      s.consecutiveFailures = 0
+      s.frozen = {}
+      this.ctx.storage.kv.put('state', s)
+      await this.env.CONFIG_VERSION.getByName('global').bump('channels')
+    }
+    return res.meta.changes > 0
+  }
+}

@@ -1,0 +1,369 @@
+/**
+ * UserWallet: one Durable Object per user, the single source of truth for the user's balance and
+ * the remaining quota of the user's tokens. Every balance change goes through it: relay
+ * reservations (reserve → settle/refund), top-ups, admin adjustments, rewards. Each change and the
+ * log row explaining it are persisted here first, then written behind to D1 in one idempotent batch
+ * (durable-objects/wallet-flush.ts) about a second later, so D1 totals equal the sum of log rows.
+ * Reservations that are never settled expire through the alarm and are charged with an explaining log.
+ */
+import { DurableObject } from 'cloudflare:workers'
+import { buildFlushStatements, isAlreadyApplied, type FlushPlan } from './wallet-flush'
+import type {
+  CreditInput,
+  CreditResult,
+  ReserveInput,
+  ReserveResult,
+  SettleInput,
+  SettleResult,
+  WalletBalance,
+  WalletLog,
+} from './wallet-types'
+
+const FLUSH_DELAY_MS = 1000
+const RESERVATION_TTL_MS = 60 * 60 * 1000
+const LOG_TYPE_CONSUME = 2
+const LOG_TYPE_SYSTEM = 4
+
+interface UserState {
+  id: number
+  quota: number
+  usedQuota: number
+  requestCount: number
+  status: number
+  version: number
+}
+
+interface TokenState {
+  id: number
+  remain: number
+  used: number
+  unlimited: boolean
+  status: number
+  expired: number
+  accessed: number
+  version: number
+}
+
+interface Reservation {
+  tokenId: number
+  amount: number
+  at: number
+}
+
+interface Meta {
+  logSeq: number
+  flushSeq: number
+  flushedUserVersion: number
+}
+
+export class UserWallet extends DurableObject<Env> {
+  private user: UserState | undefined
+  private readonly tokens = new Map<number, TokenState>()
+  private meta: Meta | undefined
+  private loading: Promise<void> | undefined
+  private flushing: Promise<void> | undefined
+  private alarmArmed = false
+
+  private get kv() {
+    return this.ctx.storage.kv
+  }
+
+  // ---- loading ---------------------------------------------------------------------------
+
+  private async ensureUser(userId: number): Promise<UserState | undefined> {
+    if (this.user) return this.user
+    this.user = this.kv.get<UserState>('user')
+    if (this.user) return this.user
+    this.loading ??= this.loadUserFromD1(userId).finally(() => (this.loading = undefined))
+    await this.loading
+    return this.user
+  }
+
+  private async loadUserFromD1(userId: number) {
+    const row = await this.env.DB.prepare('SELECT id, quota, used_quota, request_count, status FROM users WHERE id = ?')
+      .bind(userId)
+      .first<{ id: number; quota: number; used_quota: number; request_count: number; status: number }>()
+    if (!row || this.user) return
+    this.user = { id: row.id, quota: row.quota, usedQuota: row.used_quota, requestCount: row.request_count, status: row.status, version: 0 }
+    this.kv.put('user', this.user)
+  }
+
+  private async ensureToken(tokenId: number): Promise<TokenState | undefined> {
+    let token = this.tokens.get(tokenId) ?? this.kv.get<TokenState>(`t:${tokenId}`)
+    if (!token) {
+      const row = await this.env.DB.prepare(
+        'SELECT id, user_id, remain_quota, used_quota, unlimited_quota, status, expired_time, accessed_time FROM tokens WHERE id = ?'
+      )
+        .bind(tokenId)
+        .first<{ id: number; user_id: number; remain_quota: number; used_quota: number; unlimited_quota: number; status: number; expired_time: number; accessed_time: number }>()
+      if (!row || row.user_id !== this.user?.id) return undefined
+      token = this.tokens.get(tokenId) ?? {
+        id: row.id,
+        remain: row.remain_quota,
+        used: row.used_quota,
+        unlimited: Boolean(row.unlimited_quota),
+        status: row.status,
+        expired: row.expired_time,
+        accessed: row.accessed_time,
+        version: 0,
+      }
+      this.kv.put(`t:${tokenId}`, token)
+    }
+    this.tokens.set(tokenId, token)
+    return token
+  }
+
+  private getMeta(): Meta {
+    this.meta ??= this.kv.get<Meta>('meta') ?? { logSeq: 0, flushSeq: 0, flushedUserVersion: 0 }
+    return this.meta
+  }
+
+  // ---- mutations (synchronous once loaded: no interleaving inside them) ------------------
+
+  private touchUser(user: UserState) {
+    user.version++
+    this.kv.put('user', user)
+  }
+
+  private touchToken(token: TokenState) {
+    token.version++
+    this.kv.put(`t:${token.id}`, token)
+    const dirty = this.kv.get<number[]>('dirtyTokens') ?? []
+    if (!dirty.includes(token.id)) this.kv.put('dirtyTokens', [...dirty, token.id])
+  }
+
+  private appendLog(log: WalletLog, quota: number) {
+    const meta = this.getMeta()
+    meta.logSeq++
+    this.kv.put('meta', meta)
+    this.kv.put(`L:${String(meta.logSeq).padStart(12, '0')}`, { ...log, quota, userId: this.user!.id })
+  }
+
+  private addChannelUsage(channelId: number | undefined, amount: number) {
+    if (!channelId || !amount) return
+    const key = `c:${channelId}`
+    this.kv.put(key, (this.kv.get<number>(key) ?? 0) + amount)
+  }
+
+  /** Arm the write-behind alarm once per batch window (called after a mutation completed). */
+  private async scheduleFlush() {
+    if (this.alarmArmed) return
+    this.alarmArmed = true
+    await this.ctx.storage.setAlarm(Date.now() + FLUSH_DELAY_MS)
+  }
+
+  async reserve(input: ReserveInput): Promise<ReserveResult> {
+    const user = await this.ensureUser(input.userId)
+    if (!user) return { ok: false, reason: 'user_not_found' }
+    const token = await this.ensureToken(input.tokenId)
+    if (!token) return { ok: false, reason: 'token_not_found' }
+    if (user.status !== 1) return { ok: false, reason: 'user_disabled' }
+    if (token.status !== 1) return { ok: false, reason: 'token_disabled' }
+    const now = Date.now()
+    if (token.expired !== -1 && token.expired * 1000 <= now) return { ok: false, reason: 'token_expired' }
+    const amount = Math.max(0, Math.ceil(input.amount))
+    if (!token.unlimited && (token.remain <= 0 || token.remain < amount)) return { ok: false, reason: 'insufficient_token_quota' }
+    if (user.quota <= 0 || user.quota < amount) return { ok: false, reason: 'insufficient_user_quota' }
+    user.quota -= amount
+    this.touchUser(user)
+    if (!token.unlimited) token.remain -= amount
+    token.accessed = Math.floor(now / 1000)
+    this.touchToken(token)
+    this.kv.put(`r:${input.reqId}`, { tokenId: token.id, amount, at: now } satisfies Reservation)
+    await this.scheduleFlush()
+    return { ok: true }
+  }
+
+  async settle(input: SettleInput): Promise<SettleResult> {
+    const user = await this.ensureUser(input.userId)
+    if (!user) return { charged: 0, userQuota: 0 }
+    const reservation = this.kv.get<Reservation>(`r:${input.reqId}`)
+    const token = reservation ? await this.ensureToken(reservation.tokenId) : input.log?.tokenId ? await this.ensureToken(input.log.tokenId) : undefined
+    const reserved = reservation?.amount ?? 0
+    const wanted = Math.max(0, Math.ceil(input.quota))
+    // Never below zero: an answer that cost more than reserved takes at most what is left.
+    let charged = Math.min(wanted, reserved + Math.max(0, user.quota))
+    if (token && !token.unlimited) charged = Math.min(charged, reserved + Math.max(0, token.remain))
+    const delta = charged - reserved
+    user.quota -= delta
+    user.usedQuota += charged
+    user.requestCount++
+    this.touchUser(user)
+    if (token) {
+      if (!token.unlimited) token.remain -= delta
+      token.used += charged
+      this.touchToken(token)
+    }
+    if (reservation) this.kv.delete(`r:${input.reqId}`)
+    this.addChannelUsage(input.channelId, charged)
+    if (input.log) {
+      const log = charged < wanted ? { ...input.log, metadata: { ...input.log.metadata, capped_from: wanted } } : input.log
+      this.appendLog(log, charged)
+    }
+    await this.scheduleFlush()
+    return { charged, userQuota: user.quota }
+  }
+
+  async refund(input: { userId: number; reqId: string; log?: WalletLog }): Promise<void> {
+    const user = await this.ensureUser(input.userId)
+    if (!user) return
+    const reservation = this.kv.get<Reservation>(`r:${input.reqId}`)
+    if (reservation) {
+      user.quota += reservation.amount
+      this.touchUser(user)
+      const token = await this.ensureToken(reservation.tokenId)
+      if (token && !token.unlimited) {
+        token.remain += reservation.amount
+        this.touchToken(token)
+      }
+      this.kv.delete(`r:${input.reqId}`)
+    }
+    if (input.log) this.appendLog(input.log, 0)
+    await this.scheduleFlush()
+  }
+
+  async credit(input: CreditInput): Promise<CreditResult> {
+    const user = await this.ensureUser(input.userId)
+    if (!user) return { ok: false, reason: 'user_not_found' }
+    const amount = Math.trunc(input.amount)
+    if (user.quota + amount < 0) return { ok: false, reason: 'insufficient_user_quota' }
+    user.quota += amount
+    this.touchUser(user)
+    if (input.log) this.appendLog(input.log, amount)
+    await this.scheduleFlush()
+    await this.flush()
+    return { ok: true, userQuota: user.quota }
+  }
+
+  /** The token API changed a token: take its limits from D1 (or set the remaining quota explicitly). */
+  async syncToken(input: { userId: number; tokenId: number; remain?: number }): Promise<void> {
+    await this.ensureUser(input.userId)
+    const row = await this.env.DB.prepare('SELECT unlimited_quota, status, expired_time, remain_quota FROM tokens WHERE id = ?')
+      .bind(input.tokenId)
+      .first<{ unlimited_quota: number; status: number; expired_time: number; remain_quota: number }>()
+    if (!row) {
+      this.tokens.delete(input.tokenId)
+      this.kv.delete(`t:${input.tokenId}`)
+      return
+    }
+    const token = await this.ensureToken(input.tokenId)
+    if (!token) return
+    token.unlimited = Boolean(row.unlimited_quota)
+    token.status = row.status
+    token.expired = row.expired_time
+    if (input.remain !== undefined) token.remain = Math.max(0, Math.trunc(input.remain))
+    this.touchToken(token)
+    await this.scheduleFlush()
+    await this.flush()
+  }
+
+  /** The user API changed the user's status. */
+  async syncUser(input: { userId: number }): Promise<void> {
+    const user = await this.ensureUser(input.userId)
+    if (!user) return
+    const row = await this.env.DB.prepare('SELECT status FROM users WHERE id = ?').bind(input.userId).first<{ status: number }>()
+    if (row) user.status = row.status
+    this.kv.put('user', user)
+  }
+
+  async balance(input: { userId: number; tokenId?: number }): Promise<WalletBalance | undefined> {
+    const user = await this.ensureUser(input.userId)
+    if (!user) return undefined
+    const reserved = [...this.kv.list<Reservation>({ prefix: 'r:' })].reduce((s, [, r]) => s + r.amount, 0)
+    const pendingLogs = [...this.kv.list({ prefix: 'L:' })].length
+    const token = input.tokenId !== undefined ? await this.ensureToken(input.tokenId) : undefined
+    return {
+      quota: user.quota,
+      usedQuota: user.usedQuota,
+      requestCount: user.requestCount,
+      reserved,
+      pendingLogs,
+      token: token && { remain: token.remain, used: token.used, unlimited: token.unlimited },
+    }
+  }
+
+  // ---- write-behind ------------------------------------------------------------------------
+
+  /** Write pending changes to D1 now (also used by tests and by admin actions that show D1). */
+  async flush(): Promise<void> {
+    while (this.flushing) await this.flushing
+    this.flushing = this.flushOnce().finally(() => (this.flushing = undefined))
+    await this.flushing
+  }
+
+  private async flushOnce(): Promise<void> {
+    const user = this.user ?? this.kv.get<UserState>('user')
+    if (!user) return
+    const meta = this.getMeta()
+    const plan: FlushPlan = {
+      userId: user.id,
+      seq: meta.flushSeq + 1,
+      user: meta.flushedUserVersion !== user.version ? { ...user } : undefined,
+      tokens: (this.kv.get<number[]>('dirtyTokens') ?? [])
+        .map((id) => this.tokens.get(id) ?? this.kv.get<TokenState>(`t:${id}`))
+        .filter((t): t is TokenState => t !== undefined)
+        .map((t) => ({ ...t })),
+      channels: [...this.kv.list<number>({ prefix: 'c:' })].map(([k, v]) => ({ id: Number(k.slice(2)), amount: v })),
+      logs: [...this.kv.list<WalletLog & { quota: number; userId: number }>({ prefix: 'L:' })],
+    }
+    if (!plan.user && plan.tokens.length === 0 && plan.channels.length === 0 && plan.logs.length === 0) return
+    try {
+      await this.env.DB.batch(buildFlushStatements(this.env.DB, plan))
+    } catch (err) {
+      if (!isAlreadyApplied(err)) throw err
+    }
+    // Forget exactly what was written; changes made while the batch ran stay pending.
+    meta.flushSeq = plan.seq
+    if (plan.user) meta.flushedUserVersion = plan.user.version
+    this.kv.put('meta', meta)
+    const stillDirty = plan.tokens.filter((t) => (this.tokens.get(t.id)?.version ?? t.version) !== t.version).map((t) => t.id)
+    const newlyDirty = (this.kv.get<number[]>('dirtyTokens') ?? []).filter((id) => !plan.tokens.some((t) => t.id === id))
+    this.kv.put('dirtyTokens', [...stillDirty, ...newlyDirty])
+    for (const c of plan.channels) {
+      const left = (this.kv.get<number>(`c:${c.id}`) ?? 0) - c.amount
+      if (left === 0) this.kv.delete(`c:${c.id}`)
+      else this.kv.put(`c:${c.id}`, left)
+    }
+    for (const [key] of plan.logs) this.kv.delete(key)
+  }
+
+  async alarm(): Promise<void> {
+    this.alarmArmed = false
+    this.expireReservations()
+    await this.flush()
+    const next = [...this.kv.list<Reservation>({ prefix: 'r:' })].reduce((min, [, r]) => Math.min(min, r.at + RESERVATION_TTL_MS), Infinity)
+    if (next !== Infinity && !this.alarmArmed) await this.ctx.storage.setAlarm(Math.max(next, Date.now() + FLUSH_DELAY_MS))
+  }
+
+  /** Reservations older than the TTL: the request never reported back, so the reservation is charged. */
+  private expireReservations() {
+    const user = this.user ?? this.kv.get<UserState>('user')
+    if (!user) return
+    this.user = user
+    const now = Date.now()
+    for (const [key, r] of this.kv.list<Reservation>({ prefix: 'r:' })) {
+      if (now - r.at < RESERVATION_TTL_MS) continue
+      user.usedQuota += r.amount
+      user.requestCount++
+      this.touchUser(user)
+      const token = this.tokens.get(r.tokenId) ?? this.kv.get<TokenState>(`t:${r.tokenId}`)
+      if (token) {
+        token.used += r.amount
+        this.tokens.set(token.id, token)
+        this.touchToken(token)
+      }
+      this.kv.delete(key)
+      this.appendLog(
+        {
+          type: r.amount > 0 ? LOG_TYPE_CONSUME : LOG_TYPE_SYSTEM,
+          createdAt: Math.floor(now / 1000),
+          tokenId: r.tokenId,
+          requestId: key.slice(2),
+          content: 'Reservation settled on expiry: the request did not report its usage within an hour, so the reserved amount was charged',
+          metadata: { reserved: r.amount, reserved_at: Math.floor(r.at / 1000) },
+        },
+        r.amount
+      )
+    }
+  }
+}

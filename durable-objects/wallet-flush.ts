@@ -1,0 +1,104 @@
+/**
+ * The D1 batch that writes a wallet's pending changes behind: an idempotency marker, absolute
+ * balances of the user and dirty tokens, channel usage increments and the pending log rows —
+ * all in one D1 transaction. If the marker already exists the batch was applied before and fails
+ * as a whole, which the wallet treats as success.
+ */
+import type { WalletLog } from './wallet-types'
+
+export interface FlushPlan {
+  userId: number
+  seq: number
+  user?: { id: number; quota: number; usedQuota: number; requestCount: number; version: number }
+  tokens: { id: number; remain: number; used: number; accessed: number; version: number }[]
+  channels: { id: number; amount: number }[]
+  logs: [string, WalletLog & { quota: number; userId: number }][]
+}
+
+const LOG_COLUMNS = [
+  'user_id',
+  'created_at',
+  'type',
+  'content',
+  'username',
+  'token_name',
+  'token_id',
+  'model_name',
+  'upstream_model',
+  'quota',
+  'prompt_tokens',
+  'completion_tokens',
+  'channel_id',
+  'request_time',
+  'first_response_time',
+  'is_stream',
+  'source_ip',
+  'request_id',
+  'metadata',
+] as const
+
+/** D1 allows 100 bound parameters per statement. */
+const ROWS_PER_INSERT = Math.floor(100 / LOG_COLUMNS.length)
+
+function logValues(l: WalletLog & { quota: number; userId: number }): (string | number | null)[] {
+  return [
+    l.userId,
+    l.createdAt,
+    l.type,
+    l.content ?? '',
+    l.username ?? '',
+    l.tokenName ?? '',
+    l.tokenId ?? 0,
+    l.modelName ?? '',
+    l.upstreamModel ?? '',
+    l.quota,
+    l.promptTokens ?? 0,
+    l.completionTokens ?? 0,
+    l.channelId ?? 0,
+    l.requestTime ?? 0,
+    l.firstResponseTime ?? 0,
+    l.isStream ? 1 : 0,
+    l.sourceIp ?? '',
+    l.requestId ?? '',
+    l.metadata ? JSON.stringify(l.metadata) : null,
+  ]
+}
+
+export function buildFlushStatements(db: D1Database, plan: FlushPlan): D1PreparedStatement[] {
+  const now = Math.floor(Date.now() / 1000)
+  const stmts: D1PreparedStatement[] = [
+    db.prepare('INSERT INTO wallet_flushes (user_id, seq, created_at) VALUES (?, ?, ?)').bind(plan.userId, plan.seq, now),
+    db.prepare('DELETE FROM wallet_flushes WHERE user_id = ? AND seq < ?').bind(plan.userId, plan.seq),
+  ]
+  if (plan.user) {
+    stmts.push(
+      db
+        .prepare('UPDATE users SET quota = ?, used_quota = ?, request_count = ? WHERE id = ?')
+        .bind(plan.user.quota, plan.user.usedQuota, plan.user.requestCount, plan.user.id)
+    )
+  }
+  for (const t of plan.tokens) {
+    stmts.push(
+      db
+        .prepare('UPDATE tokens SET remain_quota = ?, used_quota = ?, accessed_time = MAX(accessed_time, ?) WHERE id = ?')
+        .bind(t.remain, t.used, t.accessed, t.id)
+    )
+  }
+  for (const c of plan.channels) {
+    stmts.push(db.prepare('UPDATE channels SET used_quota = used_quota + ? WHERE id = ?').bind(c.amount, c.id))
+  }
+  const rowSql = `(${LOG_COLUMNS.map(() => '?').join(', ')})`
+  for (let i = 0; i < plan.logs.length; i += ROWS_PER_INSERT) {
+    const chunk = plan.logs.slice(i, i + ROWS_PER_INSERT)
+    stmts.push(
+      db
+        .prepare(`INSERT INTO logs (${LOG_COLUMNS.join(', ')}) VALUES ${chunk.map(() => rowSql).join(', ')}`)
+        .bind(...chunk.flatMap(([, l]) => logValues(l)))
+    )
+  }
+  return stmts
+}
+
+export function isAlreadyApplied(err: unknown): boolean {
+  return /UNIQUE constraint failed: wallet_flushes/i.test(String((err as Error)?.message ?? err) + String((err as { cause?: unknown })?.cause ?? ''))
+}

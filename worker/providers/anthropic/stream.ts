@@ -1,0 +1,126 @@
+/**
+ * Anthropic Messages stream → OpenAI chat.completion.chunk stream. State carried across events:
+ * message id/model, the tool-call index of each content block, usage (input at message_start,
+ * output at message_delta) and any in-stream error event.
+ */
+import type { Usage } from '../../billing/formula'
+import type { SseEvent } from '../../relay/sse'
+import type { RelayCall, StreamTransformer, UpstreamError } from '../types'
+import { toOpenAIUsage } from '../openai/usage'
+import { finishReason, fromAnthropicUsage, type AnthropicUsage } from './response'
+
+export class AnthropicStream implements StreamTransformer {
+  private id = `chatcmpl-${crypto.randomUUID()}`
+  private model: string
+  private readonly created = Math.floor(Date.now() / 1000)
+  private readonly toolIndex = new Map<number, number>()
+  private rawUsage: AnthropicUsage = {}
+  private sawUsage = false
+  private content = ''
+  private failure: UpstreamError | undefined
+
+  constructor(call: RelayCall) {
+    this.model = call.model
+  }
+
+  private chunk(delta: Record<string, unknown>, finish: string | null = null): string {
+    return JSON.stringify({
+      id: this.id,
+      object: 'chat.completion.chunk',
+      created: this.created,
+      model: this.model,
+      choices: [{ index: 0, delta, finish_reason: finish }],
+    })
+  }
+
+  onEvent(event: SseEvent): string[] {
+    let data: any
+    try {
+      data = JSON.parse(event.data)
+    } catch {
+      return []
+    }
+    switch (data.type ?? event.event) {
+      case 'message_start': {
+        const msg = data.message ?? {}
+        if (msg.id) this.id = msg.id
+        if (msg.model) this.model = msg.model
+        this.mergeUsage(msg.usage)
+        return [this.chunk({ role: 'assistant', content: '' })]
+      }
+      case 'content_block_start': {
+        const block = data.content_block ?? {}
+        if (block.type === 'tool_use') {
+          const index = this.toolIndex.size
+          this.toolIndex.set(data.index, index)
+          this.content += block.name ?? ''
+          return [this.chunk({ tool_calls: [{ index, id: block.id, type: 'function', function: { name: block.name, arguments: '' } }] })]
+        }
+        if (block.type === 'text' && block.text) {
+          this.content += block.text
+          return [this.chunk({ content: block.text })]
+        }
+        return []
+      }
+      case 'content_block_delta': {
+        const d = data.delta ?? {}
+        if (d.type === 'text_delta') {
+          this.content += d.text ?? ''
+          return [this.chunk({ content: d.text ?? '' })]
+        }
+        if (d.type === 'thinking_delta') {
+          this.content += d.thinking ?? ''
+          return [this.chunk({ reasoning_content: d.thinking ?? '' })]
+        }
+        if (d.type === 'input_json_delta') {
+          this.content += d.partial_json ?? ''
+          const index = this.toolIndex.get(data.index) ?? 0
+          return [this.chunk({ tool_calls: [{ index, function: { arguments: d.partial_json ?? '' } }] })]
+        }
+        return []
+      }
+      case 'message_delta': {
+        this.mergeUsage(data.usage)
+        const reason = finishReason(data.delta?.stop_reason)
+        return reason ? [this.chunk({}, reason)] : []
+      }
+      case 'error':
+        this.failure = {
+          message: String(data.error?.message ?? 'upstream stream error'),
+          type: data.error?.type,
+        }
+        return []
+      default:
+        return []
+    }
+  }
+
+  private mergeUsage(u: AnthropicUsage | undefined) {
+    if (!u) return
+    this.sawUsage = true
+    for (const [k, v] of Object.entries(u)) if (typeof v === 'number') (this.rawUsage as Record<string, number>)[k] = v
+  }
+
+  usage(): Usage | undefined {
+    return this.sawUsage ? fromAnthropicUsage(this.rawUsage) : undefined
+  }
+
+  text() {
+    return this.content
+  }
+
+  error() {
+    return this.failure
+  }
+
+  usageChunk(usage: Usage): string {
+    return JSON.stringify({
+      id: this.id,
+      object: 'chat.completion.chunk',
+      created: this.created,
+      model: this.model,
+      choices: [],
+      usage: toOpenAIUsage(usage),
+    })
+  }
+}

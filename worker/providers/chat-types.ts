@@ -1,0 +1,71 @@
+/** The parts of the OpenAI chat request that translating adapters read (everything else passes through or is ignored). */
+
+export interface ChatContentPart {
+  type: string
+  text?: string
+  image_url?: { url: string; detail?: string } | string
+}
+
+export interface ChatToolCall {
+  id: string
+  type?: string
+  function: { name: string; arguments: string }
+}
+
+export interface ChatMessage {
+  role: 'system' | 'developer' | 'user' | 'assistant' | 'tool' | 'function'
+  content?: string | ChatContentPart[] | null
+  name?: string
+  tool_calls?: ChatToolCall[]
+  tool_call_id?: string
+}
+
+export interface ChatTool {
+  type: 'function'
+  function: { name: string; description?: string; parameters?: Record<string, unknown> }
+}
+
+export interface ChatRequest {
+  model: string
+  messages: ChatMessage[]
+  stream?: boolean
+  max_tokens?: number
+  max_completion_tokens?: number
+  temperature?: number
+  top_p?: number
+  top_k?: number
+  n?: number
+  stop?: string | string[]
+  tools?: ChatTool[]
+  tool_choice?: 'auto' | 'none' | 'required' | { type: 'function'; function: { name: string } }
+  response_format?: { type: string; json_schema?: { schema?: Record<string, unknown> } }
+  user?: string
+}
+
+export const textOf = (content: ChatMessage['content']): string =>
+  typeof content === 'string'
+    ? content
+    : Array.isArray(content)
+      ? content.map((p) => (p.type === 'text' ? (p.text ?? '') : '')).join('')
+      : ''
+
+export const imageUrlOf = (part: ChatContentPart): string | undefined =>
+  typeof part.image_url === 'string' ? part.image_url : part.image_url?.url
+
+/** data:<mime>;base64,<data> → parts, or undefined for a plain URL. */
+export function parseDataUrl(url: string): { mimeType: string; data: string } | undefined {
+  const m = url.match(/^data:([^;,]+);base64,(.*)$/s)
+  return m ? { mimeType: m[1]!, data: m[2]! } : undefined
+}
+
+export function parseToolArguments(args: string): Record<string, unknown> {
+  try {
+    const v = JSON.parse(args || '{}')
+    return v && typeof v === 'object' && !Array.isArray(v) ? v : { value: v }
+  } catch {
+    return { raw: args }
+  }
+}
+
+export const stopList = (stop: ChatRequest['stop']): string[] | undefined =>
+  stop === undefined ? undefined : Array.isArray(stop) ? stop : [stop]

@@ -1,0 +1,41 @@
+/**
+ * Google Gemini: OpenAI chat ↔ generateContent / streamGenerateContent (alt=sse). API version from
+ * the channel's "other" field (default v1beta); the key goes in `x-goog-api-key`.
+ */
+import type { ChatRequest } from '../chat-types'
+import type { ChannelInfo, ProviderAdapter } from '../types'
+import { errorFromBody } from '../url'
+import { MalformedUpstreamError } from '../openai/adapter'
+import { toGeminiRequest } from './request'
+import { toOpenAIChat } from './response'
+import { GeminiStream } from './stream'
+
+const DEFAULT_BASE = 'https://generativelanguage.googleapis.com'
+const base = (ch: ChannelInfo) => `${(ch.baseUrl || DEFAULT_BASE).replace(/\/+$/, '')}/${ch.other.trim() || 'v1beta'}`
+
+export const geminiAdapter: ProviderAdapter = {
+  supports: (op) => op === 'chat',
+  buildRequest(call, channel) {
+    const action = call.stream ? 'streamGenerateContent?alt=sse' : 'generateContent'
+    return new Request(`${base(channel)}/models/${encodeURIComponent(call.model)}:${action}`, {
+      method: 'POST',
+      headers: { 'x-goog-api-key': channel.key, 'content-type': 'application/json' },
+      body: JSON.stringify(toGeminiRequest(call.json as unknown as ChatRequest)),
+    })
+  },
+  async parseResponse(call, res) {
+    const text = await res.text()
+    let body: unknown
+    try {
+      body = JSON.parse(text)
+    } catch (err) {
+      throw new MalformedUpstreamError(`upstream returned malformed JSON: ${(err as Error).message}`)
+    }
+    return { kind: 'json', ...toOpenAIChat(body, call.model) }
+  },
+  createStream: (call) => new GeminiStream(call),
+  parseError: (_status, body) => errorFromBody(body),
+  modelsRequest: (channel) => new Request(`${base(channel)}/models?pageSize=1000`, { headers: { 'x-goog-api-key': channel.key } }),
+  parseModels: (body: any) =>
+    Array.isArray(body?.models) ? body.models.map((m: any) => String(m.name).replace(/^models\//, '')) : [],
+}

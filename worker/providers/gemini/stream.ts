@@ -1,0 +1,76 @@
+/** Gemini streamGenerateContent (alt=sse) → OpenAI chat.completion.chunk stream. */
+import type { Usage } from '../../billing/formula'
+import type { SseEvent } from '../../relay/sse'
+import type { RelayCall, StreamTransformer } from '../types'
+import { toOpenAIUsage } from '../openai/usage'
+import { candidateDelta, fromGeminiUsage, geminiFinish } from './response'
+
+export class GeminiStream implements StreamTransformer {
+  private readonly id = `chatcmpl-${crypto.randomUUID()}`
+  private readonly created = Math.floor(Date.now() / 1000)
+  private model: string
+  private started = false
+  private tools = 0
+  private captured: Usage | undefined
+  private content = ''
+
+  constructor(call: RelayCall) {
+    this.model = call.model
+  }
+
+  private chunk(delta: Record<string, unknown>, finish: string | null = null) {
+    return JSON.stringify({
+      id: this.id,
+      object: 'chat.completion.chunk',
+      created: this.created,
+      model: this.model,
+      choices: [{ index: 0, delta, finish_reason: finish }],
+    })
+  }
+
+  onEvent(event: SseEvent): string[] {
+    let data: any
+    try {
+      data = JSON.parse(event.data)
+    } catch {
+      return []
+    }
+    if (data.modelVersion) this.model = data.modelVersion
+    if (data.usageMetadata) this.captured = fromGeminiUsage(data.usageMetadata)
+    const out: string[] = []
+    if (!this.started) {
+      this.started = true
+      out.push(this.chunk({ role: 'assistant', content: '' }))
+    }
+    const candidate = data.candidates?.[0]
+    if (!candidate) return out
+    const { content, reasoning, toolCalls } = candidateDelta(candidate.content?.parts, this.tools)
+    this.tools += toolCalls.length
+    this.content += content + reasoning + toolCalls.map((t) => t.function.name + t.function.arguments).join('')
+    if (reasoning) out.push(this.chunk({ reasoning_content: reasoning }))
+    if (content) out.push(this.chunk({ content }))
+    if (toolCalls.length) out.push(this.chunk({ tool_calls: toolCalls }))
+    const finish = geminiFinish(candidate.finishReason, this.tools > 0)
+    if (finish) out.push(this.chunk({}, finish))
+    return out
+  }
+
+  usage() {
+    return this.captured
+  }
+
+  text() {
+    return this.content
+  }
+
+  usageChunk(usage: Usage): string {
+    return JSON.stringify({
+      id: this.id,
+      object: 'chat.completion.chunk',
+      created: this.created,
+      model: this.model,
+      choices: [],
+      usage: toOpenAIUsage(usage),
+    })
+  }
+}

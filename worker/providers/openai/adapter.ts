@@ -1,0 +1,176 @@
+/**
+ * OpenAI and the OpenAI-compatible family (custom base URL, DeepSeek, Moonshot, Mistral, Groq,
+ * xAI, OpenRouter, SiliconFlow): the body passes through; streams get
+ * `stream_options.include_usage` injected upstream and the usage chunk is captured.
+ */
+import type { Usage } from '../../billing/formula'
+import type { SseEvent } from '../../relay/sse'
+import type { ChannelInfo, ParsedResponse, ProviderAdapter, RelayCall, RelayOp, StreamTransformer } from '../types'
+import { errorFromBody, joinUrl } from '../url'
+import { fromOpenAIUsage, toOpenAIUsage } from './usage'
+
+export const OPENAI_PATHS: Record<RelayOp, string> = {
+  chat: '/v1/chat/completions',
+  completions: '/v1/completions',
+  embeddings: '/v1/embeddings',
+  moderations: '/v1/moderations',
+  'images.generations': '/v1/images/generations',
+  'images.edits': '/v1/images/edits',
+  'images.variations': '/v1/images/variations',
+  'audio.speech': '/v1/audio/speech',
+  'audio.transcriptions': '/v1/audio/transcriptions',
+  'audio.translations': '/v1/audio/translations',
+  rerank: '/v1/rerank',
+}
+
+/** Body sent upstream: the client's body with streaming usage requested. */
+export function upstreamJson(call: RelayCall): string {
+  const body = { ...call.json }
+  if (call.stream && (call.op === 'chat' || call.op === 'completions')) {
+    body.stream_options = { ...(body.stream_options as object | undefined), include_usage: true }
+  }
+  return JSON.stringify(body)
+}
+
+export function openAIRequest(url: string, call: RelayCall, headers: Record<string, string>): Request {
+  if (call.form) return new Request(url, { method: 'POST', headers, body: call.form })
+  return new Request(url, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: upstreamJson(call),
+  })
+}
+
+/** Completion text of a non-stream chat/completions answer (for counting when usage is missing). */
+function answerText(op: RelayOp, body: any): string {
+  if (!body || !Array.isArray(body.choices)) return ''
+  if (op === 'completions') return body.choices.map((c: any) => c.text ?? '').join('')
+  return body.choices
+    .map((c: any) => {
+      const m = c.message ?? {}
+      const calls = Array.isArray(m.tool_calls) ? m.tool_calls.map((t: any) => `${t.function?.name ?? ''}${t.function?.arguments ?? ''}`).join('') : ''
+      return `${typeof m.content === 'string' ? m.content : ''}${m.reasoning_content ?? ''}${calls}`
+    })
+    .join('')
+}
+
+export async function parseOpenAIResponse(call: RelayCall, res: Response): Promise<ParsedResponse> {
+  if (call.op === 'audio.speech') return { kind: 'raw', response: res }
+  const text = await res.text()
+  let body: any
+  try {
+    body = JSON.parse(text)
+  } catch (err) {
+    if (call.op === 'audio.transcriptions' || call.op === 'audio.translations') {
+      return { kind: 'raw', response: new Response(text, { status: res.status, headers: { 'content-type': res.headers.get('content-type') ?? 'text/plain' } }) }
+    }
+    throw new MalformedUpstreamError(`upstream returned malformed JSON: ${(err as Error).message}`)
+  }
+  const usage = fromOpenAIUsage(body?.usage)
+  const answer = call.op === 'audio.transcriptions' || call.op === 'audio.translations' ? String(body?.text ?? '') : answerText(call.op, body)
+  return { kind: 'json', body, usage, text: answer }
+}
+
+/** Thrown when a 2xx upstream body cannot be parsed: the relay treats it like a 5xx. */
+export class MalformedUpstreamError extends Error {}
+
+/** Pass-through stream: content chunks go out untouched; usage-only chunks are captured. */
+export class OpenAIStream implements StreamTransformer {
+  private captured: Usage | undefined
+  private rawUsageChunk: string | undefined
+  private readonly chunks: string[] = []
+  private id = ''
+  private model = ''
+  private created = 0
+
+  constructor(private readonly call: RelayCall) {}
+
+  onEvent(event: SseEvent): string[] {
+    const data = event.data
+    if (data === '[DONE]' || data === '') return []
+    if (!this.id) this.readMeta(data)
+    if (data.includes('"usage"')) {
+      let parsed: any
+      try {
+        parsed = JSON.parse(data)
+      } catch {
+        return [data]
+      }
+      const usage = fromOpenAIUsage(parsed?.usage)
+      if (usage) {
+        this.captured = usage
+        if (!Array.isArray(parsed.choices) || parsed.choices.length === 0) {
+          this.rawUsageChunk = data
+          return []
+        }
+      }
+    }
+    this.chunks.push(data)
+    return [data]
+  }
+
+  private readMeta(data: string) {
+    try {
+      const j = JSON.parse(data)
+      this.id = String(j.id ?? '')
+      this.model = String(j.model ?? '')
+      this.created = Number(j.created ?? 0)
+    } catch {
+      // ignore: meta is only used for a synthetic usage chunk
+    }
+  }
+
+  usage() {
+    return this.captured
+  }
+
+  text(): string {
+    let out = ''
+    for (const c of this.chunks) {
+      try {
+        const j = JSON.parse(c)
+        for (const choice of j.choices ?? []) {
+          out += choice.text ?? choice.delta?.content ?? ''
+          out += choice.delta?.reasoning_content ?? ''
+          for (const t of choice.delta?.tool_calls ?? []) out += `${t.function?.name ?? ''}${t.function?.arguments ?? ''}`
+        }
+      } catch {
+        // skip unparsable chunk
+      }
+    }
+    return out
+  }
+
+  usageChunk(usage: Usage): string {
+    if (this.rawUsageChunk && this.captured === usage) return this.rawUsageChunk
+    return JSON.stringify({
+      id: this.id || `chatcmpl-${crypto.randomUUID()}`,
+      object: this.call.op === 'completions' ? 'text_completion' : 'chat.completion.chunk',
+      created: this.created || Math.floor(Date.now() / 1000),
+      model: this.model || this.call.model,
+      choices: [],
+      usage: toOpenAIUsage(usage),
+    })
+  }
+}
+
+export function openAIBaseAdapter(opts: {
+  defaultBaseUrl: string
+  ops?: RelayOp[]
+  authHeaders?: (key: string) => Record<string, string>
+}): ProviderAdapter {
+  const ops = new Set<RelayOp>(opts.ops ?? (Object.keys(OPENAI_PATHS) as RelayOp[]))
+  const auth = opts.authHeaders ?? ((key: string) => ({ authorization: `Bearer ${key}` }))
+  return {
+    supports: (op) => ops.has(op),
+    buildRequest(call: RelayCall, channel: ChannelInfo) {
+      return openAIRequest(joinUrl(channel.baseUrl || opts.defaultBaseUrl, OPENAI_PATHS[call.op]), call, auth(channel.key))
+    },
+    parseResponse: parseOpenAIResponse,
+    createStream: (call) => new OpenAIStream(call),
+    parseError: (_status, body) => errorFromBody(body),
+    modelsRequest: (channel) =>
+      new Request(joinUrl(channel.baseUrl || opts.defaultBaseUrl, '/v1/models'), { headers: auth(channel.key) }),
+    parseModels: (body: any) => (Array.isArray(body?.data) ? body.data.map((m: any) => String(m.id)) : []),
+  }
+}

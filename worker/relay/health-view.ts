@@ -1,0 +1,74 @@
+/**
+ * This isolate's view of channel freezes. A failure freezes (channel, model) here at once and is
+ * reported to the channel's ChannelHealth Durable Object in the background; the view of recently
+ * used channels is refreshed from their objects every few seconds, also in the background, so
+ * freezes made by other isolates arrive without the hot path ever awaiting a Durable Object.
+ */
+import type { BackgroundCtx } from '../cache/versioned'
+import { onIsolateReset } from '../cache/isolate'
+import type { HealthReport } from '../../durable-objects/channel-health'
+
+const REFRESH_MS = 3000
+
+const frozen = new Map<number, Record<string, number>>()
+/** Channels with a failure seen here that has not been followed by a reported success. */
+const troubled = new Set<number>()
+const lastRefresh = new Map<number, number>()
+onIsolateReset(() => {
+  frozen.clear()
+  troubled.clear()
+  lastRefresh.clear()
+})
+
+export function isFrozen(channelId: number, model: string): boolean {
+  const until = frozen.get(channelId)?.[model]
+  return until !== undefined && until > Date.now()
+}
+
+const stub = (env: Env, channelId: number) => env.CHANNEL_HEALTH.getByName(`channel:${channelId}`)
+
+export function reportFailure(env: Env, ctx: BackgroundCtx, report: HealthReport) {
+  if (report.freezeSeconds && report.freezeSeconds > 0) {
+    const models = frozen.get(report.channelId) ?? {}
+    models[report.model] = Date.now() + report.freezeSeconds * 1000
+    frozen.set(report.channelId, models)
+  }
+  troubled.add(report.channelId)
+  ctx.waitUntil(stub(env, report.channelId).report(report).catch((err) => console.error('health report failed', err)))
+}
+
+/** Successes are reported only for channels that recently failed (to reset their counters). */
+export function reportSuccess(env: Env, ctx: BackgroundCtx, channelId: number, model: string) {
+  if (!troubled.has(channelId)) return
+  troubled.delete(channelId)
+  const models = frozen.get(channelId)
+  if (models) delete models[model]
+  ctx.waitUntil(stub(env, channelId).report({ channelId, model, ok: true }).catch((err) => console.error('health report failed', err)))
+}
+
+/** Background refresh of the freeze view for channels this request considered. */
+export function refreshFreezes(env: Env, ctx: BackgroundCtx, channelIds: number[]) {
+  const now = Date.now()
+  const due = channelIds.filter((id) => now - (lastRefresh.get(id) ?? 0) >= REFRESH_MS)
+  if (due.length === 0) return
+  for (const id of due) lastRefresh.set(id, now)
+  ctx.waitUntil(
+    Promise.all(
+      due.map(async (id) => {
+        const remote = await stub(env, id).frozen()
+        const local = frozen.get(id) ?? {}
+        for (const [model, until] of Object.entries(remote)) local[model] = Math.max(local[model] ?? 0, until)
+        frozen.set(id, local)
+      })
+    ).catch((err) => console.error('freeze refresh failed', err))
+  )
+}
+
+export function disableChannel(env: Env, ctx: BackgroundCtx, channelId: number, reason: string, onDone: () => Promise<unknown>) {
+  ctx.waitUntil(
+    stub(env, channelId)
+      .disable({ channelId, reason })
+      .then((changed) => (changed ? onDone() : undefined))
+      .catch((err) => console.error('auto-disable failed', err))
+  )
+}

@@ -1,0 +1,360 @@
+/**
+ * What happens to a relay request, in order:
+ *  1. authenticate the API key (token-auth.ts) and read the body (relay-input.ts);
+ *  2. check the model whitelist and the group ratio; answer from the response cache when allowed;
+ *  3. pick a channel (select-channel.ts) and its price; refuse unpriced models;
+ *  4. reserve an estimate in the user's wallet Durable Object (429 when it does not fit);
+ *  5. call the upstream through the channel's adapter; on a retriable failure freeze the
+ *     (channel, model), maybe auto-disable the channel, and try the next channel (retry-policy.ts);
+ *  6. answer the client (JSON, raw or a stream) and settle the exact cost with its log row in the
+ *     background; on final failure refund everything and log the error.
+ */
+import type { Context } from 'hono'
+import { computeQuota, estimateQuota, type ModelPrice, type Usage } from '../billing/formula'
+import { getPriceTable, groupRatio, resolvePrice, type PriceTable } from '../billing/pricing'
+import { LOG_TYPE } from '../db/schema'
+import { ApiError } from '../lib/errors'
+import { clientIp } from '../middleware/rate-limit'
+import { channelType } from '../providers/registry'
+import type { ParsedResponse, RelayCall, RelayOp, UpstreamError } from '../providers/types'
+import { MalformedUpstreamError } from '../providers/openai/adapter'
+import { getSettings, type Settings } from '../settings/store'
+import type { RefusalReason, WalletLog } from '../../durable-objects/wallet-types'
+import type { HonoEnv } from '../env'
+import { disableChannel, isFrozen, refreshFreezes, reportFailure, reportSuccess } from './health-view'
+import { readCachedAnswer, storeCachedAnswer } from './response-cache'
+import { readRelayInput, type RelayInput } from './relay-input'
+import { candidatesFor, getRoutingTable, routingSnapshot, type RoutedChannel, type RoutingTable } from './routing-table'
+import { clientStatus, decideFailure } from './retry-policy'
+import { mapModel, selectChannel } from './select-channel'
+import { primeStream } from './stream-relay'
+import { assertModelAllowed, authenticateRelay, type RelayAuth } from './token-auth'
+import { countChatPrompt, countTokens } from './tokenizer'
+import { callUpstream, withChannelParameters } from './upstream'
+
+const REFUSALS: Record<RefusalReason, () => ApiError> = {
+  user_not_found: () => new ApiError(401, 'Incorrect API key provided.', { code: 'invalid_api_key' }),
+  token_not_found: () => new ApiError(401, 'Incorrect API key provided.', { code: 'invalid_api_key' }),
+  token_disabled: () => new ApiError(401, 'This API key is disabled.', { code: 'token_disabled' }),
+  token_expired: () => new ApiError(401, 'This API key has expired.', { code: 'token_expired' }),
+  user_disabled: () => new ApiError(403, 'The account owning this API key is disabled.', { code: 'user_disabled' }),
+  insufficient_user_quota: () =>
+    new ApiError(429, 'Your balance is too low for this request. Top up, or lower max_tokens.', { code: 'insufficient_quota', type: 'insufficient_quota' }),
+  insufficient_token_quota: () =>
+    new ApiError(429, 'This API key has used up its quota.', { code: 'insufficient_quota', type: 'insufficient_quota' }),
+}
+
+export async function relayRequest(c: Context<HonoEnv>, op: RelayOp): Promise<Response> {
+  const startedAt = Date.now()
+  const auth = await authenticateRelay(c)
+  const input = await readRelayInput(c, op)
+  assertModelAllowed(auth, input.model)
+  const [settings, prices, table] = await Promise.all([
+    getSettings(c.env, c.executionCtx),
+    getPriceTable(c.env, c.executionCtx),
+    getRoutingTable(c.env, c.executionCtx),
+  ])
+  const ratio = groupRatio(settings, auth.group)
+  if (ratio === undefined) throw new ApiError(403, `The group "${auth.group}" is not configured on this gateway.`, { code: 'group_not_found' })
+  return new RelayRun(c, auth, input, settings, prices, table, ratio, startedAt).execute()
+}
+
+class RelayRun {
+  private readonly env: Env
+  private readonly ctx: ExecutionContext
+  private readonly reqId: string
+  private readonly wallet
+  private readonly tried = new Set<number>()
+  private attempts = 0
+
+  constructor(
+    private readonly c: Context<HonoEnv>,
+    private readonly auth: RelayAuth,
+    private readonly input: RelayInput,
+    private readonly settings: Settings,
+    private readonly prices: PriceTable,
+    private readonly table: RoutingTable,
+    private readonly ratio: number,
+    private readonly startedAt: number
+  ) {
+    this.env = c.env
+    this.ctx = c.executionCtx as ExecutionContext
+    this.reqId = c.get('requestId')
+    this.wallet = c.env.WALLET.getByName(`user:${auth.userId}`)
+    if (auth.excludeChannel !== undefined) this.tried.add(auth.excludeChannel)
+  }
+
+  async execute(): Promise<Response> {
+    const cached = await readCachedAnswer(this.env, this.settings, this.auth, this.input)
+    if (cached) return this.answerFromCache(cached)
+
+    let channel = this.pick()
+    const first = this.priceFor(channel)
+    const estimate = estimateQuota(first.price, this.input.promptEstimate, this.input.maxTokens, this.ratio, this.settings.int('PreConsumedQuota'))
+    const reserved = await this.wallet.reserve({ userId: this.auth.userId, tokenId: this.auth.id, reqId: this.reqId, amount: estimate })
+    if (!reserved.ok) throw REFUSALS[reserved.reason]()
+
+    const maxAttempts = this.auth.pinChannel !== undefined ? 1 : 1 + this.settings.int('RetryTimes')
+    let last: { status: number; error: UpstreamError; channel: RoutedChannel } | undefined
+    try {
+      for (;;) {
+        const outcome = await this.attempt(channel)
+        if (outcome.response) return outcome.response
+        last = { ...outcome.failure!, channel }
+        const decision = decideFailure(outcome.failure!, this.keywords())
+        this.recordFailure(channel, outcome.failure!.status, outcome.failure!.error, decision.freeze, decision.disableReason)
+        if (!decision.retry || this.attempts >= maxAttempts || this.retryWindowClosed()) break
+        const next = this.pickOrNone()
+        if (!next) break
+        channel = next
+      }
+    } catch (err) {
+      await this.refund(err instanceof ApiError ? err.message : 'relay failed', last?.channel)
+      throw err
+    }
+    await this.refund(last!.error.message, last!.channel, last!.status)
+    const mapped = clientStatus(last!.status)
+    throw new ApiError(mapped.status, last!.error.message || 'The upstream request failed', {
+      type: mapped.type,
+      code: last!.error.code ?? (mapped.status === 429 ? 'rate_limit_exceeded' : 'upstream_error'),
+    })
+  }
+
+  // ---- channel and price ------------------------------------------------------------------
+
+  private pickOrNone(): RoutedChannel | undefined {
+    if (this.auth.pinChannel !== undefined) {
+      const pinned = this.table.channels[this.auth.pinChannel]
+      return pinned && !this.tried.has(pinned.id) ? pinned : undefined
+    }
+    const candidates = candidatesFor(this.table, this.auth.group, this.input.model)
+    refreshFreezes(this.env, this.ctx, candidates.map((ch) => ch.id))
+    return selectChannel(this.table, {
+      group: this.auth.group,
+      model: this.input.model,
+      tried: this.tried,
+      isFrozen,
+      hasTools: this.input.hasTools,
+    })
+  }
+
+  private pick(): RoutedChannel {
+    const channel = this.pickOrNone()
+    if (channel) return channel
+    if (this.auth.pinChannel !== undefined) {
+      throw new ApiError(503, `Channel ${this.auth.pinChannel} is not enabled.`, { code: 'channel_unavailable' })
+    }
+    throw new ApiError(503, `No available channel for model "${this.input.model}" in group "${this.auth.group}".`, {
+      code: 'model_not_available',
+      param: 'model',
+    })
+  }
+
+  private priceFor(channel: RoutedChannel): { price: ModelPrice; billed: string; upstream: string } {
+    const { upstream, billed } = mapModel(channel, this.input.model)
+    const price = resolvePrice(this.prices, billed, this.settings)
+    if (!price) {
+      throw new ApiError(400, `The model "${billed}" has no price on this gateway; ask the administrator to set one.`, {
+        code: 'model_not_priced',
+        param: 'model',
+      })
+    }
+    return { price, billed, upstream }
+  }
+
+  private retryWindowClosed() {
+    const cap = this.settings.int('RetryTimeOut')
+    return cap > 0 && Date.now() - this.startedAt > cap * 1000
+  }
+
+  private keywords() {
+    return this.settings.str('DisableChannelKeywords').split('\n').map((k) => k.trim()).filter(Boolean)
+  }
+
+  // ---- one attempt ------------------------------------------------------------------------
+
+  private async attempt(channel: RoutedChannel): Promise<{ response?: Response; failure?: { status: number; error: UpstreamError } }> {
+    this.attempts++
+    this.tried.add(channel.id)
+    const type = channelType(channel.type)
+    if (!type || !type.adapter.supports(this.input.op)) {
+      return { failure: { status: 400, error: { message: `Channel type ${type?.name ?? channel.type} does not support ${this.input.op}` } } }
+    }
+    const { price, billed, upstream } = this.priceFor(channel)
+    const call: RelayCall = {
+      op: this.input.op,
+      model: upstream,
+      json: this.input.json ? { ...withChannelParameters(this.input.json, channel), model: upstream } : undefined,
+      form: this.input.form ? withModel(this.input.form, upstream) : undefined,
+      stream: this.input.stream,
+      includeUsage: this.input.includeUsage,
+    }
+    const result = await callUpstream(type.adapter, call, channel, this.settings.int('UpstreamTimeoutSeconds') * 1000)
+    if (!result.ok) return { failure: { status: result.status, error: result.error } }
+
+    const bill = { channel, price, billed, upstream }
+    if (call.stream) {
+      const primed = await primeStream({
+        upstream: result.response,
+        transformer: type.adapter.createStream(call),
+        includeUsage: call.includeUsage,
+        startedAt: this.startedAt,
+        resolveUsage: (text) => this.countUsage(text, upstream),
+      })
+      if (!primed.ok) return { failure: { status: 0, error: primed.error } }
+      reportSuccess(this.env, this.ctx, channel.id, this.input.model)
+      this.ctx.waitUntil(
+        primed.stream.done.then(async (end) => {
+          const usage = end.usage ?? (await this.countUsage(end.text, upstream))
+          const note = end.kind === 'cancelled' ? 'client disconnected; billed for what was generated' : end.kind === 'failed' ? `stream cut: ${end.error.message}` : ''
+          await this.settle(bill, usage, primed.stream.firstByteMs, note)
+        })
+      )
+      return { response: primed.stream.response }
+    }
+
+    let parsed: ParsedResponse
+    try {
+      parsed = await type.adapter.parseResponse(call, result.response)
+    } catch (err) {
+      if (err instanceof MalformedUpstreamError) return { failure: { status: 0, error: { message: err.message, type: 'upstream_error' } } }
+      throw err
+    }
+    reportSuccess(this.env, this.ctx, channel.id, this.input.model)
+    const elapsed = Date.now() - this.startedAt
+    if (parsed.kind === 'raw') {
+      const usage = await this.usageOfRaw(upstream)
+      this.ctx.waitUntil(this.settle(bill, usage, elapsed, ''))
+      return { response: new Response(parsed.response.body, { status: parsed.response.status, headers: passHeaders(parsed.response.headers) }) }
+    }
+    const usage = parsed.usage ?? (await this.countUsage(parsed.text ?? '', upstream))
+    this.ctx.waitUntil(this.settle(bill, usage, elapsed, ''))
+    this.ctx.waitUntil(storeCachedAnswer(this.env, this.settings, this.auth, this.input, { body: parsed.body, usage }))
+    return { response: Response.json(parsed.body) }
+  }
+
+  // ---- usage --------------------------------------------------------------------------------
+
+  private approximate() {
+    return this.settings.bool('ApproximateTokenEnabled')
+  }
+
+  /** Usage when the upstream gave none: count the prompt and the answer with the tokenizer. */
+  private async countUsage(text: string, model: string): Promise<Usage> {
+    const json = this.input.json ?? {}
+    const prompt = Array.isArray(json.messages)
+      ? await countChatPrompt(this.env, model, json.messages, this.approximate())
+      : await countTokens(this.env, model, promptText(json), this.approximate())
+    return { promptTokens: prompt, completionTokens: await countTokens(this.env, model, text, this.approximate()) }
+  }
+
+  /** Binary or plain-text answers (speech, transcription text): bill the input text. */
+  private async usageOfRaw(model: string): Promise<Usage> {
+    const input = this.input.json?.input
+    const prompt = typeof input === 'string' ? await countTokens(this.env, model, input, this.approximate()) : 0
+    return { promptTokens: prompt, completionTokens: 0 }
+  }
+
+  // ---- money and logs -----------------------------------------------------------------------
+
+  private baseLog(channel?: RoutedChannel): WalletLog {
+    return {
+      type: LOG_TYPE.CONSUME,
+      createdAt: Math.floor(Date.now() / 1000),
+      username: this.auth.username,
+      tokenName: this.auth.name,
+      tokenId: this.auth.id,
+      modelName: this.input.model,
+      channelId: channel?.id ?? 0,
+      isStream: this.input.stream,
+      sourceIp: clientIp(this.c.req),
+      requestId: this.reqId,
+      requestTime: Date.now() - this.startedAt,
+    }
+  }
+
+  private async settle(
+    bill: { channel: RoutedChannel; price: ModelPrice; billed: string; upstream: string },
+    usage: Usage,
+    firstByteMs: number,
+    note: string
+  ) {
+    const breakdown = computeQuota(bill.price, usage, this.ratio)
+    const log: WalletLog = {
+      ...this.baseLog(bill.channel),
+      upstreamModel: bill.upstream,
+      promptTokens: usage.promptTokens,
+      completionTokens: usage.completionTokens,
+      firstResponseTime: firstByteMs,
+      content: note,
+      metadata: { ...breakdown, billed_model: bill.billed, group: this.auth.group, attempts: this.attempts },
+    }
+    await this.wallet.settle({
+      userId: this.auth.userId,
+      reqId: this.reqId,
+      quota: breakdown.quota,
+      channelId: bill.channel.id,
+      log: this.settings.bool('LogConsumeEnabled') ? log : undefined,
+    })
+  }
+
+  private async refund(message: string, channel?: RoutedChannel, status?: number) {
+    const log: WalletLog = {
+      ...this.baseLog(channel),
+      type: LOG_TYPE.ERROR,
+      content: message.slice(0, 1000),
+      metadata: { status: status ?? null, attempts: this.attempts, tried: [...this.tried] },
+    }
+    await this.wallet.refund({ userId: this.auth.userId, reqId: this.reqId, log })
+  }
+
+  private recordFailure(channel: RoutedChannel, status: number, error: UpstreamError, freeze: boolean, disableReason?: string) {
+    reportFailure(this.env, this.ctx, {
+      channelId: channel.id,
+      model: this.input.model,
+      ok: false,
+      status,
+      message: error.message,
+      freezeSeconds: freeze ? this.settings.int('RetryCooldownSeconds') : 0,
+    })
+    if (disableReason && channel.autoBan && this.settings.bool('AutomaticDisableChannelEnabled')) {
+      disableChannel(this.env, this.ctx, channel.id, disableReason, () => routingSnapshot.invalidate(this.env))
+    }
+  }
+
+  private async answerFromCache(cached: { body: unknown; usage: Usage }): Promise<Response> {
+    const log: WalletLog = {
+      ...this.baseLog(),
+      promptTokens: cached.usage.promptTokens,
+      completionTokens: cached.usage.completionTokens,
+      content: 'Answered from the response cache (not charged)',
+      metadata: { cache_hit: true },
+    }
+    this.ctx.waitUntil(
+      this.wallet.settle({ userId: this.auth.userId, reqId: this.reqId, quota: 0, log: this.settings.bool('LogConsumeEnabled') ? log : undefined })
+    )
+    return Response.json(cached.body, { headers: { 'x-cache': 'HIT' } })
+  }
+}
+
+function withModel(form: FormData, model: string): FormData {
+  const copy = new FormData()
+  for (const [k, v] of form.entries()) copy.append(k, v as string | Blob)
+  copy.set('model', model)
+  return copy
+}
+
+function promptText(json: Record<string, unknown>): string {
+  const parts = [json.prompt, json.input, json.query, json.documents].flat().filter((v) => typeof v === 'string')
+  return parts.join('\n')
+}
+
+const PASS_HEADERS = ['content-type', 'content-length', 'content-disposition']
+function passHeaders(headers: Headers): Headers {
+  const out = new Headers()
+  for (const h of PASS_HEADERS) {
+    const v = headers.get(h)
+    if (v) out.set(h, v)
+  }
+  return out
+}

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest'
+import { clientStatus, decideFailure } from './retry-policy'
+
+const kw = ['You exceeded your current quota', 'Your credit balance is too low']
+
+describe('decideFailure', () => {
+  const cases: [string, number, { message: string; code?: string; type?: string }, boolean, boolean][] = [
+    ['network error retries', 0, { message: 'connection reset' }, true, false],
+    ['500 retries', 500, { message: 'boom' }, true, false],
+    ['429 retries', 429, { message: 'slow down', code: 'rate_limit_exceeded' }, true, false],
+    ['401 retries and disables', 401, { message: 'Incorrect API key' }, true, true],
+    ['quota type disables', 429, { message: 'quota', type: 'insufficient_quota' }, true, true],
+    ['keyword disables', 403, { message: 'Your credit balance is too low to access the API' }, true, true],
+    ['400 is the client error: no retry', 400, { message: 'bad param' }, false, false],
+    ['413 no retry', 413, { message: 'too large' }, false, false],
+  ]
+  for (const [name, status, error, retry, disables] of cases) {
+    it(name, () => {
+      const d = decideFailure({ status, error }, kw)
+      expect(d.retry).toBe(retry)
+      expect(d.freeze).toBe(retry)
+      expect(Boolean(d.disableReason)).toBe(disables)
+    })
+  }
+})
+
+describe('clientStatus', () => {
+  it('maps upstream failures so the client is not blamed for the channel', () => {
+    expect(clientStatus(401).status).toBe(503)
+    expect(clientStatus(500).status).toBe(502)
+    expect(clientStatus(0).status).toBe(502)
+    expect(clientStatus(-1).status).toBe(504)
+    expect(clientStatus(429).status).toBe(429)
+    expect(clientStatus(400).status).toBe(400)
+  })
+})

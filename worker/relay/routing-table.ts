@@ -1,0 +1,107 @@
+/**
+ * The routing table: enabled channels with parsed settings, indexed by group → model (exact names
+ * and trailing-`*` wildcards). Built from D1 on change, cached per isolate and in KV
+ * (cache/versioned.ts); every channel write bumps its version.
+ */
+import { Snapshot, type BackgroundCtx } from '../cache/versioned'
+
+export interface RoutedChannel {
+  id: number
+  type: number
+  name: string
+  key: string
+  baseUrl: string
+  other: string
+  priority: number
+  weight: number
+  onlyChat: boolean
+  autoBan: boolean
+  modelMapping: Record<string, string>
+  headers: Record<string, string>
+  customParameter: Record<string, unknown>
+  models: string[]
+}
+
+export interface GroupIndex {
+  exact: Record<string, number[]>
+  wildcards: { prefix: string; ids: number[] }[]
+}
+
+export interface RoutingTable {
+  channels: Record<number, RoutedChannel>
+  groups: Record<string, GroupIndex>
+}
+
+const splitList = (s: string) =>
+  s
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)
+
+function parseJsonObject<T>(text: string): Record<string, T> {
+  if (!text.trim()) return {}
+  try {
+    const v = JSON.parse(text)
+    return v && typeof v === 'object' && !Array.isArray(v) ? v : {}
+  } catch {
+    return {}
+  }
+}
+
+export function buildRoutingTable(rows: Record<string, any>[]): RoutingTable {
+  const table: RoutingTable = { channels: {}, groups: {} }
+  for (const r of rows) {
+    const ch: RoutedChannel = {
+      id: r.id,
+      type: r.type,
+      name: r.name,
+      key: r.key,
+      baseUrl: String(r.base_url ?? '').replace(/\/+$/, ''),
+      other: r.other ?? '',
+      priority: r.priority ?? 0,
+      weight: r.weight ?? 1,
+      onlyChat: Boolean(r.only_chat),
+      autoBan: Boolean(r.auto_ban ?? 1),
+      modelMapping: parseJsonObject<string>(r.model_mapping ?? ''),
+      headers: parseJsonObject<string>(r.model_headers ?? ''),
+      customParameter: parseJsonObject<unknown>(r.custom_parameter ?? ''),
+      models: splitList(r.models ?? ''),
+    }
+    table.channels[ch.id] = ch
+    for (const group of splitList(r.group ?? '')) {
+      const index = (table.groups[group] ??= { exact: {}, wildcards: [] })
+      for (const model of ch.models) {
+        if (model.endsWith('*')) {
+          const prefix = model.slice(0, -1)
+          const w = index.wildcards.find((x) => x.prefix === prefix)
+          if (w) w.ids.push(ch.id)
+          else index.wildcards.push({ prefix, ids: [ch.id] })
+        } else (index.exact[model] ??= []).push(ch.id)
+      }
+    }
+  }
+  return table
+}
+
+async function loadRoutingTable(env: Env): Promise<RoutingTable> {
+  const { results } = await env.DB.prepare('SELECT * FROM channels WHERE status = 1').all<Record<string, any>>()
+  return buildRoutingTable(results)
+}
+
+export const routingSnapshot = new Snapshot('channels', loadRoutingTable)
+
+export const getRoutingTable = (env: Env, ctx?: BackgroundCtx) => routingSnapshot.get(env, ctx)
+
+/** Channels of a group serving a model: exact entries plus every matching wildcard. */
+export function candidatesFor(table: RoutingTable, group: string, model: string): RoutedChannel[] {
+  const index = table.groups[group]
+  if (!index) return []
+  const ids = new Set(index.exact[model] ?? [])
+  for (const w of index.wildcards) if (model.startsWith(w.prefix)) for (const id of w.ids) ids.add(id)
+  return [...ids].map((id) => table.channels[id]!).filter(Boolean)
+}
+
+/** Model names a group can call (wildcard patterns are not listable). */
+export function modelsOfGroup(table: RoutingTable, group: string): string[] {
+  return Object.keys(table.groups[group]?.exact ?? {}).sort()
+}

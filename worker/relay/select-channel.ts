@@ -1,0 +1,52 @@
+/**
+ * WHERE THE RELAY PICKS A CHANNEL. Candidates are the enabled channels of the effective group that
+ * serve the model (exact name or trailing-`*` wildcard). The highest priority tier is tried first;
+ * inside a tier the pick is weighted random; channels frozen for this model, channels already tried
+ * in this request and chat-only channels for tool calls are skipped; a lower tier is used only
+ * when every channel above it is exhausted.
+ */
+import { candidatesFor, type RoutedChannel, type RoutingTable } from './routing-table'
+
+export interface SelectOptions {
+  group: string
+  model: string
+  /** Channel ids already tried (or excluded) in this request. */
+  tried: ReadonlySet<number>
+  isFrozen: (channelId: number, model: string) => boolean
+  /** The request carries tools: skip channels flagged only-chat. */
+  hasTools?: boolean
+  /** Injectable randomness for tests. */
+  random?: () => number
+}
+
+export function selectChannel(table: RoutingTable, opts: SelectOptions): RoutedChannel | undefined {
+  const usable = candidatesFor(table, opts.group, opts.model).filter(
+    (ch) => !opts.tried.has(ch.id) && !opts.isFrozen(ch.id, opts.model) && !(opts.hasTools && ch.onlyChat)
+  )
+  if (usable.length === 0) return undefined
+  const top = Math.max(...usable.map((ch) => ch.priority))
+  return weightedPick(
+    usable.filter((ch) => ch.priority === top),
+    opts.random ?? Math.random
+  )
+}
+
+export function weightedPick(channels: RoutedChannel[], random: () => number): RoutedChannel | undefined {
+  const weights = channels.map((ch) => Math.max(1, ch.weight))
+  const total = weights.reduce((a, b) => a + b, 0)
+  let r = random() * total
+  for (let i = 0; i < channels.length; i++) {
+    r -= weights[i]!
+    if (r < 0) return channels[i]
+  }
+  return channels[channels.length - 1]
+}
+
+/** The upstream model after the channel's mapping, and the model the call is billed as. */
+export function mapModel(channel: RoutedChannel, model: string): { upstream: string; billed: string } {
+  const target = channel.modelMapping[model]
+  if (!target) return { upstream: model, billed: model }
+  // one-hub convention: a target prefixed with "+" is sent upstream but billed as the requested model.
+  if (target.startsWith('+')) return { upstream: target.slice(1), billed: model }
+  return { upstream: target, billed: target }
+}

@@ -1,0 +1,121 @@
+/**
+ * Relay authentication: parse and verify the API key, then find its token and owner from an
+ * isolate cache → KV → D1 (D1 only on a cold miss). Cheap checks happen here (status, expiry,
+ * IP whitelist, pinning rights); the owner's wallet Durable Object re-checks status, expiry and
+ * quota atomically when it reserves, so a disabled token is refused at once even if a cache is stale.
+ */
+import type { Context } from 'hono'
+import { ApiError } from '../lib/errors'
+import { ipAllowed } from '../lib/cidr'
+import { cacheKeys } from '../cache/keys'
+import { onIsolateReset } from '../cache/isolate'
+import { clientIp } from '../middleware/rate-limit'
+import { getTokenSecret } from '../settings/store'
+import { ROLE, type HonoEnv } from '../env'
+import { parseKeyHeader, verifyTokenKey } from './token-key'
+
+export interface TokenRecord {
+  id: number
+  userId: number
+  name: string
+  status: number
+  expiredTime: number
+  unlimited: boolean
+  /** Effective group: the token's group, else the user's. */
+  group: string
+  chatCache: boolean
+  models: string[] | null
+  ips: string[] | null
+  username: string
+  userRole: number
+  userStatus: number
+}
+
+export interface RelayAuth extends TokenRecord {
+  pinChannel?: number
+  excludeChannel?: number
+}
+
+const ISOLATE_TTL_MS = 30_000
+const KV_TTL_SECONDS = 3600
+const cache = new Map<string, { record: TokenRecord | null; at: number }>()
+onIsolateReset(() => cache.clear())
+
+async function loadFromD1(env: Env, key: string): Promise<TokenRecord | null> {
+  const row = await env.DB.prepare(
+    `SELECT t.id, t.user_id, t.name, t.status, t.expired_time, t.unlimited_quota, t."group" AS token_group, t.chat_cache, t.setting,
+            u.username, u.role, u.status AS user_status, u."group" AS user_group
+     FROM tokens t JOIN users u ON u.id = t.user_id WHERE t.key = ?`
+  )
+    .bind(key)
+    .first<Record<string, any>>()
+  if (!row) return null
+  let setting: any = {}
+  try {
+    setting = JSON.parse(row.setting || '{}')
+  } catch {
+    setting = {}
+  }
+  const modelLimit = setting?.limits?.limit_model_setting
+  const ipLimit = setting?.limits?.limits_ip_setting
+  return {
+    id: row.id,
+    userId: row.user_id,
+    name: row.name,
+    status: row.status,
+    expiredTime: row.expired_time,
+    unlimited: Boolean(row.unlimited_quota),
+    group: row.token_group || row.user_group,
+    chatCache: Boolean(row.chat_cache),
+    models: modelLimit?.enabled ? (modelLimit.models ?? []) : null,
+    ips: ipLimit?.enabled ? (ipLimit.whitelist ?? []) : null,
+    username: row.username,
+    userRole: row.role,
+    userStatus: row.user_status,
+  }
+}
+
+export async function findToken(env: Env, key: string): Promise<TokenRecord | null> {
+  const hit = cache.get(key)
+  if (hit && Date.now() - hit.at < ISOLATE_TTL_MS) return hit.record
+  let record = await env.CACHE.get<TokenRecord>(cacheKeys.token(key), 'json')
+  if (!record) {
+    record = await loadFromD1(env, key)
+    if (record) await env.CACHE.put(cacheKeys.token(key), JSON.stringify(record), { expirationTtl: KV_TTL_SECONDS })
+  }
+  cache.set(key, { record, at: Date.now() })
+  return record
+}
+
+/** Called by the token and user APIs after a change, so this isolate and KV forget the record. */
+export async function forgetToken(env: Env, key: string): Promise<void> {
+  cache.delete(key)
+  await env.CACHE.delete(cacheKeys.token(key))
+}
+
+const unauthorized = (message: string, code = 'invalid_api_key') => new ApiError(401, message, { code })
+
+export async function authenticateRelay(c: Context<HonoEnv>): Promise<RelayAuth> {
+  const parsed = parseKeyHeader(c.req.header('authorization'), c.req.header('x-api-key'))
+  if (!parsed) throw unauthorized('No API key provided. Use "Authorization: Bearer sk-…".', 'missing_api_key')
+  const secret = await getTokenSecret(c.env, c.executionCtx)
+  if (!(await verifyTokenKey(parsed.key, secret))) throw unauthorized('Incorrect API key provided.')
+  const token = await findToken(c.env, parsed.key)
+  if (!token) throw unauthorized('Incorrect API key provided.')
+  if (token.userStatus !== 1) throw new ApiError(403, 'The account owning this API key is disabled.', { code: 'user_disabled' })
+  if (token.status !== 1) throw unauthorized('This API key is disabled.', 'token_disabled')
+  if (token.expiredTime !== -1 && token.expiredTime * 1000 <= Date.now()) throw unauthorized('This API key has expired.', 'token_expired')
+  if (token.ips && !ipAllowed(clientIp(c.req), token.ips)) {
+    throw new ApiError(403, `This API key may not be used from ${clientIp(c.req)}.`, { code: 'ip_not_allowed' })
+  }
+  if ((parsed.pinChannel !== undefined || parsed.excludeChannel !== undefined) && token.userRole < ROLE.ADMIN) {
+    throw new ApiError(403, 'Only administrators may pin or exclude channels with "#".', { code: 'channel_pin_forbidden' })
+  }
+  return { ...token, pinChannel: parsed.pinChannel, excludeChannel: parsed.excludeChannel }
+}
+
+export function assertModelAllowed(auth: RelayAuth, model: string) {
+  if (auth.models && !auth.models.includes(model)) {
+    throw new ApiError(403, `This API key may not use the model ${model}.`, { code: 'model_not_allowed', param: 'model' })
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * One upstream attempt: build the supplier request through the adapter (with the channel's extra
+ * headers and parameters), fetch it with a header timeout, and classify the outcome as an answer
+ * or a failure (status 0 = network error or malformed answer, -1 = timeout).
+ */
+import type { ProviderAdapter, RelayCall, UpstreamError } from '../providers/types'
+import { readCapped } from '../providers/url'
+import type { RoutedChannel } from './routing-table'
+
+export type UpstreamOutcome = { ok: true; response: Response } | { ok: false; status: number; error: UpstreamError }
+
+/** The client's body with the channel's custom parameters merged in (model and stream stay the client's). */
+export function withChannelParameters(json: Record<string, unknown> | undefined, channel: RoutedChannel) {
+  if (!json) return undefined
+  const { model: _m, stream: _s, ...params } = channel.customParameter
+  return Object.keys(params).length ? { ...json, ...params } : json
+}
+
+export async function callUpstream(
+  adapter: ProviderAdapter,
+  call: RelayCall,
+  channel: RoutedChannel,
+  timeoutMs: number
+): Promise<UpstreamOutcome> {
+  let request = await adapter.buildRequest(call, channel)
+  if (Object.keys(channel.headers).length) {
+    const headers = new Headers(request.headers)
+    for (const [k, v] of Object.entries(channel.headers)) headers.set(k, String(v))
+    request = new Request(request, { headers })
+  }
+  const abort = new AbortController()
+  const timer = timeoutMs > 0 ? setTimeout(() => abort.abort(), timeoutMs) : undefined
+  let response: Response
+  try {
+    response = await fetch(request, { signal: abort.signal })
+  } catch (err) {
+    if (abort.signal.aborted) return { ok: false, status: -1, error: { message: `upstream did not answer within ${timeoutMs / 1000} s`, type: 'timeout' } }
+    return { ok: false, status: 0, error: { message: `upstream connection failed: ${(err as Error).message}`, type: 'network_error' } }
+  } finally {
+    if (timer) clearTimeout(timer)
+  }
+  if (response.ok) return { ok: true, response }
+  const text = await readCapped(response).catch(() => '')
+  return { ok: false, status: response.status, error: adapter.parseError(response.status, text) }
+}
