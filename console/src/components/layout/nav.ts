@@ -1,0 +1,115 @@
+/**
+ * The one menu list of the console (spec §2, §3 menu entry, §6). Groups hold items or collapsible
+ * sub-menus; titles are looked up by id in the `nav` translations (`items.<id>`, `groups.<id>`);
+ * `isAdmin` entries are hidden from users below role 10 and a group left without visible children
+ * is hidden. Only entries whose page exists are listed: a new page adds its entry here with the
+ * route it lives on (`to`), and nothing else in the layout changes.
+ */
+import type { LinkProps } from '@tanstack/react-router'
+import { UserRoundCog, type LucideIcon } from 'lucide-react'
+
+/** Every menu entry id the product knows (spec §2); titles exist for all of them. */
+export type NavId =
+  | 'dashboard'
+  | 'analytics'
+  | 'channel'
+  | 'token'
+  | 'playground'
+  | 'log'
+  | 'redemption'
+  | 'topup'
+  | 'midjourney'
+  | 'task'
+  | 'user'
+  | 'profile'
+  | 'pricing'
+  | 'model_price'
+  | 'payment'
+  | 'setting'
+  | 'telegram'
+
+export type NavGroupId = 'dashboard' | 'usage' | 'billing' | 'setting'
+
+export interface NavItem {
+  type: 'item'
+  id: NavId
+  /** The route of the page (typed against the route tree). */
+  to: LinkProps['to']
+  icon: LucideIcon
+  /** Show the breadcrumb bar on this page (false for every entry, per spec). */
+  breadcrumbs: boolean
+  isAdmin?: boolean
+  disabled?: boolean
+  /** Open outside the console (`to` is then an absolute URL), optionally in a new tab. */
+  external?: boolean
+  target?: boolean
+  /** i18n key of a small caption / chip shown with the title. */
+  caption?: string
+  chip?: string
+}
+
+export interface NavCollapse {
+  type: 'collapse'
+  id: NavId
+  icon: LucideIcon
+  isAdmin?: boolean
+  children: NavItem[]
+}
+
+export type NavEntry = NavItem | NavCollapse
+
+export interface NavGroup {
+  type: 'group'
+  id: NavGroupId
+  /** i18n key of a caption under the group title. */
+  caption?: string
+  children: NavEntry[]
+}
+
+export const navGroups: NavGroup[] = [
+  {
+    type: 'group',
+    id: 'setting',
+    children: [{ type: 'item', id: 'profile', to: '/panel/profile', icon: UserRoundCog, breadcrumbs: false }],
+  },
+]
+
+/** The menu as a given user sees it: admin entries removed, then empty collapses and groups. */
+export function visibleNav(groups: NavGroup[], admin: boolean): NavGroup[] {
+  const allowed = <T extends { isAdmin?: boolean }>(e: T) => admin || !e.isAdmin
+  return groups
+    .map((group) => ({
+      ...group,
+      children: group.children.filter(allowed).flatMap((entry): NavEntry[] => {
+        if (entry.type !== 'collapse') return [entry]
+        const children = entry.children.filter(allowed)
+        return children.length ? [{ ...entry, children }] : []
+      }),
+    }))
+    .filter((group) => group.children.length > 0)
+}
+
+export function navItems(groups: NavGroup[]): NavItem[] {
+  return groups.flatMap((g) => g.children.flatMap((e) => (e.type === 'collapse' ? e.children : e.type === 'item' ? [e] : [])))
+}
+
+export interface NavTrail {
+  group: NavGroup
+  parent?: NavCollapse
+  item: NavItem
+}
+
+/** The menu path to the page at `pathname` (the selected entry is derived from the URL). */
+export function findNavTrail(groups: NavGroup[], pathname: string): NavTrail | undefined {
+  const matches = (item: NavItem) => typeof item.to === 'string' && (pathname === item.to || pathname.startsWith(`${item.to}/`))
+  for (const group of groups) {
+    for (const entry of group.children) {
+      if (entry.type === 'item' && matches(entry)) return { group, item: entry }
+      if (entry.type === 'collapse') {
+        const item = entry.children.find(matches)
+        if (item) return { group, parent: entry, item }
+      }
+    }
+  }
+  return undefined
+}

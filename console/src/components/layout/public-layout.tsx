@@ -1,0 +1,16 @@
+/** Layout of the public pages (spec §2): top bar, content, footer. */
+import { Outlet } from '@tanstack/react-router'
+import { PublicHeader } from './public-header'
+import { SiteFooter } from './site-footer'
+
+export function PublicLayout() {
+  return (
+    <div className="flex min-h-svh flex-col">
+      <PublicHeader />
+      <main className="flex flex-1 flex-col">
+        <Outlet />
+      </main>
+      <SiteFooter />
+    </div>
+  )
+}

@@ -1,0 +1,38 @@
+/** shadcn/ui Alert: an inline callout (info, warning, destructive). */
+import type { ComponentProps } from 'react'
+import { cva, type VariantProps } from 'class-variance-authority'
+import { cn } from '@/lib/utils'
+
+const alertVariants = cva(
+  'relative grid w-full grid-cols-[0_1fr] items-start gap-y-0.5 rounded-lg border px-4 py-3 text-sm has-[>svg]:grid-cols-[calc(var(--spacing)*4)_1fr] has-[>svg]:gap-x-3 [&>svg]:size-4 [&>svg]:translate-y-0.5 [&>svg]:text-current',
+  {
+    variants: {
+      variant: {
+        default: 'bg-card text-card-foreground',
+        warning: 'border-warning/40 bg-warning/10 text-foreground [&>svg]:text-warning',
+        destructive: 'border-destructive/40 bg-destructive/5 text-destructive [&>svg]:text-current',
+      },
+    },
+    defaultVariants: { variant: 'default' },
+  }
+)
+
+export function Alert({ className, variant, ...props }: ComponentProps<'div'> & VariantProps<typeof alertVariants>) {
+  return <div data-slot="alert" role="alert" className={cn(alertVariants({ variant }), className)} {...props} />
+}
+
+export function AlertTitle({ className, ...props }: ComponentProps<'div'>) {
+  return (
+    <div data-slot="alert-title" className={cn('col-start-2 min-h-4 font-medium tracking-tight', className)} {...props} />
+  )
+}
+
+export function AlertDescription({ className, ...props }: ComponentProps<'div'>) {
+  return (
+    <div
+      data-slot="alert-description"
+      className={cn('col-start-2 grid justify-items-start gap-1 text-sm text-muted-foreground [&_p]:leading-relaxed', className)}
+      {...props}
+    />
+  )
+}

@@ -1,0 +1,123 @@
+/**
+ * Account calls of the console (spec §4 session transitions): who am I, setup, login, register,
+ * verification code, password reset and logout. Signing in stores the user and goes to /panel;
+ * signing out clears it and goes to /.
+ */
+import { useEffect } from 'react'
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useNavigate } from '@tanstack/react-router'
+import { useTranslation } from 'react-i18next'
+import { api } from '@/lib/api-client'
+import { notify } from '@/lib/notify'
+import { authStore, type UserProfile } from '@/stores/auth-store'
+import { siteInfoQueryOptions, type SiteInfo } from '@/features/site/api'
+
+export const selfQueryOptions = queryOptions({
+  queryKey: ['user', 'self'],
+  queryFn: () => api.get<UserProfile>('/api/user/self'),
+  staleTime: 0,
+})
+
+/** The signed-in user's profile from the server; keeps the stored user in step with it. */
+export function useSelf() {
+  const query = useQuery(selfQueryOptions)
+  useEffect(() => {
+    if (query.data) authStore.setUser(query.data)
+  }, [query.data])
+  return query
+}
+
+function useCompleteSignIn() {
+  const queryClient = useQueryClient()
+  const navigate = useNavigate()
+  return (user: UserProfile) => {
+    authStore.setUser(user)
+    queryClient.setQueryData(selfQueryOptions.queryKey, user)
+    void navigate({ to: '/panel' })
+  }
+}
+
+export interface Credentials {
+  username: string
+  password: string
+}
+
+export function useLogin() {
+  const complete = useCompleteSignIn()
+  const { t } = useTranslation('auth')
+  return useMutation({
+    mutationFn: (body: Credentials) => api.post<UserProfile>('/api/user/login', body),
+    onSuccess: (user) => {
+      notify.success(t('login.success'))
+      complete(user)
+    },
+  })
+}
+
+export function useSetup() {
+  const complete = useCompleteSignIn()
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (body: Credentials) => api.post<UserProfile>('/api/setup', body),
+    onSuccess: (user) => {
+      queryClient.setQueryData(siteInfoQueryOptions.queryKey, (old?: SiteInfo) => old && { ...old, setup_needed: false })
+      complete(user)
+    },
+    onError: () => void queryClient.invalidateQueries({ queryKey: siteInfoQueryOptions.queryKey }),
+  })
+}
+
+export interface RegisterBody {
+  username: string
+  password: string
+  email: string
+  verification_code: string
+  aff_code: string
+}
+
+export function useRegister() {
+  const navigate = useNavigate()
+  const { t } = useTranslation('auth')
+  return useMutation({
+    mutationFn: (body: RegisterBody) => api.post<{ id: number; username: string }>('/api/user/register', body),
+    onSuccess: () => {
+      notify.success(t('register.success'))
+      void navigate({ to: '/login' })
+    },
+  })
+}
+
+export function useSendVerificationCode() {
+  const { t } = useTranslation('auth')
+  return useMutation({
+    mutationFn: (email: string) => api.get<null>('/api/verification', { email }),
+    onSuccess: () => notify.success(t('register.codeSent')),
+  })
+}
+
+export function useSendResetEmail() {
+  return useMutation({
+    mutationFn: (email: string) => api.get<null>('/api/reset_password', { email }),
+  })
+}
+
+/** Returns the new password chosen by the server. */
+export function useConfirmReset() {
+  return useMutation({
+    mutationFn: (body: { email: string; token: string }) => api.post<string>('/api/user/reset', body),
+  })
+}
+
+export function useSignOut() {
+  const queryClient = useQueryClient()
+  const navigate = useNavigate()
+  return useMutation({
+    mutationFn: () => api.get<null>('/api/user/logout'),
+    meta: { silent: true },
+    onSettled: async () => {
+      await navigate({ to: '/' })
+      authStore.clear()
+      queryClient.removeQueries({ queryKey: ['user'] })
+    },
+  })
+}

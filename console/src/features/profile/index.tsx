@@ -1,0 +1,41 @@
+/**
+ * /panel/profile (spec §2 Profile): account overview, personal info, password, access token and
+ * the accounts bound to this user, all from GET /api/user/self.
+ */
+import { useTranslation } from 'react-i18next'
+import { Skeleton } from '@/components/ui/skeleton'
+import { PageHeader } from '@/components/page-header'
+import { useSelf } from '@/features/auth/api'
+import { AccessTokenCard } from './components/access-token-card'
+import { AccountBindingCard } from './components/account-binding-card'
+import { PasswordForm } from './components/password-form'
+import { ProfileInfoForm } from './components/profile-info-form'
+import { ProfileOverview } from './components/profile-overview'
+
+export function Profile() {
+  const { t } = useTranslation('profile')
+  const { data: user } = useSelf()
+  return (
+    <>
+      <PageHeader title={t('title')} description={t('description')} />
+      {user ? (
+        <div className="grid items-start gap-6 xl:grid-cols-[360px_minmax(0,1fr)]">
+          <div className="grid gap-6 xl:sticky xl:top-22">
+            <ProfileOverview user={user} />
+            <AccountBindingCard user={user} />
+          </div>
+          <div className="grid gap-6">
+            <ProfileInfoForm key={`${user.username}:${user.display_name}`} user={user} />
+            <PasswordForm />
+            <AccessTokenCard hasToken={user.has_access_token} />
+          </div>
+        </div>
+      ) : (
+        <div className="grid gap-6 xl:grid-cols-[360px_1fr]">
+          <Skeleton className="h-80" />
+          <Skeleton className="h-80" />
+        </div>
+      )}
+    </>
+  )
+}

@@ -1,0 +1,14 @@
+/** Profile form schemas (spec §5: username ≥ 3, password ≥ 8, confirmation must match). */
+import { z } from 'zod'
+import { passwordField, usernameField } from '@/features/auth/schema'
+
+export const profileInfoSchema = z.object({
+  username: usernameField,
+  display_name: z.string().trim().max(40, 'validation.displayNameMax'),
+})
+export type ProfileInfoValues = z.infer<typeof profileInfoSchema>
+
+export const changePasswordSchema = z
+  .object({ original_password: z.string(), password: passwordField, confirm_password: z.string() })
+  .refine((v) => v.password === v.confirm_password, { message: 'validation.passwordMismatch', path: ['confirm_password'] })
+export type ChangePasswordValues = z.infer<typeof changePasswordSchema>

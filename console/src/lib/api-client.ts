@@ -1,0 +1,100 @@
+/**
+ * The console's HTTP client: same-origin fetch with the session cookie, the `XSRF-TOKEN` cookie
+ * echoed in `X-XSRF-TOKEN`, JSON in and out, and the `{success, message, data}` envelope unwrapped.
+ * Every failure becomes an `ApiError` carrying the HTTP status, the server message and, for 400s,
+ * the per-field messages (`data.fields`).
+ */
+export interface Envelope<T> {
+  success: boolean
+  message: string
+  data: T
+}
+
+export class ApiError extends Error {
+  readonly status: number
+  readonly fields: Record<string, string>
+
+  constructor(status: number, message: string, fields: Record<string, string> = {}) {
+    super(message)
+    this.name = 'ApiError'
+    this.status = status
+    this.fields = fields
+  }
+}
+
+export const isApiError = (err: unknown): err is ApiError => err instanceof ApiError
+
+type Query = Record<string, string | number | boolean | undefined | null>
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+  body?: unknown
+  query?: Query
+  signal?: AbortSignal
+  headers?: Record<string, string>
+}
+
+/** API paths are absolute to the site; the console may live under a base path, the API does not. */
+function buildUrl(path: string, query?: Query): string {
+  const params = new URLSearchParams()
+  for (const [k, v] of Object.entries(query ?? {})) {
+    if (v !== undefined && v !== null && v !== '') params.set(k, String(v))
+  }
+  const qs = params.toString()
+  return qs ? `${path}?${qs}` : path
+}
+
+export function readCookie(name: string): string | undefined {
+  const prefix = `${name}=`
+  for (const part of document.cookie.split(';')) {
+    const item = part.trim()
+    if (item.startsWith(prefix)) return decodeURIComponent(item.slice(prefix.length))
+  }
+  return undefined
+}
+
+/** Performs the call and returns the whole success envelope (for callers that want `message`). */
+export async function request<T>(path: string, options: RequestOptions = {}): Promise<Envelope<T>> {
+  const headers: Record<string, string> = { Accept: 'application/json', ...options.headers }
+  const xsrf = readCookie('XSRF-TOKEN')
+  if (xsrf) headers['X-XSRF-TOKEN'] = xsrf
+  let body: string | undefined
+  if (options.body !== undefined) {
+    headers['Content-Type'] = 'application/json'
+    body = JSON.stringify(options.body)
+  }
+  let res: Response
+  try {
+    res = await fetch(buildUrl(path, options.query), {
+      method: options.method ?? 'GET',
+      credentials: 'same-origin',
+      headers,
+      body,
+      signal: options.signal,
+    })
+  } catch (err) {
+    if (err instanceof DOMException && err.name === 'AbortError') throw err
+    throw new ApiError(0, err instanceof Error ? err.message : String(err))
+  }
+  let payload: Partial<Envelope<T>> | undefined
+  try {
+    payload = (await res.json()) as Partial<Envelope<T>>
+  } catch {
+    payload = undefined
+  }
+  if (!res.ok || !payload || payload.success !== true) {
+    const data = payload?.data as { fields?: Record<string, string> } | undefined
+    const message = payload?.message || res.statusText || `HTTP ${res.status}`
+    throw new ApiError(res.status, message, data?.fields ?? {})
+  }
+  return { success: true, message: payload.message ?? '', data: payload.data as T }
+}
+
+/** Shorthands returning only `data`. */
+export const api = {
+  get: <T>(path: string, query?: Query, signal?: AbortSignal) =>
+    request<T>(path, { query, signal }).then((r) => r.data),
+  post: <T>(path: string, body?: unknown) => request<T>(path, { method: 'POST', body }).then((r) => r.data),
+  put: <T>(path: string, body?: unknown) => request<T>(path, { method: 'PUT', body }).then((r) => r.data),
+  delete: <T>(path: string) => request<T>(path, { method: 'DELETE' }).then((r) => r.data),
+}

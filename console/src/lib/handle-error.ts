@@ -1,0 +1,51 @@
+/**
+ * Global handling of failed calls (spec §8), wired into the QueryClient caches so features need no
+ * try/catch: 429 and 500 get fixed messages, 405 an informational "demo site" toast, everything
+ * else 'Error: ' + the server message. A 401 also clears the signed-in user and sends the browser
+ * to /login through the handler registered at bootstrap. Forms additionally show `fields`.
+ */
+import type { FieldValues, Path, UseFormReturn } from 'react-hook-form'
+import i18n from '@/i18n'
+import { authStore } from '@/stores/auth-store'
+import { isApiError } from './api-client'
+import { notify } from './notify'
+
+let unauthorizedHandler: () => void = () => {}
+
+/** Registered once by main.tsx (it owns the router). */
+export function setUnauthorizedHandler(handler: () => void) {
+  unauthorizedHandler = handler
+}
+
+export function errorMessage(err: unknown): string {
+  if (isApiError(err)) {
+    if (err.status === 429) return i18n.t('common:errors.tooManyRequests')
+    if (err.status === 500) return i18n.t('common:errors.serverError')
+    if (err.status === 0) return i18n.t('common:errors.network')
+    return i18n.t('common:errors.withMessage', { message: err.message })
+  }
+  const message = err instanceof Error ? err.message : String(err)
+  return i18n.t('common:errors.withMessage', { message: message || i18n.t('common:errors.unknown') })
+}
+
+export function handleError(err: unknown): void {
+  if (err instanceof DOMException && err.name === 'AbortError') return
+  if (isApiError(err) && err.status === 405) {
+    notify.info(i18n.t('common:errors.demoSite'))
+    return
+  }
+  notify.error(errorMessage(err))
+  if (isApiError(err) && err.status === 401) {
+    authStore.clear()
+    unauthorizedHandler()
+  }
+}
+
+/** Puts the server's per-field messages (400 `data.fields`) on the matching form fields. */
+export function applyFieldErrors<T extends FieldValues>(form: UseFormReturn<T>, err: unknown): void {
+  if (!isApiError(err)) return
+  const known = Object.keys(form.getValues())
+  for (const [field, message] of Object.entries(err.fields)) {
+    if (known.includes(field)) form.setError(field as Path<T>, { type: 'server', message })
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * Console entry: creates the QueryClient and the router, then mounts the providers (theme, i18n,
+ * React Query, tooltips, router, toasts). Nothing else lives here.
+ */
+import { StrictMode, Suspense } from 'react'
+import { createRoot } from 'react-dom/client'
+import { QueryClientProvider } from '@tanstack/react-query'
+import { RouterProvider, createRouter } from '@tanstack/react-router'
+import { I18nextProvider } from 'react-i18next'
+import { Toaster } from '@/components/ui/sonner'
+import { TooltipProvider } from '@/components/ui/tooltip'
+import { ThemeProvider } from '@/context/theme-provider'
+import i18n from '@/i18n'
+import { setUnauthorizedHandler } from '@/lib/handle-error'
+import { createQueryClient } from '@/lib/query-client'
+import { routeTree } from './routeTree.gen'
+import './styles/index.css'
+
+const queryClient = createQueryClient()
+
+const router = createRouter({
+  routeTree,
+  context: { queryClient },
+  basepath: import.meta.env.BASE_URL,
+  defaultPreload: 'intent',
+  // React Query decides when data is stale, not the router.
+  defaultPreloadStaleTime: 0,
+  defaultPendingMs: 150,
+})
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: typeof router
+  }
+}
+
+setUnauthorizedHandler(() => {
+  if (router.state.location.pathname !== '/login') void router.navigate({ to: '/login' })
+})
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <ThemeProvider>
+      <I18nextProvider i18n={i18n}>
+        <QueryClientProvider client={queryClient}>
+          <TooltipProvider>
+            <Suspense fallback={null}>
+              <RouterProvider router={router} />
+              <Toaster />
+            </Suspense>
+          </TooltipProvider>
+        </QueryClientProvider>
+      </I18nextProvider>
+    </ThemeProvider>
+  </StrictMode>
+)

@@ -1,0 +1,14 @@
+/** `/setup`: first-run root account; only reachable while the system is not set up. */
+import { createFileRoute, redirect } from '@tanstack/react-router'
+import { loadNamespaces } from '@/i18n'
+import { Setup } from '@/features/auth/setup'
+import { siteInfoQueryOptions } from '@/features/site/api'
+
+export const Route = createFileRoute('/_public/setup')({
+  beforeLoad: async ({ context }) => {
+    const site = await context.queryClient.ensureQueryData(siteInfoQueryOptions)
+    if (!site.setup_needed) throw redirect({ to: '/' })
+  },
+  loader: () => loadNamespaces('auth'),
+  component: Setup,
+})

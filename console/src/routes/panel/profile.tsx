@@ -1,0 +1,6 @@
+/** `/panel/profile`. */
+import { createFileRoute } from '@tanstack/react-router'
+import { loadNamespaces } from '@/i18n'
+import { Profile } from '@/features/profile'
+
+export const Route = createFileRoute('/panel/profile')({ loader: () => loadNamespaces('profile'), component: Profile })

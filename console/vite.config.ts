@@ -1,0 +1,36 @@
+/**
+ * Build of the console: React + TanStack file routes (lazy, code-split) + Tailwind v4, written to
+ * console/dist and served by the Worker as static assets. The base path comes from VITE_BASE_PATH.
+ */
+import { defineConfig, loadEnv } from 'vite'
+import react from '@vitejs/plugin-react'
+import tailwindcss from '@tailwindcss/vite'
+import { tanstackRouter } from '@tanstack/router-plugin/vite'
+
+const here = (p: string) => decodeURIComponent(new URL(p, import.meta.url).pathname)
+
+export default defineConfig(({ mode }) => {
+  const env = loadEnv(mode, here('..'), 'VITE_')
+  const base = env.VITE_BASE_PATH || '/'
+  return {
+    root: here('.'),
+    base: base.endsWith('/') ? base : `${base}/`,
+    envDir: here('..'),
+    resolve: { alias: { '@': here('./src') } },
+    plugins: [
+      tanstackRouter({
+        target: 'react',
+        routesDirectory: here('./src/routes'),
+        generatedRouteTree: here('./src/routeTree.gen.ts'),
+        autoCodeSplitting: true,
+      }),
+      tailwindcss(),
+      react(),
+    ],
+    build: {
+      outDir: here('./dist'),
+      emptyOutDir: true,
+      chunkSizeWarningLimit: 600,
+    },
+  }
+})
