@@ -12,6 +12,12 @@ import { authRoutes } from './auth/auth.routes'
 import { optionRoutes } from './options/options.routes'
 import { statusRoutes } from './status/status.routes'
 import { selfRoutes } from './users/self.routes'
+import { userAdminRoutes } from './users/users.routes'
+import { tokenRoutes } from './tokens/tokens.routes'
+import { channelRoutes } from './channels/channels.routes'
+import { priceRoutes } from './prices/prices.routes'
+import { logRoutes } from './logs/logs.routes'
+import { redemptionRoutes } from './redemptions/redemptions.routes'
 
 export const adminApp = new Hono<HonoEnv>()
   .use(
@@ -28,5 +34,11 @@ export const adminApp = new Hono<HonoEnv>()
   .route('/', authRoutes)
   .route('/', selfRoutes)
   .route('/', optionRoutes)
+  .route('/', redemptionRoutes)
+  .route('/', userAdminRoutes)
+  .route('/', tokenRoutes)
+  .route('/', channelRoutes)
+  .route('/', priceRoutes)
+  .route('/', logRoutes)
 
 export type AdminApiType = typeof adminApp

@@ -25,21 +25,22 @@ export interface ChatTool {
   function: { name: string; description?: string; parameters?: Record<string, unknown> }
 }
 
+/** Optional parameters may arrive as explicit `null` (OpenAI documents them as nullable): treat null as absent. */
 export interface ChatRequest {
   model: string
   messages: ChatMessage[]
-  stream?: boolean
-  max_tokens?: number
-  max_completion_tokens?: number
-  temperature?: number
-  top_p?: number
-  top_k?: number
-  n?: number
-  stop?: string | string[]
-  tools?: ChatTool[]
-  tool_choice?: 'auto' | 'none' | 'required' | { type: 'function'; function: { name: string } }
-  response_format?: { type: string; json_schema?: { schema?: Record<string, unknown> } }
-  user?: string
+  stream?: boolean | null
+  max_tokens?: number | null
+  max_completion_tokens?: number | null
+  temperature?: number | null
+  top_p?: number | null
+  top_k?: number | null
+  n?: number | null
+  stop?: string | string[] | null
+  tools?: ChatTool[] | null
+  tool_choice?: 'auto' | 'none' | 'required' | { type: 'function'; function: { name: string } } | null
+  response_format?: { type: string; json_schema?: { schema?: Record<string, unknown> } } | null
+  user?: string | null
 }
 
 export const textOf = (content: ChatMessage['content']): string =>
@@ -68,4 +69,4 @@ export function parseToolArguments(args: string): Record<string, unknown> {
 }
 
 export const stopList = (stop: ChatRequest['stop']): string[] | undefined =>
-  stop === undefined ? undefined : Array.isArray(stop) ? stop : [stop]
+  stop == null ? undefined : Array.isArray(stop) ? (stop.length ? stop : undefined) : [stop]

@@ -11,7 +11,7 @@ beforeEach(async () => {
 })
 afterEach(() => upstream.restore())
 
-const chat = (extra: Record<string, unknown> = {}) => ({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Say hello' }], ...extra })
+const chat = (extra: Record<string, unknown> = {}): Record<string, any> => ({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Say hello' }], ...extra })
 
 async function customer(quota = 1_000_000, tokenOpts: Parameters<typeof createToken>[1] = {}) {
   const user = await createUser({ quota })

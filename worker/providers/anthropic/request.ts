@@ -77,9 +77,9 @@ export function toAnthropicRequest(req: ChatRequest, model: string, stream: bool
   }
   if (system.length) out.system = system.join('\n\n')
   if (stream) out.stream = true
-  if (req.temperature !== undefined) out.temperature = Math.min(1, Math.max(0, req.temperature))
-  if (req.top_p !== undefined) out.top_p = req.top_p
-  if (req.top_k !== undefined) out.top_k = req.top_k
+  if (req.temperature != null) out.temperature = Math.min(1, Math.max(0, req.temperature))
+  if (req.top_p != null) out.top_p = req.top_p
+  if (req.top_k != null) out.top_k = req.top_k
   const stop = stopList(req.stop)
   if (stop) out.stop_sequences = stop
   if (req.user) out.metadata = { user_id: req.user }

@@ -4,20 +4,21 @@
  */
 import type { ChatRequest } from '../chat-types'
 import type { ChannelInfo, ProviderAdapter } from '../types'
-import { errorFromBody } from '../url'
+import { errorFromBody, joinUrl } from '../url'
 import { MalformedUpstreamError } from '../openai/adapter'
 import { toGeminiRequest } from './request'
 import { toOpenAIChat } from './response'
 import { GeminiStream } from './stream'
 
 const DEFAULT_BASE = 'https://generativelanguage.googleapis.com'
-const base = (ch: ChannelInfo) => `${(ch.baseUrl || DEFAULT_BASE).replace(/\/+$/, '')}/${ch.other.trim() || 'v1beta'}`
+/** `{base}/{version}{path}`, without doubling a version the admin already put in the base URL. */
+const apiUrl = (ch: ChannelInfo, path: string) => joinUrl(ch.baseUrl || DEFAULT_BASE, `/${ch.other.trim() || 'v1beta'}${path}`)
 
 export const geminiAdapter: ProviderAdapter = {
   supports: (op) => op === 'chat',
   buildRequest(call, channel) {
     const action = call.stream ? 'streamGenerateContent?alt=sse' : 'generateContent'
-    return new Request(`${base(channel)}/models/${encodeURIComponent(call.model)}:${action}`, {
+    return new Request(apiUrl(channel, `/models/${encodeURIComponent(call.model)}:${action}`), {
       method: 'POST',
       headers: { 'x-goog-api-key': channel.key, 'content-type': 'application/json' },
       body: JSON.stringify(toGeminiRequest(call.json as unknown as ChatRequest)),
@@ -35,7 +36,7 @@ export const geminiAdapter: ProviderAdapter = {
   },
   createStream: (call) => new GeminiStream(call),
   parseError: (_status, body) => errorFromBody(body),
-  modelsRequest: (channel) => new Request(`${base(channel)}/models?pageSize=1000`, { headers: { 'x-goog-api-key': channel.key } }),
+  modelsRequest: (channel) => new Request(apiUrl(channel, '/models?pageSize=1000'), { headers: { 'x-goog-api-key': channel.key } }),
   parseModels: (body: any) =>
     Array.isArray(body?.models) ? body.models.map((m: any) => String(m.name).replace(/^models\//, '')) : [],
 }

@@ -8,6 +8,7 @@ import {
   type ChatMessage,
   type ChatRequest,
 } from '../chat-types'
+import { toGeminiSchema } from './schema'
 
 type Part = Record<string, unknown>
 interface Content {
@@ -62,12 +63,12 @@ export function toGeminiRequest(req: ChatRequest): Record<string, unknown> {
     } else push('user', userParts(m))
   }
   const generationConfig: Record<string, unknown> = {}
-  if (req.temperature !== undefined) generationConfig.temperature = req.temperature
-  if (req.top_p !== undefined) generationConfig.topP = req.top_p
-  if (req.top_k !== undefined) generationConfig.topK = req.top_k
+  if (req.temperature != null) generationConfig.temperature = req.temperature
+  if (req.top_p != null) generationConfig.topP = req.top_p
+  if (req.top_k != null) generationConfig.topK = req.top_k
   const max = req.max_completion_tokens ?? req.max_tokens
-  if (max !== undefined) generationConfig.maxOutputTokens = max
-  if (req.n !== undefined) generationConfig.candidateCount = req.n
+  if (max != null) generationConfig.maxOutputTokens = max
+  if (req.n != null) generationConfig.candidateCount = req.n
   const stop = stopList(req.stop)
   if (stop) generationConfig.stopSequences = stop
   if (req.response_format?.type === 'json_object' || req.response_format?.type === 'json_schema') {
@@ -84,7 +85,7 @@ export function toGeminiRequest(req: ChatRequest): Record<string, unknown> {
         functionDeclarations: req.tools.map((t) => ({
           name: t.function.name,
           description: t.function.description ?? '',
-          ...(t.function.parameters ? { parameters: t.function.parameters } : {}),
+          ...(t.function.parameters ? { parameters: toGeminiSchema(t.function.parameters) } : {}),
         })),
       },
     ]

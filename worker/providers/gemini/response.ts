@@ -1,5 +1,6 @@
 /** Gemini GenerateContentResponse → OpenAI chat completion (answer and stream chunks) and usage. */
 import type { Usage } from '../../billing/formula'
+import { toOpenAIUsage } from '../openai/usage'
 
 export interface GeminiUsage {
   promptTokenCount?: number
@@ -72,11 +73,7 @@ export function toOpenAIChat(body: any, model: string) {
       created: Math.floor(Date.now() / 1000),
       model: body.modelVersion ?? model,
       choices,
-      usage: {
-        prompt_tokens: usage.promptTokens,
-        completion_tokens: usage.completionTokens,
-        total_tokens: usage.promptTokens + usage.completionTokens,
-      },
+      usage: toOpenAIUsage(usage),
     },
     usage: body.usageMetadata ? usage : undefined,
     text,

@@ -1,7 +1,7 @@
 /** Gemini streamGenerateContent (alt=sse) → OpenAI chat.completion.chunk stream. */
 import type { Usage } from '../../billing/formula'
 import type { SseEvent } from '../../relay/sse'
-import type { RelayCall, StreamTransformer } from '../types'
+import type { RelayCall, StreamTransformer, UpstreamError } from '../types'
 import { toOpenAIUsage } from '../openai/usage'
 import { candidateDelta, fromGeminiUsage, geminiFinish } from './response'
 
@@ -13,6 +13,7 @@ export class GeminiStream implements StreamTransformer {
   private tools = 0
   private captured: Usage | undefined
   private content = ''
+  private failure: UpstreamError | undefined
 
   constructor(call: RelayCall) {
     this.model = call.model
@@ -33,6 +34,12 @@ export class GeminiStream implements StreamTransformer {
     try {
       data = JSON.parse(event.data)
     } catch {
+      return []
+    }
+    const err = Array.isArray(data) ? data[0]?.error : data?.error
+    if (err && typeof err === 'object') {
+      // Gemini reports a failure after the 200 as an `{error:{code,message,status}}` event.
+      this.failure = { message: String(err.message ?? 'upstream stream error'), type: err.status, code: err.code != null ? String(err.code) : undefined }
       return []
     }
     if (data.modelVersion) this.model = data.modelVersion
@@ -61,6 +68,10 @@ export class GeminiStream implements StreamTransformer {
 
   text() {
     return this.content
+  }
+
+  error() {
+    return this.failure
   }
 
   usageChunk(usage: Usage): string {

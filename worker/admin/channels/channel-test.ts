@@ -1,0 +1,134 @@
+/**
+ * Channel speed tests: one tiny chat request through the channel's adapter (never billed), timed,
+ * with the result saved on the channel (response_time ms, test_time). Testing all channels (the
+ * button and the cron job) also applies the monitoring settings: auto-disable on credential errors
+ * or when slower than ChannelDisableThreshold, auto-enable of auto/test-disabled channels that pass.
+ */
+import { eq, inArray } from 'drizzle-orm'
+import { createDb } from '../../db/client'
+import { channels, type Channel } from '../../db/schema'
+import { CHANNEL_STATUS } from '../../../durable-objects/channel-health'
+import { channelType } from '../../providers/registry'
+import { MalformedUpstreamError } from '../../providers/openai/adapter'
+import { buildRoutingTable } from '../../relay/routing-table'
+import { decideFailure } from '../../relay/retry-policy'
+import { mapModel } from '../../relay/select-channel'
+import { callUpstream } from '../../relay/upstream'
+import { nowSeconds } from '../../lib/time'
+import { getSettings } from '../../settings/store'
+
+export interface TestResult {
+  success: boolean
+  message: string
+  /** Seconds taken. */
+  time: number
+  disableReason?: string
+}
+
+const TEST_TIMEOUT_MS = 60_000
+const NOT_CHAT = /(embedding|embed|tts|whisper|dall-e|image|rerank|moderation|^mj_|^chirp|audio)/i
+
+export async function testChannel(env: Env, channel: Channel, requestedModel?: string): Promise<TestResult> {
+  const model = (requestedModel || channel.testModel || '').trim()
+  if (!model) return { success: false, message: 'Set a test model on this channel first', time: 0 }
+  if (NOT_CHAT.test(model)) return { success: false, message: `Speed tests apply to chat models only (${model})`, time: 0 }
+  const type = channelType(channel.type)
+  if (!type?.adapter.supports('chat')) return { success: false, message: 'Channel type error', time: 0 }
+  const routed = buildRoutingTable([{ ...snake(channel) }]).channels[channel.id]!
+  const upstream = mapModel(routed, model).upstream
+  const started = Date.now()
+  const result = await callUpstream(
+    type.adapter,
+    { op: 'chat', model: upstream, json: { model: upstream, messages: [{ role: 'user', content: 'hi' }], max_tokens: 16 }, stream: false, includeUsage: false },
+    routed,
+    TEST_TIMEOUT_MS
+  )
+  let outcome: TestResult
+  if (result.ok) {
+    try {
+      await type.adapter.parseResponse({ op: 'chat', model: upstream, stream: false, includeUsage: false }, result.response)
+      outcome = { success: true, message: 'ok', time: (Date.now() - started) / 1000 }
+    } catch (err) {
+      const message = err instanceof MalformedUpstreamError ? err.message : String(err)
+      outcome = { success: false, message, time: (Date.now() - started) / 1000 }
+    }
+  } else {
+    const settings = await getSettings(env)
+    const keywords = settings.str('DisableChannelKeywords').split('\n').map((k) => k.trim()).filter(Boolean)
+    outcome = {
+      success: false,
+      message: `${result.status > 0 ? result.status : 'error'}: ${result.error.message}`,
+      time: (Date.now() - started) / 1000,
+      disableReason: decideFailure({ status: result.status, error: result.error }, keywords).disableReason,
+    }
+  }
+  await createDb(env.DB)
+    .update(channels)
+    .set({ responseTime: Math.round(outcome.time * 1000), testTime: nowSeconds() })
+    .where(eq(channels.id, channel.id))
+  return outcome
+}
+
+/** Column names as the routing table reads them from raw rows. */
+function snake(ch: Channel): Record<string, unknown> {
+  return {
+    id: ch.id,
+    type: ch.type,
+    name: ch.name,
+    key: ch.key,
+    base_url: ch.baseUrl,
+    other: ch.other,
+    priority: ch.priority,
+    weight: ch.weight,
+    only_chat: ch.onlyChat,
+    auto_ban: ch.autoBan,
+    model_mapping: ch.modelMapping,
+    model_headers: ch.modelHeaders,
+    custom_parameter: ch.customParameter,
+    models: ch.models,
+    group: ch.group,
+  }
+}
+
+/** Apply the monitoring settings to one test outcome; returns what changed. */
+export async function applyMonitoring(env: Env, channel: Channel, r: TestResult): Promise<'disabled' | 'enabled' | 'unchanged'> {
+  const settings = await getSettings(env)
+  const health = env.CHANNEL_HEALTH.getByName(`channel:${channel.id}`)
+  if (channel.status === CHANNEL_STATUS.ENABLED && channel.autoBan && settings.bool('AutomaticDisableChannelEnabled')) {
+    if (!r.success && r.disableReason) {
+      return (await health.disable({ channelId: channel.id, reason: `test failed: ${r.disableReason}` })) ? 'disabled' : 'unchanged'
+    }
+    const threshold = settings.num('ChannelDisableThreshold')
+    if (r.success && threshold > 0 && r.time > threshold) {
+      const reason = `response time ${r.time.toFixed(2)} s exceeds the threshold of ${threshold} s`
+      return (await health.disable({ channelId: channel.id, reason, status: CHANNEL_STATUS.TEST_DISABLED })) ? 'disabled' : 'unchanged'
+    }
+  }
+  const autoOff = channel.status === CHANNEL_STATUS.AUTO_DISABLED || channel.status === CHANNEL_STATUS.TEST_DISABLED
+  if (autoOff && r.success && settings.bool('AutomaticEnableChannelEnabled')) {
+    const threshold = settings.num('ChannelDisableThreshold')
+    if (threshold <= 0 || r.time <= threshold) return (await health.enable({ channelId: channel.id })) ? 'enabled' : 'unchanged'
+  }
+  return 'unchanged'
+}
+
+/** Test every channel that is enabled or was disabled automatically, five at a time. */
+export async function testAllChannels(env: Env): Promise<{ tested: number; disabled: number; enabled: number }> {
+  const rows = await createDb(env.DB)
+    .select()
+    .from(channels)
+    .where(inArray(channels.status, [CHANNEL_STATUS.ENABLED, CHANNEL_STATUS.AUTO_DISABLED, CHANNEL_STATUS.TEST_DISABLED]))
+  const summary = { tested: 0, disabled: 0, enabled: 0 }
+  const queue = rows.filter((r) => r.testModel)
+  const worker = async () => {
+    for (let ch = queue.shift(); ch; ch = queue.shift()) {
+      const result = await testChannel(env, ch)
+      summary.tested++
+      const change = await applyMonitoring(env, ch, result)
+      if (change === 'disabled') summary.disabled++
+      if (change === 'enabled') summary.enabled++
+    }
+  }
+  await Promise.all(Array.from({ length: 5 }, worker))
+  return summary
+}

@@ -1,0 +1,112 @@
+/**
+ * /api/channel (admin): lists and filters, detail with key, create (batch keys), update, inline
+ * edits, copy, delete (one, batch, all disabled), batch model removal and Azure API version,
+ * speed tests (one or all), live model lists from the supplier, the type catalogue and tags.
+ */
+import { Hono } from 'hono'
+import { z } from 'zod'
+import { adminRoute } from '../../middleware/access'
+import { ApiError } from '../../lib/errors'
+import { ok } from '../../lib/respond'
+import { idParam, validate } from '../../lib/validate'
+import { CHANNEL_TYPES, channelType } from '../../providers/registry'
+import type { HonoEnv } from '../../env'
+import { applyMonitoring, testAllChannels, testChannel } from './channel-test'
+import {
+  batchValueSchema,
+  channelFields,
+  channelListQuery,
+  idsSchema,
+  patchChannelSchema,
+  providerModelsSchema,
+  updateChannelSchema,
+} from './channels.schema'
+import {
+  channelIdIs,
+  channelIdsIn,
+  channelView,
+  copyChannel,
+  createChannels,
+  deleteChannels,
+  disabledChannels,
+  getChannel,
+  listChannels,
+  listTags,
+  patchChannel,
+  removeModel,
+  setAzureVersion,
+  updateChannel,
+} from './channels.service'
+
+export const channelRoutes = new Hono<HonoEnv>()
+  .get('/channel/', adminRoute, validate('query', channelListQuery), async (c) => ok(c, await listChannels(c.env, c.req.valid('query'))))
+  .get('/channel/types', adminRoute, (c) =>
+    ok(
+      c,
+      CHANNEL_TYPES.map((t) => ({
+        id: t.id,
+        name: t.name,
+        default_base_url: t.defaultBaseUrl,
+        key_hint: t.keyHint,
+        base_url_hint: t.baseUrlHint,
+        other_hint: t.otherHint ?? '',
+        balance: Boolean(t.balance),
+        models: t.models,
+      }))
+    )
+  )
+  .get('/channel/models', adminRoute, (c) => ok(c, Object.fromEntries(CHANNEL_TYPES.map((t) => [t.id, t.models]))))
+  .get('/channel/tags', adminRoute, async (c) => ok(c, await listTags(c.env)))
+  .get('/channel/test', adminRoute, async (c) => {
+    c.executionCtx.waitUntil(testAllChannels(c.env).catch((err) => console.error('test all failed', err)))
+    return ok(c, null, 'Testing all channels in the background; refresh the list in a moment')
+  })
+  .get('/channel/test/:id', adminRoute, validate('param', idParam), validate('query', z.object({ model: z.string().trim().max(200).optional() })), async (c) => {
+    const channel = await getChannel(c.env, c.req.valid('param').id)
+    const result = await testChannel(c.env, channel, c.req.valid('query').model)
+    await applyMonitoring(c.env, channel, result)
+    if (!result.success) throw new ApiError(502, result.message, { data: { time: result.time } })
+    return ok(c, { time: result.time }, `Channel test succeeded in ${result.time.toFixed(2)} s`)
+  })
+  .post('/channel/provider_models_list', adminRoute, validate('json', providerModelsSchema), async (c) => {
+    const body = c.req.valid('json')
+    const type = channelType(body.type)!
+    if (!type.adapter.modelsRequest || !type.adapter.parseModels) throw new ApiError(400, 'This channel type cannot list its models')
+    const res = await fetch(
+      type.adapter.modelsRequest({ id: 0, type: body.type, name: '', key: body.key.split('\n')[0]!.trim(), baseUrl: body.base_url.split('\n')[0] ?? '', other: body.other })
+    ).catch((err: Error) => {
+      throw new ApiError(502, `Failed to get model list: ${err.message}`)
+    })
+    if (!res.ok) throw new ApiError(502, `Failed to get model list: the supplier answered ${res.status}`)
+    const models = type.adapter.parseModels(await res.json().catch(() => ({})))
+    return ok(c, [...new Set(models)].sort())
+  })
+  .get('/channel/:id', adminRoute, validate('param', idParam), async (c) => ok(c, channelView(await getChannel(c.env, c.req.valid('param').id), true)))
+  .post('/channel/', adminRoute, validate('json', channelFields), async (c) => {
+    const created = await createChannels(c.env, c.req.valid('json'))
+    return ok(c, created.map((ch) => channelView(ch)), created.length > 1 ? `Created ${created.length} channels` : 'Created')
+  })
+  .post('/channel/copy/:id', adminRoute, validate('param', idParam), async (c) => ok(c, channelView(await copyChannel(c.env, c.req.valid('param').id)), 'Copied'))
+  .put('/channel/', adminRoute, validate('json', updateChannelSchema), async (c) => {
+    const body = c.req.valid('json')
+    return ok(c, channelView(await updateChannel(c.env, body.id, body)), 'Updated')
+  })
+  .patch('/channel/', adminRoute, validate('json', patchChannelSchema), async (c) => {
+    const { id, ...patch } = c.req.valid('json')
+    return ok(c, channelView(await patchChannel(c.env, id, patch)), 'Updated')
+  })
+  .put('/channel/batch/azure_api', adminRoute, validate('json', batchValueSchema), async (c) => {
+    const { ids, value } = c.req.valid('json')
+    return ok(c, await setAzureVersion(c.env, ids, value), 'Updated')
+  })
+  .put('/channel/batch/del_model', adminRoute, validate('json', batchValueSchema), async (c) => {
+    const { ids, value } = c.req.valid('json')
+    return ok(c, await removeModel(c.env, ids, value), 'Updated')
+  })
+  .delete('/channel/disabled', adminRoute, async (c) => ok(c, await deleteChannels(c.env, disabledChannels), 'Deleted'))
+  .delete('/channel/batch', adminRoute, validate('json', idsSchema), async (c) => ok(c, await deleteChannels(c.env, channelIdsIn(c.req.valid('json').ids)), 'Deleted'))
+  .delete('/channel/:id', adminRoute, validate('param', idParam), async (c) => {
+    const n = await deleteChannels(c.env, channelIdIs(c.req.valid('param').id))
+    if (n === 0) throw new ApiError(404, 'Channel not found')
+    return ok(c, n, 'Deleted')
+  })

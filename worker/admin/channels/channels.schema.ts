@@ -1,0 +1,109 @@
+/**
+ * Channel form validation (spec §5): name, type, key, models, group required; base URL required
+ * for types without a default (trailing slash removed); JSON fields must be objects; wildcards
+ * only as the last character after some text; priority ≥ 0; weight ≥ 1; proxy http(s)/socks5 host:port.
+ */
+import { z } from 'zod'
+import { channelType } from '../../providers/registry'
+
+const list = (label: string) =>
+  z
+    .union([z.string(), z.array(z.string())])
+    .transform((v) => (Array.isArray(v) ? v : v.split(',')).map((s) => s.trim()).filter(Boolean))
+    .refine((v) => v.length > 0, `${label} cannot be empty`)
+
+export const modelName = z
+  .string()
+  .refine((m) => !m.includes('*') || (m.indexOf('*') === m.length - 1 && m.length > 1), 'a wildcard * is allowed only as the last character, after some text')
+
+const jsonObject = (label: string) =>
+  z
+    .string()
+    .trim()
+    .max(20_000)
+    .default('')
+    .refine((v) => {
+      if (!v) return true
+      try {
+        const parsed = JSON.parse(v)
+        return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
+      } catch {
+        return false
+      }
+    }, `${label} must be a valid JSON object`)
+
+const baseUrl = z
+  .string()
+  .trim()
+  .max(2000)
+  .default('')
+  .transform((v) => v.replace(/\/+$/, ''))
+  .refine((v) => v === '' || v.split('\n').every((u) => /^https?:\/\/[^\s/]+/i.test(u.trim())), 'must be an http(s) URL')
+
+export const proxy = z
+  .string()
+  .trim()
+  .max(300)
+  .default('')
+  .refine((v) => v === '' || /^(https?|socks5h?):\/\/(?:[^\s:@/]+(?::[^\s@/]*)?@)?[^\s:/]+:\d{1,5}\/?$/i.test(v), 'must look like http://host:port or socks5://host:port')
+
+export const channelFields = z
+  .object({
+    type: z.coerce.number().int().refine((t) => channelType(t) !== undefined, 'Channel type error'),
+    name: z.string().trim().min(1, 'Name is required').max(100),
+    key: z.string().trim().min(1, 'Key cannot be empty').max(100_000),
+    base_url: baseUrl,
+    other: z.string().trim().max(200).default(''),
+    models: list('Models').pipe(z.array(modelName.pipe(z.string().max(200))).max(2000)),
+    group: list('Group'),
+    tag: z.string().trim().max(100).default(''),
+    model_mapping: jsonObject('Model mapping'),
+    model_headers: jsonObject('Headers'),
+    custom_parameter: jsonObject('Extra parameters'),
+    priority: z.coerce.number().int('must be an integer').min(0, 'must be at least 0').max(1_000_000).default(0),
+    weight: z.coerce.number().int('must be an integer').min(1, 'must be at least 1').max(1_000_000).default(1),
+    test_model: z.string().trim().max(200).default(''),
+    proxy,
+    only_chat: z.boolean().default(false),
+    auto_ban: z.boolean().default(true),
+  })
+  .superRefine((v, ctx) => {
+    const type = channelType(v.type)
+    if (type && !type.defaultBaseUrl && !v.base_url) ctx.addIssue({ code: 'custom', path: ['base_url'], message: 'Base URL is required for this channel type' })
+  })
+
+export type ChannelFields = z.infer<typeof channelFields>
+
+export const updateChannelSchema = channelFields.and(z.object({ id: z.coerce.number().int().positive() }))
+
+/** Inline edits from the list (priority, weight, status) without the full form. */
+export const patchChannelSchema = z.object({
+  id: z.coerce.number().int().positive(),
+  priority: z.coerce.number().int().min(0, 'must be at least 0').max(1_000_000).optional(),
+  weight: z.coerce.number().int().min(1, 'must be at least 1').max(1_000_000).optional(),
+  status: z.union([z.literal(1), z.literal(2)]).optional(),
+})
+
+export const channelListQuery = z.object({
+  p: z.coerce.number().int().min(1).default(1),
+  page_size: z.coerce.number().int().min(1).max(100).default(10),
+  order: z.string().trim().max(40).optional(),
+  name: z.string().trim().max(100).optional(),
+  type: z.coerce.number().int().optional(),
+  status: z.coerce.number().int().min(1).max(4).optional(),
+  group: z.string().trim().max(64).optional(),
+  model: z.string().trim().max(200).optional(),
+  tag: z.string().trim().max(100).optional(),
+  key: z.string().trim().max(200).optional(),
+})
+
+export const idsSchema = z.object({ ids: z.array(z.coerce.number().int().positive()).min(1, 'select at least one channel').max(1000) })
+
+export const batchValueSchema = idsSchema.extend({ value: z.string().trim().min(1, 'is required').max(200) })
+
+export const providerModelsSchema = z.object({
+  type: z.coerce.number().int().refine((t) => channelType(t) !== undefined, 'Channel type error'),
+  key: z.string().trim().min(1, 'Key cannot be empty').max(100_000),
+  base_url: baseUrl,
+  other: z.string().trim().max(200).default(''),
+})

@@ -1,0 +1,30 @@
+/**
+ * /api/log: admins see every log (/api/log/, /stat, /export, DELETE before a date for root),
+ * users only their own (/api/log/self, /self/stat, /self/export).
+ */
+import { Hono } from 'hono'
+import { z } from 'zod'
+import { adminRoute, rootRoute, userRoute } from '../../middleware/access'
+import { ok } from '../../lib/respond'
+import { validate } from '../../lib/validate'
+import type { HonoEnv } from '../../env'
+import { deleteLogsBefore, exportCsv, listLogs, logQuery, sumQuota } from './logs.service'
+
+const csv = (stream: ReadableStream<Uint8Array>, name: string) =>
+  new Response(stream, {
+    headers: {
+      'content-type': 'text/csv; charset=utf-8',
+      'content-disposition': `attachment; filename="${name}-${new Date().toISOString().slice(0, 10)}.csv"`,
+    },
+  })
+
+export const logRoutes = new Hono<HonoEnv>()
+  .get('/log/', adminRoute, validate('query', logQuery), async (c) => ok(c, await listLogs(c.env, c.req.valid('query'), {}, true)))
+  .get('/log/stat', adminRoute, validate('query', logQuery), async (c) => ok(c, await sumQuota(c.env, c.req.valid('query'), {})))
+  .get('/log/export', adminRoute, validate('query', logQuery), (c) => csv(exportCsv(c.env, c.req.valid('query'), {}, true), 'logs'))
+  .get('/log/self', userRoute, validate('query', logQuery), async (c) => ok(c, await listLogs(c.env, c.req.valid('query'), { userId: c.get('user')!.id }, false)))
+  .get('/log/self/stat', userRoute, validate('query', logQuery), async (c) => ok(c, await sumQuota(c.env, c.req.valid('query'), { userId: c.get('user')!.id })))
+  .get('/log/self/export', userRoute, validate('query', logQuery), (c) => csv(exportCsv(c.env, c.req.valid('query'), { userId: c.get('user')!.id }, false), 'my-logs'))
+  .delete('/log/', rootRoute, validate('query', z.object({ target_timestamp: z.coerce.number().int().min(1, 'target_timestamp is required') })), async (c) =>
+    ok(c, await deleteLogsBefore(c.env, c.req.valid('query').target_timestamp), 'Deleted')
+  )

@@ -1,0 +1,126 @@
+/**
+ * Log queries for the log page: filters that each hit an index (type, time range, model, token,
+ * user, channel), newest first, a bounded count (never more than COUNT_CAP rows scanned per page
+ * turn), the filtered quota sum, CSV export streamed in id-keyed chunks, and deletion before a date
+ * in chunks (manual and by the retention cron).
+ */
+import { and, count, desc, eq, gte, lt, lte, sql, type SQL } from 'drizzle-orm'
+import { z } from 'zod'
+import { createDb } from '../../db/client'
+import { logs, type Log } from '../../db/schema'
+
+export const COUNT_CAP = 10_000
+
+export const logQuery = z.object({
+  p: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  page_size: z.coerce.number().int().min(1).max(100).default(10),
+  type: z.coerce.number().int().min(0).max(5).optional(),
+  start_timestamp: z.coerce.number().int().min(0).optional(),
+  end_timestamp: z.coerce.number().int().min(0).optional(),
+  model_name: z.string().trim().max(200).optional(),
+  token_name: z.string().trim().max(100).optional(),
+  username: z.string().trim().max(64).optional(),
+  channel_id: z.coerce.number().int().min(0).optional(),
+})
+
+export type LogQuery = z.infer<typeof logQuery>
+
+export function logFilter(q: LogQuery, scope: { userId?: number }): SQL | undefined {
+  return and(
+    scope.userId !== undefined ? eq(logs.userId, scope.userId) : undefined,
+    q.type ? eq(logs.type, q.type) : undefined,
+    q.start_timestamp ? gte(logs.createdAt, q.start_timestamp) : undefined,
+    q.end_timestamp ? lte(logs.createdAt, q.end_timestamp) : undefined,
+    q.model_name ? eq(logs.modelName, q.model_name) : undefined,
+    q.token_name ? eq(logs.tokenName, q.token_name) : undefined,
+    scope.userId === undefined && q.username ? eq(logs.username, q.username) : undefined,
+    scope.userId === undefined && q.channel_id ? eq(logs.channelId, q.channel_id) : undefined
+  )
+}
+
+export function logView(l: Log, admin: boolean) {
+  return {
+    id: l.id,
+    user_id: l.userId,
+    created_at: l.createdAt,
+    type: l.type,
+    content: l.content,
+    username: l.username,
+    token_name: l.tokenName,
+    model_name: l.modelName,
+    quota: l.quota,
+    prompt_tokens: l.promptTokens,
+    completion_tokens: l.completionTokens,
+    request_time: l.requestTime,
+    first_response_time: l.firstResponseTime,
+    is_stream: l.isStream,
+    metadata: l.metadata,
+    ...(admin ? { channel_id: l.channelId, upstream_model: l.upstreamModel, source_ip: l.sourceIp, request_id: l.requestId } : {}),
+  }
+}
+
+export async function listLogs(env: Env, q: LogQuery, scope: { userId?: number }, admin: boolean) {
+  const db = createDb(env.DB)
+  const where = logFilter(q, scope)
+  // Bounded count: never scan more than COUNT_CAP + 1 rows to size the pager.
+  const capped = db.select({ one: sql`1`.as('one') }).from(logs).where(where).limit(COUNT_CAP + 1).as('capped')
+  const [rows, [counted]] = await Promise.all([
+    db.select().from(logs).where(where).orderBy(desc(logs.createdAt), desc(logs.id)).limit(q.page_size).offset((q.p - 1) * q.page_size),
+    db.select({ n: count() }).from(capped),
+  ])
+  const n = counted?.n ?? 0
+  return { data: rows.map((r) => logView(r, admin)), page: q.p, size: q.page_size, total_count: Math.min(n, COUNT_CAP), total_capped: n > COUNT_CAP }
+}
+
+export async function sumQuota(env: Env, q: LogQuery, scope: { userId?: number }) {
+  const [row] = await createDb(env.DB)
+    .select({ quota: sql<number>`COALESCE(SUM(${logs.quota}), 0)`, count: sql<number>`COUNT(*)` })
+    .from(logs)
+    .where(logFilter(q, scope))
+  return { quota: row?.quota ?? 0, count: row?.count ?? 0 }
+}
+
+const CSV_COLUMNS = ['id', 'created_at', 'type', 'username', 'token_name', 'model_name', 'channel_id', 'prompt_tokens', 'completion_tokens', 'quota', 'request_time', 'first_response_time', 'is_stream', 'content'] as const
+const csvCell = (v: unknown) => {
+  const s = v === null || v === undefined ? '' : String(v)
+  const safe = /^[=+\-@]/.test(s) ? `'${s}` : s
+  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe
+}
+
+/** Stream the filtered rows as CSV (at most 100,000), newest first, 1,000 per query. */
+export function exportCsv(env: Env, q: LogQuery, scope: { userId?: number }, admin: boolean): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder()
+  const columns = admin ? CSV_COLUMNS : CSV_COLUMNS.filter((c) => c !== 'channel_id')
+  let beforeId: number | undefined
+  let sent = 0
+  const db = createDb(env.DB)
+  return new ReadableStream({
+    start(controller) {
+      controller.enqueue(encoder.encode('\uFEFF' + columns.join(',') + '\n'))
+    },
+    async pull(controller) {
+      const rows = await db
+        .select()
+        .from(logs)
+        .where(and(logFilter(q, scope), beforeId !== undefined ? lt(logs.id, beforeId) : undefined))
+        .orderBy(desc(logs.id))
+        .limit(1000)
+      if (rows.length === 0 || sent >= 100_000) return controller.close()
+      beforeId = rows[rows.length - 1]!.id
+      sent += rows.length
+      const view = rows.map((r) => logView(r, admin) as Record<string, unknown>)
+      controller.enqueue(encoder.encode(view.map((r) => columns.map((c) => csvCell(c === 'created_at' ? new Date(Number(r.created_at) * 1000).toISOString() : r[c])).join(',')).join('\n') + '\n'))
+    },
+  })
+}
+
+/** Delete logs created before `before` (Unix seconds), 5,000 rows per statement; returns the count. */
+export async function deleteLogsBefore(env: Env, before: number, budgetMs = 20_000): Promise<number> {
+  const started = Date.now()
+  let total = 0
+  for (;;) {
+    const res = await env.DB.prepare('DELETE FROM logs WHERE id IN (SELECT id FROM logs WHERE created_at < ? LIMIT 5000)').bind(before).run()
+    total += res.meta.changes
+    if (res.meta.changes < 5000 || Date.now() - started > budgetMs) return total
+  }
+}

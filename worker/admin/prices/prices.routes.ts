@@ -1,0 +1,71 @@
+/**
+ * /api/prices (one-hub paths): the price list, single and merged edits, sync from a remote list,
+ * the model catalogue for the editor; and /api/available_model, the models (with prices after the
+ * group ratio) a caller's group can use.
+ */
+import { Hono } from 'hono'
+import { z } from 'zod'
+import { adminRoute, publicRoute } from '../../middleware/access'
+import { ok } from '../../lib/respond'
+import { validate } from '../../lib/validate'
+import { getPriceTable, groupRatio, resolvePrice } from '../../billing/pricing'
+import { channelType } from '../../providers/registry'
+import { getRoutingTable, modelsOfGroup } from '../../relay/routing-table'
+import { getSettings } from '../../settings/store'
+import type { HonoEnv } from '../../env'
+import { deleteManySchema, multipleSchema, priceFields, remotePriceList, syncModeQuery } from './prices.schema'
+import { createPrice, deletePrices, listPrices, modelCatalogue, priceView, setMultiple, syncPrices, updatePrice } from './prices.service'
+
+export const DEFAULT_PRICE_LIST_URL = 'https://raw.githubusercontent.com/MartialBE/one-api/prices/prices.json'
+
+const modelParam = z.object({ model: z.string().min(1).max(400) })
+
+export const priceRoutes = new Hono<HonoEnv>()
+  .get('/prices', adminRoute, async (c) => ok(c, await listPrices(c.env)))
+  .get('/prices/model_list', adminRoute, async (c) => ok(c, await modelCatalogue(c.env)))
+  .get('/prices/updateService', adminRoute, (c) => ok(c, DEFAULT_PRICE_LIST_URL))
+  .post('/prices/single', adminRoute, validate('json', priceFields), async (c) => ok(c, priceView(await createPrice(c.env, c.req.valid('json'))), 'Created'))
+  .put('/prices/single/:model{.+}', adminRoute, validate('param', modelParam), validate('json', priceFields), async (c) =>
+    ok(c, priceView(await updatePrice(c.env, decodeURIComponent(c.req.valid('param').model), c.req.valid('json'))), 'Updated')
+  )
+  .delete('/prices/single/:model{.+}', adminRoute, validate('param', modelParam), async (c) =>
+    ok(c, await deletePrices(c.env, [decodeURIComponent(c.req.valid('param').model)]), 'Deleted')
+  )
+  .post('/prices/multiple', adminRoute, validate('json', multipleSchema), async (c) => {
+    const { original_models, models, ...fields } = c.req.valid('json')
+    await setMultiple(c.env, original_models, models, fields)
+    return ok(c, null, 'Saved')
+  })
+  .put('/prices/multiple/delete', adminRoute, validate('json', deleteManySchema), async (c) => ok(c, await deletePrices(c.env, c.req.valid('json').models), 'Deleted'))
+  .post('/prices/sync', adminRoute, validate('query', syncModeQuery), validate('json', remotePriceList), async (c) => {
+    const result = await syncPrices(c.env, c.req.valid('query').updateMode, c.req.valid('json'))
+    return ok(c, result, 'Prices updated')
+  })
+  .get('/available_model', publicRoute, async (c) => {
+    const settings = await getSettings(c.env, c.executionCtx)
+    const [table, priceTable] = await Promise.all([getRoutingTable(c.env, c.executionCtx), getPriceTable(c.env, c.executionCtx)])
+    const user = c.get('user')
+    const groups = user ? [user.group] : Object.keys(table.groups)
+    const ratio = user ? (groupRatio(settings, user.group) ?? 1) : 1
+    const models = new Map<string, { model: string; owned_by: string; groups: string[] }>()
+    for (const g of groups) {
+      for (const m of modelsOfGroup(table, g)) {
+        const entry = models.get(m) ?? { model: m, owned_by: '', groups: [] }
+        entry.groups.push(g)
+        const owner = Object.values(table.channels).find((ch) => ch.models.includes(m))
+        entry.owned_by = channelType(owner?.type ?? 0)?.name ?? 'Custom'
+        models.set(m, entry)
+      }
+    }
+    const data = [...models.values()].map((m) => {
+      const price = resolvePrice(priceTable, m.model)
+      return {
+        ...m,
+        priced: Boolean(price),
+        type: price?.type ?? null,
+        input: price ? price.input * ratio : null,
+        output: price ? price.output * ratio : null,
+      }
+    })
+    return ok(c, { group: user?.group ?? null, group_ratio: ratio, models: data })
+  })

@@ -1,0 +1,108 @@
+/**
+ * Redemption codes: admins create them in batches (each code shown once, stored as a SHA-256),
+ * list, edit, disable and delete them; any user redeems one with POST /api/user/topup — a single
+ * conditional UPDATE decides the one winner under concurrency, then the quota is credited through
+ * the user's wallet with a top-up log.
+ */
+import { Hono } from 'hono'
+import { and, count, desc, eq, or } from 'drizzle-orm'
+import { z } from 'zod'
+import { createDb } from '../../db/client'
+import { LOG_TYPE, redemptions, type NewLog } from '../../db/schema'
+import { adminRoute, userRoute } from '../../middleware/access'
+import { criticalRateLimit } from '../../middleware/rate-limit'
+import { badRequest, notFound } from '../../lib/errors'
+import { randomString, sha256Hex } from '../../lib/crypto'
+import { ok } from '../../lib/respond'
+import { nowSeconds } from '../../lib/time'
+import { idParam, validate } from '../../lib/validate'
+import type { HonoEnv } from '../../env'
+import { contains, listQuery, offset, orderBy, page } from '../shared/paging'
+
+type Redemption = typeof redemptions.$inferSelect
+
+const view = (r: Redemption) => ({
+  id: r.id,
+  name: r.name,
+  key: r.key.slice(0, 6) + '…',
+  status: r.status,
+  quota: r.quota,
+  user_id: r.userId,
+  created_time: r.createdTime,
+  redeemed_time: r.redeemedTime,
+})
+
+const name = z.string().trim().min(1, 'Name is required').max(20, 'must be at most 20 characters')
+const quota = z.coerce.number().int('must be an integer').min(0, 'must be at least 0').max(Number.MAX_SAFE_INTEGER)
+const createSchema = z.object({ name, quota, count: z.coerce.number().int().min(1, 'must be at least 1').max(100, 'must be at most 100').default(1) })
+const updateSchema = z.object({ id: z.coerce.number().int().positive(), name, quota, status: z.union([z.literal(1), z.literal(2)]) })
+const redeemSchema = z.object({ key: z.string().trim().min(1, 'Please enter a redemption code').max(64) })
+
+const sortable = { id: redemptions.id, name: redemptions.name, quota: redemptions.quota, status: redemptions.status, created_time: redemptions.createdTime, redeemed_time: redemptions.redeemedTime }
+
+async function findRedemption(env: Env, id: number) {
+  const [row] = await createDb(env.DB).select().from(redemptions).where(eq(redemptions.id, id)).limit(1)
+  if (!row) throw notFound('Redemption code not found')
+  return row
+}
+
+export const redemptionRoutes = new Hono<HonoEnv>()
+  .get('/redemption/', adminRoute, validate('query', listQuery), async (c) => {
+    const q = c.req.valid('query')
+    const db = createDb(c.env.DB)
+    const where = q.keyword ? or(/^\d+$/.test(q.keyword) ? eq(redemptions.id, Number(q.keyword)) : undefined, contains(redemptions.name, q.keyword)) : undefined
+    const [rows, [total]] = await Promise.all([
+      db.select().from(redemptions).where(where).orderBy(orderBy(q.order, sortable, desc(redemptions.id))).limit(q.page_size).offset(offset(q)),
+      db.select({ n: count() }).from(redemptions).where(where),
+    ])
+    return ok(c, page(q, rows.map(view), total?.n ?? 0))
+  })
+  .get('/redemption/:id{[0-9]+}', adminRoute, validate('param', idParam), async (c) => ok(c, view(await findRedemption(c.env, c.req.valid('param').id))))
+  .post('/redemption/', adminRoute, validate('json', createSchema), async (c) => {
+    const body = c.req.valid('json')
+    const keys = Array.from({ length: body.count }, () => randomString(32))
+    const now = nowSeconds()
+    const db = createDb(c.env.DB)
+    const rows = await Promise.all(keys.map(async (k) => ({ name: body.name, quota: body.quota, key: await sha256Hex(k), createdTime: now, status: 1 })))
+    for (let i = 0; i < rows.length; i += 15) await db.insert(redemptions).values(rows.slice(i, i + 15))
+    return ok(c, keys, `Created ${keys.length} redemption codes: copy them now, they are shown only once`)
+  })
+  .put('/redemption/', adminRoute, validate('json', updateSchema), async (c) => {
+    const body = c.req.valid('json')
+    const current = await findRedemption(c.env, body.id)
+    if (current.status === 3) throw badRequest('A redeemed code cannot be edited')
+    const [row] = await createDb(c.env.DB)
+      .update(redemptions)
+      .set({ name: body.name, quota: body.quota, status: body.status })
+      .where(and(eq(redemptions.id, body.id), eq(redemptions.status, current.status)))
+      .returning()
+    if (!row) throw badRequest('The code changed meanwhile; reload and try again')
+    return ok(c, view(row), 'Updated')
+  })
+  .delete('/redemption/:id{[0-9]+}', adminRoute, validate('param', idParam), async (c) => {
+    const rows = await createDb(c.env.DB).delete(redemptions).where(eq(redemptions.id, c.req.valid('param').id)).returning()
+    if (rows.length === 0) throw notFound('Redemption code not found')
+    return ok(c, null, 'Deleted')
+  })
+  .post('/user/topup', userRoute, criticalRateLimit('topup'), validate('json', redeemSchema), async (c) => {
+    const me = c.get('user')!
+    const now = nowSeconds()
+    const [won] = await createDb(c.env.DB)
+      .update(redemptions)
+      .set({ status: 3, userId: me.id, redeemedTime: now })
+      .where(and(eq(redemptions.key, await sha256Hex(c.req.valid('json').key)), eq(redemptions.status, 1)))
+      .returning()
+    if (!won) throw badRequest('Invalid or already used redemption code')
+    const log: Omit<NewLog, 'userId' | 'quota'> = {
+      type: LOG_TYPE.TOPUP,
+      createdAt: now,
+      username: me.username,
+      content: `Redeemed code "${won.name}" (#${won.id})`,
+    }
+    const result = await c.env.WALLET.getByName(`user:${me.id}`).credit({
+      userId: me.id,
+      amount: won.quota,
+      log: { ...log, type: LOG_TYPE.TOPUP, createdAt: now, metadata: { redemption_id: won.id } },
+    })
+    return ok(c, { quota: won.quota, balance: result.ok ? result.userQuota : null }, 'Top up successful')
+  })

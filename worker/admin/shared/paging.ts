@@ -1,0 +1,40 @@
+/**
+ * Shared list mechanics for the management API: the query schema (p, page_size, order, keyword),
+ * a whitelisted `order` → ORDER BY mapping (`-field` = descending) and the page envelope
+ * `{data, page, size, total_count}` used by every list (one-hub's shape).
+ */
+import { asc, desc, sql, type SQL } from 'drizzle-orm'
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core'
+import { z } from 'zod'
+
+export const listQuery = z.object({
+  p: z.coerce.number().int().min(1, 'must be at least 1').max(1_000_000).default(1),
+  page_size: z.coerce.number().int().min(1).max(100, 'must be at most 100').default(10),
+  order: z.string().trim().max(40).optional(),
+  keyword: z.string().trim().max(200).optional(),
+})
+
+export type ListQuery = z.infer<typeof listQuery>
+
+export function orderBy(order: string | undefined, columns: Record<string, SQLiteColumn>, fallback: SQL): SQL {
+  if (!order) return fallback
+  const descending = order.startsWith('-')
+  const column = columns[descending ? order.slice(1) : order]
+  if (!column) return fallback
+  return descending ? desc(column) : asc(column)
+}
+
+export interface PageResult<T> {
+  data: T[]
+  page: number
+  size: number
+  total_count: number
+}
+
+export const page = <T>(q: ListQuery, data: T[], total: number): PageResult<T> => ({ data, page: q.p, size: q.page_size, total_count: total })
+
+export const offset = (q: ListQuery) => (q.p - 1) * q.page_size
+
+/** `column LIKE %text%` with the user's wildcards escaped. */
+export const contains = (column: SQLiteColumn, text: string): SQL =>
+  sql`${column} LIKE ${`%${text.replace(/[\\%_]/g, (m) => `\\${m}`)}%`} ESCAPE '\\'`

@@ -1,0 +1,157 @@
+/**
+ * API keys for their owners (and admins): list, read, create with a signed key, update, enable/
+ * disable, delete, and the hidden playground key. After every change the relay caches forget the
+ * key and the owner's wallet Durable Object re-reads the token (it owns the remaining quota).
+ */
+import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm'
+import { createDb } from '../../db/client'
+import { tokens, users, type Token } from '../../db/schema'
+import { badRequest, notFound } from '../../lib/errors'
+import { nowSeconds } from '../../lib/time'
+import { forgetToken } from '../../relay/token-auth'
+import { generateTokenKey } from '../../relay/token-key'
+import { getSettings, getTokenSecret } from '../../settings/store'
+import { ROLE, type SessionUser } from '../../env'
+import { contains, offset, orderBy, page, type ListQuery } from '../shared/paging'
+import type { z } from 'zod'
+import type { tokenFields } from './tokens.schema'
+
+export type TokenFields = z.infer<typeof tokenFields>
+
+export const PLAYGROUND_TOKEN_NAME = 'sys_playground'
+
+export function tokenView(t: Token, username?: string) {
+  return {
+    id: t.id,
+    user_id: t.userId,
+    key: `sk-${t.key}`,
+    name: t.name,
+    status: t.status,
+    created_time: t.createdTime,
+    accessed_time: t.accessedTime,
+    expired_time: t.expiredTime,
+    remain_quota: t.remainQuota,
+    unlimited_quota: t.unlimitedQuota,
+    used_quota: t.usedQuota,
+    group: t.group,
+    chat_cache: t.chatCache,
+    setting: t.setting,
+    ...(username !== undefined ? { username } : {}),
+  }
+}
+
+const sortable = { id: tokens.id, name: tokens.name, created_time: tokens.createdTime, accessed_time: tokens.accessedTime, remain_quota: tokens.remainQuota, used_quota: tokens.usedQuota, expired_time: tokens.expiredTime }
+
+export async function listTokens(env: Env, where: SQL | undefined, q: ListQuery) {
+  const db = createDb(env.DB)
+  const filter = and(where, eq(tokens.hidden, false), q.keyword ? contains(tokens.name, q.keyword) : undefined)
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({ t: tokens, username: users.username })
+      .from(tokens)
+      .leftJoin(users, eq(users.id, tokens.userId))
+      .where(filter)
+      .orderBy(orderBy(q.order, sortable, desc(tokens.id)))
+      .limit(q.page_size)
+      .offset(offset(q)),
+    db.select({ n: count() }).from(tokens).where(filter),
+  ])
+  return page(q, rows.map((r) => tokenView(r.t, r.username ?? '')), total?.n ?? 0)
+}
+
+/** A token the caller may act on: their own, or any token for an admin acting as admin. */
+export async function findOwnedToken(env: Env, id: number, owner: SessionUser, asAdmin = false): Promise<Token> {
+  const [row] = await createDb(env.DB)
+    .select()
+    .from(tokens)
+    .where(asAdmin && owner.role >= ROLE.ADMIN ? eq(tokens.id, id) : and(eq(tokens.id, id), eq(tokens.userId, owner.id)))
+    .limit(1)
+  if (!row) throw notFound('Token not found')
+  return row
+}
+
+/** A token group must be configured; ordinary users may only pick their own group (or none). */
+async function checkGroup(env: Env, owner: SessionUser, group: string) {
+  if (!group) return
+  const ratios = (await getSettings(env)).json<Record<string, number>>('GroupRatio')
+  if (!(group in ratios)) throw badRequest(`group: "${group}" is not a configured group`, { fields: { group: 'unknown group' } })
+  if (owner.role < ROLE.ADMIN && group !== owner.group) {
+    throw badRequest('group: you may only use your own group', { fields: { group: 'not allowed' } })
+  }
+}
+
+function columns(f: TokenFields) {
+  return {
+    name: f.name,
+    remainQuota: f.remain_quota,
+    unlimitedQuota: f.unlimited_quota,
+    expiredTime: f.expired_time,
+    group: f.group,
+    chatCache: f.chat_cache,
+    setting: f.setting,
+  }
+}
+
+export async function createToken(env: Env, owner: SessionUser, f: TokenFields, extra: { hidden?: boolean } = {}) {
+  await checkGroup(env, owner, f.group)
+  const key = await generateTokenKey(await getTokenSecret(env))
+  const [row] = await createDb(env.DB)
+    .insert(tokens)
+    .values({ ...columns(f), userId: owner.id, key, status: 1, createdTime: nowSeconds(), hidden: extra.hidden ?? false })
+    .returning()
+  return row!
+}
+
+async function afterChange(env: Env, token: Token, remain?: number) {
+  await forgetToken(env, token.key)
+  await env.WALLET.getByName(`user:${token.userId}`).syncToken({ userId: token.userId, tokenId: token.id, remain })
+}
+
+export async function updateToken(env: Env, owner: SessionUser, id: number, f: TokenFields, asAdmin = false) {
+  const current = await findOwnedToken(env, id, owner, asAdmin)
+  await checkGroup(env, asAdmin ? { ...owner, role: ROLE.ADMIN } : owner, f.group)
+  const [row] = await createDb(env.DB).update(tokens).set(columns(f)).where(eq(tokens.id, current.id)).returning()
+  await afterChange(env, row!, f.unlimited_quota ? undefined : f.remain_quota)
+  return row!
+}
+
+export async function setTokenStatus(env: Env, owner: SessionUser, id: number, status: 1 | 2) {
+  const current = await findOwnedToken(env, id, owner)
+  if (status === 1 && current.expiredTime !== -1 && current.expiredTime <= nowSeconds()) {
+    throw badRequest('This token has expired: change its expiry before enabling it')
+  }
+  const [row] = await createDb(env.DB).update(tokens).set({ status }).where(eq(tokens.id, current.id)).returning()
+  await afterChange(env, row!)
+  return row!
+}
+
+export async function deleteToken(env: Env, owner: SessionUser, id: number, asAdmin = false) {
+  const current = await findOwnedToken(env, id, owner, asAdmin)
+  await createDb(env.DB).delete(tokens).where(eq(tokens.id, current.id))
+  await afterChange(env, current)
+}
+
+/** The hidden unlimited key the console playground uses (created on first use). */
+export async function playgroundToken(env: Env, owner: SessionUser) {
+  const [existing] = await createDb(env.DB)
+    .select()
+    .from(tokens)
+    .where(and(eq(tokens.userId, owner.id), eq(tokens.hidden, true), eq(tokens.name, PLAYGROUND_TOKEN_NAME)))
+    .limit(1)
+  if (existing) return existing
+  return createToken(
+    env,
+    owner,
+    { name: PLAYGROUND_TOKEN_NAME, remain_quota: 0, unlimited_quota: true, expired_time: -1, group: '', chat_cache: false, setting: {} },
+    { hidden: true }
+  )
+}
+
+/** Forget every cached key of a user (their group, role or status changed). */
+export async function forgetUserTokens(env: Env, userId: number) {
+  const rows = await createDb(env.DB).select({ key: tokens.key }).from(tokens).where(eq(tokens.userId, userId))
+  await Promise.all(rows.map((r) => forgetToken(env, r.key)))
+}
+
+export const ownedBy = (userId: number) => eq(tokens.userId, userId)
+export const tokenIdIs = (id: number) => eq(tokens.id, id)

@@ -1,0 +1,51 @@
+/** /api/user (admin): list/search, detail, create, edit, manage actions, quota changes, delete. */
+import { Hono } from 'hono'
+import { adminRoute } from '../../middleware/access'
+import { ok } from '../../lib/respond'
+import { forbidden } from '../../lib/errors'
+import { idParam, validate } from '../../lib/validate'
+import { ROLE, type HonoEnv } from '../../env'
+import { listQuery } from '../shared/paging'
+import { assertCanManage, adjustQuota, listUsers, manageUser, targetUser, updateUser, userRow, deleteUser } from './users.admin'
+import { createUserSchema, manageSchema, quotaSchema, updateUserSchema } from './users.schema'
+import { createUser } from './users.service'
+
+export const userAdminRoutes = new Hono<HonoEnv>()
+  .get('/user/', adminRoute, validate('query', listQuery), async (c) => ok(c, await listUsers(c.env, c.req.valid('query'))))
+  .get('/user/:id{[0-9]+}', adminRoute, validate('param', idParam), async (c) => ok(c, userRow(await targetUser(c.env, { id: c.req.valid('param').id }))))
+  .post('/user/', adminRoute, validate('json', createUserSchema), async (c) => {
+    const body = c.req.valid('json')
+    const actor = c.get('user')!
+    const user = await createUser(c.env, {
+      username: body.username,
+      password: body.password,
+      displayName: body.display_name,
+      email: body.email,
+      group: body.group,
+      quota: body.quota,
+      quotaNote: `Initial quota set by administrator ${actor.username}`,
+    })
+    return ok(c, userRow(user), 'Created')
+  })
+  .put('/user/', adminRoute, validate('json', updateUserSchema), async (c) => ok(c, userRow(await updateUser(c.env, c.get('user')!, c.req.valid('json'))), 'Updated'))
+  .post('/user/manage', adminRoute, validate('json', manageSchema), async (c) => {
+    const { action, ...ref } = c.req.valid('json')
+    const user = await manageUser(c.env, c.get('user')!, ref, action)
+    return ok(c, user && userRow(user), 'Updated')
+  })
+  .post('/user/quota/:id{[0-9]+}', adminRoute, validate('param', idParam), validate('json', quotaSchema), async (c) => {
+    const actor = c.get('user')!
+    const target = await targetUser(c.env, { id: c.req.valid('param').id })
+    assertCanManage(actor, target)
+    const { quota, remark } = c.req.valid('json')
+    return ok(c, { quota: await adjustQuota(c.env, actor, target, quota, remark) }, 'Quota updated')
+  })
+  .delete('/user/:id{[0-9]+}', adminRoute, validate('param', idParam), async (c) => {
+    const actor = c.get('user')!
+    const target = await targetUser(c.env, { id: c.req.valid('param').id })
+    if (target.role >= ROLE.ROOT) throw forbidden('The root account cannot be deleted')
+    if (target.id === actor.id) throw forbidden('You cannot delete your own account')
+    assertCanManage(actor, target)
+    await deleteUser(c.env, target)
+    return ok(c, null, 'Deleted')
+  })

@@ -1,0 +1,74 @@
+/** JSON Schema (as OpenAI tools carry it) → the OpenAPI subset Gemini accepts in functionDeclarations.parameters. */
+
+/** Schema fields Gemini's `Schema` message knows; anything else (additionalProperties, $schema, …) is a 400. */
+const KEEP = new Set([
+  'type',
+  'format',
+  'title',
+  'description',
+  'nullable',
+  'enum',
+  'maxItems',
+  'minItems',
+  'required',
+  'minProperties',
+  'maxProperties',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'example',
+  'default',
+  'minimum',
+  'maximum',
+  'propertyOrdering',
+])
+const FORMATS = new Set(['enum', 'date-time', 'int32', 'int64', 'float', 'double'])
+const MAX_DEPTH = 32
+
+type Json = Record<string, unknown>
+const isObject = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v)
+
+/** Resolves a local `#/$defs/…` or `#/definitions/…` reference against the root schema. */
+function resolveRef(root: Json, ref: string): Json | undefined {
+  const m = ref.match(/^#\/(\$defs|definitions)\/(.+)$/)
+  const defs = m ? root[m[1]!] : undefined
+  const target = isObject(defs) ? defs[decodeURIComponent(m![2]!)] : undefined
+  return isObject(target) ? target : undefined
+}
+
+function convert(node: unknown, root: Json, depth: number): Json {
+  if (!isObject(node) || depth > MAX_DEPTH) return {}
+  if (typeof node.$ref === 'string') {
+    const target = resolveRef(root, node.$ref)
+    const { $ref: _ref, ...rest } = node
+    return convert({ ...(target ?? {}), ...rest }, root, depth + 1)
+  }
+  const out: Json = {}
+  let variant: Json = {}
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'properties' && isObject(value)) {
+      out.properties = Object.fromEntries(Object.entries(value).map(([name, p]) => [name, convert(p, root, depth + 1)]))
+    } else if (key === 'items') {
+      out.items = convert(Array.isArray(value) ? value[0] : value, root, depth + 1)
+    } else if ((key === 'anyOf' || key === 'oneOf') && Array.isArray(value)) {
+      const variants = value.filter((v) => !(isObject(v) && v.type === 'null'))
+      if (variants.length < value.length) out.nullable = true
+      if (variants.length === 1) variant = convert(variants[0], root, depth + 1)
+      else out.anyOf = variants.map((v) => convert(v, root, depth + 1))
+    } else if (key === 'type' && Array.isArray(value)) {
+      const types = value.filter((t) => t !== 'null')
+      if (types.length < value.length) out.nullable = true
+      if (types[0] !== undefined) out.type = types[0]
+    } else if (key === 'const') {
+      if (typeof value === 'string') out.enum = [value]
+    } else if (key === 'format') {
+      if (typeof value === 'string' && FORMATS.has(value)) out.format = value
+    } else if (KEEP.has(key)) out[key] = value
+  }
+  // A lone non-null variant of anyOf is unwrapped; the node's own fields (e.g. description) win.
+  return { ...variant, ...out }
+}
+
+export function toGeminiSchema(schema: Record<string, unknown>): Record<string, unknown> {
+  return convert(schema, schema, 0)
+}
