@@ -65,7 +65,8 @@ export const channelRoutes = new Hono<HonoEnv>()
     const channel = await getChannel(c.env, c.req.valid('param').id)
     const result = await testChannel(c.env, channel, c.req.valid('query').model)
     await applyMonitoring(c.env, channel, result)
-    if (!result.success) throw new ApiError(502, result.message, { data: { time: result.time } })
+    // A test that never reached the supplier (no test model, not a chat model) is the admin's input error.
+    if (!result.success) throw new ApiError(result.time === 0 ? 400 : 502, result.message, { data: { time: result.time } })
     return ok(c, { time: result.time }, `Channel test succeeded in ${result.time.toFixed(2)} s`)
   })
   .post('/channel/provider_models_list', adminRoute, validate('json', providerModelsSchema), async (c) => {

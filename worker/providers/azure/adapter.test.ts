@@ -68,7 +68,7 @@ describe('Azure response', () => {
     expect(parsed).toMatchObject({ kind: 'json', body, usage: { promptTokens: 9, completionTokens: 3 }, text: 'Hello!' })
   })
 
-  it('streams like OpenAI, skipping the prompt-filter chunk with empty choices', () => {
+  it('streams like OpenAI: the prompt-filter chunk passes through, the usage chunk is captured', () => {
     const raw = [
       'data: {"choices":[],"created":0,"id":"","model":"","object":"","prompt_filter_results":[{"prompt_index":0,"content_filter_results":{}}]}',
       'data: {"choices":[{"delta":{"content":"Hi","role":"assistant"},"finish_reason":null,"index":0}],"created":1754469001,"id":"chatcmpl-AzS","model":"gpt-4o-2024-11-20","object":"chat.completion.chunk"}',

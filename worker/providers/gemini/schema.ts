@@ -36,25 +36,27 @@ function resolveRef(root: Json, ref: string): Json | undefined {
   return isObject(target) ? target : undefined
 }
 
-function convert(node: unknown, root: Json, depth: number): Json {
+/** `refs` holds the references being expanded on the current path: a cycle becomes an open schema. */
+function convert(node: unknown, root: Json, depth: number, refs: ReadonlySet<string> = new Set()): Json {
   if (!isObject(node) || depth > MAX_DEPTH) return {}
   if (typeof node.$ref === 'string') {
-    const target = resolveRef(root, node.$ref)
-    const { $ref: _ref, ...rest } = node
-    return convert({ ...(target ?? {}), ...rest }, root, depth + 1)
+    const target = refs.has(node.$ref) ? undefined : resolveRef(root, node.$ref)
+    const { $ref: ref, ...rest } = node
+    return convert({ ...(target ?? {}), ...rest }, root, depth + 1, new Set(refs).add(ref as string))
   }
+  const sub = (v: unknown) => convert(v, root, depth + 1, refs)
   const out: Json = {}
   let variant: Json = {}
   for (const [key, value] of Object.entries(node)) {
     if (key === 'properties' && isObject(value)) {
-      out.properties = Object.fromEntries(Object.entries(value).map(([name, p]) => [name, convert(p, root, depth + 1)]))
+      out.properties = Object.fromEntries(Object.entries(value).map(([name, p]) => [name, sub(p)]))
     } else if (key === 'items') {
-      out.items = convert(Array.isArray(value) ? value[0] : value, root, depth + 1)
+      out.items = sub(Array.isArray(value) ? value[0] : value)
     } else if ((key === 'anyOf' || key === 'oneOf') && Array.isArray(value)) {
       const variants = value.filter((v) => !(isObject(v) && v.type === 'null'))
       if (variants.length < value.length) out.nullable = true
-      if (variants.length === 1) variant = convert(variants[0], root, depth + 1)
-      else out.anyOf = variants.map((v) => convert(v, root, depth + 1))
+      if (variants.length === 1) variant = sub(variants[0])
+      else out.anyOf = variants.map(sub)
     } else if (key === 'type' && Array.isArray(value)) {
       const types = value.filter((t) => t !== 'null')
       if (types.length < value.length) out.nullable = true

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest'
+import { env } from 'cloudflare:workers'
+import { setupRoot, signedInUser } from '../../test/client'
+
+describe('redemption codes', () => {
+  it('creates codes shown once, stores only hashes, and validates the form', async () => {
+    const root = await setupRoot()
+    expect((await root.post('/api/redemption/', { name: '', quota: -1, count: 0 })).status).toBe(400)
+    const res = await root.post('/api/redemption/', { name: 'promo', quota: 5000, count: 3 })
+    expect(res.body.data).toHaveLength(3)
+    const stored = await env.DB.prepare('SELECT key FROM redemptions').all<any>()
+    for (const row of stored.results) expect(res.body.data).not.toContain(row.key)
+    const list = (await root.get('/api/redemption/?keyword=promo')).body.data
+    expect(list.total_count).toBe(3)
+    expect(list.data[0].key).toMatch(/…$/)
+  })
+
+  it('lets exactly one user win a code under concurrency, credits through the wallet with a top-up log', async () => {
+    const root = await setupRoot()
+    const [code] = (await root.post('/api/redemption/', { name: 'race', quota: 7000, count: 1 })).body.data
+    const players: Awaited<ReturnType<typeof signedInUser>>[] = []
+    for (const u of ['player1', 'player2', 'player3', 'player4', 'player5']) players.push(await signedInUser(u))
+    const results = await Promise.all(players.map((p) => p.client.post('/api/user/topup', { key: code })))
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1)
+    expect(results.filter((r) => r.status === 400)).toHaveLength(4)
+    const winner = players[results.findIndex((r) => r.status === 200)]!
+    expect((await winner.client.get('/api/user/self')).body.data.quota).toBe(7000)
+    const row = await env.DB.prepare('SELECT status, user_id, redeemed_time FROM redemptions').first<any>()
+    expect(row).toMatchObject({ status: 3, user_id: winner.id })
+    expect(row.redeemed_time).toBeGreaterThan(0)
+    const log = await env.DB.prepare('SELECT type, quota FROM logs WHERE user_id = ?').bind(winner.id).first<any>()
+    expect(log).toMatchObject({ type: 1, quota: 7000 })
+  })
+
+  it('refuses disabled codes and cannot edit redeemed ones', async () => {
+    const root = await setupRoot()
+    const [code] = (await root.post('/api/redemption/', { name: 'x', quota: 1, count: 1 })).body.data
+    const id = (await root.get('/api/redemption/')).body.data.data[0].id
+    await root.put('/api/redemption/', { id, name: 'x', quota: 1, status: 2 })
+    const { client } = await signedInUser('tryer')
+    expect((await client.post('/api/user/topup', { key: code })).status).toBe(400)
+    await root.put('/api/redemption/', { id, name: 'x', quota: 1, status: 1 })
+    expect((await client.post('/api/user/topup', { key: code })).status).toBe(200)
+    expect((await root.put('/api/redemption/', { id, name: 'y', quota: 2, status: 1 })).status).toBe(400)
+  })
+})
