@@ -2,6 +2,7 @@
  * Worker entry: the Hono app for HTTP, the cron dispatcher, and the Durable Object classes.
  */
 import { app } from './app'
+import { runScheduled } from './cron'
 
 export { ChannelHealth } from '../durable-objects/channel-health'
 export { ConfigVersion } from '../durable-objects/config-version'
@@ -10,4 +11,7 @@ export { UserWallet } from '../durable-objects/user-wallet'
 
 export default {
   fetch: app.fetch,
+  async scheduled(controller, env, ctx) {
+    ctx.waitUntil(runScheduled(controller, env))
+  },
 } satisfies ExportedHandler<Env>

@@ -187,9 +187,28 @@ describe('toGeminiSchema', () => {
     expect(out.properties.tree).toEqual({ type: 'object', properties: { left: {}, right: {} } })
   })
 
-  it('is applied to function parameters', () => {
-    const out = convert({ tools: [tool('f', { type: 'object', properties: {}, additionalProperties: false, $schema: 'x' })] })
-    expect((out.tools as any)[0].functionDeclarations[0].parameters).toEqual({ type: 'object', properties: {} })
+  it('is applied to function parameters; argument-less tools get no parameters', () => {
+    const out = convert({
+      tools: [
+        tool('f', { type: 'object', properties: { q: { type: 'string' } }, additionalProperties: false, $schema: 'x' }),
+        tool('typeless', { properties: { q: { type: 'string' } } }),
+        tool('no_args', { type: 'object', properties: {}, additionalProperties: false }),
+        tool('map', { type: 'object', additionalProperties: { type: 'string' } }),
+      ],
+    })
+    expect((out.tools as any)[0].functionDeclarations).toEqual([
+      { name: 'f', description: 'f tool', parameters: { type: 'object', properties: { q: { type: 'string' } } } },
+      { name: 'typeless', description: 'typeless tool', parameters: { type: 'object', properties: { q: { type: 'string' } } } },
+      { name: 'no_args', description: 'no_args tool' },
+      { name: 'map', description: 'map tool' },
+    ])
+  })
+
+  it('drops empty nested property maps', () => {
+    expect(toGeminiSchema({ type: 'object', properties: { meta: { type: 'object', properties: {} } } })).toEqual({
+      type: 'object',
+      properties: { meta: { type: 'object' } },
+    })
   })
 })
 

@@ -8,7 +8,7 @@ import {
   type ChatMessage,
   type ChatRequest,
 } from '../chat-types'
-import { toGeminiSchema } from './schema'
+import { toGeminiParameters } from './schema'
 
 type Part = Record<string, unknown>
 interface Content {
@@ -82,11 +82,10 @@ export function toGeminiRequest(req: ChatRequest): Record<string, unknown> {
   if (req.tools?.length) {
     out.tools = [
       {
-        functionDeclarations: req.tools.map((t) => ({
-          name: t.function.name,
-          description: t.function.description ?? '',
-          ...(t.function.parameters ? { parameters: toGeminiSchema(t.function.parameters) } : {}),
-        })),
+        functionDeclarations: req.tools.map((t) => {
+          const parameters = toGeminiParameters(t.function.parameters)
+          return { name: t.function.name, description: t.function.description ?? '', ...(parameters ? { parameters } : {}) }
+        }),
       },
     ]
     const choice = req.tool_choice

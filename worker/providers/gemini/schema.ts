@@ -49,7 +49,8 @@ function convert(node: unknown, root: Json, depth: number, refs: ReadonlySet<str
   let variant: Json = {}
   for (const [key, value] of Object.entries(node)) {
     if (key === 'properties' && isObject(value)) {
-      out.properties = Object.fromEntries(Object.entries(value).map(([name, p]) => [name, sub(p)]))
+      // An empty map is a 400 ("properties: should be non-empty for OBJECT type").
+      if (Object.keys(value).length) out.properties = Object.fromEntries(Object.entries(value).map(([name, p]) => [name, sub(p)]))
     } else if (key === 'items') {
       out.items = sub(Array.isArray(value) ? value[0] : value)
     } else if ((key === 'anyOf' || key === 'oneOf') && Array.isArray(value)) {
@@ -73,4 +74,12 @@ function convert(node: unknown, root: Json, depth: number, refs: ReadonlySet<str
 
 export function toGeminiSchema(schema: Record<string, unknown>): Record<string, unknown> {
   return convert(schema, schema, 0)
+}
+
+/** Function parameters: always an OBJECT schema, or omitted for a tool that takes no arguments. */
+export function toGeminiParameters(schema: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (!schema) return undefined
+  const out = toGeminiSchema(schema)
+  if (!out.properties) return undefined
+  return { ...out, type: 'object' }
 }

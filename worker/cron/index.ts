@@ -1,0 +1,46 @@
+/**
+ * What runs on cron (wrangler.toml [triggers]):
+ * - every 5 minutes: statistics rollup of today and yesterday; channel speed tests when
+ *   ChannelTestFrequency minutes have passed since the last run;
+ * - daily at 00:10 UTC: log retention (LogCleanupDays) after the rollup, and expired sessions.
+ * Each job is isolated: one failing does not stop the others.
+ */
+import { testAllChannels } from '../admin/channels/channel-test'
+import { deleteLogsBefore } from '../admin/logs/logs.service'
+import { nowSeconds } from '../lib/time'
+import { getSettings } from '../settings/store'
+import { rollupRecent } from '../stats/rollup'
+
+export const FREQUENT_CRON = '*/5 * * * *'
+export const DAILY_CRON = '10 0 * * *'
+
+async function dueEvery(env: Env, job: string, minutes: number): Promise<boolean> {
+  if (minutes <= 0) return false
+  const key = `v1:cron:last:${job}`
+  const last = Number((await env.CACHE.get(key)) ?? 0)
+  if (Date.now() - last < minutes * 60_000 - 30_000) return false
+  await env.CACHE.put(key, String(Date.now()))
+  return true
+}
+
+async function run(name: string, job: () => Promise<unknown>) {
+  try {
+    const result = await job()
+    console.log(`cron ${name}: ${JSON.stringify(result)}`)
+  } catch (err) {
+    console.error(`cron ${name} failed`, err)
+  }
+}
+
+export async function runScheduled(controller: Pick<ScheduledController, 'cron' | 'scheduledTime'>, env: Env): Promise<void> {
+  const settings = await getSettings(env)
+  if (controller.cron === DAILY_CRON) {
+    await run('rollup', () => rollupRecent(env, controller.scheduledTime))
+    const days = settings.int('LogCleanupDays')
+    if (days > 0) await run('log-retention', () => deleteLogsBefore(env, nowSeconds() - days * 86400, 600_000))
+    await run('sessions', () => env.DB.prepare('DELETE FROM sessions WHERE expires_at < ?').bind(nowSeconds()).run())
+    return
+  }
+  await run('rollup', () => rollupRecent(env, controller.scheduledTime))
+  if (await dueEvery(env, 'channel-test', settings.int('ChannelTestFrequency'))) await run('channel-test', () => testAllChannels(env))
+}
