@@ -264,7 +264,11 @@ export async function startMockUpstream({ port = Number(process.env.PORT ?? 3999
       return json(res, 200, {
         object: 'list',
         model: body.model,
-        data: inputs.map((_, index) => ({ object: 'embedding', index, embedding: [0.1, 0.2, 0.3, 0.4] })),
+        data: inputs.map((_, index) => ({
+          object: 'embedding',
+          index,
+          embedding: body.encoding_format === 'base64' ? Buffer.from(new Float32Array([0.1, 0.2, 0.3, 0.4]).buffer).toString('base64') : [0.1, 0.2, 0.3, 0.4],
+        })),
         usage: { prompt_tokens: prompt, total_tokens: prompt },
       })
     }
