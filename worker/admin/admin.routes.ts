@@ -18,6 +18,7 @@ import { channelRoutes } from './channels/channels.routes'
 import { priceRoutes } from './prices/prices.routes'
 import { logRoutes } from './logs/logs.routes'
 import { redemptionRoutes } from './redemptions/redemptions.routes'
+import { groupRoutes } from './groups/groups.routes'
 
 export const adminApp = new Hono<HonoEnv>()
   .use(
@@ -40,5 +41,6 @@ export const adminApp = new Hono<HonoEnv>()
   .route('/', channelRoutes)
   .route('/', priceRoutes)
   .route('/', logRoutes)
+  .route('/', groupRoutes)
 
 export type AdminApiType = typeof adminApp

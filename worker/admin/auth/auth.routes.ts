@@ -3,9 +3,9 @@
  * POST /api/setup works exactly once (an atomic insert guarded by "no users yet").
  */
 import { Hono } from 'hono'
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { createDb } from '../../db/client'
-import { users } from '../../db/schema'
+import { LOG_TYPE, users } from '../../db/schema'
 import { publicRoute } from '../../middleware/access'
 import { clientIp, criticalRateLimit } from '../../middleware/rate-limit'
 import { USER_STATUS } from '../../middleware/session-auth'
@@ -15,6 +15,8 @@ import { ok } from '../../lib/respond'
 import { nowSeconds } from '../../lib/time'
 import { validate } from '../../lib/validate'
 import { getSettings, getTokenSecret } from '../../settings/store'
+import { seedDefaultPrices } from '../../billing/default-prices'
+import { priceSnapshot } from '../../billing/pricing'
 import { ROLE, type HonoEnv } from '../../env'
 import { markSetupDone } from '../status/status.service'
 import { createUser, findByLogin, getUser, profileOf } from '../users/users.service'
@@ -36,6 +38,7 @@ export const authRoutes = new Hono<HonoEnv>()
     if (!root) throw conflict('The system is already set up')
     markSetupDone()
     await getTokenSecret(c.env)
+    if (await seedDefaultPrices(c.env)) await priceSnapshot.invalidate(c.env)
     await createSession(c, root.id)
     const user = await getUser(c.env, root.id)
     return ok(c, profileOf(user!), 'Root account created')
@@ -90,13 +93,31 @@ export const authRoutes = new Hono<HonoEnv>()
       username: body.username,
       password: body.password,
       email,
-      quota: settings.int('QuotaForNewUser'),
       inviterId: inviter?.id,
+      credits: [
+        { amount: settings.int('QuotaForNewUser'), note: 'New user quota' },
+        ...(inviter ? [{ amount: settings.int('QuotaForInvitee'), note: `Invitee reward: registered with the invite code of ${inviter.username}` }] : []),
+      ],
     })
+    if (inviter) await rewardInviter(c.env, inviter, user.username, settings.int('QuotaForInviter'))
     return ok(c, { id: user.id, username: user.username }, 'Registered')
   })
 
 async function findInviter(env: Env, affCode: string) {
-  const [row] = await createDb(env.DB).select({ id: users.id }).from(users).where(eq(users.affCode, affCode)).limit(1)
+  const [row] = await createDb(env.DB).select({ id: users.id, username: users.username }).from(users).where(eq(users.affCode, affCode)).limit(1)
   return row
+}
+
+/** The inviter's reward goes through their wallet (with a system log); the invite count is kept on the user. */
+async function rewardInviter(env: Env, inviter: { id: number; username: string }, invitee: string, reward: number) {
+  await createDb(env.DB)
+    .update(users)
+    .set({ affCount: sql`${users.affCount} + 1`, affQuota: sql`${users.affQuota} + ${reward}` })
+    .where(eq(users.id, inviter.id))
+  if (reward <= 0) return
+  await env.WALLET.getByName(`user:${inviter.id}`).credit({
+    userId: inviter.id,
+    amount: reward,
+    log: { type: LOG_TYPE.SYSTEM, createdAt: nowSeconds(), username: inviter.username, content: `Inviter reward: ${invitee} registered with your invite link` },
+  })
 }

@@ -9,6 +9,7 @@ import { ok } from '../../lib/respond'
 import { validate } from '../../lib/validate'
 import { getSettings, publicOptionList, saveOptions } from '../../settings/store'
 import type { HonoEnv } from '../../env'
+import { syncGroupsFromRatio } from '../groups/groups.service'
 
 const scalar = z.union([z.string().max(200_000), z.number(), z.boolean()]).transform(String)
 const putSchema = z.union([
@@ -21,6 +22,7 @@ export const optionRoutes = new Hono<HonoEnv>()
   .put('/option/', rootRoute, validate('json', putSchema), async (c) => {
     const body = c.req.valid('json')
     const values = 'key' in body ? { [body.key]: body.value } : body.options
-    await saveOptions(c.env, values)
+    const saved = await saveOptions(c.env, values)
+    if ('GroupRatio' in values) await syncGroupsFromRatio(c.env, saved.str('GroupRatio'))
     return ok(c, null, 'Saved')
   })

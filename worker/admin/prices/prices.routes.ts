@@ -13,6 +13,7 @@ import { channelType } from '../../providers/registry'
 import { getRoutingTable, modelsOfGroup } from '../../relay/routing-table'
 import { getSettings } from '../../settings/store'
 import type { HonoEnv } from '../../env'
+import { DEFAULT_PRICES } from '../../billing/default-prices'
 import { deleteManySchema, multipleSchema, priceFields, remotePriceList, syncModeQuery } from './prices.schema'
 import { createPrice, deletePrices, listPrices, modelCatalogue, priceView, setMultiple, syncPrices, updatePrice } from './prices.service'
 
@@ -21,7 +22,9 @@ export const DEFAULT_PRICE_LIST_URL = 'https://raw.githubusercontent.com/Martial
 const modelParam = z.object({ model: z.string().min(1).max(400) })
 
 export const priceRoutes = new Hono<HonoEnv>()
-  .get('/prices', adminRoute, async (c) => ok(c, await listPrices(c.env)))
+  .get('/prices', adminRoute, validate('query', z.object({ type: z.enum(['db', 'default']).default('db') })), async (c) =>
+    ok(c, c.req.valid('query').type === 'default' ? DEFAULT_PRICES : await listPrices(c.env))
+  )
   .get('/prices/model_list', adminRoute, async (c) => ok(c, await modelCatalogue(c.env)))
   .get('/prices/updateService', adminRoute, (c) => ok(c, DEFAULT_PRICE_LIST_URL))
   .post('/prices/single', adminRoute, validate('json', priceFields), async (c) => ok(c, priceView(await createPrice(c.env, c.req.valid('json'))), 'Created'))

@@ -10,7 +10,8 @@ import { badRequest, notFound } from '../../lib/errors'
 import { nowSeconds } from '../../lib/time'
 import { forgetToken } from '../../relay/token-auth'
 import { generateTokenKey } from '../../relay/token-key'
-import { getSettings, getTokenSecret } from '../../settings/store'
+import { getTokenSecret } from '../../settings/store'
+import { groupExists } from '../groups/groups.service'
 import { ROLE, type SessionUser } from '../../env'
 import { contains, offset, orderBy, page, type ListQuery } from '../shared/paging'
 import type { z } from 'zod'
@@ -70,14 +71,11 @@ export async function findOwnedToken(env: Env, id: number, owner: SessionUser, a
   return row
 }
 
-/** A token group must be configured; ordinary users may only pick their own group (or none). */
+/** A token group must be enabled; ordinary users may pick only their own group or a public one. */
 async function checkGroup(env: Env, owner: SessionUser, group: string) {
-  if (!group) return
-  const ratios = (await getSettings(env)).json<Record<string, number>>('GroupRatio')
-  if (!(group in ratios)) throw badRequest(`group: "${group}" is not a configured group`, { fields: { group: 'unknown group' } })
-  if (owner.role < ROLE.ADMIN && group !== owner.group) {
-    throw badRequest('group: you may only use your own group', { fields: { group: 'not allowed' } })
-  }
+  if (!group || group === owner.group) return
+  const allowed = await groupExists(env, group, { publicOnly: owner.role < ROLE.ADMIN })
+  if (!allowed) throw badRequest(`group: "${group}" is not available to you`, { fields: { group: 'not allowed' } })
 }
 
 function columns(f: TokenFields) {

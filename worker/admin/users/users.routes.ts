@@ -9,6 +9,8 @@ import { listQuery } from '../shared/paging'
 import { assertCanManage, adjustQuota, listUsers, manageUser, targetUser, updateUser, userRow, deleteUser } from './users.admin'
 import { createUserSchema, manageSchema, quotaSchema, updateUserSchema } from './users.schema'
 import { createUser } from './users.service'
+import { assertGroup } from '../groups/groups.service'
+import { LOG_TYPE } from '../../db/schema'
 
 export const userAdminRoutes = new Hono<HonoEnv>()
   .get('/user/', adminRoute, validate('query', listQuery), async (c) => ok(c, await listUsers(c.env, c.req.valid('query'))))
@@ -16,18 +18,21 @@ export const userAdminRoutes = new Hono<HonoEnv>()
   .post('/user/', adminRoute, validate('json', createUserSchema), async (c) => {
     const body = c.req.valid('json')
     const actor = c.get('user')!
+    await assertGroup(c.env, body.group)
     const user = await createUser(c.env, {
       username: body.username,
       password: body.password,
       displayName: body.display_name,
       email: body.email,
       group: body.group,
-      quota: body.quota,
-      quotaNote: `Initial quota set by administrator ${actor.username}`,
+      credits: [{ amount: body.quota, note: `Initial quota set by administrator ${actor.username}`, type: LOG_TYPE.MANAGE }],
     })
     return ok(c, userRow(user), 'Created')
   })
-  .put('/user/', adminRoute, validate('json', updateUserSchema), async (c) => ok(c, userRow(await updateUser(c.env, c.get('user')!, c.req.valid('json'))), 'Updated'))
+  .put('/user/', adminRoute, validate('json', updateUserSchema), async (c) => {
+    await assertGroup(c.env, c.req.valid('json').group)
+    return ok(c, userRow(await updateUser(c.env, c.get('user')!, c.req.valid('json'))), 'Updated')
+  })
   .post('/user/manage', adminRoute, validate('json', manageSchema), async (c) => {
     const { action, ...ref } = c.req.valid('json')
     const user = await manageUser(c.env, c.get('user')!, ref, action)

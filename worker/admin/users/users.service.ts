@@ -17,10 +17,9 @@ export interface CreateUserInput {
   email?: string
   role?: number
   group?: string
-  quota?: number
   inviterId?: number
-  /** Reason written to the system log for the initial quota. */
-  quotaNote?: string
+  /** Initial credits (new-user quota, invitee reward, admin grant), each explained by its own log row. */
+  credits?: { amount: number; note: string; type?: number }[]
 }
 
 export async function findByLogin(env: Env, login: string): Promise<User | undefined> {
@@ -41,8 +40,9 @@ export async function usernameTaken(env: Env, username: string, exceptId?: numbe
 export async function createUser(env: Env, input: CreateUserInput): Promise<User> {
   if (await usernameTaken(env, input.username)) throw conflict('Username already exists')
   const now = nowSeconds()
-  const quota = input.quota ?? 0
-  // The user and the log explaining the initial quota land in one D1 transaction.
+  const credits = (input.credits ?? []).filter((c) => c.amount > 0)
+  const quota = credits.reduce((sum, c) => sum + c.amount, 0)
+  // The user and the logs explaining the initial quota land in one D1 transaction.
   const insertUser = env.DB.prepare(
     `INSERT INTO users (username, password, display_name, email, role, "group", quota, aff_code, inviter_id, created_time)
      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)`
@@ -58,12 +58,14 @@ export async function createUser(env: Env, input: CreateUserInput): Promise<User
     input.inviterId ?? 0,
     now
   )
-  const logInitialQuota = env.DB.prepare(
-    `INSERT INTO logs (user_id, username, created_at, type, quota, content)
-     SELECT id, username, ?2, ?3, ?4, ?5 FROM users WHERE username = ?1 AND ?4 > 0`
-  ).bind(input.username, now, LOG_TYPE.SYSTEM, quota, input.quotaNote ?? 'New user quota')
+  const logCredits = credits.map((c) =>
+    env.DB.prepare(
+      `INSERT INTO logs (user_id, username, created_at, type, quota, content)
+       SELECT id, username, ?2, ?3, ?4, ?5 FROM users WHERE username = ?1`
+    ).bind(input.username, now, c.type ?? LOG_TYPE.SYSTEM, c.amount, c.note)
+  )
   try {
-    await env.DB.batch([insertUser, logInitialQuota])
+    await env.DB.batch([insertUser, ...logCredits])
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict('Username already exists')
     throw err

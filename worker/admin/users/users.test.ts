@@ -18,7 +18,7 @@ describe('user administration', () => {
     expect(edited.body.data).toMatchObject({ username: 'bobby', group: 'default', quota: 7000 })
     const logs = await env.DB.prepare('SELECT type, quota FROM logs WHERE user_id = ? ORDER BY id').bind(id).all<any>()
     expect(logs.results).toEqual([
-      { type: 4, quota: 5000 },
+      { type: 3, quota: 5000 },
       { type: 3, quota: 2000 },
     ])
   })

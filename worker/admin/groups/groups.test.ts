@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest'
+import { env } from 'cloudflare:workers'
+import { TestClient, setupRoot, signedInUser } from '../../test/client'
+
+describe('user groups and invite rewards', () => {
+  it('keeps GroupRatio in sync with the group table, both ways', async () => {
+    const root = await setupRoot()
+    expect((await root.get('/api/user_group/')).body.data.map((g: any) => g.symbol)).toEqual(['default', 'vip', 'svip'])
+    const created = await root.post('/api/user_group/', { symbol: 'pro', name: 'Pro', ratio: 0.8, public: true })
+    expect(created.status).toBe(200)
+    expect((await root.post('/api/user_group/', { symbol: 'pro', name: 'Again', ratio: 1 })).status).toBe(409)
+    const ratios = () => root.get('/api/option/').then((r) => JSON.parse(r.body.data.find((o: any) => o.key === 'GroupRatio').value))
+    expect(await ratios()).toEqual({ default: 1, vip: 1, svip: 1, pro: 0.8 })
+    await root.put('/api/option/', { key: 'GroupRatio', value: JSON.stringify({ default: 1, pro: 0.5 }) })
+    const groups = (await root.get('/api/user_group/')).body.data
+    expect(groups.find((g: any) => g.symbol === 'pro')).toMatchObject({ ratio: 0.5, enable: true })
+    expect(groups.find((g: any) => g.symbol === 'vip')).toMatchObject({ enable: false })
+    expect((await root.post('/api/user/', { username: 'vipuser', password: 'password-1', group: 'vip' })).status).toBe(400)
+  })
+
+  it('lets users put public groups on their tokens only', async () => {
+    const root = await setupRoot()
+    await root.post('/api/user_group/', { symbol: 'cheap', name: 'Cheap', ratio: 0.5, public: true })
+    const { client } = await signedInUser('grouper')
+    expect((await client.post('/api/token/', { name: 'a', unlimited_quota: true, group: 'cheap' })).status).toBe(200)
+    expect((await client.post('/api/token/', { name: 'b', unlimited_quota: true, group: 'vip' })).status).toBe(400)
+    expect(Object.keys((await client.get('/api/user_group_map')).body.data)).toEqual(['default', 'cheap'])
+  })
+
+  it('rewards inviter and invitee and gives the new-user quota, each with a system log', async () => {
+    const root = await setupRoot()
+    await root.put('/api/option/', { options: { QuotaForNewUser: '100', QuotaForInviter: '300', QuotaForInvitee: '200' } })
+    const { client: inviter, id: inviterId } = await signedInUser('inviter')
+    const aff = (await inviter.get('/api/user/aff')).body.data
+    const newcomer = new TestClient()
+    await newcomer.get('/api/status')
+    expect((await newcomer.post('/api/user/register', { username: 'invitee', password: 'password-1', aff_code: aff })).status).toBe(200)
+    await newcomer.post('/api/user/login', { username: 'invitee', password: 'password-1' })
+    const me = (await newcomer.get('/api/user/self')).body.data
+    expect(me).toMatchObject({ quota: 300, inviter_id: inviterId })
+    const inviterSelf = (await inviter.get('/api/user/self')).body.data
+    expect(inviterSelf).toMatchObject({ quota: 400, aff_count: 1 })
+    const logs = await env.DB.prepare('SELECT user_id, type, quota FROM logs WHERE type = 4 ORDER BY id').all<any>()
+    expect(logs.results).toEqual([
+      { user_id: inviterId, type: 4, quota: 100 },
+      { user_id: me.id, type: 4, quota: 100 },
+      { user_id: me.id, type: 4, quota: 200 },
+      { user_id: inviterId, type: 4, quota: 300 },
+    ])
+  })
+
+  it('seeds the default price table at setup', async () => {
+    await setupRoot()
+    const n = await env.DB.prepare('SELECT COUNT(*) AS n FROM prices').first<number>('n')
+    expect(n).toBeGreaterThan(20)
+  })
+})

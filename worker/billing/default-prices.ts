@@ -1,0 +1,61 @@
+/**
+ * The built-in price table that seeds a fresh install (at setup, when no price exists). Ratios are
+ * in one-hub units: ratio 1 = $2 per 1M tokens, so ratio = list price per 1M tokens ÷ 2; per-call
+ * ("times") prices are $ per call ÷ 0.002. Admins edit or replace them from the pricing page.
+ */
+import type { PriceType } from './formula'
+
+type Row = [model: string, type: PriceType, channelType: number, input: number, output: number, extra?: Record<string, number>]
+
+const OPENAI = 1
+const CLAUDE = 14
+const GEMINI = 25
+const DEEPSEEK = 28
+
+const ROWS: Row[] = [
+  ['gpt-4o', 'tokens', OPENAI, 1.25, 5, { cached_tokens: 0.5 }],
+  ['gpt-4o-mini', 'tokens', OPENAI, 0.075, 0.3, { cached_tokens: 0.5 }],
+  ['gpt-4.1', 'tokens', OPENAI, 1, 4, { cached_tokens: 0.25 }],
+  ['gpt-4.1-mini', 'tokens', OPENAI, 0.2, 0.8, { cached_tokens: 0.25 }],
+  ['gpt-4.1-nano', 'tokens', OPENAI, 0.05, 0.2, { cached_tokens: 0.25 }],
+  ['gpt-5', 'tokens', OPENAI, 0.625, 5, { cached_tokens: 0.1 }],
+  ['gpt-5-mini', 'tokens', OPENAI, 0.125, 1, { cached_tokens: 0.1 }],
+  ['gpt-5-nano', 'tokens', OPENAI, 0.025, 0.2, { cached_tokens: 0.1 }],
+  ['o3', 'tokens', OPENAI, 1, 4],
+  ['o3-mini', 'tokens', OPENAI, 0.55, 2.2],
+  ['o4-mini', 'tokens', OPENAI, 0.55, 2.2],
+  ['text-embedding-3-small', 'tokens', OPENAI, 0.01, 0],
+  ['text-embedding-3-large', 'tokens', OPENAI, 0.065, 0],
+  ['omni-moderation-latest', 'tokens', OPENAI, 0, 0],
+  ['dall-e-3', 'times', OPENAI, 20, 0],
+  ['gpt-image-1', 'times', OPENAI, 20, 0],
+  ['whisper-1', 'times', OPENAI, 3, 0],
+  ['tts-1', 'tokens', OPENAI, 7.5, 0],
+  ['claude-opus-4-1', 'tokens', CLAUDE, 7.5, 37.5],
+  ['claude-sonnet-4-5', 'tokens', CLAUDE, 1.5, 7.5],
+  ['claude-haiku-4-5', 'tokens', CLAUDE, 0.5, 2.5],
+  ['claude-3-5-haiku-latest', 'tokens', CLAUDE, 0.4, 2],
+  ['gemini-2.5-pro', 'tokens', GEMINI, 0.625, 5],
+  ['gemini-2.5-flash', 'tokens', GEMINI, 0.15, 1.25],
+  ['gemini-2.0-flash', 'tokens', GEMINI, 0.05, 0.2],
+  ['deepseek-chat', 'tokens', DEEPSEEK, 0.135, 0.55],
+  ['deepseek-reasoner', 'tokens', DEEPSEEK, 0.275, 1.095],
+]
+
+export const DEFAULT_PRICES = ROWS.map(([model, type, channel_type, input, output, extra_ratios]) => ({
+  model,
+  type,
+  channel_type,
+  input,
+  output,
+  extra_ratios: extra_ratios ?? null,
+}))
+
+/** Insert the default table when the prices table is empty (first run). */
+export async function seedDefaultPrices(env: Env): Promise<number> {
+  const existing = await env.DB.prepare('SELECT 1 FROM prices LIMIT 1').first()
+  if (existing) return 0
+  const stmt = env.DB.prepare('INSERT OR IGNORE INTO prices (model, type, channel_type, input, output, locked, extra_ratios) VALUES (?, ?, ?, ?, ?, 0, ?)')
+  await env.DB.batch(DEFAULT_PRICES.map((p) => stmt.bind(p.model, p.type, p.channel_type, p.input, p.output, p.extra_ratios ? JSON.stringify(p.extra_ratios) : null)))
+  return DEFAULT_PRICES.length
+}
