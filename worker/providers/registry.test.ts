@@ -1,0 +1,73 @@
+/** Channel-type registry: unique one-hub ids, names, chat-capable adapters and lookups. */
+import { describe, expect, it } from 'vitest'
+import { channel, chatCall } from './stream-harness'
+import { anthropicAdapter } from './anthropic/adapter'
+import { azureAdapter } from './azure/adapter'
+import { geminiAdapter } from './gemini/adapter'
+import { CHANNEL_TYPES, channelType } from './registry'
+
+const ONE_HUB_IDS: Record<number, string> = {
+  1: 'OpenAI',
+  3: 'Azure OpenAI',
+  8: 'Custom (OpenAI-compatible)',
+  14: 'Anthropic Claude',
+  25: 'Google Gemini',
+  28: 'DeepSeek',
+  29: 'Moonshot',
+  30: 'Mistral',
+  31: 'Groq',
+  56: 'xAI',
+  20: 'OpenRouter',
+  45: 'SiliconFlow',
+}
+
+describe('CHANNEL_TYPES', () => {
+  it('has unique ids', () => {
+    const ids = CHANNEL_TYPES.map((t) => t.id)
+    expect(new Set(ids).size).toBe(ids.length)
+  })
+
+  it.each(CHANNEL_TYPES.map((t) => [t.id, t] as const))('type %i has a name, hints and a chat adapter', (_id, t) => {
+    expect(t.name.trim()).not.toBe('')
+    expect(t.keyHint.trim()).not.toBe('')
+    expect(t.baseUrlHint.trim()).not.toBe('')
+    expect(t.adapter.supports('chat')).toBe(true)
+    expect(Array.isArray(t.models)).toBe(true)
+    if (t.defaultBaseUrl) expect(t.defaultBaseUrl).toMatch(/^https:\/\/[^/]+(\/[^/]+)*$/)
+  })
+
+  it('uses the one-hub ids', () => {
+    for (const [id, name] of Object.entries(ONE_HUB_IDS)) expect(channelType(Number(id))?.name).toBe(name)
+    expect(CHANNEL_TYPES.map((t) => t.id).sort((a, b) => a - b)).toEqual(Object.keys(ONE_HUB_IDS).map(Number).sort((a, b) => a - b))
+  })
+
+  it('wires the translating adapters to their types', () => {
+    expect(channelType(3)?.adapter).toBe(azureAdapter)
+    expect(channelType(14)?.adapter).toBe(anthropicAdapter)
+    expect(channelType(25)?.adapter).toBe(geminiAdapter)
+    expect(channelType(99999)).toBeUndefined()
+  })
+
+  it('requires a base URL only for Azure and Custom', () => {
+    expect(CHANNEL_TYPES.filter((t) => !t.defaultBaseUrl).map((t) => t.id).sort((a, b) => a - b)).toEqual([3, 8])
+  })
+
+  it.each([
+    [28, 'https://api.deepseek.com/v1/chat/completions'],
+    [29, 'https://api.moonshot.cn/v1/chat/completions'],
+    [30, 'https://api.mistral.ai/v1/chat/completions'],
+    [31, 'https://api.groq.com/openai/v1/chat/completions'],
+    [56, 'https://api.x.ai/v1/chat/completions'],
+    [20, 'https://openrouter.ai/api/v1/chat/completions'],
+    [45, 'https://api.siliconflow.cn/v1/chat/completions'],
+  ])('compatible type %i calls %s by default', async (id, url) => {
+    const req = await channelType(id)!.adapter.buildRequest(chatCall(), channel({ type: id, key: 'k' }))
+    expect(req.url).toBe(url)
+    expect(req.headers.get('authorization')).toBe('Bearer k')
+  })
+
+  it('lets a compatible channel override the base URL', async () => {
+    const req = await channelType(1)!.adapter.buildRequest(chatCall(), channel({ baseUrl: 'https://oai.example.com/v1' }))
+    expect(req.url).toBe('https://oai.example.com/v1/chat/completions')
+  })
+})
