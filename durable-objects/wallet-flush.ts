@@ -1,7 +1,7 @@
 /**
  * The D1 batch that writes a wallet's pending changes behind: an idempotency marker, absolute
- * balances of the user and dirty tokens, channel usage increments and the pending log rows —
- * all in one D1 transaction. If the marker already exists the batch was applied before and fails
+ * balances of the user and dirty tokens, channel usage increments, the statistics rows of the
+ * consume logs and the pending log rows — all in one D1 transaction. If the marker already exists the batch was applied before and fails
  * as a whole, which the wallet treats as success.
  */
 import type { WalletLog } from './wallet-types'
@@ -36,6 +36,8 @@ const LOG_COLUMNS = [
   'request_id',
   'metadata',
 ] as const
+
+const LOG_TYPE_CONSUME = 2
 
 /** D1 allows 100 bound parameters per statement. */
 const ROWS_PER_INSERT = Math.floor(100 / LOG_COLUMNS.length)
@@ -86,6 +88,34 @@ export function buildFlushStatements(db: D1Database, plan: FlushPlan): D1Prepare
   }
   for (const c of plan.channels) {
     stmts.push(db.prepare('UPDATE channels SET used_quota = used_quota + ? WHERE id = ?').bind(c.amount, c.id))
+  }
+  // Statistics stay current in the same transaction as the consume logs they summarise.
+  const stats = new Map<string, { date: string; channelId: number; model: string; n: number; quota: number; prompt: number; completion: number; time: number }>()
+  for (const [, l] of plan.logs) {
+    if (l.type !== LOG_TYPE_CONSUME) continue
+    const date = new Date(l.createdAt * 1000).toISOString().slice(0, 10)
+    const key = `${date}|${l.channelId ?? 0}|${l.modelName ?? ''}`
+    const s = stats.get(key) ?? { date, channelId: l.channelId ?? 0, model: l.modelName ?? '', n: 0, quota: 0, prompt: 0, completion: 0, time: 0 }
+    s.n++
+    s.quota += l.quota
+    s.prompt += l.promptTokens ?? 0
+    s.completion += l.completionTokens ?? 0
+    s.time += l.requestTime ?? 0
+    stats.set(key, s)
+  }
+  for (const s of stats.values()) {
+    stmts.push(
+      db
+        .prepare(
+          `INSERT INTO statistics (date, user_id, channel_id, model_name, request_count, quota, prompt_tokens, completion_tokens, request_time)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+           ON CONFLICT (date, user_id, channel_id, model_name) DO UPDATE SET
+             request_count = request_count + excluded.request_count, quota = quota + excluded.quota,
+             prompt_tokens = prompt_tokens + excluded.prompt_tokens, completion_tokens = completion_tokens + excluded.completion_tokens,
+             request_time = request_time + excluded.request_time`
+        )
+        .bind(s.date, plan.userId, s.channelId, s.model, s.n, s.quota, s.prompt, s.completion, s.time)
+    )
   }
   const rowSql = `(${LOG_COLUMNS.map(() => '?').join(', ')})`
   for (let i = 0; i < plan.logs.length; i += ROWS_PER_INSERT) {

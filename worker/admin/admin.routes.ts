@@ -19,6 +19,7 @@ import { priceRoutes } from './prices/prices.routes'
 import { logRoutes } from './logs/logs.routes'
 import { redemptionRoutes } from './redemptions/redemptions.routes'
 import { groupRoutes } from './groups/groups.routes'
+import { dashboardRoutes } from './dashboard/dashboard.routes'
 
 export const adminApp = new Hono<HonoEnv>()
   .use(
@@ -42,5 +43,6 @@ export const adminApp = new Hono<HonoEnv>()
   .route('/', priceRoutes)
   .route('/', logRoutes)
   .route('/', groupRoutes)
+  .route('/', dashboardRoutes)
 
 export type AdminApiType = typeof adminApp

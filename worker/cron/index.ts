@@ -25,8 +25,7 @@ async function dueEvery(env: Env, job: string, minutes: number): Promise<boolean
 
 async function run(name: string, job: () => Promise<unknown>) {
   try {
-    const result = await job()
-    console.log(`cron ${name}: ${JSON.stringify(result)}`)
+    await job()
   } catch (err) {
     console.error(`cron ${name} failed`, err)
   }

@@ -1,0 +1,121 @@
+/**
+ * Dashboards read the `statistics` rollup (kept current by the wallets' write-behind and rebuilt by
+ * cron), never raw logs. /api/user/dashboard: the caller's balance (exact, from the wallet), today's
+ * figures and per-day × model rows for a range. /api/analytics/*: admin totals, time series,
+ * registrations (direct vs invited), redemptions, channel counts by status, top users and models.
+ */
+import { Hono } from 'hono'
+import { z } from 'zod'
+import { userRoute, adminRoute } from '../../middleware/access'
+import { ok } from '../../lib/respond'
+import { validate } from '../../lib/validate'
+import { nowSeconds } from '../../lib/time'
+import { getRoutingTable, modelsOfGroup } from '../../relay/routing-table'
+import { dateOf } from '../../stats/rollup'
+import type { HonoEnv } from '../../env'
+
+const MAX_RANGE_DAYS = 366
+
+const rangeQuery = z
+  .object({
+    start_timestamp: z.coerce.number().int().min(0).optional(),
+    end_timestamp: z.coerce.number().int().min(0).optional(),
+  })
+  .transform((q) => {
+    const end = q.end_timestamp ?? nowSeconds()
+    const start = q.start_timestamp ?? end - 6 * 86400
+    return { start, end, from: dateOf(start), to: dateOf(end) }
+  })
+  .refine((r) => r.start <= r.end, { message: 'start must be before end', path: ['start_timestamp'] })
+  .refine((r) => r.end - r.start <= MAX_RANGE_DAYS * 86400, { message: `the range is limited to ${MAX_RANGE_DAYS} days`, path: ['start_timestamp'] })
+
+type Row = { date: string; model_name: string; request_count: number; quota: number; prompt_tokens: number; completion_tokens: number; request_time: number }
+
+export const dashboardRoutes = new Hono<HonoEnv>()
+  .get('/user/dashboard', userRoute, validate('query', rangeQuery), async (c) => {
+    const me = c.get('user')!
+    const { from, to } = c.req.valid('query')
+    const today = dateOf(nowSeconds())
+    const [rows, balance, table] = await Promise.all([
+      c.env.DB.prepare(
+        `SELECT date, model_name, SUM(request_count) AS request_count, SUM(quota) AS quota, SUM(prompt_tokens) AS prompt_tokens,
+                SUM(completion_tokens) AS completion_tokens, SUM(request_time) AS request_time
+         FROM statistics WHERE user_id = ? AND date BETWEEN ? AND ? GROUP BY date, model_name ORDER BY date, model_name`
+      )
+        .bind(me.id, from, to)
+        .all<Row>(),
+      c.env.WALLET.getByName(`user:${me.id}`).balance({ userId: me.id }),
+      getRoutingTable(c.env, c.executionCtx),
+    ])
+    const todayRows = rows.results.filter((r) => r.date === today)
+    return ok(c, {
+      balance: { quota: balance?.quota ?? 0, used_quota: balance?.usedQuota ?? 0, request_count: balance?.requestCount ?? 0 },
+      today: {
+        request_count: todayRows.reduce((s, r) => s + r.request_count, 0),
+        quota: todayRows.reduce((s, r) => s + r.quota, 0),
+        tokens: todayRows.reduce((s, r) => s + r.prompt_tokens + r.completion_tokens, 0),
+      },
+      rows: rows.results,
+      models: modelsOfGroup(table, me.group),
+    })
+  })
+  .get('/analytics/statistics', adminRoute, async (c) => {
+    const [usersRow, channelsRows, redemptionRows] = await c.env.DB.batch<Record<string, number>>([
+      c.env.DB.prepare(
+        'SELECT COUNT(*) AS user_count, COALESCE(SUM(quota), 0) AS total_quota, COALESCE(SUM(used_quota), 0) AS total_used_quota, SUM(inviter_id > 0) AS invited_count FROM users'
+      ),
+      c.env.DB.prepare('SELECT status, COUNT(*) AS n FROM channels GROUP BY status'),
+      c.env.DB.prepare('SELECT status, COUNT(*) AS n, COALESCE(SUM(quota), 0) AS quota FROM redemptions GROUP BY status'),
+    ])
+    const byStatus = (rows: Record<string, number>[], status: number) => rows.find((r) => r.status === status)?.n ?? 0
+    const ch = channelsRows!.results
+    const rd = redemptionRows!.results
+    return ok(c, {
+      ...usersRow!.results[0],
+      channels: { enabled: byStatus(ch, 1), disabled: byStatus(ch, 2), auto_disabled: byStatus(ch, 3), test_disabled: byStatus(ch, 4) },
+      redemptions: { unused: byStatus(rd, 1), disabled: byStatus(rd, 2), used: byStatus(rd, 3), used_quota: rd.find((r) => r.status === 3)?.quota ?? 0 },
+    })
+  })
+  .get('/analytics/period', adminRoute, validate('query', rangeQuery), async (c) => {
+    const { start, end, from, to } = c.req.valid('query')
+    const db = c.env.DB
+    const [daily, models, users, registrations, redemptions] = await db.batch<Record<string, any>>([
+      db
+        .prepare(
+          `SELECT date, SUM(request_count) AS request_count, SUM(quota) AS quota, SUM(prompt_tokens) AS prompt_tokens, SUM(completion_tokens) AS completion_tokens, SUM(request_time) AS request_time
+           FROM statistics WHERE date BETWEEN ? AND ? GROUP BY date ORDER BY date`
+        )
+        .bind(from, to),
+      db
+        .prepare(
+          `SELECT model_name, SUM(request_count) AS request_count, SUM(quota) AS quota, SUM(prompt_tokens + completion_tokens) AS tokens
+           FROM statistics WHERE date BETWEEN ? AND ? GROUP BY model_name ORDER BY quota DESC LIMIT 10`
+        )
+        .bind(from, to),
+      db
+        .prepare(
+          `SELECT s.user_id, u.username, SUM(s.request_count) AS request_count, SUM(s.quota) AS quota
+           FROM statistics s LEFT JOIN users u ON u.id = s.user_id WHERE s.date BETWEEN ? AND ? GROUP BY s.user_id ORDER BY quota DESC LIMIT 10`
+        )
+        .bind(from, to),
+      db
+        .prepare(
+          `SELECT date(created_time, 'unixepoch') AS date, SUM(inviter_id = 0) AS direct, SUM(inviter_id > 0) AS invited
+           FROM users WHERE created_time BETWEEN ? AND ? GROUP BY date ORDER BY date`
+        )
+        .bind(start, end),
+      db
+        .prepare(
+          `SELECT date(redeemed_time, 'unixepoch') AS date, COUNT(*) AS count, SUM(quota) AS quota
+           FROM redemptions WHERE status = 3 AND redeemed_time BETWEEN ? AND ? GROUP BY date ORDER BY date`
+        )
+        .bind(start, end),
+    ])
+    return ok(c, {
+      daily: daily!.results,
+      top_models: models!.results,
+      top_users: users!.results,
+      registrations: registrations!.results,
+      redemptions: redemptions!.results,
+    })
+  })

@@ -1,0 +1,62 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { env } from 'cloudflare:workers'
+import { setupRoot, signedInUser } from '../../test/client'
+import { createChannel, ledger, send, setPrice } from '../../test/factories'
+import { mockUpstream } from '../../test/upstream-mock'
+
+let upstream: ReturnType<typeof mockUpstream>
+beforeEach(() => {
+  upstream = mockUpstream()
+})
+afterEach(() => upstream.restore())
+
+describe('dashboard and analytics', () => {
+  it('shows a user the calls they just made (statistics kept current by the wallet flush)', async () => {
+    const root = await setupRoot()
+    await setPrice('gpt-4o', 2, 4)
+    await createChannel({ key: 'good' })
+    const { client, id } = await signedInUser('dashuser')
+    await root.post(`/api/user/quota/${id}`, { quota: 1_000_000 })
+    const key = (await client.post('/api/token/', { name: 'k', unlimited_quota: true })).body.data.key
+    for (let i = 0; i < 3; i++) await send('/v1/chat/completions', { key, json: { model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] } })
+    const l = await ledger(id)
+    const d = (await client.get('/api/user/dashboard')).body.data
+    expect(d.balance).toEqual({ quota: l.quota, used_quota: l.used_quota, request_count: 3 })
+    expect(d.today).toEqual({ request_count: 3, quota: l.loggedQuota, tokens: 3 * 19 })
+    expect(d.rows).toHaveLength(1)
+    expect(d.rows[0]).toMatchObject({ model_name: 'gpt-4o', request_count: 3, quota: l.loggedQuota })
+    expect(d.models).toEqual(['gpt-4o', 'gpt-4o-mini'])
+    // The statistics equal the sums over the logs of the same day.
+    const sums = await env.DB.prepare('SELECT COUNT(*) AS n, SUM(quota) AS q FROM logs WHERE type = 2 AND user_id = ?').bind(id).first<any>()
+    expect(d.today.request_count).toBe(sums.n)
+    expect(d.today.quota).toBe(sums.q)
+  })
+
+  it('gives admins totals, registrations split direct vs invited, channel counts and top lists', async () => {
+    const root = await setupRoot()
+    await setPrice('gpt-4o', 1, 1)
+    await createChannel({ key: 'good' })
+    const disabled = await createChannel({ key: 'off' })
+    await env.DB.prepare('UPDATE channels SET status = 3 WHERE id = ?').bind(disabled).run()
+    const { client: inviter, id } = await signedInUser('topuser')
+    const aff = (await inviter.get('/api/user/aff')).body.data
+    await signedInUser('direct1')
+    const { TestClient } = await import('../../test/client')
+    const invitee = new TestClient()
+    await invitee.get('/api/status')
+    await invitee.post('/api/user/register', { username: 'invited1', password: 'password-1', aff_code: aff })
+    await root.post(`/api/user/quota/${id}`, { quota: 100_000 })
+    const key = (await inviter.post('/api/token/', { name: 'k', unlimited_quota: true })).body.data.key
+    await send('/v1/chat/completions', { key, json: { model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] } })
+    await ledger(id)
+    const stats = (await root.get('/api/analytics/statistics')).body.data
+    expect(stats).toMatchObject({ user_count: 4, invited_count: 1, channels: { enabled: 1, auto_disabled: 1, disabled: 0, test_disabled: 0 } })
+    const period = (await root.get('/api/analytics/period')).body.data
+    const reg = period.registrations.reduce((s: any, r: any) => ({ direct: s.direct + r.direct, invited: s.invited + r.invited }), { direct: 0, invited: 0 })
+    expect(reg).toEqual({ direct: 3, invited: 1 })
+    expect(period.top_users[0]).toMatchObject({ username: 'topuser', request_count: 1 })
+    expect(period.top_models[0]).toMatchObject({ model_name: 'gpt-4o', request_count: 1 })
+    expect((await inviter.get('/api/analytics/statistics')).status).toBe(403)
+    expect((await root.get('/api/analytics/period?start_timestamp=100&end_timestamp=50')).status).toBe(400)
+  })
+})
