@@ -34,8 +34,8 @@ const SCHEMAS: Partial<Record<RelayOp, z.ZodType<Record<string, unknown>>>> = {
     model,
     messages: z.array(z.looseObject({ role: z.string() }), { error: 'messages must be a non-empty array' }).min(1, 'messages must not be empty'),
     stream: z.boolean().optional(),
-    max_tokens: z.number().int().min(1).optional(),
-    max_completion_tokens: z.number().int().min(1).optional(),
+    max_tokens: z.number().int().min(1).nullish(),
+    max_completion_tokens: z.number().int().min(1).nullish(),
   }),
   completions: z.looseObject({ model, prompt: nonEmpty, stream: z.boolean().optional(), max_tokens: z.number().int().min(1).optional() }),
   embeddings: z.looseObject({ model, input: nonEmpty }),
@@ -106,7 +106,7 @@ export async function readRelayInput(c: Context<HonoEnv>, op: RelayOp): Promise<
   if (op === 'moderations' && !body.model) body.model = 'omni-moderation-latest'
   const streamable = op === 'chat' || op === 'completions'
   const stream = streamable && body.stream === true
-  const maxTokens = (body.max_completion_tokens ?? body.max_tokens) as number | undefined
+  const maxTokens = (body.max_completion_tokens ?? body.max_tokens ?? undefined) as number | undefined
   return {
     op,
     model: String(body.model),

@@ -186,3 +186,16 @@ describe('anthropicAdapter.buildRequest', () => {
     expect(anthropicAdapter.supports('embeddings')).toBe(false)
   })
 })
+
+describe('toAnthropicRequest: what Anthropic refuses', () => {
+  it('drops empty text blocks and empty string contents', () => {
+    const out = convert({ messages: [{ role: 'user', content: '' }, { role: 'user', content: [{ type: 'text', text: '' }, { type: 'text', text: 'real' }] }] })
+    expect(out.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'real' }] }])
+  })
+
+  it('sends temperature without top_p when both are given', () => {
+    expect(convert({ temperature: 0.3, top_p: 0.9 })).toMatchObject({ temperature: 0.3 })
+    expect(convert({ temperature: 0.3, top_p: 0.9 })).not.toHaveProperty('top_p')
+    expect(convert({ top_p: 0.9 })).toMatchObject({ top_p: 0.9 })
+  })
+})

@@ -18,10 +18,13 @@ interface AnthropicMessage {
 }
 
 function userBlocks(m: ChatMessage): Block[] {
-  if (typeof m.content === 'string') return [{ type: 'text', text: m.content }]
+  // Anthropic rejects empty text blocks.
+  if (typeof m.content === 'string') return m.content ? [{ type: 'text', text: m.content }] : []
   const blocks: Block[] = []
   for (const part of m.content ?? []) {
-    if (part.type === 'text') blocks.push({ type: 'text', text: part.text ?? '' })
+    if (part.type === 'text') {
+      if (part.text) blocks.push({ type: 'text', text: part.text })
+    }
     else if (part.type === 'image_url') {
       const url = imageUrlOf(part) ?? ''
       const data = parseDataUrl(url)
@@ -78,7 +81,8 @@ export function toAnthropicRequest(req: ChatRequest, model: string, stream: bool
   if (system.length) out.system = system.join('\n\n')
   if (stream) out.stream = true
   if (req.temperature != null) out.temperature = Math.min(1, Math.max(0, req.temperature))
-  if (req.top_p != null) out.top_p = req.top_p
+  // Current Claude models refuse temperature and top_p together: temperature wins.
+  if (req.top_p != null && req.temperature == null) out.top_p = req.top_p
   if (req.top_k != null) out.top_k = req.top_k
   const stop = stopList(req.stop)
   if (stop) out.stop_sequences = stop

@@ -184,3 +184,12 @@ describe('OpenAI parseError', () => {
     expect(adapter.parseError(400, body)).toEqual(expected)
   })
 })
+
+describe('OpenAI stream errors', () => {
+  it('reports an {"error": …} chunk sent mid-stream instead of passing it as content', () => {
+    const s = new OpenAIStream(chatCall())
+    expect(s.onEvent({ data: '{"id":"x","choices":[{"index":0,"delta":{"content":"Hi"}}]}' })).toHaveLength(1)
+    expect(s.onEvent({ data: '{"error":{"message":"Provider returned error","code":502}}' })).toEqual([])
+    expect(s.error()).toMatchObject({ message: 'Provider returned error', code: '502' })
+  })
+})

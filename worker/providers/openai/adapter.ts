@@ -5,7 +5,7 @@
  */
 import type { Usage } from '../../billing/formula'
 import type { SseEvent } from '../../relay/sse'
-import type { ChannelInfo, ParsedResponse, ProviderAdapter, RelayCall, RelayOp, StreamTransformer } from '../types'
+import type { ChannelInfo, ParsedResponse, ProviderAdapter, RelayCall, RelayOp, StreamTransformer, UpstreamError } from '../types'
 import { errorFromBody, joinUrl } from '../url'
 import { fromOpenAIUsage, toOpenAIUsage } from './usage'
 
@@ -82,12 +82,22 @@ export class OpenAIStream implements StreamTransformer {
   private id = ''
   private model = ''
   private created = 0
+  private failure: UpstreamError | undefined
 
   constructor(private readonly call: RelayCall) {}
+
+  error() {
+    return this.failure
+  }
 
   onEvent(event: SseEvent): string[] {
     const data = event.data
     if (data === '[DONE]' || data === '') return []
+    // Some compatible suppliers (OpenRouter…) report failures mid-stream as {"error": {...}}.
+    if (data.startsWith('{"error"')) {
+      this.failure = errorFromBody(data)
+      return []
+    }
     if (!this.id) this.readMeta(data)
     if (data.includes('"usage"')) {
       let parsed: any
