@@ -14,6 +14,7 @@ import { NoticeDialog } from '@/features/notice/notice-dialog'
 import { LG_QUERY, useMediaQuery } from '@/hooks/use-media-query'
 import { isAdmin, useAuthUser } from '@/stores/auth-store'
 import { cn } from '@/lib/utils'
+import { Brand } from './brand'
 import { Breadcrumbs } from './breadcrumbs'
 import { SidebarContent } from './app-sidebar'
 import { ConsoleHeader } from './console-header'
@@ -42,18 +43,20 @@ export function ConsoleLayout() {
   return (
     <div className="min-h-svh bg-muted/40 dark:bg-background">
       <ConsoleHeader user={user} onToggleMenu={() => (desktop ? setDrawerOpen((o) => !o) : setSheetOpen(true))} />
-      <div className="flex">
+      <div className="flex min-h-[calc(100svh-4rem)]">
         <aside
           data-testid="console-drawer"
-          className={cn(
-            'sticky top-16 hidden h-[calc(100svh-4rem)] w-[260px] shrink-0 overflow-y-auto border-r bg-sidebar',
-            drawerOpen && 'lg:block'
-          )}
+          className={cn('hidden w-[260px] shrink-0 border-r bg-sidebar', drawerOpen && 'lg:block')}
         >
-          <SidebarContent user={user} />
+          <div className="sticky top-16 max-h-[calc(100svh-4rem)] overflow-y-auto">
+            <SidebarContent user={user} />
+          </div>
         </aside>
         <Sheet open={sheetOpen} onOpenChange={setSheetOpen}>
           <SheetContent side="left" className="w-[260px] gap-0 overflow-y-auto bg-sidebar p-0" data-testid="console-drawer-sheet">
+            <div className="flex h-16 shrink-0 items-center border-b px-4 pr-12">
+              <Brand onClick={() => setSheetOpen(false)} />
+            </div>
             <SheetTitle className="sr-only">{t('mainNavigation')}</SheetTitle>
             <SheetDescription className="sr-only">{t('mainNavigation')}</SheetDescription>
             <SidebarContent user={user} onNavigate={() => setSheetOpen(false)} />

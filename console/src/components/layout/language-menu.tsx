@@ -14,7 +14,7 @@ import { LANGUAGES, changeLanguage, type LanguageCode } from '@/i18n'
 export function LanguageMenu() {
   const { t, i18n } = useTranslation()
   return (
-    <DropdownMenu modal={false}>
+    <DropdownMenu>
       <DropdownMenuTrigger asChild>
         <Button variant="ghost" size="icon" aria-label={t('language.label')} data-testid="language-menu">
           <Languages />

@@ -50,7 +50,7 @@ export function PublicHeader() {
         </nav>
         <div className="ml-auto flex items-center gap-1">
           <div className="md:hidden">
-            <DropdownMenu modal={false}>
+            <DropdownMenu>
               <DropdownMenuTrigger asChild>
                 <Button variant="ghost" size="icon" aria-label={t('openMenu')} data-testid="public-links-menu">
                   <Menu />

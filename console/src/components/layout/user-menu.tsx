@@ -30,7 +30,7 @@ export function UserMenu({ user }: { user: UserProfile }) {
   const { t } = useTranslation()
   const signOut = useSignOut()
   return (
-    <DropdownMenu modal={false}>
+    <DropdownMenu>
       <DropdownMenuTrigger asChild>
         <Button variant="ghost" size="icon" className="rounded-full" aria-label={t('userMenu.label')} data-testid="user-menu">
           <UserAvatar user={user} />

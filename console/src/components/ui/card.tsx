@@ -48,5 +48,5 @@ export function CardContent({ className, ...props }: ComponentProps<'div'>) {
 }
 
 export function CardFooter({ className, ...props }: ComponentProps<'div'>) {
-  return <div data-slot="card-footer" className={cn('flex items-center px-6 [.border-t]:pt-6', className)} {...props} />
+  return <div data-slot="card-footer" className={cn('flex items-center px-6 [.border-t]:-mb-2 [.border-t]:pt-4', className)} {...props} />
 }

@@ -33,7 +33,7 @@ export function Landing() {
           {system_name}
         </h1>
         <p className="mt-5 max-w-2xl text-lg text-balance text-muted-foreground">{t('landing.subtitle')}</p>
-        <div className="mt-8 flex flex-col gap-3 sm:flex-row">
+        <div className="mt-8 flex w-full flex-col gap-3 sm:w-auto sm:flex-row">
           <Button asChild size="lg">
             <Link to={user ? '/panel' : '/login'}>
               {user ? t('landing.openConsole') : t('landing.getStarted')}

@@ -38,13 +38,17 @@ export function Register() {
   const onSubmit = ({ confirm_password: _confirm, ...body }: RegisterValues) =>
     register.mutate(body, { onError: (err) => applyFieldErrors(form, err) })
 
+  const optional = <span className="font-normal text-muted-foreground">{t('fields.optional')}</span>
   const text = (name: 'username' | 'aff_code', label: string, autoComplete?: string) => (
     <FormField
       control={form.control}
       name={name}
       render={({ field }) => (
         <FormItem>
-          <FormLabel>{label}</FormLabel>
+          <FormLabel>
+            {label}
+            {name === 'aff_code' && optional}
+          </FormLabel>
           <FormControl>
             <Input autoComplete={autoComplete} {...field} />
           </FormControl>
@@ -93,7 +97,7 @@ export function Register() {
                 <FormItem>
                   <FormLabel>
                     {t('fields.email')}
-                    {!emailRequired && <span className="font-normal text-muted-foreground">{t('fields.optional')}</span>}
+                    {!emailRequired && optional}
                   </FormLabel>
                   <FormControl>
                     <Input type="email" autoComplete="email" {...field} />

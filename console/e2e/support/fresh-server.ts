@@ -1,0 +1,81 @@
+/**
+ * A private gateway for browser tests that need first-run state (or their own users): fresh D1/KV
+ * state in a temp dir with the real migrations applied (as scripts/test-server.ts does), the
+ * Worker bundle built by the global setup, and the console from console/dist. Stop it when done.
+ */
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+// @ts-expect-error plain ESM script without types
+import { startServer } from '../../../scripts/serve.mjs'
+
+const root = path.resolve(import.meta.dirname, '../../..')
+
+export interface FreshServer {
+  url: string
+  stop(): Promise<void>
+}
+
+export async function startFreshServer(): Promise<FreshServer> {
+  const persistDir = mkdtempSync(path.join(tmpdir(), 'console-e2e-'))
+  execFileSync(
+    process.execPath,
+    [path.join(root, 'node_modules/wrangler/bin/wrangler.js'), 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persistDir],
+    { cwd: root, stdio: 'ignore', env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: '1' } }
+  )
+  const server = await startServer({
+    port: 0,
+    persistDir,
+    quiet: true,
+    cron: false,
+    build: false,
+    vars: { CRITICAL_RATE_LIMIT: '100000' },
+  })
+  return {
+    url: (server.url as URL).href.replace(/\/$/, ''),
+    async stop() {
+      await server.stop()
+      rmSync(persistDir, { recursive: true, force: true })
+    },
+  }
+}
+
+export interface Account {
+  username: string
+  password: string
+}
+
+/** Cookies of an API session: the XSRF token and, once signed in, the session. */
+export interface ApiSession {
+  cookie: string
+  xsrf: string
+}
+
+const cookiePairs = (res: Response) => res.headers.getSetCookie().map((c) => c.split(';')[0])
+
+/** Creates the root account through the API (GET /api/status for the XSRF cookie, then POST /api/setup). */
+export async function setupRoot(baseUrl: string, account: Account): Promise<ApiSession> {
+  const xsrfPair = cookiePairs(await fetch(`${baseUrl}/api/status`)).find((c) => c.startsWith('XSRF-TOKEN='))
+  if (!xsrfPair) throw new Error('no XSRF-TOKEN cookie from /api/status')
+  const xsrf = xsrfPair.slice('XSRF-TOKEN='.length)
+  const res = await fetch(`${baseUrl}/api/setup`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Cookie: xsrfPair, 'X-XSRF-TOKEN': xsrf },
+    body: JSON.stringify(account),
+  })
+  if (!res.ok) throw new Error(`setup failed: ${res.status} ${await res.text()}`)
+  const session = cookiePairs(res).find((c) => c.startsWith('session='))
+  if (!session) throw new Error('setup did not start a session')
+  return { cookie: `${xsrfPair}; ${session}`, xsrf }
+}
+
+/** Saves site options as root (PUT /api/option/). */
+export async function saveOptions(baseUrl: string, session: ApiSession, options: Record<string, string>): Promise<void> {
+  const res = await fetch(`${baseUrl}/api/option/`, {
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json', Cookie: session.cookie, 'X-XSRF-TOKEN': session.xsrf },
+    body: JSON.stringify({ options }),
+  })
+  if (!res.ok) throw new Error(`saving options failed: ${res.status} ${await res.text()}`)
+}
