@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser } from 'playwright-core'
-import { launchBrowser, openPage } from './support/browser'
+import { launchBrowser, openPage, shot } from './support/browser'
 import { signIn } from './support/console'
 import { setupRoot, startFreshServer, type FreshServer } from './support/fresh-server'
 
@@ -39,6 +39,70 @@ describe('session', () => {
     await page.waitForURL('**/login')
     await page.getByText('Error: Not logged in or session expired').waitFor()
     expect(await page.evaluate(() => localStorage.getItem('user'))).toBeNull()
+    await context.close()
+  })
+})
+
+describe('error handling', () => {
+  let server: FreshServer
+  let browser: Browser
+
+  beforeAll(async () => {
+    server = await startFreshServer()
+    await setupRoot(server.url, account)
+    browser = await launchBrowser()
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await server?.stop()
+  })
+
+  it('turns failed calls into the messages of the error catalogue', async () => {
+    const { context, page } = await openPage(browser, { baseURL: server.url })
+    const answers = [
+      { status: 429, body: { success: false, message: 'slow down' }, expect: 'Error: too many requests, please try again later!' },
+      { status: 500, body: { success: false, message: 'boom' }, expect: 'Error: internal server error, please contact the administrator!' },
+      { status: 405, body: { success: false, message: 'no' }, expect: 'This site is a demo only: there is no server side.' },
+      { status: 403, body: { success: false, message: 'This account has been disabled' }, expect: 'Error: This account has been disabled' },
+    ]
+    let next = 0
+    await page.route('**/api/user/login', (route) =>
+      route.fulfill({ status: answers[next].status, contentType: 'application/json', body: JSON.stringify(answers[next].body) })
+    )
+    await page.goto('/login')
+    await page.locator('input[name="username"]').fill(account.username)
+    await page.locator('input[name="password"]').fill(account.password)
+    for (const answer of answers) {
+      await page.locator('form button[type="submit"]').click()
+      await page.getByText(answer.expect).waitFor()
+      next++
+    }
+
+    // A 400 puts the server's field messages on the fields.
+    await page.unroute('**/api/user/login')
+    await page.route('**/api/user/login', (route) =>
+      route.fulfill({
+        status: 400,
+        contentType: 'application/json',
+        body: JSON.stringify({ success: false, message: 'username: is unknown here', data: { fields: { username: 'is unknown here' } } }),
+      })
+    )
+    await page.locator('form button[type="submit"]').click()
+    await page.locator('form').getByText('is unknown here', { exact: true }).waitFor()
+    expect(new URL(page.url()).pathname).toBe('/login')
+    await context.close()
+  })
+
+  it('shows the application error page with details when a page fails to load', async () => {
+    const { context, page } = await openPage(browser, { baseURL: server.url })
+    await page.route(/\/assets\/profile-[^/]*\.js$/, (route) => route.abort())
+    await page.goto('/login')
+    await page.locator('input[name="username"]').fill(account.username)
+    await page.locator('input[name="password"]').fill(account.password)
+    await page.locator('form button[type="submit"]').click()
+    await page.getByText('Unexpected Application Error!').waitFor()
+    expect((await page.getByTestId('error-details').textContent())?.trim()).not.toBe('')
+    await shot(page, 'error-page-light')
     await context.close()
   })
 })

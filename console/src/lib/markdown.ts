@@ -1,13 +1,9 @@
 /**
- * Admin-provided content (home, about, notice, footer): Markdown rendered by `marked`, HTML passed
- * through, and everything sanitized by DOMPurify before it reaches the DOM.
+ * Admin-provided content (home, about, notice): Markdown rendered by `marked`, HTML passed through,
+ * and everything sanitized by DOMPurify (lib/sanitize) before it reaches the DOM.
  */
-import DOMPurify from 'dompurify'
 import { marked } from 'marked'
-
-export function sanitizeHtml(html: string): string {
-  return DOMPurify.sanitize(html, { ADD_ATTR: ['target'] })
-}
+import { sanitizeHtml } from './sanitize'
 
 export function renderMarkdown(source: string): string {
   return sanitizeHtml(marked.parse(source, { async: false, gfm: true, breaks: true }))

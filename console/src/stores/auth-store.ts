@@ -36,7 +36,13 @@ export const ADMIN_ROLE = 10
 
 type Listener = () => void
 const listeners = new Set<Listener>()
-let current: UserProfile | null = readJson<UserProfile>(STORAGE_KEYS.user)
+/** A stored value that is not a profile (older version, hand-edited) counts as signed out. */
+function readStoredUser(): UserProfile | null {
+  const value = readJson<Partial<UserProfile>>(STORAGE_KEYS.user)
+  return value && typeof value.id === 'number' && typeof value.username === 'string' ? (value as UserProfile) : null
+}
+
+let current: UserProfile | null = readStoredUser()
 
 function emit() {
   listeners.forEach((l) => l())
@@ -64,7 +70,7 @@ export const authStore = {
 // Another tab signed in or out.
 window.addEventListener('storage', (e) => {
   if (e.key !== STORAGE_KEYS.user) return
-  current = readJson<UserProfile>(STORAGE_KEYS.user)
+  current = readStoredUser()
   emit()
 })
 

@@ -2,7 +2,7 @@
 import { useMemo } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useSiteInfo } from '@/features/site/api'
-import { sanitizeHtml } from '@/lib/markdown'
+import { sanitizeHtml } from '@/lib/sanitize'
 
 export function SiteFooter() {
   const { t } = useTranslation()
