@@ -66,6 +66,9 @@ class RelayRun {
   private readonly wallet
   private readonly tried = new Set<number>()
   private attempts = 0
+  /** Phase durations for the Server-Timing header (waits only: the runtime clock moves at I/O). */
+  private readonly timings: [string, number][] = []
+  private lastMark: number
 
   constructor(
     private readonly c: Context<HonoEnv>,
@@ -82,6 +85,19 @@ class RelayRun {
     this.reqId = c.get('requestId')
     this.wallet = c.env.WALLET.getByName(`user:${auth.userId}`)
     if (auth.excludeChannel !== undefined) this.tried.add(auth.excludeChannel)
+    this.lastMark = startedAt
+    this.mark('auth')
+  }
+
+  private mark(name: string) {
+    const now = Date.now()
+    this.timings.push([name, now - this.lastMark])
+    this.lastMark = now
+  }
+
+  private withTiming(res: Response): Response {
+    res.headers.set('server-timing', this.timings.map(([n, d]) => `${n};dur=${d}`).join(', '))
+    return res
   }
 
   async execute(): Promise<Response> {
@@ -93,13 +109,14 @@ class RelayRun {
     const estimate = estimateQuota(first.price, this.input.promptEstimate, this.input.maxTokens, this.ratio, this.settings.int('PreConsumedQuota'))
     const reserved = await this.wallet.reserve({ userId: this.auth.userId, tokenId: this.auth.id, reqId: this.reqId, amount: estimate })
     if (!reserved.ok) throw REFUSALS[reserved.reason]()
+    this.mark('reserve')
 
     const maxAttempts = this.auth.pinChannel !== undefined ? 1 : 1 + this.settings.int('RetryTimes')
     let last: { status: number; error: UpstreamError; channel: RoutedChannel } | undefined
     try {
       for (;;) {
         const outcome = await this.attempt(channel)
-        if (outcome.response) return outcome.response
+        if (outcome.response) return this.withTiming(outcome.response)
         last = { ...outcome.failure!, channel }
         const decision = decideFailure(outcome.failure!, this.keywords())
         this.recordFailure(channel, outcome.failure!.status, outcome.failure!.error, decision.freeze, decision.disableReason)
@@ -190,6 +207,7 @@ class RelayRun {
       includeUsage: this.input.includeUsage,
     }
     const result = await callUpstream(type.adapter, call, channel, this.settings.int('UpstreamTimeoutSeconds') * 1000)
+    this.mark(`upstream-${this.attempts}`)
     if (!result.ok) return { failure: { status: result.status, error: result.error } }
 
     const bill = { channel, price, billed, upstream }
