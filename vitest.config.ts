@@ -28,6 +28,8 @@ export default defineConfig(async () => {
             name: 'worker',
             include: ['worker/**/*.test.ts', 'durable-objects/**/*.test.ts'],
             setupFiles: ['./worker/test/apply-migrations.ts'],
+            // A local SMTP server for the mail tests (real delivery over connect() from workerd).
+            globalSetup: ['./worker/admin/mail/smtp-global-setup.ts'],
           },
         },
         {

@@ -20,6 +20,8 @@ import { logRoutes } from './logs/logs.routes'
 import { redemptionRoutes } from './redemptions/redemptions.routes'
 import { groupRoutes } from './groups/groups.routes'
 import { dashboardRoutes } from './dashboard/dashboard.routes'
+import { oauthRoutes } from './oauth/oauth.routes'
+import { mailRoutes } from './mail/mail.routes'
 
 export const adminApp = new Hono<HonoEnv>()
   .use(
@@ -34,6 +36,8 @@ export const adminApp = new Hono<HonoEnv>()
   .use(sessionAuth)
   .route('/', statusRoutes)
   .route('/', authRoutes)
+  .route('/', oauthRoutes)
+  .route('/', mailRoutes)
   .route('/', selfRoutes)
   .route('/', optionRoutes)
   .route('/', redemptionRoutes)

@@ -1,6 +1,7 @@
 /**
  * First-run setup, password login/logout and registration.
  * POST /api/setup works exactly once (an atomic insert guarded by "no users yet").
+ * Login and registration pass the Turnstile gate when TurnstileCheckEnabled.
  */
 import { Hono } from 'hono'
 import { eq, sql } from 'drizzle-orm'
@@ -9,7 +10,8 @@ import { LOG_TYPE, users } from '../../db/schema'
 import { publicRoute } from '../../middleware/access'
 import { clientIp, criticalRateLimit } from '../../middleware/rate-limit'
 import { USER_STATUS } from '../../middleware/session-auth'
-import { ApiError, badRequest, conflict, forbidden, unauthorized } from '../../lib/errors'
+import { turnstile } from '../../middleware/turnstile'
+import { badRequest, conflict, forbidden, unauthorized } from '../../lib/errors'
 import { hashPassword, randomString, verifyPassword } from '../../lib/crypto'
 import { ok } from '../../lib/respond'
 import { nowSeconds } from '../../lib/time'
@@ -22,7 +24,7 @@ import { markSetupDone } from '../status/status.service'
 import { createUser, findByLogin, getUser, profileOf } from '../users/users.service'
 import { loginSchema, registerSchema, setupSchema } from './auth.schema'
 import { createSession, destroySession } from './session'
-import { consumeVerificationCode } from './verification'
+import { assertEmailDomainAllowed, consumeVerificationCode } from './verification'
 
 export const authRoutes = new Hono<HonoEnv>()
   .post('/setup', publicRoute, criticalRateLimit('setup'), validate('json', setupSchema), async (c) => {
@@ -43,7 +45,7 @@ export const authRoutes = new Hono<HonoEnv>()
     const user = await getUser(c.env, root.id)
     return ok(c, profileOf(user!), 'Root account created')
   })
-  .post('/user/login', publicRoute, criticalRateLimit('login'), validate('json', loginSchema), async (c) => {
+  .post('/user/login', publicRoute, criticalRateLimit('login'), turnstile(), validate('json', loginSchema), async (c) => {
     const settings = await getSettings(c.env, c.executionCtx)
     if (!settings.bool('PasswordLoginEnabled')) throw forbidden('Password login is disabled by the administrator')
     const { username, password } = c.req.valid('json')
@@ -63,7 +65,7 @@ export const authRoutes = new Hono<HonoEnv>()
     await destroySession(c)
     return ok(c, null, 'Logged out')
   })
-  .post('/user/register', publicRoute, criticalRateLimit('register'), validate('json', registerSchema), async (c) => {
+  .post('/user/register', publicRoute, criticalRateLimit('register'), turnstile(), validate('json', registerSchema), async (c) => {
     const settings = await getSettings(c.env, c.executionCtx)
     if (!settings.bool('RegisterEnabled')) throw forbidden('New registrations are closed by the administrator')
     if (!settings.bool('PasswordRegisterEnabled')) {
@@ -77,17 +79,7 @@ export const authRoutes = new Hono<HonoEnv>()
         throw badRequest('Invalid or expired verification code', { fields: { verification_code: 'is invalid' } })
       }
     }
-    if (email && settings.bool('EmailDomainRestrictionEnabled')) {
-      const domain = email.split('@')[1]?.toLowerCase() ?? ''
-      const allowed = settings
-        .str('EmailDomainWhitelist')
-        .split(',')
-        .map((d) => d.trim().toLowerCase())
-        .filter(Boolean)
-      if (!allowed.includes(domain)) {
-        throw new ApiError(400, 'This email domain is not allowed', { data: { fields: { email: 'domain not allowed' } } })
-      }
-    }
+    if (email) assertEmailDomainAllowed(settings, email)
     const inviter = body.aff_code ? await findInviter(c.env, body.aff_code) : undefined
     const user = await createUser(c.env, {
       username: body.username,

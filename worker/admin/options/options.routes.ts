@@ -1,13 +1,17 @@
 /**
  * Site settings for root: GET /api/option/ lists every option (secrets masked, with a
  * `configured` flag), PUT /api/option/ saves one `{key, value}` or many `{options: {...}}`.
+ * A login method (and Turnstile, email verification, the email whitelist) can only be on while
+ * its credentials are set: turning it on without them, or clearing them while it is on, is a 400.
  */
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { rootRoute } from '../../middleware/access'
+import { badRequest } from '../../lib/errors'
 import { ok } from '../../lib/respond'
 import { validate } from '../../lib/validate'
-import { getSettings, publicOptionList, saveOptions } from '../../settings/store'
+import { getSettings, publicOptionList, saveOptions, type Settings } from '../../settings/store'
+import type { OptionKey } from '../../settings/registry'
 import type { HonoEnv } from '../../env'
 import { syncGroupsFromRatio } from '../groups/groups.service'
 
@@ -17,11 +21,40 @@ const putSchema = z.union([
   z.object({ options: z.record(z.string().max(64), scalar) }),
 ])
 
+/** Each toggle and the settings it needs (one-hub refuses to enable a method without them). */
+const REQUIREMENTS: { toggle: OptionKey; label: string; needs: OptionKey[] }[] = [
+  { toggle: 'GitHubOAuthEnabled', label: 'GitHub login', needs: ['GitHubClientId', 'GitHubClientSecret'] },
+  { toggle: 'OIDCAuthEnabled', label: 'OIDC login', needs: ['OIDCClientId', 'OIDCClientSecret', 'OIDCIssuer'] },
+  { toggle: 'WeChatAuthEnabled', label: 'WeChat login', needs: ['WeChatServerAddress', 'WeChatServerToken'] },
+  { toggle: 'LarkAuthEnabled', label: 'Lark login', needs: ['LarkClientId', 'LarkClientSecret'] },
+  { toggle: 'TurnstileCheckEnabled', label: 'Turnstile', needs: ['TurnstileSiteKey', 'TurnstileSecretKey'] },
+  { toggle: 'EmailVerificationEnabled', label: 'email verification', needs: ['SMTPServer', 'SMTPAccount', 'SMTPToken'] },
+  { toggle: 'EmailDomainRestrictionEnabled', label: 'the email domain whitelist', needs: ['EmailDomainWhitelist'] },
+]
+
+const isSet = (key: OptionKey, value: string) =>
+  key === 'EmailDomainWhitelist' ? value.split(',').some((d) => d.trim() !== '') : value.trim() !== ''
+
+/** Refuse a save that would leave an enabled method without its credentials (only rules the save touches). */
+function checkRequirements(current: Settings, values: Record<string, string>) {
+  const after = (key: OptionKey) => (key in values ? values[key]! : current.str(key))
+  for (const rule of REQUIREMENTS) {
+    if (!(rule.toggle in values) && !rule.needs.some((k) => k in values)) continue
+    if (after(rule.toggle).trim() !== 'true') continue
+    const missing = rule.needs.filter((k) => !isSet(k, after(k)))
+    if (missing.length > 0) {
+      const message = `Cannot enable ${rule.label}: set ${missing.join(', ')} first`
+      throw badRequest(message, { fields: { [rule.toggle]: message } })
+    }
+  }
+}
+
 export const optionRoutes = new Hono<HonoEnv>()
   .get('/option/', rootRoute, async (c) => ok(c, publicOptionList(await getSettings(c.env, c.executionCtx))))
   .put('/option/', rootRoute, validate('json', putSchema), async (c) => {
     const body = c.req.valid('json')
     const values = 'key' in body ? { [body.key]: body.value } : body.options
+    checkRequirements(await getSettings(c.env, c.executionCtx), values)
     const saved = await saveOptions(c.env, values)
     if ('GroupRatio' in values) await syncGroupsFromRatio(c.env, saved.str('GroupRatio'))
     return ok(c, null, 'Saved')

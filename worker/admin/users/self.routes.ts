@@ -1,6 +1,7 @@
 /**
  * The signed-in user's own account: profile read/update, personal access token (generate/reset,
- * shown once, stored hashed) and the invite code.
+ * shown once, stored hashed), the invite code, and unbinding a sign-in method (binding happens in
+ * the OAuth callbacks and admin/mail/mail.routes.ts).
  */
 import { Hono } from 'hono'
 import { eq } from 'drizzle-orm'
@@ -13,9 +14,13 @@ import { ok } from '../../lib/respond'
 import { validate } from '../../lib/validate'
 import type { HonoEnv } from '../../env'
 import { updateSelfSchema } from '../auth/auth.schema'
+import { BINDING_TYPES, unbindFromUser } from '../oauth/accounts'
 import { createSession, destroyUserSessions } from '../auth/session'
 import { getUser, profileOf, usernameTaken } from './users.service'
 import { conflict } from '../../lib/errors'
+import { z } from 'zod'
+
+const unbindSchema = z.object({ type: z.enum(BINDING_TYPES, 'must be one of github, oidc, lark, wechat, email') })
 
 export const selfRoutes = new Hono<HonoEnv>()
   .get('/user/self', userRoute, async (c) => {
@@ -64,4 +69,8 @@ export const selfRoutes = new Hono<HonoEnv>()
     const user = await getUser(c.env, c.get('user')!.id)
     if (!user) throw notFound('User not found')
     return ok(c, user.affCode)
+  })
+  .post('/user/unbind', userRoute, validate('json', unbindSchema), async (c) => {
+    const user = await unbindFromUser(c.env, c.get('user')!.id, c.req.valid('json').type)
+    return ok(c, profileOf(user), 'Unbound')
   })

@@ -1,0 +1,63 @@
+/**
+ * Low-quota reminder mails. The user's wallet calls `remindLowQuota(env, {userId, before, after})`
+ * after a charge (in the background): when the balance crosses below QuotaRemindThreshold, or
+ * reaches 0, the user gets one mail for that crossing. Only the cached settings are read when no
+ * threshold was crossed; users without an email, a disabled SMTP setup or a failed delivery
+ * are skipped quietly (logged), so billing never fails because of mail. A 10-minute mark per user
+ * and kind absorbs overlapping reports of the same crossing from concurrent requests.
+ */
+import { sendMail, smtpConfigured } from '../../lib/mailer'
+import { getSettings, type Settings } from '../../settings/store'
+import { quotaReminderMail } from './templates'
+
+export type QuotaReminderKind = 'low' | 'exhausted'
+
+const DEDUPE_TTL_SECONDS = 10 * 60
+const markKey = (userId: number, kind: QuotaReminderKind) => `v1:quota-remind:${userId}:${kind}`
+
+/** Which reminder (if any) a balance change from `before` to `after` calls for. */
+export function quotaCrossing(before: number, after: number, threshold: number): QuotaReminderKind | null {
+  if (before > 0 && after <= 0) return 'exhausted'
+  if (threshold > 0 && before >= threshold && after < threshold) return 'low'
+  return null
+}
+
+export function formatBalance(settings: Settings, quota: number): string {
+  if (settings.bool('DisplayInCurrencyEnabled')) {
+    const perUnit = settings.int('QuotaPerUnit') || 500000
+    return `$${(Math.max(0, quota) / perUnit).toFixed(2)}`
+  }
+  return `${Math.max(0, quota)} quota`
+}
+
+export interface QuotaChange {
+  userId: number
+  /** Balance before the charge. */
+  before: number
+  /** Balance after the charge. */
+  after: number
+}
+
+/** Mails the user when this change crossed a reminder threshold; returns the kind mailed, if any. */
+export async function remindLowQuota(env: Env, change: QuotaChange): Promise<QuotaReminderKind | null> {
+  if (change.after >= change.before) return null
+  const settings = await getSettings(env)
+  const kind = quotaCrossing(change.before, change.after, settings.int('QuotaRemindThreshold'))
+  if (!kind || !smtpConfigured(settings)) return null
+  const user = await env.DB.prepare('SELECT email, status FROM users WHERE id = ?')
+    .bind(change.userId)
+    .first<{ email: string; status: number }>()
+  if (!user?.email || user.status !== 1) return null
+  if (await env.CACHE.get(markKey(change.userId, kind))) return null
+  await env.CACHE.put(markKey(change.userId, kind), String(Date.now()), { expirationTtl: DEDUPE_TTL_SECONDS })
+  const site = settings.str('ServerAddress').trim().replace(/\/+$/, '')
+  const mail = quotaReminderMail(settings.str('SystemName'), kind, formatBalance(settings, change.after), site ? `${site}/panel/topup` : '')
+  try {
+    await sendMail(env, { to: user.email, ...mail }, settings)
+    return kind
+  } catch (err) {
+    console.error(`[quota-reminder] user ${change.userId}:`, err instanceof Error ? err.message : err)
+    await env.CACHE.delete(markKey(change.userId, kind))
+    return null
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * The texts of the mails the gateway sends: verification code, password-reset link and
+ * low-quota / exhausted-quota reminders. Each mail is English followed by Chinese, in plain text
+ * and a simple HTML version, and names the site (SystemName).
+ */
+import type { MailMessage } from '../../lib/mailer'
+
+type Mail = Omit<MailMessage, 'to'>
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!)
+
+function layout(site: string, paragraphs: string[]): string {
+  const body = paragraphs.map((p) => `<p>${p}</p>`).join('\n')
+  return `<!doctype html><html><body style="font-family:sans-serif;line-height:1.6">\n<h3>${escapeHtml(site)}</h3>\n${body}\n</body></html>`
+}
+
+export function verificationMail(site: string, code: string, minutes: number): Mail {
+  return {
+    subject: `${site} email verification code`,
+    text: [
+      `Your ${site} verification code is: ${code}`,
+      `It is valid for ${minutes} minutes. If you did not request it, ignore this mail.`,
+      '',
+      `您的 ${site} 邮箱验证码为：${code}`,
+      `验证码 ${minutes} 分钟内有效。如果不是您本人操作，请忽略本邮件。`,
+    ].join('\n'),
+    html: layout(site, [
+      `Your verification code is: <strong>${escapeHtml(code)}</strong>`,
+      `It is valid for ${minutes} minutes. If you did not request it, ignore this mail.`,
+      `您的邮箱验证码为：<strong>${escapeHtml(code)}</strong>，${minutes} 分钟内有效。如果不是您本人操作，请忽略本邮件。`,
+    ]),
+  }
+}
+
+export function passwordResetMail(site: string, link: string, minutes: number): Mail {
+  const href = escapeHtml(link)
+  return {
+    subject: `${site} password reset`,
+    text: [
+      `Open this link to reset your ${site} password:`,
+      link,
+      `The link is valid for ${minutes} minutes and works once. If you did not ask for it, ignore this mail.`,
+      '',
+      `打开以下链接重置您的 ${site} 密码：`,
+      link,
+      `链接 ${minutes} 分钟内有效且只能使用一次。如果不是您本人操作，请忽略本邮件。`,
+    ].join('\n'),
+    html: layout(site, [
+      `Click <a href="${href}">here</a> to reset your password, or open: ${href}`,
+      `The link is valid for ${minutes} minutes and works once. If you did not ask for it, ignore this mail.`,
+      `点击<a href="${href}">此处</a>重置您的密码。链接 ${minutes} 分钟内有效且只能使用一次。如果不是您本人操作，请忽略本邮件。`,
+    ]),
+  }
+}
+
+export function quotaReminderMail(site: string, kind: 'low' | 'exhausted', balance: string, topUpUrl: string): Mail {
+  const en =
+    kind === 'exhausted'
+      ? `Your ${site} quota is used up (balance ${balance}). Requests will be refused until you top up.`
+      : `Your ${site} quota is running low: the balance is ${balance}.`
+  const zh = kind === 'exhausted' ? `您的 ${site} 额度已用尽（余额 ${balance}），充值前请求将被拒绝。` : `您的 ${site} 额度即将用尽，当前余额 ${balance}。`
+  const topUpText = topUpUrl ? `Top up here: ${topUpUrl}` : 'Please top up in the console.'
+  return {
+    subject: kind === 'exhausted' ? `${site}: your quota is used up` : `${site}: your quota is running low`,
+    text: [en, topUpText, '', zh, topUpUrl ? `充值地址：${topUpUrl}` : '请在控制台充值。'].join('\n'),
+    html: layout(site, [
+      escapeHtml(en),
+      topUpUrl ? `Top up here: <a href="${escapeHtml(topUpUrl)}">${escapeHtml(topUpUrl)}</a>` : 'Please top up in the console.',
+      escapeHtml(zh),
+    ]),
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * External sign-in routes: the anti-forgery state, the OIDC authorization URL, and the callbacks
+ * of GitHub, Lark and OIDC (code + state) and WeChat (verification code), each only when its
+ * login method is enabled. A state issued to a signed-in user turns the callback into a binding.
+ * Callbacks change the session, so they require the X-XSRF-TOKEN header like POST calls.
+ */
+import { Hono, type Context } from 'hono'
+import { z } from 'zod'
+import { publicRoute, userRoute } from '../../middleware/access'
+import { criticalRateLimit } from '../../middleware/rate-limit'
+import { badRequest, forbidden, unauthorized } from '../../lib/errors'
+import { ok } from '../../lib/respond'
+import { validate } from '../../lib/validate'
+import { getSettings, type Settings } from '../../settings/store'
+import type { OptionKey } from '../../settings/registry'
+import type { HonoEnv } from '../../env'
+import { siteBaseUrl } from '../mail/site-url'
+import { BINDING_LABEL, type ExternalIdentity, type Provider } from './accounts'
+import { bindIdentity, loginWithIdentity } from './complete-login'
+import { requireXsrf } from './require-xsrf'
+import { createOAuthState, deleteOAuthState, readOAuthState, type OAuthState } from './state'
+import { githubIdentity } from './providers/github'
+import { larkIdentity } from './providers/lark'
+import { oidcAuthorizationUrl, oidcIdentity } from './providers/oidc'
+import { wechatIdentity } from './providers/wechat'
+
+const ENABLED_SETTING: Record<Provider, OptionKey> = {
+  github: 'GitHubOAuthEnabled',
+  oidc: 'OIDCAuthEnabled',
+  lark: 'LarkAuthEnabled',
+  wechat: 'WeChatAuthEnabled',
+}
+
+async function enabledSettings(c: Context<HonoEnv>, provider: Provider): Promise<Settings> {
+  const settings = await getSettings(c.env, c.executionCtx)
+  if (!settings.bool(ENABLED_SETTING[provider])) throw forbidden(`${BINDING_LABEL[provider]} login is not enabled by the administrator`)
+  return settings
+}
+
+const invalidState = () => badRequest('Invalid or expired state; please start the sign-in again', { fields: { state: 'is invalid or expired' } })
+
+const callbackQuery = z.object({
+  code: z.string().trim().min(1, 'is required').max(1024),
+  state: z.string().trim().min(1, 'is required').max(64),
+})
+const codeQuery = z.object({ code: z.string().trim().min(1, 'is required').max(128) })
+const endpointQuery = z.object({ state: z.string().trim().max(64).optional() })
+
+type CallbackContext = Context<HonoEnv, string, { out: { query: z.infer<typeof callbackQuery> } }>
+type IdentityOf = (settings: Settings, c: CallbackContext, code: string, state: OAuthState) => Promise<ExternalIdentity>
+
+/** A code+state callback: check the state (and who started it), ask the provider, then bind or log in. */
+function stateCallback(provider: Provider, identityOf: IdentityOf) {
+  return async (c: CallbackContext) => {
+    const settings = await enabledSettings(c, provider)
+    const { code, state } = c.req.valid('query')
+    const record = await readOAuthState(c.env, state)
+    if (!record) throw invalidState()
+    if (record.userId !== null) {
+      const me = c.get('user')
+      if (!me) throw unauthorized('Sign in again to bind this account')
+      if (me.id !== record.userId) throw forbidden('This binding was started by another account')
+    }
+    const identity = await identityOf(settings, c, code, record)
+    const response =
+      record.userId !== null ? await bindIdentity(c, record.userId, provider, identity) : await loginWithIdentity(c, settings, provider, identity)
+    await deleteOAuthState(c.env, state)
+    return response
+  }
+}
+
+export const oauthRoutes = new Hono<HonoEnv>()
+  .get('/oauth/state', publicRoute, criticalRateLimit('oauth'), async (c) => {
+    const { state } = await createOAuthState(c.env, c.get('user')?.id)
+    return ok(c, state)
+  })
+  .get('/oauth/endpoint', publicRoute, criticalRateLimit('oauth'), validate('query', endpointQuery), async (c) => {
+    const settings = await enabledSettings(c, 'oidc')
+    const given = c.req.valid('query').state
+    let state: string
+    let nonce: string
+    if (given) {
+      const record = await readOAuthState(c.env, given)
+      if (!record) throw invalidState()
+      state = given
+      nonce = record.nonce
+    } else {
+      ;({ state, nonce } = await createOAuthState(c.env, c.get('user')?.id))
+    }
+    return ok(c, await oidcAuthorizationUrl(settings, siteBaseUrl(c, settings), state, nonce))
+  })
+  .get(
+    '/oauth/github',
+    publicRoute,
+    criticalRateLimit('oauth'),
+    requireXsrf,
+    validate('query', callbackQuery),
+    stateCallback('github', (settings, _c, code) => githubIdentity(settings, code))
+  )
+  .get(
+    '/oauth/lark',
+    publicRoute,
+    criticalRateLimit('oauth'),
+    requireXsrf,
+    validate('query', callbackQuery),
+    stateCallback('lark', (settings, _c, code) => larkIdentity(settings, code))
+  )
+  .get(
+    '/oauth/oidc',
+    publicRoute,
+    criticalRateLimit('oauth'),
+    requireXsrf,
+    validate('query', callbackQuery),
+    stateCallback('oidc', (settings, c, code, record) => oidcIdentity(settings, siteBaseUrl(c, settings), code, record.nonce))
+  )
+  .get('/oauth/wechat', publicRoute, criticalRateLimit('oauth'), requireXsrf, validate('query', codeQuery), async (c) => {
+    const settings = await enabledSettings(c, 'wechat')
+    const identity = await wechatIdentity(settings, c.req.valid('query').code)
+    return loginWithIdentity(c, settings, 'wechat', identity)
+  })
+  .get('/oauth/wechat/bind', userRoute, criticalRateLimit('oauth'), requireXsrf, validate('query', codeQuery), async (c) => {
+    const settings = await enabledSettings(c, 'wechat')
+    const identity = await wechatIdentity(settings, c.req.valid('query').code)
+    return bindIdentity(c, c.get('user')!.id, 'wechat', identity)
+  })
