@@ -3,37 +3,28 @@
  * content becomes an iframe, the footer HTML is sanitized, the notice is shown once after sign-in,
  * and when /api/status cannot be reached the last saved site info is used with a warning.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser } from 'playwright-core'
-import { launchBrowser, openPage, shot } from './support/browser'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { openPage, shot } from './support/browser'
 import { signIn } from './support/console'
-import { saveOptions, setupRoot, startFreshServer, type FreshServer } from './support/fresh-server'
+import { saveOptions } from './support/fresh-server'
+import { useFreshGateway } from './support/suite'
 
 const account = { username: 'contentadmin', password: 'content-pass-1' }
 
 describe('site content', () => {
-  let server: FreshServer
-  let browser: Browser
-
+  const suite = useFreshGateway(account)
   beforeAll(async () => {
-    server = await startFreshServer()
-    const session = await setupRoot(server.url, account)
-    await saveOptions(server.url, session, {
+    await saveOptions(suite.server.url, suite.session, {
       SystemName: 'Test Gateway',
       HomePageContent: '# Welcome to the test gateway\n\nSome **bold** words.\n\n<img src="x" onerror="window.__xss = 1">',
       About: 'https://example.com/about-us',
       Footer: 'Run by <a href="https://example.com">the test team</a><script>window.__xss = 2</script>',
       Notice: 'Maintenance **tonight** at 22:00',
     })
-    browser = await launchBrowser()
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await server?.stop()
   })
 
   it('renders home Markdown and the footer sanitized, and the about link in an iframe', async () => {
-    const { context, page } = await openPage(browser, { baseURL: server.url })
+    const { context, page } = await openPage(suite.browser, { baseURL: suite.server.url })
     await page.goto('/')
     await page.getByRole('heading', { name: 'Welcome to the test gateway' }).waitFor()
     expect(await page.locator('.markdown-body strong').textContent()).toBe('bold')
@@ -52,7 +43,7 @@ describe('site content', () => {
   })
 
   it('shows the notice once after sign-in', async () => {
-    const { context, page } = await openPage(browser, { baseURL: server.url })
+    const { context, page } = await openPage(suite.browser, { baseURL: suite.server.url })
     await signIn(page, account)
     const dialog = page.getByTestId('notice-dialog')
     await dialog.getByText('tonight').waitFor()
@@ -72,7 +63,7 @@ describe('site content', () => {
   })
 
   it('falls back to the saved site info when /api/status fails', async () => {
-    const { context, page } = await openPage(browser, { baseURL: server.url })
+    const { context, page } = await openPage(suite.browser, { baseURL: suite.server.url })
     await page.goto('/')
     await page.getByRole('heading', { name: 'Welcome to the test gateway' }).waitFor()
     expect(await page.evaluate(() => JSON.parse(localStorage.getItem('siteInfo') ?? '{}').system_name)).toBe('Test Gateway')

@@ -2,28 +2,17 @@
  * First run on a fresh gateway: every page sends the visitor to /setup; creating the root account
  * signs it in and lands on the console; sign-out goes home; signing in again returns to /panel.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser } from 'playwright-core'
-import { launchBrowser, openPage, shot } from './support/browser'
+import { describe, expect, it } from 'vitest'
+import { openPage, shot } from './support/browser'
 import { signOut } from './support/console'
-import { startFreshServer, type FreshServer } from './support/fresh-server'
+import { useFreshGateway } from './support/suite'
 
 describe('first run', () => {
-  let server: FreshServer
-  let browser: Browser
-
-  beforeAll(async () => {
-    server = await startFreshServer()
-    browser = await launchBrowser()
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await server?.stop()
-  })
+  const suite = useFreshGateway()
 
   it('sets up the root account, signs out and signs back in', async () => {
     const account = { username: 'rootadmin', password: 'correct-horse-1' }
-    const { context, page } = await openPage(browser, { baseURL: server.url })
+    const { context, page } = await openPage(suite.browser, { baseURL: suite.server.url })
 
     await page.goto('/about')
     await page.waitForURL('**/setup')
@@ -76,7 +65,7 @@ describe('first run', () => {
   })
 
   it('registers a user with the invite code from ?aff= and signs them in', async () => {
-    const { context, page } = await openPage(browser, { baseURL: server.url })
+    const { context, page } = await openPage(suite.browser, { baseURL: suite.server.url })
     await page.goto('/register?aff=FRIEND42')
     const form = page.locator('form')
     expect(await form.locator('input[name="aff_code"]').inputValue()).toBe('FRIEND42')
@@ -104,7 +93,7 @@ describe('first run', () => {
     await context.close()
 
     // A second registration with the same name is refused by the server.
-    const again = await openPage(browser, { baseURL: server.url })
+    const again = await openPage(suite.browser, { baseURL: suite.server.url })
     await again.page.goto('/register')
     const second = again.page.locator('form')
     await second.locator('input[name="username"]').fill('newcomer')
@@ -117,7 +106,7 @@ describe('first run', () => {
   })
 
   it('rejects wrong credentials with the server message and stays on /login', async () => {
-    const { context, page } = await openPage(browser, { baseURL: server.url })
+    const { context, page } = await openPage(suite.browser, { baseURL: suite.server.url })
     await page.goto('/login')
     await page.locator('input[name="username"]').fill('rootadmin')
     await page.locator('input[name="password"]').fill('not-the-password')

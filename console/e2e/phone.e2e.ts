@@ -3,30 +3,18 @@
  * the drawer is hidden until the menu button opens it as a temporary sheet, which closes again
  * when an item is chosen.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser } from 'playwright-core'
-import { PHONE, launchBrowser, openPage, shot } from './support/browser'
+import { describe, expect, it } from 'vitest'
+import { PHONE, openPage, shot } from './support/browser'
 import { signIn } from './support/console'
-import { setupRoot, startFreshServer, type FreshServer } from './support/fresh-server'
+import { useFreshGateway } from './support/suite'
 
 const account = { username: 'phoneadmin', password: 'phone-pass-123' }
 
 describe('phone layout', () => {
-  let server: FreshServer
-  let browser: Browser
-
-  beforeAll(async () => {
-    server = await startFreshServer()
-    await setupRoot(server.url, account)
-    browser = await launchBrowser()
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await server?.stop()
-  })
+  const suite = useFreshGateway(account)
 
   it('collapses the public links into a dropdown', async () => {
-    const { context, page } = await openPage(browser, { baseURL: server.url, viewport: PHONE })
+    const { context, page } = await openPage(suite.browser, { baseURL: suite.server.url, viewport: PHONE })
     await page.goto('/')
     await page.getByTestId('landing-title').waitFor()
     expect(await page.getByTestId('public-links').isVisible()).toBe(false)
@@ -43,7 +31,7 @@ describe('phone layout', () => {
   })
 
   it('opens the console drawer as a temporary sheet and closes it on navigation', async () => {
-    const { context, page } = await openPage(browser, { baseURL: server.url, viewport: PHONE })
+    const { context, page } = await openPage(suite.browser, { baseURL: suite.server.url, viewport: PHONE })
     await signIn(page, account)
     await page.getByTestId('profile-username').waitFor()
     expect(await page.getByTestId('console-drawer').isVisible()).toBe(false)

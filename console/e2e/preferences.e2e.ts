@@ -3,23 +3,18 @@
  * in localStorage (`appLanguage`, `theme`) and still in force after a reload. Runs on the shared
  * gateway without changing its state (the top bar is the same on /setup and on the home page).
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import type { Browser, Page } from 'playwright-core'
-import { launchBrowser, openPage } from './support/browser'
+import { describe, expect, inject, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { openPage } from './support/browser'
+import { useBrowser } from './support/suite'
 
 const homeLink = (page: Page) => page.getByTestId('public-links').getByRole('link').first()
 
 describe('preferences', () => {
-  let browser: Browser
-  beforeAll(async () => {
-    browser = await launchBrowser()
-  })
-  afterAll(async () => {
-    await browser?.close()
-  })
+  const suite = useBrowser()
 
   it('switches the language from the menu and keeps it after a reload', async () => {
-    const { context, page } = await openPage(browser, { baseURL: inject('gatewayUrl'), locale: 'zh-CN' })
+    const { context, page } = await openPage(suite.browser, { baseURL: inject('gatewayUrl'), locale: 'zh-CN' })
     await page.goto('/')
     await homeLink(page).getByText('首页').waitFor()
     expect(await page.getAttribute('html', 'lang')).toBe('zh-CN')
@@ -42,7 +37,7 @@ describe('preferences', () => {
   })
 
   it('maps the browser language and honours ?lng=', async () => {
-    const { context, page } = await openPage(browser, { baseURL: inject('gatewayUrl'), locale: 'ja' })
+    const { context, page } = await openPage(suite.browser, { baseURL: inject('gatewayUrl'), locale: 'ja' })
     await page.goto('/')
     await homeLink(page).getByText('ホーム').waitFor()
     await page.goto('/?lng=en-US')
@@ -52,7 +47,7 @@ describe('preferences', () => {
   })
 
   it('toggles the dark theme and keeps it after a reload', async () => {
-    const { context, page } = await openPage(browser, { baseURL: inject('gatewayUrl') })
+    const { context, page } = await openPage(suite.browser, { baseURL: inject('gatewayUrl') })
     await page.goto('/')
     await page.getByTestId('theme-toggle').waitFor()
     const hasDark = () => page.evaluate(() => document.documentElement.classList.contains('dark'))

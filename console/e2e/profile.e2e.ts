@@ -2,30 +2,18 @@
  * Profile page: edit the display name, change the password (the new one signs in), and generate an
  * access token that then authenticates GET /api/user/self without a session.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser } from 'playwright-core'
-import { launchBrowser, openPage, shot } from './support/browser'
+import { describe, expect, it } from 'vitest'
+import { openPage, shot } from './support/browser'
 import { signIn, signOut } from './support/console'
-import { setupRoot, startFreshServer, type FreshServer } from './support/fresh-server'
+import { useFreshGateway } from './support/suite'
 
 const account = { username: 'profileadmin', password: 'first-pass-123' }
 
 describe('profile', () => {
-  let server: FreshServer
-  let browser: Browser
-
-  beforeAll(async () => {
-    server = await startFreshServer()
-    await setupRoot(server.url, account)
-    browser = await launchBrowser()
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await server?.stop()
-  })
+  const suite = useFreshGateway(account)
 
   it('changes the display name and the password', async () => {
-    const { context, page } = await openPage(browser, { baseURL: server.url })
+    const { context, page } = await openPage(suite.browser, { baseURL: suite.server.url })
     await signIn(page, account)
     await page.getByTestId('profile-display-name').getByText('Root User').waitFor()
 
@@ -70,7 +58,7 @@ describe('profile', () => {
   })
 
   it('generates an access token that authenticates the management API', async () => {
-    const { context, page } = await openPage(browser, { baseURL: server.url })
+    const { context, page } = await openPage(suite.browser, { baseURL: suite.server.url })
     await signIn(page, account)
     await page.getByTestId('access-token-status').getByText('Not generated').waitFor()
 
@@ -85,7 +73,7 @@ describe('profile', () => {
     await page.getByTestId('theme-toggle').click()
     await shot(page, 'profile-token-dark')
 
-    const res = await fetch(`${server.url}/api/user/self`, { headers: { Authorization: token } })
+    const res = await fetch(`${suite.server.url}/api/user/self`, { headers: { Authorization: token } })
     expect(res.status).toBe(200)
     const body = (await res.json()) as { success: boolean; data: { username: string; has_access_token: boolean } }
     expect(body.data).toMatchObject({ username: account.username, has_access_token: true })
@@ -96,7 +84,7 @@ describe('profile', () => {
       (old) => (document.querySelector('[data-testid="access-token-value"]') as HTMLInputElement | null)?.value !== old,
       token
     )
-    const stale = await fetch(`${server.url}/api/user/self`, { headers: { Authorization: token } })
+    const stale = await fetch(`${suite.server.url}/api/user/self`, { headers: { Authorization: token } })
     expect(stale.status).toBe(401)
     await context.close()
   })

@@ -2,11 +2,12 @@
  * Every console page renders in light and dark, on desktop and at phone width (375 px), without
  * horizontal overflow. Screenshots land in test-artifacts/screenshots/ for review.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser, Page } from 'playwright-core'
-import { DESKTOP, PHONE, launchBrowser, openPage, shot } from './support/browser'
+import { describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { DESKTOP, PHONE, openPage, shot } from './support/browser'
 import { presetTheme, signIn } from './support/console'
-import { setupRoot, startFreshServer, type FreshServer } from './support/fresh-server'
+import { setupRoot } from './support/fresh-server'
+import { useFreshGateway } from './support/suite'
 
 const account = { username: 'screenadmin', password: 'screen-pass-1' }
 
@@ -42,39 +43,29 @@ async function capture(page: Page, name: string, path: string, ready: string) {
 }
 
 describe('screens', () => {
-  let server: FreshServer
-  let browser: Browser
-
-  beforeAll(async () => {
-    server = await startFreshServer()
-    browser = await launchBrowser()
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await server?.stop()
-  })
+  const suite = useFreshGateway()
 
   it('setup page', async () => {
     for (const v of VARIANTS) {
-      const { context, page } = await openPage(browser, { baseURL: server.url, viewport: v.viewport })
+      const { context, page } = await openPage(suite.browser, { baseURL: suite.server.url, viewport: v.viewport })
       await presetTheme(page, v.theme)
       await capture(page, `setup-${v.name}`, '/setup', 'input[name="confirm_password"]')
       expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(v.theme === 'dark')
       await context.close()
     }
-    await setupRoot(server.url, account)
+    await setupRoot(suite.server.url, account)
   })
 
   for (const v of VARIANTS) {
     it(`public pages, ${v.name}`, async () => {
-      const { context, page } = await openPage(browser, { baseURL: server.url, viewport: v.viewport })
+      const { context, page } = await openPage(suite.browser, { baseURL: suite.server.url, viewport: v.viewport })
       await presetTheme(page, v.theme)
       for (const p of PUBLIC_PAGES) await capture(page, `${p.name}-${v.name}`, p.path, p.ready)
       await context.close()
     })
 
     it(`console pages, ${v.name}`, async () => {
-      const { context, page } = await openPage(browser, { baseURL: server.url, viewport: v.viewport })
+      const { context, page } = await openPage(suite.browser, { baseURL: suite.server.url, viewport: v.viewport })
       await presetTheme(page, v.theme)
       await signIn(page, account)
       for (const p of CONSOLE_PAGES) await capture(page, `${p.name}-${v.name}`, p.path, p.ready)

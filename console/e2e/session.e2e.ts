@@ -2,30 +2,18 @@
  * Session loss: when the server no longer knows the session (deleted server-side), the next call
  * answers 401 and the console clears the stored user and lands on /login.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser } from 'playwright-core'
-import { launchBrowser, openPage, shot } from './support/browser'
+import { describe, expect, it } from 'vitest'
+import { openPage, shot } from './support/browser'
 import { signIn } from './support/console'
-import { setupRoot, startFreshServer, type FreshServer } from './support/fresh-server'
+import { useFreshGateway } from './support/suite'
 
 const account = { username: 'sessionadmin', password: 'session-pass-1' }
 
 describe('session', () => {
-  let server: FreshServer
-  let browser: Browser
-
-  beforeAll(async () => {
-    server = await startFreshServer()
-    await setupRoot(server.url, account)
-    browser = await launchBrowser()
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await server?.stop()
-  })
+  const suite = useFreshGateway(account)
 
   it('goes to /login when a console call answers 401', async () => {
-    const { context, page } = await openPage(browser, { baseURL: server.url })
+    const { context, page } = await openPage(suite.browser, { baseURL: suite.server.url })
     await signIn(page, account)
     await page.goto('/panel/not-a-page')
     await page.getByTestId('not-found').waitFor()
@@ -44,21 +32,10 @@ describe('session', () => {
 })
 
 describe('error handling', () => {
-  let server: FreshServer
-  let browser: Browser
-
-  beforeAll(async () => {
-    server = await startFreshServer()
-    await setupRoot(server.url, account)
-    browser = await launchBrowser()
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await server?.stop()
-  })
+  const suite = useFreshGateway(account)
 
   it('turns failed calls into the messages of the error catalogue', async () => {
-    const { context, page } = await openPage(browser, { baseURL: server.url })
+    const { context, page } = await openPage(suite.browser, { baseURL: suite.server.url })
     const answers = [
       { status: 429, body: { success: false, message: 'slow down' }, expect: 'Error: too many requests, please try again later!' },
       { status: 500, body: { success: false, message: 'boom' }, expect: 'Error: internal server error, please contact the administrator!' },
@@ -94,7 +71,7 @@ describe('error handling', () => {
   })
 
   it('shows the application error page with details when a page fails to load', async () => {
-    const { context, page } = await openPage(browser, { baseURL: server.url })
+    const { context, page } = await openPage(suite.browser, { baseURL: suite.server.url })
     await page.route(/\/assets\/profile-[^/]*\.js$/, (route) => route.abort())
     await page.goto('/login')
     await page.locator('input[name="username"]').fill(account.username)

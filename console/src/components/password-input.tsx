@@ -10,7 +10,7 @@ export function PasswordInput({ className, ...props }: Omit<ComponentProps<'inpu
   const [visible, setVisible] = useState(false)
   return (
     <div className="relative">
-      <Input type={visible ? 'text' : 'password'} className={cn('pr-10', className)} {...props} />
+      <Input {...props} type={visible ? 'text' : 'password'} className={cn('pr-10', className)} />
       <button
         type="button"
         onClick={() => setVisible((v) => !v)}

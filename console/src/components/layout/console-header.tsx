@@ -2,6 +2,7 @@
 import { Menu } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/ui/button'
+import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip'
 import type { UserProfile } from '@/stores/auth-store'
 import { Brand } from './brand'
 import { LanguageMenu } from './language-menu'
@@ -15,9 +16,14 @@ export function ConsoleHeader({ user, onToggleMenu }: { user: UserProfile; onTog
       <div className="flex min-w-0 items-center gap-2 lg:w-[244px] lg:shrink-0">
         <Brand className="hidden lg:flex" />
       </div>
-      <Button variant="ghost" size="icon" onClick={onToggleMenu} aria-label={t('toggleMenu')} data-testid="menu-toggle">
-        <Menu />
-      </Button>
+      <Tooltip>
+        <TooltipTrigger asChild>
+          <Button variant="ghost" size="icon" onClick={onToggleMenu} aria-label={t('toggleMenu')} data-testid="menu-toggle">
+            <Menu />
+          </Button>
+        </TooltipTrigger>
+        <TooltipContent side="bottom">{t('toggleMenu')}</TooltipContent>
+      </Tooltip>
       <Brand className="lg:hidden" />
       <div className="ml-auto flex items-center gap-1">
         <LanguageMenu />

@@ -89,10 +89,6 @@ export function visibleNav(groups: NavGroup[], admin: boolean): NavGroup[] {
     .filter((group) => group.children.length > 0)
 }
 
-export function navItems(groups: NavGroup[]): NavItem[] {
-  return groups.flatMap((g) => g.children.flatMap((e) => (e.type === 'collapse' ? e.children : e.type === 'item' ? [e] : [])))
-}
-
 export interface NavTrail {
   group: NavGroup
   parent?: NavCollapse

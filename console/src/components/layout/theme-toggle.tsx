@@ -2,6 +2,7 @@
 import { Moon, Sun } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/ui/button'
+import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip'
 import { useTheme } from '@/context/theme-provider'
 
 export function ThemeToggle() {
@@ -9,8 +10,13 @@ export function ThemeToggle() {
   const { theme, toggleTheme } = useTheme()
   const label = theme === 'dark' ? t('theme.toLight') : t('theme.toDark')
   return (
-    <Button variant="ghost" size="icon" onClick={toggleTheme} aria-label={label} title={label} data-testid="theme-toggle">
-      {theme === 'dark' ? <Sun /> : <Moon />}
-    </Button>
+    <Tooltip>
+      <TooltipTrigger asChild>
+        <Button variant="ghost" size="icon" onClick={toggleTheme} aria-label={label} data-testid="theme-toggle">
+          {theme === 'dark' ? <Sun /> : <Moon />}
+        </Button>
+      </TooltipTrigger>
+      <TooltipContent>{label}</TooltipContent>
+    </Tooltip>
   )
 }

@@ -6,9 +6,6 @@ import { useTranslation } from 'react-i18next'
 import { cn } from '@/lib/utils'
 
 export const Sheet = (props: ComponentProps<typeof SheetPrimitive.Root>) => <SheetPrimitive.Root data-slot="sheet" {...props} />
-export const SheetClose = (props: ComponentProps<typeof SheetPrimitive.Close>) => (
-  <SheetPrimitive.Close data-slot="sheet-close" {...props} />
-)
 
 export function SheetContent({
   className,

@@ -1,4 +1,4 @@
-/** shadcn/ui Skeleton placeholder. */
+/** shadcn/ui Skeleton: a pulsing block shown while content loads. */
 import type { ComponentProps } from 'react'
 import { cn } from '@/lib/utils'
 

@@ -6,9 +6,8 @@ import { Loader2, LogIn } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import { Alert, AlertDescription } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
-import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form'
-import { Input } from '@/components/ui/input'
-import { PasswordInput } from '@/components/password-input'
+import { Form } from '@/components/ui/form'
+import { InputField, PasswordField } from '@/components/form-fields'
 import { applyFieldErrors } from '@/lib/handle-error'
 import { useSiteInfo } from '@/features/site/api'
 import { useLogin } from '../api'
@@ -42,37 +41,13 @@ export function Login() {
       {site.password_login ? (
         <Form {...form}>
           <form onSubmit={form.handleSubmit(onSubmit)} className="grid gap-4" noValidate>
-            <FormField
-              control={form.control}
-              name="username"
-              render={({ field }) => (
-                <FormItem>
-                  <FormLabel>{t('fields.usernameOrEmail')}</FormLabel>
-                  <FormControl>
-                    <Input autoComplete="username" autoFocus {...field} />
-                  </FormControl>
-                  <FormMessage />
-                </FormItem>
-              )}
-            />
-            <FormField
-              control={form.control}
-              name="password"
-              render={({ field }) => (
-                <FormItem>
-                  <div className="flex items-center justify-between">
-                    <FormLabel>{t('fields.password')}</FormLabel>
-                    <Link to="/reset" className="text-xs text-muted-foreground hover:text-primary hover:underline">
-                      {t('login.forgot')}
-                    </Link>
-                  </div>
-                  <FormControl>
-                    <PasswordInput autoComplete="current-password" {...field} />
-                  </FormControl>
-                  <FormMessage />
-                </FormItem>
-              )}
-            />
+            <InputField control={form.control} name="username" label={t('fields.usernameOrEmail')} autoComplete="username" autoFocus />
+            <div className="grid gap-1.5">
+              <PasswordField control={form.control} name="password" label={t('fields.password')} autoComplete="current-password" />
+              <Link to="/reset" className="justify-self-end text-xs text-muted-foreground hover:text-primary hover:underline">
+                {t('login.forgot')}
+              </Link>
+            </div>
             <Button type="submit" className="mt-2 w-full" disabled={login.isPending}>
               {login.isPending ? <Loader2 className="animate-spin" /> : <LogIn />}
               {t('login.submit')}

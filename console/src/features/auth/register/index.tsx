@@ -10,9 +10,8 @@ import { Loader2, UserPlus } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import { Alert, AlertDescription } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
-import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form'
-import { Input } from '@/components/ui/input'
-import { PasswordInput } from '@/components/password-input'
+import { Form } from '@/components/ui/form'
+import { InputField, PasswordField } from '@/components/form-fields'
 import { applyFieldErrors } from '@/lib/handle-error'
 import { useSiteInfo } from '@/features/site/api'
 import { useRegister } from '../api'
@@ -38,41 +37,6 @@ export function Register() {
   const onSubmit = ({ confirm_password: _confirm, ...body }: RegisterValues) =>
     register.mutate(body, { onError: (err) => applyFieldErrors(form, err) })
 
-  const optional = <span className="font-normal text-muted-foreground">{t('fields.optional')}</span>
-  const text = (name: 'username' | 'aff_code', label: string, autoComplete?: string) => (
-    <FormField
-      control={form.control}
-      name={name}
-      render={({ field }) => (
-        <FormItem>
-          <FormLabel>
-            {label}
-            {name === 'aff_code' && optional}
-          </FormLabel>
-          <FormControl>
-            <Input autoComplete={autoComplete} {...field} />
-          </FormControl>
-          <FormMessage />
-        </FormItem>
-      )}
-    />
-  )
-  const password = (name: 'password' | 'confirm_password', label: string) => (
-    <FormField
-      control={form.control}
-      name={name}
-      render={({ field }) => (
-        <FormItem>
-          <FormLabel>{label}</FormLabel>
-          <FormControl>
-            <PasswordInput autoComplete="new-password" {...field} />
-          </FormControl>
-          <FormMessage />
-        </FormItem>
-      )}
-    />
-  )
-
   return (
     <AuthCard
       title={t('register.title')}
@@ -89,44 +53,32 @@ export function Register() {
       {open ? (
         <Form {...form}>
           <form onSubmit={form.handleSubmit(onSubmit)} className="grid gap-4" noValidate>
-            {text('username', t('fields.username'), 'username')}
-            <FormField
+            <InputField control={form.control} name="username" label={t('fields.username')} autoComplete="username" />
+            <InputField
               control={form.control}
               name="email"
-              render={({ field }) => (
-                <FormItem>
-                  <FormLabel>
-                    {t('fields.email')}
-                    {!emailRequired && optional}
-                  </FormLabel>
-                  <FormControl>
-                    <Input type="email" autoComplete="email" {...field} />
-                  </FormControl>
-                  <FormMessage />
-                </FormItem>
-              )}
+              label={t('fields.email')}
+              optional={!emailRequired}
+              type="email"
+              autoComplete="email"
             />
             {emailRequired && (
-              <FormField
+              <InputField
                 control={form.control}
                 name="verification_code"
-                render={({ field }) => (
-                  <FormItem>
-                    <FormLabel>{t('fields.verificationCode')}</FormLabel>
-                    <div className="flex gap-2">
-                      <FormControl>
-                        <Input autoComplete="one-time-code" {...field} />
-                      </FormControl>
-                      <VerificationCodeButton form={form} />
-                    </div>
-                    <FormMessage />
-                  </FormItem>
-                )}
+                label={t('fields.verificationCode')}
+                autoComplete="one-time-code"
+                action={<VerificationCodeButton form={form} />}
               />
             )}
-            {password('password', t('fields.password'))}
-            {password('confirm_password', t('fields.confirmPassword'))}
-            {text('aff_code', t('fields.inviteCode'))}
+            <PasswordField control={form.control} name="password" label={t('fields.password')} autoComplete="new-password" />
+            <PasswordField
+              control={form.control}
+              name="confirm_password"
+              label={t('fields.confirmPassword')}
+              autoComplete="new-password"
+            />
+            <InputField control={form.control} name="aff_code" label={t('fields.inviteCode')} optional />
             <Button type="submit" className="mt-2 w-full" disabled={register.isPending}>
               {register.isPending ? <Loader2 className="animate-spin" /> : <UserPlus />}
               {t('register.submit')}

@@ -6,8 +6,8 @@ import { Loader2, MailCheck, Send } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
-import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form'
-import { Input } from '@/components/ui/input'
+import { Form } from '@/components/ui/form'
+import { InputField } from '@/components/form-fields'
 import { applyFieldErrors } from '@/lib/handle-error'
 import { useSendResetEmail } from '../api'
 import { AuthCard } from '../components/auth-card'
@@ -38,19 +38,7 @@ export function ResetRequest() {
       ) : (
         <Form {...form}>
           <form onSubmit={form.handleSubmit(onSubmit)} className="grid gap-4" noValidate>
-            <FormField
-              control={form.control}
-              name="email"
-              render={({ field }) => (
-                <FormItem>
-                  <FormLabel>{t('fields.email')}</FormLabel>
-                  <FormControl>
-                    <Input type="email" autoComplete="email" autoFocus {...field} />
-                  </FormControl>
-                  <FormMessage />
-                </FormItem>
-              )}
-            />
+            <InputField control={form.control} name="email" label={t('fields.email')} type="email" autoComplete="email" autoFocus />
             <Button type="submit" className="mt-2 w-full" disabled={send.isPending}>
               {send.isPending ? <Loader2 className="animate-spin" /> : <Send />}
               {t('reset.submit')}

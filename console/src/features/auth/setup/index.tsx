@@ -4,9 +4,8 @@ import { zodResolver } from '@hookform/resolvers/zod'
 import { Loader2, ShieldCheck } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/ui/button'
-import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form'
-import { Input } from '@/components/ui/input'
-import { PasswordInput } from '@/components/password-input'
+import { Form } from '@/components/ui/form'
+import { InputField, PasswordField } from '@/components/form-fields'
 import { applyFieldErrors } from '@/lib/handle-error'
 import { useSetup } from '../api'
 import { AuthCard } from '../components/auth-card'
@@ -26,45 +25,20 @@ export function Setup() {
     <AuthCard title={t('setup.title')} description={t('setup.description')}>
       <Form {...form}>
         <form onSubmit={form.handleSubmit(onSubmit)} className="grid gap-4" noValidate>
-          <FormField
+          <InputField
             control={form.control}
             name="username"
-            render={({ field }) => (
-              <FormItem>
-                <FormLabel>{t('fields.rootUsername')}</FormLabel>
-                <FormControl>
-                  <Input autoComplete="username" autoFocus {...field} />
-                </FormControl>
-                <FormDescription>{t('setup.usernameHint')}</FormDescription>
-                <FormMessage />
-              </FormItem>
-            )}
+            label={t('fields.rootUsername')}
+            description={t('setup.usernameHint')}
+            autoComplete="username"
+            autoFocus
           />
-          <FormField
-            control={form.control}
-            name="password"
-            render={({ field }) => (
-              <FormItem>
-                <FormLabel>{t('fields.password')}</FormLabel>
-                <FormControl>
-                  <PasswordInput autoComplete="new-password" {...field} />
-                </FormControl>
-                <FormMessage />
-              </FormItem>
-            )}
-          />
-          <FormField
+          <PasswordField control={form.control} name="password" label={t('fields.password')} autoComplete="new-password" />
+          <PasswordField
             control={form.control}
             name="confirm_password"
-            render={({ field }) => (
-              <FormItem>
-                <FormLabel>{t('fields.confirmPassword')}</FormLabel>
-                <FormControl>
-                  <PasswordInput autoComplete="new-password" {...field} />
-                </FormControl>
-                <FormMessage />
-              </FormItem>
-            )}
+            label={t('fields.confirmPassword')}
+            autoComplete="new-password"
           />
           <Button type="submit" className="mt-2 w-full" disabled={setup.isPending}>
             {setup.isPending ? <Loader2 className="animate-spin" /> : <ShieldCheck />}

@@ -5,8 +5,8 @@ import { Loader2 } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card'
-import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form'
-import { PasswordInput } from '@/components/password-input'
+import { Form } from '@/components/ui/form'
+import { PasswordField } from '@/components/form-fields'
 import { applyFieldErrors } from '@/lib/handle-error'
 import { useUpdateSelf } from '../api'
 import { changePasswordSchema, type ChangePasswordValues } from '../schema'
@@ -23,22 +23,6 @@ export function PasswordForm() {
       { onSuccess: () => form.reset(EMPTY), onError: (err) => applyFieldErrors(form, err) }
     )
 
-  const field = (name: keyof ChangePasswordValues, label: string, autoComplete: string) => (
-    <FormField
-      control={form.control}
-      name={name}
-      render={({ field }) => (
-        <FormItem>
-          <FormLabel>{label}</FormLabel>
-          <FormControl>
-            <PasswordInput autoComplete={autoComplete} {...field} />
-          </FormControl>
-          <FormMessage />
-        </FormItem>
-      )}
-    />
-  )
-
   return (
     <Card>
       <CardHeader>
@@ -48,9 +32,9 @@ export function PasswordForm() {
       <CardContent>
         <Form {...form}>
           <form id="password-form" onSubmit={form.handleSubmit(onSubmit)} className="grid gap-4 md:grid-cols-3" noValidate>
-            {field('original_password', t('password.current'), 'current-password')}
-            {field('password', t('password.new'), 'new-password')}
-            {field('confirm_password', t('password.confirm'), 'new-password')}
+            <PasswordField control={form.control} name="original_password" label={t('password.current')} autoComplete="current-password" />
+            <PasswordField control={form.control} name="password" label={t('password.new')} autoComplete="new-password" />
+            <PasswordField control={form.control} name="confirm_password" label={t('password.confirm')} autoComplete="new-password" />
           </form>
         </Form>
       </CardContent>

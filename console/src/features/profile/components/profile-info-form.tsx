@@ -5,8 +5,8 @@ import { Loader2 } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card'
-import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form'
-import { Input } from '@/components/ui/input'
+import { Form } from '@/components/ui/form'
+import { InputField } from '@/components/form-fields'
 import { applyFieldErrors } from '@/lib/handle-error'
 import type { UserProfile } from '@/stores/auth-store'
 import { useUpdateSelf } from '../api'
@@ -30,32 +30,8 @@ export function ProfileInfoForm({ user }: { user: UserProfile }) {
       <CardContent>
         <Form {...form}>
           <form id="profile-info-form" onSubmit={form.handleSubmit(onSubmit)} className="grid gap-4 md:grid-cols-2" noValidate>
-            <FormField
-              control={form.control}
-              name="username"
-              render={({ field }) => (
-                <FormItem>
-                  <FormLabel>{t('info.username')}</FormLabel>
-                  <FormControl>
-                    <Input autoComplete="username" {...field} />
-                  </FormControl>
-                  <FormMessage />
-                </FormItem>
-              )}
-            />
-            <FormField
-              control={form.control}
-              name="display_name"
-              render={({ field }) => (
-                <FormItem>
-                  <FormLabel>{t('info.displayName')}</FormLabel>
-                  <FormControl>
-                    <Input autoComplete="nickname" {...field} />
-                  </FormControl>
-                  <FormMessage />
-                </FormItem>
-              )}
-            />
+            <InputField control={form.control} name="username" label={t('info.username')} autoComplete="username" />
+            <InputField control={form.control} name="display_name" label={t('info.displayName')} autoComplete="nickname" />
           </form>
         </Form>
       </CardContent>
