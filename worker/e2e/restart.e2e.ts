@@ -1,0 +1,77 @@
+/**
+ * Restart durability: stopping the local server right after traffic (before the wallet's
+ * write-behind ran) and starting it again on the same state loses no settled quota, token,
+ * channel or log — the wallet's pending changes survive in its Durable Object and flush after restart.
+ */
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { describe, expect, inject, it } from 'vitest'
+// @ts-expect-error plain ESM script without types
+import { startServer } from '../../scripts/serve.mjs'
+import { ApiSession } from './support/api'
+
+const root = path.resolve(import.meta.dirname, '../..')
+
+async function boot(persistDir: string) {
+  const server = await startServer({ port: 0, persistDir, quiet: true, cron: false, build: false, vars: { CRITICAL_RATE_LIMIT: '100000' } })
+  return { server, url: (server.url as URL).href.replace(/\/$/, '') }
+}
+
+const until = async (check: () => Promise<boolean>, ms = 15_000) => {
+  const end = Date.now() + ms
+  while (Date.now() < end) {
+    if (await check()) return true
+    await new Promise((r) => setTimeout(r, 250))
+  }
+  return false
+}
+
+describe('restart', () => {
+  it('keeps settled quota, tokens, channels and logs across a stop and start', async () => {
+    const persistDir = mkdtempSync(path.join(tmpdir(), 'gateway-restart-'))
+    execFileSync(process.execPath, [path.join(root, 'node_modules/wrangler/bin/wrangler.js'), 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persistDir], {
+      cwd: root,
+      stdio: 'ignore',
+      env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: '1' },
+    })
+    try {
+      let { server, url } = await boot(persistDir)
+      const admin = new ApiSession(url)
+      await admin.call('GET', '/api/status')
+      await admin.ok('POST', '/api/setup', { username: 'root', password: 'root-password-1' })
+      await admin.ok('POST', '/api/prices/single', { model: 'restart-model', type: 'tokens', channel_type: 1, input: 1, output: 1 })
+      const [channel] = await admin.ok<any[]>('POST', '/api/channel/', { type: 8, name: 'mock', key: 'sk-restart', base_url: inject('mockUrl'), models: ['restart-model'], group: ['default'] })
+      const me = await admin.ok<{ id: number }>('GET', '/api/user/self')
+      await admin.ok('POST', `/api/user/quota/${me.id}`, { quota: 1_000_000 })
+      const token = await admin.ok<{ id: number; key: string }>('POST', '/api/token/', { name: 'restart', unlimited_quota: true })
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, () =>
+          fetch(`${url}/v1/chat/completions`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${token.key}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ model: 'restart-model', messages: [{ role: 'user', content: 'remember me' }] }),
+          }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }))
+        )
+      )
+      expect(answers.every((a) => a.status === 200)).toBe(true)
+      const charged = answers.reduce((s, a) => s + a.body.usage.prompt_tokens + a.body.usage.completion_tokens, 0)
+      // Stop at once: the wallet's write-behind (≈1 s) has likely not run yet.
+      await server.stop()
+      ;({ server, url } = await boot(persistDir))
+      const again = new ApiSession(url)
+      await again.login('root', 'root-password-1')
+      const settled = await until(async () => (await again.ok<any>('GET', '/api/user/self')).quota === 1_000_000 - charged)
+      expect(settled).toBe(true)
+      const logs = await again.ok<any>('GET', '/api/log/self?type=2&page_size=100')
+      expect(logs.total_count).toBe(10)
+      expect(logs.data.reduce((s: number, l: any) => s + l.quota, 0)).toBe(charged)
+      expect((await again.ok<any>('GET', `/api/token/${token.id}`)).used_quota).toBe(charged)
+      expect((await again.ok<any>('GET', `/api/channel/${channel.id}`)).used_quota).toBe(charged)
+      await server.stop()
+    } finally {
+      rmSync(persistDir, { recursive: true, force: true })
+    }
+  }, 120_000)
+})
