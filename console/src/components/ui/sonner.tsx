@@ -21,6 +21,8 @@ export function Toaster() {
     <Sonner
       theme={theme}
       position={narrow ? 'bottom-center' : 'top-right'}
+      // Below the 64 px top bars, so toasts never cover the header controls.
+      offset={{ top: 72, right: 16 }}
       visibleToasts={3}
       richColors
       closeButton
