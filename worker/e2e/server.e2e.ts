@@ -20,3 +20,19 @@ describe('production-like server', () => {
     expect(body.error.type).toBe('not_found_error')
   })
 })
+
+describe('security headers', () => {
+  it('sends a strict CSP and frame rules on console pages and on the API', async () => {
+    const base = inject('gatewayUrl')
+    const page = await fetch(`${base}/login`, { headers: { 'sec-fetch-mode': 'navigate', accept: 'text/html' } })
+    expect(page.headers.get('content-security-policy')).toMatch(/default-src 'self'/)
+    expect(page.headers.get('content-security-policy')).toMatch(/frame-ancestors 'none'/)
+    expect(page.headers.get('content-security-policy')).not.toMatch(/script-src[^;]*'unsafe-inline'/)
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff')
+    expect(page.headers.get('x-frame-options')).toBe('DENY')
+    const api = await fetch(`${base}/api/status`)
+    expect(api.headers.get('x-content-type-options')).toBe('nosniff')
+    expect(api.headers.get('content-security-policy')).toMatch(/default-src 'none'/)
+    expect(api.headers.get('x-frame-options')).toBeTruthy()
+  })
+})
