@@ -1,0 +1,7 @@
+/** The shared list kit: every server-paginated console table is built from these pieces. */
+export { DataTable } from './data-table'
+export { DataTableColumnHeader } from './data-table-column-header'
+export { DataTablePagination } from './data-table-pagination'
+export { DataTableToolbar } from './data-table-toolbar'
+export { selectionColumn } from './selection-column'
+export { DEFAULT_PAGE_SIZE, PAGE_SIZES, useServerTable, type ListSearch } from './use-server-table'
