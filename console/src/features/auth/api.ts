@@ -7,7 +7,7 @@ import { useEffect } from 'react'
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useNavigate } from '@tanstack/react-router'
 import { useTranslation } from 'react-i18next'
-import { api } from '@/lib/api-client'
+import { api, isApiError } from '@/lib/api-client'
 import { notify } from '@/lib/notify'
 import { authStore, type UserProfile } from '@/stores/auth-store'
 import { siteInfoQueryOptions, type SiteInfo } from '@/features/site/api'
@@ -57,13 +57,20 @@ export function useLogin() {
 export function useSetup() {
   const complete = useCompleteSignIn()
   const queryClient = useQueryClient()
+  const navigate = useNavigate()
   return useMutation({
     mutationFn: (body: Credentials) => api.post<UserProfile>('/api/setup', body),
     onSuccess: (user) => {
       queryClient.setQueryData(siteInfoQueryOptions.queryKey, (old?: SiteInfo) => old && { ...old, setup_needed: false })
       complete(user)
     },
-    onError: () => void queryClient.invalidateQueries({ queryKey: siteInfoQueryOptions.queryKey }),
+    onError: async (err) => {
+      // Someone else finished the setup first: the site info is stale, the account exists.
+      if (isApiError(err) && err.status === 409) {
+        await queryClient.invalidateQueries({ queryKey: siteInfoQueryOptions.queryKey })
+        void navigate({ to: '/login' })
+      }
+    },
   })
 }
 

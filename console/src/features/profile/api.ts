@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { api } from '@/lib/api-client'
 import { notify } from '@/lib/notify'
-import { authStore, type UserProfile } from '@/stores/auth-store'
+import type { UserProfile } from '@/stores/auth-store'
 import { selfQueryOptions } from '@/features/auth/api'
 
 export interface UpdateSelfBody {
@@ -19,7 +19,7 @@ export function useUpdateSelf() {
   return useMutation({
     mutationFn: (body: UpdateSelfBody) => api.put<UserProfile>('/api/user/self', body),
     onSuccess: (user) => {
-      authStore.setUser(user)
+      // The console layout copies the new profile into the stored user.
       queryClient.setQueryData(selfQueryOptions.queryKey, user)
       notify.success(t('updated'))
     },

@@ -2,10 +2,11 @@
  * /panel/profile (spec §2 Profile): account overview, personal info, password, access token and
  * the accounts bound to this user, all from GET /api/user/self.
  */
+import { useQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { Skeleton } from '@/components/ui/skeleton'
 import { PageHeader } from '@/components/page-header'
-import { useSelf } from '@/features/auth/api'
+import { selfQueryOptions } from '@/features/auth/api'
 import { AccessTokenCard } from './components/access-token-card'
 import { AccountBindingCard } from './components/account-binding-card'
 import { PasswordForm } from './components/password-form'
@@ -14,7 +15,8 @@ import { ProfileOverview } from './components/profile-overview'
 
 export function Profile() {
   const { t } = useTranslation('profile')
-  const { data: user } = useSelf()
+  // The console layout keeps the stored user in step with this query.
+  const { data: user } = useQuery(selfQueryOptions)
   return (
     <>
       <PageHeader title={t('title')} description={t('description')} />
