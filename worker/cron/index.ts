@@ -1,11 +1,13 @@
 /**
  * What runs on cron (wrangler.toml [triggers]):
  * - every 5 minutes: statistics rollup of today and yesterday; channel speed tests when
- *   ChannelTestFrequency minutes have passed since the last run;
+ *   ChannelTestFrequency minutes have passed since the last run; balance refresh every
+ *   ChannelBalanceFrequency minutes;
  * - daily at 00:10 UTC: log retention (LogCleanupDays) after the rollup, and expired sessions.
  * Each job is isolated: one failing does not stop the others.
  */
 import { testAllChannels } from '../admin/channels/channel-test'
+import { refreshAllBalances } from '../admin/channels/channel-balance'
 import { deleteLogsBefore } from '../admin/logs/logs.service'
 import { nowSeconds } from '../lib/time'
 import { getSettings } from '../settings/store'
@@ -42,4 +44,5 @@ export async function runScheduled(controller: Pick<ScheduledController, 'cron' 
   }
   await run('rollup', () => rollupRecent(env, controller.scheduledTime))
   if (await dueEvery(env, 'channel-test', settings.int('ChannelTestFrequency'))) await run('channel-test', () => testAllChannels(env))
+  if (await dueEvery(env, 'channel-balance', settings.int('ChannelBalanceFrequency'))) await run('channel-balance', () => refreshAllBalances(env))
 }

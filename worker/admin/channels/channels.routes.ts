@@ -12,6 +12,7 @@ import { idParam, validate } from '../../lib/validate'
 import { CHANNEL_TYPES, channelType } from '../../providers/registry'
 import type { HonoEnv } from '../../env'
 import { applyMonitoring, testAllChannels, testChannel } from './channel-test'
+import { refreshAllBalances, refreshBalance } from './channel-balance'
 import {
   batchValueSchema,
   channelFields,
@@ -68,6 +69,14 @@ export const channelRoutes = new Hono<HonoEnv>()
     // A test that never reached the supplier (no test model, not a chat model) is the admin's input error.
     if (!result.success) throw new ApiError(result.time === 0 ? 400 : 502, result.message, { data: { time: result.time } })
     return ok(c, { time: result.time }, `Channel test succeeded in ${result.time.toFixed(2)} s`)
+  })
+  .get('/channel/update_balance', adminRoute, async (c) => {
+    const result = await refreshAllBalances(c.env)
+    return ok(c, result, `Updated ${result.updated} balances${result.failed ? `, ${result.failed} failed` : ''}`)
+  })
+  .get('/channel/update_balance/:id{[0-9]+}', adminRoute, validate('param', idParam), async (c) => {
+    const balance = await refreshBalance(c.env, await getChannel(c.env, c.req.valid('param').id))
+    return ok(c, { balance }, 'Balance updated')
   })
   .post('/channel/provider_models_list', adminRoute, validate('json', providerModelsSchema), async (c) => {
     const body = c.req.valid('json')

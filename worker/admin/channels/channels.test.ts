@@ -102,3 +102,25 @@ describe('channels API', () => {
     expect(models.body.data).toEqual(['gpt-4o'])
   })
 })
+
+describe('channel balances', () => {
+  it('refreshes one balance and all enabled balances, and refuses types without one', async () => {
+    const root = await setupRoot()
+    const id = (await root.post('/api/channel/', channel())).body.data[0].id
+    upstream.restore()
+    upstream = mockUpstream((req) => {
+      const path = new URL(req.url).pathname
+      if (path.endsWith('/dashboard/billing/subscription')) return Response.json({ hard_limit_usd: 100 })
+      if (path.endsWith('/dashboard/billing/usage')) return Response.json({ total_usage: 2550 })
+      return undefined
+    })
+    const one = await root.get(`/api/channel/update_balance/${id}`)
+    expect(one.body.data.balance).toBe(74.5)
+    const row = (await root.get(`/api/channel/${id}`)).body.data
+    expect(row.balance).toBe(74.5)
+    expect(row.balance_updated_time).toBeGreaterThan(0)
+    expect((await root.get('/api/channel/update_balance')).body.data).toEqual({ updated: 1, failed: 0 })
+    const claude = (await root.post('/api/channel/', channel({ type: 14, name: 'claude' }))).body.data[0].id
+    expect((await root.get(`/api/channel/update_balance/${claude}`)).status).toBe(400)
+  })
+})
