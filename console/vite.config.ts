@@ -6,6 +6,10 @@ import { defineConfig, loadEnv } from 'vite'
 import react from '@vitejs/plugin-react'
 import tailwindcss from '@tailwindcss/vite'
 import { tanstackRouter } from '@tanstack/router-plugin/vite'
+// @ts-expect-error plain ESM build scripts without types
+import { writeTokenizerAssets } from '../scripts/build-tokenizer-assets.mjs'
+// @ts-expect-error plain ESM build scripts without types
+import { writeSecurityHeaders } from '../scripts/build-headers.mjs'
 
 const here = (p: string) => decodeURIComponent(new URL(p, import.meta.url).pathname)
 
@@ -26,6 +30,15 @@ export default defineConfig(({ mode }) => {
       }),
       tailwindcss(),
       react(),
+      {
+        // Tokenizer ranks for the Worker and the security headers of the pages live next to the console build.
+        name: 'gateway-assets',
+        apply: 'build',
+        async closeBundle() {
+          await writeTokenizerAssets(here('./dist'))
+          writeSecurityHeaders(here('./dist'))
+        },
+      },
     ],
     build: {
       outDir: here('./dist'),

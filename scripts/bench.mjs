@@ -96,7 +96,6 @@ const fmt = (n, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : '–')
 async function main() {
   const started = Date.now()
   execFileSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'console/vite.config.ts', '--logLevel', 'error'], { cwd: root, stdio: 'inherit' })
-  execFileSync(process.execPath, [path.join(root, 'scripts/build-tokenizer-assets.mjs')], { cwd: root, stdio: 'ignore' })
   const mock = await startMockUpstream({ port: 0 })
   const scenarios = [
     { name: 'non-stream, 0 ms', stream: false, delay: 0 },
