@@ -7,6 +7,8 @@ import { Hono } from 'hono'
 import { z } from 'zod'
 import { adminRoute, publicRoute } from '../../middleware/access'
 import { ok } from '../../lib/respond'
+import { ApiError } from '../../lib/errors'
+import { readCapped } from '../../providers/url'
 import { validate } from '../../lib/validate'
 import { getPriceTable, groupRatio, resolvePrice } from '../../billing/pricing'
 import { channelType } from '../../providers/registry'
@@ -40,6 +42,23 @@ export const priceRoutes = new Hono<HonoEnv>()
     return ok(c, null, 'Saved')
   })
   .put('/prices/multiple/delete', adminRoute, validate('json', deleteManySchema), async (c) => ok(c, await deletePrices(c.env, c.req.valid('json').models), 'Deleted'))
+  .get('/prices/remote', adminRoute, validate('query', z.object({ url: z.url('must be a valid URL').refine((u) => /^https?:/i.test(u), 'must be an http(s) URL') })), async (c) => {
+    // Fetched by the Worker so the console needs neither CORS on the list's host nor a CSP exception.
+    const res = await fetch(c.req.valid('query').url, { signal: AbortSignal.timeout(15_000), headers: { accept: 'application/json' } }).catch((err: Error) => {
+      throw new ApiError(502, `Failed to fetch the price list: ${err.message}`)
+    })
+    if (!res.ok) throw new ApiError(502, `Failed to fetch the price list: the server answered ${res.status}`)
+    const text = await readCapped(res, 5 * 1024 * 1024)
+    let json: unknown
+    try {
+      json = JSON.parse(text)
+    } catch {
+      throw new ApiError(400, 'Data format is incorrect: the price list is not JSON')
+    }
+    const parsed = remotePriceList.safeParse(json)
+    if (!parsed.success) throw new ApiError(400, 'Data format is incorrect: expected an array of {model, type, channel_type, input, output}')
+    return ok(c, parsed.data)
+  })
   .post('/prices/sync', adminRoute, validate('query', syncModeQuery), validate('json', remotePriceList), async (c) => {
     const result = await syncPrices(c.env, c.req.valid('query').updateMode, c.req.valid('json'))
     return ok(c, result, 'Prices updated')

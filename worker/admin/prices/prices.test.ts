@@ -1,0 +1,52 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { setupRoot } from '../../test/client'
+import { mockUpstream } from '../../test/upstream-mock'
+
+let upstream: ReturnType<typeof mockUpstream>
+const REMOTE = [
+  { model: 'gpt-4o', type: 'tokens', channel_type: 1, input: 9, output: 9 },
+  { model: 'brand-new', type: 'times', channel_type: 1, input: 5, output: 0 },
+]
+beforeEach(() => {
+  upstream = mockUpstream((req) => {
+    const path = new URL(req.url).pathname
+    if (path === '/prices.json') return Response.json({ data: REMOTE })
+    if (path === '/broken.json') return new Response('<html>', { headers: { 'content-type': 'text/html' } })
+    return undefined
+  })
+})
+afterEach(() => upstream.restore())
+
+describe('prices API', () => {
+  it('validates prices: required unique model, wildcard only last, non-negative multipliers', async () => {
+    const root = await setupRoot()
+    const bad = await root.post('/api/prices/single', { model: '', type: 'weird', channel_type: -1, input: -1, output: -2 })
+    expect(bad.status).toBe(400)
+    expect(Object.keys(bad.body.data.fields)).toEqual(expect.arrayContaining(['model', 'type', 'channel_type', 'input', 'output']))
+    expect((await root.post('/api/prices/single', { model: 'a*b', type: 'tokens', channel_type: 1, input: 1, output: 1 })).status).toBe(400)
+    expect((await root.post('/api/prices/single', { model: 'gpt-4o', type: 'tokens', channel_type: 1, input: 1, output: 1 })).status).toBe(409)
+    expect((await root.post('/api/prices/single', { model: 'my-*', type: 'tokens', channel_type: 1, input: 1, output: 1 })).status).toBe(200)
+  })
+
+  it('fetches a remote list server-side and syncs with add-new-only or overwrite, never touching locked rows', async () => {
+    const root = await setupRoot()
+    const list = await root.get('/api/prices/remote?url=https://upstream.test/prices.json')
+    expect(list.body.data).toHaveLength(2)
+    expect((await root.get('/api/prices/remote?url=https://upstream.test/broken.json')).status).toBe(400)
+    await root.put('/api/prices/single/gpt-4o', { model: 'gpt-4o', type: 'tokens', channel_type: 1, input: 3, output: 3 })
+    await root.post('/api/prices/single', { model: 'mine', type: 'tokens', channel_type: 1, input: 1, output: 1 })
+    await root.post('/api/prices/single', { model: 'locked-one', type: 'tokens', channel_type: 1, input: 7, output: 7, locked: true })
+
+    const added = (await root.post('/api/prices/sync?updateMode=add', list.body.data)).body.data
+    expect(added).toMatchObject({ added: 1, updated: 0, removed: 0 })
+    const prices = async () => Object.fromEntries((await root.get('/api/prices')).body.data.map((p: any) => [p.model, p]))
+    expect((await prices())['gpt-4o'].input).toBe(3)
+
+    const over = (await root.post('/api/prices/sync?updateMode=overwrite', list.body.data)).body.data
+    expect(over.updated).toBe(2)
+    const after = await prices()
+    expect(after['gpt-4o'].input).toBe(9)
+    expect(after.mine).toBeUndefined()
+    expect(after['locked-one']).toMatchObject({ input: 7, locked: true })
+  })
+})
