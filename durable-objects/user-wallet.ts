@@ -1,10 +1,15 @@
 /**
  * UserWallet: one Durable Object per user, the single source of truth for the user's balance and
  * the remaining quota of the user's tokens. Every balance change goes through it: relay
- * reservations (reserve → settle/refund), top-ups, admin adjustments, rewards. Each change and the
- * log row explaining it are persisted here first, then written behind to D1 in one idempotent batch
- * (durable-objects/wallet-flush.ts) about a second later, so D1 totals equal the sum of log rows.
- * Reservations that are never settled expire through the alarm and are charged with an explaining log.
+ * reservations (reserve → settle/refund), top-ups, admin adjustments, rewards.
+ *
+ * Reservations live in memory only: a reservation holds part of the balance (checked atomically,
+ * no storage write on the hot path), and the persisted balance always means "settled". If the
+ * object restarts, outstanding reservations simply vanish (nothing was taken), and a later settle
+ * still charges what was used, capped so the balance never goes below zero. Settled charges and the
+ * log rows explaining them are persisted here first, then written behind to D1 in one idempotent
+ * batch (wallet-flush.ts) about a second later, so D1 totals equal the sum of log rows.
+ * Reservations never settled within RESERVATION_TTL_MS are charged by the alarm with a log.
  */
 import { DurableObject } from 'cloudflare:workers'
 import { buildFlushStatements, isAlreadyApplied, type FlushPlan } from './wallet-flush'
@@ -22,7 +27,6 @@ import type {
 const FLUSH_DELAY_MS = 1000
 const RESERVATION_TTL_MS = 60 * 60 * 1000
 const LOG_TYPE_CONSUME = 2
-const LOG_TYPE_SYSTEM = 4
 
 interface UserState {
   id: number
@@ -56,9 +60,14 @@ interface Meta {
   flushedUserVersion: number
 }
 
+type PendingLog = WalletLog & { quota: number; userId: number }
+
 export class UserWallet extends DurableObject<Env> {
   private user: UserState | undefined
   private readonly tokens = new Map<number, TokenState>()
+  private readonly reservations = new Map<string, Reservation>()
+  private reservedTotal = 0
+  private readonly tokenReserved = new Map<number, number>()
   private meta: Meta | undefined
   private loading: Promise<void> | undefined
   private flushing: Promise<void> | undefined
@@ -89,27 +98,29 @@ export class UserWallet extends DurableObject<Env> {
   }
 
   private async ensureToken(tokenId: number): Promise<TokenState | undefined> {
-    let token = this.tokens.get(tokenId) ?? this.kv.get<TokenState>(`t:${tokenId}`)
-    if (!token) {
-      const row = await this.env.DB.prepare(
-        'SELECT id, user_id, remain_quota, used_quota, unlimited_quota, status, expired_time, accessed_time FROM tokens WHERE id = ?'
-      )
-        .bind(tokenId)
-        .first<{ id: number; user_id: number; remain_quota: number; used_quota: number; unlimited_quota: number; status: number; expired_time: number; accessed_time: number }>()
-      if (!row || row.user_id !== this.user?.id) return undefined
-      token = this.tokens.get(tokenId) ?? {
-        id: row.id,
-        remain: row.remain_quota,
-        used: row.used_quota,
-        unlimited: Boolean(row.unlimited_quota),
-        status: row.status,
-        expired: row.expired_time,
-        accessed: row.accessed_time,
-        version: 0,
-      }
-      this.kv.put(`t:${tokenId}`, token)
+    const known = this.tokens.get(tokenId) ?? this.kv.get<TokenState>(`t:${tokenId}`)
+    if (known) {
+      this.tokens.set(tokenId, known)
+      return known
+    }
+    const row = await this.env.DB.prepare(
+      'SELECT id, user_id, remain_quota, used_quota, unlimited_quota, status, expired_time, accessed_time FROM tokens WHERE id = ?'
+    )
+      .bind(tokenId)
+      .first<{ id: number; user_id: number; remain_quota: number; used_quota: number; unlimited_quota: number; status: number; expired_time: number; accessed_time: number }>()
+    if (!row || row.user_id !== this.user?.id) return undefined
+    const token = this.tokens.get(tokenId) ?? {
+      id: row.id,
+      remain: row.remain_quota,
+      used: row.used_quota,
+      unlimited: Boolean(row.unlimited_quota),
+      status: row.status,
+      expired: row.expired_time,
+      accessed: row.accessed_time,
+      version: 0,
     }
     this.tokens.set(tokenId, token)
+    this.kv.put(`t:${tokenId}`, token)
     return token
   }
 
@@ -136,7 +147,7 @@ export class UserWallet extends DurableObject<Env> {
     const meta = this.getMeta()
     meta.logSeq++
     this.kv.put('meta', meta)
-    this.kv.put(`L:${String(meta.logSeq).padStart(12, '0')}`, { ...log, quota, userId: this.user!.id })
+    this.kv.put(`L:${String(meta.logSeq).padStart(12, '0')}`, { ...log, quota, userId: this.user!.id } satisfies PendingLog)
   }
 
   private addChannelUsage(channelId: number | undefined, amount: number) {
@@ -152,6 +163,22 @@ export class UserWallet extends DurableObject<Env> {
     await this.ctx.storage.setAlarm(Date.now() + FLUSH_DELAY_MS)
   }
 
+  private hold(reqId: string, r: Reservation) {
+    this.reservations.set(reqId, r)
+    this.reservedTotal += r.amount
+    this.tokenReserved.set(r.tokenId, (this.tokenReserved.get(r.tokenId) ?? 0) + r.amount)
+  }
+
+  private release(reqId: string): Reservation | undefined {
+    const r = this.reservations.get(reqId)
+    if (!r) return undefined
+    this.reservations.delete(reqId)
+    this.reservedTotal -= r.amount
+    this.tokenReserved.set(r.tokenId, (this.tokenReserved.get(r.tokenId) ?? 0) - r.amount)
+    return r
+  }
+
+  /** Hold an estimate against the balance and the token; memory only (no storage write). */
   async reserve(input: ReserveInput): Promise<ReserveResult> {
     const user = await this.ensureUser(input.userId)
     if (!user) return { ok: false, reason: 'user_not_found' }
@@ -162,39 +189,35 @@ export class UserWallet extends DurableObject<Env> {
     const now = Date.now()
     if (token.expired !== -1 && token.expired * 1000 <= now) return { ok: false, reason: 'token_expired' }
     const amount = Math.max(0, Math.ceil(input.amount))
-    if (!token.unlimited && (token.remain <= 0 || token.remain < amount)) return { ok: false, reason: 'insufficient_token_quota' }
-    if (user.quota <= 0 || user.quota < amount) return { ok: false, reason: 'insufficient_user_quota' }
-    user.quota -= amount
-    this.touchUser(user)
-    if (!token.unlimited) token.remain -= amount
-    token.accessed = Math.floor(now / 1000)
-    this.touchToken(token)
-    this.kv.put(`r:${input.reqId}`, { tokenId: token.id, amount, at: now } satisfies Reservation)
-    await this.scheduleFlush()
+    const tokenFree = token.remain - (this.tokenReserved.get(token.id) ?? 0)
+    if (!token.unlimited && (tokenFree <= 0 || tokenFree < amount)) return { ok: false, reason: 'insufficient_token_quota' }
+    const free = user.quota - this.reservedTotal
+    if (free <= 0 || free < amount) return { ok: false, reason: 'insufficient_user_quota' }
+    this.hold(input.reqId, { tokenId: token.id, amount, at: now })
+    if (!this.alarmArmed) await this.scheduleFlush()
     return { ok: true }
   }
 
   async settle(input: SettleInput): Promise<SettleResult> {
     const user = await this.ensureUser(input.userId)
     if (!user) return { charged: 0, userQuota: 0 }
-    const reservation = this.kv.get<Reservation>(`r:${input.reqId}`)
-    const token = reservation ? await this.ensureToken(reservation.tokenId) : input.log?.tokenId ? await this.ensureToken(input.log.tokenId) : undefined
-    const reserved = reservation?.amount ?? 0
+    const reservation = this.release(input.reqId)
+    const tokenId = reservation?.tokenId ?? input.log?.tokenId
+    const token = tokenId ? await this.ensureToken(tokenId) : undefined
     const wanted = Math.max(0, Math.ceil(input.quota))
-    // Never below zero: an answer that cost more than reserved takes at most what is left.
-    let charged = Math.min(wanted, reserved + Math.max(0, user.quota))
-    if (token && !token.unlimited) charged = Math.min(charged, reserved + Math.max(0, token.remain))
-    const delta = charged - reserved
-    user.quota -= delta
+    // Never below zero, and never into what other requests are holding.
+    let charged = Math.min(wanted, Math.max(0, user.quota - this.reservedTotal))
+    if (token && !token.unlimited) charged = Math.min(charged, Math.max(0, token.remain - (this.tokenReserved.get(token.id) ?? 0)))
+    user.quota -= charged
     user.usedQuota += charged
     user.requestCount++
     this.touchUser(user)
     if (token) {
-      if (!token.unlimited) token.remain -= delta
+      if (!token.unlimited) token.remain -= charged
       token.used += charged
+      token.accessed = Math.floor(Date.now() / 1000)
       this.touchToken(token)
     }
-    if (reservation) this.kv.delete(`r:${input.reqId}`)
     this.addChannelUsage(input.channelId, charged)
     if (input.log) {
       const log = charged < wanted ? { ...input.log, metadata: { ...input.log.metadata, capped_from: wanted } } : input.log
@@ -207,19 +230,11 @@ export class UserWallet extends DurableObject<Env> {
   async refund(input: { userId: number; reqId: string; log?: WalletLog }): Promise<void> {
     const user = await this.ensureUser(input.userId)
     if (!user) return
-    const reservation = this.kv.get<Reservation>(`r:${input.reqId}`)
-    if (reservation) {
-      user.quota += reservation.amount
-      this.touchUser(user)
-      const token = await this.ensureToken(reservation.tokenId)
-      if (token && !token.unlimited) {
-        token.remain += reservation.amount
-        this.touchToken(token)
-      }
-      this.kv.delete(`r:${input.reqId}`)
+    this.release(input.reqId)
+    if (input.log) {
+      this.appendLog(input.log, 0)
+      await this.scheduleFlush()
     }
-    if (input.log) this.appendLog(input.log, 0)
-    await this.scheduleFlush()
   }
 
   async credit(input: CreditInput): Promise<CreditResult> {
@@ -238,9 +253,9 @@ export class UserWallet extends DurableObject<Env> {
   /** The token API changed a token: take its limits from D1 (or set the remaining quota explicitly). */
   async syncToken(input: { userId: number; tokenId: number; remain?: number }): Promise<void> {
     await this.ensureUser(input.userId)
-    const row = await this.env.DB.prepare('SELECT unlimited_quota, status, expired_time, remain_quota FROM tokens WHERE id = ?')
+    const row = await this.env.DB.prepare('SELECT unlimited_quota, status, expired_time FROM tokens WHERE id = ?')
       .bind(input.tokenId)
-      .first<{ unlimited_quota: number; status: number; expired_time: number; remain_quota: number }>()
+      .first<{ unlimited_quota: number; status: number; expired_time: number }>()
     if (!row) {
       this.tokens.delete(input.tokenId)
       this.kv.delete(`t:${input.tokenId}`)
@@ -269,15 +284,13 @@ export class UserWallet extends DurableObject<Env> {
   async balance(input: { userId: number; tokenId?: number }): Promise<WalletBalance | undefined> {
     const user = await this.ensureUser(input.userId)
     if (!user) return undefined
-    const reserved = [...this.kv.list<Reservation>({ prefix: 'r:' })].reduce((s, [, r]) => s + r.amount, 0)
-    const pendingLogs = [...this.kv.list({ prefix: 'L:' })].length
     const token = input.tokenId !== undefined ? await this.ensureToken(input.tokenId) : undefined
     return {
       quota: user.quota,
       usedQuota: user.usedQuota,
       requestCount: user.requestCount,
-      reserved,
-      pendingLogs,
+      reserved: this.reservedTotal,
+      pendingLogs: [...this.kv.list({ prefix: 'L:' })].length,
       token: token && { remain: token.remain, used: token.used, unlimited: token.unlimited },
     }
   }
@@ -304,7 +317,7 @@ export class UserWallet extends DurableObject<Env> {
         .filter((t): t is TokenState => t !== undefined)
         .map((t) => ({ ...t })),
       channels: [...this.kv.list<number>({ prefix: 'c:' })].map(([k, v]) => ({ id: Number(k.slice(2)), amount: v })),
-      logs: [...this.kv.list<WalletLog & { quota: number; userId: number }>({ prefix: 'L:' })],
+      logs: [...this.kv.list<PendingLog>({ prefix: 'L:' })],
     }
     if (!plan.user && plan.tokens.length === 0 && plan.channels.length === 0 && plan.logs.length === 0) return
     try {
@@ -331,38 +344,42 @@ export class UserWallet extends DurableObject<Env> {
     this.alarmArmed = false
     this.expireReservations()
     await this.flush()
-    const next = [...this.kv.list<Reservation>({ prefix: 'r:' })].reduce((min, [, r]) => Math.min(min, r.at + RESERVATION_TTL_MS), Infinity)
-    if (next !== Infinity && !this.alarmArmed) await this.ctx.storage.setAlarm(Math.max(next, Date.now() + FLUSH_DELAY_MS))
+    if (this.reservations.size > 0) {
+      const next = Math.min(...[...this.reservations.values()].map((r) => r.at + RESERVATION_TTL_MS))
+      this.alarmArmed = true
+      await this.ctx.storage.setAlarm(Math.max(next, Date.now() + FLUSH_DELAY_MS))
+    }
   }
 
   /** Reservations older than the TTL: the request never reported back, so the reservation is charged. */
   private expireReservations() {
-    const user = this.user ?? this.kv.get<UserState>('user')
+    const user = this.user
     if (!user) return
-    this.user = user
     const now = Date.now()
-    for (const [key, r] of this.kv.list<Reservation>({ prefix: 'r:' })) {
+    for (const [reqId, r] of [...this.reservations]) {
       if (now - r.at < RESERVATION_TTL_MS) continue
-      user.usedQuota += r.amount
+      this.release(reqId)
+      const charged = Math.min(r.amount, Math.max(0, user.quota - this.reservedTotal))
+      user.quota -= charged
+      user.usedQuota += charged
       user.requestCount++
       this.touchUser(user)
-      const token = this.tokens.get(r.tokenId) ?? this.kv.get<TokenState>(`t:${r.tokenId}`)
+      const token = this.tokens.get(r.tokenId)
       if (token) {
-        token.used += r.amount
-        this.tokens.set(token.id, token)
+        if (!token.unlimited) token.remain -= charged
+        token.used += charged
         this.touchToken(token)
       }
-      this.kv.delete(key)
       this.appendLog(
         {
-          type: r.amount > 0 ? LOG_TYPE_CONSUME : LOG_TYPE_SYSTEM,
+          type: LOG_TYPE_CONSUME,
           createdAt: Math.floor(now / 1000),
           tokenId: r.tokenId,
-          requestId: key.slice(2),
+          requestId: reqId,
           content: 'Reservation settled on expiry: the request did not report its usage within an hour, so the reserved amount was charged',
           metadata: { reserved: r.amount, reserved_at: Math.floor(r.at / 1000) },
         },
-        r.amount
+        charged
       )
     }
   }
