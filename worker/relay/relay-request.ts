@@ -19,6 +19,7 @@ import { channelType } from '../providers/registry'
 import type { ParsedResponse, RelayCall, RelayOp, UpstreamError } from '../providers/types'
 import { MalformedUpstreamError } from '../providers/openai/adapter'
 import { getSettings, type Settings } from '../settings/store'
+import { remindLowQuota } from '../admin/mail/quota-reminder'
 import type { RefusalReason, WalletLog } from '../../durable-objects/wallet-types'
 import type { HonoEnv } from '../env'
 import { disableChannel, isFrozen, refreshFreezes, reportFailure, reportSuccess } from './health-view'
@@ -307,13 +308,14 @@ class RelayRun {
       content: note,
       metadata: { ...breakdown, billed_model: bill.billed, group: this.auth.group, attempts: this.attempts },
     }
-    await this.wallet.settle({
+    const settled = await this.wallet.settle({
       userId: this.auth.userId,
       reqId: this.reqId,
       quota: breakdown.quota,
       channelId: bill.channel.id,
       log: this.settings.bool('LogConsumeEnabled') ? log : undefined,
     })
+    await remindLowQuota(this.env, { userId: this.auth.userId, before: settled.userQuota + settled.charged, after: settled.userQuota })
   }
 
   private async refund(message: string, channel?: RoutedChannel, status?: number) {
