@@ -33,6 +33,7 @@ describe('phone layout', () => {
   it('opens the console drawer as a temporary sheet and closes it on navigation', async () => {
     const { context, page } = await openPage(suite.browser, { baseURL: suite.server.url, viewport: PHONE })
     await signIn(page, account)
+    await page.goto('/panel/profile')
     await page.getByTestId('profile-username').waitFor()
     expect(await page.getByTestId('console-drawer').isVisible()).toBe(false)
     expect(await page.getByTestId('console-drawer-sheet').count()).toBe(0)

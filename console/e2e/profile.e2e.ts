@@ -15,6 +15,7 @@ describe('profile', () => {
   it('changes the display name and the password', async () => {
     const { context, page } = await openPage(suite.browser, { baseURL: suite.server.url })
     await signIn(page, account)
+    await page.goto('/panel/profile')
     await page.getByTestId('profile-display-name').getByText('Root User').waitFor()
 
     const info = page.locator('#profile-info-form')
@@ -60,6 +61,7 @@ describe('profile', () => {
   it('generates an access token that authenticates the management API', async () => {
     const { context, page } = await openPage(suite.browser, { baseURL: suite.server.url })
     await signIn(page, account)
+    await page.goto('/panel/profile')
     await page.getByTestId('access-token-status').getByText('Not generated').waitFor()
 
     await page.getByTestId('access-token-generate').click()

@@ -15,11 +15,15 @@ import { Route as PublicIndexRouteImport } from './routes/_public/index'
 import { Route as Public404RouteImport } from './routes/_public/404'
 import { Route as PublicAboutRouteImport } from './routes/_public/about'
 import { Route as PublicLoginRouteImport } from './routes/_public/login'
+import { Route as PublicPlaygroundRouteImport } from './routes/_public/playground'
 import { Route as PublicRegisterRouteImport } from './routes/_public/register'
 import { Route as PublicResetRouteImport } from './routes/_public/reset'
 import { Route as PublicSetupRouteImport } from './routes/_public/setup'
 import { Route as PanelIndexRouteImport } from './routes/panel/index'
 import { Route as PanelSplatRouteImport } from './routes/panel/$'
+import { Route as PanelAnalyticsRouteImport } from './routes/panel/analytics'
+import { Route as PanelDashboardRouteImport } from './routes/panel/dashboard'
+import { Route as PanelPlaygroundRouteImport } from './routes/panel/playground'
 import { Route as PanelProfileRouteImport } from './routes/panel/profile'
 import { Route as PublicUserResetRouteImport } from './routes/_public/user/reset'
 
@@ -52,6 +56,11 @@ const PublicLoginRoute = PublicLoginRouteImport.update({
   path: '/login',
   getParentRoute: () => PublicRouteRoute,
 } as any)
+const PublicPlaygroundRoute = PublicPlaygroundRouteImport.update({
+  id: '/playground',
+  path: '/playground',
+  getParentRoute: () => PublicRouteRoute,
+} as any)
 const PublicRegisterRoute = PublicRegisterRouteImport.update({
   id: '/register',
   path: '/register',
@@ -77,6 +86,21 @@ const PanelSplatRoute = PanelSplatRouteImport.update({
   path: '/$',
   getParentRoute: () => PanelRouteRoute,
 } as any)
+const PanelAnalyticsRoute = PanelAnalyticsRouteImport.update({
+  id: '/analytics',
+  path: '/analytics',
+  getParentRoute: () => PanelRouteRoute,
+} as any)
+const PanelDashboardRoute = PanelDashboardRouteImport.update({
+  id: '/dashboard',
+  path: '/dashboard',
+  getParentRoute: () => PanelRouteRoute,
+} as any)
+const PanelPlaygroundRoute = PanelPlaygroundRouteImport.update({
+  id: '/playground',
+  path: '/playground',
+  getParentRoute: () => PanelRouteRoute,
+} as any)
 const PanelProfileRoute = PanelProfileRouteImport.update({
   id: '/profile',
   path: '/profile',
@@ -94,10 +118,14 @@ export interface FileRoutesByFullPath {
   '/404': typeof Public404Route
   '/about': typeof PublicAboutRoute
   '/login': typeof PublicLoginRoute
+  '/playground': typeof PublicPlaygroundRoute
   '/register': typeof PublicRegisterRoute
   '/reset': typeof PublicResetRoute
   '/setup': typeof PublicSetupRoute
   '/panel/$': typeof PanelSplatRoute
+  '/panel/analytics': typeof PanelAnalyticsRoute
+  '/panel/dashboard': typeof PanelDashboardRoute
+  '/panel/playground': typeof PanelPlaygroundRoute
   '/panel/profile': typeof PanelProfileRoute
   '/panel/': typeof PanelIndexRoute
   '/user/reset': typeof PublicUserResetRoute
@@ -106,10 +134,14 @@ export interface FileRoutesByTo {
   '/404': typeof Public404Route
   '/about': typeof PublicAboutRoute
   '/login': typeof PublicLoginRoute
+  '/playground': typeof PublicPlaygroundRoute
   '/register': typeof PublicRegisterRoute
   '/reset': typeof PublicResetRoute
   '/setup': typeof PublicSetupRoute
   '/panel/$': typeof PanelSplatRoute
+  '/panel/analytics': typeof PanelAnalyticsRoute
+  '/panel/dashboard': typeof PanelDashboardRoute
+  '/panel/playground': typeof PanelPlaygroundRoute
   '/panel/profile': typeof PanelProfileRoute
   '/': typeof PublicIndexRoute
   '/panel': typeof PanelIndexRoute
@@ -122,10 +154,14 @@ export interface FileRoutesById {
   '/_public/404': typeof Public404Route
   '/_public/about': typeof PublicAboutRoute
   '/_public/login': typeof PublicLoginRoute
+  '/_public/playground': typeof PublicPlaygroundRoute
   '/_public/register': typeof PublicRegisterRoute
   '/_public/reset': typeof PublicResetRoute
   '/_public/setup': typeof PublicSetupRoute
   '/panel/$': typeof PanelSplatRoute
+  '/panel/analytics': typeof PanelAnalyticsRoute
+  '/panel/dashboard': typeof PanelDashboardRoute
+  '/panel/playground': typeof PanelPlaygroundRoute
   '/panel/profile': typeof PanelProfileRoute
   '/_public/': typeof PublicIndexRoute
   '/panel/': typeof PanelIndexRoute
@@ -139,10 +175,14 @@ export interface FileRouteTypes {
     | '/404'
     | '/about'
     | '/login'
+    | '/playground'
     | '/register'
     | '/reset'
     | '/setup'
     | '/panel/$'
+    | '/panel/analytics'
+    | '/panel/dashboard'
+    | '/panel/playground'
     | '/panel/profile'
     | '/panel/'
     | '/user/reset'
@@ -151,10 +191,14 @@ export interface FileRouteTypes {
     | '/404'
     | '/about'
     | '/login'
+    | '/playground'
     | '/register'
     | '/reset'
     | '/setup'
     | '/panel/$'
+    | '/panel/analytics'
+    | '/panel/dashboard'
+    | '/panel/playground'
     | '/panel/profile'
     | '/'
     | '/panel'
@@ -166,10 +210,14 @@ export interface FileRouteTypes {
     | '/_public/404'
     | '/_public/about'
     | '/_public/login'
+    | '/_public/playground'
     | '/_public/register'
     | '/_public/reset'
     | '/_public/setup'
     | '/panel/$'
+    | '/panel/analytics'
+    | '/panel/dashboard'
+    | '/panel/playground'
     | '/panel/profile'
     | '/_public/'
     | '/panel/'
@@ -225,6 +273,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PublicLoginRouteImport
       parentRoute: typeof PublicRouteRoute
     }
+    '/_public/playground': {
+      id: '/_public/playground'
+      path: '/playground'
+      fullPath: '/playground'
+      preLoaderRoute: typeof PublicPlaygroundRouteImport
+      parentRoute: typeof PublicRouteRoute
+    }
     '/_public/register': {
       id: '/_public/register'
       path: '/register'
@@ -260,6 +315,27 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PanelSplatRouteImport
       parentRoute: typeof PanelRouteRoute
     }
+    '/panel/analytics': {
+      id: '/panel/analytics'
+      path: '/analytics'
+      fullPath: '/panel/analytics'
+      preLoaderRoute: typeof PanelAnalyticsRouteImport
+      parentRoute: typeof PanelRouteRoute
+    }
+    '/panel/dashboard': {
+      id: '/panel/dashboard'
+      path: '/dashboard'
+      fullPath: '/panel/dashboard'
+      preLoaderRoute: typeof PanelDashboardRouteImport
+      parentRoute: typeof PanelRouteRoute
+    }
+    '/panel/playground': {
+      id: '/panel/playground'
+      path: '/playground'
+      fullPath: '/panel/playground'
+      preLoaderRoute: typeof PanelPlaygroundRouteImport
+      parentRoute: typeof PanelRouteRoute
+    }
     '/panel/profile': {
       id: '/panel/profile'
       path: '/profile'
@@ -281,6 +357,7 @@ interface PublicRouteRouteChildren {
   Public404Route: typeof Public404Route
   PublicAboutRoute: typeof PublicAboutRoute
   PublicLoginRoute: typeof PublicLoginRoute
+  PublicPlaygroundRoute: typeof PublicPlaygroundRoute
   PublicRegisterRoute: typeof PublicRegisterRoute
   PublicResetRoute: typeof PublicResetRoute
   PublicSetupRoute: typeof PublicSetupRoute
@@ -292,6 +369,7 @@ const PublicRouteRouteChildren: PublicRouteRouteChildren = {
   Public404Route: Public404Route,
   PublicAboutRoute: PublicAboutRoute,
   PublicLoginRoute: PublicLoginRoute,
+  PublicPlaygroundRoute: PublicPlaygroundRoute,
   PublicRegisterRoute: PublicRegisterRoute,
   PublicResetRoute: PublicResetRoute,
   PublicSetupRoute: PublicSetupRoute,
@@ -305,12 +383,18 @@ const PublicRouteRouteWithChildren = PublicRouteRoute._addFileChildren(
 
 interface PanelRouteRouteChildren {
   PanelSplatRoute: typeof PanelSplatRoute
+  PanelAnalyticsRoute: typeof PanelAnalyticsRoute
+  PanelDashboardRoute: typeof PanelDashboardRoute
+  PanelPlaygroundRoute: typeof PanelPlaygroundRoute
   PanelProfileRoute: typeof PanelProfileRoute
   PanelIndexRoute: typeof PanelIndexRoute
 }
 
 const PanelRouteRouteChildren: PanelRouteRouteChildren = {
   PanelSplatRoute: PanelSplatRoute,
+  PanelAnalyticsRoute: PanelAnalyticsRoute,
+  PanelDashboardRoute: PanelDashboardRoute,
+  PanelPlaygroundRoute: PanelPlaygroundRoute,
   PanelProfileRoute: PanelProfileRoute,
   PanelIndexRoute: PanelIndexRoute,
 }

@@ -7,7 +7,8 @@ export async function signIn(page: Page, account: Account): Promise<void> {
   await page.locator('input[name="username"]').fill(account.username)
   await page.locator('input[name="password"]').fill(account.password)
   await page.locator('form button[type="submit"]').click()
-  await page.waitForURL('**/panel/profile')
+  // Signing in lands on /panel, which opens the dashboard.
+  await page.waitForURL('**/panel/dashboard')
 }
 
 export async function signOut(page: Page): Promise<void> {

@@ -6,7 +6,7 @@
  * route it lives on (`to`), and nothing else in the layout changes.
  */
 import type { LinkProps } from '@tanstack/react-router'
-import { UserRoundCog, type LucideIcon } from 'lucide-react'
+import { ChartColumnBig, LayoutDashboard, MessagesSquare, UserRoundCog, type LucideIcon } from 'lucide-react'
 
 /** Every menu entry id the product knows (spec §2); titles exist for all of them. */
 export type NavId =
@@ -67,6 +67,15 @@ export interface NavGroup {
 }
 
 export const navGroups: NavGroup[] = [
+  {
+    type: 'group',
+    id: 'dashboard',
+    children: [
+      { type: 'item', id: 'dashboard', to: '/panel/dashboard', icon: LayoutDashboard, breadcrumbs: false },
+      { type: 'item', id: 'analytics', to: '/panel/analytics', icon: ChartColumnBig, breadcrumbs: false, isAdmin: true },
+      { type: 'item', id: 'playground', to: '/panel/playground', icon: MessagesSquare, breadcrumbs: false },
+    ],
+  },
   {
     type: 'group',
     id: 'setting',

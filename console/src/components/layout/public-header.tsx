@@ -1,6 +1,6 @@
 /**
- * Top bar of the public pages: brand, links (home, about, console when signed in, sign in when
- * signed out) — collapsed into a dropdown below the md breakpoint — language, theme and user menu.
+ * Top bar of the public pages: brand, links (home, playground and console when signed in, about,
+ * sign in when signed out) — collapsed into a dropdown below the md breakpoint — language, theme and user menu.
  */
 import { Link, type LinkProps } from '@tanstack/react-router'
 import { Menu } from 'lucide-react'
@@ -28,6 +28,7 @@ export function PublicHeader() {
   const user = useAuthUser()
   const links: HeaderLink[] = [
     { to: '/', label: t('links.home') },
+    ...(user ? [{ to: '/playground', label: t('items.playground') } satisfies HeaderLink] : []),
     { to: '/about', label: t('links.about') },
     user ? { to: '/panel', label: t('links.console') } : { to: '/login', label: t('links.login') },
   ]
