@@ -62,7 +62,7 @@ export function mockUpstream(handler?: (req: Request, body: any, key: string) =>
     const req = new Request(input, init)
     if (!req.url.startsWith('https://upstream.test')) return real(input, init)
     const key = keyOf(req)
-    const text = req.method === 'POST' && (req.headers.get('content-type') ?? '').includes('json') ? await req.text() : ''
+    const text = req.method === 'POST' && (req.headers.get('content-type') ?? '').includes('json') ? await req.clone().text() : ''
     const body = text ? JSON.parse(text) : {}
     calls.push({ key, url: req.url, body })
     const custom = await handler?.(req, body, key)
@@ -78,6 +78,18 @@ export function mockUpstream(handler?: (req: Request, body: any, key: string) =>
     if (url.pathname.endsWith('/chat/completions')) return chatAnswer(body, mode)
     if (url.pathname.endsWith('/embeddings')) return json(200, { object: 'list', data: [{ object: 'embedding', index: 0, embedding: [0.1, 0.2] }], model: body.model, usage: { prompt_tokens: 5, total_tokens: 5 } })
     if (url.pathname.endsWith('/models')) return json(200, { object: 'list', data: [{ id: 'gpt-4o', object: 'model' }] })
+    if (url.pathname.endsWith('/completions')) {
+      return json(200, { id: 'cmpl-1', object: 'text_completion', model: body.model, choices: [{ index: 0, text: REPLY, finish_reason: 'stop' }], usage: USAGE })
+    }
+    if (url.pathname.endsWith('/moderations')) return json(200, { id: 'modr-1', model: body.model, results: [{ flagged: false }] })
+    if (url.pathname.endsWith('/rerank')) return json(200, { results: [{ index: 0, relevance_score: 0.9 }], usage: { prompt_tokens: 8, total_tokens: 8 } })
+    if (/\/images\/(generations|edits|variations)$/.test(url.pathname)) return json(200, { created: 1, data: [{ url: 'https://example.invalid/x.png' }] })
+    if (url.pathname.endsWith('/audio/speech')) return new Response(new Uint8Array([1, 2, 3, 4]), { headers: { 'content-type': 'audio/mpeg' } })
+    if (/\/audio\/(transcriptions|translations)$/.test(url.pathname)) {
+      const form = await req.clone().formData().catch(() => undefined)
+      calls[calls.length - 1]!.body = form ? Object.fromEntries([...form.entries()].map(([k, v]) => [k, typeof v === 'string' ? v : `file:${(v as File).name}`])) : {}
+      return json(200, { text: 'transcribed words here' })
+    }
     return error(404, `no mock for ${url.pathname}`, 'invalid_request_error')
   })
   return {
