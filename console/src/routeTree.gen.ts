@@ -23,8 +23,11 @@ import { Route as PanelIndexRouteImport } from './routes/panel/index'
 import { Route as PanelSplatRouteImport } from './routes/panel/$'
 import { Route as PanelAnalyticsRouteImport } from './routes/panel/analytics'
 import { Route as PanelDashboardRouteImport } from './routes/panel/dashboard'
+import { Route as PanelModel_priceRouteImport } from './routes/panel/model_price'
 import { Route as PanelPlaygroundRouteImport } from './routes/panel/playground'
+import { Route as PanelPricingRouteImport } from './routes/panel/pricing'
 import { Route as PanelProfileRouteImport } from './routes/panel/profile'
+import { Route as PanelTopupRouteImport } from './routes/panel/topup'
 import { Route as PublicUserResetRouteImport } from './routes/_public/user/reset'
 
 const PublicRouteRoute = PublicRouteRouteImport.update({
@@ -96,14 +99,29 @@ const PanelDashboardRoute = PanelDashboardRouteImport.update({
   path: '/dashboard',
   getParentRoute: () => PanelRouteRoute,
 } as any)
+const PanelModel_priceRoute = PanelModel_priceRouteImport.update({
+  id: '/model_price',
+  path: '/model_price',
+  getParentRoute: () => PanelRouteRoute,
+} as any)
 const PanelPlaygroundRoute = PanelPlaygroundRouteImport.update({
   id: '/playground',
   path: '/playground',
   getParentRoute: () => PanelRouteRoute,
 } as any)
+const PanelPricingRoute = PanelPricingRouteImport.update({
+  id: '/pricing',
+  path: '/pricing',
+  getParentRoute: () => PanelRouteRoute,
+} as any)
 const PanelProfileRoute = PanelProfileRouteImport.update({
   id: '/profile',
   path: '/profile',
+  getParentRoute: () => PanelRouteRoute,
+} as any)
+const PanelTopupRoute = PanelTopupRouteImport.update({
+  id: '/topup',
+  path: '/topup',
   getParentRoute: () => PanelRouteRoute,
 } as any)
 const PublicUserResetRoute = PublicUserResetRouteImport.update({
@@ -125,8 +143,11 @@ export interface FileRoutesByFullPath {
   '/panel/$': typeof PanelSplatRoute
   '/panel/analytics': typeof PanelAnalyticsRoute
   '/panel/dashboard': typeof PanelDashboardRoute
+  '/panel/model_price': typeof PanelModel_priceRoute
   '/panel/playground': typeof PanelPlaygroundRoute
+  '/panel/pricing': typeof PanelPricingRoute
   '/panel/profile': typeof PanelProfileRoute
+  '/panel/topup': typeof PanelTopupRoute
   '/panel/': typeof PanelIndexRoute
   '/user/reset': typeof PublicUserResetRoute
 }
@@ -141,8 +162,11 @@ export interface FileRoutesByTo {
   '/panel/$': typeof PanelSplatRoute
   '/panel/analytics': typeof PanelAnalyticsRoute
   '/panel/dashboard': typeof PanelDashboardRoute
+  '/panel/model_price': typeof PanelModel_priceRoute
   '/panel/playground': typeof PanelPlaygroundRoute
+  '/panel/pricing': typeof PanelPricingRoute
   '/panel/profile': typeof PanelProfileRoute
+  '/panel/topup': typeof PanelTopupRoute
   '/': typeof PublicIndexRoute
   '/panel': typeof PanelIndexRoute
   '/user/reset': typeof PublicUserResetRoute
@@ -161,8 +185,11 @@ export interface FileRoutesById {
   '/panel/$': typeof PanelSplatRoute
   '/panel/analytics': typeof PanelAnalyticsRoute
   '/panel/dashboard': typeof PanelDashboardRoute
+  '/panel/model_price': typeof PanelModel_priceRoute
   '/panel/playground': typeof PanelPlaygroundRoute
+  '/panel/pricing': typeof PanelPricingRoute
   '/panel/profile': typeof PanelProfileRoute
+  '/panel/topup': typeof PanelTopupRoute
   '/_public/': typeof PublicIndexRoute
   '/panel/': typeof PanelIndexRoute
   '/_public/user/reset': typeof PublicUserResetRoute
@@ -182,8 +209,11 @@ export interface FileRouteTypes {
     | '/panel/$'
     | '/panel/analytics'
     | '/panel/dashboard'
+    | '/panel/model_price'
     | '/panel/playground'
+    | '/panel/pricing'
     | '/panel/profile'
+    | '/panel/topup'
     | '/panel/'
     | '/user/reset'
   fileRoutesByTo: FileRoutesByTo
@@ -198,8 +228,11 @@ export interface FileRouteTypes {
     | '/panel/$'
     | '/panel/analytics'
     | '/panel/dashboard'
+    | '/panel/model_price'
     | '/panel/playground'
+    | '/panel/pricing'
     | '/panel/profile'
+    | '/panel/topup'
     | '/'
     | '/panel'
     | '/user/reset'
@@ -217,8 +250,11 @@ export interface FileRouteTypes {
     | '/panel/$'
     | '/panel/analytics'
     | '/panel/dashboard'
+    | '/panel/model_price'
     | '/panel/playground'
+    | '/panel/pricing'
     | '/panel/profile'
+    | '/panel/topup'
     | '/_public/'
     | '/panel/'
     | '/_public/user/reset'
@@ -329,6 +365,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PanelDashboardRouteImport
       parentRoute: typeof PanelRouteRoute
     }
+    '/panel/model_price': {
+      id: '/panel/model_price'
+      path: '/model_price'
+      fullPath: '/panel/model_price'
+      preLoaderRoute: typeof PanelModel_priceRouteImport
+      parentRoute: typeof PanelRouteRoute
+    }
     '/panel/playground': {
       id: '/panel/playground'
       path: '/playground'
@@ -336,11 +379,25 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PanelPlaygroundRouteImport
       parentRoute: typeof PanelRouteRoute
     }
+    '/panel/pricing': {
+      id: '/panel/pricing'
+      path: '/pricing'
+      fullPath: '/panel/pricing'
+      preLoaderRoute: typeof PanelPricingRouteImport
+      parentRoute: typeof PanelRouteRoute
+    }
     '/panel/profile': {
       id: '/panel/profile'
       path: '/profile'
       fullPath: '/panel/profile'
       preLoaderRoute: typeof PanelProfileRouteImport
+      parentRoute: typeof PanelRouteRoute
+    }
+    '/panel/topup': {
+      id: '/panel/topup'
+      path: '/topup'
+      fullPath: '/panel/topup'
+      preLoaderRoute: typeof PanelTopupRouteImport
       parentRoute: typeof PanelRouteRoute
     }
     '/_public/user/reset': {
@@ -385,8 +442,11 @@ interface PanelRouteRouteChildren {
   PanelSplatRoute: typeof PanelSplatRoute
   PanelAnalyticsRoute: typeof PanelAnalyticsRoute
   PanelDashboardRoute: typeof PanelDashboardRoute
+  PanelModel_priceRoute: typeof PanelModel_priceRoute
   PanelPlaygroundRoute: typeof PanelPlaygroundRoute
+  PanelPricingRoute: typeof PanelPricingRoute
   PanelProfileRoute: typeof PanelProfileRoute
+  PanelTopupRoute: typeof PanelTopupRoute
   PanelIndexRoute: typeof PanelIndexRoute
 }
 
@@ -394,8 +454,11 @@ const PanelRouteRouteChildren: PanelRouteRouteChildren = {
   PanelSplatRoute: PanelSplatRoute,
   PanelAnalyticsRoute: PanelAnalyticsRoute,
   PanelDashboardRoute: PanelDashboardRoute,
+  PanelModel_priceRoute: PanelModel_priceRoute,
   PanelPlaygroundRoute: PanelPlaygroundRoute,
+  PanelPricingRoute: PanelPricingRoute,
   PanelProfileRoute: PanelProfileRoute,
+  PanelTopupRoute: PanelTopupRoute,
   PanelIndexRoute: PanelIndexRoute,
 }
 

@@ -6,7 +6,7 @@
  * route it lives on (`to`), and nothing else in the layout changes.
  */
 import type { LinkProps } from '@tanstack/react-router'
-import { ChartColumnBig, LayoutDashboard, MessagesSquare, UserRoundCog, type LucideIcon } from 'lucide-react'
+import { BadgeDollarSign, ChartColumnBig, LayoutDashboard, MessagesSquare, Tags, UserRoundCog, WalletCards, type LucideIcon } from 'lucide-react'
 
 /** Every menu entry id the product knows (spec §2); titles exist for all of them. */
 export type NavId =
@@ -74,6 +74,15 @@ export const navGroups: NavGroup[] = [
       { type: 'item', id: 'dashboard', to: '/panel/dashboard', icon: LayoutDashboard, breadcrumbs: false },
       { type: 'item', id: 'analytics', to: '/panel/analytics', icon: ChartColumnBig, breadcrumbs: false, isAdmin: true },
       { type: 'item', id: 'playground', to: '/panel/playground', icon: MessagesSquare, breadcrumbs: false },
+    ],
+  },
+  {
+    type: 'group',
+    id: 'billing',
+    children: [
+      { type: 'item', id: 'topup', to: '/panel/topup', icon: WalletCards, breadcrumbs: false },
+      { type: 'item', id: 'model_price', to: '/panel/model_price', icon: Tags, breadcrumbs: false },
+      { type: 'item', id: 'pricing', to: '/panel/pricing', icon: BadgeDollarSign, breadcrumbs: false, isAdmin: true },
     ],
   },
   {

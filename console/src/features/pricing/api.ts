@@ -1,0 +1,236 @@
+/**
+ * Calls of the pricing page: prices (GET /api/prices, single and merged edits, deletes, sync from
+ * a remote list), the unpriced-model catalogue, the supplier (channel type) names, the default
+ * price-list URL, and user groups (/api/user_group/). Mutations invalidate what they change.
+ */
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
+import { useTranslation } from 'react-i18next'
+import { api } from '@/lib/api-client'
+import { notify } from '@/lib/notify'
+import type { PriceType } from './units'
+
+export type ExtraRatios = Record<string, number>
+
+export interface Price {
+  id: number
+  model: string
+  type: PriceType
+  channel_type: number
+  input: number
+  output: number
+  locked: boolean
+  extra_ratios: ExtraRatios | null
+}
+
+export type PriceBody = Omit<Price, 'id'>
+
+export interface ChannelTypeInfo {
+  id: number
+  name: string
+}
+
+export interface ModelCatalogue {
+  models: string[]
+  unpriced: string[]
+}
+
+/** One entry of a remote price list, as the sync endpoint takes it. */
+export interface RemotePrice {
+  model: string
+  type: PriceType
+  channel_type: number
+  input: number
+  output: number
+  extra_ratios?: ExtraRatios | null
+}
+
+export type SyncMode = 'add' | 'overwrite'
+
+export interface SyncResult {
+  added: number
+  updated: number
+  removed: number
+  skipped_locked: number
+}
+
+export interface UserGroup {
+  id: number
+  symbol: string
+  name: string
+  ratio: number
+  api_rate: number
+  public: boolean
+  enable: boolean
+}
+
+export type UserGroupBody = Omit<UserGroup, 'id'>
+
+export const pricingKeys = {
+  prices: ['pricing', 'prices'] as const,
+  catalogue: ['pricing', 'model-list'] as const,
+  channelTypes: ['pricing', 'channel-types'] as const,
+  updateService: ['pricing', 'update-service'] as const,
+  groups: ['pricing', 'user-groups'] as const,
+}
+
+export const pricesQueryOptions = queryOptions({
+  queryKey: pricingKeys.prices,
+  queryFn: () => api.get<Price[]>('/api/prices'),
+})
+
+export const catalogueQueryOptions = queryOptions({
+  queryKey: pricingKeys.catalogue,
+  queryFn: () => api.get<ModelCatalogue>('/api/prices/model_list'),
+})
+
+export const channelTypesQueryOptions = queryOptions({
+  queryKey: pricingKeys.channelTypes,
+  queryFn: async () => (await api.get<ChannelTypeInfo[]>('/api/channel/types')).map(({ id, name }) => ({ id, name })),
+  staleTime: Infinity,
+})
+
+export const updateServiceQueryOptions = queryOptions({
+  queryKey: pricingKeys.updateService,
+  queryFn: () => api.get<string>('/api/prices/updateService'),
+  staleTime: Infinity,
+})
+
+export const groupsQueryOptions = queryOptions({
+  queryKey: pricingKeys.groups,
+  queryFn: () => api.get<UserGroup[]>('/api/user_group/'),
+})
+
+const priceUrl = (model: string) => `/api/prices/single/${encodeURIComponent(model)}`
+
+/** Every price write changes the list and what counts as unpriced. */
+function useInvalidatePrices() {
+  const queryClient = useQueryClient()
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: pricingKeys.prices }),
+      queryClient.invalidateQueries({ queryKey: pricingKeys.catalogue }),
+    ])
+}
+
+export function useCreatePrice() {
+  const invalidate = useInvalidatePrices()
+  const { t } = useTranslation('pricing')
+  return useMutation({
+    mutationFn: (body: PriceBody) => api.post<Price>('/api/prices/single', body),
+    onSuccess: async () => {
+      await invalidate()
+      notify.success(t('messages.created'))
+    },
+  })
+}
+
+export function useUpdatePrice() {
+  const invalidate = useInvalidatePrices()
+  const { t } = useTranslation('pricing')
+  return useMutation({
+    mutationFn: ({ model, body }: { model: string; body: PriceBody }) => api.put<Price>(priceUrl(model), body),
+    onSuccess: async () => {
+      await invalidate()
+      notify.success(t('messages.updated'))
+    },
+  })
+}
+
+/** Flips the lock of one row (PUT with every field and `locked` inverted). */
+export function useToggleLock() {
+  const invalidate = useInvalidatePrices()
+  const { t } = useTranslation('pricing')
+  return useMutation({
+    mutationFn: ({ id: _id, ...price }: Price) => api.put<Price>(priceUrl(price.model), { ...price, locked: !price.locked }),
+    onSuccess: async (price) => {
+      await invalidate()
+      notify.success(price.locked ? t('messages.locked', { model: price.model }) : t('messages.unlocked', { model: price.model }))
+    },
+  })
+}
+
+/** One model through DELETE /api/prices/single/<model>, several through PUT /api/prices/multiple/delete. */
+export function useDeletePrices() {
+  const invalidate = useInvalidatePrices()
+  const { t } = useTranslation('pricing')
+  return useMutation({
+    mutationFn: (models: string[]) =>
+      models.length === 1 ? api.delete<number>(priceUrl(models[0])) : api.put<number>('/api/prices/multiple/delete', { models }),
+    onSuccess: async (_count, models) => {
+      await invalidate()
+      notify.success(t('messages.deleted', { count: models.length }))
+    },
+  })
+}
+
+export interface MergedBody extends Omit<PriceBody, 'model'> {
+  original_models: string[]
+  models: string[]
+}
+
+export function useSaveMerged() {
+  const invalidate = useInvalidatePrices()
+  const { t } = useTranslation('pricing')
+  return useMutation({
+    mutationFn: (body: MergedBody) => api.post<null>('/api/prices/multiple', body),
+    onSuccess: async () => {
+      await invalidate()
+      notify.success(t('messages.saved'))
+    },
+  })
+}
+
+export function useSyncPrices() {
+  const invalidate = useInvalidatePrices()
+  const { t } = useTranslation('pricing')
+  return useMutation({
+    mutationFn: ({ mode, list }: { mode: SyncMode; list: RemotePrice[] }) =>
+      api.post<SyncResult>(`/api/prices/sync?updateMode=${mode}`, list),
+    onSuccess: async () => {
+      await invalidate()
+      notify.success(t('updates.applied'))
+    },
+  })
+}
+
+function useInvalidateGroups() {
+  const queryClient = useQueryClient()
+  return () => queryClient.invalidateQueries({ queryKey: pricingKeys.groups })
+}
+
+export function useSaveGroup() {
+  const invalidate = useInvalidateGroups()
+  const { t } = useTranslation('pricing')
+  return useMutation({
+    mutationFn: ({ id, body }: { id?: number; body: UserGroupBody }) =>
+      id === undefined ? api.post<UserGroup>('/api/user_group/', body) : api.put<UserGroup>('/api/user_group/', { ...body, id }),
+    onSuccess: async (_group, { id }) => {
+      await invalidate()
+      notify.success(id === undefined ? t('messages.created') : t('messages.updated'))
+    },
+  })
+}
+
+export function useToggleGroup() {
+  const invalidate = useInvalidateGroups()
+  const { t } = useTranslation('pricing')
+  return useMutation({
+    mutationFn: (id: number) => api.put<UserGroup>(`/api/user_group/enable/${id}`),
+    onSuccess: async (group) => {
+      await invalidate()
+      notify.success(group.enable ? t('groups.enabled', { name: group.name }) : t('groups.disabled', { name: group.name }))
+    },
+  })
+}
+
+export function useDeleteGroup() {
+  const invalidate = useInvalidateGroups()
+  const { t } = useTranslation('pricing')
+  return useMutation({
+    mutationFn: (id: number) => api.delete<null>(`/api/user_group/${id}`),
+    onSuccess: async () => {
+      await invalidate()
+      notify.success(t('messages.deleted', { count: 1 }))
+    },
+  })
+}

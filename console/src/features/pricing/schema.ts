@@ -1,0 +1,134 @@
+/**
+ * Form schemas of the pricing page (spec §5 "Pricing", "Model names"): a model name is required,
+ * unique, and may end with one `*` after some text; type is tokens or times; a channel type is
+ * required; multipliers are numbers ≥ 0; extra ratios are distinct kinds with a ratio ≥ 0. User
+ * groups: symbol (letters, digits, _ and -), name, ratio ≥ 0, API rate (requests per minute).
+ * Numbers stay strings in the forms and are converted on submit.
+ */
+import { z } from 'zod'
+import type { ExtraRatios, PriceBody, UserGroupBody } from './api'
+
+/** The token kinds a price can re-weight (one-hub `extra_ratios`). */
+export const EXTRA_RATIO_KINDS = [
+  'cached_tokens',
+  'cached_read_tokens',
+  'cached_write_tokens',
+  'input_audio_tokens',
+  'output_audio_tokens',
+  'reasoning_tokens',
+  'input_image_tokens',
+  'output_image_tokens',
+  'input_text_tokens',
+  'output_text_tokens',
+] as const
+
+const isNumber = (v: string) => v.trim() !== '' && Number.isFinite(Number(v))
+
+const multiplier = z
+  .string()
+  .trim()
+  .min(1, 'pricing:validation.required')
+  .refine(isNumber, 'pricing:validation.number')
+  .refine((v) => Number(v) >= 0, 'pricing:validation.min0')
+  .refine((v) => Number(v) <= 1e9, 'pricing:validation.tooLarge')
+
+/** A wildcard star only as the last character, with text before it. */
+export const isValidModelName = (m: string) => !m.includes('*') || (m.indexOf('*') === m.length - 1 && m.length > 1)
+
+const modelName = z
+  .string()
+  .trim()
+  .min(1, 'pricing:validation.modelRequired')
+  .max(200, 'pricing:validation.modelTooLong')
+  .refine(isValidModelName, 'pricing:validation.wildcard')
+
+const extraRatioRows = z
+  .array(z.object({ kind: z.string().min(1, 'pricing:validation.kindRequired'), ratio: multiplier }))
+  .superRefine((rows, ctx) => {
+    const seen = new Set<string>()
+    rows.forEach((row, i) => {
+      if (row.kind && seen.has(row.kind)) ctx.addIssue({ code: 'custom', path: [i, 'kind'], message: 'pricing:validation.kindDuplicate' })
+      seen.add(row.kind)
+    })
+  })
+
+const priceFields = {
+  type: z.enum(['tokens', 'times'], 'pricing:validation.type'),
+  channel_type: z.string().min(1, 'pricing:validation.channelType'),
+  input: multiplier,
+  output: multiplier,
+  locked: z.boolean(),
+  extra_ratios: extraRatioRows,
+}
+
+/** `taken(model)`: whether another price already uses that name. */
+export const priceFormSchema = (taken: (model: string) => boolean) =>
+  z.object({ model: modelName.refine((m) => !taken(m), 'pricing:validation.modelTaken'), ...priceFields })
+export type PriceFormValues = z.infer<ReturnType<typeof priceFormSchema>>
+
+/** Merged edit: `taken(model)` is true for models priced outside the group being edited. */
+export const mergedFormSchema = (taken: (model: string) => boolean) =>
+  z.object({
+    models: z
+      .array(z.string())
+      .min(1, 'pricing:validation.modelsRequired')
+      .superRefine((models, ctx) => {
+        const bad = models.find((m) => !isValidModelName(m))
+        if (bad) ctx.addIssue({ code: 'custom', message: 'pricing:validation.wildcard' })
+        const used = models.filter(taken)
+        if (used.length) ctx.addIssue({ code: 'custom', message: 'pricing:validation.modelTaken' })
+      }),
+    ...priceFields,
+  })
+export type MergedFormValues = z.infer<ReturnType<typeof mergedFormSchema>>
+
+export type PriceFieldValues = Omit<PriceFormValues, 'model'>
+
+export function ratiosToRows(ratios: ExtraRatios | null | undefined): PriceFieldValues['extra_ratios'] {
+  return Object.entries(ratios ?? {}).map(([kind, ratio]) => ({ kind, ratio: String(ratio) }))
+}
+
+export function rowsToRatios(rows: PriceFieldValues['extra_ratios']): ExtraRatios | null {
+  return rows.length ? Object.fromEntries(rows.map((r) => [r.kind, Number(r.ratio)])) : null
+}
+
+/** Form values → the body of POST/PUT /api/prices/single (and the shared fields of /multiple). */
+export function toPriceFields(v: PriceFieldValues): Omit<PriceBody, 'model'> {
+  return {
+    type: v.type,
+    channel_type: Number(v.channel_type),
+    input: Number(v.input),
+    output: Number(v.output),
+    locked: v.locked,
+    extra_ratios: rowsToRatios(v.extra_ratios),
+  }
+}
+
+export const groupFormSchema = z.object({
+  symbol: z
+    .string()
+    .trim()
+    .min(1, 'pricing:validation.symbolRequired')
+    .max(32, 'pricing:validation.symbolTooLong')
+    .regex(/^[A-Za-z0-9_-]+$/, 'pricing:validation.symbolChars'),
+  name: z.string().trim().min(1, 'pricing:validation.nameRequired').max(50, 'pricing:validation.nameTooLong'),
+  ratio: multiplier.refine((v) => Number(v) <= 1000, 'pricing:validation.ratioMax'),
+  api_rate: z
+    .string()
+    .trim()
+    .min(1, 'pricing:validation.required')
+    .refine((v) => /^\d+$/.test(v), 'pricing:validation.integer')
+    .refine((v) => Number(v) <= 1_000_000, 'pricing:validation.tooLarge'),
+  public: z.boolean(),
+  enable: z.boolean(),
+})
+export type GroupFormValues = z.infer<typeof groupFormSchema>
+
+export const toGroupBody = (v: GroupFormValues): UserGroupBody => ({
+  symbol: v.symbol,
+  name: v.name,
+  ratio: Number(v.ratio),
+  api_rate: Number(v.api_rate),
+  public: v.public,
+  enable: v.enable,
+})
