@@ -1,0 +1,139 @@
+/**
+ * User administration calls (admin): the paged list (GET /api/user/), the enabled groups
+ * (GET /api/group/), create / edit (POST, PUT /api/user/), the manage actions (POST
+ * /api/user/manage) and quota changes (POST /api/user/quota/:id). Every mutation refreshes the list.
+ */
+import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
+import { useTranslation } from 'react-i18next'
+import { api } from '@/lib/api-client'
+import { notify } from '@/lib/notify'
+import { selfQueryOptions } from '@/features/auth/api'
+
+/** A user as the admin list returns it. */
+export interface AdminUser {
+  id: number
+  username: string
+  display_name: string
+  email: string
+  role: number
+  status: number
+  group: string
+  quota: number
+  used_quota: number
+  request_count: number
+  aff_count: number
+  inviter_id: number
+  created_time: number
+  last_login_time: number
+  last_login_ip: string
+}
+
+export interface ListPage<T> {
+  data: T[]
+  page: number
+  size: number
+  total_count: number
+}
+
+export interface UserListSearch {
+  p?: number
+  page_size?: number
+  order?: string
+  keyword?: string
+}
+
+export type ManageAction = 'enable' | 'disable' | 'delete' | 'promote' | 'demote'
+
+export const userKeys = {
+  all: ['users'] as const,
+  list: (search: UserListSearch) => ['users', 'list', search] as const,
+  groups: ['users', 'groups'] as const,
+}
+
+export const usersQueryOptions = (search: UserListSearch) =>
+  queryOptions({
+    queryKey: userKeys.list(search),
+    queryFn: ({ signal }) =>
+      api.get<ListPage<AdminUser>>('/api/user/', { p: search.p, page_size: search.page_size, order: search.order, keyword: search.keyword }, signal),
+    placeholderData: keepPreviousData,
+  })
+
+/** The enabled group symbols a user can be put in. */
+export const groupsQueryOptions = queryOptions({
+  queryKey: userKeys.groups,
+  queryFn: () => api.get<string[]>('/api/group/'),
+  staleTime: 60_000,
+})
+
+function useRefresh() {
+  const queryClient = useQueryClient()
+  return () => {
+    void queryClient.invalidateQueries({ queryKey: userKeys.all })
+    // The signed-in admin may have changed their own account.
+    void queryClient.invalidateQueries({ queryKey: selfQueryOptions.queryKey })
+  }
+}
+
+export interface CreateUserBody {
+  username: string
+  password: string
+  display_name: string
+  email: string
+  group: string
+  quota: number
+}
+
+export interface UpdateUserBody extends Omit<CreateUserBody, 'quota' | 'password'> {
+  id: number
+  password?: string
+  /** Absent: the balance stays as it is. */
+  quota?: number
+}
+
+export function useCreateUser() {
+  const { t } = useTranslation('users')
+  const refresh = useRefresh()
+  return useMutation({
+    mutationFn: (body: CreateUserBody) => api.post<AdminUser>('/api/user/', body),
+    onSuccess: () => {
+      refresh()
+      notify.success(t('toast.created'))
+    },
+  })
+}
+
+export function useUpdateUser() {
+  const { t } = useTranslation('users')
+  const refresh = useRefresh()
+  return useMutation({
+    mutationFn: (body: UpdateUserBody) => api.put<AdminUser>('/api/user/', body),
+    onSuccess: () => {
+      refresh()
+      notify.success(t('toast.updated'))
+    },
+  })
+}
+
+export function useManageUser() {
+  const { t } = useTranslation('users')
+  const refresh = useRefresh()
+  return useMutation({
+    mutationFn: (body: { id: number; action: ManageAction }) => api.post<AdminUser | null>('/api/user/manage', body),
+    onSuccess: (_data, { action }) => {
+      refresh()
+      notify.success(t(`toast.${action}`))
+    },
+  })
+}
+
+export function useChangeQuota() {
+  const { t } = useTranslation('users')
+  const refresh = useRefresh()
+  return useMutation({
+    mutationFn: ({ id, ...body }: { id: number; quota: number; remark: string }) => api.post<{ quota: number }>(`/api/user/quota/${id}`, body),
+    onSuccess: () => {
+      refresh()
+      notify.success(t('toast.quotaChanged'))
+    },
+  })
+}
