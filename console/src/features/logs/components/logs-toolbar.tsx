@@ -1,0 +1,126 @@
+/**
+ * Filters of the log page, all kept in the URL: type, token name, model name, start and end time,
+ * and — in the all-logs view — username and channel id (with the column chooser); and the refresh
+ * and CSV export buttons.
+ */
+import type { Table } from '@tanstack/react-table'
+import { Download, RefreshCw } from 'lucide-react'
+import { useTranslation } from 'react-i18next'
+import { Button } from '@/components/ui/button'
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select'
+import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip'
+import { DataTableToolbar } from '@/components/data-table'
+import { LOG_TYPES, exportUrl, type LogRow, type LogSearch } from '../api'
+import { DateTimeInput, DebouncedInput } from './logs-filter-input'
+
+interface Props {
+  table: Table<LogRow>
+  search: LogSearch
+  all: boolean
+  setSearch: (patch: Partial<LogSearch>) => void
+}
+
+const FILTER_KEYS = ['type', 'token_name', 'model_name', 'username', 'channel_id', 'start_timestamp', 'end_timestamp'] as const
+
+/** Refresh and CSV export of the filtered rows (shown beside the statistic). */
+export function LogsActions({ search, all, refreshing, onRefresh }: { search: LogSearch; all: boolean; refreshing: boolean; onRefresh: () => void }) {
+  const { t } = useTranslation('logs')
+  return (
+    <>
+      <Tooltip>
+        <TooltipTrigger asChild>
+          <Button variant="outline" size="icon" className="size-9" onClick={onRefresh} aria-label={t('toolbar.refresh')}>
+            <RefreshCw className={refreshing ? 'animate-spin' : undefined} />
+          </Button>
+        </TooltipTrigger>
+        <TooltipContent>{t('toolbar.refresh')}</TooltipContent>
+      </Tooltip>
+      <Button variant="outline" className="h-9" asChild>
+        <a href={exportUrl(search, all)} download data-testid="logs-export">
+          <Download />
+          {t('toolbar.export')}
+        </a>
+      </Button>
+    </>
+  )
+}
+
+export function LogsToolbar({ table, search, all, setSearch }: Props) {
+  const { t } = useTranslation('logs')
+  const filter = (patch: Partial<LogSearch>) => setSearch({ ...patch, p: undefined })
+  const filtered = FILTER_KEYS.some((k) => search[k] !== undefined && (all || (k !== 'username' && k !== 'channel_id')))
+  const reset = () => filter(Object.fromEntries(FILTER_KEYS.map((k) => [k, undefined])))
+
+  return (
+    <DataTableToolbar table={table} filtered={filtered} onReset={reset}>
+      <Select value={search.type ? String(search.type) : 'all'} onValueChange={(v) => filter({ type: v === 'all' ? undefined : Number(v) })}>
+        <SelectTrigger className="h-9 w-full sm:w-36" aria-label={t('filters.type')} data-testid="filter-type">
+          <SelectValue />
+        </SelectTrigger>
+        <SelectContent>
+          <SelectItem value="all">{t('filters.allTypes')}</SelectItem>
+          {LOG_TYPES.map((type) => (
+            <SelectItem key={type} value={String(type)}>
+              {t(`type.${type}`)}
+            </SelectItem>
+          ))}
+        </SelectContent>
+      </Select>
+      <DebouncedInput
+        value={search.token_name}
+        onCommit={(token_name) => filter({ token_name })}
+        placeholder={t('filters.token')}
+        aria-label={t('filters.token')}
+        className="w-full sm:w-40"
+        name="token_name"
+      />
+      <DebouncedInput
+        value={search.model_name}
+        onCommit={(model_name) => filter({ model_name })}
+        placeholder={t('filters.model')}
+        aria-label={t('filters.model')}
+        className="w-full sm:w-44"
+        name="model_name"
+      />
+      {all && (
+        <>
+          <DebouncedInput
+            value={search.username}
+            onCommit={(username) => filter({ username })}
+            placeholder={t('filters.username')}
+            aria-label={t('filters.username')}
+            className="w-full sm:w-36"
+            name="username"
+          />
+          <DebouncedInput
+            value={search.channel_id ? String(search.channel_id) : undefined}
+            onCommit={(v) => filter({ channel_id: v && /^\d+$/.test(v) && Number(v) > 0 ? Number(v) : undefined })}
+            placeholder={t('filters.channel')}
+            aria-label={t('filters.channel')}
+            inputMode="numeric"
+            className="w-full sm:w-28"
+            name="channel_id"
+          />
+        </>
+      )}
+      <div className="grid w-full grid-cols-1 gap-2 sm:flex sm:w-auto sm:items-center">
+        <DateTimeInput
+          value={search.start_timestamp}
+          onCommit={(start_timestamp) => filter({ start_timestamp })}
+          aria-label={t('filters.start')}
+          title={t('filters.start')}
+          name="start_timestamp"
+        />
+        <span className="hidden text-muted-foreground sm:inline">–</span>
+        <DateTimeInput
+          value={search.end_timestamp}
+          onCommit={(end_timestamp) => filter({ end_timestamp })}
+          endOfMinute
+          aria-label={t('filters.end')}
+          title={t('filters.end')}
+          name="end_timestamp"
+        />
+      </div>
+    </DataTableToolbar>
+  )
+}
