@@ -6,7 +6,7 @@
  * route it lives on (`to`), and nothing else in the layout changes.
  */
 import type { LinkProps } from '@tanstack/react-router'
-import { BadgeDollarSign, ChartColumnBig, LayoutDashboard, MessagesSquare, Tags, UserRoundCog, WalletCards, type LucideIcon } from 'lucide-react'
+import { BadgeDollarSign, ChartColumnBig, LayoutDashboard, MessagesSquare, ScrollText, Tags, TicketPercent, UserRoundCog, Users, WalletCards, type LucideIcon } from 'lucide-react'
 
 /** Every menu entry id the product knows (spec §2); titles exist for all of them. */
 export type NavId =
@@ -78,17 +78,26 @@ export const navGroups: NavGroup[] = [
   },
   {
     type: 'group',
+    id: 'usage',
+    children: [{ type: 'item', id: 'log', to: '/panel/log', icon: ScrollText, breadcrumbs: false }],
+  },
+  {
+    type: 'group',
     id: 'billing',
     children: [
       { type: 'item', id: 'topup', to: '/panel/topup', icon: WalletCards, breadcrumbs: false },
       { type: 'item', id: 'model_price', to: '/panel/model_price', icon: Tags, breadcrumbs: false },
       { type: 'item', id: 'pricing', to: '/panel/pricing', icon: BadgeDollarSign, breadcrumbs: false, isAdmin: true },
+      { type: 'item', id: 'redemption', to: '/panel/redemption', icon: TicketPercent, breadcrumbs: false, isAdmin: true },
     ],
   },
   {
     type: 'group',
     id: 'setting',
-    children: [{ type: 'item', id: 'profile', to: '/panel/profile', icon: UserRoundCog, breadcrumbs: false }],
+    children: [
+      { type: 'item', id: 'user', to: '/panel/user', icon: Users, breadcrumbs: false, isAdmin: true },
+      { type: 'item', id: 'profile', to: '/panel/profile', icon: UserRoundCog, breadcrumbs: false },
+    ],
   },
 ]
 
