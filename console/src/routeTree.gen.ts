@@ -23,11 +23,14 @@ import { Route as PanelIndexRouteImport } from './routes/panel/index'
 import { Route as PanelSplatRouteImport } from './routes/panel/$'
 import { Route as PanelAnalyticsRouteImport } from './routes/panel/analytics'
 import { Route as PanelDashboardRouteImport } from './routes/panel/dashboard'
+import { Route as PanelLogRouteImport } from './routes/panel/log'
 import { Route as PanelModel_priceRouteImport } from './routes/panel/model_price'
 import { Route as PanelPlaygroundRouteImport } from './routes/panel/playground'
 import { Route as PanelPricingRouteImport } from './routes/panel/pricing'
 import { Route as PanelProfileRouteImport } from './routes/panel/profile'
+import { Route as PanelRedemptionRouteImport } from './routes/panel/redemption'
 import { Route as PanelTopupRouteImport } from './routes/panel/topup'
+import { Route as PanelUserRouteImport } from './routes/panel/user'
 import { Route as PublicUserResetRouteImport } from './routes/_public/user/reset'
 
 const PublicRouteRoute = PublicRouteRouteImport.update({
@@ -99,6 +102,11 @@ const PanelDashboardRoute = PanelDashboardRouteImport.update({
   path: '/dashboard',
   getParentRoute: () => PanelRouteRoute,
 } as any)
+const PanelLogRoute = PanelLogRouteImport.update({
+  id: '/log',
+  path: '/log',
+  getParentRoute: () => PanelRouteRoute,
+} as any)
 const PanelModel_priceRoute = PanelModel_priceRouteImport.update({
   id: '/model_price',
   path: '/model_price',
@@ -119,9 +127,19 @@ const PanelProfileRoute = PanelProfileRouteImport.update({
   path: '/profile',
   getParentRoute: () => PanelRouteRoute,
 } as any)
+const PanelRedemptionRoute = PanelRedemptionRouteImport.update({
+  id: '/redemption',
+  path: '/redemption',
+  getParentRoute: () => PanelRouteRoute,
+} as any)
 const PanelTopupRoute = PanelTopupRouteImport.update({
   id: '/topup',
   path: '/topup',
+  getParentRoute: () => PanelRouteRoute,
+} as any)
+const PanelUserRoute = PanelUserRouteImport.update({
+  id: '/user',
+  path: '/user',
   getParentRoute: () => PanelRouteRoute,
 } as any)
 const PublicUserResetRoute = PublicUserResetRouteImport.update({
@@ -143,11 +161,14 @@ export interface FileRoutesByFullPath {
   '/panel/$': typeof PanelSplatRoute
   '/panel/analytics': typeof PanelAnalyticsRoute
   '/panel/dashboard': typeof PanelDashboardRoute
+  '/panel/log': typeof PanelLogRoute
   '/panel/model_price': typeof PanelModel_priceRoute
   '/panel/playground': typeof PanelPlaygroundRoute
   '/panel/pricing': typeof PanelPricingRoute
   '/panel/profile': typeof PanelProfileRoute
+  '/panel/redemption': typeof PanelRedemptionRoute
   '/panel/topup': typeof PanelTopupRoute
+  '/panel/user': typeof PanelUserRoute
   '/panel/': typeof PanelIndexRoute
   '/user/reset': typeof PublicUserResetRoute
 }
@@ -162,11 +183,14 @@ export interface FileRoutesByTo {
   '/panel/$': typeof PanelSplatRoute
   '/panel/analytics': typeof PanelAnalyticsRoute
   '/panel/dashboard': typeof PanelDashboardRoute
+  '/panel/log': typeof PanelLogRoute
   '/panel/model_price': typeof PanelModel_priceRoute
   '/panel/playground': typeof PanelPlaygroundRoute
   '/panel/pricing': typeof PanelPricingRoute
   '/panel/profile': typeof PanelProfileRoute
+  '/panel/redemption': typeof PanelRedemptionRoute
   '/panel/topup': typeof PanelTopupRoute
+  '/panel/user': typeof PanelUserRoute
   '/': typeof PublicIndexRoute
   '/panel': typeof PanelIndexRoute
   '/user/reset': typeof PublicUserResetRoute
@@ -185,11 +209,14 @@ export interface FileRoutesById {
   '/panel/$': typeof PanelSplatRoute
   '/panel/analytics': typeof PanelAnalyticsRoute
   '/panel/dashboard': typeof PanelDashboardRoute
+  '/panel/log': typeof PanelLogRoute
   '/panel/model_price': typeof PanelModel_priceRoute
   '/panel/playground': typeof PanelPlaygroundRoute
   '/panel/pricing': typeof PanelPricingRoute
   '/panel/profile': typeof PanelProfileRoute
+  '/panel/redemption': typeof PanelRedemptionRoute
   '/panel/topup': typeof PanelTopupRoute
+  '/panel/user': typeof PanelUserRoute
   '/_public/': typeof PublicIndexRoute
   '/panel/': typeof PanelIndexRoute
   '/_public/user/reset': typeof PublicUserResetRoute
@@ -209,11 +236,14 @@ export interface FileRouteTypes {
     | '/panel/$'
     | '/panel/analytics'
     | '/panel/dashboard'
+    | '/panel/log'
     | '/panel/model_price'
     | '/panel/playground'
     | '/panel/pricing'
     | '/panel/profile'
+    | '/panel/redemption'
     | '/panel/topup'
+    | '/panel/user'
     | '/panel/'
     | '/user/reset'
   fileRoutesByTo: FileRoutesByTo
@@ -228,11 +258,14 @@ export interface FileRouteTypes {
     | '/panel/$'
     | '/panel/analytics'
     | '/panel/dashboard'
+    | '/panel/log'
     | '/panel/model_price'
     | '/panel/playground'
     | '/panel/pricing'
     | '/panel/profile'
+    | '/panel/redemption'
     | '/panel/topup'
+    | '/panel/user'
     | '/'
     | '/panel'
     | '/user/reset'
@@ -250,11 +283,14 @@ export interface FileRouteTypes {
     | '/panel/$'
     | '/panel/analytics'
     | '/panel/dashboard'
+    | '/panel/log'
     | '/panel/model_price'
     | '/panel/playground'
     | '/panel/pricing'
     | '/panel/profile'
+    | '/panel/redemption'
     | '/panel/topup'
+    | '/panel/user'
     | '/_public/'
     | '/panel/'
     | '/_public/user/reset'
@@ -365,6 +401,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PanelDashboardRouteImport
       parentRoute: typeof PanelRouteRoute
     }
+    '/panel/log': {
+      id: '/panel/log'
+      path: '/log'
+      fullPath: '/panel/log'
+      preLoaderRoute: typeof PanelLogRouteImport
+      parentRoute: typeof PanelRouteRoute
+    }
     '/panel/model_price': {
       id: '/panel/model_price'
       path: '/model_price'
@@ -393,11 +436,25 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PanelProfileRouteImport
       parentRoute: typeof PanelRouteRoute
     }
+    '/panel/redemption': {
+      id: '/panel/redemption'
+      path: '/redemption'
+      fullPath: '/panel/redemption'
+      preLoaderRoute: typeof PanelRedemptionRouteImport
+      parentRoute: typeof PanelRouteRoute
+    }
     '/panel/topup': {
       id: '/panel/topup'
       path: '/topup'
       fullPath: '/panel/topup'
       preLoaderRoute: typeof PanelTopupRouteImport
+      parentRoute: typeof PanelRouteRoute
+    }
+    '/panel/user': {
+      id: '/panel/user'
+      path: '/user'
+      fullPath: '/panel/user'
+      preLoaderRoute: typeof PanelUserRouteImport
       parentRoute: typeof PanelRouteRoute
     }
     '/_public/user/reset': {
@@ -442,11 +499,14 @@ interface PanelRouteRouteChildren {
   PanelSplatRoute: typeof PanelSplatRoute
   PanelAnalyticsRoute: typeof PanelAnalyticsRoute
   PanelDashboardRoute: typeof PanelDashboardRoute
+  PanelLogRoute: typeof PanelLogRoute
   PanelModel_priceRoute: typeof PanelModel_priceRoute
   PanelPlaygroundRoute: typeof PanelPlaygroundRoute
   PanelPricingRoute: typeof PanelPricingRoute
   PanelProfileRoute: typeof PanelProfileRoute
+  PanelRedemptionRoute: typeof PanelRedemptionRoute
   PanelTopupRoute: typeof PanelTopupRoute
+  PanelUserRoute: typeof PanelUserRoute
   PanelIndexRoute: typeof PanelIndexRoute
 }
 
@@ -454,11 +514,14 @@ const PanelRouteRouteChildren: PanelRouteRouteChildren = {
   PanelSplatRoute: PanelSplatRoute,
   PanelAnalyticsRoute: PanelAnalyticsRoute,
   PanelDashboardRoute: PanelDashboardRoute,
+  PanelLogRoute: PanelLogRoute,
   PanelModel_priceRoute: PanelModel_priceRoute,
   PanelPlaygroundRoute: PanelPlaygroundRoute,
   PanelPricingRoute: PanelPricingRoute,
   PanelProfileRoute: PanelProfileRoute,
+  PanelRedemptionRoute: PanelRedemptionRoute,
   PanelTopupRoute: PanelTopupRoute,
+  PanelUserRoute: PanelUserRoute,
   PanelIndexRoute: PanelIndexRoute,
 }
 
