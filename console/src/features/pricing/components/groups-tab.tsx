@@ -132,7 +132,7 @@ export function GroupsTab() {
   })
   const table = useServerTable({ data: page.rows, columns, total: page.total, search: { ...search, p: page.page }, setSearch, getRowId: (g) => String(g.id) })
   return (
-    <div className="grid gap-2">
+    <div className="flex flex-col gap-2">
       <Alert>
         <Info />
         <AlertTitle>{t('groups.explainTitle')}</AlertTitle>
