@@ -29,6 +29,7 @@ import { Route as PanelPlaygroundRouteImport } from './routes/panel/playground'
 import { Route as PanelPricingRouteImport } from './routes/panel/pricing'
 import { Route as PanelProfileRouteImport } from './routes/panel/profile'
 import { Route as PanelRedemptionRouteImport } from './routes/panel/redemption'
+import { Route as PanelSettingRouteImport } from './routes/panel/setting'
 import { Route as PanelTopupRouteImport } from './routes/panel/topup'
 import { Route as PanelUserRouteImport } from './routes/panel/user'
 import { Route as PublicUserResetRouteImport } from './routes/_public/user/reset'
@@ -132,6 +133,11 @@ const PanelRedemptionRoute = PanelRedemptionRouteImport.update({
   path: '/redemption',
   getParentRoute: () => PanelRouteRoute,
 } as any)
+const PanelSettingRoute = PanelSettingRouteImport.update({
+  id: '/setting',
+  path: '/setting',
+  getParentRoute: () => PanelRouteRoute,
+} as any)
 const PanelTopupRoute = PanelTopupRouteImport.update({
   id: '/topup',
   path: '/topup',
@@ -167,6 +173,7 @@ export interface FileRoutesByFullPath {
   '/panel/pricing': typeof PanelPricingRoute
   '/panel/profile': typeof PanelProfileRoute
   '/panel/redemption': typeof PanelRedemptionRoute
+  '/panel/setting': typeof PanelSettingRoute
   '/panel/topup': typeof PanelTopupRoute
   '/panel/user': typeof PanelUserRoute
   '/panel/': typeof PanelIndexRoute
@@ -189,6 +196,7 @@ export interface FileRoutesByTo {
   '/panel/pricing': typeof PanelPricingRoute
   '/panel/profile': typeof PanelProfileRoute
   '/panel/redemption': typeof PanelRedemptionRoute
+  '/panel/setting': typeof PanelSettingRoute
   '/panel/topup': typeof PanelTopupRoute
   '/panel/user': typeof PanelUserRoute
   '/': typeof PublicIndexRoute
@@ -215,6 +223,7 @@ export interface FileRoutesById {
   '/panel/pricing': typeof PanelPricingRoute
   '/panel/profile': typeof PanelProfileRoute
   '/panel/redemption': typeof PanelRedemptionRoute
+  '/panel/setting': typeof PanelSettingRoute
   '/panel/topup': typeof PanelTopupRoute
   '/panel/user': typeof PanelUserRoute
   '/_public/': typeof PublicIndexRoute
@@ -242,6 +251,7 @@ export interface FileRouteTypes {
     | '/panel/pricing'
     | '/panel/profile'
     | '/panel/redemption'
+    | '/panel/setting'
     | '/panel/topup'
     | '/panel/user'
     | '/panel/'
@@ -264,6 +274,7 @@ export interface FileRouteTypes {
     | '/panel/pricing'
     | '/panel/profile'
     | '/panel/redemption'
+    | '/panel/setting'
     | '/panel/topup'
     | '/panel/user'
     | '/'
@@ -289,6 +300,7 @@ export interface FileRouteTypes {
     | '/panel/pricing'
     | '/panel/profile'
     | '/panel/redemption'
+    | '/panel/setting'
     | '/panel/topup'
     | '/panel/user'
     | '/_public/'
@@ -443,6 +455,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PanelRedemptionRouteImport
       parentRoute: typeof PanelRouteRoute
     }
+    '/panel/setting': {
+      id: '/panel/setting'
+      path: '/setting'
+      fullPath: '/panel/setting'
+      preLoaderRoute: typeof PanelSettingRouteImport
+      parentRoute: typeof PanelRouteRoute
+    }
     '/panel/topup': {
       id: '/panel/topup'
       path: '/topup'
@@ -505,6 +524,7 @@ interface PanelRouteRouteChildren {
   PanelPricingRoute: typeof PanelPricingRoute
   PanelProfileRoute: typeof PanelProfileRoute
   PanelRedemptionRoute: typeof PanelRedemptionRoute
+  PanelSettingRoute: typeof PanelSettingRoute
   PanelTopupRoute: typeof PanelTopupRoute
   PanelUserRoute: typeof PanelUserRoute
   PanelIndexRoute: typeof PanelIndexRoute
@@ -520,6 +540,7 @@ const PanelRouteRouteChildren: PanelRouteRouteChildren = {
   PanelPricingRoute: PanelPricingRoute,
   PanelProfileRoute: PanelProfileRoute,
   PanelRedemptionRoute: PanelRedemptionRoute,
+  PanelSettingRoute: PanelSettingRoute,
   PanelTopupRoute: PanelTopupRoute,
   PanelUserRoute: PanelUserRoute,
   PanelIndexRoute: PanelIndexRoute,

@@ -6,7 +6,7 @@
  * route it lives on (`to`), and nothing else in the layout changes.
  */
 import type { LinkProps } from '@tanstack/react-router'
-import { BadgeDollarSign, ChartColumnBig, LayoutDashboard, MessagesSquare, ScrollText, Tags, TicketPercent, UserRoundCog, Users, WalletCards, type LucideIcon } from 'lucide-react'
+import { BadgeDollarSign, ChartColumnBig, LayoutDashboard, MessagesSquare, ScrollText, Settings, Tags, TicketPercent, UserRoundCog, Users, WalletCards, type LucideIcon } from 'lucide-react'
 
 /** Every menu entry id the product knows (spec §2); titles exist for all of them. */
 export type NavId =
@@ -97,6 +97,7 @@ export const navGroups: NavGroup[] = [
     children: [
       { type: 'item', id: 'user', to: '/panel/user', icon: Users, breadcrumbs: false, isAdmin: true },
       { type: 'item', id: 'profile', to: '/panel/profile', icon: UserRoundCog, breadcrumbs: false },
+      { type: 'item', id: 'setting', to: '/panel/setting', icon: Settings, breadcrumbs: false, isAdmin: true },
     ],
   },
 ]

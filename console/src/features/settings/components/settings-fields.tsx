@@ -1,0 +1,258 @@
+/**
+ * The field kinds of the settings forms, named by option key: switches (a row with label and
+ * help), text, numbers (bounds from schema LIMITS, a unit suffix), quotas (dollars or units via
+ * lib/format), text areas and the chip list. Messages are translated with the field's bounds.
+ */
+import type { ReactNode } from 'react'
+import { useWatch, type Control, type FieldPath, type FieldValues } from 'react-hook-form'
+import { useTranslation } from 'react-i18next'
+import { FormControl, FormDescription, FormField, FormItem, FormLabel, useFormField } from '@/components/ui/form'
+import { Input } from '@/components/ui/input'
+import { Switch } from '@/components/ui/switch'
+import { Textarea } from '@/components/ui/textarea'
+import { TagInput } from '@/components/tag-input'
+import { displayInCurrency, inputToQuota, quotaPerUnit } from '@/lib/format'
+import { cn } from '@/lib/utils'
+import { LIMITS } from '../schema'
+
+export interface FieldProps<T extends FieldValues> {
+  control: Control<T>
+  name: FieldPath<T>
+  label: ReactNode
+  description?: ReactNode
+  className?: string
+}
+
+/** The field's message: client keys translated (with the field's bounds), server text as sent. */
+export function FieldMessage({ params }: { params?: Record<string, unknown> }) {
+  const { t } = useTranslation('settings')
+  const { error, formMessageId } = useFormField()
+  const raw = error?.message ? String(error.message) : ''
+  if (!raw) return null
+  return (
+    <p data-slot="form-message" id={formMessageId} className="text-sm text-destructive">
+      {error?.type === 'server' ? raw : t(raw, params)}
+    </p>
+  )
+}
+
+export function SwitchField<T extends FieldValues>({ control, name, label, description, className }: FieldProps<T>) {
+  return (
+    <FormField
+      control={control}
+      name={name}
+      render={({ field }) => (
+        <FormItem className={cn('gap-0 rounded-lg border p-3 has-[[aria-invalid=true]]:border-destructive/60', className)}>
+          <div className="flex items-start justify-between gap-4">
+            <div className="grid gap-1.5">
+              <FormLabel className="leading-snug">{label}</FormLabel>
+              {description && <FormDescription className="text-xs">{description}</FormDescription>}
+            </div>
+            <FormControl>
+              <Switch checked={field.value} onCheckedChange={field.onChange} onBlur={field.onBlur} name={field.name} ref={field.ref} />
+            </FormControl>
+          </div>
+          <div className="[&>p]:mt-2">
+            <FieldMessage />
+          </div>
+        </FormItem>
+      )}
+    />
+  )
+}
+
+interface TextFieldProps<T extends FieldValues> extends FieldProps<T> {
+  placeholder?: string
+  /** Shown inside the input on the right (a unit). */
+  suffix?: ReactNode
+  /** Shown inside the input on the left (a currency sign). */
+  prefix?: ReactNode
+  inputMode?: 'text' | 'numeric' | 'decimal' | 'url' | 'email'
+  autoComplete?: string
+  /** Extra content at the end of the label row. */
+  labelExtra?: ReactNode
+  /** A short line right under the input (e.g. a converted amount). */
+  hint?: ReactNode
+  params?: Record<string, unknown>
+  mono?: boolean
+}
+
+export function TextField<T extends FieldValues>({
+  control,
+  name,
+  label,
+  description,
+  className,
+  placeholder,
+  suffix,
+  prefix,
+  inputMode,
+  autoComplete = 'off',
+  labelExtra,
+  hint,
+  params,
+  mono,
+}: TextFieldProps<T>) {
+  return (
+    <FormField
+      control={control}
+      name={name}
+      render={({ field }) => (
+        <FormItem className={cn('content-start', className)}>
+          <div className="flex min-h-5 items-center justify-between gap-2">
+            <FormLabel>{label}</FormLabel>
+            {labelExtra}
+          </div>
+          <div className="relative">
+            {prefix && (
+              <span className="pointer-events-none absolute inset-y-0 left-3 flex items-center text-sm text-muted-foreground">{prefix}</span>
+            )}
+            <FormControl>
+              <Input
+                {...field}
+                value={field.value ?? ''}
+                placeholder={placeholder}
+                inputMode={inputMode}
+                autoComplete={autoComplete}
+                spellCheck={false}
+                className={cn(prefix && 'pl-7', suffix && 'pr-20', mono && 'font-mono md:text-[13px]')}
+              />
+            </FormControl>
+            {suffix && (
+              <span className="pointer-events-none absolute inset-y-0 right-3 flex items-center text-sm text-muted-foreground">{suffix}</span>
+            )}
+          </div>
+          {hint && <p className="-mt-1 text-xs text-muted-foreground tabular-nums">{hint}</p>}
+          {description && <FormDescription className="text-xs">{description}</FormDescription>}
+          <FieldMessage params={params} />
+        </FormItem>
+      )}
+    />
+  )
+}
+
+/** A number option; its bounds come from LIMITS[name] and show in the error message. */
+export function NumberField<T extends FieldValues>(props: Omit<TextFieldProps<T>, 'inputMode' | 'params'>) {
+  const limit = LIMITS[props.name]
+  return (
+    <TextField
+      {...props}
+      inputMode={limit?.integer ? 'numeric' : 'decimal'}
+      params={limit ? { min: limit.min, max: limit.max } : undefined}
+    />
+  )
+}
+
+/** A quota amount: dollars when the site shows currency (with the unit equivalent), units otherwise. */
+export function QuotaField<T extends FieldValues>(props: FieldProps<T>) {
+  const { t } = useTranslation('settings')
+  const value = String(useWatch({ control: props.control, name: props.name }) ?? '')
+  const currency = displayInCurrency()
+  const typed = Number(value)
+  const hint =
+    value.trim() !== '' && Number.isFinite(typed) && typed >= 0
+      ? currency
+        ? t('quota.equalsUnits', { units: inputToQuota(typed).toLocaleString() })
+        : t('quota.equalsDollars', { dollars: (typed / quotaPerUnit()).toFixed(2) })
+      : undefined
+  return (
+    <TextField
+      {...props}
+      prefix={currency ? '$' : undefined}
+      suffix={currency ? undefined : t('units.points')}
+      inputMode={currency ? 'decimal' : 'numeric'}
+      hint={hint}
+    />
+  )
+}
+
+interface TextareaFieldProps<T extends FieldValues> extends FieldProps<T> {
+  rows?: number
+  mono?: boolean
+  placeholder?: string
+  labelExtra?: ReactNode
+  /** Rendered under the textarea (a preview). */
+  after?: ReactNode
+}
+
+export function TextareaField<T extends FieldValues>({
+  control,
+  name,
+  label,
+  description,
+  className,
+  rows = 4,
+  mono,
+  placeholder,
+  labelExtra,
+  after,
+}: TextareaFieldProps<T>) {
+  return (
+    <FormField
+      control={control}
+      name={name}
+      render={({ field }) => (
+        <FormItem className={cn('content-start', className)}>
+          <div className="flex min-h-8 flex-wrap items-center justify-between gap-2">
+            <FormLabel>{label}</FormLabel>
+            {labelExtra}
+          </div>
+          <FormControl>
+            <Textarea
+              {...field}
+              rows={rows}
+              placeholder={placeholder}
+              spellCheck={false}
+              className={cn('max-h-[28rem] overflow-y-auto', mono && 'font-mono text-xs md:text-xs')}
+            />
+          </FormControl>
+          {description && <FormDescription className="text-xs">{description}</FormDescription>}
+          <FieldMessage />
+          {after}
+        </FormItem>
+      )}
+    />
+  )
+}
+
+export function TagsField<T extends FieldValues>({ control, name, label, description, className, placeholder }: FieldProps<T> & { placeholder?: string }) {
+  const { t } = useTranslation('settings')
+  return (
+    <FormField
+      control={control}
+      name={name}
+      render={({ field }) => (
+        <FormItem className={className}>
+          <FormLabel>{label}</FormLabel>
+          <FormControl>
+            <TagInput
+              value={field.value}
+              onChange={field.onChange}
+              onBlur={field.onBlur}
+              name={field.name}
+              placeholder={placeholder}
+              removeLabel={(value) => t('tags.remove', { value })}
+            />
+          </FormControl>
+          {description && <FormDescription className="text-xs">{description}</FormDescription>}
+          <FieldMessage />
+        </FormItem>
+      )}
+    />
+  )
+}
+
+/** A responsive grid of fields inside a section. */
+export function FieldGrid({ children, className }: { children: ReactNode; className?: string }) {
+  return <div className={cn('grid gap-5 md:grid-cols-2 xl:grid-cols-3', className)}>{children}</div>
+}
+
+/** A titled group inside a section (e.g. "Retries"). */
+export function FieldGroup({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <fieldset className="grid gap-3">
+      <legend className="mb-3 text-xs font-semibold tracking-wide text-muted-foreground uppercase">{title}</legend>
+      {children}
+    </fieldset>
+  )
+}

@@ -1,0 +1,154 @@
+/**
+ * Client-side checks of the settings forms, mirroring worker/settings/registry.ts: integers within
+ * the server's bounds, non-negative numbers, http(s) links or empty, JSON maps of the right shape,
+ * ports 1–65535, PaymentMinAmount an integer ≥ 1. Every field keeps its raw string in the form;
+ * messages are i18n keys of the `settings` namespace (bounds are interpolated by the field).
+ */
+import { z } from 'zod'
+
+const msg = (key: string) => `settings:validation.${key}`
+
+/** Numeric bounds of the options (registry `i(...)` / `f(...)`); fields show them in messages. */
+export const LIMITS: Record<string, { min: number; max?: number; integer: boolean }> = {
+  QuotaPerUnit: { min: 1, integer: true },
+  RetryTimes: { min: 0, max: 10, integer: true },
+  RetryCooldownSeconds: { min: 0, max: 86400, integer: true },
+  RetryTimeOut: { min: 0, max: 3600, integer: true },
+  UpstreamTimeoutSeconds: { min: 0, max: 3600, integer: true },
+  LogCleanupDays: { min: 0, max: 3650, integer: true },
+  ChannelDisableThreshold: { min: 0, integer: false },
+  ChannelTestFrequency: { min: 0, max: 10080, integer: true },
+  ChannelBalanceFrequency: { min: 0, max: 10080, integer: true },
+  ChatCacheExpireMinute: { min: 1, max: 10080, integer: true },
+  PaymentUSDRate: { min: 0, integer: false },
+  PaymentMinAmount: { min: 1, max: 1000000, integer: true },
+  SMTPPort: { min: 1, max: 65535, integer: true },
+}
+
+const isNumber = (v: string) => v.trim() !== '' && Number.isFinite(Number(v))
+
+/** A number typed as text, checked against LIMITS[key]. */
+export function numberText(key: string) {
+  const limit = LIMITS[key]!
+  return z.string().superRefine((raw, ctx) => {
+    const v = raw.trim()
+    if (limit.integer ? !/^-?\d+$/.test(v) : !isNumber(v)) {
+      ctx.addIssue({ code: 'custom', message: msg(limit.integer ? 'integer' : 'number') })
+      return
+    }
+    const n = Number(v)
+    if (n < limit.min || (limit.max !== undefined && n > limit.max)) {
+      ctx.addIssue({ code: 'custom', message: msg(limit.max === undefined ? 'min' : 'range') })
+    }
+  })
+}
+
+/** A quota typed as dollars (any precision) or as whole units, never negative. */
+export function quotaText(currency: boolean) {
+  return z.string().superRefine((raw, ctx) => {
+    const v = raw.trim()
+    const ok = currency ? isNumber(v) && Number(v) >= 0 : /^\d+$/.test(v)
+    if (!ok) ctx.addIssue({ code: 'custom', message: msg(currency ? 'quotaDollars' : 'quotaUnits') })
+  })
+}
+
+const urlPattern = (protocols: RegExp) => (v: string) => {
+  try {
+    const url = new URL(v)
+    return protocols.test(url.protocol) && url.host !== ''
+  } catch {
+    return false
+  }
+}
+
+/** An http(s) link, or empty. */
+export const urlText = z
+  .string()
+  .trim()
+  .refine((v) => v === '' || urlPattern(/^https?:$/)(v), msg('url'))
+
+/** A proxy address (http, https, socks5), or empty. */
+export const proxyText = z
+  .string()
+  .trim()
+  .refine((v) => v === '' || urlPattern(/^(https?|socks5h?):$/)(v), msg('proxy'))
+
+/** A JSON object whose values are numbers ≥ 0; `amountKeys` also wants every key to be an amount > 0. */
+export function numberMapText({ amountKeys = false }: { amountKeys?: boolean } = {}) {
+  return z.string().superRefine((raw, ctx) => {
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(raw)
+    } catch {
+      ctx.addIssue({ code: 'custom', message: msg('json') })
+      return
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      ctx.addIssue({ code: 'custom', message: msg('jsonObject') })
+      return
+    }
+    const entries = Object.entries(parsed)
+    if (entries.some(([, v]) => typeof v !== 'number' || !Number.isFinite(v) || v < 0)) {
+      ctx.addIssue({ code: 'custom', message: msg('jsonNumbers') })
+    } else if (entries.some(([k]) => k.trim() === '')) {
+      ctx.addIssue({ code: 'custom', message: msg('jsonKeys') })
+    } else if (amountKeys && entries.some(([k]) => !isNumber(k) || Number(k) <= 0)) {
+      ctx.addIssue({ code: 'custom', message: msg('jsonAmounts') })
+    }
+  })
+}
+
+export const requiredText = z.string().trim().min(1, msg('required'))
+
+/** One row of the chat links table (spec §3 chat client link entry). */
+export const chatLinkRow = z.object({
+  name: z.string().trim().min(1, msg('required')),
+  url: z.string().trim().min(1, msg('required')),
+  show: z.boolean(),
+  sort: z.string().trim().regex(/^-?\d+$/, msg('integer')),
+})
+export type ChatLinkRow = z.infer<typeof chatLinkRow>
+
+export const chatLinksSchema = z.object({
+  ChatLinks: z.array(chatLinkRow).superRefine((rows, ctx) => {
+    const seen = new Set<string>()
+    rows.forEach((row, i) => {
+      const name = row.name.trim()
+      if (name && seen.has(name)) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: msg('duplicateName') })
+      seen.add(name)
+    })
+  }),
+})
+export type ChatLinksValues = z.infer<typeof chatLinksSchema>
+
+/** Domains of the whitelist: `example.com`, `mail.example.co.uk`. */
+const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i
+
+export const emailDomainSchema = z
+  .object({ EmailDomainRestrictionEnabled: z.boolean(), EmailDomainWhitelist: z.array(z.string()) })
+  .superRefine((v, ctx) => {
+    if (v.EmailDomainWhitelist.some((d) => !DOMAIN.test(d))) {
+      ctx.addIssue({ code: 'custom', path: ['EmailDomainWhitelist'], message: msg('domain') })
+    } else if (v.EmailDomainRestrictionEnabled && v.EmailDomainWhitelist.length === 0) {
+      ctx.addIssue({ code: 'custom', path: ['EmailDomainWhitelist'], message: msg('domainsRequired') })
+    }
+  })
+export type EmailDomainValues = z.infer<typeof emailDomainSchema>
+
+/** The price of unpriced models: off (refuse them) or {type, input, output}. */
+export const defaultPriceFields = {
+  DefaultPriceEnabled: z.boolean(),
+  DefaultPriceType: z.enum(['tokens', 'times']),
+  DefaultPriceInput: z.string(),
+  DefaultPriceOutput: z.string(),
+}
+
+export function checkDefaultPrice(
+  v: { DefaultPriceEnabled: boolean; DefaultPriceInput: string; DefaultPriceOutput: string },
+  ctx: z.RefinementCtx
+) {
+  if (!v.DefaultPriceEnabled) return
+  for (const field of ['DefaultPriceInput', 'DefaultPriceOutput'] as const) {
+    if (!isNumber(v[field]) || Number(v[field]) < 0) ctx.addIssue({ code: 'custom', path: [field], message: msg('nonNegative') })
+  }
+}
