@@ -14,6 +14,7 @@ import { Route as PanelRouteRouteImport } from './routes/panel/route'
 import { Route as PublicIndexRouteImport } from './routes/_public/index'
 import { Route as Public404RouteImport } from './routes/_public/404'
 import { Route as PublicAboutRouteImport } from './routes/_public/about'
+import { Route as PublicJumpRouteImport } from './routes/_public/jump'
 import { Route as PublicLoginRouteImport } from './routes/_public/login'
 import { Route as PublicPlaygroundRouteImport } from './routes/_public/playground'
 import { Route as PublicRegisterRouteImport } from './routes/_public/register'
@@ -22,6 +23,7 @@ import { Route as PublicSetupRouteImport } from './routes/_public/setup'
 import { Route as PanelIndexRouteImport } from './routes/panel/index'
 import { Route as PanelSplatRouteImport } from './routes/panel/$'
 import { Route as PanelAnalyticsRouteImport } from './routes/panel/analytics'
+import { Route as PanelChannelRouteImport } from './routes/panel/channel'
 import { Route as PanelDashboardRouteImport } from './routes/panel/dashboard'
 import { Route as PanelLogRouteImport } from './routes/panel/log'
 import { Route as PanelModel_priceRouteImport } from './routes/panel/model_price'
@@ -30,6 +32,7 @@ import { Route as PanelPricingRouteImport } from './routes/panel/pricing'
 import { Route as PanelProfileRouteImport } from './routes/panel/profile'
 import { Route as PanelRedemptionRouteImport } from './routes/panel/redemption'
 import { Route as PanelSettingRouteImport } from './routes/panel/setting'
+import { Route as PanelTokenRouteImport } from './routes/panel/token'
 import { Route as PanelTopupRouteImport } from './routes/panel/topup'
 import { Route as PanelUserRouteImport } from './routes/panel/user'
 import { Route as PublicUserResetRouteImport } from './routes/_public/user/reset'
@@ -56,6 +59,11 @@ const Public404Route = Public404RouteImport.update({
 const PublicAboutRoute = PublicAboutRouteImport.update({
   id: '/about',
   path: '/about',
+  getParentRoute: () => PublicRouteRoute,
+} as any)
+const PublicJumpRoute = PublicJumpRouteImport.update({
+  id: '/jump',
+  path: '/jump',
   getParentRoute: () => PublicRouteRoute,
 } as any)
 const PublicLoginRoute = PublicLoginRouteImport.update({
@@ -98,6 +106,11 @@ const PanelAnalyticsRoute = PanelAnalyticsRouteImport.update({
   path: '/analytics',
   getParentRoute: () => PanelRouteRoute,
 } as any)
+const PanelChannelRoute = PanelChannelRouteImport.update({
+  id: '/channel',
+  path: '/channel',
+  getParentRoute: () => PanelRouteRoute,
+} as any)
 const PanelDashboardRoute = PanelDashboardRouteImport.update({
   id: '/dashboard',
   path: '/dashboard',
@@ -138,6 +151,11 @@ const PanelSettingRoute = PanelSettingRouteImport.update({
   path: '/setting',
   getParentRoute: () => PanelRouteRoute,
 } as any)
+const PanelTokenRoute = PanelTokenRouteImport.update({
+  id: '/token',
+  path: '/token',
+  getParentRoute: () => PanelRouteRoute,
+} as any)
 const PanelTopupRoute = PanelTopupRouteImport.update({
   id: '/topup',
   path: '/topup',
@@ -159,6 +177,7 @@ export interface FileRoutesByFullPath {
   '/panel': typeof PanelRouteRouteWithChildren
   '/404': typeof Public404Route
   '/about': typeof PublicAboutRoute
+  '/jump': typeof PublicJumpRoute
   '/login': typeof PublicLoginRoute
   '/playground': typeof PublicPlaygroundRoute
   '/register': typeof PublicRegisterRoute
@@ -166,6 +185,7 @@ export interface FileRoutesByFullPath {
   '/setup': typeof PublicSetupRoute
   '/panel/$': typeof PanelSplatRoute
   '/panel/analytics': typeof PanelAnalyticsRoute
+  '/panel/channel': typeof PanelChannelRoute
   '/panel/dashboard': typeof PanelDashboardRoute
   '/panel/log': typeof PanelLogRoute
   '/panel/model_price': typeof PanelModel_priceRoute
@@ -174,6 +194,7 @@ export interface FileRoutesByFullPath {
   '/panel/profile': typeof PanelProfileRoute
   '/panel/redemption': typeof PanelRedemptionRoute
   '/panel/setting': typeof PanelSettingRoute
+  '/panel/token': typeof PanelTokenRoute
   '/panel/topup': typeof PanelTopupRoute
   '/panel/user': typeof PanelUserRoute
   '/panel/': typeof PanelIndexRoute
@@ -182,6 +203,7 @@ export interface FileRoutesByFullPath {
 export interface FileRoutesByTo {
   '/404': typeof Public404Route
   '/about': typeof PublicAboutRoute
+  '/jump': typeof PublicJumpRoute
   '/login': typeof PublicLoginRoute
   '/playground': typeof PublicPlaygroundRoute
   '/register': typeof PublicRegisterRoute
@@ -189,6 +211,7 @@ export interface FileRoutesByTo {
   '/setup': typeof PublicSetupRoute
   '/panel/$': typeof PanelSplatRoute
   '/panel/analytics': typeof PanelAnalyticsRoute
+  '/panel/channel': typeof PanelChannelRoute
   '/panel/dashboard': typeof PanelDashboardRoute
   '/panel/log': typeof PanelLogRoute
   '/panel/model_price': typeof PanelModel_priceRoute
@@ -197,6 +220,7 @@ export interface FileRoutesByTo {
   '/panel/profile': typeof PanelProfileRoute
   '/panel/redemption': typeof PanelRedemptionRoute
   '/panel/setting': typeof PanelSettingRoute
+  '/panel/token': typeof PanelTokenRoute
   '/panel/topup': typeof PanelTopupRoute
   '/panel/user': typeof PanelUserRoute
   '/': typeof PublicIndexRoute
@@ -209,6 +233,7 @@ export interface FileRoutesById {
   '/panel': typeof PanelRouteRouteWithChildren
   '/_public/404': typeof Public404Route
   '/_public/about': typeof PublicAboutRoute
+  '/_public/jump': typeof PublicJumpRoute
   '/_public/login': typeof PublicLoginRoute
   '/_public/playground': typeof PublicPlaygroundRoute
   '/_public/register': typeof PublicRegisterRoute
@@ -216,6 +241,7 @@ export interface FileRoutesById {
   '/_public/setup': typeof PublicSetupRoute
   '/panel/$': typeof PanelSplatRoute
   '/panel/analytics': typeof PanelAnalyticsRoute
+  '/panel/channel': typeof PanelChannelRoute
   '/panel/dashboard': typeof PanelDashboardRoute
   '/panel/log': typeof PanelLogRoute
   '/panel/model_price': typeof PanelModel_priceRoute
@@ -224,6 +250,7 @@ export interface FileRoutesById {
   '/panel/profile': typeof PanelProfileRoute
   '/panel/redemption': typeof PanelRedemptionRoute
   '/panel/setting': typeof PanelSettingRoute
+  '/panel/token': typeof PanelTokenRoute
   '/panel/topup': typeof PanelTopupRoute
   '/panel/user': typeof PanelUserRoute
   '/_public/': typeof PublicIndexRoute
@@ -237,6 +264,7 @@ export interface FileRouteTypes {
     | '/panel'
     | '/404'
     | '/about'
+    | '/jump'
     | '/login'
     | '/playground'
     | '/register'
@@ -244,6 +272,7 @@ export interface FileRouteTypes {
     | '/setup'
     | '/panel/$'
     | '/panel/analytics'
+    | '/panel/channel'
     | '/panel/dashboard'
     | '/panel/log'
     | '/panel/model_price'
@@ -252,6 +281,7 @@ export interface FileRouteTypes {
     | '/panel/profile'
     | '/panel/redemption'
     | '/panel/setting'
+    | '/panel/token'
     | '/panel/topup'
     | '/panel/user'
     | '/panel/'
@@ -260,6 +290,7 @@ export interface FileRouteTypes {
   to:
     | '/404'
     | '/about'
+    | '/jump'
     | '/login'
     | '/playground'
     | '/register'
@@ -267,6 +298,7 @@ export interface FileRouteTypes {
     | '/setup'
     | '/panel/$'
     | '/panel/analytics'
+    | '/panel/channel'
     | '/panel/dashboard'
     | '/panel/log'
     | '/panel/model_price'
@@ -275,6 +307,7 @@ export interface FileRouteTypes {
     | '/panel/profile'
     | '/panel/redemption'
     | '/panel/setting'
+    | '/panel/token'
     | '/panel/topup'
     | '/panel/user'
     | '/'
@@ -286,6 +319,7 @@ export interface FileRouteTypes {
     | '/panel'
     | '/_public/404'
     | '/_public/about'
+    | '/_public/jump'
     | '/_public/login'
     | '/_public/playground'
     | '/_public/register'
@@ -293,6 +327,7 @@ export interface FileRouteTypes {
     | '/_public/setup'
     | '/panel/$'
     | '/panel/analytics'
+    | '/panel/channel'
     | '/panel/dashboard'
     | '/panel/log'
     | '/panel/model_price'
@@ -301,6 +336,7 @@ export interface FileRouteTypes {
     | '/panel/profile'
     | '/panel/redemption'
     | '/panel/setting'
+    | '/panel/token'
     | '/panel/topup'
     | '/panel/user'
     | '/_public/'
@@ -348,6 +384,13 @@ declare module '@tanstack/react-router' {
       path: '/about'
       fullPath: '/about'
       preLoaderRoute: typeof PublicAboutRouteImport
+      parentRoute: typeof PublicRouteRoute
+    }
+    '/_public/jump': {
+      id: '/_public/jump'
+      path: '/jump'
+      fullPath: '/jump'
+      preLoaderRoute: typeof PublicJumpRouteImport
       parentRoute: typeof PublicRouteRoute
     }
     '/_public/login': {
@@ -406,6 +449,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PanelAnalyticsRouteImport
       parentRoute: typeof PanelRouteRoute
     }
+    '/panel/channel': {
+      id: '/panel/channel'
+      path: '/channel'
+      fullPath: '/panel/channel'
+      preLoaderRoute: typeof PanelChannelRouteImport
+      parentRoute: typeof PanelRouteRoute
+    }
     '/panel/dashboard': {
       id: '/panel/dashboard'
       path: '/dashboard'
@@ -462,6 +512,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PanelSettingRouteImport
       parentRoute: typeof PanelRouteRoute
     }
+    '/panel/token': {
+      id: '/panel/token'
+      path: '/token'
+      fullPath: '/panel/token'
+      preLoaderRoute: typeof PanelTokenRouteImport
+      parentRoute: typeof PanelRouteRoute
+    }
     '/panel/topup': {
       id: '/panel/topup'
       path: '/topup'
@@ -489,6 +546,7 @@ declare module '@tanstack/react-router' {
 interface PublicRouteRouteChildren {
   Public404Route: typeof Public404Route
   PublicAboutRoute: typeof PublicAboutRoute
+  PublicJumpRoute: typeof PublicJumpRoute
   PublicLoginRoute: typeof PublicLoginRoute
   PublicPlaygroundRoute: typeof PublicPlaygroundRoute
   PublicRegisterRoute: typeof PublicRegisterRoute
@@ -501,6 +559,7 @@ interface PublicRouteRouteChildren {
 const PublicRouteRouteChildren: PublicRouteRouteChildren = {
   Public404Route: Public404Route,
   PublicAboutRoute: PublicAboutRoute,
+  PublicJumpRoute: PublicJumpRoute,
   PublicLoginRoute: PublicLoginRoute,
   PublicPlaygroundRoute: PublicPlaygroundRoute,
   PublicRegisterRoute: PublicRegisterRoute,
@@ -517,6 +576,7 @@ const PublicRouteRouteWithChildren = PublicRouteRoute._addFileChildren(
 interface PanelRouteRouteChildren {
   PanelSplatRoute: typeof PanelSplatRoute
   PanelAnalyticsRoute: typeof PanelAnalyticsRoute
+  PanelChannelRoute: typeof PanelChannelRoute
   PanelDashboardRoute: typeof PanelDashboardRoute
   PanelLogRoute: typeof PanelLogRoute
   PanelModel_priceRoute: typeof PanelModel_priceRoute
@@ -525,6 +585,7 @@ interface PanelRouteRouteChildren {
   PanelProfileRoute: typeof PanelProfileRoute
   PanelRedemptionRoute: typeof PanelRedemptionRoute
   PanelSettingRoute: typeof PanelSettingRoute
+  PanelTokenRoute: typeof PanelTokenRoute
   PanelTopupRoute: typeof PanelTopupRoute
   PanelUserRoute: typeof PanelUserRoute
   PanelIndexRoute: typeof PanelIndexRoute
@@ -533,6 +594,7 @@ interface PanelRouteRouteChildren {
 const PanelRouteRouteChildren: PanelRouteRouteChildren = {
   PanelSplatRoute: PanelSplatRoute,
   PanelAnalyticsRoute: PanelAnalyticsRoute,
+  PanelChannelRoute: PanelChannelRoute,
   PanelDashboardRoute: PanelDashboardRoute,
   PanelLogRoute: PanelLogRoute,
   PanelModel_priceRoute: PanelModel_priceRoute,
@@ -541,6 +603,7 @@ const PanelRouteRouteChildren: PanelRouteRouteChildren = {
   PanelProfileRoute: PanelProfileRoute,
   PanelRedemptionRoute: PanelRedemptionRoute,
   PanelSettingRoute: PanelSettingRoute,
+  PanelTokenRoute: PanelTokenRoute,
   PanelTopupRoute: PanelTopupRoute,
   PanelUserRoute: PanelUserRoute,
   PanelIndexRoute: PanelIndexRoute,

@@ -6,7 +6,7 @@
  * route it lives on (`to`), and nothing else in the layout changes.
  */
 import type { LinkProps } from '@tanstack/react-router'
-import { BadgeDollarSign, ChartColumnBig, LayoutDashboard, MessagesSquare, ScrollText, Settings, Tags, TicketPercent, UserRoundCog, Users, WalletCards, type LucideIcon } from 'lucide-react'
+import { BadgeDollarSign, ChartColumnBig, KeyRound, LayoutDashboard, MessagesSquare, ScrollText, Settings, Tags, TicketPercent, UserRoundCog, Users, WalletCards, Waypoints, type LucideIcon } from 'lucide-react'
 
 /** Every menu entry id the product knows (spec §2); titles exist for all of them. */
 export type NavId =
@@ -79,7 +79,10 @@ export const navGroups: NavGroup[] = [
   {
     type: 'group',
     id: 'usage',
-    children: [{ type: 'item', id: 'log', to: '/panel/log', icon: ScrollText, breadcrumbs: false }],
+    children: [
+      { type: 'item', id: 'token', to: '/panel/token', icon: KeyRound, breadcrumbs: false },
+      { type: 'item', id: 'log', to: '/panel/log', icon: ScrollText, breadcrumbs: false },
+    ],
   },
   {
     type: 'group',
@@ -95,6 +98,7 @@ export const navGroups: NavGroup[] = [
     type: 'group',
     id: 'setting',
     children: [
+      { type: 'item', id: 'channel', to: '/panel/channel', icon: Waypoints, breadcrumbs: false, isAdmin: true },
       { type: 'item', id: 'user', to: '/panel/user', icon: Users, breadcrumbs: false, isAdmin: true },
       { type: 'item', id: 'profile', to: '/panel/profile', icon: UserRoundCog, breadcrumbs: false },
       { type: 'item', id: 'setting', to: '/panel/setting', icon: Settings, breadcrumbs: false, isAdmin: true },

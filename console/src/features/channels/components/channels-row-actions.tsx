@@ -1,0 +1,48 @@
+/** The actions of a channel row: edit (a button), and a menu with test, copy and delete. */
+import { Copy, MoreHorizontal, Pencil, Timer, Trash2 } from 'lucide-react'
+import { useTranslation } from 'react-i18next'
+import { Button } from '@/components/ui/button'
+import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuSeparator, DropdownMenuTrigger } from '@/components/ui/dropdown-menu'
+import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip'
+import { useCopyChannel, type Channel } from '../api'
+import { useChannelsDialog } from './channels-provider'
+
+export function ChannelsRowActions({ row }: { row: Channel }) {
+  const { t } = useTranslation('channels')
+  const { open } = useChannelsDialog()
+  const copy = useCopyChannel()
+  return (
+    <div className="flex items-center justify-end gap-0.5">
+      <Tooltip>
+        <TooltipTrigger asChild>
+          <Button variant="ghost" size="icon" className="size-8" aria-label={t('actions.editName', { name: row.name })} onClick={() => open({ kind: 'edit', row })}>
+            <Pencil />
+          </Button>
+        </TooltipTrigger>
+        <TooltipContent>{t('actions.edit')}</TooltipContent>
+      </Tooltip>
+      <DropdownMenu modal={false}>
+        <DropdownMenuTrigger asChild>
+          <Button variant="ghost" size="icon" className="size-8" aria-label={t('actions.menu', { name: row.name })} data-testid={`channel-actions-${row.id}`}>
+            <MoreHorizontal />
+          </Button>
+        </DropdownMenuTrigger>
+        <DropdownMenuContent align="end" className="w-44">
+          <DropdownMenuItem onSelect={() => open({ kind: 'test', row })}>
+            <Timer />
+            {t('actions.test')}
+          </DropdownMenuItem>
+          <DropdownMenuItem disabled={copy.isPending} onSelect={() => copy.mutate(row.id)}>
+            <Copy />
+            {t('actions.copy')}
+          </DropdownMenuItem>
+          <DropdownMenuSeparator />
+          <DropdownMenuItem variant="destructive" onSelect={() => open({ kind: 'delete', row })}>
+            <Trash2 />
+            {t('actions.delete')}
+          </DropdownMenuItem>
+        </DropdownMenuContent>
+      </DropdownMenu>
+    </div>
+  )
+}

@@ -1,0 +1,60 @@
+/**
+ * Chat links (spec §3 "Chat client link entry"): parsing the site's `chat_links` JSON, the visible
+ * ones by descending sort, the /jump address that opens one for a key, and the checks /jump makes
+ * before redirecting: {key} and {server} filled in, only http(s) or a custom app scheme — never
+ * javascript:, data: or other schemes that run or embed content in the browser.
+ */
+export interface ChatLink {
+  name: string
+  url: string
+  show: boolean
+  sort: number
+}
+
+export function parseChatLinks(raw: string | null | undefined): ChatLink[] {
+  if (!raw) return []
+  try {
+    const list: unknown = JSON.parse(raw)
+    if (!Array.isArray(list)) return []
+    return list
+      .filter((l): l is Record<string, unknown> => l !== null && typeof l === 'object')
+      .filter((l) => typeof l.name === 'string' && typeof l.url === 'string' && l.url !== '')
+      .map((l) => ({ name: l.name as string, url: l.url as string, show: l.show === true, sort: Number(l.sort) || 0 }))
+  } catch {
+    return []
+  }
+}
+
+/** The links to offer: shown ones, largest sort first. */
+export const visibleChatLinks = (raw: string | null | undefined) =>
+  parseChatLinks(raw)
+    .filter((l) => l.show)
+    .sort((a, b) => b.sort - a.sort)
+
+/** The console's /jump page for a link template and a key (the console may live under a base path). */
+export function jumpHref(template: string, key: string): string {
+  const params = new URLSearchParams({ url: template, key })
+  return `${import.meta.env.BASE_URL}jump?${params.toString()}`
+}
+
+export const fillTemplate = (template: string, key: string, server: string) => template.replaceAll('{key}', key).replaceAll('{server}', server)
+
+/** Schemes that execute or embed content in the page instead of opening a site or an app. */
+const BLOCKED = new Set(['javascript:', 'data:', 'vbscript:', 'file:', 'blob:', 'about:', 'filesystem:', 'view-source:'])
+
+export type TargetCheck = { ok: true; url: string; app: boolean } | { ok: false; reason: 'missing' | 'invalid' | 'scheme' }
+
+/** Parses the filled-in address as the browser will (tabs, newlines and padding do not hide a scheme). */
+export function checkTarget(url: string): TargetCheck {
+  if (!url.trim()) return { ok: false, reason: 'missing' }
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    return { ok: false, reason: 'invalid' }
+  }
+  const scheme = parsed.protocol.toLowerCase()
+  if (scheme === 'http:' || scheme === 'https:') return { ok: true, url, app: false }
+  if (BLOCKED.has(scheme) || !/^[a-z][a-z0-9+.-]*:$/.test(scheme)) return { ok: false, reason: 'scheme' }
+  return { ok: true, url, app: true }
+}

@@ -1,0 +1,69 @@
+/**
+ * /jump (spec §2 "redirect page"): opens a chat client for an API key. `url` is a chat-link
+ * template and `key` the token; {key} and {server} (the site's server address, or this origin)
+ * are filled in and the browser is sent on with location.replace. Only http(s) and custom app
+ * schemes are followed; anything else (javascript:, data:, …) is refused with a message.
+ */
+import { useEffect, useMemo } from 'react'
+import { Link, getRouteApi } from '@tanstack/react-router'
+import { ArrowLeft, ExternalLink, Loader2, ShieldAlert } from 'lucide-react'
+import { useTranslation } from 'react-i18next'
+import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert'
+import { Button } from '@/components/ui/button'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
+import { useSiteInfo } from '@/features/site/api'
+import { checkTarget, fillTemplate } from './chat-links'
+
+const route = getRouteApi('/_public/jump')
+
+export function Jump() {
+  const { t } = useTranslation('jump')
+  const { url, key } = route.useSearch()
+  const { server_address } = useSiteInfo()
+  const server = (server_address || window.location.origin).replace(/\/+$/, '')
+  const target = useMemo(() => checkTarget(fillTemplate(url ?? '', key ?? '', server)), [url, key, server])
+
+  useEffect(() => {
+    if (target.ok) window.location.replace(target.url)
+  }, [target])
+
+  return (
+    <div className="mx-auto flex w-full max-w-lg flex-1 items-center px-4 py-12">
+      <Card className="w-full" data-testid="jump-card">
+        {target.ok ? (
+          <>
+            <CardHeader>
+              <CardTitle className="flex items-center gap-2">
+                <Loader2 className="size-5 animate-spin text-primary" />
+                {t('opening')}
+              </CardTitle>
+              <CardDescription>{target.app ? t('appHint') : t('webHint')}</CardDescription>
+            </CardHeader>
+            <CardContent>
+              <Button asChild variant="outline">
+                <a href={target.url} rel="noreferrer">
+                  <ExternalLink />
+                  {t('openManually')}
+                </a>
+              </Button>
+            </CardContent>
+          </>
+        ) : (
+          <CardContent>
+            <Alert variant="destructive" data-testid="jump-refused">
+              <ShieldAlert />
+              <AlertTitle>{target.reason === 'scheme' ? t('refusedTitle') : t('invalidTitle')}</AlertTitle>
+              <AlertDescription>{target.reason === 'scheme' ? t('refused') : t('invalid')}</AlertDescription>
+            </Alert>
+            <Button asChild variant="outline" className="mt-4">
+              <Link to="/panel/token">
+                <ArrowLeft />
+                {t('back')}
+              </Link>
+            </Button>
+          </CardContent>
+        )}
+      </Card>
+    </div>
+  )
+}

@@ -1,0 +1,168 @@
+/**
+ * API key calls: the signed-in user's own keys (GET/POST/PUT/DELETE /api/token/, PUT
+ * /api/token/status), the admin search across users (GET /api/token/admin/search, PUT and DELETE
+ * under /api/token/admin), and the form's option lists (the user's and public groups from
+ * GET /api/user_group_map, the available models from GET /api/available_model). Every write
+ * refreshes the token lists.
+ */
+import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
+import { useTranslation } from 'react-i18next'
+import { api } from '@/lib/api-client'
+import { notify } from '@/lib/notify'
+
+export interface TokenSetting {
+  limits?: {
+    limit_model_setting?: { enabled: boolean; models: string[] }
+    limits_ip_setting?: { enabled: boolean; whitelist: string[] }
+  }
+}
+
+export interface Token {
+  id: number
+  user_id: number
+  /** `sk-…` */
+  key: string
+  name: string
+  /** 1 enabled, 2 disabled. */
+  status: number
+  created_time: number
+  accessed_time: number
+  /** Unix seconds, or -1 for never. */
+  expired_time: number
+  remain_quota: number
+  unlimited_quota: boolean
+  used_quota: number
+  group: string
+  chat_cache: boolean
+  setting: TokenSetting
+  /** The owner (admin search and lists). */
+  username?: string
+}
+
+export interface ListPage<T> {
+  data: T[]
+  page: number
+  size: number
+  total_count: number
+}
+
+export interface TokenListSearch {
+  p?: number
+  page_size?: number
+  order?: string
+  keyword?: string
+}
+
+export interface AdminTokenSearch {
+  p?: number
+  page_size?: number
+  keyword?: string
+  user_id?: number
+  token_id?: number
+}
+
+/** Body of POST /api/token/ and PUT /api/token/ (with id). */
+export interface TokenBody {
+  name: string
+  remain_quota: number
+  unlimited_quota: boolean
+  expired_time: number
+  group: string
+  chat_cache: boolean
+  setting: Required<Pick<TokenSetting, 'limits'>>
+}
+
+export interface GroupInfo {
+  name: string
+  ratio: number
+  public: boolean
+}
+
+export const tokenKeys = {
+  all: ['tokens'] as const,
+  list: (search: TokenListSearch) => ['tokens', 'list', search] as const,
+  adminList: (search: AdminTokenSearch) => ['tokens', 'admin', search] as const,
+  groups: ['tokens', 'groups'] as const,
+  models: ['tokens', 'models'] as const,
+}
+
+export const tokensQueryOptions = (search: TokenListSearch) =>
+  queryOptions({
+    queryKey: tokenKeys.list(search),
+    queryFn: ({ signal }) => api.get<ListPage<Token>>('/api/token/', { ...search }, signal),
+    placeholderData: keepPreviousData,
+  })
+
+export const adminTokensQueryOptions = (search: AdminTokenSearch) =>
+  queryOptions({
+    queryKey: tokenKeys.adminList(search),
+    queryFn: ({ signal }) => api.get<ListPage<Token>>('/api/token/admin/search', { ...search }, signal),
+    placeholderData: keepPreviousData,
+  })
+
+export const userGroupsQueryOptions = queryOptions({
+  queryKey: tokenKeys.groups,
+  queryFn: ({ signal }) => api.get<Record<string, GroupInfo>>('/api/user_group_map', undefined, signal),
+  staleTime: 60_000,
+})
+
+export const availableModelsQueryOptions = queryOptions({
+  queryKey: tokenKeys.models,
+  queryFn: ({ signal }) =>
+    api.get<{ models: { model: string }[] }>('/api/available_model', undefined, signal).then((d) => [...new Set(d.models.map((m) => m.model))].sort()),
+  staleTime: 60_000,
+})
+
+function useInvalidateTokens() {
+  const queryClient = useQueryClient()
+  return () => queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] === 'tokens' && (q.queryKey[1] === 'list' || q.queryKey[1] === 'admin') })
+}
+
+export function useCreateToken() {
+  const invalidate = useInvalidateTokens()
+  const { t } = useTranslation('tokens')
+  return useMutation({
+    mutationFn: (body: TokenBody) => api.post<Token>('/api/token/', body),
+    onSuccess: async () => {
+      notify.success(t('toast.created'))
+      await invalidate()
+    },
+  })
+}
+
+/** Admins editing another user's key go through /api/token/admin. */
+export function useUpdateToken(asAdmin: boolean) {
+  const invalidate = useInvalidateTokens()
+  const { t } = useTranslation('tokens')
+  return useMutation({
+    mutationFn: (body: TokenBody & { id: number }) => api.put<Token>(asAdmin ? '/api/token/admin' : '/api/token/', body),
+    onSuccess: async () => {
+      notify.success(t('toast.updated'))
+      await invalidate()
+    },
+  })
+}
+
+export function useSetTokenStatus() {
+  const invalidate = useInvalidateTokens()
+  const { t } = useTranslation('tokens')
+  return useMutation({
+    mutationFn: (body: { id: number; status: 1 | 2 }) => api.put<Token>('/api/token/status', body),
+    onSuccess: async (_row, body) => {
+      notify.success(body.status === 1 ? t('toast.enabled') : t('toast.disabled'))
+      await invalidate()
+    },
+  })
+}
+
+export function useDeleteToken(asAdmin: boolean) {
+  const invalidate = useInvalidateTokens()
+  const { t } = useTranslation('tokens')
+  return useMutation({
+    mutationFn: (id: number) => api.delete<null>(asAdmin ? `/api/token/admin/${id}` : `/api/token/${id}`),
+    onSuccess: async () => {
+      notify.success(t('toast.deleted'))
+      await invalidate()
+    },
+  })
+}
