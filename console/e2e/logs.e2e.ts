@@ -173,12 +173,13 @@ describe('log page', () => {
 
   for (const variant of [
     { name: 'logs-dark', viewport: DESKTOP, theme: 'dark' as const, admin: false },
+    { name: 'logs-zh', viewport: DESKTOP, theme: 'light' as const, admin: true, locale: 'zh-CN' },
     { name: 'logs-admin-dark', viewport: DESKTOP, theme: 'dark' as const, admin: true },
     { name: 'logs-phone-light', viewport: PHONE, theme: 'light' as const, admin: false },
     { name: 'logs-phone-dark', viewport: PHONE, theme: 'dark' as const, admin: true },
   ]) {
     it(`renders ${variant.name}`, async () => {
-      const { context, page } = await openPage(suite.browser, { baseURL: fx.user.base, viewport: variant.viewport })
+      const { context, page } = await openPage(suite.browser, { baseURL: fx.user.base, viewport: variant.viewport, locale: 'locale' in variant ? variant.locale : undefined })
       await presetTheme(page, variant.theme)
       if (variant.admin) await login(page, SHARED_ROOT.username, SHARED_ROOT.password)
       else await login(page, USERNAME, PASSWORD)

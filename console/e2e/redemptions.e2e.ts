@@ -155,11 +155,12 @@ describe('redemption codes page', () => {
 
   for (const variant of [
     { name: 'redemptions-dark', viewport: DESKTOP, theme: 'dark' as const },
+    { name: 'redemptions-zh', viewport: DESKTOP, theme: 'light' as const, locale: 'zh-CN' },
     { name: 'redemptions-phone-light', viewport: PHONE, theme: 'light' as const },
     { name: 'redemptions-phone-dark', viewport: PHONE, theme: 'dark' as const },
   ]) {
     it(`renders ${variant.name}`, async () => {
-      const { context, page } = await openPage(suite.browser, { baseURL: root.base, viewport: variant.viewport })
+      const { context, page } = await openPage(suite.browser, { baseURL: root.base, viewport: variant.viewport, locale: 'locale' in variant ? variant.locale : undefined })
       await presetTheme(page, variant.theme)
       await login(page, SHARED_ROOT.username, SHARED_ROOT.password)
       await page.goto('/panel/redemption')
@@ -171,7 +172,7 @@ describe('redemption codes page', () => {
       const form = page.getByTestId('redemption-form-dialog')
       await form.locator('input[name="name"]').fill(`${BATCH}-shot`)
       await form.locator('input[name="quota"]').fill('1')
-      await form.getByRole('button', { name: 'Generate' }).click()
+      await form.locator('button[form="redemption-form"]').click()
       await page.getByTestId('redemption-keys-dialog').getByTestId('redemption-key').first().waitFor()
       await shot(page, `${variant.name}-keys`)
       await context.close()

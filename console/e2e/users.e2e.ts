@@ -216,11 +216,12 @@ describe('users page', () => {
 
   for (const variant of [
     { name: 'users-dark', viewport: DESKTOP, theme: 'dark' as const },
+    { name: 'users-zh', viewport: DESKTOP, theme: 'light' as const, locale: 'zh-CN' },
     { name: 'users-phone-light', viewport: PHONE, theme: 'light' as const },
     { name: 'users-phone-dark', viewport: PHONE, theme: 'dark' as const },
   ]) {
     it(`renders ${variant.name}`, async () => {
-      const { context, page } = await openPage(suite.browser, { baseURL: root.base, viewport: variant.viewport })
+      const { context, page } = await openPage(suite.browser, { baseURL: root.base, viewport: variant.viewport, locale: 'locale' in variant ? variant.locale : undefined })
       await presetTheme(page, variant.theme)
       await login(page, SHARED_ROOT.username, SHARED_ROOT.password)
       await page.goto('/panel/user')
@@ -230,7 +231,7 @@ describe('users page', () => {
       expect(overflow).toBeLessThanOrEqual(0)
       await shot(page, variant.name)
       await page.getByTestId('user-create').click()
-      await page.getByTestId('user-form-dialog').getByRole('heading', { name: 'Add user' }).waitFor()
+      await page.getByTestId('user-form-dialog').locator('input[name="username"]').waitFor()
       await shot(page, `${variant.name}-form`)
       await context.close()
     })

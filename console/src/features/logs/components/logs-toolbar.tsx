@@ -71,7 +71,7 @@ export function LogsToolbar({ table, search, all, setSearch }: Props) {
         onCommit={(token_name) => filter({ token_name })}
         placeholder={t('filters.token')}
         aria-label={t('filters.token')}
-        className="w-full sm:w-40"
+        className="w-[calc(50%-0.25rem)] sm:w-40"
         name="token_name"
       />
       <DebouncedInput
@@ -79,7 +79,7 @@ export function LogsToolbar({ table, search, all, setSearch }: Props) {
         onCommit={(model_name) => filter({ model_name })}
         placeholder={t('filters.model')}
         aria-label={t('filters.model')}
-        className="w-full sm:w-44"
+        className="w-[calc(50%-0.25rem)] sm:w-44"
         name="model_name"
       />
       {all && (
@@ -89,7 +89,7 @@ export function LogsToolbar({ table, search, all, setSearch }: Props) {
             onCommit={(username) => filter({ username })}
             placeholder={t('filters.username')}
             aria-label={t('filters.username')}
-            className="w-full sm:w-36"
+            className="w-[calc(50%-0.25rem)] sm:w-36"
             name="username"
           />
           <DebouncedInput
@@ -98,7 +98,7 @@ export function LogsToolbar({ table, search, all, setSearch }: Props) {
             placeholder={t('filters.channel')}
             aria-label={t('filters.channel')}
             inputMode="numeric"
-            className="w-full sm:w-28"
+            className="w-[calc(50%-0.25rem)] sm:w-28"
             name="channel_id"
           />
         </>
