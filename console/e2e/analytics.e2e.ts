@@ -120,9 +120,10 @@ describe('analytics', () => {
     for (const v of [
       { name: 'dark', viewport: DESKTOP, theme: 'dark' as const },
       { name: 'phone-light', viewport: PHONE, theme: 'light' as const },
-      { name: 'phone-dark', viewport: PHONE, theme: 'dark' as const },
+      // Chinese at phone width: the longest labels in the narrowest cards.
+      { name: 'phone-dark-zh', viewport: PHONE, theme: 'dark' as const, locale: 'zh-CN' },
     ]) {
-      const { context, page } = await openPage(suite.browser, { baseURL: inject('gatewayUrl'), viewport: v.viewport })
+      const { context, page } = await openPage(suite.browser, { baseURL: inject('gatewayUrl'), viewport: v.viewport, locale: 'locale' in v ? v.locale : undefined })
       await presetTheme(page, v.theme)
       await signIn(page, SHARED_ROOT)
       await page.goto('/panel/analytics')

@@ -54,7 +54,7 @@ describe('site content', () => {
 
     const noticeAnswered = page.waitForResponse((r) => r.url().endsWith('/api/notice'))
     await page.reload()
-    await page.getByTestId('profile-username').waitFor()
+    await page.getByTestId('welcome-username').waitFor()
     // Once the notice call has answered and React has committed, no dialog may come back.
     await noticeAnswered
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))

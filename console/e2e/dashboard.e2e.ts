@@ -119,9 +119,10 @@ describe('dashboard', () => {
     for (const v of [
       { name: 'dark', viewport: DESKTOP, theme: 'dark' as const },
       { name: 'phone-light', viewport: PHONE, theme: 'light' as const },
-      { name: 'phone-dark', viewport: PHONE, theme: 'dark' as const },
+      // Chinese at phone width: the longest labels in the narrowest cards.
+      { name: 'phone-dark-zh', viewport: PHONE, theme: 'dark' as const, locale: 'zh-CN' },
     ]) {
-      const { context, page } = await openPage(suite.browser, { baseURL: inject('gatewayUrl'), viewport: v.viewport })
+      const { context, page } = await openPage(suite.browser, { baseURL: inject('gatewayUrl'), viewport: v.viewport, locale: 'locale' in v ? v.locale : undefined })
       await presetTheme(page, v.theme)
       await signIn(page, { username, password })
       await page.getByTestId('model-stats').getByRole('row').filter({ hasText: MODEL_A }).waitFor()

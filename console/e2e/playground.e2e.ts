@@ -204,9 +204,9 @@ describe('playground', () => {
       { name: 'light', viewport: DESKTOP, theme: 'light' as const },
       { name: 'dark', viewport: DESKTOP, theme: 'dark' as const },
       { name: 'phone-light', viewport: PHONE, theme: 'light' as const },
-      { name: 'phone-dark', viewport: PHONE, theme: 'dark' as const },
+      { name: 'phone-dark-zh', viewport: PHONE, theme: 'dark' as const, locale: 'zh-CN' },
     ]) {
-      const { context, page } = await openPage(suite.browser, { baseURL: inject('gatewayUrl'), viewport: v.viewport })
+      const { context, page } = await openPage(suite.browser, { baseURL: inject('gatewayUrl'), viewport: v.viewport, locale: 'locale' in v ? v.locale : undefined })
       await context.grantPermissions(['clipboard-read', 'clipboard-write'])
       await presetTheme(page, v.theme)
       await signIn(page, { username, password })

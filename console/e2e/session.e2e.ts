@@ -72,7 +72,8 @@ describe('error handling', () => {
 
   it('shows the application error page with details when a page fails to load', async () => {
     const { context, page } = await openPage(suite.browser, { baseURL: suite.server.url })
-    await page.route(/\/assets\/profile-[^/]*\.js$/, (route) => route.abort())
+    // Signing in lands on the dashboard: its chunk fails to load.
+    await page.route(/\/assets\/dashboard-[^/]*\.js$/, (route) => route.abort())
     await page.goto('/login')
     await page.locator('input[name="username"]').fill(account.username)
     await page.locator('input[name="password"]').fill(account.password)

@@ -21,7 +21,7 @@ import { ModelStatsTable } from './components/model-stats-table'
 import { ChartCard, StatCard, StatCardSkeleton } from './components/stat-card'
 import { modelTotals } from './data'
 import { renderQuotaFine } from './format'
-import { rangeDays, resolveRange } from './range'
+import { dateOf, dayStart, rangeDays, resolveRange, todayUtc } from './range'
 
 const route = getRouteApi('/panel/dashboard')
 
@@ -39,6 +39,18 @@ export function Dashboard() {
   const empty = !isPending && rows.length === 0 ? t('noUsage') : false
   const rangeTotal = totals.reduce((s, m) => s + m.quota, 0)
   const rangeRequests = totals.reduce((s, m) => s + m.request_count, 0)
+  // Yesterday's figures as the captions of today's cards, when the period includes yesterday.
+  const yesterday = useMemo(() => {
+    const date = dateOf(dayStart(todayUtc()) - 86400)
+    if (!days.includes(date)) return null
+    const day = rows.filter((r) => r.date === date)
+    return {
+      requests: day.reduce((s, r) => s + r.request_count, 0),
+      quota: day.reduce((s, r) => s + r.quota, 0),
+      tokens: day.reduce((s, r) => s + r.prompt_tokens + r.completion_tokens, 0),
+    }
+  }, [days, rows])
+  const vsYesterday = (value: string) => (yesterday ? t('cards.yesterday', { value }) : t('cards.todayHint'))
 
   return (
     <>
@@ -67,14 +79,14 @@ export function Dashboard() {
                 icon={Activity}
                 label={t('cards.todayRequests')}
                 value={data.today.request_count.toLocaleString()}
-                caption={t('cards.todayHint')}
+                caption={vsYesterday((yesterday?.requests ?? 0).toLocaleString())}
                 testId="stat-today-requests"
               />
               <StatCard
                 icon={Coins}
                 label={t('cards.todayQuota')}
                 value={renderQuotaFine(data.today.quota)}
-                caption={t('cards.todayHint')}
+                caption={vsYesterday(renderQuotaFine(yesterday?.quota ?? 0))}
                 testId="stat-today-quota"
                 tone="warning"
               />
@@ -82,7 +94,7 @@ export function Dashboard() {
                 icon={CalendarClock}
                 label={t('cards.todayTokens')}
                 value={renderNumber(data.today.tokens)}
-                caption={t('cards.todayHint')}
+                caption={vsYesterday(renderNumber(yesterday?.tokens ?? 0))}
                 testId="stat-today-tokens"
                 tone="success"
               />
