@@ -92,6 +92,9 @@ describe('groups and model prices', () => {
     await page.getByRole('link', { name: 'Model prices' }).first().click()
     await page.waitForURL('**/panel/model_price')
     expect(await page.getByRole('link', { name: 'Pricing', exact: true }).count()).toBe(0)
+    await page.goto('/panel/pricing')
+    await page.waitForURL((url) => url.pathname.startsWith('/panel') && !url.pathname.startsWith('/panel/pricing'))
+    await page.goto('/panel/model_price')
 
     const header = page.getByTestId('model-price-group')
     await header.getByText('gold', { exact: true }).waitFor()

@@ -15,8 +15,6 @@ const searchSchema = z.object({
   type: z.enum(['tokens', 'times']).optional().catch(undefined),
 })
 
-export type PricingSearch = z.infer<typeof searchSchema>
-
 export const Route = createFileRoute('/panel/pricing')({
   validateSearch: searchSchema,
   beforeLoad: () => {
