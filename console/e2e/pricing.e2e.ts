@@ -299,7 +299,7 @@ describe('pricing editor', () => {
     await dialog.getByTestId('updates-overwrite').click()
     const confirm = page.getByRole('alertdialog')
     await confirm.getByText('Overwrite your prices?').waitFor()
-    await confirm.getByText(`removes ${unlockedLocalOnly} unlocked prices that only exist here, including ones you added yourself`).waitFor()
+    await confirm.getByText(`unlocked prices that only exist here are removed (${unlockedLocalOnly}), including ones you added yourself`).waitFor()
     await shot(page, 'pricing-updates-confirm-light')
     await confirm.getByRole('button', { name: 'Overwrite' }).click()
     await dialog.getByTestId('updates-result').getByText(`Added 0, updated 3, removed ${unlockedLocalOnly}, kept 1 locked.`).waitFor()
