@@ -72,6 +72,8 @@ export class UserWallet extends DurableObject<Env> {
   private loading: Promise<void> | undefined
   private flushing: Promise<void> | undefined
   private alarmArmed = false
+  /** Requests admitted in the current minute (for the group's requests-per-minute limit). */
+  private rate = { minute: 0, count: 0 }
 
   private get kv() {
     return this.ctx.storage.kv
@@ -193,6 +195,10 @@ export class UserWallet extends DurableObject<Env> {
     if (!token.unlimited && (tokenFree <= 0 || tokenFree < amount)) return { ok: false, reason: 'insufficient_token_quota' }
     const free = user.quota - this.reservedTotal
     if (free <= 0 || free < amount) return { ok: false, reason: 'insufficient_user_quota' }
+    const minute = Math.floor(now / 60_000)
+    if (this.rate.minute !== minute) this.rate = { minute, count: 0 }
+    if (input.rpm && input.rpm > 0 && this.rate.count >= input.rpm) return { ok: false, reason: 'rate_limited' }
+    this.rate.count++
     this.hold(input.reqId, { tokenId: token.id, amount, at: now })
     if (!this.alarmArmed) await this.scheduleFlush()
     return { ok: true }

@@ -32,6 +32,7 @@ export type RefusalReason =
   | 'token_expired'
   | 'insufficient_user_quota'
   | 'insufficient_token_quota'
+  | 'rate_limited'
 
 export type ReserveResult = { ok: true } | { ok: false; reason: RefusalReason }
 
@@ -40,6 +41,8 @@ export interface ReserveInput {
   tokenId: number
   reqId: string
   amount: number
+  /** Requests per minute allowed to this user (their group's api_rate); 0 = unlimited. */
+  rpm?: number
 }
 
 export interface SettleInput {

@@ -70,7 +70,11 @@ async function prepareGateway(base, mockUrl) {
   await api(base, jar, 'GET', '/api/status')
   await api(base, jar, 'POST', '/api/setup', { username: 'bench', password: 'bench-password-1' })
   await api(base, jar, 'POST', '/api/prices/single', { model: MODEL, type: 'tokens', channel_type: 1, input: 0.075, output: 0.3 }).catch(() => {})
-  await api(base, jar, 'POST', '/api/user_group/', { symbol: 'slow', name: 'Slow upstream', ratio: 1 })
+  // No requests-per-minute cap for the benchmark user (the default group allows 600/min).
+  const groups = await api(base, jar, 'GET', '/api/user_group/')
+  const def = groups.find((g) => g.symbol === 'default')
+  await api(base, jar, 'PUT', '/api/user_group/', { id: def.id, symbol: 'default', name: def.name, ratio: 1, api_rate: 0, public: false, enable: true })
+  await api(base, jar, 'POST', '/api/user_group/', { symbol: 'slow', name: 'Slow upstream', ratio: 1, api_rate: 0 })
   await api(base, jar, 'POST', '/api/channel/', { type: 8, name: 'fast', key: 'bench-fast', base_url: mockUrl, models: [MODEL], group: ['default'] })
   await api(base, jar, 'POST', '/api/channel/', { type: 8, name: 'slow', key: 'mock-delay-60', base_url: mockUrl, models: [MODEL], group: ['slow'] })
   const me = await api(base, jar, 'GET', '/api/user/self')

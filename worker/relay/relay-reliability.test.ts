@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
 import { createChannel, createToken, createUser, ledger, send, setOptions, setPrice, wallet } from '../test/factories'
 import { mockUpstream } from '../test/upstream-mock'
+import { groupLimitsSnapshot } from './group-limits'
 
 let upstream: ReturnType<typeof mockUpstream>
 beforeEach(async () => {
@@ -133,6 +134,19 @@ describe('response cache', () => {
 })
 
 describe('settings that take effect', () => {
+  it("the group's api_rate limits requests per minute per user", async () => {
+    await env.DB.prepare("UPDATE user_groups SET api_rate = 3 WHERE symbol = 'default'").run()
+    await groupLimitsSnapshot.invalidate(env)
+    await createChannel({ key: 'good' })
+    const user = await createUser({ quota: 1_000_000 })
+    const token = await createToken(user.id)
+    const statuses = []
+    for (let i = 0; i < 5; i++) statuses.push((await send('/v1/chat/completions', { key: token.key, json: body })).status)
+    expect(statuses).toEqual([200, 200, 200, 429, 429])
+    const other = await createUser({ quota: 1_000_000 })
+    expect((await send('/v1/chat/completions', { key: (await createToken(other.id)).key, json: body })).status).toBe(200)
+  })
+
   it('LogConsumeEnabled off writes no consume logs but still charges', async () => {
     await setOptions({ LogConsumeEnabled: 'false' })
     await createChannel({ key: 'good' })

@@ -3,7 +3,8 @@
  *  1. authenticate the API key (token-auth.ts) and read the body (relay-input.ts);
  *  2. check the model whitelist and the group ratio; answer from the response cache when allowed;
  *  3. pick a channel (select-channel.ts) and its price; refuse unpriced models;
- *  4. reserve an estimate in the user's wallet Durable Object (429 when it does not fit);
+ *  4. reserve an estimate in the user's wallet Durable Object (429 when it does not fit, or when the
+ *     group's requests-per-minute limit is reached);
  *  5. call the upstream through the channel's adapter; on a retriable failure freeze the
  *     (channel, model), maybe auto-disable the channel, and try the next channel (retry-policy.ts);
  *  6. answer the client (JSON, raw or a stream) and settle the exact cost with its log row in the
@@ -30,6 +31,7 @@ import { clientStatus, decideFailure } from './retry-policy'
 import { mapModel, selectChannel } from './select-channel'
 import { primeStream } from './stream-relay'
 import { assertModelAllowed, authenticateRelay, type RelayAuth } from './token-auth'
+import { requestsPerMinute } from './group-limits'
 import { countChatPrompt, countTokens } from './tokenizer'
 import { callUpstream, withChannelParameters } from './upstream'
 
@@ -43,6 +45,7 @@ const REFUSALS: Record<RefusalReason, () => ApiError> = {
     new ApiError(429, 'Your balance is too low for this request. Top up, or lower max_tokens.', { code: 'insufficient_quota', type: 'insufficient_quota' }),
   insufficient_token_quota: () =>
     new ApiError(429, 'This API key has used up its quota.', { code: 'insufficient_quota', type: 'insufficient_quota' }),
+  rate_limited: () => new ApiError(429, 'Too many requests for your group this minute; please slow down.', { code: 'rate_limit_exceeded' }),
 }
 
 export async function relayRequest(c: Context<HonoEnv>, op: RelayOp): Promise<Response> {
@@ -50,14 +53,15 @@ export async function relayRequest(c: Context<HonoEnv>, op: RelayOp): Promise<Re
   const auth = await authenticateRelay(c)
   const input = await readRelayInput(c, op)
   assertModelAllowed(auth, input.model)
-  const [settings, prices, table] = await Promise.all([
+  const [settings, prices, table, rpm] = await Promise.all([
     getSettings(c.env, c.executionCtx),
     getPriceTable(c.env, c.executionCtx),
     getRoutingTable(c.env, c.executionCtx),
+    requestsPerMinute(c.env, auth.group, c.executionCtx),
   ])
   const ratio = groupRatio(settings, auth.group)
   if (ratio === undefined) throw new ApiError(403, `The group "${auth.group}" is not configured on this gateway.`, { code: 'group_not_found' })
-  return new RelayRun(c, auth, input, settings, prices, table, ratio, startedAt).execute()
+  return new RelayRun(c, auth, input, settings, prices, table, ratio, rpm, startedAt).execute()
 }
 
 class RelayRun {
@@ -79,6 +83,7 @@ class RelayRun {
     private readonly prices: PriceTable,
     private readonly table: RoutingTable,
     private readonly ratio: number,
+    private readonly rpm: number,
     private readonly startedAt: number
   ) {
     this.env = c.env
@@ -108,7 +113,7 @@ class RelayRun {
     let channel = this.pick()
     const first = this.priceFor(channel)
     const estimate = estimateQuota(first.price, this.input.promptEstimate, this.input.maxTokens, this.ratio, this.settings.int('PreConsumedQuota'))
-    const reserved = await this.wallet.reserve({ userId: this.auth.userId, tokenId: this.auth.id, reqId: this.reqId, amount: estimate })
+    const reserved = await this.wallet.reserve({ userId: this.auth.userId, tokenId: this.auth.id, reqId: this.reqId, amount: estimate, rpm: this.rpm })
     if (!reserved.ok) throw REFUSALS[reserved.reason]()
     this.mark('reserve')
 

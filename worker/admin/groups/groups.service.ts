@@ -8,6 +8,7 @@ import { createDb } from '../../db/client'
 import { userGroups, type UserGroup } from '../../db/schema'
 import { badRequest } from '../../lib/errors'
 import { saveOptions } from '../../settings/store'
+import { groupLimitsSnapshot } from '../../relay/group-limits'
 
 export const groupView = (g: UserGroup) => ({
   id: g.id,
@@ -28,6 +29,7 @@ export async function syncRatioSetting(env: Env) {
   const groups = await listGroups(env)
   const ratios = Object.fromEntries(groups.filter((g) => g.enable).map((g) => [g.symbol, g.ratio]))
   await saveOptions(env, { GroupRatio: JSON.stringify(ratios) })
+  await groupLimitsSnapshot.invalidate(env)
 }
 
 /** Called by the options API when GroupRatio is saved directly: the table follows the JSON. */
@@ -46,6 +48,7 @@ export async function syncGroupsFromRatio(env: Env, json: string) {
   ]
   const [first, ...rest] = ops
   if (first) await db.batch([first, ...rest])
+  await groupLimitsSnapshot.invalidate(env)
 }
 
 export async function groupExists(env: Env, symbol: string, opts: { publicOnly?: boolean } = {}): Promise<boolean> {
