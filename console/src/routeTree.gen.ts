@@ -35,6 +35,7 @@ import { Route as PanelSettingRouteImport } from './routes/panel/setting'
 import { Route as PanelTokenRouteImport } from './routes/panel/token'
 import { Route as PanelTopupRouteImport } from './routes/panel/topup'
 import { Route as PanelUserRouteImport } from './routes/panel/user'
+import { Route as PublicOauthProviderRouteImport } from './routes/_public/oauth/$provider'
 import { Route as PublicUserResetRouteImport } from './routes/_public/user/reset'
 
 const PublicRouteRoute = PublicRouteRouteImport.update({
@@ -166,6 +167,11 @@ const PanelUserRoute = PanelUserRouteImport.update({
   path: '/user',
   getParentRoute: () => PanelRouteRoute,
 } as any)
+const PublicOauthProviderRoute = PublicOauthProviderRouteImport.update({
+  id: '/oauth/$provider',
+  path: '/oauth/$provider',
+  getParentRoute: () => PublicRouteRoute,
+} as any)
 const PublicUserResetRoute = PublicUserResetRouteImport.update({
   id: '/user/reset',
   path: '/user/reset',
@@ -198,6 +204,7 @@ export interface FileRoutesByFullPath {
   '/panel/topup': typeof PanelTopupRoute
   '/panel/user': typeof PanelUserRoute
   '/panel/': typeof PanelIndexRoute
+  '/oauth/$provider': typeof PublicOauthProviderRoute
   '/user/reset': typeof PublicUserResetRoute
 }
 export interface FileRoutesByTo {
@@ -225,6 +232,7 @@ export interface FileRoutesByTo {
   '/panel/user': typeof PanelUserRoute
   '/': typeof PublicIndexRoute
   '/panel': typeof PanelIndexRoute
+  '/oauth/$provider': typeof PublicOauthProviderRoute
   '/user/reset': typeof PublicUserResetRoute
 }
 export interface FileRoutesById {
@@ -255,6 +263,7 @@ export interface FileRoutesById {
   '/panel/user': typeof PanelUserRoute
   '/_public/': typeof PublicIndexRoute
   '/panel/': typeof PanelIndexRoute
+  '/_public/oauth/$provider': typeof PublicOauthProviderRoute
   '/_public/user/reset': typeof PublicUserResetRoute
 }
 export interface FileRouteTypes {
@@ -285,6 +294,7 @@ export interface FileRouteTypes {
     | '/panel/topup'
     | '/panel/user'
     | '/panel/'
+    | '/oauth/$provider'
     | '/user/reset'
   fileRoutesByTo: FileRoutesByTo
   to:
@@ -312,6 +322,7 @@ export interface FileRouteTypes {
     | '/panel/user'
     | '/'
     | '/panel'
+    | '/oauth/$provider'
     | '/user/reset'
   id:
     | '__root__'
@@ -341,6 +352,7 @@ export interface FileRouteTypes {
     | '/panel/user'
     | '/_public/'
     | '/panel/'
+    | '/_public/oauth/$provider'
     | '/_public/user/reset'
   fileRoutesById: FileRoutesById
 }
@@ -533,6 +545,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PanelUserRouteImport
       parentRoute: typeof PanelRouteRoute
     }
+    '/_public/oauth/$provider': {
+      id: '/_public/oauth/$provider'
+      path: '/oauth/$provider'
+      fullPath: '/oauth/$provider'
+      preLoaderRoute: typeof PublicOauthProviderRouteImport
+      parentRoute: typeof PublicRouteRoute
+    }
     '/_public/user/reset': {
       id: '/_public/user/reset'
       path: '/user/reset'
@@ -553,6 +572,7 @@ interface PublicRouteRouteChildren {
   PublicResetRoute: typeof PublicResetRoute
   PublicSetupRoute: typeof PublicSetupRoute
   PublicIndexRoute: typeof PublicIndexRoute
+  PublicOauthProviderRoute: typeof PublicOauthProviderRoute
   PublicUserResetRoute: typeof PublicUserResetRoute
 }
 
@@ -566,6 +586,7 @@ const PublicRouteRouteChildren: PublicRouteRouteChildren = {
   PublicResetRoute: PublicResetRoute,
   PublicSetupRoute: PublicSetupRoute,
   PublicIndexRoute: PublicIndexRoute,
+  PublicOauthProviderRoute: PublicOauthProviderRoute,
   PublicUserResetRoute: PublicUserResetRoute,
 }
 

@@ -1,7 +1,8 @@
 /**
  * Account calls of the console (spec §4 session transitions): who am I, setup, login, register,
- * verification code, password reset and logout. Signing in stores the user and goes to /panel;
- * signing out clears it and goes to /.
+ * verification code, password reset and logout. Signing in (here or through an external account)
+ * stores the user and goes to /panel; signing out clears it and goes to /. Login, register, the
+ * verification code and the reset mail carry the Turnstile token when the site asks for one.
  */
 import { useEffect } from 'react'
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
@@ -27,7 +28,8 @@ export function useSelf() {
   return query
 }
 
-function useCompleteSignIn() {
+/** Stores the signed-in user and opens the console (password, setup and external logins alike). */
+export function useCompleteSignIn() {
   const queryClient = useQueryClient()
   const navigate = useNavigate()
   return (user: UserProfile) => {
@@ -46,7 +48,7 @@ export function useLogin() {
   const complete = useCompleteSignIn()
   const { t } = useTranslation('auth')
   return useMutation({
-    mutationFn: (body: Credentials) => api.post<UserProfile>('/api/user/login', body),
+    mutationFn: (body: Credentials & { turnstile?: string }) => api.post<UserProfile>('/api/user/login', body),
     onSuccess: (user) => {
       notify.success(t('login.success'))
       complete(user)
@@ -80,6 +82,7 @@ export interface RegisterBody {
   email: string
   verification_code: string
   aff_code: string
+  turnstile?: string
 }
 
 export function useRegister() {
@@ -94,17 +97,24 @@ export function useRegister() {
   })
 }
 
+export interface VerificationRequest {
+  email: string
+  /** 'bind' for an email bound from the profile. */
+  purpose?: 'register' | 'bind'
+  turnstile?: string
+}
+
 export function useSendVerificationCode() {
   const { t } = useTranslation('auth')
   return useMutation({
-    mutationFn: (email: string) => api.get<null>('/api/verification', { email }),
+    mutationFn: (query: VerificationRequest) => api.get<null>('/api/verification', { ...query }),
     onSuccess: () => notify.success(t('register.codeSent')),
   })
 }
 
 export function useSendResetEmail() {
   return useMutation({
-    mutationFn: (email: string) => api.get<null>('/api/reset_password', { email }),
+    mutationFn: (query: { email: string; turnstile?: string }) => api.get<null>('/api/reset_password', { ...query }),
   })
 }
 

@@ -1,10 +1,15 @@
-/** Own-account calls of the profile page: update (PUT /api/user/self) and the access token (GET /api/user/token). */
+/**
+ * Own-account calls of the profile page: update (PUT /api/user/self), the access token
+ * (GET /api/user/token), binding an email with a code (GET /api/oauth/email/bind) and unbinding a
+ * sign-in method (POST /api/user/unbind). Each answers with the new profile, which replaces the cached one.
+ */
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { api } from '@/lib/api-client'
 import { notify } from '@/lib/notify'
 import type { UserProfile } from '@/stores/auth-store'
 import { selfQueryOptions } from '@/features/auth/api'
+import type { BindingType } from '@/features/oauth/providers'
 
 export interface UpdateSelfBody {
   username?: string
@@ -33,5 +38,30 @@ export function useGenerateAccessToken() {
     mutationFn: () => api.get<string>('/api/user/token'),
     onSuccess: () =>
       queryClient.setQueryData(selfQueryOptions.queryKey, (old?: UserProfile) => old && { ...old, has_access_token: true }),
+  })
+}
+
+export function useBindEmail() {
+  const queryClient = useQueryClient()
+  const { t } = useTranslation('oauth')
+  return useMutation({
+    mutationFn: (query: { email: string; code: string }) => api.get<UserProfile>('/api/oauth/email/bind', query),
+    onSuccess: (user) => {
+      queryClient.setQueryData(selfQueryOptions.queryKey, user)
+      notify.success(t('email.bound'))
+    },
+  })
+}
+
+/** Refused (400) when it is the only way left to sign in; the server's message says so. */
+export function useUnbind() {
+  const queryClient = useQueryClient()
+  const { t } = useTranslation('oauth')
+  return useMutation({
+    mutationFn: (type: BindingType) => api.post<UserProfile>('/api/user/unbind', { type }),
+    onSuccess: (user) => {
+      queryClient.setQueryData(selfQueryOptions.queryKey, user)
+      notify.success(t('binding.unbound'))
+    },
   })
 }

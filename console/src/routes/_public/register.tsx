@@ -6,6 +6,6 @@ import { Register } from '@/features/auth/register'
 
 export const Route = createFileRoute('/_public/register')({
   validateSearch: z.object({ aff: z.string().optional().catch(undefined) }),
-  loader: () => loadNamespaces('auth'),
+  loader: () => loadNamespaces('auth', 'oauth'),
   component: Register,
 })

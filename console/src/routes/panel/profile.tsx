@@ -3,4 +3,4 @@ import { createFileRoute } from '@tanstack/react-router'
 import { loadNamespaces } from '@/i18n'
 import { Profile } from '@/features/profile'
 
-export const Route = createFileRoute('/panel/profile')({ loader: () => loadNamespaces('profile'), component: Profile })
+export const Route = createFileRoute('/panel/profile')({ loader: () => loadNamespaces('profile', 'auth', 'oauth', 'table'), component: Profile })

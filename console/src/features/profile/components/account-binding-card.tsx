@@ -1,32 +1,63 @@
 /**
- * Account binding (read-only for now): the email and third-party ids bound to this account as
- * returned by /api/user/self. Binding and unbinding flows arrive with the OAuth providers.
+ * Account binding (spec §2 Profile): for email, GitHub, OIDC, WeChat and Lark whether one is bound
+ * (ids from /api/user/self), with Bind — only for methods the site enables (email always) — and
+ * Unbind after a confirmation. GitHub, OIDC and Lark bind through the provider's sign-in page
+ * (the callback answers 'bind'); WeChat and email bind with a code in a dialog. Telegram is listed
+ * only when the site has a bot; it is bound from the bot itself.
  */
-import type { SVGProps } from 'react'
-import { Bird, Mail, MessageCircle, Send, ShieldCheck } from 'lucide-react'
+import { useState } from 'react'
+import { Link2, Loader2, Pencil, Unlink } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
+import { Badge } from '@/components/ui/badge'
+import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
+import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip'
+import { ConfirmDialog } from '@/components/confirm-dialog'
 import type { UserProfile } from '@/stores/auth-store'
+import { useStartOAuth } from '@/features/oauth/api'
+import { BINDING_ICONS } from '@/features/oauth/components/provider-icons'
+import { WeChatCodeDialog } from '@/features/oauth/components/wechat-code-dialog'
+import { methodEnabled, type BindingType } from '@/features/oauth/providers'
+import { useSiteInfo } from '@/features/site/api'
+import { useUnbind } from '../api'
+import { EmailBindDialog } from './email-bind-dialog'
 
-/** lucide no longer ships brand marks; this is the GitHub mark. */
-function Github(props: SVGProps<SVGSVGElement>) {
-  return (
-    <svg viewBox="0 0 24 24" fill="currentColor" aria-hidden {...props}>
-      <path d="M12 .5a11.5 11.5 0 0 0-3.64 22.41c.58.1.79-.25.79-.56v-2c-3.2.7-3.88-1.36-3.88-1.36-.52-1.34-1.28-1.7-1.28-1.7-1.05-.71.08-.7.08-.7 1.16.08 1.77 1.19 1.77 1.19 1.03 1.77 2.7 1.26 3.36.96.1-.75.4-1.26.73-1.55-2.55-.29-5.24-1.28-5.24-5.68 0-1.25.45-2.28 1.18-3.08-.12-.29-.51-1.46.11-3.04 0 0 .97-.31 3.17 1.18a11 11 0 0 1 5.77 0c2.2-1.49 3.17-1.18 3.17-1.18.63 1.58.23 2.75.11 3.04.74.8 1.18 1.83 1.18 3.08 0 4.41-2.69 5.38-5.26 5.67.41.36.78 1.06.78 2.14v3.17c0 .31.21.67.8.56A11.5 11.5 0 0 0 12 .5Z" />
-    </svg>
-  )
+type RowKey = BindingType | 'telegram'
+
+interface Row {
+  key: RowKey
+  value: string
+  /** Bind is offered (the method is enabled on this site). */
+  canBind: boolean
 }
 
 export function AccountBindingCard({ user }: { user: UserProfile }) {
   const { t } = useTranslation('profile')
-  const rows = [
-    { key: 'email', icon: Mail, value: user.email },
-    { key: 'github', icon: Github, value: user.github_id },
-    { key: 'oidc', icon: ShieldCheck, value: user.oidc_id },
-    { key: 'wechat', icon: MessageCircle, value: user.wechat_id },
-    { key: 'lark', icon: Bird, value: user.lark_id },
-    { key: 'telegram', icon: Send, value: user.telegram_id ? String(user.telegram_id) : '' },
-  ] as const
+  const { t: to } = useTranslation('oauth')
+  const site = useSiteInfo()
+  const start = useStartOAuth()
+  const unbind = useUnbind()
+  const [dialog, setDialog] = useState<'email' | 'wechat' | null>(null)
+  const [unbinding, setUnbinding] = useState<BindingType>('email')
+  const [confirming, setConfirming] = useState(false)
+  const leaving = start.isPending || start.isSuccess
+
+  const rows: Row[] = [
+    { key: 'email', value: user.email, canBind: true },
+    { key: 'github', value: user.github_id, canBind: methodEnabled(site, 'github') },
+    { key: 'oidc', value: user.oidc_id, canBind: methodEnabled(site, 'oidc') },
+    { key: 'wechat', value: user.wechat_id, canBind: methodEnabled(site, 'wechat') },
+    { key: 'lark', value: user.lark_id, canBind: methodEnabled(site, 'lark') },
+  ]
+  if (site.telegram_bot) rows.push({ key: 'telegram', value: user.telegram_id ? String(user.telegram_id) : '', canBind: false })
+
+  const bind = (key: BindingType) => {
+    if (key === 'email' || key === 'wechat') setDialog(key)
+    else start.mutate(key)
+  }
+
+  const label = (key: RowKey) => t(`binding.${key}`)
+
   return (
     <Card className="gap-4">
       <CardHeader>
@@ -35,17 +66,95 @@ export function AccountBindingCard({ user }: { user: UserProfile }) {
       </CardHeader>
       <CardContent>
         <ul className="divide-y" data-testid="account-binding">
-          {rows.map(({ key, icon: Icon, value }) => (
-            <li key={key} className="flex items-center gap-3 py-2.5 text-sm first:pt-0 last:pb-0">
-              <Icon className="size-4 shrink-0 text-muted-foreground" />
-              <span className="w-20 shrink-0 text-muted-foreground">{t(`binding.${key}`)}</span>
-              <span className={value ? 'min-w-0 truncate font-medium' : 'text-muted-foreground/70'}>
-                {value || t('binding.notBound')}
-              </span>
-            </li>
-          ))}
+          {rows.map(({ key, value, canBind }) => {
+            const Icon = BINDING_ICONS[key]
+            const bound = Boolean(value)
+            return (
+              <li key={key} className="flex items-center gap-3 py-3 first:pt-0 last:pb-0" data-testid={`binding-${key}`} data-bound={bound}>
+                <span className="flex size-9 shrink-0 items-center justify-center rounded-lg bg-muted">
+                  <Icon className="size-4.5" />
+                </span>
+                {/* w-0: a long email or id truncates instead of widening the card on a phone. */}
+                <div className="w-0 min-w-0 flex-1">
+                  <p className="flex items-center gap-2 text-sm font-medium">
+                    {label(key)}
+                    {bound && (
+                      <Badge variant="success" className="px-1.5 py-0 text-[11px]">
+                        {to('binding.bound')}
+                      </Badge>
+                    )}
+                  </p>
+                  <p className={bound ? 'truncate text-xs text-muted-foreground' : 'text-xs text-muted-foreground/70'} title={value || undefined}>
+                    {value || t('binding.notBound')}
+                  </p>
+                </div>
+                {key !== 'telegram' && (
+                  <div className="flex shrink-0 gap-1">
+                    {key === 'email' && bound && (
+                      <Tooltip>
+                        <TooltipTrigger asChild>
+                          <Button
+                            size="icon"
+                            variant="ghost"
+                            className="size-8"
+                            onClick={() => setDialog('email')}
+                            aria-label={to('binding.changeEmail')}
+                          >
+                            <Pencil />
+                          </Button>
+                        </TooltipTrigger>
+                        <TooltipContent>{to('binding.changeEmail')}</TooltipContent>
+                      </Tooltip>
+                    )}
+                    {bound ? (
+                      <Button
+                        size="sm"
+                        variant="ghost"
+                        className="text-muted-foreground hover:text-destructive"
+                        onClick={() => {
+                          setUnbinding(key)
+                          setConfirming(true)
+                        }}
+                        aria-label={to('binding.unbindOne', { provider: label(key) })}
+                        data-testid={`unbind-${key}`}
+                      >
+                        <Unlink />
+                        {to('binding.unbind')}
+                      </Button>
+                    ) : (
+                      canBind && (
+                        <Button
+                          size="sm"
+                          variant="outline"
+                          disabled={leaving}
+                          onClick={() => bind(key)}
+                          aria-label={to('binding.bindOne', { provider: label(key) })}
+                          data-testid={`bind-${key}`}
+                        >
+                          {leaving && start.variables === key ? <Loader2 className="animate-spin" /> : <Link2 />}
+                          {to('binding.bind')}
+                        </Button>
+                      )
+                    )}
+                  </div>
+                )}
+              </li>
+            )
+          })}
         </ul>
       </CardContent>
+      <EmailBindDialog open={dialog === 'email'} onOpenChange={(open) => setDialog(open ? 'email' : null)} current={user.email} />
+      {site.wechat_login && <WeChatCodeDialog mode="bind" open={dialog === 'wechat'} onOpenChange={(open) => setDialog(open ? 'wechat' : null)} />}
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title={to('binding.unbindTitle', { provider: label(unbinding) })}
+        description={to('binding.unbindDescription', { provider: label(unbinding) })}
+        confirmText={to('binding.unbind')}
+        destructive
+        pending={unbind.isPending}
+        onConfirm={() => unbind.mutate(unbinding, { onSettled: () => setConfirming(false) })}
+      />
     </Card>
   )
 }
