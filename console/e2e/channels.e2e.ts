@@ -40,7 +40,7 @@ async function fillCustomChannel(page: Page, sheet: Locator, name: string, keys:
 }
 
 /** The row whose name cell is exactly `name` (the tag badge may repeat the name). */
-const rowOf = (page: Page, name: string) => page.locator(`tbody tr:has(div.font-medium[title="${name}"])`)
+const rowOf = (page: Page, name: string) => page.locator(`tbody tr:has(.font-medium[title="${name}"])`)
 
 describe('channels page', () => {
   const suite = useBrowser()
@@ -134,6 +134,10 @@ describe('channels page', () => {
     await row.getByText('Disabled', { exact: true }).waitFor()
     await row.getByRole('switch', { name: 'Enable channel' }).click()
     await row.getByText('Enabled', { exact: true }).waitFor()
+    await page.reload()
+    await rowOf(page, SINGLE).waitFor()
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+    expect(overflow).toBeLessThanOrEqual(0)
     await shot(page, 'channels-light')
     await context.close()
   })

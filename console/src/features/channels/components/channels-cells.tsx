@@ -1,11 +1,12 @@
 /**
  * Interactive cells of the channels table: the status badge (reason in a tooltip) with its
- * enable/disable switch, the response time that runs a speed test when clicked, the balance that
+ * enable/disable switch and the auto-disable flag, the response time that runs a speed test when
+ * clicked (last test time under it), the balance that
  * refreshes when clicked (for types with a balance, when the server offers it), and the inline
  * priority / weight editors.
  */
 import { useState } from 'react'
-import { Loader2, RefreshCw } from 'lucide-react'
+import { Loader2, RefreshCw, ShieldCheck, ShieldOff } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
@@ -49,6 +50,14 @@ export function StatusCell({ row }: { row: Channel }) {
       ) : (
         badge
       )}
+      <Tooltip>
+        <TooltipTrigger asChild>
+          <span tabIndex={0} className="rounded-sm text-muted-foreground" aria-label={row.auto_ban ? t('autoBan.autoHint') : t('autoBan.manualHint')}>
+            {row.auto_ban ? <ShieldCheck className="size-4" /> : <ShieldOff className="size-4" />}
+          </span>
+        </TooltipTrigger>
+        <TooltipContent>{row.auto_ban ? t('autoBan.autoHint') : t('autoBan.manualHint')}</TooltipContent>
+      </Tooltip>
     </div>
   )
 }
@@ -61,22 +70,30 @@ export function ResponseTimeCell({ row }: { row: Channel }) {
   const { open } = useChannelsDialog()
   const tested = row.test_time > 0
   return (
-    <Tooltip>
-      <TooltipTrigger asChild>
-        <Button
-          variant="ghost"
-          size="sm"
-          className={cn('-ml-2 h-7 px-2 tabular-nums', tested ? speedClass(row.response_time) : 'font-normal text-muted-foreground')}
-          disabled={test.isPending}
-          data-testid={`channel-response-${row.id}`}
-          onClick={() => (row.test_model ? test.mutate({ id: row.id }) : open({ kind: 'test', row }))}
-        >
-          {test.isPending && <Loader2 className="animate-spin" />}
-          {tested ? t('seconds', { value: (row.response_time / 1000).toFixed(2) }) : t('untested')}
-        </Button>
-      </TooltipTrigger>
-      <TooltipContent>{row.test_model ? t('clickToTest', { model: row.test_model }) : t('chooseModelToTest')}</TooltipContent>
-    </Tooltip>
+    <div className="grid justify-items-start">
+      <Tooltip>
+        <TooltipTrigger asChild>
+          <Button
+            variant="ghost"
+            size="sm"
+            className={cn('-ml-2 h-7 px-2 tabular-nums', tested ? speedClass(row.response_time) : 'font-normal text-muted-foreground')}
+            disabled={test.isPending}
+            data-testid={`channel-response-${row.id}`}
+            onClick={() => (row.test_model ? test.mutate({ id: row.id }) : open({ kind: 'test', row }))}
+          >
+            {test.isPending && <Loader2 className="animate-spin" />}
+            {tested ? t('seconds', { value: (row.response_time / 1000).toFixed(2) }) : t('untested')}
+          </Button>
+        </TooltipTrigger>
+        <TooltipContent>{row.test_model ? t('clickToTest', { model: row.test_model }) : t('chooseModelToTest')}</TooltipContent>
+      </Tooltip>
+      {tested && (
+        // Month-day and time keep the column narrow; the full time is in the title.
+        <span className="text-xs whitespace-nowrap text-muted-foreground tabular-nums" title={timestamp2string(row.test_time)}>
+          {timestamp2string(row.test_time).slice(5, 16)}
+        </span>
+      )}
+    </div>
   )
 }
 
@@ -149,7 +166,7 @@ export function InlineNumberCell({ row, field }: { row: Channel; field: 'priorit
       aria-invalid={invalid}
       data-testid={`channel-${field}-${row.id}`}
       disabled={patch.isPending}
-      className="h-8 w-16 px-2 tabular-nums"
+      className="h-8 w-14 px-2 tabular-nums"
       onChange={(e) => setText(e.target.value)}
       onBlur={commit}
       onKeyDown={(e) => {

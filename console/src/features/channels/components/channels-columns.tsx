@@ -1,10 +1,12 @@
 /**
  * Column definitions of the channels table. Column ids are the server's sort fields (id, name,
  * type, group, status, response_time, test_time, used_quota, balance, priority, weight). The id sits
- * under the name and the used quota above the balance; their own columns start hidden.
+ * under the name, the tag under the groups, the used quota above the balance and the weight
+ * beside the priority; the id, used-quota and weight columns start hidden (they still sort).
  */
 import type { ColumnDef, HeaderContext } from '@tanstack/react-table'
 import type { TFunction } from 'i18next'
+import { Tag } from 'lucide-react'
 import { Badge } from '@/components/ui/badge'
 import { DataTableColumnHeader, selectionColumn } from '@/components/data-table'
 import { renderQuota } from '@/lib/format'
@@ -20,9 +22,10 @@ interface ColumnOptions {
   /** The server offers balance refreshes. */
   balanceSupported: boolean
   onTag: (tag: string) => void
+  onEdit: (row: Channel) => void
 }
 
-export function channelColumns({ t, tableT, types, balanceSupported, onTag }: ColumnOptions): ColumnDef<Channel>[] {
+export function channelColumns({ t, tableT, types, balanceSupported, onTag, onEdit }: ColumnOptions): ColumnDef<Channel>[] {
   const typeOf = (id: number) => types.find((ty) => ty.id === id)
   const header = (title: string) => ({
     header: ({ column }: HeaderContext<Channel, unknown>) => <DataTableColumnHeader column={column} title={title} />,
@@ -39,9 +42,15 @@ export function channelColumns({ t, tableT, types, balanceSupported, onTag }: Co
         const models = splitList(row.original.models)
         return (
           <div className="max-w-48 min-w-32">
-            <div className="truncate font-medium" title={row.original.name}>
+            <button
+              type="button"
+              className="block max-w-full truncate rounded-sm text-left font-medium underline-offset-4 hover:underline"
+              title={row.original.name}
+              aria-label={t('actions.editName', { name: row.original.name })}
+              onClick={() => onEdit(row.original)}
+            >
               {row.original.name}
-            </div>
+            </button>
             <div className="truncate text-xs text-muted-foreground" title={models.join(', ')}>
               #{row.original.id} · {models.length > 2 ? `${models.slice(0, 2).join(', ')} +${models.length - 2}` : models.join(', ')}
             </div>
@@ -58,32 +67,26 @@ export function channelColumns({ t, tableT, types, balanceSupported, onTag }: Co
     },
     {
       accessorKey: 'group',
-      ...header(t('fields.group')),
+      ...header(t('fields.groupTag')),
       cell: ({ row }) => (
-        <div className="flex max-w-40 min-w-16 flex-wrap gap-1">
-          {splitList(row.original.group).map((g) => (
-            <Badge key={g} variant="outline" className="font-normal">
-              {g}
-            </Badge>
-          ))}
+        <div className="grid max-w-40 min-w-16 justify-items-start gap-1">
+          <div className="flex flex-wrap gap-1">
+            {splitList(row.original.group).map((g) => (
+              <Badge key={g} variant="outline" className="font-normal">
+                {g}
+              </Badge>
+            ))}
+          </div>
+          {row.original.tag && (
+            <button type="button" className="max-w-full rounded-md" onClick={() => onTag(row.original.tag)} title={t('filterByTag')}>
+              <Badge variant="secondary" className="max-w-32 font-normal hover:bg-secondary/70">
+                <Tag />
+                <span className="truncate">{row.original.tag}</span>
+              </Badge>
+            </button>
+          )}
         </div>
       ),
-    },
-    {
-      id: 'tag',
-      enableSorting: false,
-      meta: { title: t('fields.tag') },
-      header: t('fields.tag'),
-      cell: ({ row }) =>
-        row.original.tag ? (
-          <button type="button" className="rounded-md" onClick={() => onTag(row.original.tag)} title={t('filterByTag')}>
-            <Badge variant="secondary" className="font-normal hover:bg-secondary/70">
-              {row.original.tag}
-            </Badge>
-          </button>
-        ) : (
-          <span className="text-muted-foreground">—</span>
-        ),
     },
     { accessorKey: 'status', ...header(t('fields.status')), cell: ({ row }) => <StatusCell row={row.original} /> },
     { accessorKey: 'response_time', ...header(t('fields.responseTime')), cell: ({ row }) => <ResponseTimeCell row={row.original} /> },
@@ -103,8 +106,18 @@ export function channelColumns({ t, tableT, types, balanceSupported, onTag }: Co
         </div>
       ),
     },
-    { accessorKey: 'priority', ...header(t('fields.priority')), cell: ({ row }) => <InlineNumberCell row={row.original} field="priority" /> },
-    { accessorKey: 'weight', ...header(t('fields.weight')), cell: ({ row }) => <InlineNumberCell row={row.original} field="weight" /> },
+    {
+      accessorKey: 'priority',
+      ...header(t('fields.priorityWeight')),
+      cell: ({ row }) => (
+        <div className="flex items-center gap-1.5">
+          <InlineNumberCell row={row.original} field="priority" />
+          <InlineNumberCell row={row.original} field="weight" />
+        </div>
+      ),
+    },
+    // Sorting by weight (the inputs sit in the priority column).
+    { accessorKey: 'weight', ...header(t('fields.weight')), cell: ({ row }) => <span className="tabular-nums">{row.original.weight}</span> },
     {
       id: 'auto_ban',
       enableSorting: false,

@@ -1,9 +1,8 @@
-/** The actions of a channel row: edit (a button), and a menu with test, copy and delete. */
+/** The actions menu of a channel row: edit, test, copy and delete (the name also opens the editor). */
 import { Copy, MoreHorizontal, Pencil, Timer, Trash2 } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/ui/button'
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuSeparator, DropdownMenuTrigger } from '@/components/ui/dropdown-menu'
-import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip'
 import { useCopyChannel, type Channel } from '../api'
 import { useChannelsDialog } from './channels-provider'
 
@@ -12,15 +11,7 @@ export function ChannelsRowActions({ row }: { row: Channel }) {
   const { open } = useChannelsDialog()
   const copy = useCopyChannel()
   return (
-    <div className="flex items-center justify-end gap-0.5">
-      <Tooltip>
-        <TooltipTrigger asChild>
-          <Button variant="ghost" size="icon" className="size-8" aria-label={t('actions.editName', { name: row.name })} onClick={() => open({ kind: 'edit', row })}>
-            <Pencil />
-          </Button>
-        </TooltipTrigger>
-        <TooltipContent>{t('actions.edit')}</TooltipContent>
-      </Tooltip>
+    <div className="flex justify-end">
       <DropdownMenu modal={false}>
         <DropdownMenuTrigger asChild>
           <Button variant="ghost" size="icon" className="size-8" aria-label={t('actions.menu', { name: row.name })} data-testid={`channel-actions-${row.id}`}>
@@ -28,6 +19,10 @@ export function ChannelsRowActions({ row }: { row: Channel }) {
           </Button>
         </DropdownMenuTrigger>
         <DropdownMenuContent align="end" className="w-44">
+          <DropdownMenuItem onSelect={() => open({ kind: 'edit', row })}>
+            <Pencil />
+            {t('actions.edit')}
+          </DropdownMenuItem>
           <DropdownMenuItem onSelect={() => open({ kind: 'test', row })}>
             <Timer />
             {t('actions.test')}

@@ -23,15 +23,23 @@ interface ChannelsTableProps {
 export function ChannelsTable({ search, setSearch, tagView }: ChannelsTableProps) {
   const { t } = useTranslation('channels')
   const { t: tableT } = useTranslation('table')
-  const { selectionSeq } = useChannelsDialog()
+  const { selectionSeq, open } = useChannelsDialog()
   const { view: _view, ...query } = search
   const list = useQuery(channelsQueryOptions(query))
   const types = useQuery(channelTypesQueryOptions).data
   const balanceSupported = useQuery(balanceSupportQueryOptions).data ?? false
 
   const columns = useMemo(
-    () => channelColumns({ t, tableT, types: types ?? [], balanceSupported, onTag: (tag) => setSearch({ tag, view: 'tag', p: undefined }) }),
-    [t, tableT, types, balanceSupported, setSearch]
+    () =>
+      channelColumns({
+        t,
+        tableT,
+        types: types ?? [],
+        balanceSupported,
+        onTag: (tag) => setSearch({ tag, view: 'tag', p: undefined }),
+        onEdit: (row) => open({ kind: 'edit', row }),
+      }),
+    [t, tableT, types, balanceSupported, setSearch, open]
   )
   const table = useServerTable({
     data: list.data?.data,
@@ -41,7 +49,7 @@ export function ChannelsTable({ search, setSearch, tagView }: ChannelsTableProps
     setSearch,
     getRowId: (row) => String(row.id),
     enableRowSelection: true,
-    hiddenColumns: ['id', 'used_quota', 'test_time', 'auto_ban', ...(tagView ? ['tag'] : [])],
+    hiddenColumns: ['id', 'used_quota', 'weight', 'test_time', 'auto_ban'],
   })
   useEffect(() => table.resetRowSelection(), [selectionSeq, table])
 

@@ -1,7 +1,6 @@
 /**
- * Cells of the tokens table: the status badge with its enable/disable switch (own keys only; an
- * expired key cannot be enabled until its expiry changes), the masked key with a copy button,
- * and the chat-link menu that opens /jump in a new tab with the key.
+ * Cells of the tokens table: the masked key with a copy button (under the name), the status badge with its enable/disable switch (own keys only; an
+ * expired key cannot be enabled until its expiry changes) and the chat-link menu that opens /jump in a new tab with the key.
  */
 import { Copy, MessagesSquare } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
@@ -41,10 +40,10 @@ export function TokenKeyCell({ row }: { row: Token }) {
   const { t } = useTranslation('tokens')
   return (
     <div className="flex items-center gap-1">
-      <code className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs whitespace-nowrap">{maskKey(row.key)}</code>
+      <code className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs whitespace-nowrap text-muted-foreground">{maskKey(row.key)}</code>
       <Tooltip>
         <TooltipTrigger asChild>
-          <Button variant="ghost" size="icon" className="size-7" aria-label={t('actions.copyKey', { name: row.name })} data-testid={`token-copy-${row.id}`} onClick={() => void copyText(row.key)}>
+          <Button variant="ghost" size="icon" className="size-6" aria-label={t('actions.copyKey', { name: row.name })} data-testid={`token-copy-${row.id}`} onClick={() => void copyText(row.key)}>
             <Copy className="size-3.5" />
           </Button>
         </TooltipTrigger>

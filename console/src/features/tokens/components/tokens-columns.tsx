@@ -42,12 +42,14 @@ export function tokenColumns({ t, tableT, admin, myId, chatLinks, open }: Column
       ...header(t('fields.name')),
       enableHiding: false,
       cell: ({ row }) => (
-        <div className="max-w-48 min-w-28 truncate font-medium" title={row.original.name}>
-          {row.original.name}
+        <div className="max-w-48 min-w-32">
+          <div className="truncate font-medium" title={row.original.name}>
+            {row.original.name}
+          </div>
+          <TokenKeyCell row={row.original} />
         </div>
       ),
     },
-    { id: 'key', enableSorting: false, meta: { title: t('fields.key') }, header: t('fields.key'), cell: ({ row }) => <TokenKeyCell row={row.original} /> },
     {
       id: 'status',
       enableSorting: false,

@@ -48,7 +48,6 @@ export function TokensTable({ search, setSearch }: { search: TokensSearch; setSe
     search,
     setSearch,
     getRowId: (row) => String(row.id),
-    hiddenColumns: ['created_time'],
   })
   const onUserId = useMemo(() => (user_id: number | undefined) => setSearch({ user_id, p: undefined }), [setSearch])
   const onTokenId = useMemo(() => (token_id: number | undefined) => setSearch({ token_id, p: undefined }), [setSearch])
