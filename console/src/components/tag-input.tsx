@@ -152,7 +152,9 @@ export function TagInput({
           onFocus={() => setOpen(true)}
           onBlur={(e) => {
             setOpen(false)
+            // Typed text becomes a value when free entry is allowed; otherwise it is dropped.
             if (allowCustom && text.trim()) add([text])
+            else if (text) setText('')
             onBlur?.(e)
           }}
           onKeyDown={onKeyDown}
