@@ -84,6 +84,7 @@ describe('playground', () => {
     // The hidden playground key is chosen by default; the model list comes from /v1/models with it.
     expect(await page.getByTestId('key-select').innerText()).toBe('Playground key (automatic)')
     await pickModel(page, MODEL)
+    await shot(page, 'playground-empty-light')
 
     // Settings are validated before anything is sent.
     const settings = page.getByTestId('playground-settings')

@@ -105,7 +105,8 @@ export function Analytics() {
 
 function TableCard({ title, description, testId, children }: { title: string; description: string; testId: string; children: ReactNode }) {
   return (
-    <Card className="min-w-0 gap-4" data-testid={testId}>
+    // Full width until the screen is wide enough for two tables side by side without scrolling.
+    <Card className="min-w-0 gap-4 lg:col-span-2 2xl:col-span-1" data-testid={testId}>
       <CardHeader>
         <CardTitle>{title}</CardTitle>
         <CardDescription>{description}</CardDescription>
