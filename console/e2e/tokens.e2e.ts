@@ -155,6 +155,10 @@ describe('tokens page', () => {
     // data: with tabs hidden in the scheme is refused too; a missing url is an invalid link.
     await bad.goto(`/jump?url=${encodeURIComponent('da\tta:text/html,<b>hi</b>')}&key=${key}`)
     await bad.getByText('Link refused').waitFor()
+    // Not an open redirect: an address the administrator did not configure is never followed.
+    await bad.goto(`/jump?url=${encodeURIComponent('https://evil.example/steal?k={key}')}&key=${key}`)
+    await bad.getByText('Only the chat clients configured by the administrator can be opened from here.').waitFor()
+    expect(new URL(bad.url()).hostname).not.toBe('evil.example')
     await bad.goto('/jump')
     await bad.getByText('Invalid link').waitFor()
     await bad.close()

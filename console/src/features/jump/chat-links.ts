@@ -1,8 +1,9 @@
 /**
  * Chat links (spec §3 "Chat client link entry"): parsing the site's `chat_links` JSON, the visible
  * ones by descending sort, the /jump address that opens one for a key, and the checks /jump makes
- * before redirecting: {key} and {server} filled in, only http(s) or a custom app scheme — never
- * javascript:, data: or other schemes that run or embed content in the browser.
+ * before redirecting: the template must be one the administrator configured, {key} and {server} are
+ * filled in, and only http(s) or a custom app scheme is followed — never javascript:, data: or other
+ * schemes that run or embed content in the browser.
  */
 export interface ChatLink {
   name: string
@@ -42,7 +43,12 @@ export const fillTemplate = (template: string, key: string, server: string) => t
 /** Schemes that execute or embed content in the page instead of opening a site or an app. */
 const BLOCKED = new Set(['javascript:', 'data:', 'vbscript:', 'file:', 'blob:', 'about:', 'filesystem:', 'view-source:'])
 
-export type TargetCheck = { ok: true; url: string; app: boolean } | { ok: false; reason: 'missing' | 'invalid' | 'scheme' }
+export type TargetCheck = { ok: true; url: string; app: boolean } | { ok: false; reason: 'missing' | 'invalid' | 'scheme' | 'unknown' }
+
+/** /jump opens only templates the administrator configured (chat_links or the legacy chat_link): no open redirect. */
+export function isConfiguredTemplate(template: string, chatLinks: string | null | undefined, chatLink: string | null | undefined): boolean {
+  return template !== '' && (parseChatLinks(chatLinks).some((l) => l.url === template) || template === chatLink)
+}
 
 /** Parses the filled-in address as the browser will (tabs, newlines and padding do not hide a scheme). */
 export function checkTarget(url: string): TargetCheck {

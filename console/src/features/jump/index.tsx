@@ -1,8 +1,9 @@
 /**
  * /jump (spec §2 "redirect page"): opens a chat client for an API key. `url` is a chat-link
  * template and `key` the token; {key} and {server} (the site's server address, or this origin)
- * are filled in and the browser is sent on with location.replace. Only http(s) and custom app
- * schemes are followed; anything else (javascript:, data:, …) is refused with a message.
+ * are filled in and the browser is sent on with location.replace. Only templates configured by the
+ * administrator are opened (no open redirect), and only http(s) and custom app schemes are followed;
+ * anything else (javascript:, data:, …) is refused with a message.
  */
 import { useEffect, useMemo } from 'react'
 import { Link, getRouteApi } from '@tanstack/react-router'
@@ -12,16 +13,22 @@ import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { useSiteInfo } from '@/features/site/api'
-import { checkTarget, fillTemplate } from './chat-links'
+import { checkTarget, fillTemplate, isConfiguredTemplate, type TargetCheck } from './chat-links'
 
 const route = getRouteApi('/_public/jump')
 
 export function Jump() {
   const { t } = useTranslation('jump')
   const { url, key } = route.useSearch()
-  const { server_address } = useSiteInfo()
+  const { server_address, chat_links, chat_link } = useSiteInfo()
   const server = (server_address || window.location.origin).replace(/\/+$/, '')
-  const target = useMemo(() => checkTarget(fillTemplate(url ?? '', key ?? '', server)), [url, key, server])
+  const target = useMemo<TargetCheck>(
+    () =>
+      url && !isConfiguredTemplate(url, chat_links, chat_link)
+        ? { ok: false, reason: 'unknown' }
+        : checkTarget(fillTemplate(url ?? '', key ?? '', server)),
+    [url, key, server, chat_links, chat_link]
+  )
 
   useEffect(() => {
     if (target.ok) window.location.replace(target.url)
@@ -52,8 +59,8 @@ export function Jump() {
           <CardContent>
             <Alert variant="destructive" data-testid="jump-refused">
               <ShieldAlert />
-              <AlertTitle>{target.reason === 'scheme' ? t('refusedTitle') : t('invalidTitle')}</AlertTitle>
-              <AlertDescription>{target.reason === 'scheme' ? t('refused') : t('invalid')}</AlertDescription>
+              <AlertTitle>{target.reason === 'scheme' || target.reason === 'unknown' ? t('refusedTitle') : t('invalidTitle')}</AlertTitle>
+              <AlertDescription>{target.reason === 'scheme' ? t('refused') : target.reason === 'unknown' ? t('unknown') : t('invalid')}</AlertDescription>
             </Alert>
             <Button asChild variant="outline" className="mt-4">
               <Link to="/panel/token">
