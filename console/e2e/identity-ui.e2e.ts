@@ -91,14 +91,16 @@ async function useTurnstileStandIn(page: Page, solve: boolean): Promise<{ loads:
   return { loads: () => loads }
 }
 
+/** Screenshot variants; the steps inside use test ids, so the Chinese one runs them too. */
 const THEMES = [
-  { name: 'light', viewport: DESKTOP, theme: 'light' },
-  { name: 'dark', viewport: DESKTOP, theme: 'dark' },
-  { name: 'phone', viewport: PHONE, theme: 'light' },
+  { name: 'light', viewport: DESKTOP, theme: 'light', locale: 'en-US' },
+  { name: 'dark', viewport: DESKTOP, theme: 'dark', locale: 'en-US' },
+  { name: 'phone', viewport: PHONE, theme: 'light', locale: 'en-US' },
+  { name: 'phone-dark-zh', viewport: PHONE, theme: 'dark', locale: 'zh-CN' },
 ] as const
 
 async function themedPage(browser: Browser, baseURL: string, variant: (typeof THEMES)[number]) {
-  const opened = await openPage(browser, { baseURL, viewport: variant.viewport })
+  const opened = await openPage(browser, { baseURL, viewport: variant.viewport, locale: variant.locale })
   await presetTheme(opened.page, variant.theme)
   return opened
 }
@@ -108,7 +110,7 @@ async function expectNoOverflow(page: Page) {
   const wider = await page.evaluate(() => {
     const width = document.documentElement.clientWidth
     if (document.documentElement.scrollWidth <= width) return []
-    return [...document.querySelectorAll('body *')]
+    return Array.from(document.querySelectorAll('body *'))
       .filter((el) => el.getBoundingClientRect().right > width + 0.5)
       .slice(0, 5)
       .map((el) => `${el.tagName.toLowerCase()}.${String(el.className).slice(0, 80)} → ${el.getBoundingClientRect().right}`)
@@ -175,8 +177,7 @@ describe('sign-in methods and account binding', () => {
     for (const variant of THEMES) {
       const { context, page } = await themedPage(suite.browser, suite.server.url, variant)
       await page.goto('/login')
-      for (const name of ['GitHub', 'OIDC', 'Lark', 'WeChat']) await page.getByRole('button', { name: `Sign in with ${name}` }).waitFor()
-      await page.getByText('or continue with').waitFor()
+      for (const method of ['github', 'oidc', 'lark', 'wechat']) await page.getByTestId(`oauth-${method}`).waitFor()
       await expectNoOverflow(page)
       await shot(page, `identity-login-${variant.name}`)
       await context.close()
@@ -304,8 +305,8 @@ describe('sign-in methods and account binding', () => {
       await expectNoOverflow(opened.page)
       await shot(opened.page, `identity-profile-bindings-${variant.name}`)
       if (variant.name !== 'dark') {
-        await opened.page.getByRole('button', { name: 'Change email' }).click()
-        await opened.page.getByTestId('email-bind-dialog').getByText('Change your email').waitFor()
+        await opened.page.getByTestId('change-email').click()
+        await opened.page.getByTestId('email-bind-dialog').locator('input[name="email"]').waitFor()
         await shot(opened.page, `identity-email-dialog-${variant.name}`)
       }
       await opened.context.close()
@@ -355,9 +356,8 @@ describe('sign-in methods and account binding', () => {
     for (const variant of THEMES) {
       const { context, page } = await themedPage(suite.browser, suite.server.url, variant)
       await page.goto('/login')
-      await page.getByRole('button', { name: 'Sign in with WeChat' }).click()
+      await page.getByTestId('oauth-wechat').click()
       const dialog = page.getByTestId('wechat-dialog')
-      await dialog.getByText('Scan the QR code with WeChat').waitFor()
       await dialog.getByTestId('wechat-qrcode').waitFor()
       expect(await dialog.getByTestId('wechat-qrcode').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true)
       await shot(page, `identity-wechat-dialog-${variant.name}`)
@@ -368,6 +368,7 @@ describe('sign-in methods and account binding', () => {
     wechatCodes.set('424242', 'openid-newcomer')
     await page.goto('/login')
     await page.getByRole('button', { name: 'Sign in with WeChat' }).click()
+    await page.getByTestId('wechat-dialog').getByText('Scan the QR code with WeChat').waitFor()
     const dialog = page.getByTestId('wechat-dialog')
     await dialog.getByRole('button', { name: 'Sign in' }).click()
     await dialog.getByText('This field is required').waitFor()

@@ -99,6 +99,7 @@ export function AccountBindingCard({ user }: { user: UserProfile }) {
                             className="size-8"
                             onClick={() => setDialog('email')}
                             aria-label={to('binding.changeEmail')}
+                            data-testid="change-email"
                           >
                             <Pencil />
                           </Button>
