@@ -53,7 +53,8 @@ export function OAuthCallback() {
   const name = t(`providers.${provider}`)
   const Icon = BINDING_ICONS[provider]
 
-  // One call per attempt (a guard, not the effect's deps, keeps it to one under StrictMode too).
+  // One call per attempt number: the guard (not the deps) keeps it to one, under StrictMode too,
+  // so the mutation and countdown functions are deliberately not deps.
   useEffect(() => {
     if (!code || !state || started.current >= attempt) return
     started.current = attempt
@@ -67,7 +68,6 @@ export function OAuthCallback() {
         },
       }
     )
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [attempt, code, state])
 
   // The next attempt starts when the countdown has run out.
