@@ -126,7 +126,8 @@ describe('channels page', () => {
     await page.getByText('Balance updated: $75.00').first().waitFor()
     await row.getByTestId(`channel-balance-${created!.id}`).getByText('$75.00').waitFor()
     await page.getByRole('button', { name: 'Refresh balances' }).click()
-    await page.getByText(/^Updated the balances? of \d+ enabled channels?$/).first().waitFor()
+    // Other test files share this server: some of their channels may refuse a balance query.
+    await page.getByText(/^Updated the balances? of \d+ enabled channels?$|^Updated \d+ balances?; \d+ could not be read$/).first().waitFor()
 
     // Disable with the switch: the badge follows.
     await row.getByRole('switch', { name: 'Disable channel' }).click()
