@@ -243,7 +243,9 @@ describe('pricing editor', () => {
     const dialog = page.getByTestId('updates-dialog')
     const url = dialog.getByLabel('Price list URL')
     // The default URL is the one the server names; applying before fetching is refused.
-    expect(await url.inputValue()).toBe(await root.ok<string>('GET', '/api/prices/updateService'))
+    // (the field fills in once that request answers, hence the poll).
+    const defaultUrl = await root.ok<string>('GET', '/api/prices/updateService')
+    await expect.poll(() => url.inputValue()).toBe(defaultUrl)
     await dialog.getByTestId('updates-add').click()
     await page.getByText('Please fetch data first').waitFor()
 
