@@ -8,16 +8,18 @@
  * Writes BENCHMARKS.md. Options (env): BENCH_DURATION seconds per run (default 4),
  * BENCH_CONCURRENCY (default "1,8,32,128").
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, readdirSync, statSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, readdirSync, statSync } from 'node:fs'
 import { execFileSync } from 'node:child_process'
 import { gzipSync } from 'node:zlib'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Miniflare, Log, LogLevel, convertV4MiniflareOptions } from 'miniflare'
+import { unstable_getMiniflareWorkerOptions } from 'wrangler'
 import { startServer } from './serve.mjs'
 import { startMockUpstream } from './mock-upstream.mjs'
 import { firstByte, load, memorySampler } from './bench/measure.mjs'
+import { api } from './bench/console-api.mjs'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const DURATION = Number(process.env.BENCH_DURATION ?? 4)
@@ -41,27 +43,14 @@ async function startPassthrough(upstream) {
           scriptPath: path.join(root, 'scripts/bench/passthrough-worker.js'),
           compatibilityDate: '2026-11-01',
           bindings: { UPSTREAM: upstream },
+          // The same static-assets routing as the gateway (run_worker_first), so both pay the same hop.
+          assets: unstable_getMiniflareWorkerOptions(path.join(root, 'wrangler.toml')).workerOptions.assets,
         },
       ],
     })
   )
   const url = (await mf.ready).href.replace(/\/$/, '')
   return { url, stop: () => mf.dispose() }
-}
-
-async function api(base, jar, method, p, body) {
-  const headers = { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') }
-  if (jar.has('XSRF-TOKEN')) headers['X-XSRF-TOKEN'] = jar.get('XSRF-TOKEN')
-  if (body) headers['content-type'] = 'application/json'
-  const res = await fetch(base + p, { method, headers, body: body && JSON.stringify(body) })
-  for (const c of res.headers.getSetCookie()) {
-    const [pair] = c.split(';')
-    const i = pair.indexOf('=')
-    jar.set(pair.slice(0, i), pair.slice(i + 1))
-  }
-  const json = await res.json()
-  if (!json.success) throw new Error(`${method} ${p}: ${json.message}`)
-  return json.data
 }
 
 /** Root account, a channel per upstream delay, a price, and an unlimited key for a well-funded user. */
@@ -82,6 +71,21 @@ async function prepareGateway(base, mockUrl) {
   const fast = await api(base, jar, 'POST', '/api/token/', { name: 'bench-fast', unlimited_quota: true })
   const slow = await api(base, jar, 'POST', '/api/token/', { name: 'bench-slow', unlimited_quota: true, group: 'slow' })
   return { fast: fast.key, slow: slow.key }
+}
+
+/** Average Server-Timing phases of 200 sequential gateway requests (the waits the gateway can see). */
+async function phaseProfile(url, key) {
+  const sums = {}
+  const n = 200
+  for (let i = 0; i < n; i++) {
+    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: chatBody(false) })
+    await res.text()
+    for (const part of (res.headers.get('server-timing') ?? '').split(', ')) {
+      const [name, dur] = part.split(';dur=')
+      if (name) sums[name] = (sums[name] ?? 0) + Number(dur)
+    }
+  }
+  return Object.fromEntries(Object.entries(sums).map(([k, v]) => [k, v / n]))
 }
 
 function gz(file) {
@@ -152,6 +156,7 @@ async function main() {
   for (let i = 0; i < 50; i++) await fetch(`${gwUrl}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${keys.fast}` }, body: chatBody(false) }).then((r) => r.text())
   await run('gateway', () => `${gwUrl}/v1/chat/completions`, (s) => (s.delay ? keys.slow : keys.fast))
   await probe('gateway', `${gwUrl}/v1/chat/completions`, keys.fast)
+  const phases = await phaseProfile(`${gwUrl}/v1/chat/completions`, keys.fast)
   const peakMb = memory.stop()
   await gateway.stop()
   await mock.stop()
@@ -159,10 +164,10 @@ async function main() {
 
   const bundleGz = gz(path.join(root, '.wrangler/build/index.js'))
   const consoleGz = consoleInitialJs()
-  writeReport({ results, ttfb, peakMb, bundleGz, consoleGz, seconds: Math.round((Date.now() - started) / 1000) })
+  writeReport({ results, ttfb, phases, peakMb, bundleGz, consoleGz, seconds: Math.round((Date.now() - started) / 1000) })
 }
 
-function writeReport({ results, ttfb, peakMb, bundleGz, consoleGz, seconds }) {
+function writeReport({ results, ttfb, phases, peakMb, bundleGz, consoleGz, seconds }) {
   const get = (target, scenario, c) => results.find((r) => r.target === target && r.scenario === scenario && r.c === c)
   const scenarios = [...new Set(results.map((r) => r.scenario))]
   const lines = []
@@ -187,6 +192,9 @@ function writeReport({ results, ttfb, peakMb, bundleGz, consoleGz, seconds }) {
   lines.push('## Stream time to first byte (sequential, 100 requests, 0 ms upstream)', '', '| target | p50 ms | p95 ms |', '|---|---|---|')
   for (const [k, v] of Object.entries(ttfb)) lines.push(`| ${k} | ${fmt(v.p50, 2)} | ${fmt(v.p95, 2)} |`)
   lines.push('', `Added first byte, gateway vs bare Worker: ${fmt(ttfb.gateway.p50 - ttfb['bare worker'].p50, 2)} ms (p50).`, '')
+  lines.push('## Where a gateway request waits (Server-Timing, mean of 200 sequential non-stream requests)', '', '| phase | ms |', '|---|---|')
+  for (const [k, v] of Object.entries(phases)) lines.push(`| ${k} | ${fmt(v, 2)} |`)
+  lines.push('', '`auth` = key check and body read, `reserve` = the wallet Durable Object reservation, `upstream-1` = until the supplier answered. The runtime clock only moves at I/O, so CPU time is not in these numbers.', '')
   const target = (label, okay) => `${okay ? 'met' : 'missed'} — ${label}`
   const g32 = get('gateway', 'non-stream, 0 ms', 32)
   const b32 = get('bare worker', 'non-stream, 0 ms', 32)
@@ -201,7 +209,11 @@ function writeReport({ results, ttfb, peakMb, bundleGz, consoleGz, seconds }) {
   lines.push(`- Console initial JS ≤ 300 kB gzipped: ${target(`${fmt(consoleGz / 1024, 0)} kB`, consoleGz <= 300 * 1024)}`)
   lines.push(`- Peak workerd memory during the gateway runs: ${peakMb} MB.`, '')
   lines.push('Command: `npm run bench` (options: `BENCH_DURATION`, `BENCH_CONCURRENCY`).', '')
-  writeFileSync(path.join(root, 'BENCHMARKS.md'), lines.join('\n'))
+  // The scale section belongs to scripts/bench-scale.mjs: keep it.
+  const file = path.join(root, 'BENCHMARKS.md')
+  const previous = existsSync(file) ? readFileSync(file, 'utf8') : ''
+  const scale = previous.indexOf('## Scale:')
+  writeFileSync(file, lines.join('\n') + (scale >= 0 ? `\n${previous.slice(scale)}` : ''))
   console.log(`\nWrote BENCHMARKS.md`)
 }
 

@@ -62,6 +62,8 @@ export const statistics = sqliteTable(
   (t) => [
     primaryKey({ columns: [t.date, t.userId, t.channelId, t.modelName] }),
     index('idx_statistics_user_date').on(t.userId, t.date),
+    // Covers the admin analytics (range by date, grouped by date, model or user) without table lookups.
+    index('idx_statistics_date_cover').on(t.date, t.modelName, t.userId, t.requestCount, t.quota, t.promptTokens, t.completionTokens, t.requestTime),
   ]
 )
 

@@ -1,0 +1,1 @@
+CREATE INDEX `idx_statistics_date_cover` ON `statistics` (`date`,`model_name`,`user_id`,`request_count`,`quota`,`prompt_tokens`,`completion_tokens`,`request_time`);
