@@ -25,6 +25,8 @@ import type {
 } from './wallet-types'
 
 const FLUSH_DELAY_MS = 1000
+/** Log rows per D1 batch (≈100 INSERT statements): D1 bounds statements and parameters per batch. */
+const MAX_LOGS_PER_FLUSH = 500
 const RESERVATION_TTL_MS = 60 * 60 * 1000
 const LOG_TYPE_CONSUME = 2
 
@@ -71,7 +73,8 @@ export class UserWallet extends DurableObject<Env> {
   private meta: Meta | undefined
   private loading: Promise<void> | undefined
   private flushing: Promise<void> | undefined
-  private alarmArmed = false
+  /** When the alarm is set for (undefined: not armed by this instance, or it is running). */
+  private alarmAt: number | undefined
   /** Requests admitted in the current minute (for the group's requests-per-minute limit). */
   private rate = { minute: 0, count: 0 }
 
@@ -159,10 +162,15 @@ export class UserWallet extends DurableObject<Env> {
   }
 
   /** Arm the write-behind alarm once per batch window (called after a mutation completed). */
-  private async scheduleFlush() {
-    if (this.alarmArmed) return
-    this.alarmArmed = true
-    await this.ctx.storage.setAlarm(Date.now() + FLUSH_DELAY_MS)
+  private scheduleFlush() {
+    return this.armAlarm(Date.now() + FLUSH_DELAY_MS)
+  }
+
+  /** Set the alarm for `at` unless it is already set sooner: a pending flush is never postponed. */
+  private async armAlarm(at: number) {
+    if (this.alarmAt !== undefined && this.alarmAt <= at) return
+    this.alarmAt = at
+    await this.ctx.storage.setAlarm(at)
   }
 
   private hold(reqId: string, r: Reservation) {
@@ -200,7 +208,7 @@ export class UserWallet extends DurableObject<Env> {
     if (input.rpm && input.rpm > 0 && this.rate.count >= input.rpm) return { ok: false, reason: 'rate_limited' }
     this.rate.count++
     this.hold(input.reqId, { tokenId: token.id, amount, at: now })
-    if (!this.alarmArmed) await this.scheduleFlush()
+    if (this.alarmAt === undefined) await this.scheduleFlush()
     return { ok: true }
   }
 
@@ -306,13 +314,19 @@ export class UserWallet extends DurableObject<Env> {
   /** Write pending changes to D1 now (also used by tests and by admin actions that show D1). */
   async flush(): Promise<void> {
     while (this.flushing) await this.flushing
-    this.flushing = this.flushOnce().finally(() => (this.flushing = undefined))
+    this.flushing = this.drain().finally(() => (this.flushing = undefined))
     await this.flushing
   }
 
-  private async flushOnce(): Promise<void> {
+  /** A backlog (e.g. after a D1 outage) goes out in bounded batches, oldest logs first. */
+  private async drain(): Promise<void> {
+    while (await this.flushOnce());
+  }
+
+  /** Writes one batch; true when more logs are waiting. */
+  private async flushOnce(): Promise<boolean> {
     const user = this.user ?? this.kv.get<UserState>('user')
-    if (!user) return
+    if (!user) return false
     const meta = this.getMeta()
     const plan: FlushPlan = {
       userId: user.id,
@@ -323,9 +337,9 @@ export class UserWallet extends DurableObject<Env> {
         .filter((t): t is TokenState => t !== undefined)
         .map((t) => ({ ...t })),
       channels: [...this.kv.list<number>({ prefix: 'c:' })].map(([k, v]) => ({ id: Number(k.slice(2)), amount: v })),
-      logs: [...this.kv.list<PendingLog>({ prefix: 'L:' })],
+      logs: [...this.kv.list<PendingLog>({ prefix: 'L:', limit: MAX_LOGS_PER_FLUSH })],
     }
-    if (!plan.user && plan.tokens.length === 0 && plan.channels.length === 0 && plan.logs.length === 0) return
+    if (!plan.user && plan.tokens.length === 0 && plan.channels.length === 0 && plan.logs.length === 0) return false
     try {
       await this.env.DB.batch(buildFlushStatements(this.env.DB, plan))
     } catch (err) {
@@ -344,16 +358,18 @@ export class UserWallet extends DurableObject<Env> {
       else this.kv.put(`c:${c.id}`, left)
     }
     for (const [key] of plan.logs) this.kv.delete(key)
+    return plan.logs.length === MAX_LOGS_PER_FLUSH
   }
 
   async alarm(): Promise<void> {
-    this.alarmArmed = false
+    this.alarmAt = undefined
     this.expireReservations()
     await this.flush()
+    // Mutations during the flush armed the next batch window; outstanding reservations only need
+    // the alarm again at their expiry, which must never push that window back.
     if (this.reservations.size > 0) {
       const next = Math.min(...[...this.reservations.values()].map((r) => r.at + RESERVATION_TTL_MS))
-      this.alarmArmed = true
-      await this.ctx.storage.setAlarm(Math.max(next, Date.now() + FLUSH_DELAY_MS))
+      await this.armAlarm(Math.max(next, Date.now() + FLUSH_DELAY_MS))
     }
   }
 

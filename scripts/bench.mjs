@@ -73,6 +73,29 @@ async function prepareGateway(base, mockUrl) {
   return { fast: fast.key, slow: slow.key }
 }
 
+/**
+ * After the load, once the wallet's write-behind has drained: the benchmark user's consume logs in
+ * D1 against the user row (request count, used quota) and the 2xx answers the load generators
+ * received (runs may cut off up to `inFlight` requests that the gateway still served and logged).
+ */
+async function ledgerCheck(db, served, inFlight) {
+  const read = async () => {
+    const logs = await db.prepare("SELECT COUNT(*) AS n, COALESCE(SUM(quota), 0) AS quota FROM logs WHERE type = 2 AND username = 'bench'").first()
+    const user = await db.prepare("SELECT request_count AS n, used_quota AS quota FROM users WHERE username = 'bench'").first()
+    return { logs: logs.n, logQuota: logs.quota, userRequests: user.n, usedQuota: user.quota }
+  }
+  let last = await read()
+  for (let i = 0; i < 40; i++) {
+    await new Promise((r) => setTimeout(r, 500))
+    const now = await read()
+    const settled = now.logs === last.logs && now.logs === now.userRequests && now.logQuota === now.usedQuota
+    last = now
+    if (settled) break
+  }
+  const ok = last.logs === last.userRequests && last.logQuota === last.usedQuota && last.logs >= served && last.logs <= served + inFlight
+  return { ...last, served, inFlight, ok }
+}
+
 /** Average Server-Timing phases of 200 sequential gateway requests (the waits the gateway can see). */
 async function phaseProfile(url, key) {
   const sums = {}
@@ -158,16 +181,20 @@ async function main() {
   await probe('gateway', `${gwUrl}/v1/chat/completions`, keys.fast)
   const phases = await phaseProfile(`${gwUrl}/v1/chat/completions`, keys.fast)
   const peakMb = memory.stop()
+  const served = results.filter((r) => r.target === 'gateway').reduce((n, r) => n + r.ok, 0) + 50 + 100 + 200
+  const inFlight = results.filter((r) => r.target === 'gateway').reduce((n, r) => n + r.c, 0)
+  const ledger = await ledgerCheck(await gateway.mf.getD1Database('DB'), served, inFlight)
+  console.log(`ledger: ${JSON.stringify(ledger)}`)
   await gateway.stop()
   await mock.stop()
   rmSync(persistDir, { recursive: true, force: true })
 
   const bundleGz = gz(path.join(root, '.wrangler/build/index.js'))
   const consoleGz = consoleInitialJs()
-  writeReport({ results, ttfb, phases, peakMb, bundleGz, consoleGz, seconds: Math.round((Date.now() - started) / 1000) })
+  writeReport({ results, ttfb, phases, ledger, peakMb, bundleGz, consoleGz, seconds: Math.round((Date.now() - started) / 1000) })
 }
 
-function writeReport({ results, ttfb, phases, peakMb, bundleGz, consoleGz, seconds }) {
+function writeReport({ results, ttfb, phases, ledger, peakMb, bundleGz, consoleGz, seconds }) {
   const get = (target, scenario, c) => results.find((r) => r.target === target && r.scenario === scenario && r.c === c)
   const scenarios = [...new Set(results.map((r) => r.scenario))]
   const lines = []
@@ -195,6 +222,12 @@ function writeReport({ results, ttfb, phases, peakMb, bundleGz, consoleGz, secon
   lines.push('## Where a gateway request waits (Server-Timing, mean of 200 sequential non-stream requests)', '', '| phase | ms |', '|---|---|')
   for (const [k, v] of Object.entries(phases)) lines.push(`| ${k} | ${fmt(v, 2)} |`)
   lines.push('', '`auth` = key check and body read, `reserve` = the wallet Durable Object reservation, `upstream-1` = until the supplier answered. The runtime clock only moves at I/O, so CPU time is not in these numbers.', '')
+  lines.push(
+    '## Ledger after the load',
+    '',
+    `Consume logs in D1: ${ledger.logs}; the user's request count: ${ledger.userRequests}; Σ log quota: ${ledger.logQuota}; the user's used quota: ${ledger.usedQuota}; 2xx answers received: ${ledger.served} (up to ${ledger.inFlight} more were cut off by the end of a run). ${ledger.ok ? 'Consistent' : 'INCONSISTENT'}: every served request has exactly one log row and Σ log quota equals the quota charged.`,
+    ''
+  )
   const target = (label, okay) => `${okay ? 'met' : 'missed'} — ${label}`
   const g32 = get('gateway', 'non-stream, 0 ms', 32)
   const b32 = get('bare worker', 'non-stream, 0 ms', 32)

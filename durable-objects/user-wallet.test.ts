@@ -1,0 +1,59 @@
+/**
+ * The wallet's write-behind: thousands of settled requests reach D1 with the user's totals equal
+ * to the sum of the log rows, and the alarm keeps flushing every batch window even while other
+ * requests hold reservations (it must never be postponed to a reservation's expiry).
+ */
+import { env } from 'cloudflare:workers'
+import { describe, expect, it } from 'vitest'
+import { createToken, createUser, ledger, wallet } from '../worker/test/factories'
+
+describe('wallet write-behind', () => {
+  it('drains 2 000 settled requests into D1 with totals equal to the log rows', async () => {
+    const user = await createUser({ quota: 10_000_000 })
+    const token = await createToken(user.id, { unlimited: true })
+    const stub = wallet(user.id)
+    const now = Math.floor(Date.now() / 1000)
+    const n = 2000
+    for (let start = 0; start < n; start += 200) {
+      await Promise.all(
+        Array.from({ length: 200 }, (_, k) => {
+          const i = start + k
+          return stub.settle({
+            userId: user.id,
+            reqId: `backlog-${i}`,
+            quota: 7,
+            channelId: 1 + (i % 3),
+            log: { type: 2, createdAt: now, tokenId: token.id, modelName: `model-${i % 4}`, promptTokens: 3, completionTokens: 4, requestId: `backlog-${i}` },
+          })
+        })
+      )
+    }
+    const l = await ledger(user.id)
+    expect(l.consumeLogs).toBe(n)
+    expect(l.loggedQuota).toBe(7 * n)
+    expect(l.used_quota).toBe(7 * n)
+    expect(l.request_count).toBe(n)
+    expect(l.quota).toBe(10_000_000 - 7 * n)
+    const stats = await env.DB.prepare('SELECT SUM(request_count) AS n, SUM(quota) AS q FROM statistics WHERE user_id = ?').bind(user.id).first<{ n: number; q: number }>()
+    expect(stats).toEqual({ n, q: 7 * n })
+  })
+
+  it('keeps writing behind every batch window while requests are in flight', async () => {
+    const user = await createUser({ quota: 1_000_000 })
+    const token = await createToken(user.id, { unlimited: true })
+    const stub = wallet(user.id)
+    // A long request holds a reservation the whole time (its expiry is an hour away).
+    expect(await stub.reserve({ userId: user.id, tokenId: token.id, reqId: 'long-request', amount: 100 })).toEqual({ ok: true })
+    const consumeLogs = async () =>
+      (await env.DB.prepare('SELECT COUNT(*) AS n FROM logs WHERE user_id = ? AND type = 2').bind(user.id).first<{ n: number }>())!.n
+    let settled = 0
+    for (const round of [1, 2, 3]) {
+      for (let i = 0; i < 20; i++) {
+        await stub.settle({ userId: user.id, reqId: `r${round}-${i}`, quota: 5, log: { type: 2, createdAt: Math.floor(Date.now() / 1000), tokenId: token.id, modelName: 'm' } })
+        settled++
+      }
+      // No manual flush: the alarm alone must bring D1 up to date within a few batch windows.
+      await expect.poll(consumeLogs, { timeout: 8000, interval: 200 }).toBe(settled)
+    }
+  })
+})
