@@ -9,13 +9,14 @@
  * Options (env): SCALE_LOGS (1000000), SCALE_RUNS (30 timed requests per query).
  */
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { startServer } from './serve.mjs'
 import { api } from './bench/console-api.mjs'
 import { percentile } from './bench/measure.mjs'
+import { writeBlock } from './bench/report.mjs'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const LOGS = Number(process.env.SCALE_LOGS ?? 1_000_000)
@@ -207,14 +208,7 @@ function writeReport({ rows, plans, seeded }) {
     ...plans.map((p) => `| ${p.label} | ${p.plan} |`),
     '',
   ]
-  const file = path.join(root, 'BENCHMARKS.md')
-  let text = ''
-  try {
-    text = readFileSync(file, 'utf8')
-  } catch {}
-  const at = text.indexOf('## Scale:')
-  const kept = at >= 0 ? text.slice(0, at) : text ? `${text.trimEnd()}\n\n` : '# Benchmarks\n\n'
-  writeFileSync(file, kept + lines.join('\n'))
+  writeBlock('scale', lines.join('\n'))
   console.log(`\nworst p95 ${worst.toFixed(1)} ms — BENCHMARKS.md updated`)
 }
 

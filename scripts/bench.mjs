@@ -8,7 +8,7 @@
  * Writes BENCHMARKS.md. Options (env): BENCH_DURATION seconds per run (default 4),
  * BENCH_CONCURRENCY (default "1,8,32,128").
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, readdirSync, statSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { execFileSync } from 'node:child_process'
 import { gzipSync } from 'node:zlib'
 import os from 'node:os'
@@ -16,18 +16,14 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Miniflare, Log, LogLevel, convertV4MiniflareOptions } from 'miniflare'
 import { unstable_getMiniflareWorkerOptions } from 'wrangler'
-import { startServer } from './serve.mjs'
 import { startMockUpstream } from './mock-upstream.mjs'
 import { firstByte, load, memorySampler } from './bench/measure.mjs'
-import { api } from './bench/console-api.mjs'
+import { chatBody, startBenchGateway } from './bench/gateway.mjs'
+import { writeBlock } from './bench/report.mjs'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const DURATION = Number(process.env.BENCH_DURATION ?? 4)
 const CONCURRENCY = (process.env.BENCH_CONCURRENCY ?? '1,8,32,128').split(',').map(Number)
-const MODEL = 'gpt-4o-mini'
-const wrangler = path.join(root, 'node_modules/wrangler/bin/wrangler.js')
-
-const chatBody = (stream) => JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'Say hello to the benchmark' }], stream, ...(stream ? {} : { max_tokens: 32 }) })
 
 async function startPassthrough(upstream) {
   const mf = new Miniflare(
@@ -51,26 +47,6 @@ async function startPassthrough(upstream) {
   )
   const url = (await mf.ready).href.replace(/\/$/, '')
   return { url, stop: () => mf.dispose() }
-}
-
-/** Root account, a channel per upstream delay, a price, and an unlimited key for a well-funded user. */
-async function prepareGateway(base, mockUrl) {
-  const jar = new Map()
-  await api(base, jar, 'GET', '/api/status')
-  await api(base, jar, 'POST', '/api/setup', { username: 'bench', password: 'bench-password-1' })
-  await api(base, jar, 'POST', '/api/prices/single', { model: MODEL, type: 'tokens', channel_type: 1, input: 0.075, output: 0.3 }).catch(() => {})
-  // No requests-per-minute cap for the benchmark user (the default group allows 600/min).
-  const groups = await api(base, jar, 'GET', '/api/user_group/')
-  const def = groups.find((g) => g.symbol === 'default')
-  await api(base, jar, 'PUT', '/api/user_group/', { id: def.id, symbol: 'default', name: def.name, ratio: 1, api_rate: 0, public: false, enable: true })
-  await api(base, jar, 'POST', '/api/user_group/', { symbol: 'slow', name: 'Slow upstream', ratio: 1, api_rate: 0 })
-  await api(base, jar, 'POST', '/api/channel/', { type: 8, name: 'fast', key: 'bench-fast', base_url: mockUrl, models: [MODEL], group: ['default'] })
-  await api(base, jar, 'POST', '/api/channel/', { type: 8, name: 'slow', key: 'mock-delay-60', base_url: mockUrl, models: [MODEL], group: ['slow'] })
-  const me = await api(base, jar, 'GET', '/api/user/self')
-  await api(base, jar, 'POST', `/api/user/quota/${me.id}`, { quota: 1e15, remark: 'benchmark' })
-  const fast = await api(base, jar, 'POST', '/api/token/', { name: 'bench-fast', unlimited_quota: true })
-  const slow = await api(base, jar, 'POST', '/api/token/', { name: 'bench-slow', unlimited_quota: true, group: 'slow' })
-  return { fast: fast.key, slow: slow.key }
 }
 
 /**
@@ -173,11 +149,8 @@ async function main() {
   await bare.stop()
 
   // (3) the gateway, warm, logs on
-  const persistDir = mkdtempSync(path.join(os.tmpdir(), 'gateway-bench-'))
-  execFileSync(process.execPath, [wrangler, 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persistDir], { cwd: root, stdio: 'ignore', env: { ...process.env, CI: '1', WRANGLER_SEND_METRICS: 'false' } })
-  const gateway = await startServer({ port: 0, persistDir, quiet: true, cron: false, vars: { CRITICAL_RATE_LIMIT: '100000' } })
-  const gwUrl = gateway.url.href.replace(/\/$/, '')
-  const keys = await prepareGateway(gwUrl, mock.url)
+  const gateway = await startBenchGateway(mock.url)
+  const { url: gwUrl, keys } = gateway
   const memory = memorySampler()
   for (let i = 0; i < 50; i++) await fetch(`${gwUrl}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${keys.fast}` }, body: chatBody(false) }).then((r) => r.text())
   await run('gateway', () => `${gwUrl}/v1/chat/completions`, (s) => (s.delay ? keys.slow : keys.fast))
@@ -190,7 +163,6 @@ async function main() {
   console.log(`ledger: ${JSON.stringify(ledger)}`)
   await gateway.stop()
   await mock.stop()
-  rmSync(persistDir, { recursive: true, force: true })
 
   const bundleGz = gz(path.join(root, '.wrangler/build/index.js'))
   const consoleGz = consoleInitialJs()
@@ -203,13 +175,13 @@ function writeReport({ results, ttfb, phases, ledger, peakMb, bundleGz, consoleG
   const lines = []
   const versions = JSON.parse(readFileSync(path.join(root, 'node_modules/wrangler/package.json'), 'utf8')).version
   const workerd = JSON.parse(readFileSync(path.join(root, 'node_modules/workerd/package.json'), 'utf8')).version
-  lines.push('# Benchmarks', '')
+  lines.push('## Throughput and latency', '')
   lines.push(`Measured by \`npm run bench\` (scripts/bench.mjs) on ${new Date().toISOString().slice(0, 10)}, in one run of ${seconds} s on one machine:`)
   lines.push(`${os.cpus()[0]?.model ?? 'unknown CPU'} × ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, ${os.type()} ${os.release()}; Node ${process.version}, wrangler ${versions}, workerd ${workerd}.`)
   lines.push('The load generator (autocannon), the mock upstream and the runtime share the same cores, so absolute figures are modest; the ratios are what matter.')
   lines.push(`Each cell is a ${DURATION} s run. Gateway = token auth + wallet reserve/settle (Durable Object) + channel pick + usage parse + log write, warm, logs on, one user and one key (the worst case: every request goes through one wallet object).`, '')
   for (const s of scenarios) {
-    lines.push(`## ${s}`, '', '| c | mock req/s | bare Worker req/s | gateway req/s | gateway / bare | p50 mock / bare / gateway (ms) | p95 gateway | p99 gateway | added p50 vs mock | added p50 vs bare | errors (gw) |', '|---|---|---|---|---|---|---|---|---|---|---|')
+    lines.push(`### ${s}`, '', '| c | mock req/s | bare Worker req/s | gateway req/s | gateway / bare | p50 mock / bare / gateway (ms) | p95 gateway | p99 gateway | added p50 vs mock | added p50 vs bare | errors (gw) |', '|---|---|---|---|---|---|---|---|---|---|---|')
     for (const c of CONCURRENCY) {
       const m = get('mock', s, c)
       const b = get('bare worker', s, c)
@@ -219,14 +191,14 @@ function writeReport({ results, ttfb, phases, ledger, peakMb, bundleGz, consoleG
     }
     lines.push('')
   }
-  lines.push('## Stream time to first byte (sequential, 100 requests, 0 ms upstream)', '', '| target | p50 ms | p95 ms |', '|---|---|---|')
+  lines.push('### Stream time to first byte (sequential, 100 requests, 0 ms upstream)', '', '| target | p50 ms | p95 ms |', '|---|---|---|')
   for (const [k, v] of Object.entries(ttfb)) lines.push(`| ${k} | ${fmt(v.p50, 2)} | ${fmt(v.p95, 2)} |`)
   lines.push('', `Added first byte, gateway vs bare Worker: ${fmt(ttfb.gateway.p50 - ttfb['bare worker'].p50, 2)} ms (p50).`, '')
-  lines.push('## Where a gateway request waits (Server-Timing, mean of 200 sequential non-stream requests)', '', '| phase | ms |', '|---|---|')
+  lines.push('### Where a gateway request waits (Server-Timing, mean of 200 sequential non-stream requests)', '', '| phase | ms |', '|---|---|')
   for (const [k, v] of Object.entries(phases)) lines.push(`| ${k} | ${fmt(v, 2)} |`)
   lines.push('', '`auth` = key check and body read, `reserve` = the wallet Durable Object reservation, `upstream-1` = until the supplier answered. The runtime clock only moves at I/O, so CPU time is not in these numbers.', '')
   lines.push(
-    '## Ledger after the load',
+    '### Ledger after the load',
     '',
     `Consume logs in D1: ${ledger.logs}; the user's request count: ${ledger.userRequests}; Σ log quota: ${ledger.logQuota}; the user's used quota: ${ledger.usedQuota}; 2xx answers received: ${ledger.served} (up to ${ledger.inFlight} more were cut off by the end of a run). ${ledger.ok ? 'Consistent' : 'INCONSISTENT'}: every served request has exactly one log row and Σ log quota equals the quota charged.`,
     ''
@@ -236,7 +208,7 @@ function writeReport({ results, ttfb, phases, ledger, peakMb, bundleGz, consoleG
   const b32 = get('bare worker', 'non-stream, 0 ms', 32)
   const g1 = get('gateway', 'non-stream, 0 ms', 1)
   const b1 = get('bare worker', 'non-stream, 0 ms', 1)
-  lines.push('## Targets', '')
+  lines.push('### Targets', '')
   if (g32 && b32) lines.push(`- Gateway ≥ 70 % of the bare Worker's req/s at c=32 (non-stream, 0 ms): ${target(`${fmt((g32.rps / b32.rps) * 100, 0)} %`, g32.rps / b32.rps >= 0.7)}`)
   if (g1 && b1) lines.push(`- Added p50 ≤ 1 ms vs the bare Worker at c=1: ${target(`${fmt(g1.p50 - b1.p50, 2)} ms`, g1.p50 - b1.p50 <= 1)}`)
   lines.push(`- Stream first byte added ≤ 1 ms: ${target(`${fmt(ttfb.gateway.p50 - ttfb['bare worker'].p50, 2)} ms`, ttfb.gateway.p50 - ttfb['bare worker'].p50 <= 1)}`)
@@ -245,11 +217,7 @@ function writeReport({ results, ttfb, phases, ledger, peakMb, bundleGz, consoleG
   lines.push(`- Console initial JS ≤ 300 kB gzipped: ${target(`${fmt(consoleGz / 1024, 0)} kB`, consoleGz <= 300 * 1024)}`)
   lines.push(`- Peak workerd memory during the gateway runs: ${peakMb} MB.`, '')
   lines.push('Command: `npm run bench` (options: `BENCH_DURATION`, `BENCH_CONCURRENCY`).', '')
-  // The scale section belongs to scripts/bench-scale.mjs: keep it.
-  const file = path.join(root, 'BENCHMARKS.md')
-  const previous = existsSync(file) ? readFileSync(file, 'utf8') : ''
-  const scale = previous.indexOf('## Scale:')
-  writeFileSync(file, lines.join('\n') + (scale >= 0 ? `\n${previous.slice(scale)}` : ''))
+  writeBlock('main', lines.join('\n'))
   console.log(`\nWrote BENCHMARKS.md`)
 }
 

@@ -26,9 +26,12 @@ export async function startServer({
   quiet = false,
   /** Re-bundle the Worker first (false reuses .wrangler/build from an earlier start). */
   build = true,
+  /** Open the V8 inspector on this port (the CPU profile script uses it, with minify off). */
+  inspectorPort,
+  minify = true,
 } = {}) {
   const outdir = path.join(root, '.wrangler/build')
-  if (build) execFileSync(process.execPath, [path.join(root, 'node_modules/wrangler/bin/wrangler.js'), 'deploy', '--dry-run', '--minify', '--outdir', outdir], {
+  if (build) execFileSync(process.execPath, [path.join(root, 'node_modules/wrangler/bin/wrangler.js'), 'deploy', '--dry-run', ...(minify ? ['--minify'] : []), '--outdir', outdir], {
     cwd: root,
     stdio: quiet ? 'ignore' : ['ignore', 'ignore', 'inherit'],
     env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
@@ -41,6 +44,7 @@ export async function startServer({
       port,
       resourcePersistencePath: path.join(persistDir, 'v3'),
       telemetry: { enabled: false },
+      ...(inspectorPort ? { inspectorPort } : {}),
       log: new Log(quiet ? LogLevel.ERROR : LogLevel.INFO),
       workers: [
         {

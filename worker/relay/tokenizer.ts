@@ -8,7 +8,8 @@ import { Tiktoken, type TiktokenBPE } from 'js-tiktoken/lite'
 import { onIsolateReset } from '../cache/isolate'
 
 type Encoding = 'o200k_base' | 'cl100k_base'
-const encoders = new Map<Encoding, Tiktoken>()
+/** One load per encoding and isolate: concurrent first uses share it (a rank file is megabytes to parse). */
+const encoders = new Map<Encoding, Promise<Tiktoken>>()
 onIsolateReset(() => encoders.clear())
 
 export function encodingFor(model: string): Encoding {
@@ -16,13 +17,32 @@ export function encodingFor(model: string): Encoding {
 }
 
 async function encoder(env: Env, name: Encoding): Promise<Tiktoken> {
-  const cached = encoders.get(name)
-  if (cached) return cached
+  // A load started by a request that was then cancelled fails for its waiters: they load again.
+  try {
+    return await sharedEncoder(env, name)
+  } catch {
+    return await sharedEncoder(env, name)
+  }
+}
+
+function sharedEncoder(env: Env, name: Encoding): Promise<Tiktoken> {
+  let loading = encoders.get(name)
+  if (!loading) {
+    loading = loadEncoder(env, name)
+    encoders.set(name, loading)
+    // A failed load is retried by the next caller rather than remembered.
+    const mine = loading
+    mine.catch(() => {
+      if (encoders.get(name) === mine) encoders.delete(name)
+    })
+  }
+  return loading
+}
+
+async function loadEncoder(env: Env, name: Encoding): Promise<Tiktoken> {
   const res = await env.ASSETS.fetch(new Request(`https://assets.local/tokenizer/${name}.json`))
   if (!res.ok) throw new Error(`tokenizer ranks ${name} unavailable (${res.status}); run npm run build`)
-  const enc = new Tiktoken((await res.json()) as TiktokenBPE)
-  encoders.set(name, enc)
-  return enc
+  return new Tiktoken((await res.json()) as TiktokenBPE)
 }
 
 export const approximateTokens = (text: string) => Math.ceil(text.length * 0.38)

@@ -1,0 +1,59 @@
+/**
+ * The gateway as the benchmarks run it: fresh local state with the real migrations, the bundled
+ * Worker on workerd (no dev proxy), a root account, one channel per mock-upstream delay, a price,
+ * and unlimited keys of a well-funded user.
+ */
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { startServer } from '../serve.mjs'
+import { api } from './console-api.mjs'
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
+export const MODEL = 'gpt-4o-mini'
+
+export const chatBody = (stream) => JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'Say hello to the benchmark' }], stream, ...(stream ? {} : { max_tokens: 32 }) })
+
+export async function startBenchGateway(mockUrl, { inspectorPort, minify } = {}) {
+  const persistDir = mkdtempSync(path.join(os.tmpdir(), 'gateway-bench-'))
+  execFileSync(process.execPath, [path.join(root, 'node_modules/wrangler/bin/wrangler.js'), 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persistDir], {
+    cwd: root,
+    stdio: 'ignore',
+    env: { ...process.env, CI: '1', WRANGLER_SEND_METRICS: 'false' },
+  })
+  const server = await startServer({ port: 0, persistDir, quiet: true, cron: false, inspectorPort, minify, vars: { CRITICAL_RATE_LIMIT: '100000' } })
+  const url = server.url.href.replace(/\/$/, '')
+  const keys = await prepareGateway(url, mockUrl)
+  return {
+    url,
+    keys,
+    mf: server.mf,
+    async stop() {
+      await server.stop()
+      rmSync(persistDir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** Root account, a channel per upstream delay, a price, and an unlimited key for a well-funded user. */
+async function prepareGateway(base, mockUrl) {
+  const jar = new Map()
+  await api(base, jar, 'GET', '/api/status')
+  await api(base, jar, 'POST', '/api/setup', { username: 'bench', password: 'bench-password-1' })
+  await api(base, jar, 'POST', '/api/prices/single', { model: MODEL, type: 'tokens', channel_type: 1, input: 0.075, output: 0.3 }).catch(() => {})
+  // No requests-per-minute cap for the benchmark user (the default group allows 600/min).
+  const groups = await api(base, jar, 'GET', '/api/user_group/')
+  const def = groups.find((g) => g.symbol === 'default')
+  await api(base, jar, 'PUT', '/api/user_group/', { id: def.id, symbol: 'default', name: def.name, ratio: 1, api_rate: 0, public: false, enable: true })
+  await api(base, jar, 'POST', '/api/user_group/', { symbol: 'slow', name: 'Slow upstream', ratio: 1, api_rate: 0 })
+  await api(base, jar, 'POST', '/api/channel/', { type: 8, name: 'fast', key: 'bench-fast', base_url: mockUrl, models: [MODEL], group: ['default'] })
+  await api(base, jar, 'POST', '/api/channel/', { type: 8, name: 'slow', key: 'mock-delay-60', base_url: mockUrl, models: [MODEL], group: ['slow'] })
+  const me = await api(base, jar, 'GET', '/api/user/self')
+  await api(base, jar, 'POST', `/api/user/quota/${me.id}`, { quota: 1e15, remark: 'benchmark' })
+  const fast = await api(base, jar, 'POST', '/api/token/', { name: 'bench-fast', unlimited_quota: true })
+  const slow = await api(base, jar, 'POST', '/api/token/', { name: 'bench-slow', unlimited_quota: true, group: 'slow' })
+  return { fast: fast.key, slow: slow.key }
+}
+
