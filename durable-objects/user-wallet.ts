@@ -62,7 +62,8 @@ interface Meta {
   flushedUserVersion: number
 }
 
-type PendingLog = WalletLog & { quota: number; userId: number }
+/** A log row waiting for D1; `channelCharge` = [channel id, quota] when the row also carries the channel's usage. */
+type PendingLog = WalletLog & { quota: number; userId: number; channelCharge?: [number, number] }
 
 export class UserWallet extends DurableObject<Env> {
   private user: UserState | undefined
@@ -71,6 +72,8 @@ export class UserWallet extends DurableObject<Env> {
   private reservedTotal = 0
   private readonly tokenReserved = new Map<number, number>()
   private meta: Meta | undefined
+  private logSeq: number | undefined
+  private dirty: number[] | undefined
   private loading: Promise<void> | undefined
   private flushing: Promise<void> | undefined
   /** When the alarm is set for (undefined: not armed by this instance, or it is running). */
@@ -134,6 +137,29 @@ export class UserWallet extends DurableObject<Env> {
     return this.meta
   }
 
+  /**
+   * The next pending-log key. The counter lives in memory and is saved with the flush (one write
+   * fewer per request); after a restart it resumes after the last pending key or the saved value.
+   */
+  private nextLogKey(): string {
+    if (this.logSeq === undefined) {
+      const [last] = [...this.kv.list({ prefix: 'L:', reverse: true, limit: 1 })]
+      this.logSeq = Math.max(this.getMeta().logSeq, last ? Number(last[0].slice(2)) : 0)
+    }
+    this.logSeq++
+    return `L:${String(this.logSeq).padStart(12, '0')}`
+  }
+
+  private dirtyTokens(): number[] {
+    this.dirty ??= this.kv.get<number[]>('dirtyTokens') ?? []
+    return this.dirty
+  }
+
+  private setDirtyTokens(ids: number[]) {
+    this.dirty = ids
+    this.kv.put('dirtyTokens', ids)
+  }
+
   // ---- mutations (synchronous once loaded: no interleaving inside them) ------------------
 
   private touchUser(user: UserState) {
@@ -144,15 +170,12 @@ export class UserWallet extends DurableObject<Env> {
   private touchToken(token: TokenState) {
     token.version++
     this.kv.put(`t:${token.id}`, token)
-    const dirty = this.kv.get<number[]>('dirtyTokens') ?? []
-    if (!dirty.includes(token.id)) this.kv.put('dirtyTokens', [...dirty, token.id])
+    const dirty = this.dirtyTokens()
+    if (!dirty.includes(token.id)) this.setDirtyTokens([...dirty, token.id])
   }
 
-  private appendLog(log: WalletLog, quota: number) {
-    const meta = this.getMeta()
-    meta.logSeq++
-    this.kv.put('meta', meta)
-    this.kv.put(`L:${String(meta.logSeq).padStart(12, '0')}`, { ...log, quota, userId: this.user!.id } satisfies PendingLog)
+  private appendLog(log: WalletLog, quota: number, channelCharge?: [number, number]) {
+    this.kv.put(this.nextLogKey(), { ...log, quota, userId: this.user!.id, ...(channelCharge ? { channelCharge } : {}) } satisfies PendingLog)
   }
 
   private addChannelUsage(channelId: number | undefined, amount: number) {
@@ -232,11 +255,11 @@ export class UserWallet extends DurableObject<Env> {
       token.accessed = Math.floor(Date.now() / 1000)
       this.touchToken(token)
     }
-    this.addChannelUsage(input.channelId, charged)
     if (input.log) {
       const log = charged < wanted ? { ...input.log, metadata: { ...input.log.metadata, capped_from: wanted } } : input.log
-      this.appendLog(log, charged)
-    }
+      // The log row carries the channel's usage too (written with it), so no separate counter write.
+      this.appendLog(log, charged, input.channelId && charged ? [input.channelId, charged] : undefined)
+    } else this.addChannelUsage(input.channelId, charged)
     await this.scheduleFlush()
     return { charged, userQuota: user.quota }
   }
@@ -332,13 +355,18 @@ export class UserWallet extends DurableObject<Env> {
       userId: user.id,
       seq: meta.flushSeq + 1,
       user: meta.flushedUserVersion !== user.version ? { ...user } : undefined,
-      tokens: (this.kv.get<number[]>('dirtyTokens') ?? [])
+      tokens: this.dirtyTokens()
         .map((id) => this.tokens.get(id) ?? this.kv.get<TokenState>(`t:${id}`))
         .filter((t): t is TokenState => t !== undefined)
         .map((t) => ({ ...t })),
-      channels: [...this.kv.list<number>({ prefix: 'c:' })].map(([k, v]) => ({ id: Number(k.slice(2)), amount: v })),
+      channels: [],
       logs: [...this.kv.list<PendingLog>({ prefix: 'L:', limit: MAX_LOGS_PER_FLUSH })],
     }
+    // Channel usage: counters kept apart (requests settled without a log) plus what the logs carry.
+    const counted = [...this.kv.list<number>({ prefix: 'c:' })].map(([k, v]) => ({ id: Number(k.slice(2)), amount: v }))
+    const usage = new Map(counted.map((c) => [c.id, c.amount]))
+    for (const [, l] of plan.logs) if (l.channelCharge) usage.set(l.channelCharge[0], (usage.get(l.channelCharge[0]) ?? 0) + l.channelCharge[1])
+    plan.channels = [...usage].map(([id, amount]) => ({ id, amount }))
     if (!plan.user && plan.tokens.length === 0 && plan.channels.length === 0 && plan.logs.length === 0) return false
     try {
       await this.env.DB.batch(buildFlushStatements(this.env.DB, plan))
@@ -348,11 +376,12 @@ export class UserWallet extends DurableObject<Env> {
     // Forget exactly what was written; changes made while the batch ran stay pending.
     meta.flushSeq = plan.seq
     if (plan.user) meta.flushedUserVersion = plan.user.version
+    meta.logSeq = this.logSeq ?? meta.logSeq
     this.kv.put('meta', meta)
     const stillDirty = plan.tokens.filter((t) => (this.tokens.get(t.id)?.version ?? t.version) !== t.version).map((t) => t.id)
-    const newlyDirty = (this.kv.get<number[]>('dirtyTokens') ?? []).filter((id) => !plan.tokens.some((t) => t.id === id))
-    this.kv.put('dirtyTokens', [...stillDirty, ...newlyDirty])
-    for (const c of plan.channels) {
+    const newlyDirty = this.dirtyTokens().filter((id) => !plan.tokens.some((t) => t.id === id))
+    this.setDirtyTokens([...stillDirty, ...newlyDirty])
+    for (const c of counted) {
       const left = (this.kv.get<number>(`c:${c.id}`) ?? 0) - c.amount
       if (left === 0) this.kv.delete(`c:${c.id}`)
       else this.kv.put(`c:${c.id}`, left)
