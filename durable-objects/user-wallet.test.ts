@@ -3,15 +3,17 @@
  * to the sum of the log rows, and the alarm keeps flushing every batch window even while other
  * requests hold reservations (it must never be postponed to a reservation's expiry).
  */
+import { runInDurableObject } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { createToken, createUser, ledger, wallet } from '../worker/test/factories'
+import { createChannel, createToken, createUser, ledger, wallet } from '../worker/test/factories'
 
 describe('wallet write-behind', () => {
   it('drains 2 000 settled requests into D1 with totals equal to the log rows', async () => {
     const user = await createUser({ quota: 10_000_000 })
     const token = await createToken(user.id, { unlimited: true })
     const stub = wallet(user.id)
+    const channels = await Promise.all([1, 2, 3].map((i) => createChannel({ key: `sk-wallet-${i}`, name: `wallet-${i}` })))
     const now = Math.floor(Date.now() / 1000)
     const n = 2000
     for (let start = 0; start < n; start += 200) {
@@ -22,18 +24,23 @@ describe('wallet write-behind', () => {
             userId: user.id,
             reqId: `backlog-${i}`,
             quota: 7,
-            channelId: 1 + (i % 3),
+            channelId: channels[i % 3]!,
             log: { type: 2, createdAt: now, tokenId: token.id, modelName: `model-${i % 4}`, promptTokens: 3, completionTokens: 4, requestId: `backlog-${i}` },
           })
         })
       )
     }
+    // Requests settled while consume logging is off still count toward their channel.
+    for (let i = 0; i < 10; i++) await stub.settle({ userId: user.id, reqId: `unlogged-${i}`, quota: 3, channelId: channels[0]! })
     const l = await ledger(user.id)
     expect(l.consumeLogs).toBe(n)
     expect(l.loggedQuota).toBe(7 * n)
-    expect(l.used_quota).toBe(7 * n)
-    expect(l.request_count).toBe(n)
-    expect(l.quota).toBe(10_000_000 - 7 * n)
+    expect(l.used_quota).toBe(7 * n + 30)
+    expect(l.request_count).toBe(n + 10)
+    expect(l.quota).toBe(10_000_000 - 7 * n - 30)
+    const used = await env.DB.prepare(`SELECT id, used_quota FROM channels WHERE id IN (${channels.join(',')}) ORDER BY id`).all<{ id: number; used_quota: number }>()
+    const perChannel = channels.map((_, k) => 7 * Array.from({ length: n }, (_, i) => i).filter((i) => i % 3 === k).length + (k === 0 ? 30 : 0))
+    expect(used.results.map((r) => r.used_quota)).toEqual(perChannel)
     const stats = await env.DB.prepare('SELECT SUM(request_count) AS n, SUM(quota) AS q FROM statistics WHERE user_id = ?').bind(user.id).first<{ n: number; q: number }>()
     expect(stats).toEqual({ n, q: 7 * n })
   })
@@ -55,5 +62,24 @@ describe('wallet write-behind', () => {
       // No manual flush: the alarm alone must bring D1 up to date within a few batch windows.
       await expect.poll(consumeLogs, { timeout: 8000, interval: 200 }).toBe(settled)
     }
+  })
+
+  it('resumes the pending-log numbering after a restart without overwriting waiting rows', async () => {
+    const user = await createUser({ quota: 1_000_000 })
+    const token = await createToken(user.id, { unlimited: true })
+    const stub = wallet(user.id)
+    const settle = (reqId: string) =>
+      stub.settle({ userId: user.id, reqId, quota: 2, log: { type: 2, createdAt: Math.floor(Date.now() / 1000), tokenId: token.id, modelName: 'm', requestId: reqId } })
+    for (let i = 0; i < 5; i++) await settle(`before-${i}`)
+    // A fresh instance knows only its storage: forget the in-memory counters.
+    await runInDurableObject(stub, (instance) => {
+      const state = instance as unknown as { logSeq?: number; meta?: unknown }
+      state.logSeq = undefined
+      state.meta = undefined
+    })
+    for (let i = 0; i < 5; i++) await settle(`after-${i}`)
+    const l = await ledger(user.id)
+    expect(l.consumeLogs).toBe(10)
+    expect(l.loggedQuota).toBe(20)
   })
 })
