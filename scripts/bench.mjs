@@ -72,6 +72,37 @@ async function ledgerCheck(db, served, inFlight) {
   return { ...last, served, inFlight, ok }
 }
 
+const ROUNDS = 5
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+
+/**
+ * The figures the targets are judged on, as medians of ROUNDS rounds in which the bare Worker and
+ * the gateway take turns (order flipped every round): req/s at c=32, p50 at c=1 (non-stream, 0 ms)
+ * and stream first byte. Also how many gateway requests were answered or cut off, for the ledger.
+ */
+async function pairedTargets(bare, gateway) {
+  const out = { bare: { rps32: [], p50c1: [], ttfb: [] }, gateway: { rps32: [], p50c1: [], ttfb: [] }, served: 0, cut: 0 }
+  const headers = (key) => ({ 'content-type': 'application/json', authorization: `Bearer ${key}` })
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = round % 2 ? [['gateway', gateway], ['bare', bare]] : [['bare', bare], ['gateway', gateway]]
+    for (const [name, t] of order) {
+      const r32 = await load({ url: t.url, connections: 32, duration: 3, headers: headers(t.key), body: chatBody(false) })
+      const r1 = await load({ url: t.url, connections: 1, duration: 3, headers: headers(t.key), body: chatBody(false) })
+      await new Promise((r) => setTimeout(r, 500))
+      const fb = await firstByte({ url: t.url, headers: headers(t.key), body: chatBody(true), n: 40 })
+      out[name].rps32.push(r32.rps)
+      out[name].p50c1.push(r1.p50)
+      out[name].ttfb.push(fb.p50)
+      if (name === 'gateway') {
+        out.served += r32.ok + r1.ok + 40
+        out.cut += 33
+      }
+    }
+  }
+  const m = (side) => ({ rps32: median(out[side].rps32), p50c1: median(out[side].p50c1), ttfb: median(out[side].ttfb) })
+  return { bare: m('bare'), gateway: m('gateway'), served: out.served, cut: out.cut }
+}
+
 /** Average Server-Timing phases of 200 sequential gateway requests (the waits the gateway can see). */
 async function phaseProfile(url, key) {
   const sums = {}
@@ -156,9 +187,13 @@ async function main() {
   await run('gateway', () => `${gwUrl}/v1/chat/completions`, (s) => (s.delay ? keys.slow : keys.fast))
   await probe('gateway', `${gwUrl}/v1/chat/completions`, keys.fast)
   const phases = await phaseProfile(`${gwUrl}/v1/chat/completions`, keys.fast)
+  // (4) the targets: bare Worker and gateway alternate, so drift of the shared machine hits both
   const peakMb = memory.stop()
-  const served = results.filter((r) => r.target === 'gateway').reduce((n, r) => n + r.ok, 0) + 50 + 20 + 100 + 200
-  const inFlight = results.filter((r) => r.target === 'gateway').reduce((n, r) => n + r.c, 0)
+  const bareAgain = await startPassthrough(mock.url)
+  const paired = await pairedTargets({ url: `${bareAgain.url}/v1/chat/completions`, key: 'bench-fast' }, { url: `${gwUrl}/v1/chat/completions`, key: keys.fast })
+  await bareAgain.stop()
+  const served = results.filter((r) => r.target === 'gateway').reduce((n, r) => n + r.ok, 0) + 50 + 20 + 100 + 200 + paired.served
+  const inFlight = results.filter((r) => r.target === 'gateway').reduce((n, r) => n + r.c, 0) + paired.cut
   const ledger = await ledgerCheck(await gateway.mf.getD1Database('DB'), served, inFlight)
   console.log(`ledger: ${JSON.stringify(ledger)}`)
   await gateway.stop()
@@ -166,10 +201,10 @@ async function main() {
 
   const bundleGz = gz(path.join(root, '.wrangler/build/index.js'))
   const consoleGz = consoleInitialJs()
-  writeReport({ results, ttfb, phases, ledger, peakMb, bundleGz, consoleGz, seconds: Math.round((Date.now() - started) / 1000) })
+  writeReport({ results, ttfb, phases, ledger, paired, peakMb, bundleGz, consoleGz, seconds: Math.round((Date.now() - started) / 1000) })
 }
 
-function writeReport({ results, ttfb, phases, ledger, peakMb, bundleGz, consoleGz, seconds }) {
+function writeReport({ results, ttfb, phases, ledger, paired, peakMb, bundleGz, consoleGz, seconds }) {
   const get = (target, scenario, c) => results.find((r) => r.target === target && r.scenario === scenario && r.c === c)
   const scenarios = [...new Set(results.map((r) => r.scenario))]
   const lines = []
@@ -204,14 +239,15 @@ function writeReport({ results, ttfb, phases, ledger, peakMb, bundleGz, consoleG
     ''
   )
   const target = (label, okay) => `${okay ? 'met' : 'missed'} — ${label}`
-  const g32 = get('gateway', 'non-stream, 0 ms', 32)
-  const b32 = get('bare worker', 'non-stream, 0 ms', 32)
-  const g1 = get('gateway', 'non-stream, 0 ms', 1)
-  const b1 = get('bare worker', 'non-stream, 0 ms', 1)
+  const { bare: pb, gateway: pg } = paired
   lines.push('### Targets', '')
-  if (g32 && b32) lines.push(`- Gateway ≥ 70 % of the bare Worker's req/s at c=32 (non-stream, 0 ms): ${target(`${fmt((g32.rps / b32.rps) * 100, 0)} %`, g32.rps / b32.rps >= 0.7)}`)
-  if (g1 && b1) lines.push(`- Added p50 ≤ 1 ms vs the bare Worker at c=1: ${target(`${fmt(g1.p50 - b1.p50, 2)} ms`, g1.p50 - b1.p50 <= 1)}`)
-  lines.push(`- Stream first byte added ≤ 1 ms: ${target(`${fmt(ttfb.gateway.p50 - ttfb['bare worker'].p50, 2)} ms`, ttfb.gateway.p50 - ttfb['bare worker'].p50 <= 1)}`)
+  lines.push(
+    `Judged on medians of ${ROUNDS} rounds in which the bare Worker and the gateway take turns (3 s at c=32, 3 s at c=1, 40 stream first bytes each): bare ${fmt(pb.rps32, 0)} / gateway ${fmt(pg.rps32, 0)} req/s at c=32; p50 at c=1 bare ${fmt(pb.p50c1, 2)} / gateway ${fmt(pg.p50c1, 2)} ms; first byte bare ${fmt(pb.ttfb, 2)} / gateway ${fmt(pg.ttfb, 2)} ms.`,
+    ''
+  )
+  lines.push(`- Gateway ≥ 70 % of the bare Worker's req/s at c=32 (non-stream, 0 ms): ${target(`${fmt((pg.rps32 / pb.rps32) * 100, 0)} %`, pg.rps32 / pb.rps32 >= 0.7)}`)
+  lines.push(`- Added p50 ≤ 1 ms vs the bare Worker at c=1: ${target(`${fmt(pg.p50c1 - pb.p50c1, 2)} ms`, pg.p50c1 - pb.p50c1 <= 1)}`)
+  lines.push(`- Stream first byte added ≤ 1 ms: ${target(`${fmt(pg.ttfb - pb.ttfb, 2)} ms`, pg.ttfb - pb.ttfb <= 1)}`)
   lines.push('- No D1 read on the warm hot path: met — asserted by `worker/relay/hot-path.test.ts` (a counting proxy on the D1 binding sees 0 calls over 20 warm requests).')
   lines.push(`- Worker bundle ≤ 1 MB gzipped: ${target(`${fmt(bundleGz / 1024, 0)} kB`, bundleGz <= 1024 * 1024)}`)
   lines.push(`- Console initial JS ≤ 300 kB gzipped: ${target(`${fmt(consoleGz / 1024, 0)} kB`, consoleGz <= 300 * 1024)}`)
