@@ -23,47 +23,13 @@ import type {
   WalletBalance,
   WalletLog,
 } from './wallet-types'
+import type { Meta, PendingLog, Reservation, TokenState, UserState } from './wallet-state'
 
 const FLUSH_DELAY_MS = 1000
 /** Log rows per D1 batch (≈100 INSERT statements): D1 bounds statements and parameters per batch. */
 const MAX_LOGS_PER_FLUSH = 500
 const RESERVATION_TTL_MS = 60 * 60 * 1000
 const LOG_TYPE_CONSUME = 2
-
-interface UserState {
-  id: number
-  quota: number
-  usedQuota: number
-  requestCount: number
-  status: number
-  version: number
-}
-
-interface TokenState {
-  id: number
-  remain: number
-  used: number
-  unlimited: boolean
-  status: number
-  expired: number
-  accessed: number
-  version: number
-}
-
-interface Reservation {
-  tokenId: number
-  amount: number
-  at: number
-}
-
-interface Meta {
-  logSeq: number
-  flushSeq: number
-  flushedUserVersion: number
-}
-
-/** A log row waiting for D1; `channelCharge` = [channel id, quota] when the row also carries the channel's usage. */
-type PendingLog = WalletLog & { quota: number; userId: number; channelCharge?: [number, number] }
 
 export class UserWallet extends DurableObject<Env> {
   private user: UserState | undefined

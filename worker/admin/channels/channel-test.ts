@@ -22,6 +22,8 @@ export interface TestResult {
   message: string
   /** Seconds taken. */
   time: number
+  /** False when the test never reached the supplier (no test model, not a chat model): the admin's input error. */
+  reached: boolean
   disableReason?: string
 }
 
@@ -30,10 +32,10 @@ const NOT_CHAT = /(embedding|embed|tts|whisper|dall-e|image|rerank|moderation|^m
 
 export async function testChannel(env: Env, channel: Channel, requestedModel?: string): Promise<TestResult> {
   const model = (requestedModel || channel.testModel || '').trim()
-  if (!model) return { success: false, message: 'Set a test model on this channel first', time: 0 }
-  if (NOT_CHAT.test(model)) return { success: false, message: `Speed tests apply to chat models only (${model})`, time: 0 }
+  if (!model) return { success: false, message: 'Set a test model on this channel first', time: 0, reached: false }
+  if (NOT_CHAT.test(model)) return { success: false, message: `Speed tests apply to chat models only (${model})`, time: 0, reached: false }
   const type = channelType(channel.type)
-  if (!type?.adapter.supports('chat')) return { success: false, message: 'Channel type error', time: 0 }
+  if (!type?.adapter.supports('chat')) return { success: false, message: 'Channel type error', time: 0, reached: false }
   const routed = buildRoutingTable([{ ...snake(channel) }]).channels[channel.id]!
   const upstream = mapModel(routed, model).upstream
   const started = Date.now()
@@ -47,10 +49,10 @@ export async function testChannel(env: Env, channel: Channel, requestedModel?: s
   if (result.ok) {
     try {
       await type.adapter.parseResponse({ op: 'chat', model: upstream, stream: false, includeUsage: false }, result.response)
-      outcome = { success: true, message: 'ok', time: (Date.now() - started) / 1000 }
+      outcome = { success: true, message: 'ok', time: (Date.now() - started) / 1000, reached: true }
     } catch (err) {
       const message = err instanceof MalformedUpstreamError ? err.message : String(err)
-      outcome = { success: false, message, time: (Date.now() - started) / 1000 }
+      outcome = { success: false, message, time: (Date.now() - started) / 1000, reached: true }
     }
   } else {
     const settings = await getSettings(env)
@@ -59,6 +61,7 @@ export async function testChannel(env: Env, channel: Channel, requestedModel?: s
       success: false,
       message: `${result.status > 0 ? result.status : 'error'}: ${result.error.message}`,
       time: (Date.now() - started) / 1000,
+      reached: true,
       disableReason: decideFailure({ status: result.status, error: result.error }, keywords).disableReason,
     }
   }

@@ -67,7 +67,7 @@ export const channelRoutes = new Hono<HonoEnv>()
     const result = await testChannel(c.env, channel, c.req.valid('query').model)
     await applyMonitoring(c.env, channel, result)
     // A test that never reached the supplier (no test model, not a chat model) is the admin's input error.
-    if (!result.success) throw new ApiError(result.time === 0 ? 400 : 502, result.message, { data: { time: result.time } })
+    if (!result.success) throw new ApiError(result.reached ? 502 : 400, result.message, { data: { time: result.time } })
     return ok(c, { time: result.time }, `Channel test succeeded in ${result.time.toFixed(2)} s`)
   })
   .get('/channel/update_balance', adminRoute, async (c) => {
