@@ -220,6 +220,8 @@ describe('sign-in methods and account binding', () => {
     await page.getByRole('alertdialog').getByRole('button', { name: 'Unbind' }).click()
     await page.getByText('Unbound successfully').first().waitFor()
     await page.locator('[data-testid="binding-email"][data-bound="false"]').waitFor()
+    // The first confirmation has closed before the next one opens (as it does for a person).
+    await page.getByRole('alertdialog').waitFor({ state: 'detached' })
     await page.getByTestId('unbind-oidc').click()
     await page.getByRole('alertdialog').getByText('Unbind OIDC?').waitFor()
     await page.getByRole('alertdialog').getByRole('button', { name: 'Unbind' }).click()

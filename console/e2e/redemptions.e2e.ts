@@ -5,10 +5,10 @@
  * brings it back, edit renames, delete (confirmed) removes. Screenshots: light, dark, phone.
  */
 import { beforeAll, describe, expect, it } from 'vitest'
-import type { Locator, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { SHARED_ROOT, rootSession, userSession, type ApiSession } from '../../worker/e2e/support/api'
 import { DESKTOP, PHONE, openPage, shot } from './support/browser'
-import { presetTheme } from './support/console'
+import { presetTheme, rowAction } from './support/console'
 import { useBrowser } from './support/suite'
 
 /** Polls with room for a busy machine (vitest's default is one second). */
@@ -29,10 +29,6 @@ async function login(page: Page, username: string, password: string) {
 const rows = (page: Page) => page.locator('tbody tr')
 const statuses = (page: Page) => page.getByTestId('redemption-status').allInnerTexts()
 
-async function rowAction(page: Page, row: Locator, item: string) {
-  await row.getByRole('button', { name: /^Actions for/ }).click()
-  await page.getByRole('menuitem', { name: item }).click()
-}
 
 describe('redemption codes page', () => {
   const suite = useBrowser()

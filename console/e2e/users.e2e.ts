@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import type { Locator, Page } from 'playwright-core'
 import { ApiSession, SHARED_ROOT, rootSession, userSession } from '../../worker/e2e/support/api'
 import { DESKTOP, PHONE, openPage, shot } from './support/browser'
-import { presetTheme } from './support/console'
+import { presetTheme, rowAction } from './support/console'
 import { useBrowser } from './support/suite'
 
 /** Polls with room for a busy machine (vitest's default is one second). */
@@ -37,10 +37,6 @@ async function searchUser(page: Page, username: string): Promise<Locator> {
   return row
 }
 
-async function rowAction(page: Page, row: Locator, item: string) {
-  await row.getByRole('button', { name: /^Actions for/ }).click()
-  await page.getByRole('menuitem', { name: item }).click()
-}
 
 describe('users page', () => {
   const suite = useBrowser()
