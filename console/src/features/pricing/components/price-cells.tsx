@@ -5,7 +5,10 @@
  */
 import { useMemo } from 'react'
 import { useQuery } from '@tanstack/react-query'
+import type { ColumnDef } from '@tanstack/react-table'
+import type { TFunction } from 'i18next'
 import { useTranslation } from 'react-i18next'
+import { DataTableColumnHeader } from '@/components/data-table'
 import { Badge } from '@/components/ui/badge'
 import { channelTypesQueryOptions, type ExtraRatios } from '../api'
 import { formatRatio, formatUsd, ratioToUsd, type PriceType } from '../units'
@@ -58,4 +61,35 @@ export function useSupplierNames() {
     const names = new Map((data ?? []).map((c) => [c.id, c.name]))
     return (id: number) => names.get(id) ?? `#${id}`
   }, [data])
+}
+
+type PricedRow = { type: PriceType; input: number; output: number; extra_ratios: ExtraRatios | null }
+
+/** The type, input, output and extra-ratio columns, shared by the single and the merged view. */
+export function priceValueColumns<T extends PricedRow>(t: TFunction<'pricing'>): ColumnDef<T>[] {
+  const ratio = (side: 'input' | 'output'): ColumnDef<T> => ({
+    id: side,
+    accessorFn: (p) => p[side],
+    meta: { title: t(`fields.${side}`), className: 'min-w-28' },
+    header: ({ column }) => <DataTableColumnHeader column={column} title={t(`fields.${side}`)} />,
+    cell: ({ row }) => <PriceCell type={row.original.type} ratio={row.original[side]} side={side} />,
+  })
+  return [
+    {
+      id: 'type',
+      accessorFn: (p) => p.type,
+      meta: { title: t('fields.type') },
+      header: ({ column }) => <DataTableColumnHeader column={column} title={t('fields.type')} />,
+      cell: ({ row }) => <TypeBadge type={row.original.type} />,
+    },
+    ratio('input'),
+    ratio('output'),
+    {
+      id: 'extra_ratios',
+      enableSorting: false,
+      meta: { title: t('fields.extraRatios') },
+      header: t('fields.extraRatios'),
+      cell: ({ row }) => <ExtraRatioBadges ratios={row.original.extra_ratios} />,
+    },
+  ]
 }

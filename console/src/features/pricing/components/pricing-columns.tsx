@@ -10,7 +10,7 @@ import { DataTableColumnHeader, selectionColumn } from '@/components/data-table'
 import { cn } from '@/lib/utils'
 import { useToggleLock, type Price } from '../api'
 import { IconAction } from './icon-action'
-import { ExtraRatioBadges, PriceCell, TypeBadge, useSupplierNames } from './price-cells'
+import { priceValueColumns, useSupplierNames } from './price-cells'
 import { usePricing } from './pricing-provider'
 
 function LockToggle({ price }: { price: Price }) {
@@ -54,34 +54,7 @@ export function usePriceColumns(): ColumnDef<Price>[] {
         header: ({ column }) => <DataTableColumnHeader column={column} title={t('fields.supplier')} />,
         cell: ({ row }) => <span className="whitespace-nowrap">{supplier(row.original.channel_type)}</span>,
       },
-      {
-        id: 'type',
-        accessorFn: (p) => p.type,
-        meta: { title: t('fields.type') },
-        header: ({ column }) => <DataTableColumnHeader column={column} title={t('fields.type')} />,
-        cell: ({ row }) => <TypeBadge type={row.original.type} />,
-      },
-      {
-        id: 'input',
-        accessorFn: (p) => p.input,
-        meta: { title: t('fields.input'), className: 'min-w-28' },
-        header: ({ column }) => <DataTableColumnHeader column={column} title={t('fields.input')} />,
-        cell: ({ row }) => <PriceCell type={row.original.type} ratio={row.original.input} side="input" />,
-      },
-      {
-        id: 'output',
-        accessorFn: (p) => p.output,
-        meta: { title: t('fields.output'), className: 'min-w-28' },
-        header: ({ column }) => <DataTableColumnHeader column={column} title={t('fields.output')} />,
-        cell: ({ row }) => <PriceCell type={row.original.type} ratio={row.original.output} side="output" />,
-      },
-      {
-        id: 'extra_ratios',
-        enableSorting: false,
-        meta: { title: t('fields.extraRatios') },
-        header: t('fields.extraRatios'),
-        cell: ({ row }) => <ExtraRatioBadges ratios={row.original.extra_ratios} />,
-      },
+      ...priceValueColumns<Price>(t),
       {
         id: 'locked',
         accessorFn: (p) => p.locked,

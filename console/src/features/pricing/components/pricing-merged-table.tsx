@@ -13,7 +13,7 @@ import type { Price } from '../api'
 import { pageOf } from '../client-list'
 import { groupPrices, type PriceGroup } from '../price-groups'
 import { IconAction } from './icon-action'
-import { ExtraRatioBadges, PriceCell, TypeBadge, useSupplierNames } from './price-cells'
+import { priceValueColumns, useSupplierNames } from './price-cells'
 import { PriceFilters, filterPrices, usePricingSearch } from './pricing-filters'
 import { usePricing } from './pricing-provider'
 
@@ -60,34 +60,7 @@ function useMergedColumns(): ColumnDef<PriceGroup>[] {
         header: ({ column }) => <DataTableColumnHeader column={column} title={t('fields.supplier')} />,
         cell: ({ row }) => supplier(row.original.channel_type),
       },
-      {
-        id: 'type',
-        accessorFn: (g) => g.type,
-        meta: { title: t('fields.type') },
-        header: ({ column }) => <DataTableColumnHeader column={column} title={t('fields.type')} />,
-        cell: ({ row }) => <TypeBadge type={row.original.type} />,
-      },
-      {
-        id: 'input',
-        accessorFn: (g) => g.input,
-        meta: { title: t('fields.input'), className: 'min-w-28' },
-        header: ({ column }) => <DataTableColumnHeader column={column} title={t('fields.input')} />,
-        cell: ({ row }) => <PriceCell type={row.original.type} ratio={row.original.input} side="input" />,
-      },
-      {
-        id: 'output',
-        accessorFn: (g) => g.output,
-        meta: { title: t('fields.output'), className: 'min-w-28' },
-        header: ({ column }) => <DataTableColumnHeader column={column} title={t('fields.output')} />,
-        cell: ({ row }) => <PriceCell type={row.original.type} ratio={row.original.output} side="output" />,
-      },
-      {
-        id: 'extra_ratios',
-        enableSorting: false,
-        meta: { title: t('fields.extraRatios') },
-        header: t('fields.extraRatios'),
-        cell: ({ row }) => <ExtraRatioBadges ratios={row.original.extra_ratios} />,
-      },
+      ...priceValueColumns<PriceGroup>(t),
       {
         id: 'locked',
         enableSorting: false,
