@@ -1,7 +1,7 @@
 /**
  * Account balance queries of the suppliers that expose one (OpenAI-style billing endpoints, which
- * many OpenAI-compatible relays also serve; DeepSeek; Moonshot; SiliconFlow). Pure: each query is
- * the requests to send and a parser of their JSON bodies into USD (or the supplier's currency).
+ * many OpenAI-compatible relays also serve; DeepSeek; Moonshot; SiliconFlow; OpenRouter). Pure: each
+ * query is the requests to send and a parser of their JSON bodies into USD (or the supplier's currency).
  */
 import type { ChannelInfo } from './types'
 import { joinUrl } from './url'
@@ -43,4 +43,10 @@ export const moonshotBalance: BalanceQuery = {
 export const siliconflowBalance: BalanceQuery = {
   requests: (ch, fallback) => [new Request(joinUrl(base(ch, fallback), '/v1/user/info'), { headers: bearer(ch.key) })],
   parse: ([body]) => Number(body?.data?.totalBalance ?? body?.data?.balance ?? 0),
+}
+
+/** OpenRouter credits: purchased minus used (USD). */
+export const openRouterBalance: BalanceQuery = {
+  requests: (ch, fallback) => [new Request(joinUrl(base(ch, fallback), '/v1/credits'), { headers: bearer(ch.key) })],
+  parse: ([body]) => Number(body?.data?.total_credits ?? 0) - Number(body?.data?.total_usage ?? 0),
 }

@@ -19,7 +19,15 @@ const ONE_HUB_IDS: Record<number, string> = {
   56: 'xAI',
   20: 'OpenRouter',
   45: 'SiliconFlow',
+  15: 'Baidu Qianfan (文心)',
+  17: 'Alibaba Qwen/DashScope',
+  26: 'Baichuan',
+  27: 'MiniMax',
+  33: '01.AI (零一)',
+  39: 'Ollama',
 }
+/** Suppliers one-hub only reaches through "Custom": ids outside its range. */
+const EXTRA_IDS: Record<number, string> = { 1001: 'Together AI', 1002: 'Fireworks AI', 1003: 'Perplexity', 1004: 'StepFun (阶跃星辰)' }
 
 describe('CHANNEL_TYPES', () => {
   it('has unique ids', () => {
@@ -37,8 +45,10 @@ describe('CHANNEL_TYPES', () => {
   })
 
   it('uses the one-hub ids', () => {
-    for (const [id, name] of Object.entries(ONE_HUB_IDS)) expect(channelType(Number(id))?.name).toBe(name)
-    expect(CHANNEL_TYPES.map((t) => t.id).sort((a, b) => a - b)).toEqual(Object.keys(ONE_HUB_IDS).map(Number).sort((a, b) => a - b))
+    const all = { ...ONE_HUB_IDS, ...EXTRA_IDS }
+    for (const [id, name] of Object.entries(all)) expect(channelType(Number(id))?.name).toBe(name)
+    expect(CHANNEL_TYPES.map((t) => t.id)).toEqual(Object.keys(all).map(Number).sort((a, b) => a - b))
+    for (const id of Object.keys(EXTRA_IDS)) expect(Number(id)).toBeGreaterThan(1000)
   })
 
   it('wires the translating adapters to their types', () => {
@@ -60,6 +70,16 @@ describe('CHANNEL_TYPES', () => {
     [56, 'https://api.x.ai/v1/chat/completions'],
     [20, 'https://openrouter.ai/api/v1/chat/completions'],
     [45, 'https://api.siliconflow.cn/v1/chat/completions'],
+    [15, 'https://qianfan.baidubce.com/v2/chat/completions'],
+    [17, 'https://dashscope.aliyuncs.com/compatible-mode/v1/chat/completions'],
+    [26, 'https://api.baichuan-ai.com/v1/chat/completions'],
+    [27, 'https://api.minimax.chat/v1/chat/completions'],
+    [33, 'https://api.lingyiwanwu.com/v1/chat/completions'],
+    [39, 'https://ollama.com/v1/chat/completions'],
+    [1001, 'https://api.together.xyz/v1/chat/completions'],
+    [1002, 'https://api.fireworks.ai/inference/v1/chat/completions'],
+    [1003, 'https://api.perplexity.ai/chat/completions'],
+    [1004, 'https://api.stepfun.com/v1/chat/completions'],
   ])('compatible type %i calls %s by default', async (id, url) => {
     const req = await channelType(id)!.adapter.buildRequest(chatCall(), channel({ type: id, key: 'k' }))
     expect(req.url).toBe(url)

@@ -3,11 +3,11 @@
  * The only place that switches on the supplier type. Type ids follow one-hub so data imports.
  */
 import type { ProviderAdapter } from './types'
-import { openAIBaseAdapter } from './openai/adapter'
 import { azureAdapter } from './azure/adapter'
 import { anthropicAdapter } from './anthropic/adapter'
 import { geminiAdapter } from './gemini/adapter'
-import { deepseekBalance, moonshotBalance, openAIBalance, siliconflowBalance, type BalanceQuery } from './balance'
+import type { BalanceQuery } from './balance'
+import { COMPATIBLE_PRESETS } from './compatible/presets'
 
 export interface ChannelType {
   id: number
@@ -23,24 +23,14 @@ export interface ChannelType {
   balance?: BalanceQuery
   /** Models suggested in the channel form's picker. */
   models: string[]
+  /** Chat features beyond plain chat (the operations come from `adapter.supports`). */
+  features?: Feature[]
 }
 
-const compatible = (id: number, name: string, defaultBaseUrl: string, models: string[], balance?: BalanceQuery): ChannelType => ({
-  id,
-  name,
-  adapter: openAIBaseAdapter({ defaultBaseUrl }),
-  defaultBaseUrl,
-  keyHint: 'sk-…',
-  baseUrlHint: defaultBaseUrl,
-  balance,
-  models,
-})
+/** Chat features a type offers for its usual models: streaming, tool calls, image input. */
+export type Feature = 'stream' | 'tools' | 'vision'
 
-export const CHANNEL_TYPES: ChannelType[] = [
-  {
-    ...compatible(1, 'OpenAI', 'https://api.openai.com', ['gpt-4o', 'gpt-4o-mini', 'gpt-4.1', 'gpt-4.1-mini', 'o3-mini', 'text-embedding-3-small', 'text-embedding-3-large', 'dall-e-3', 'whisper-1', 'tts-1'], openAIBalance),
-    keyHint: 'sk-… (one key per line in batch mode)',
-  },
+const TRANSLATED: ChannelType[] = [
   {
     id: 3,
     name: 'Azure OpenAI',
@@ -50,10 +40,7 @@ export const CHANNEL_TYPES: ChannelType[] = [
     baseUrlHint: 'https://{resource}.openai.azure.com',
     otherHint: 'API version, e.g. 2024-10-21',
     models: ['gpt-4o', 'gpt-4o-mini', 'gpt-35-turbo'],
-  },
-  {
-    ...compatible(8, 'Custom (OpenAI-compatible)', '', [], openAIBalance),
-    baseUrlHint: 'https://your-relay.example.com (the /v1 paths are appended)',
+    features: ['stream', 'tools', 'vision'],
   },
   {
     id: 14,
@@ -63,6 +50,7 @@ export const CHANNEL_TYPES: ChannelType[] = [
     keyHint: 'sk-ant-…',
     baseUrlHint: 'https://api.anthropic.com',
     models: ['claude-sonnet-4-5', 'claude-haiku-4-5', 'claude-opus-4-1', 'claude-3-5-haiku-latest'],
+    features: ['stream', 'tools', 'vision'],
   },
   {
     id: 25,
@@ -73,15 +61,12 @@ export const CHANNEL_TYPES: ChannelType[] = [
     baseUrlHint: 'https://generativelanguage.googleapis.com',
     otherHint: 'API version (default v1beta)',
     models: ['gemini-2.5-pro', 'gemini-2.5-flash', 'gemini-2.0-flash'],
+    features: ['stream', 'tools', 'vision'],
   },
-  compatible(28, 'DeepSeek', 'https://api.deepseek.com', ['deepseek-chat', 'deepseek-reasoner'], deepseekBalance),
-  compatible(29, 'Moonshot', 'https://api.moonshot.cn', ['moonshot-v1-8k', 'moonshot-v1-32k', 'kimi-k2-0711-preview'], moonshotBalance),
-  compatible(30, 'Mistral', 'https://api.mistral.ai', ['mistral-large-latest', 'mistral-small-latest', 'mistral-embed']),
-  compatible(31, 'Groq', 'https://api.groq.com/openai', ['llama-3.3-70b-versatile', 'llama-3.1-8b-instant']),
-  compatible(56, 'xAI', 'https://api.x.ai', ['grok-4', 'grok-3-mini']),
-  compatible(20, 'OpenRouter', 'https://openrouter.ai/api', ['openai/gpt-4o-mini', 'anthropic/claude-sonnet-4.5']),
-  compatible(45, 'SiliconFlow', 'https://api.siliconflow.cn', ['deepseek-ai/DeepSeek-V3', 'Qwen/Qwen2.5-72B-Instruct', 'BAAI/bge-reranker-v2-m3'], siliconflowBalance),
 ]
+
+/** Every type, in id order (the console lists them in this order). */
+export const CHANNEL_TYPES: ChannelType[] = [...TRANSLATED, ...COMPATIBLE_PRESETS].sort((a, b) => a.id - b.id)
 
 const BY_ID = new Map(CHANNEL_TYPES.map((t) => [t.id, t]))
 

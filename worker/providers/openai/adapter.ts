@@ -1,6 +1,6 @@
 /**
- * OpenAI and the OpenAI-compatible family (custom base URL, DeepSeek, Moonshot, Mistral, Groq,
- * xAI, OpenRouter, SiliconFlow): the body passes through; streams get
+ * OpenAI and the OpenAI-compatible family (custom base URL and the presets in
+ * ../compatible/presets.ts): the body passes through; streams get
  * `stream_options.include_usage` injected upstream and the usage chunk is captured.
  */
 import type { Usage } from '../../billing/formula'
@@ -164,23 +164,28 @@ export class OpenAIStream implements StreamTransformer {
   }
 }
 
+/** OpenAI path of an operation under another version segment ('v4' → /v4/chat/completions, '' → /chat/completions). */
+export const versionedPath = (path: string, version = 'v1') => (version ? path.replace(/^\/v1\//, `/${version}/`) : path.replace(/^\/v1/, ''))
+
 export function openAIBaseAdapter(opts: {
   defaultBaseUrl: string
   ops?: RelayOp[]
+  /** Version segment of the supplier's paths (default v1; '' when the base URL already ends at the API root). */
+  apiVersion?: string
   authHeaders?: (key: string) => Record<string, string>
 }): ProviderAdapter {
   const ops = new Set<RelayOp>(opts.ops ?? (Object.keys(OPENAI_PATHS) as RelayOp[]))
   const auth = opts.authHeaders ?? ((key: string) => ({ authorization: `Bearer ${key}` }))
+  const url = (channel: ChannelInfo, path: string) => joinUrl(channel.baseUrl || opts.defaultBaseUrl, versionedPath(path, opts.apiVersion))
   return {
     supports: (op) => ops.has(op),
     buildRequest(call: RelayCall, channel: ChannelInfo) {
-      return openAIRequest(joinUrl(channel.baseUrl || opts.defaultBaseUrl, OPENAI_PATHS[call.op]), call, auth(channel.key))
+      return openAIRequest(url(channel, OPENAI_PATHS[call.op]), call, auth(channel.key))
     },
     parseResponse: parseOpenAIResponse,
     createStream: (call) => new OpenAIStream(call),
     parseError: (_status, body) => errorFromBody(body),
-    modelsRequest: (channel) =>
-      new Request(joinUrl(channel.baseUrl || opts.defaultBaseUrl, '/v1/models'), { headers: auth(channel.key) }),
+    modelsRequest: (channel) => new Request(url(channel, '/v1/models'), { headers: auth(channel.key) }),
     parseModels: (body: any) => (Array.isArray(body?.data) ? body.data.map((m: any) => String(m.id)) : []),
   }
 }

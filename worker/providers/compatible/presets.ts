@@ -1,0 +1,109 @@
+/**
+ * The OpenAI-compatible suppliers: one preset line each (one-hub type id, name, default base URL,
+ * version segment, operations, suggested models, balance query). They all share the pass-through
+ * OpenAI adapter; only the URL, the version segment and the supported operations differ.
+ */
+import type { RelayOp } from '../types'
+import { openAIBaseAdapter } from '../openai/adapter'
+import { deepseekBalance, moonshotBalance, openAIBalance, openRouterBalance, siliconflowBalance, type BalanceQuery } from '../balance'
+import type { ChannelType, Feature } from '../registry'
+
+const CHAT: RelayOp[] = ['chat']
+const CHAT_EMBED: RelayOp[] = ['chat', 'embeddings']
+
+interface Preset {
+  id: number
+  name: string
+  defaultBaseUrl: string
+  models: string[]
+  /** Operations the supplier serves (default: every OpenAI operation). */
+  ops?: RelayOp[]
+  /** Version segment of its paths (default v1). */
+  apiVersion?: string
+  balance?: BalanceQuery
+  features?: Feature[]
+  keyHint?: string
+  baseUrlHint?: string
+}
+
+export const compatible = (p: Preset): ChannelType => ({
+  id: p.id,
+  name: p.name,
+  adapter: openAIBaseAdapter({ defaultBaseUrl: p.defaultBaseUrl, ops: p.ops, apiVersion: p.apiVersion }),
+  defaultBaseUrl: p.defaultBaseUrl,
+  keyHint: p.keyHint ?? 'sk-…',
+  baseUrlHint: p.baseUrlHint ?? p.defaultBaseUrl,
+  balance: p.balance,
+  features: p.features ?? ['stream', 'tools'],
+  models: p.models,
+})
+
+const ALL: Feature[] = ['stream', 'tools', 'vision']
+
+export const COMPATIBLE_PRESETS: ChannelType[] = [
+  {
+    ...compatible({
+      id: 1,
+      name: 'OpenAI',
+      defaultBaseUrl: 'https://api.openai.com',
+      models: ['gpt-4o', 'gpt-4o-mini', 'gpt-4.1', 'gpt-4.1-mini', 'o3-mini', 'text-embedding-3-small', 'text-embedding-3-large', 'dall-e-3', 'whisper-1', 'tts-1'],
+      balance: openAIBalance,
+      features: ALL,
+    }),
+    keyHint: 'sk-… (one key per line in batch mode)',
+  },
+  {
+    ...compatible({ id: 8, name: 'Custom (OpenAI-compatible)', defaultBaseUrl: '', models: [], balance: openAIBalance, features: ALL }),
+    baseUrlHint: 'https://your-relay.example.com (the /v1 paths are appended)',
+  },
+  compatible({ id: 28, name: 'DeepSeek', defaultBaseUrl: 'https://api.deepseek.com', ops: ['chat', 'completions'], models: ['deepseek-chat', 'deepseek-reasoner'], balance: deepseekBalance }),
+  compatible({ id: 29, name: 'Moonshot', defaultBaseUrl: 'https://api.moonshot.cn', ops: CHAT, models: ['moonshot-v1-8k', 'moonshot-v1-32k', 'kimi-k2-0711-preview'], balance: moonshotBalance, features: ALL }),
+  compatible({ id: 30, name: 'Mistral', defaultBaseUrl: 'https://api.mistral.ai', ops: ['chat', 'embeddings', 'moderations'], models: ['mistral-large-latest', 'mistral-small-latest', 'pixtral-large-latest', 'mistral-embed'], features: ALL }),
+  compatible({ id: 31, name: 'Groq', defaultBaseUrl: 'https://api.groq.com/openai', ops: ['chat', 'audio.transcriptions', 'audio.translations'], models: ['llama-3.3-70b-versatile', 'llama-3.1-8b-instant', 'whisper-large-v3'] }),
+  compatible({ id: 56, name: 'xAI', defaultBaseUrl: 'https://api.x.ai', ops: ['chat', 'images.generations'], models: ['grok-4', 'grok-3-mini', 'grok-2-image'], features: ALL }),
+  compatible({ id: 20, name: 'OpenRouter', defaultBaseUrl: 'https://openrouter.ai/api', ops: ['chat', 'completions'], models: ['openai/gpt-4o-mini', 'anthropic/claude-sonnet-4.5'], balance: openRouterBalance, features: ALL }),
+  compatible({
+    id: 45,
+    name: 'SiliconFlow',
+    defaultBaseUrl: 'https://api.siliconflow.cn',
+    ops: ['chat', 'embeddings', 'rerank', 'images.generations', 'audio.speech', 'audio.transcriptions'],
+    models: ['deepseek-ai/DeepSeek-V3', 'Qwen/Qwen2.5-72B-Instruct', 'BAAI/bge-m3', 'BAAI/bge-reranker-v2-m3'],
+    balance: siliconflowBalance,
+  }),
+  compatible({
+    id: 15,
+    name: 'Baidu Qianfan (文心)',
+    defaultBaseUrl: 'https://qianfan.baidubce.com',
+    apiVersion: 'v2',
+    ops: CHAT_EMBED,
+    models: ['ernie-4.0-8k-latest', 'ernie-3.5-8k', 'ernie-speed-128k', 'ernie-lite-8k', 'embedding-v1'],
+    keyHint: 'Qianfan API key (bce-v3/ALTAK-…), for the v2 OpenAI-compatible endpoint',
+  }),
+  compatible({
+    id: 17,
+    name: 'Alibaba Qwen/DashScope',
+    defaultBaseUrl: 'https://dashscope.aliyuncs.com/compatible-mode',
+    ops: CHAT_EMBED,
+    models: ['qwen-max', 'qwen-plus', 'qwen-turbo', 'qwen-vl-max', 'text-embedding-v3'],
+    features: ALL,
+    baseUrlHint: 'https://dashscope.aliyuncs.com/compatible-mode (international: https://dashscope-intl.aliyuncs.com/compatible-mode)',
+  }),
+  compatible({ id: 26, name: 'Baichuan', defaultBaseUrl: 'https://api.baichuan-ai.com', ops: CHAT_EMBED, models: ['Baichuan4-Turbo', 'Baichuan4', 'Baichuan3-Turbo', 'Baichuan-Text-Embedding'] }),
+  compatible({ id: 27, name: 'MiniMax', defaultBaseUrl: 'https://api.minimax.chat', ops: CHAT, models: ['MiniMax-Text-01', 'abab6.5s-chat'] }),
+  compatible({ id: 33, name: '01.AI (零一)', defaultBaseUrl: 'https://api.lingyiwanwu.com', ops: CHAT, models: ['yi-lightning', 'yi-large', 'yi-vision'], features: ALL }),
+  compatible({
+    id: 39,
+    name: 'Ollama',
+    defaultBaseUrl: 'https://ollama.com',
+    ops: CHAT_EMBED,
+    models: ['llama3.2', 'qwen2.5', 'nomic-embed-text'],
+    keyHint: 'ollama.com API key (any text for a local server)',
+    baseUrlHint: 'http://127.0.0.1:11434 for a local server (its /v1 OpenAI-compatible endpoint is used)',
+    features: ALL,
+  }),
+  // Suppliers one-hub reaches only through "Custom": ids above one-hub's range so they never collide.
+  compatible({ id: 1001, name: 'Together AI', defaultBaseUrl: 'https://api.together.xyz', ops: ['chat', 'completions', 'embeddings', 'images.generations', 'rerank'], models: ['meta-llama/Llama-3.3-70B-Instruct-Turbo', 'deepseek-ai/DeepSeek-V3'] }),
+  compatible({ id: 1002, name: 'Fireworks AI', defaultBaseUrl: 'https://api.fireworks.ai/inference', ops: ['chat', 'completions', 'embeddings'], models: ['accounts/fireworks/models/llama-v3p3-70b-instruct', 'accounts/fireworks/models/deepseek-v3'] }),
+  compatible({ id: 1003, name: 'Perplexity', defaultBaseUrl: 'https://api.perplexity.ai', apiVersion: '', ops: CHAT, models: ['sonar', 'sonar-pro', 'sonar-reasoning'], features: ['stream'] }),
+  compatible({ id: 1004, name: 'StepFun (阶跃星辰)', defaultBaseUrl: 'https://api.stepfun.com', ops: ['chat', 'embeddings', 'images.generations', 'audio.speech', 'audio.transcriptions'], models: ['step-1-8k', 'step-1-32k', 'step-1v-8k', 'step-2-16k'], features: ALL }),
+]
