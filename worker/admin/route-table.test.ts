@@ -1,7 +1,8 @@
 /**
  * Authorization over the whole route table: every /api route must declare its minimum role with
  * access(), and anonymous callers and lower roles must be refused (401/403) on every route above
- * their level. New routes are covered automatically.
+ * their level. New routes are covered automatically. The rank test then plays anonymous / user /
+ * other user / admin / other admin / root against the owner-scoped token, log and quota routes.
  */
 import { describe, expect, it } from 'vitest'
 import { app } from '../app'
@@ -78,5 +79,85 @@ describe('route table authorization', () => {
       if (res.body.success === undefined && !r.path.includes('export')) failures.push(`${r.method} ${r.path} → no envelope`)
     }
     expect(failures).toEqual([])
+  })
+
+  it('applies the rank rule on token, log and quota routes (admin → lower roles only, root → everyone)', async () => {
+    const root = await setupRoot()
+    const { client: user, id: userId } = await signedInUser('rankuser')
+    const { client: other, id: otherId } = await signedInUser('rankother')
+    const { client: admin, id: adminId } = await signedInUser('rankadmin')
+    const { client: peer, id: peerId } = await signedInUser('rankpeer')
+    for (const id of [adminId, peerId]) expect((await root.post('/api/user/manage', { id, action: 'promote' })).status).toBe(200)
+    const rootId = (await root.get('/api/user/self')).body.data.id as number
+    const anon = new TestClient()
+    await anon.get('/api/status')
+
+    const form = { name: 'rank key', remain_quota: 0, unlimited_quota: true, expired_time: -1 }
+    const tokenOf = async (client: TestClient) => (await client.post('/api/token/', form)).body.data as { id: number; key: string }
+    const [rootTok, userTok, otherTok, adminTok, peerTok] = await Promise.all([root, user, other, admin, peer].map(tokenOf))
+    const search = async (client: TestClient, ownerId: number) => (await client.get(`/api/token/admin/search?user_id=${ownerId}`)).body.data.data as { key: string }[]
+
+    // Admin search: nothing of root or a peer; lower users' keys masked.
+    expect(await search(admin, rootId)).toEqual([])
+    expect(await search(admin, peerId)).toEqual([])
+    expect((await admin.get('/api/token/admin/search')).body.data.data.map((t: { user_id: number }) => t.user_id).sort()).toEqual([userId, otherId, adminId].sort())
+    const seen = await search(admin, userId)
+    expect(seen).toHaveLength(1)
+    expect(seen[0]!.key).not.toBe(userTok!.key)
+    expect(seen[0]!.key).toMatch(/^sk-.{4}\*+.{4}$/)
+    expect(await search(root, peerId)).toHaveLength(1)
+    expect((await search(root, rootId))[0]!.key).not.toBe(rootTok!.key)
+
+    // Admin edit/delete: 403 above the admin's rank, allowed on lower users and on their own keys.
+    const edit = (client: TestClient, id: number) => client.put('/api/token/admin', { ...form, id, name: 'edited' }).then((r) => r.status)
+    const del = (client: TestClient, id: number) => client.delete(`/api/token/admin/${id}`).then((r) => r.status)
+    expect(await edit(admin, rootTok!.id)).toBe(403)
+    expect(await edit(admin, peerTok!.id)).toBe(403)
+    expect(await del(admin, rootTok!.id)).toBe(403)
+    expect(await del(admin, peerTok!.id)).toBe(403)
+    expect(await edit(admin, userTok!.id)).toBe(200)
+    expect(await edit(admin, adminTok!.id)).toBe(200)
+    expect(await edit(root, peerTok!.id)).toBe(200)
+    expect((await root.get(`/api/token/${rootTok!.id}`)).body.data.name).toBe('rank key')
+
+    // Users: another user's token is invisible (404) on every owner route.
+    expect((await user.get(`/api/token/${otherTok!.id}`)).status).toBe(404)
+    expect((await user.put('/api/token/', { ...form, id: otherTok!.id })).status).toBe(404)
+    expect((await user.delete(`/api/token/${otherTok!.id}`)).status).toBe(404)
+    expect((await user.post(`/api/token/${otherTok!.id}/key`)).status).toBe(404)
+
+    // Reveal: owner or root only, each reveal logged with the actor.
+    expect((await anon.post(`/api/token/${userTok!.id}/key`)).status).toBe(401)
+    expect((await admin.post(`/api/token/admin/${userTok!.id}/key`)).status).toBe(403)
+    expect((await admin.post(`/api/token/${userTok!.id}/key`)).status).toBe(404)
+    expect((await user.post(`/api/token/${userTok!.id}/key`)).body.data.key).toBe(userTok!.key)
+    expect((await root.post(`/api/token/admin/${peerTok!.id}/key`)).body.data.key).toBe(peerTok!.key)
+    expect((await root.post(`/api/token/${rootTok!.id}/key`)).body.data.key).toBe(rootTok!.key)
+    const reveals = (await root.get('/api/log/?type=3&page_size=100')).body.data.data as { user_id: number; content: string; metadata: Record<string, unknown> }[]
+    expect(reveals.filter((l) => l.content.includes('revealed the key')).map((l) => [l.user_id, l.metadata.actor_id])).toEqual(
+      expect.arrayContaining([[userId, userId], [peerId, rootId], [rootId, rootId]])
+    )
+
+    // Logs: an admin sees no log row of root or of a peer (list, stat, export); root sees them.
+    const adminLogs = (await admin.get('/api/log/?page_size=100')).body.data.data as { user_id: number }[]
+    expect(adminLogs.length).toBeGreaterThan(0)
+    expect(adminLogs.filter((l) => l.user_id === rootId || l.user_id === peerId)).toEqual([])
+    expect((await admin.get('/api/log/stat?username=rankpeer')).body.data.count).toBe(0)
+    expect((await root.get('/api/log/stat?username=rankpeer')).body.data.count).toBeGreaterThan(0)
+    expect(await (await admin.raw('GET', '/api/log/export?type=3')).text()).not.toContain('rankpeer')
+    expect(await (await root.raw('GET', '/api/log/export?type=3')).text()).toContain('rankpeer')
+
+    // Quota: an admin changes only lower users' balances; root changes anyone's.
+    const quota = (client: TestClient, id: number) => client.post(`/api/user/quota/${id}`, { quota: 100, remark: 'rank' }).then((r) => r.status)
+    expect(await quota(admin, rootId)).toBe(403)
+    expect(await quota(admin, peerId)).toBe(403)
+    expect(await quota(user, otherId)).toBe(403)
+    expect(await quota(anon, userId)).toBe(401)
+    expect(await quota(admin, userId)).toBe(200)
+    expect(await quota(root, peerId)).toBe(200)
+    const setQuota = (client: TestClient, id: number, username: string) => client.put('/api/user/', { id, username, group: 'default', quota: 5 }).then((r) => r.status)
+    expect(await setQuota(admin, rootId, 'root')).toBe(403)
+    expect(await setQuota(admin, peerId, 'rankpeer')).toBe(403)
+    expect(await setQuota(admin, otherId, 'rankother')).toBe(200)
   })
 })

@@ -25,9 +25,16 @@ export const logQuery = z.object({
 
 export type LogQuery = z.infer<typeof logQuery>
 
-export function logFilter(q: LogQuery, scope: { userId?: number }): SQL | undefined {
+/** Who may be seen: one user's rows (`userId`), or an admin's rank filter (`within`, see shared/rank). */
+export interface LogScope {
+  userId?: number
+  within?: SQL
+}
+
+export function logFilter(q: LogQuery, scope: LogScope): SQL | undefined {
   return and(
     scope.userId !== undefined ? eq(logs.userId, scope.userId) : undefined,
+    scope.within,
     q.type ? eq(logs.type, q.type) : undefined,
     q.start_timestamp ? gte(logs.createdAt, q.start_timestamp) : undefined,
     q.end_timestamp ? lte(logs.createdAt, q.end_timestamp) : undefined,
@@ -59,7 +66,7 @@ export function logView(l: Log, admin: boolean) {
   }
 }
 
-export async function listLogs(env: Env, q: LogQuery, scope: { userId?: number }, admin: boolean) {
+export async function listLogs(env: Env, q: LogQuery, scope: LogScope, admin: boolean) {
   const db = createDb(env.DB)
   const where = logFilter(q, scope)
   // Bounded count: never scan more than COUNT_CAP + 1 rows to size the pager.
@@ -72,7 +79,7 @@ export async function listLogs(env: Env, q: LogQuery, scope: { userId?: number }
   return { data: rows.map((r) => logView(r, admin)), page: q.p, size: q.page_size, total_count: Math.min(n, COUNT_CAP), total_capped: n > COUNT_CAP }
 }
 
-export async function sumQuota(env: Env, q: LogQuery, scope: { userId?: number }) {
+export async function sumQuota(env: Env, q: LogQuery, scope: LogScope) {
   const [row] = await createDb(env.DB)
     .select({ quota: sql<number>`COALESCE(SUM(${logs.quota}), 0)`, count: sql<number>`COUNT(*)` })
     .from(logs)
@@ -88,7 +95,7 @@ const csvCell = (v: unknown) => {
 }
 
 /** Stream the filtered rows as CSV (at most 100,000), newest first, 1,000 per query. */
-export function exportCsv(env: Env, q: LogQuery, scope: { userId?: number }, admin: boolean): ReadableStream<Uint8Array> {
+export function exportCsv(env: Env, q: LogQuery, scope: LogScope, admin: boolean): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder()
   const columns = admin ? CSV_COLUMNS : CSV_COLUMNS.filter((c) => c !== 'channel_id')
   let beforeId: number | undefined

@@ -4,11 +4,13 @@
  */
 import { Hono } from 'hono'
 import { and } from 'drizzle-orm'
-import { adminRoute, userRoute } from '../../middleware/access'
+import { adminRoute, rootRoute, userRoute } from '../../middleware/access'
 import { ok } from '../../lib/respond'
 import { idParam, validate } from '../../lib/validate'
 import type { HonoEnv } from '../../env'
 import { listQuery } from '../shared/paging'
+import { withinRank } from '../shared/rank'
+import { tokens } from '../../db/schema'
 import { adminSearchQuery, createTokenSchema, statusSchema, updateTokenSchema } from './tokens.schema'
 import {
   createToken,
@@ -17,6 +19,7 @@ import {
   listTokens,
   ownedBy,
   playgroundToken,
+  revealTokenKey,
   setTokenStatus,
   tokenIdIs,
   tokenView,
@@ -30,13 +33,17 @@ export const tokenRoutes = new Hono<HonoEnv>()
   .get('/token/playground', userRoute, async (c) => ok(c, tokenView(await playgroundToken(c.env, c.get('user')!))))
   .get('/token/admin/search', adminRoute, validate('query', adminSearchQuery), async (c) => {
     const q = c.req.valid('query')
-    const where = and(q.user_id ? ownedBy(q.user_id) : undefined, q.token_id ? tokenIdIs(q.token_id) : undefined)
-    return ok(c, await listTokens(c.env, where, { p: q.p, page_size: q.page_size, keyword: q.keyword }))
+    const actor = c.get('user')!
+    // Rank rule: an admin never sees tokens of peers or root; keys are masked in this view.
+    const where = and(q.user_id ? ownedBy(q.user_id) : undefined, q.token_id ? tokenIdIs(q.token_id) : undefined, withinRank(actor, tokens.userId))
+    return ok(c, await listTokens(c.env, where, { p: q.p, page_size: q.page_size, keyword: q.keyword }, { masked: true }))
   })
   .put('/token/admin', adminRoute, validate('json', updateTokenSchema), async (c) => {
     const body = c.req.valid('json')
-    return ok(c, tokenView(await updateToken(c.env, c.get('user')!, body.id, body, true)), 'Updated')
+    return ok(c, tokenView(await updateToken(c.env, c.get('user')!, body.id, body, true), undefined, { masked: true }), 'Updated')
   })
+  .post('/token/admin/:id/key', rootRoute, validate('param', idParam), async (c) => ok(c, await revealTokenKey(c.env, c.get('user')!, c.req.valid('param').id, true)))
+  .post('/token/:id/key', userRoute, validate('param', idParam), async (c) => ok(c, await revealTokenKey(c.env, c.get('user')!, c.req.valid('param').id)))
   .delete('/token/admin/:id', adminRoute, validate('param', idParam), async (c) => {
     await deleteToken(c.env, c.get('user')!, c.req.valid('param').id, true)
     return ok(c, null, 'Deleted')

@@ -14,6 +14,8 @@ import { getTokenSecret } from '../../settings/store'
 import { groupExists } from '../groups/groups.service'
 import { ROLE, type SessionUser } from '../../env'
 import { contains, offset, orderBy, page, type ListQuery } from '../shared/paging'
+import { assertRank } from '../shared/rank'
+import { auditLog } from '../shared/audit-log'
 import type { z } from 'zod'
 import type { tokenFields } from './tokens.schema'
 
@@ -21,11 +23,14 @@ export type TokenFields = z.infer<typeof tokenFields>
 
 export const PLAYGROUND_TOKEN_NAME = 'sys_playground'
 
-export function tokenView(t: Token, username?: string) {
+/** `sk-abcd**********wxyz`: what admin views show instead of another user's key. */
+export const maskedKey = (key: string) => `sk-${key.slice(0, 4)}**********${key.slice(-4)}`
+
+export function tokenView(t: Token, username?: string, opts: { masked?: boolean } = {}) {
   return {
     id: t.id,
     user_id: t.userId,
-    key: `sk-${t.key}`,
+    key: opts.masked ? maskedKey(t.key) : `sk-${t.key}`,
     name: t.name,
     status: t.status,
     created_time: t.createdTime,
@@ -43,7 +48,7 @@ export function tokenView(t: Token, username?: string) {
 
 const sortable = { id: tokens.id, name: tokens.name, created_time: tokens.createdTime, accessed_time: tokens.accessedTime, remain_quota: tokens.remainQuota, used_quota: tokens.usedQuota, expired_time: tokens.expiredTime }
 
-export async function listTokens(env: Env, where: SQL | undefined, q: ListQuery) {
+export async function listTokens(env: Env, where: SQL | undefined, q: ListQuery, opts: { masked?: boolean } = {}) {
   const db = createDb(env.DB)
   const filter = and(where, eq(tokens.hidden, false), q.keyword ? contains(tokens.name, q.keyword) : undefined)
   const [rows, [total]] = await Promise.all([
@@ -57,18 +62,35 @@ export async function listTokens(env: Env, where: SQL | undefined, q: ListQuery)
       .offset(offset(q)),
     db.select({ n: count() }).from(tokens).where(filter),
   ])
-  return page(q, rows.map((r) => tokenView(r.t, r.username ?? '')), total?.n ?? 0)
+  return page(q, rows.map((r) => tokenView(r.t, r.username ?? '', opts)), total?.n ?? 0)
 }
 
-/** A token the caller may act on: their own, or any token for an admin acting as admin. */
+/**
+ * A token the caller may act on: their own or, for an admin acting as admin, a token whose owner
+ * ranks below them (root: any token). A token above the admin's rank answers 403.
+ */
 export async function findOwnedToken(env: Env, id: number, owner: SessionUser, asAdmin = false): Promise<Token> {
+  const admin = asAdmin && owner.role >= ROLE.ADMIN
   const [row] = await createDb(env.DB)
-    .select()
+    .select({ t: tokens, ownerRole: users.role })
     .from(tokens)
-    .where(asAdmin && owner.role >= ROLE.ADMIN ? eq(tokens.id, id) : and(eq(tokens.id, id), eq(tokens.userId, owner.id)))
+    .leftJoin(users, eq(users.id, tokens.userId))
+    .where(admin ? eq(tokens.id, id) : and(eq(tokens.id, id), eq(tokens.userId, owner.id)))
     .limit(1)
   if (!row) throw notFound('Token not found')
-  return row
+  if (admin) assertRank(owner, { id: row.t.userId, role: row.ownerRole ?? ROLE.USER })
+  return row.t
+}
+
+/**
+ * The full key of a token, as an explicit action: the owner reveals their own key, root any key
+ * (`asRoot`). Every reveal writes a manage log naming the actor.
+ */
+export async function revealTokenKey(env: Env, actor: SessionUser, id: number, asRoot = false) {
+  const token = await findOwnedToken(env, id, actor, asRoot && actor.role >= ROLE.ROOT)
+  const [owner] = await createDb(env.DB).select({ id: users.id, username: users.username }).from(users).where(eq(users.id, token.userId)).limit(1)
+  await auditLog(env, actor, owner ?? { id: token.userId, username: '' }, `${actor.username} revealed the key of token "${token.name}" (#${token.id})`, { token_id: token.id })
+  return { id: token.id, key: `sk-${token.key}` }
 }
 
 /** A token group must be enabled; ordinary users may pick only their own group or a public one. */

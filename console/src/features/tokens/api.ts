@@ -3,7 +3,8 @@
  * /api/token/status), the admin search across users (GET /api/token/admin/search, PUT and DELETE
  * under /api/token/admin), and the form's option lists (the user's and public groups from
  * GET /api/user_group_map, the available models from GET /api/available_model). Every write
- * refreshes the token lists.
+ * refreshes the token lists. The all-users search shows masked keys; the full key comes from an
+ * explicit, logged reveal (POST /api/token/:id/key for the owner, /api/token/admin/:id/key for root).
  */
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
@@ -112,6 +113,10 @@ export const availableModelsQueryOptions = queryOptions({
     api.get<{ models: { model: string }[] }>('/api/available_model', undefined, signal).then((d) => [...new Set(d.models.map((m) => m.model))].sort()),
   staleTime: 60_000,
 })
+
+/** The full `sk-…` key of a token (owner, or root with `asRoot`); the server logs every reveal. */
+export const revealTokenKey = (id: number, asRoot: boolean) =>
+  api.post<{ id: number; key: string }>(asRoot ? `/api/token/admin/${id}/key` : `/api/token/${id}/key`).then((d) => d.key)
 
 function useInvalidateTokens() {
   const queryClient = useQueryClient()

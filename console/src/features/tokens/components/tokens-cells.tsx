@@ -36,14 +36,20 @@ export function TokenStatusCell({ row, canToggle }: { row: Token; canToggle: boo
   )
 }
 
-export function TokenKeyCell({ row }: { row: Token }) {
+/**
+ * `reveal` fetches the full key when the row only carries a masked one (admins' all-users mode); `null` hides the copy button (another
+ * user's key that only root may reveal).
+ */
+export function TokenKeyCell({ row, reveal }: { row: Token; reveal?: (() => Promise<string>) | null }) {
   const { t } = useTranslation('tokens')
+  if (reveal === null) return <code className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs whitespace-nowrap text-muted-foreground">{maskKey(row.key)}</code>
+  const copy = async () => copyText(reveal ? await reveal() : row.key)
   return (
     <div className="flex items-center gap-1">
       <code className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs whitespace-nowrap text-muted-foreground">{maskKey(row.key)}</code>
       <Tooltip>
         <TooltipTrigger asChild>
-          <Button variant="ghost" size="icon" className="size-6" aria-label={t('actions.copyKey', { name: row.name })} data-testid={`token-copy-${row.id}`} onClick={() => void copyText(row.key)}>
+          <Button variant="ghost" size="icon" className="size-6" aria-label={t('actions.copyKey', { name: row.name })} data-testid={`token-copy-${row.id}`} onClick={() => void copy()}>
             <Copy className="size-3.5" />
           </Button>
         </TooltipTrigger>

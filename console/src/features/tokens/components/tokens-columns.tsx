@@ -12,7 +12,7 @@ import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip
 import { DataTableColumnHeader } from '@/components/data-table'
 import { renderQuota, timestamp2string } from '@/lib/format'
 import type { ChatLink } from '@/features/jump/chat-links'
-import type { Token } from '../api'
+import { revealTokenKey, type Token } from '../api'
 import { TokenChatMenu, TokenKeyCell, TokenStatusCell } from './tokens-cells'
 import type { TokensDialog } from './tokens-provider'
 
@@ -22,11 +22,15 @@ interface ColumnOptions {
   /** All-users mode (admins): no sorting, an owner column, no switch on other users' keys. */
   admin: boolean
   myId: number | undefined
+  /** Root may reveal any key in the all-users mode; other admins only their own. */
+  isRoot: boolean
   chatLinks: ChatLink[]
   open: (dialog: TokensDialog) => void
 }
 
-export function tokenColumns({ t, tableT, admin, myId, chatLinks, open }: ColumnOptions): ColumnDef<Token>[] {
+export function tokenColumns({ t, tableT, admin, myId, isRoot, chatLinks, open }: ColumnOptions): ColumnDef<Token>[] {
+  // All-users mode shows masked keys: copying is an explicit (logged) reveal by the owner or root.
+  const reveal = (row: Token) => (!admin ? undefined : row.user_id === myId ? () => revealTokenKey(row.id, false) : isRoot ? () => revealTokenKey(row.id, true) : null)
   const header = (title: string) => ({
     header: ({ column }: HeaderContext<Token, unknown>) => <DataTableColumnHeader column={column} title={title} />,
     meta: { title },
@@ -46,7 +50,7 @@ export function tokenColumns({ t, tableT, admin, myId, chatLinks, open }: Column
           <div className="truncate font-medium" title={row.original.name}>
             {row.original.name}
           </div>
-          <TokenKeyCell row={row.original} />
+          <TokenKeyCell row={row.original} reveal={reveal(row.original)} />
         </div>
       ),
     },
@@ -95,7 +99,7 @@ export function tokenColumns({ t, tableT, admin, myId, chatLinks, open }: Column
       header: () => <span className="sr-only">{tableT('actions')}</span>,
       cell: ({ row }) => (
         <div className="flex items-center justify-end gap-0.5">
-          <TokenChatMenu row={row.original} links={chatLinks} />
+          {!admin && <TokenChatMenu row={row.original} links={chatLinks} />}
           <Tooltip>
             <TooltipTrigger asChild>
               <Button variant="ghost" size="icon" className="size-8" aria-label={t('actions.edit', { name: row.original.name })} data-testid={`token-edit-${row.original.id}`} onClick={() => open({ kind: 'edit', row: row.original })}>

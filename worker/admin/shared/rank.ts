@@ -1,0 +1,22 @@
+/**
+ * The rank rule of the management API, shared by user administration, tokens, logs and quota:
+ * root acts on everyone; an administrator acts on themself and on users of a lower role only.
+ * `outranking` is the SQL form of the same rule for lists (rows owned by users the actor may not see).
+ */
+import { sql, type SQL } from 'drizzle-orm'
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core'
+import { ROLE, type SessionUser } from '../../env'
+import { forbidden } from '../../lib/errors'
+
+export const canActOn = (actor: SessionUser, target: { id: number; role: number }) =>
+  actor.role >= ROLE.ROOT || target.id === actor.id || target.role < actor.role
+
+export function assertRank(actor: SessionUser, target: { id: number; role: number }) {
+  if (!canActOn(actor, target)) throw forbidden('You cannot manage an administrator of your level or above')
+}
+
+/** A filter keeping only rows whose owner (`userColumn`) the actor may act on; undefined for root. */
+export function withinRank(actor: SessionUser, userColumn: SQLiteColumn): SQL | undefined {
+  if (actor.role >= ROLE.ROOT) return undefined
+  return sql`${userColumn} NOT IN (SELECT id FROM users WHERE role >= ${actor.role} AND id <> ${actor.id})`
+}
