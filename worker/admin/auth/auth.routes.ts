@@ -1,6 +1,7 @@
 /**
  * First-run setup, password login/logout and registration.
- * POST /api/setup works exactly once (an atomic insert guarded by "no users yet").
+ * POST /api/setup works exactly once (an atomic insert guarded by "no users yet"), only from loopback
+ * or with the setup code (setup-gate.ts), and gives root its starting balance with its log row.
  * Login and registration pass the Turnstile gate when TurnstileCheckEnabled.
  */
 import { Hono } from 'hono'
@@ -24,19 +25,30 @@ import { markSetupDone } from '../status/status.service'
 import { createUser, findByLogin, getUser, profileOf } from '../users/users.service'
 import { loginSchema, registerSchema, setupSchema } from './auth.schema'
 import { createSession, destroySession } from './session'
+import { assertSetupAllowed, ROOT_INITIAL_QUOTA } from './setup-gate'
 import { assertEmailDomainAllowed, consumeVerificationCode } from './verification'
 
 export const authRoutes = new Hono<HonoEnv>()
   .post('/setup', publicRoute, criticalRateLimit('setup'), validate('json', setupSchema), async (c) => {
-    const { username, password } = c.req.valid('json')
-    // One statement: inserts only while the users table is empty, so two racing setups cannot both win.
-    const root = await c.env.DB.prepare(
-      `INSERT INTO users (username, password, display_name, role, aff_code, created_time)
-       SELECT ?1, ?2, 'Root User', ?3, ?4, ?5 WHERE NOT EXISTS (SELECT 1 FROM users)
-       RETURNING *`
-    )
-      .bind(username, await hashPassword(password), ROLE.ROOT, randomString(8), nowSeconds())
-      .first<{ id: number }>()
+    const { username, password, code } = c.req.valid('json')
+    assertSetupAllowed(c, code)
+    const now = nowSeconds()
+    const affCode = randomString(8)
+    // One batch (one D1 transaction): the root is inserted only while the users table is empty, so
+    // two racing setups cannot both win, and its starting balance is explained by exactly one log
+    // row, written only when this request's insert happened (matched by its fresh invite code).
+    const [inserted] = await c.env.DB.batch<{ id: number }>([
+      c.env.DB.prepare(
+        `INSERT INTO users (username, password, display_name, role, quota, aff_code, created_time)
+         SELECT ?1, ?2, 'Root User', ?3, ?4, ?5, ?6 WHERE NOT EXISTS (SELECT 1 FROM users)
+         RETURNING id`
+      ).bind(username, await hashPassword(password), ROLE.ROOT, ROOT_INITIAL_QUOTA, affCode, now),
+      c.env.DB.prepare(
+        `INSERT INTO logs (user_id, username, created_at, type, quota, content)
+         SELECT id, username, ?3, ?4, ?5, 'Initial balance of the root account' FROM users WHERE username = ?1 AND aff_code = ?2`
+      ).bind(username, affCode, now, LOG_TYPE.SYSTEM, ROOT_INITIAL_QUOTA),
+    ])
+    const root = inserted?.results[0]
     if (!root) throw conflict('The system is already set up')
     markSetupDone()
     await getTokenSecret(c.env)
@@ -110,6 +122,7 @@ async function rewardInviter(env: Env, inviter: { id: number; username: string }
   await env.WALLET.getByName(`user:${inviter.id}`).credit({
     userId: inviter.id,
     amount: reward,
+    key: `invite-reward:${invitee}`,
     log: { type: LOG_TYPE.SYSTEM, createdAt: nowSeconds(), username: inviter.username, content: `Inviter reward: ${invitee} registered with your invite link` },
   })
 }

@@ -10,7 +10,7 @@ export const username = z
 export const password = z.string().min(8, 'must be at least 8 characters').max(64, 'must be at most 64 characters')
 
 export const setupSchema = z
-  .object({ username, password, confirm_password: password.optional() })
+  .object({ username, password, confirm_password: password.optional(), code: z.string().trim().max(200).optional() })
   .refine((v) => v.confirm_password === undefined || v.confirm_password === v.password, {
     message: 'passwords do not match',
     path: ['confirm_password'],

@@ -5,11 +5,14 @@ import { ok } from '../../lib/respond'
 import { getSettings } from '../../settings/store'
 import type { HonoEnv } from '../../env'
 import { isSetupNeeded, siteInfo } from './status.service'
+import { setupCodeRequired } from '../auth/setup-gate'
 
 export const statusRoutes = new Hono<HonoEnv>()
   .get('/status', publicRoute, async (c) => {
     const settings = await getSettings(c.env, c.executionCtx)
-    return ok(c, siteInfo(c.env, settings, await isSetupNeeded(c.env)))
+    const setupNeeded = await isSetupNeeded(c.env)
+    // While nobody is root yet, the setup page learns whether this visitor must give the setup code.
+    return ok(c, { ...siteInfo(c.env, settings, setupNeeded), setup_code_required: setupNeeded && setupCodeRequired(c) })
   })
   .get('/notice', publicRoute, async (c) => ok(c, (await getSettings(c.env, c.executionCtx)).str('Notice')))
   .get('/about', publicRoute, async (c) => ok(c, (await getSettings(c.env, c.executionCtx)).str('About')))

@@ -1,0 +1,51 @@
+/**
+ * Who may run the first-run setup. A request from the machine itself (loopback, as seen by the
+ * runtime) may; any other request must carry the one-time setup code from env SETUP_CODE
+ * (a Worker secret on Cloudflare, generated and printed by `npm start`). Without a configured code
+ * a remote setup is refused, so the first visitor from the internet cannot become root.
+ * Also owns the root's starting balance (one-hub's 100,000,000 units).
+ */
+import type { Context } from 'hono'
+import { forbidden } from '../../lib/errors'
+import { safeEqual } from '../../lib/crypto'
+
+/** Root's initial balance, logged as a system log row in the setup batch. */
+export const ROOT_INITIAL_QUOTA = 100_000_000
+
+interface SetupEnv {
+  SETUP_CODE?: string
+  /** "1" when the runtime's loopback address cannot be trusted (npm start on a public interface). */
+  SETUP_CODE_ALWAYS?: string
+}
+
+/**
+ * Loopback as seen by the runtime: Cloudflare's edge always sets CF-Connecting-IP to the real
+ * client (never loopback); workerd via Miniflare sets it to the socket's peer. No header at all
+ * means an in-process call (tests, service bindings).
+ */
+export function isLoopbackRequest(header: string | undefined): boolean {
+  if (header === undefined) return true
+  const ip = header.trim().toLowerCase().replace(/^::ffff:/, '')
+  return ip === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(ip)
+}
+
+function setupEnv(c: Context): SetupEnv {
+  return c.env as SetupEnv
+}
+
+/** Whether this request needs the setup code (the console asks for it only then). */
+export function setupCodeRequired(c: Context): boolean {
+  const env = setupEnv(c)
+  if (env.SETUP_CODE && env.SETUP_CODE_ALWAYS === '1') return true
+  return !isLoopbackRequest(c.req.header('cf-connecting-ip'))
+}
+
+/** Throws 403 unless the request may create the root account. */
+export function assertSetupAllowed(c: Context, code: string | undefined): void {
+  if (!setupCodeRequired(c)) return
+  const expected = setupEnv(c).SETUP_CODE
+  if (!expected) {
+    throw forbidden('Setup from another machine needs a setup code: set the SETUP_CODE secret (wrangler secret put SETUP_CODE) and open /setup?code=<your code>')
+  }
+  if (!code || !safeEqual(code, expected)) throw forbidden('Invalid setup code')
+}
