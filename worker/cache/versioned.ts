@@ -3,10 +3,12 @@
  * channels), fed by KV and rebuilt from D1 when missing. Cross-isolate freshness comes from the
  * ConfigVersion Durable Object: a background check (never awaited by the hot path) every
  * CHECK_INTERVAL_MS compares versions and reloads what moved. A writer calls `invalidate`, which
- * reloads at once on its own isolate.
+ * reloads at once on its own isolate. Snapshots that hold secrets are `sealed`: encrypted before
+ * they reach KV (cache/seal.ts), and kept out of KV while no sealing key exists.
  */
 import { onIsolateReset } from './isolate'
 import { cacheKeys } from './keys'
+import { seal, unseal } from './seal'
 
 const CHECK_INTERVAL_MS = 2000
 
@@ -24,7 +26,9 @@ interface Entry<T> {
 
 interface KvSnapshot<T> {
   version: number
-  value: T
+  value?: T
+  /** Sealed snapshots: the encrypted JSON of the value. */
+  sealed?: string
 }
 
 const registry = new Map<string, Snapshot<unknown>>()
@@ -35,7 +39,8 @@ export class Snapshot<T> {
 
   constructor(
     readonly name: string,
-    private readonly loader: Loader<T>
+    private readonly loader: Loader<T>,
+    private readonly options: { sealed?: boolean } = {}
   ) {
     registry.set(name, this as Snapshot<unknown>)
     onIsolateReset(() => {
@@ -48,7 +53,7 @@ export class Snapshot<T> {
   async get(env: Env, ctx?: BackgroundCtx): Promise<T> {
     if (ctx) scheduleCheck(env, ctx)
     if (this.entry) return this.entry.value
-    const fromKv = await env.CACHE.get<KvSnapshot<T>>(cacheKeys.snapshot(this.name), 'json')
+    const fromKv = await this.readKv(env)
     if (fromKv) {
       this.entry = fromKv
       if (!ctx) await this.refreshIfBehind(env, (await versionsStub(env).versions())[this.name] ?? 0)
@@ -72,10 +77,26 @@ export class Snapshot<T> {
     if (!this.entry || this.entry.version < remoteVersion) await this.reload(env, remoteVersion)
   }
 
+  private async readKv(env: Env): Promise<Entry<T> | undefined> {
+    const stored = await env.CACHE.get<KvSnapshot<T>>(cacheKeys.snapshot(this.name), 'json')
+    if (!stored) return undefined
+    if (!this.options.sealed) return stored.value === undefined ? undefined : { version: stored.version, value: stored.value }
+    // A sealed snapshot never trusts a plaintext copy (written before sealing existed).
+    const plain = stored.sealed ? await unseal(env, stored.sealed) : undefined
+    return plain === undefined ? undefined : { version: stored.version, value: JSON.parse(plain) as T }
+  }
+
   private async reload(env: Env, version: number): Promise<T> {
     const value = await this.loader(env)
     this.entry = { value, version }
-    await env.CACHE.put(cacheKeys.snapshot(this.name), JSON.stringify({ version, value } satisfies KvSnapshot<T>))
+    const key = cacheKeys.snapshot(this.name)
+    if (!this.options.sealed) {
+      await env.CACHE.put(key, JSON.stringify({ version, value } satisfies KvSnapshot<T>))
+      return value
+    }
+    const sealed = await seal(env, JSON.stringify(value))
+    if (sealed) await env.CACHE.put(key, JSON.stringify({ version, sealed } satisfies KvSnapshot<T>))
+    else await env.CACHE.delete(key)
     return value
   }
 }

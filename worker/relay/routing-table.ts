@@ -1,7 +1,7 @@
 /**
  * The routing table: enabled channels with parsed settings, indexed by group → model (exact names
  * and trailing-`*` wildcards). Built from D1 on change, cached per isolate and in KV
- * (cache/versioned.ts); every channel write bumps its version.
+ * (cache/versioned.ts, encrypted there because it holds the keys); every channel write bumps its version.
  */
 import { Snapshot, type BackgroundCtx } from '../cache/versioned'
 
@@ -88,7 +88,8 @@ async function loadRoutingTable(env: Env): Promise<RoutingTable> {
   return buildRoutingTable(results)
 }
 
-export const routingSnapshot = new Snapshot('channels', loadRoutingTable)
+/** Sealed in KV: the table carries every channel's supplier key. */
+export const routingSnapshot = new Snapshot('channels', loadRoutingTable, { sealed: true })
 
 export const getRoutingTable = (env: Env, ctx?: BackgroundCtx) => routingSnapshot.get(env, ctx)
 

@@ -44,7 +44,8 @@ async function loadSettings(env: Env): Promise<Record<OptionKey, string>> {
   return raw
 }
 
-const snapshot = new Snapshot('settings', loadSettings)
+/** Sealed in KV: settings hold SMTP/OAuth secrets and TokenSecret. */
+const snapshot = new Snapshot('settings', loadSettings, { sealed: true })
 
 export async function getSettings(env: Env, ctx?: BackgroundCtx): Promise<Settings> {
   return new Settings(await snapshot.get(env, ctx))

@@ -1,6 +1,7 @@
 /**
- * /api/channel (admin): lists and filters, detail with key, create (batch keys), update, inline
- * edits, copy, delete (one, batch, all disabled), batch model removal and Azure API version,
+ * /api/channel (admin): lists and filters, detail (key in clear for root, masked for other admins),
+ * create (batch keys), update (an empty key keeps the current one), inline edits, copy, delete
+ * (one, batch, all disabled), batch model removal and Azure API version,
  * speed tests (one or all), live model lists from the supplier, the type catalogue and tags.
  */
 import { Hono } from 'hono'
@@ -10,7 +11,7 @@ import { ApiError } from '../../lib/errors'
 import { ok } from '../../lib/respond'
 import { idParam, validate } from '../../lib/validate'
 import { CHANNEL_TYPES, channelType } from '../../providers/registry'
-import type { HonoEnv } from '../../env'
+import { ROLE, type HonoEnv } from '../../env'
 import { applyMonitoring, testAllChannels, testChannel } from './channel-test'
 import { refreshAllBalances, refreshBalance } from './channel-balance'
 import {
@@ -40,7 +41,11 @@ import {
 } from './channels.service'
 
 export const channelRoutes = new Hono<HonoEnv>()
-  .get('/channel/', adminRoute, validate('query', channelListQuery), async (c) => ok(c, await listChannels(c.env, c.req.valid('query'))))
+  .get('/channel/', adminRoute, validate('query', channelListQuery), async (c) => {
+    // Searching by key substring would let an admin read keys back one character at a time.
+    if (c.req.valid('query').key && c.get('user')!.role < ROLE.ROOT) throw new ApiError(403, 'Only root can search channels by key')
+    return ok(c, await listChannels(c.env, c.req.valid('query')))
+  })
   .get('/channel/types', adminRoute, (c) =>
     ok(
       c,
@@ -82,8 +87,10 @@ export const channelRoutes = new Hono<HonoEnv>()
     const body = c.req.valid('json')
     const type = channelType(body.type)!
     if (!type.adapter.modelsRequest || !type.adapter.parseModels) throw new ApiError(400, 'This channel type cannot list its models')
+    const key = body.key || (body.id !== undefined ? (await getChannel(c.env, body.id)).key : '')
+    if (!key) throw new ApiError(400, 'Key cannot be empty', { data: { fields: { key: 'Key cannot be empty' } } })
     const res = await fetch(
-      type.adapter.modelsRequest({ id: 0, type: body.type, name: '', key: body.key.split('\n')[0]!.trim(), baseUrl: body.base_url.split('\n')[0] ?? '', other: body.other })
+      type.adapter.modelsRequest({ id: 0, type: body.type, name: '', key: key.split('\n')[0]!.trim(), baseUrl: body.base_url.split('\n')[0] ?? '', other: body.other })
     ).catch((err: Error) => {
       throw new ApiError(502, `Failed to get model list: ${err.message}`)
     })
@@ -91,7 +98,10 @@ export const channelRoutes = new Hono<HonoEnv>()
     const models = type.adapter.parseModels(await res.json().catch(() => ({})))
     return ok(c, [...new Set(models)].sort())
   })
-  .get('/channel/:id', adminRoute, validate('param', idParam), async (c) => ok(c, channelView(await getChannel(c.env, c.req.valid('param').id), true)))
+  // Supplier keys in clear are root's alone; other admins get the masked key and may replace it.
+  .get('/channel/:id', adminRoute, validate('param', idParam), async (c) =>
+    ok(c, channelView(await getChannel(c.env, c.req.valid('param').id), c.get('user')!.role >= ROLE.ROOT, true))
+  )
   .post('/channel/', adminRoute, validate('json', channelFields), async (c) => {
     const created = await createChannels(c.env, c.req.valid('json'))
     return ok(c, created.map((ch) => channelView(ch)), created.length > 1 ? `Created ${created.length} channels` : 'Created')

@@ -47,7 +47,7 @@ export const proxy = z
   .default('')
   .refine((v) => v === '' || /^(https?|socks5h?):\/\/(?:[^\s:@/]+(?::[^\s@/]*)?@)?[^\s:/]+:\d{1,5}\/?$/i.test(v), 'must look like http://host:port or socks5://host:port')
 
-export const channelFields = z
+const channelObject = z
   .object({
     type: z.coerce.number().int().refine((t) => channelType(t) !== undefined, 'Channel type error'),
     name: z.string().trim().min(1, 'Name is required').max(100),
@@ -67,14 +67,20 @@ export const channelFields = z
     only_chat: z.boolean().default(false),
     auto_ban: z.boolean().default(true),
   })
-  .superRefine((v, ctx) => {
-    const type = channelType(v.type)
-    if (type && !type.defaultBaseUrl && !v.base_url) ctx.addIssue({ code: 'custom', path: ['base_url'], message: 'Base URL is required for this channel type' })
-  })
+
+function baseUrlRequired(v: { type: number; base_url: string }, ctx: z.RefinementCtx) {
+  const type = channelType(v.type)
+  if (type && !type.defaultBaseUrl && !v.base_url) ctx.addIssue({ code: 'custom', path: ['base_url'], message: 'Base URL is required for this channel type' })
+}
+
+export const channelFields = channelObject.superRefine(baseUrlRequired)
 
 export type ChannelFields = z.infer<typeof channelFields>
 
-export const updateChannelSchema = channelFields.and(z.object({ id: z.coerce.number().int().positive() }))
+/** An update may leave the key empty: the channel keeps its current key (admins never see it). */
+export const updateChannelSchema = channelObject
+  .extend({ id: z.coerce.number().int().positive(), key: z.string().trim().max(100_000).default('') })
+  .superRefine(baseUrlRequired)
 
 /** Inline edits from the list (priority, weight, status) without the full form. */
 export const patchChannelSchema = z.object({
@@ -101,9 +107,11 @@ export const idsSchema = z.object({ ids: z.array(z.coerce.number().int().positiv
 
 export const batchValueSchema = idsSchema.extend({ value: z.string().trim().min(1, 'is required').max(200) })
 
+/** Without a key, `id` names a saved channel whose stored key is used (admins editing a channel). */
 export const providerModelsSchema = z.object({
   type: z.coerce.number().int().refine((t) => channelType(t) !== undefined, 'Channel type error'),
-  key: z.string().trim().min(1, 'Key cannot be empty').max(100_000),
+  id: z.coerce.number().int().positive().optional(),
+  key: z.string().trim().max(100_000).default(''),
   base_url: baseUrl,
   other: z.string().trim().max(200).default(''),
 })

@@ -1,5 +1,5 @@
 /**
- * Channel administration: filtered lists, one channel with its key, batch creation (one channel
+ * Channel administration: filtered lists, one channel (its key in clear for root only), batch creation (one channel
  * per key line under one tag), updates, inline edits, copies, batch deletes and batch edits.
  * Every write rebuilds the channel's rows in the `abilities` index and bumps the routing table
  * version so every relay isolate picks the change up.
@@ -14,12 +14,21 @@ import { contains, orderBy } from '../shared/paging'
 import type { z } from 'zod'
 import type { ChannelFields, channelListQuery } from './channels.schema'
 
-export function channelView(ch: Channel, withKey = false) {
+/** `sk-a…wxyz` per key line: what administrators below root see of a supplier key. */
+export const maskChannelKey = (key: string) =>
+  key
+    .split('\n')
+    .map((k) => (k.length > 12 ? `${k.slice(0, 4)}…${k.slice(-4)}` : '…'))
+    .join('\n')
+
+/** `withKey`: the key in clear (root only); otherwise the masked key when asked for (`masked`). */
+export function channelView(ch: Channel, withKey = false, masked = false) {
   return {
     id: ch.id,
     type: ch.type,
     name: ch.name,
     ...(withKey ? { key: ch.key } : {}),
+    ...(masked ? { key_masked: maskChannelKey(ch.key) } : {}),
     status: ch.status,
     status_reason: ch.statusReason,
     weight: ch.weight,
@@ -156,11 +165,12 @@ export async function createChannels(env: Env, f: ChannelFields): Promise<Channe
   return created
 }
 
+/** An empty key keeps the channel's current key. */
 export async function updateChannel(env: Env, id: number, f: ChannelFields) {
-  await getChannel(env, id)
+  const current = await getChannel(env, id)
   const [row] = await createDb(env.DB)
     .update(channels)
-    .set({ ...columns(f), baseUrl: f.base_url.split('\n')[0]!.trim() })
+    .set({ ...columns(f), key: f.key || current.key, baseUrl: f.base_url.split('\n')[0]!.trim() })
     .where(eq(channels.id, id))
     .returning()
   await afterChannelWrite(env, [row!])

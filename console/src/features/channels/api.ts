@@ -13,8 +13,10 @@ export interface Channel {
   id: number
   type: number
   name: string
-  /** Only in GET /api/channel/:id. */
+  /** Only in GET /api/channel/:id, and only for root. */
   key?: string
+  /** GET /api/channel/:id: the key with its middle hidden (what admins below root see). */
+  key_masked?: string
   /** 1 enabled, 2 manually disabled, 3 auto-disabled, 4 disabled by a speed test. */
   status: number
   status_reason: string
@@ -307,7 +309,7 @@ export function useRefreshAllBalances() {
 /** The supplier's live model list for the unsaved form (POST /api/channel/provider_models_list). */
 export function useProviderModels() {
   return useMutation({
-    mutationFn: (body: { type: number; key: string; base_url: string; other: string }) => api.post<string[]>('/api/channel/provider_models_list', body),
+    mutationFn: (body: { type: number; key: string; id?: number; base_url: string; other: string }) => api.post<string[]>('/api/channel/provider_models_list', body),
     meta: { silent: true },
   })
 }

@@ -44,12 +44,13 @@ const PROXY = /^(https?|socks5h?):\/\/(?:[^\s:@/]+(?::[^\s@/]*)?@)?[^\s:/]+:\d{1
 const URL_LINE = /^https?:\/\/[^\s/]+/i
 const isInt = (v: string) => /^\d+$/.test(v.trim())
 
-export function channelFormSchema(types: ChannelType[]) {
+/** `edit`: the key may stay empty, which keeps the saved key (admins below root never see it). */
+export function channelFormSchema(types: ChannelType[], edit = false) {
   return z
     .object({
       type: z.string().min(1, 'channels:validation.typeRequired'),
       name: z.string().trim().min(1, 'channels:validation.nameRequired').max(100, 'channels:validation.nameMax'),
-      key: z.string().trim().min(1, 'channels:validation.keyRequired'),
+      key: edit ? z.string().trim() : z.string().trim().min(1, 'channels:validation.keyRequired'),
       base_url: z.string().trim(),
       other: z.string().trim().max(200, 'channels:validation.otherMax'),
       models: z

@@ -18,7 +18,8 @@ import { useProviderModels, type ChannelType } from '../api'
 import { isChatModel } from '../options'
 import type { ChannelFormValues } from '../schema'
 
-export function ChannelsModelsField({ form, type }: { form: UseFormReturn<ChannelFormValues>; type: ChannelType | undefined }) {
+/** `channelId`: a saved channel; with the key left empty the server asks the supplier with the stored key. */
+export function ChannelsModelsField({ form, type, channelId }: { form: UseFormReturn<ChannelFormValues>; type: ChannelType | undefined; channelId?: number }) {
   const { t } = useTranslation('channels')
   const fetchModels = useProviderModels()
   const [fetched, setFetched] = useState<string[]>([])
@@ -35,7 +36,7 @@ export function ChannelsModelsField({ form, type }: { form: UseFormReturn<Channe
     if (!(await form.trigger(['type', 'key', 'base_url']))) return
     const v = form.getValues()
     fetchModels.mutate(
-      { type: Number(v.type), key: v.key, base_url: v.base_url.split('\n')[0]?.trim().replace(/\/+$/, '') ?? '', other: v.other },
+      { type: Number(v.type), key: v.key, id: v.key ? undefined : channelId, base_url: v.base_url.split('\n')[0]?.trim().replace(/\/+$/, '') ?? '', other: v.other },
       {
         onSuccess: (list) => {
           setFetched(list)

@@ -68,7 +68,7 @@ function ChannelForm({ types, channel, onDone }: { types: ChannelType[]; channel
   const groups = useQuery(groupsQueryOptions).data ?? []
   const create = useCreateChannel()
   const update = useUpdateChannel()
-  const schema = useMemo(() => channelFormSchema(types), [types])
+  const schema = useMemo(() => channelFormSchema(types, edit), [types, edit])
   const initialType = types.find((ty) => ty.id === 1) ?? types[0]
   const form = useForm<ChannelFormValues>({ resolver: zodResolver(schema), defaultValues: channelFormDefaults(channel, initialType) })
   const typeId = useWatch({ control: form.control, name: 'type' })
@@ -137,6 +137,7 @@ function ChannelForm({ types, channel, onDone }: { types: ChannelType[]; channel
               description={
                 <>
                   {type?.key_hint && <span className="block">{t('form.keyFormat', { hint: type.key_hint })}</span>}
+                  {edit && channel?.key === undefined && <span className="block">{t('form.keyKeep', { masked: channel?.key_masked ?? '' })}</span>}
                   {!edit && <span className="block">{keyCount > 1 ? t('form.batchActive', { count: keyCount, tag: tag || name || '—' }) : t('form.batchHint')}</span>}
                 </>
               }
@@ -154,7 +155,7 @@ function ChannelForm({ types, channel, onDone }: { types: ChannelType[]; channel
 
             <Separator className="sm:col-span-2" />
             <SectionTitle>{t('form.sectionModels')}</SectionTitle>
-            <ChannelsModelsField form={form} type={type} />
+            <ChannelsModelsField form={form} type={type} channelId={channel?.id} />
             <TextareaField
               control={form.control}
               name="model_mapping"

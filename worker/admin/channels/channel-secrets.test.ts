@@ -1,0 +1,83 @@
+/**
+ * Supplier keys and settings secrets (security finding 13): only root reads a channel key in clear,
+ * admins see it masked and may replace it (an empty key keeps it), and the KV snapshots that carry
+ * keys and secrets are sealed.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { env } from 'cloudflare:workers'
+import { setupRoot, signedInUser } from '../../test/client'
+import { mockUpstream } from '../../test/upstream-mock'
+import { cacheKeys } from '../../cache/keys'
+import { resetIsolateState } from '../../cache/isolate'
+import { getRoutingTable } from '../../relay/routing-table'
+import { getSettings } from '../../settings/store'
+
+let upstream: ReturnType<typeof mockUpstream>
+beforeEach(() => {
+  upstream = mockUpstream()
+})
+afterEach(() => upstream.restore())
+
+const SECRET_KEY = 'sk-upstream-secret-0123456789abcdef'
+const form = { type: 1, name: 'secret-channel', key: SECRET_KEY, base_url: 'https://upstream.test', models: 'gpt-4o', group: 'default' }
+
+async function rootAndAdmin() {
+  const root = await setupRoot()
+  const { client: admin, id } = await signedInUser('keysadmin')
+  expect((await root.post('/api/user/manage', { id, action: 'promote' })).status).toBe(200)
+  const channelId = (await root.post('/api/channel/', form)).body.data[0].id as number
+  return { root, admin, channelId }
+}
+
+describe('channel key secrecy', () => {
+  it('reveals the key to root only; admins get it masked, cannot search by it and may replace it', async () => {
+    const { root, admin, channelId } = await rootAndAdmin()
+    const seen = (await admin.get(`/api/channel/${channelId}`)).body.data
+    expect(seen.key).toBeUndefined()
+    expect(seen.key_masked).toBe('sk-u…cdef')
+    expect(JSON.stringify(seen)).not.toContain(SECRET_KEY)
+    expect((await root.get(`/api/channel/${channelId}`)).body.data.key).toBe(SECRET_KEY)
+
+    expect((await admin.get('/api/channel/?key=sk-up')).status).toBe(403)
+    expect((await root.get('/api/channel/?key=sk-up')).body.data.total_count).toBe(1)
+
+    // Saving the form without a key keeps it; a new key replaces it.
+    expect((await admin.put('/api/channel/', { ...form, id: channelId, key: '', name: 'renamed' })).status).toBe(200)
+    expect((await root.get(`/api/channel/${channelId}`)).body.data).toMatchObject({ key: SECRET_KEY, name: 'renamed' })
+    expect((await admin.put('/api/channel/', { ...form, id: channelId, key: 'good' })).status).toBe(200)
+    expect((await root.get(`/api/channel/${channelId}`)).body.data.key).toBe('good')
+
+    // The supplier's model list for a saved channel uses its stored key when none is typed.
+    const models = await admin.post('/api/channel/provider_models_list', { type: 1, id: channelId, base_url: 'https://upstream.test' })
+    expect(models.body.data).toEqual(['gpt-4o'])
+    expect((await admin.post('/api/channel/provider_models_list', { type: 1, base_url: 'https://upstream.test' })).status).toBe(400)
+  })
+
+  it('seals the channel and settings snapshots in KV and reads them back on a cold isolate', async () => {
+    const { root, channelId } = await rootAndAdmin()
+    expect((await root.put('/api/option/', { key: 'SMTPToken', value: 'smtp-secret-value-42' })).status).toBe(200)
+    const table = await getRoutingTable(env)
+    expect(table.channels[channelId]!.key).toBe(SECRET_KEY)
+    const settings = await getSettings(env)
+    const tokenSecret = settings.str('TokenSecret')
+    expect(tokenSecret).not.toBe('')
+
+    const channelsKv = (await env.CACHE.get(cacheKeys.snapshot('channels')))!
+    const settingsKv = (await env.CACHE.get(cacheKeys.snapshot('settings')))!
+    expect(JSON.parse(channelsKv).sealed).toEqual(expect.any(String))
+    expect(channelsKv).not.toContain(SECRET_KEY)
+    expect(settingsKv).not.toContain('smtp-secret-value-42')
+    expect(settingsKv).not.toContain(tokenSecret)
+
+    // A cold isolate opens the sealed copy (D1 changed behind its back, so the value must come from KV).
+    await env.DB.prepare('UPDATE channels SET key = ? WHERE id = ?').bind('changed-in-d1', channelId).run()
+    resetIsolateState()
+    expect((await getRoutingTable(env)).channels[channelId]!.key).toBe(SECRET_KEY)
+    expect((await getSettings(env)).str('SMTPToken')).toBe('smtp-secret-value-42')
+
+    // A tampered or plaintext copy is never trusted: the snapshot is rebuilt from D1.
+    await env.CACHE.put(cacheKeys.snapshot('channels'), JSON.stringify({ version: 99, value: { channels: {}, groups: {} } }))
+    resetIsolateState()
+    expect((await getRoutingTable(env)).channels[channelId]!.key).toBe('changed-in-d1')
+  })
+})
