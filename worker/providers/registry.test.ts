@@ -4,6 +4,7 @@ import { channel, chatCall } from './stream-harness'
 import { anthropicAdapter } from './anthropic/adapter'
 import { azureAdapter } from './azure/adapter'
 import { geminiAdapter } from './gemini/adapter'
+import { bedrockAdapter } from './bedrock/adapter'
 import { CHANNEL_TYPES, channelType } from './registry'
 
 const ONE_HUB_IDS: Record<number, string> = {
@@ -19,6 +20,7 @@ const ONE_HUB_IDS: Record<number, string> = {
   56: 'xAI',
   20: 'OpenRouter',
   45: 'SiliconFlow',
+  32: 'AWS Bedrock',
   15: 'Baidu Qianfan (文心)',
   17: 'Alibaba Qwen/DashScope',
   26: 'Baichuan',
@@ -55,6 +57,7 @@ describe('CHANNEL_TYPES', () => {
     expect(channelType(3)?.adapter).toBe(azureAdapter)
     expect(channelType(14)?.adapter).toBe(anthropicAdapter)
     expect(channelType(25)?.adapter).toBe(geminiAdapter)
+    expect(channelType(32)?.adapter).toBe(bedrockAdapter)
     expect(channelType(99999)).toBeUndefined()
   })
 

@@ -6,6 +6,8 @@ import type { ProviderAdapter } from './types'
 import { azureAdapter } from './azure/adapter'
 import { anthropicAdapter } from './anthropic/adapter'
 import { geminiAdapter } from './gemini/adapter'
+import { bedrockAdapter } from './bedrock/adapter'
+import { bedrockKeyProblem } from './bedrock/key'
 import type { BalanceQuery } from './balance'
 import { COMPATIBLE_PRESETS } from './compatible/presets'
 
@@ -25,6 +27,8 @@ export interface ChannelType {
   models: string[]
   /** Chat features beyond plain chat (the operations come from `adapter.supports`). */
   features?: Feature[]
+  /** Why a key cannot work for this type (undefined = plausible); checked on save, per line. */
+  keyProblem?: (key: string) => string | undefined
 }
 
 /** Chat features a type offers for its usual models: streaming, tool calls, image input. */
@@ -61,6 +65,26 @@ const TRANSLATED: ChannelType[] = [
     baseUrlHint: 'https://generativelanguage.googleapis.com',
     otherHint: 'API version (default v1beta)',
     models: ['gemini-2.5-pro', 'gemini-2.5-flash', 'gemini-2.0-flash'],
+    features: ['stream', 'tools', 'vision'],
+  },
+  {
+    id: 32,
+    name: 'AWS Bedrock',
+    adapter: bedrockAdapter,
+    // A template for the console: the adapter puts the key's region into it.
+    defaultBaseUrl: 'https://bedrock-runtime.{region}.amazonaws.com',
+    keyHint: 'Region|AccessKeyID|SecretAccessKey[|SessionToken] or Region|BedrockAPIKey',
+    baseUrlHint: 'https://bedrock-runtime.{region}.amazonaws.com (the region comes from the key)',
+    keyProblem: bedrockKeyProblem,
+    models: [
+      'anthropic.claude-3-5-haiku-20241022-v1:0',
+      'us.anthropic.claude-sonnet-4-20250514-v1:0',
+      'us.anthropic.claude-3-7-sonnet-20250219-v1:0',
+      'meta.llama3-1-70b-instruct-v1:0',
+      'us.meta.llama3-3-70b-instruct-v1:0',
+      'amazon.nova-pro-v1:0',
+      'amazon.nova-lite-v1:0',
+    ],
     features: ['stream', 'tools', 'vision'],
   },
 ]

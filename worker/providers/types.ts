@@ -75,6 +75,11 @@ export interface ProviderAdapter {
   parseResponse(call: RelayCall, res: Response): Promise<ParsedResponse>
   createStream(call: RelayCall): StreamTransformer
   parseError(status: number, body: string): UpstreamError
+  /**
+   * Turns a successful stream answer that is not SSE (e.g. AWS event-stream binary frames) into an
+   * SSE body before the relay decodes it. Absent: the supplier already streams SSE.
+   */
+  toSseStream?(res: Response): Response
   /** Request listing the supplier's models (for the channel form's "fetch models"). */
   modelsRequest?(channel: ChannelInfo): Request
   parseModels?(body: unknown): string[]

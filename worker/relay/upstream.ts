@@ -39,7 +39,7 @@ export async function callUpstream(
   } finally {
     if (timer) clearTimeout(timer)
   }
-  if (response.ok) return { ok: true, response }
+  if (response.ok) return { ok: true, response: call.stream && adapter.toSseStream ? adapter.toSseStream(response) : response }
   const text = await readCapped(response).catch(() => '')
   return { ok: false, status: response.status, error: adapter.parseError(response.status, text) }
 }

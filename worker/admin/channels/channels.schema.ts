@@ -73,7 +73,14 @@ function baseUrlRequired(v: { type: number; base_url: string }, ctx: z.Refinemen
   if (type && !type.defaultBaseUrl && !v.base_url) ctx.addIssue({ code: 'custom', path: ['base_url'], message: 'Base URL is required for this channel type' })
 }
 
-export const channelFields = channelObject.superRefine(baseUrlRequired)
+/** Each key (one per line in batch mode) must have the type's format; an empty update key keeps the old one. */
+function keyFormat(v: { type: number; key: string }, ctx: z.RefinementCtx) {
+  const check = channelType(v.type)?.keyProblem
+  const problem = check && v.key.split('\n').map((k) => k.trim()).filter(Boolean).map(check).find(Boolean)
+  if (problem) ctx.addIssue({ code: 'custom', path: ['key'], message: problem })
+}
+
+export const channelFields = channelObject.superRefine(baseUrlRequired).superRefine(keyFormat)
 
 export type ChannelFields = z.infer<typeof channelFields>
 
@@ -81,6 +88,7 @@ export type ChannelFields = z.infer<typeof channelFields>
 export const updateChannelSchema = channelObject
   .extend({ id: z.coerce.number().int().positive(), key: z.string().trim().max(100_000).default('') })
   .superRefine(baseUrlRequired)
+  .superRefine(keyFormat)
 
 /** Inline edits from the list (priority, weight, status) without the full form. */
 export const patchChannelSchema = z.object({
