@@ -7,9 +7,11 @@
  * that path is `npm run dev`.
  *
  * Options (env): PORT (8787), HOST (127.0.0.1), PERSIST_DIR (.wrangler/state),
- * VARS as JSON to override [vars] (the test server raises CRITICAL_RATE_LIMIT), NO_CRON=1.
+ * VARS as JSON to override [vars] (the test server raises CRITICAL_RATE_LIMIT), NO_CRON=1,
+ * SETUP_CODE (otherwise a random one per start; printed in the setup link while setup is pending).
  */
 import { execFileSync } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Miniflare, Log, LogLevel, convertV4MiniflareOptions } from 'miniflare'
@@ -100,9 +102,43 @@ function startCronTicker(mf, crons) {
   }, 5000)
 }
 
+/** Loopback hosts: only processes on this machine can reach the server. */
+const isLoopbackHost = (host) => host === 'localhost' || host === '::1' || /^127\./.test(host)
+
+/**
+ * The lines a newcomer needs: console, API base URL and, while nobody is root yet, the setup link
+ * with this run's setup code and a pointer to the README's offline trial.
+ */
+async function printWelcome(base, setupCode) {
+  let setupNeeded = false
+  try {
+    const res = await fetch(`${base}/api/status`)
+    setupNeeded = Boolean((await res.json()).data?.setup_needed)
+  } catch (err) {
+    console.error(`Could not read ${base}/api/status:`, err)
+  }
+  console.log(`Gateway and console ready on ${base}`)
+  console.log(`  Console:       ${base}/`)
+  console.log(`  API base URL:  ${base}/v1   (OpenAI-compatible; keys are created under Tokens)`)
+  if (setupNeeded) {
+    console.log(`  Create root:   ${base}/setup?code=${encodeURIComponent(setupCode)}`)
+    console.log('  First time? README.md → "Try the relay offline" gets you to a first answer from a local mock supplier.')
+  }
+}
+
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const server = await startServer()
-  console.log(`Gateway and console ready on ${server.url.href.replace(/\/$/, '')}`)
+  const host = process.env.HOST ?? '127.0.0.1'
+  // A one-time setup code per start (or env SETUP_CODE): a setup request that does not come from
+  // this machine needs it. On a public interface the loopback address cannot be trusted (a client
+  // could claim it), so every setup then needs the code.
+  const setupCode = process.env.SETUP_CODE || randomBytes(12).toString('base64url')
+  const vars = {
+    ...(process.env.VARS ? JSON.parse(process.env.VARS) : {}),
+    SETUP_CODE: setupCode,
+    ...(isLoopbackHost(host) ? {} : { SETUP_CODE_ALWAYS: '1' }),
+  }
+  const server = await startServer({ host, vars })
+  await printWelcome(server.url.href.replace(/\/$/, ''), setupCode)
   const shutdown = async () => {
     await server.stop()
     process.exit(0)
