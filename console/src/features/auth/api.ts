@@ -61,7 +61,7 @@ export function useSetup() {
   const queryClient = useQueryClient()
   const navigate = useNavigate()
   return useMutation({
-    mutationFn: (body: Credentials) => api.post<UserProfile>('/api/setup', body),
+    mutationFn: (body: Credentials & { code?: string }) => api.post<UserProfile>('/api/setup', body),
     onSuccess: (user) => {
       queryClient.setQueryData(siteInfoQueryOptions.queryKey, (old?: SiteInfo) => old && { ...old, setup_needed: false })
       complete(user)

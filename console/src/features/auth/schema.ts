@@ -26,7 +26,7 @@ export const loginSchema = z.object({
 export type LoginValues = z.infer<typeof loginSchema>
 
 export const setupSchema = z
-  .object({ username: usernameField, password: passwordField, confirm_password: z.string() })
+  .object({ username: usernameField, password: passwordField, confirm_password: z.string(), code: z.string().trim() })
   .refine(passwordsMatch, mismatch)
 export type SetupValues = z.infer<typeof setupSchema>
 

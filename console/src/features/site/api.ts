@@ -12,6 +12,8 @@ import { STORAGE_KEYS, readJson, writeJson, writeString } from '@/lib/storage'
 
 export interface SiteInfo {
   setup_needed: boolean
+  /** While setup is pending: this visitor is not on the server's machine and must give the setup code. */
+  setup_code_required?: boolean
   version: string
   start_time: number
   system_name: string
