@@ -30,11 +30,11 @@ describe('wallet write-behind', () => {
         })
       )
     }
-    // Requests settled while consume logging is off still count toward their channel.
+    // Requests settled while consume logging is off still get a bare money row and count toward their channel.
     for (let i = 0; i < 10; i++) await stub.settle({ userId: user.id, reqId: `unlogged-${i}`, quota: 3, channelId: channels[0]! })
     const l = await ledger(user.id)
-    expect(l.consumeLogs).toBe(n)
-    expect(l.loggedQuota).toBe(7 * n)
+    expect(l.consumeLogs).toBe(n + 10)
+    expect(l.loggedQuota).toBe(7 * n + 30)
     expect(l.used_quota).toBe(7 * n + 30)
     expect(l.request_count).toBe(n + 10)
     expect(l.quota).toBe(10_000_000 - 7 * n - 30)
@@ -42,7 +42,7 @@ describe('wallet write-behind', () => {
     const perChannel = channels.map((_, k) => 7 * Array.from({ length: n }, (_, i) => i).filter((i) => i % 3 === k).length + (k === 0 ? 30 : 0))
     expect(used.results.map((r) => r.used_quota)).toEqual(perChannel)
     const stats = await env.DB.prepare('SELECT SUM(request_count) AS n, SUM(quota) AS q FROM statistics WHERE user_id = ?').bind(user.id).first<{ n: number; q: number }>()
-    expect(stats).toEqual({ n, q: 7 * n })
+    expect(stats).toEqual({ n: n + 10, q: 7 * n + 30 })
   })
 
   it('keeps writing behind every batch window while requests are in flight', async () => {
@@ -50,7 +50,7 @@ describe('wallet write-behind', () => {
     const token = await createToken(user.id, { unlimited: true })
     const stub = wallet(user.id)
     // A long request holds a reservation the whole time (its expiry is an hour away).
-    expect(await stub.reserve({ userId: user.id, tokenId: token.id, reqId: 'long-request', amount: 100 })).toEqual({ ok: true })
+    expect(await stub.reserve({ userId: user.id, tokenId: token.id, reqId: 'long-request', amount: 100 })).toEqual({ ok: true, held: 100 })
     const consumeLogs = async () =>
       (await env.DB.prepare('SELECT COUNT(*) AS n FROM logs WHERE user_id = ? AND type = 2').bind(user.id).first<{ n: number }>())!.n
     let settled = 0

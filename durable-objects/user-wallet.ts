@@ -1,18 +1,23 @@
 /**
  * UserWallet: one Durable Object per user, the single source of truth for the user's balance and
- * the remaining quota of the user's tokens. Every balance change goes through it: relay
- * reservations (reserve → settle/refund), top-ups, admin adjustments, rewards.
+ * the remaining quota of the user's tokens. Every balance change goes through it — relay
+ * reservations (reserve → settle/refund), top-ups, admin adjustments, rewards — and every change
+ * leaves exactly one log row, so Σ log quota = balance change, always.
  *
- * Reservations live in memory only: a reservation holds part of the balance (checked atomically,
- * no storage write on the hot path), and the persisted balance always means "settled". If the
- * object restarts, outstanding reservations simply vanish (nothing was taken), and a later settle
- * still charges what was used, capped so the balance never goes below zero. Settled charges and the
- * log rows explaining them are persisted here first, then written behind to D1 in one idempotent
- * batch (wallet-flush.ts) about a second later, so D1 totals equal the sum of log rows.
- * Reservations never settled within RESERVATION_TTL_MS are charged by the alarm with a log.
+ * - reserve holds the worst case of a request against the balance and the token; holds are
+ *   persisted (`R:` keys), so a restart forgets nothing and the next request cannot spend them.
+ * - settle charges the exact cost in full. A cost beyond the hold (the supplier returned more than
+ *   was reserved) is still charged: the balance may go below zero by that overrun, the log row says
+ *   so, and reserve refuses the user until the balance is positive again. Nothing is forgiven.
+ * - A hold never settled within RESERVATION_TTL_MS is charged by the alarm; a late settle then
+ *   charges only the difference (`X:` keys remember what the expiry took).
+ * - credit applies a signed amount once per idempotency key (`I:` keys).
+ * - Only safe integers reach money: anything else is refused with an error, and a stored state that
+ *   somehow holds another number heals from the last value flushed to D1.
+ * Settled changes and their log rows are written behind to D1 (wallet-flush.ts) about a second later.
  */
 import { DurableObject } from 'cloudflare:workers'
-import { buildFlushStatements, isAlreadyApplied, type FlushPlan } from './wallet-flush'
+import { buildFlushStatements, channelUsage, isAlreadyApplied, toFlushPlan, type StoredPlan } from './wallet-flush'
 import type {
   CreditInput,
   CreditResult,
@@ -23,7 +28,7 @@ import type {
   WalletBalance,
   WalletLog,
 } from './wallet-types'
-import type { Meta, PendingLog, Reservation, TokenState, UserState } from './wallet-state'
+import { isMoney, type AppliedCredit, type Meta, type PendingLog, type Reservation, type TokenState, type UserState } from './wallet-state'
 
 const FLUSH_DELAY_MS = 1000
 /** Log rows per D1 batch (≈100 INSERT statements): D1 bounds statements and parameters per batch. */
@@ -31,10 +36,16 @@ const MAX_LOGS_PER_FLUSH = 500
 const RESERVATION_TTL_MS = 60 * 60 * 1000
 const LOG_TYPE_CONSUME = 2
 
+/** Thrown (across RPC) when a caller hands the wallet a number that is not money. */
+function assertMoney(name: string, n: unknown, { min = 0 }: { min?: number } = {}): number {
+  if (!isMoney(n) || n < min) throw new RangeError(`wallet: ${name} must be a safe integer ≥ ${min}, got ${String(n)}`)
+  return n
+}
+
 export class UserWallet extends DurableObject<Env> {
   private user: UserState | undefined
   private readonly tokens = new Map<number, TokenState>()
-  private readonly reservations = new Map<string, Reservation>()
+  private reservations: Map<string, Reservation> | undefined
   private reservedTotal = 0
   private readonly tokenReserved = new Map<number, number>()
   private meta: Meta | undefined
@@ -55,35 +66,41 @@ export class UserWallet extends DurableObject<Env> {
 
   private async ensureUser(userId: number): Promise<UserState | undefined> {
     if (this.user) return this.user
-    this.user = this.kv.get<UserState>('user')
+    const stored = this.kv.get<UserState>('user')
+    if (stored && isMoney(stored.quota) && isMoney(stored.usedQuota) && isMoney(stored.requestCount)) this.user = stored
+    else if (stored) console.error(`wallet ${userId}: stored balance is not money (${JSON.stringify(stored)}); healing from D1`)
     if (this.user) return this.user
-    this.loading ??= this.loadUserFromD1(userId).finally(() => (this.loading = undefined))
+    this.loading ??= this.loadUserFromD1(userId, stored?.version ?? 0).finally(() => (this.loading = undefined))
     await this.loading
     return this.user
   }
 
-  private async loadUserFromD1(userId: number) {
+  private async loadUserFromD1(userId: number, version: number) {
     const row = await this.env.DB.prepare('SELECT id, quota, used_quota, request_count, status FROM users WHERE id = ?')
       .bind(userId)
       .first<{ id: number; quota: number; used_quota: number; request_count: number; status: number }>()
     if (!row || this.user) return
-    this.user = { id: row.id, quota: row.quota, usedQuota: row.used_quota, requestCount: row.request_count, status: row.status, version: 0 }
+    // A healed state gets a new version so the next flush writes it back over anything broken.
+    this.user = { id: row.id, quota: row.quota, usedQuota: row.used_quota, requestCount: row.request_count, status: row.status, version: version + 1 }
     this.kv.put('user', this.user)
   }
 
   private async ensureToken(tokenId: number): Promise<TokenState | undefined> {
     const known = this.tokens.get(tokenId) ?? this.kv.get<TokenState>(`t:${tokenId}`)
-    if (known) {
+    if (known && isMoney(known.remain) && isMoney(known.used)) {
       this.tokens.set(tokenId, known)
       return known
     }
+    if (known) console.error(`wallet: token ${tokenId} state is not money (${JSON.stringify(known)}); healing from D1`)
     const row = await this.env.DB.prepare(
       'SELECT id, user_id, remain_quota, used_quota, unlimited_quota, status, expired_time, accessed_time FROM tokens WHERE id = ?'
     )
       .bind(tokenId)
       .first<{ id: number; user_id: number; remain_quota: number; used_quota: number; unlimited_quota: number; status: number; expired_time: number; accessed_time: number }>()
     if (!row || row.user_id !== this.user?.id) return undefined
-    const token = this.tokens.get(tokenId) ?? {
+    const current = this.tokens.get(tokenId)
+    if (current && isMoney(current.remain)) return current
+    const token: TokenState = {
       id: row.id,
       remain: row.remain_quota,
       used: row.used_quota,
@@ -91,11 +108,19 @@ export class UserWallet extends DurableObject<Env> {
       status: row.status,
       expired: row.expired_time,
       accessed: row.accessed_time,
-      version: 0,
+      version: (known?.version ?? 0) + (known ? 1 : 0),
     }
     this.tokens.set(tokenId, token)
     this.kv.put(`t:${tokenId}`, token)
     return token
+  }
+
+  /** Holds survive restarts: the first call of an instance reads them back from storage. */
+  private holds(): Map<string, Reservation> {
+    if (this.reservations) return this.reservations
+    this.reservations = new Map()
+    for (const [key, r] of this.kv.list<Reservation>({ prefix: 'R:' })) this.track(key.slice(2), r)
+    return this.reservations
   }
 
   private getMeta(): Meta {
@@ -144,10 +169,18 @@ export class UserWallet extends DurableObject<Env> {
     this.kv.put(this.nextLogKey(), { ...log, quota, userId: this.user!.id, ...(channelCharge ? { channelCharge } : {}) } satisfies PendingLog)
   }
 
-  private addChannelUsage(channelId: number | undefined, amount: number) {
-    if (!channelId || !amount) return
-    const key = `c:${channelId}`
-    this.kv.put(key, (this.kv.get<number>(key) ?? 0) + amount)
+  /** Move `amount` (signed) out of the balance and the token, and count it as use. */
+  private charge(user: UserState, token: TokenState | undefined, amount: number, countRequest: boolean) {
+    user.quota -= amount
+    user.usedQuota += amount
+    if (countRequest) user.requestCount++
+    this.touchUser(user)
+    if (token) {
+      if (!token.unlimited) token.remain -= amount
+      token.used += amount
+      token.accessed = Math.floor(Date.now() / 1000)
+      this.touchToken(token)
+    }
   }
 
   /** Arm the write-behind alarm once per batch window (called after a mutation completed). */
@@ -162,23 +195,27 @@ export class UserWallet extends DurableObject<Env> {
     await this.ctx.storage.setAlarm(at)
   }
 
-  private hold(reqId: string, r: Reservation) {
-    this.reservations.set(reqId, r)
+  private track(reqId: string, r: Reservation) {
+    this.reservations!.set(reqId, r)
     this.reservedTotal += r.amount
     this.tokenReserved.set(r.tokenId, (this.tokenReserved.get(r.tokenId) ?? 0) + r.amount)
   }
 
   private release(reqId: string): Reservation | undefined {
-    const r = this.reservations.get(reqId)
+    const holds = this.holds()
+    const r = holds.get(reqId)
     if (!r) return undefined
-    this.reservations.delete(reqId)
+    holds.delete(reqId)
+    this.kv.delete(`R:${reqId}`)
     this.reservedTotal -= r.amount
     this.tokenReserved.set(r.tokenId, (this.tokenReserved.get(r.tokenId) ?? 0) - r.amount)
     return r
   }
 
-  /** Hold an estimate against the balance and the token; memory only (no storage write). */
+  /** Hold the request's worst case (or, with a floor, whatever is free above it) against balance and token. */
   async reserve(input: ReserveInput): Promise<ReserveResult> {
+    const amount = assertMoney('amount', input.amount)
+    const floor = input.floor === undefined ? amount : Math.min(assertMoney('floor', input.floor), amount)
     const user = await this.ensureUser(input.userId)
     if (!user) return { ok: false, reason: 'user_not_found' }
     const token = await this.ensureToken(input.tokenId)
@@ -187,67 +224,80 @@ export class UserWallet extends DurableObject<Env> {
     if (token.status !== 1) return { ok: false, reason: 'token_disabled' }
     const now = Date.now()
     if (token.expired !== -1 && token.expired * 1000 <= now) return { ok: false, reason: 'token_expired' }
-    const amount = Math.max(0, Math.ceil(input.amount))
-    const tokenFree = token.remain - (this.tokenReserved.get(token.id) ?? 0)
-    if (!token.unlimited && (tokenFree <= 0 || tokenFree < amount)) return { ok: false, reason: 'insufficient_token_quota' }
-    const free = user.quota - this.reservedTotal
-    if (free <= 0 || free < amount) return { ok: false, reason: 'insufficient_user_quota' }
+    const holds = this.holds()
+    if (holds.has(input.reqId)) throw new Error(`wallet: request ${input.reqId} already holds a reservation`)
+    const tokenFree = token.unlimited ? Number.MAX_SAFE_INTEGER : token.remain - (this.tokenReserved.get(token.id) ?? 0)
+    if (tokenFree <= 0 || tokenFree < floor) return { ok: false, reason: 'insufficient_token_quota' }
+    const userFree = user.quota - this.reservedTotal
+    if (userFree <= 0 || userFree < floor) return { ok: false, reason: 'insufficient_user_quota' }
     const minute = Math.floor(now / 60_000)
     if (this.rate.minute !== minute) this.rate = { minute, count: 0 }
     if (input.rpm && input.rpm > 0 && this.rate.count >= input.rpm) return { ok: false, reason: 'rate_limited' }
     this.rate.count++
-    this.hold(input.reqId, { tokenId: token.id, amount, at: now })
+    const held = Math.min(amount, userFree, tokenFree)
+    const r: Reservation = { tokenId: token.id, amount: held, at: now }
+    this.track(input.reqId, r)
+    this.kv.put(`R:${input.reqId}`, r)
     if (this.alarmAt === undefined) await this.scheduleFlush()
-    return { ok: true }
+    return { ok: true, held }
   }
 
+  /** Charge the exact cost in full and write its log row. */
   async settle(input: SettleInput): Promise<SettleResult> {
+    const cost = assertMoney('quota', input.quota)
     const user = await this.ensureUser(input.userId)
-    if (!user) return { charged: 0, userQuota: 0 }
+    if (!user) return { charged: 0, userQuota: 0, overrun: 0 }
     const reservation = this.release(input.reqId)
+    const expired = this.kv.get<number>(`X:${input.reqId}`)
+    if (expired !== undefined) this.kv.delete(`X:${input.reqId}`)
     const tokenId = reservation?.tokenId ?? input.log?.tokenId
     const token = tokenId ? await this.ensureToken(tokenId) : undefined
-    const wanted = Math.max(0, Math.ceil(input.quota))
-    // Never below zero, and never into what other requests are holding.
-    let charged = Math.min(wanted, Math.max(0, user.quota - this.reservedTotal))
-    if (token && !token.unlimited) charged = Math.min(charged, Math.max(0, token.remain - (this.tokenReserved.get(token.id) ?? 0)))
-    user.quota -= charged
-    user.usedQuota += charged
-    user.requestCount++
-    this.touchUser(user)
-    if (token) {
-      if (!token.unlimited) token.remain -= charged
-      token.used += charged
-      token.accessed = Math.floor(Date.now() / 1000)
-      this.touchToken(token)
-    }
-    if (input.log) {
-      const log = charged < wanted ? { ...input.log, metadata: { ...input.log.metadata, capped_from: wanted } } : input.log
-      // The log row carries the channel's usage too (written with it), so no separate counter write.
-      this.appendLog(log, charged, input.channelId && charged ? [input.channelId, charged] : undefined)
-    } else this.addChannelUsage(input.channelId, charged)
+    const charged = cost - (expired ?? 0)
+    const overrun = reservation ? Math.max(0, cost - reservation.amount) : 0
+    this.charge(user, token, charged, expired === undefined)
+    const log: WalletLog = input.log ?? { type: LOG_TYPE_CONSUME, createdAt: Math.floor(Date.now() / 1000), tokenId, requestId: input.reqId }
+    const notes: Record<string, unknown> = {}
+    if (reservation) notes.reserved = reservation.amount
+    if (overrun > 0) notes.overrun = overrun
+    if (expired !== undefined) notes.charged_on_expiry = expired
+    if (user.quota < 0) notes.balance_after = user.quota
+    this.appendLog({ ...log, metadata: { ...log.metadata, ...notes } }, charged, input.channelId && charged ? [input.channelId, charged] : undefined)
     await this.scheduleFlush()
-    return { charged, userQuota: user.quota }
+    return { charged, userQuota: user.quota, overrun }
   }
 
+  /** The request failed: release its hold (and give back what an expiry took) with its error log. */
   async refund(input: { userId: number; reqId: string; log?: WalletLog }): Promise<void> {
     const user = await this.ensureUser(input.userId)
     if (!user) return
-    this.release(input.reqId)
-    if (input.log) {
-      this.appendLog(input.log, 0)
+    const reservation = this.release(input.reqId)
+    const expired = this.kv.get<number>(`X:${input.reqId}`)
+    if (expired !== undefined) {
+      this.kv.delete(`X:${input.reqId}`)
+      const tokenId = reservation?.tokenId ?? input.log?.tokenId
+      this.charge(user, tokenId ? await this.ensureToken(tokenId) : undefined, -expired, false)
+    }
+    if (input.log || expired !== undefined) {
+      const log = input.log ?? { type: LOG_TYPE_CONSUME, createdAt: Math.floor(Date.now() / 1000), requestId: input.reqId }
+      this.appendLog(expired !== undefined ? { ...log, metadata: { ...log.metadata, refunded_expiry_charge: expired } } : log, -(expired ?? 0))
       await this.scheduleFlush()
     }
   }
 
+  /** Add (or, negative, subtract) an amount once per idempotency key, with its log row. */
   async credit(input: CreditInput): Promise<CreditResult> {
+    const amount = assertMoney('amount', input.amount, { min: -Number.MAX_SAFE_INTEGER })
+    if (typeof input.key !== 'string' || !input.key) throw new TypeError('wallet: credit needs an idempotency key')
     const user = await this.ensureUser(input.userId)
     if (!user) return { ok: false, reason: 'user_not_found' }
-    const amount = Math.trunc(input.amount)
-    if (user.quota + amount < 0) return { ok: false, reason: 'insufficient_user_quota' }
+    const applied = this.kv.get<AppliedCredit>(`I:${input.key}`)
+    if (applied) return { ok: true, userQuota: applied.userQuota, duplicate: true }
+    if (!isMoney(user.quota + amount)) throw new RangeError('wallet: the balance would leave the safe integer range')
+    if (amount < 0 && user.quota + amount < 0) return { ok: false, reason: 'insufficient_user_quota' }
     user.quota += amount
     this.touchUser(user)
-    if (input.log) this.appendLog(input.log, amount)
+    this.appendLog({ ...input.log, metadata: { ...input.log.metadata, idempotency_key: input.key } }, amount)
+    this.kv.put(`I:${input.key}`, { at: Date.now(), amount, userQuota: user.quota } satisfies AppliedCredit)
     await this.scheduleFlush()
     await this.flush()
     return { ok: true, userQuota: user.quota }
@@ -255,6 +305,7 @@ export class UserWallet extends DurableObject<Env> {
 
   /** The token API changed a token: take its limits from D1 (or set the remaining quota explicitly). */
   async syncToken(input: { userId: number; tokenId: number; remain?: number }): Promise<void> {
+    if (input.remain !== undefined) assertMoney('remain', input.remain)
     await this.ensureUser(input.userId)
     const row = await this.env.DB.prepare('SELECT unlimited_quota, status, expired_time FROM tokens WHERE id = ?')
       .bind(input.tokenId)
@@ -269,7 +320,7 @@ export class UserWallet extends DurableObject<Env> {
     token.unlimited = Boolean(row.unlimited_quota)
     token.status = row.status
     token.expired = row.expired_time
-    if (input.remain !== undefined) token.remain = Math.max(0, Math.trunc(input.remain))
+    if (input.remain !== undefined) token.remain = input.remain
     this.touchToken(token)
     await this.scheduleFlush()
     await this.flush()
@@ -287,6 +338,7 @@ export class UserWallet extends DurableObject<Env> {
   async balance(input: { userId: number; tokenId?: number }): Promise<WalletBalance | undefined> {
     const user = await this.ensureUser(input.userId)
     if (!user) return undefined
+    this.holds()
     const token = input.tokenId !== undefined ? await this.ensureToken(input.tokenId) : undefined
     return {
       quota: user.quota,
@@ -312,81 +364,84 @@ export class UserWallet extends DurableObject<Env> {
     while (await this.flushOnce());
   }
 
-  /** Writes one batch; true when more logs are waiting. */
-  private async flushOnce(): Promise<boolean> {
-    const user = this.user ?? this.kv.get<UserState>('user')
-    if (!user) return false
+  /** The plan in progress, or a new one saved before D1 sees it (so a retry replays it exactly). */
+  private currentPlan(user: UserState): StoredPlan | undefined {
+    const saved = this.kv.get<StoredPlan>('plan')
+    if (saved) return saved
     const meta = this.getMeta()
-    const plan: FlushPlan = {
-      userId: user.id,
+    const logs = [...this.kv.list<PendingLog>({ prefix: 'L:', limit: MAX_LOGS_PER_FLUSH })]
+    const counters = [...this.kv.list<number>({ prefix: 'c:' })].map(([k, v]) => ({ id: Number(k.slice(2)), amount: v }))
+    const plan: StoredPlan = {
       seq: meta.flushSeq + 1,
       user: meta.flushedUserVersion !== user.version ? { ...user } : undefined,
       tokens: this.dirtyTokens()
         .map((id) => this.tokens.get(id) ?? this.kv.get<TokenState>(`t:${id}`))
         .filter((t): t is TokenState => t !== undefined)
         .map((t) => ({ ...t })),
-      channels: [],
-      logs: [...this.kv.list<PendingLog>({ prefix: 'L:', limit: MAX_LOGS_PER_FLUSH })],
+      channels: channelUsage(counters, logs.map(([, l]) => l)),
+      logKeys: logs.map(([k]) => k),
+      counters,
     }
-    // Channel usage: counters kept apart (requests settled without a log) plus what the logs carry.
-    const counted = [...this.kv.list<number>({ prefix: 'c:' })].map(([k, v]) => ({ id: Number(k.slice(2)), amount: v }))
-    const usage = new Map(counted.map((c) => [c.id, c.amount]))
-    for (const [, l] of plan.logs) if (l.channelCharge) usage.set(l.channelCharge[0], (usage.get(l.channelCharge[0]) ?? 0) + l.channelCharge[1])
-    plan.channels = [...usage].map(([id, amount]) => ({ id, amount }))
-    if (!plan.user && plan.tokens.length === 0 && plan.channels.length === 0 && plan.logs.length === 0) return false
+    if (!plan.user && plan.tokens.length === 0 && plan.channels.length === 0 && plan.logKeys.length === 0) return undefined
+    this.kv.put('plan', plan)
+    return plan
+  }
+
+  /** Writes one batch; true when more logs are waiting. */
+  private async flushOnce(): Promise<boolean> {
+    const user = this.user ?? this.kv.get<UserState>('user')
+    if (!user) return false
+    const stored = this.currentPlan(user)
+    if (!stored) return false
+    const plan = toFlushPlan(user.id, stored, (key) => this.kv.get<PendingLog>(key))
     try {
       await this.env.DB.batch(buildFlushStatements(this.env.DB, plan))
     } catch (err) {
       if (!isAlreadyApplied(err)) throw err
     }
-    // Forget exactly what was written; changes made while the batch ran stay pending.
-    meta.flushSeq = plan.seq
-    if (plan.user) meta.flushedUserVersion = plan.user.version
+    // Forget exactly what the plan wrote; changes made while the batch ran stay pending.
+    const meta = this.getMeta()
+    meta.flushSeq = stored.seq
+    if (stored.user) meta.flushedUserVersion = stored.user.version
     meta.logSeq = this.logSeq ?? meta.logSeq
     this.kv.put('meta', meta)
-    const stillDirty = plan.tokens.filter((t) => (this.tokens.get(t.id)?.version ?? t.version) !== t.version).map((t) => t.id)
-    const newlyDirty = this.dirtyTokens().filter((id) => !plan.tokens.some((t) => t.id === id))
+    const stillDirty = stored.tokens.filter((t) => (this.tokens.get(t.id)?.version ?? t.version) !== t.version).map((t) => t.id)
+    const newlyDirty = this.dirtyTokens().filter((id) => !stored.tokens.some((t) => t.id === id))
     this.setDirtyTokens([...stillDirty, ...newlyDirty])
-    for (const c of counted) {
+    for (const c of stored.counters) {
       const left = (this.kv.get<number>(`c:${c.id}`) ?? 0) - c.amount
       if (left === 0) this.kv.delete(`c:${c.id}`)
       else this.kv.put(`c:${c.id}`, left)
     }
-    for (const [key] of plan.logs) this.kv.delete(key)
-    return plan.logs.length === MAX_LOGS_PER_FLUSH
+    for (const key of stored.logKeys) this.kv.delete(key)
+    this.kv.delete('plan')
+    return stored.logKeys.length === MAX_LOGS_PER_FLUSH
   }
 
   async alarm(): Promise<void> {
     this.alarmAt = undefined
-    this.expireReservations()
+    await this.expireReservations()
     await this.flush()
     // Mutations during the flush armed the next batch window; outstanding reservations only need
     // the alarm again at their expiry, which must never push that window back.
-    if (this.reservations.size > 0) {
-      const next = Math.min(...[...this.reservations.values()].map((r) => r.at + RESERVATION_TTL_MS))
+    const holds = this.holds()
+    if (holds.size > 0) {
+      const next = Math.min(...[...holds.values()].map((r) => r.at + RESERVATION_TTL_MS))
       await this.armAlarm(Math.max(next, Date.now() + FLUSH_DELAY_MS))
     }
   }
 
-  /** Reservations older than the TTL: the request never reported back, so the reservation is charged. */
-  private expireReservations() {
-    const user = this.user
+  /** Holds older than the TTL: the request never reported back, so the held amount is charged. */
+  private async expireReservations() {
+    const known = this.user ?? this.kv.get<UserState>('user')
+    const user = known && (await this.ensureUser(known.id))
     if (!user) return
     const now = Date.now()
-    for (const [reqId, r] of [...this.reservations]) {
+    for (const [reqId, r] of [...this.holds()]) {
       if (now - r.at < RESERVATION_TTL_MS) continue
       this.release(reqId)
-      const charged = Math.min(r.amount, Math.max(0, user.quota - this.reservedTotal))
-      user.quota -= charged
-      user.usedQuota += charged
-      user.requestCount++
-      this.touchUser(user)
-      const token = this.tokens.get(r.tokenId)
-      if (token) {
-        if (!token.unlimited) token.remain -= charged
-        token.used += charged
-        this.touchToken(token)
-      }
+      this.charge(user, await this.ensureToken(r.tokenId), r.amount, true)
+      this.kv.put(`X:${reqId}`, r.amount)
       this.appendLog(
         {
           type: LOG_TYPE_CONSUME,
@@ -396,7 +451,7 @@ export class UserWallet extends DurableObject<Env> {
           content: 'Reservation settled on expiry: the request did not report its usage within an hour, so the reserved amount was charged',
           metadata: { reserved: r.amount, reserved_at: Math.floor(r.at / 1000) },
         },
-        charged
+        r.amount
       )
     }
   }

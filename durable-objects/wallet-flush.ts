@@ -1,10 +1,43 @@
 /**
  * The D1 batch that writes a wallet's pending changes behind: an idempotency marker, absolute
  * balances of the user and dirty tokens, channel usage increments, the statistics rows of the
- * consume logs and the pending log rows — all in one D1 transaction. If the marker already exists the batch was applied before and fails
- * as a whole, which the wallet treats as success.
+ * consume logs and the pending log rows — all in one D1 transaction. If the marker already exists
+ * the batch was applied before and fails as a whole, which the wallet treats as success.
+ *
+ * Exactly once: the plan (which log keys, which balances, under which sequence number) is saved in
+ * the wallet's storage before D1 is called, and a retry replays that same plan — never a larger
+ * one under the same number, which would mark unwritten rows as written.
  */
 import type { WalletLog } from './wallet-types'
+import type { PendingLog } from './wallet-state'
+
+/** A flush as saved before D1 is called; replayed as it is until D1 confirms it. */
+export interface StoredPlan {
+  seq: number
+  user?: FlushPlan['user']
+  tokens: FlushPlan['tokens']
+  channels: FlushPlan['channels']
+  logKeys: string[]
+  /** Legacy per-channel counters (`c:` keys) this plan drains. */
+  counters: { id: number; amount: number }[]
+}
+
+/** The D1 plan of a stored plan, with its log rows read back from storage. */
+export function toFlushPlan(userId: number, stored: StoredPlan, readLog: (key: string) => PendingLog | undefined): FlushPlan {
+  const logs: FlushPlan['logs'] = []
+  for (const key of stored.logKeys) {
+    const row = readLog(key)
+    if (row) logs.push([key, row])
+  }
+  return { userId, seq: stored.seq, user: stored.user, tokens: stored.tokens, channels: stored.channels, logs }
+}
+
+/** Channel usage of a batch: the legacy counters plus what the log rows carry. */
+export function channelUsage(counters: { id: number; amount: number }[], logs: PendingLog[]): { id: number; amount: number }[] {
+  const usage = new Map(counters.map((c) => [c.id, c.amount]))
+  for (const l of logs) if (l.channelCharge) usage.set(l.channelCharge[0], (usage.get(l.channelCharge[0]) ?? 0) + l.channelCharge[1])
+  return [...usage].filter(([, amount]) => amount !== 0).map(([id, amount]) => ({ id, amount }))
+}
 
 export interface FlushPlan {
   userId: number

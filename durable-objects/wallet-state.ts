@@ -1,7 +1,11 @@
 /**
  * What a UserWallet keeps in its own storage, and in memory: the settled user balance, the
- * user's tokens, in-flight reservations (memory only), the write-behind counters and the log
- * rows waiting for D1.
+ * user's tokens, in-flight reservations, the write-behind counters, the log rows waiting for D1,
+ * the flush plan being written, and the idempotency keys of credits already applied.
+ *
+ * Storage keys: `user`, `t:<tokenId>`, `R:<reqId>` (reservation), `X:<reqId>` (charged on expiry),
+ * `L:<seq>` (pending log), `I:<key>` (applied credit), `plan` (flush in progress), `meta`,
+ * `dirtyTokens`, and `c:<channelId>` (legacy channel counters, drained by the next flush).
  */
 import type { WalletLog } from './wallet-types'
 
@@ -39,3 +43,13 @@ export interface Meta {
 
 /** A log row waiting for D1; `channelCharge` = [channel id, quota] when the row also carries the channel's usage. */
 export type PendingLog = WalletLog & { quota: number; userId: number; channelCharge?: [number, number] }
+
+/** A credit already applied under an idempotency key, and what it answered. */
+export interface AppliedCredit {
+  at: number
+  amount: number
+  userQuota: number
+}
+
+/** True for the only numbers money may hold: finite integers within ±2^53. */
+export const isMoney = (n: unknown): n is number => Number.isSafeInteger(n)

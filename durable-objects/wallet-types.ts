@@ -34,13 +34,21 @@ export type RefusalReason =
   | 'insufficient_token_quota'
   | 'rate_limited'
 
-export type ReserveResult = { ok: true } | { ok: false; reason: RefusalReason }
+/** `held` is what the wallet holds for the request: `amount`, or less (≥ `floor`) when only that was free. */
+export type ReserveResult = { ok: true; held: number } | { ok: false; reason: RefusalReason }
 
 export interface ReserveInput {
   userId: number
   tokenId: number
+  /** A server-made request id (never a client-supplied one). */
   reqId: string
+  /** The worst-case cost of the request (a non-negative safe integer). */
   amount: number
+  /**
+   * When set, the wallet may hold less than `amount` (whatever is free) as long as it is at least
+   * `floor`; the relay then limits the answer to what was held.
+   */
+  floor?: number
   /** Requests per minute allowed to this user (their group's api_rate); 0 = unlimited. */
   rpm?: number
 }
@@ -48,27 +56,33 @@ export interface ReserveInput {
 export interface SettleInput {
   userId: number
   reqId: string
-  /** Exact cost computed by the billing formula. */
+  /** Exact cost computed by the billing formula (a non-negative safe integer), charged in full. */
   quota: number
   channelId?: number
-  /** The consume log (omitted when consume logging is off). */
+  /** The consume log row (the wallet writes a minimal one when it is omitted). */
   log?: WalletLog
 }
 
 export interface SettleResult {
-  /** What was actually charged (≤ quota when the balance ran out mid-request). */
+  /** What this settle changed the balance by: the cost, less what an expiry already charged. */
   charged: number
   userQuota: number
+  /** Units charged beyond the reservation (the supplier returned more than was reserved). */
+  overrun: number
 }
 
 export interface CreditInput {
   userId: number
-  /** Positive adds, negative subtracts (never below zero). */
+  /** Positive adds, negative subtracts (never below zero). A non-zero safe integer. */
   amount: number
-  log?: WalletLog
+  /** Idempotency key: a second credit with the same key changes nothing and answers the first result. */
+  key: string
+  log: WalletLog
 }
 
-export type CreditResult = { ok: true; userQuota: number } | { ok: false; reason: 'insufficient_user_quota' | 'user_not_found' }
+export type CreditResult =
+  | { ok: true; userQuota: number; duplicate?: boolean }
+  | { ok: false; reason: 'insufficient_user_quota' | 'user_not_found' }
 
 export interface WalletBalance {
   quota: number

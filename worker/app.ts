@@ -1,5 +1,5 @@
 /**
- * Builds the Hono app: request ids, security headers, the management API under /api, the relay,
+ * Builds the Hono app: server-made request ids, security headers, the management API under /api, the relay,
  * and the single error handler that renders `ApiError` in the envelope of each surface.
  */
 import { Hono, type Context } from 'hono'
@@ -21,7 +21,13 @@ export function renderError(c: Context<HonoEnv>, err: unknown) {
 
 export function createApp() {
   const app = new Hono<HonoEnv>()
-  app.use(requestId({ headerName: 'X-Request-Id', limitLength: 64 }))
+  // Request ids are always made here (they key wallet reservations); a client's own X-Request-Id
+  // is only echoed into the log row as client_request_id.
+  app.use(requestId({ headerName: '' }))
+  app.use(async (c, next) => {
+    c.header('X-Request-Id', c.get('requestId'))
+    await next()
+  })
   app.use(
     secureHeaders({
       contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },

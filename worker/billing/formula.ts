@@ -5,8 +5,22 @@
  * Units: ratio 1 = $0.002 per 1K tokens = 1 quota unit per token (500,000 units = $1).
  * - tokens: ceil((P' × input + C' × output) × groupRatio), where P' and C' are the prompt and
  *   completion counts adjusted by extra token kinds: each kind adds count × (ratio − 1) to its side.
- * - times:  ceil(1000 × input × groupRatio) per call.
+ * - times:  ceil(1000 × input × groupRatio × calls × callRatio): `calls` is n for images, the
+ *   started minutes of audio for a transcription, else 1; `callRatio` is the image size/quality
+ *   ratio (image-ratios.ts), else 1.
  * A non-zero price never charges less than 1 unit for a call that used tokens (or any times call).
+ *
+ * Per operation (what `Usage` holds):
+ * - chat/completions/embeddings/rerank: the supplier's token usage (sanitized), else tokenizer counts.
+ * - images: times prices × n × size/quality ratio; token prices bill the usage tokens the supplier
+ *   returns (gpt-image-1), else the prompt.
+ * - speech: prompt = characters of the input (OpenAI prices TTS per character).
+ * - transcription/translation: times prices bill started minutes when the supplier reports the
+ *   duration (usage.seconds or `duration`), else one call; token prices bill the supplier's token
+ *   usage, else the transcript's text tokens as completion.
+ *
+ * Before the call the relay reserves the worst case (worstCaseQuota): prompt estimate + output
+ * limit × n at the output price, or the times price for all calls.
  */
 
 export type PriceType = 'tokens' | 'times'
@@ -46,6 +60,10 @@ export interface Usage {
   completionTokens: number
   /** Counts of extra kinds (already included in the prompt/completion totals). */
   extra?: Partial<Record<ExtraTokenKind, number>>
+  /** Calls billed by a times price (images: n; transcription: started minutes); default 1. */
+  calls?: number
+  /** Image size/quality ratio applied to a times price; default 1. */
+  callRatio?: number
 }
 
 export interface ExtraLine {
@@ -62,6 +80,9 @@ export interface Breakdown {
   group_ratio: number
   prompt_tokens: number
   completion_tokens: number
+  /** Times prices: calls billed and their size/quality ratio. */
+  calls?: number
+  call_ratio?: number
   extra: ExtraLine[]
   /** Prompt and completion after the extra-kind adjustments (tokens type). */
   billed_prompt: number
@@ -86,10 +107,14 @@ export function computeQuota(price: ModelPrice, usage: Usage, groupRatio: number
     completion_tokens: usage.completionTokens,
   }
   if (price.type === 'times') {
-    const raw = 1000 * price.input * G
+    const calls = usage.calls ?? 1
+    const callRatio = usage.callRatio ?? 1
+    const raw = 1000 * price.input * G * calls * callRatio
     const quota = raw > 0 ? Math.max(1, Math.ceil(round9(raw))) : 0
     return {
       ...base,
+      calls,
+      call_ratio: callRatio,
       extra: [],
       billed_prompt: usage.promptTokens,
       billed_completion: usage.completionTokens,
@@ -124,18 +149,64 @@ export function computeQuota(price: ModelPrice, usage: Usage, groupRatio: number
   }
 }
 
-/** Upper-bound estimate reserved before the call (prompt estimate + max_tokens or a fixed pre-charge). */
-export function estimateQuota(
-  price: ModelPrice,
-  promptTokens: number,
-  maxTokens: number | undefined,
-  groupRatio: number,
-  preConsumed: number
-): number {
-  if (price.type === 'times') return computeQuota(price, { promptTokens: 0, completionTokens: 0 }, groupRatio).quota
-  const completion = maxTokens && maxTokens > 0 ? maxTokens : 0
-  const tokens = Math.ceil(round9((promptTokens * price.input + completion * price.output) * groupRatio))
-  return tokens + (completion > 0 ? 0 : preConsumed)
+/** What a request may cost at most, known before the call. */
+export interface RequestShape {
+  /** Upper-ish estimate of the prompt tokens. */
+  promptTokens: number
+  /** Output tokens per choice at most (the client's max_tokens, or the model's output limit); 0 when the op has no output. */
+  outputTokens: number
+  /** Choices (chat/completions) or images; default 1. */
+  n?: number
+  /** Calls and ratio for times prices (see Usage). */
+  calls?: number
+  callRatio?: number
+}
+
+/** The worst-case cost of a request: the amount the wallet holds before the upstream call. */
+export function worstCaseQuota(price: ModelPrice, shape: RequestShape, groupRatio: number): number {
+  const n = shape.n ?? 1
+  if (price.type === 'times') return computeQuota(price, { promptTokens: 0, completionTokens: 0, calls: shape.calls ?? n, callRatio: shape.callRatio }, groupRatio).quota
+  const raw = (shape.promptTokens * price.input + shape.outputTokens * n * price.output) * groupRatio
+  const quota = Math.ceil(round9(raw))
+  return quota === 0 && raw > 0 ? 1 : quota
+}
+
+/**
+ * How many output tokens per choice `held` units pay for after the prompt (0 when not even one);
+ * used to cap an answer at what the balance can pay when the client set no limit.
+ */
+export function affordableOutputTokens(price: ModelPrice, shape: RequestShape, groupRatio: number, held: number): number {
+  if (price.type === 'times' || price.output <= 0 || groupRatio <= 0) return shape.outputTokens
+  const perToken = price.output * (shape.n ?? 1) * groupRatio
+  const left = held - shape.promptTokens * price.input * groupRatio
+  return Math.max(0, Math.min(shape.outputTokens, Math.floor(round9(left / perToken))))
+}
+
+/** A supplier-reported count as money may use it: a non-negative safe integer, else undefined. */
+export function countOf(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : undefined
+}
+
+/**
+ * Supplier usage made safe for billing: counts must be non-negative safe integers (strings,
+ * negatives, NaN, Infinity and fractions are refused). Undefined means "count it yourself".
+ */
+export function sanitizeUsage(usage: Usage | undefined): Usage | undefined {
+  if (!usage) return undefined
+  const promptTokens = countOf(usage.promptTokens)
+  const completionTokens = countOf(usage.completionTokens)
+  if (promptTokens === undefined || completionTokens === undefined) return undefined
+  const extra: Usage['extra'] = {}
+  for (const [kind, count] of Object.entries(usage.extra ?? {})) {
+    const safe = countOf(count)
+    if (safe && Object.hasOwn(EXTRA_TOKEN_SIDES, kind)) extra[kind as ExtraTokenKind] = safe
+  }
+  return { ...usage, promptTokens, completionTokens, extra: Object.keys(extra).length ? extra : undefined }
+}
+
+/** Started minutes of audio billed by a times price (at least one call). */
+export function audioMinutes(seconds: number | undefined): number {
+  return seconds !== undefined && Number.isFinite(seconds) && seconds > 0 ? Math.max(1, Math.ceil(seconds / 60)) : 1
 }
 
 /** Strip binary floating-point noise before rounding up (0.1 × 3 must not become 0.30000000000000004 → 1). */

@@ -8,6 +8,7 @@ import { anthropicAdapter } from './anthropic/adapter'
 import { geminiAdapter } from './gemini/adapter'
 import { bedrockAdapter } from './bedrock/adapter'
 import { bedrockKeyProblem } from './bedrock/key'
+import { ZHIPU_BASE_URL, zhipuAdapter, zhipuKeyProblem } from './zhipu/adapter'
 import type { BalanceQuery } from './balance'
 import { COMPATIBLE_PRESETS } from './compatible/presets'
 
@@ -85,6 +86,17 @@ const TRANSLATED: ChannelType[] = [
       'amazon.nova-pro-v1:0',
       'amazon.nova-lite-v1:0',
     ],
+    features: ['stream', 'tools', 'vision'],
+  },
+  {
+    id: 16,
+    name: 'Zhipu GLM',
+    adapter: zhipuAdapter,
+    defaultBaseUrl: ZHIPU_BASE_URL,
+    keyHint: 'id.secret (sent as a signed JWT)',
+    baseUrlHint: `${ZHIPU_BASE_URL} (the /v4 paths are appended)`,
+    keyProblem: zhipuKeyProblem,
+    models: ['glm-4-plus', 'glm-4-air', 'glm-4-flash', 'glm-4v-plus', 'glm-z1-air', 'embedding-3', 'cogview-3-plus'],
     features: ['stream', 'tools', 'vision'],
   },
 ]

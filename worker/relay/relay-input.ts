@@ -2,7 +2,10 @@
  * Reads and minimally validates the client's relay request per operation: JSON bodies keep every
  * unknown parameter (they pass through to the supplier); multipart bodies (image edits/variations,
  * audio) are read as FormData so they can be re-sent on a retry. Also derives what billing needs:
- * the model, stream flags, max_tokens, tool use and a cheap prompt-size estimate.
+ * the model, stream flags, max_tokens, n, image size/quality, tool use and a cheap prompt-size estimate.
+ *
+ * Every number that reaches money or the supplier is checked here: finite, integer where integral,
+ * bounded. Money-relevant fields an operation does not use (max_tokens on embeddings…) are dropped.
  */
 import type { Context } from 'hono'
 import { z } from 'zod'
@@ -19,6 +22,13 @@ export interface RelayInput {
   stream: boolean
   includeUsage: boolean
   maxTokens?: number
+  /** Answers billed per request: n (× best_of for completions) for chat/completions, images for image ops. */
+  n: number
+  /** Image ops: the requested size and quality (for their price ratio). */
+  imageSize?: string
+  imageQuality?: string
+  /** Multipart ops: bytes of the uploaded file (bounds an audio transcription's length). */
+  fileBytes?: number
   hasTools: boolean
   /** Upper-ish estimate of prompt tokens, for the reservation only. */
   promptEstimate: number
@@ -29,21 +39,65 @@ const MULTIPART_OPS = new Set<RelayOp>(['images.edits', 'images.variations', 'au
 const model = z.string({ error: 'model is required' }).trim().min(1, 'model is required').max(200)
 const nonEmpty = z.union([z.string(), z.array(z.unknown()).min(1)])
 
+// Bounded numbers (zod refuses NaN and ±Infinity; `int` refuses fractions and unsafe integers).
+const intIn = (min: number, max: number) => z.number().int().min(min).max(max)
+const numIn = (min: number, max: number) => z.number().min(min).max(max)
+const maxTokens = intIn(1, 10_000_000).nullish()
+const imageSize = z.string().regex(/^(auto|\d{2,5}x\d{2,5})$/, 'size must look like 1024x1024')
+const imageQuality = z.enum(['auto', 'standard', 'hd', 'low', 'medium', 'high'])
+const sampling = {
+  temperature: numIn(0, 2).nullish(),
+  top_p: numIn(0, 1).nullish(),
+  presence_penalty: numIn(-2, 2).nullish(),
+  frequency_penalty: numIn(-2, 2).nullish(),
+  seed: z.number().int().nullish(),
+  top_logprobs: intIn(0, 20).nullish(),
+  logit_bias: z.record(z.string(), numIn(-100, 100)).nullish(),
+}
+const textModel = { max_tokens: maxTokens, stream: z.boolean().optional(), ...sampling }
+
 const SCHEMAS: Partial<Record<RelayOp, z.ZodType<Record<string, unknown>>>> = {
   chat: z.looseObject({
     model,
     messages: z.array(z.looseObject({ role: z.string() }), { error: 'messages must be a non-empty array' }).min(1, 'messages must not be empty'),
-    stream: z.boolean().optional(),
-    max_tokens: z.number().int().min(1).nullish(),
-    max_completion_tokens: z.number().int().min(1).nullish(),
+    ...textModel,
+    max_completion_tokens: maxTokens,
+    n: intIn(1, 128).nullish(),
   }),
-  completions: z.looseObject({ model, prompt: nonEmpty, stream: z.boolean().optional(), max_tokens: z.number().int().min(1).optional() }),
-  embeddings: z.looseObject({ model, input: nonEmpty }),
+  completions: z.looseObject({ model, prompt: nonEmpty, ...textModel, n: intIn(1, 128).nullish(), best_of: intIn(1, 20).nullish() }),
+  embeddings: z.looseObject({ model, input: nonEmpty, dimensions: intIn(1, 65_536).optional() }),
   moderations: z.looseObject({ model: model.optional(), input: nonEmpty }),
-  'images.generations': z.looseObject({ model, prompt: z.string().min(1, 'prompt is required'), n: z.number().int().min(1).max(10).optional() }),
-  'audio.speech': z.looseObject({ model, input: z.string().min(1, 'input is required').max(8192), voice: z.string().optional() }),
-  rerank: z.looseObject({ model, query: z.string().min(1, 'query is required'), documents: z.array(z.unknown()).min(1, 'documents must not be empty') }),
+  'images.generations': z.looseObject({
+    model,
+    prompt: z.string().min(1, 'prompt is required').max(32_000),
+    n: intIn(1, 10).nullish(),
+    size: imageSize.nullish(),
+    quality: imageQuality.nullish(),
+  }),
+  'audio.speech': z.looseObject({ model, input: z.string().min(1, 'input is required').max(8192), voice: z.string().optional(), speed: numIn(0.25, 4).optional() }),
+  rerank: z.looseObject({
+    model,
+    query: z.string().min(1, 'query is required'),
+    documents: z.array(z.unknown()).min(1, 'documents must not be empty').max(10_000),
+    top_n: intIn(1, 10_000).optional(),
+  }),
 }
+
+/** Fields that change the bill, kept only on the operations that use them. */
+const MONEY_FIELDS = ['max_tokens', 'max_completion_tokens', 'n', 'best_of'] as const
+const MONEY_FIELDS_USED: Partial<Record<RelayOp, readonly string[]>> = {
+  chat: MONEY_FIELDS,
+  completions: ['max_tokens', 'n', 'best_of'],
+  'images.generations': ['n'],
+}
+
+/** Multipart fields checked like their JSON counterparts. */
+const FORM_SCHEMA = z.object({
+  n: z.coerce.number().pipe(intIn(1, 10)).optional(),
+  size: imageSize.optional(),
+  quality: imageQuality.optional(),
+  temperature: z.coerce.number().pipe(numIn(0, 1)).optional(),
+})
 
 /** Characters of everything the model will read (strings anywhere in the relevant fields). */
 function textSize(value: unknown, images: { n: number }): number {
@@ -82,6 +136,10 @@ export async function readRelayInput(c: Context<HonoEnv>, op: RelayOp): Promise<
     if (!(form.get('file') instanceof File) && !(form.get('image') instanceof File)) {
       throw new ApiError(400, 'A file is required', { param: 'file', code: 'missing_file' })
     }
+    const fields = Object.fromEntries(['n', 'size', 'quality', 'temperature'].flatMap((k) => (typeof form.get(k) === 'string' ? [[k, form.get(k)]] : [])))
+    const checked = FORM_SCHEMA.safeParse(fields)
+    if (!checked.success) throw validationError(checked.error)
+    const file = form.get('file') ?? form.get('image')
     const prompt = form.get('prompt')
     return {
       op,
@@ -90,6 +148,10 @@ export async function readRelayInput(c: Context<HonoEnv>, op: RelayOp): Promise<
       stream: false,
       includeUsage: false,
       hasTools: false,
+      n: op.startsWith('images.') ? (checked.data.n ?? 1) : 1,
+      imageSize: checked.data.size,
+      imageQuality: checked.data.quality,
+      fileBytes: file instanceof File ? file.size : 0,
       promptEstimate: typeof prompt === 'string' ? Math.ceil(prompt.length / 3) : 0,
     }
   }
@@ -103,10 +165,13 @@ export async function readRelayInput(c: Context<HonoEnv>, op: RelayOp): Promise<
   const parsed = SCHEMAS[op]!.safeParse(raw)
   if (!parsed.success) throw validationError(parsed.error)
   const body = parsed.data
+  const used = MONEY_FIELDS_USED[op] ?? []
+  for (const field of MONEY_FIELDS) if (!used.includes(field)) delete body[field]
   if (op === 'moderations' && !body.model) body.model = 'omni-moderation-latest'
   const streamable = op === 'chat' || op === 'completions'
   const stream = streamable && body.stream === true
   const maxTokens = (body.max_completion_tokens ?? body.max_tokens ?? undefined) as number | undefined
+  const n = ((body.n as number | null | undefined) ?? 1) * (op === 'completions' ? Math.max(1, (body.best_of as number | null | undefined) ?? 1) : 1)
   return {
     op,
     model: String(body.model),
@@ -114,6 +179,9 @@ export async function readRelayInput(c: Context<HonoEnv>, op: RelayOp): Promise<
     stream,
     includeUsage: stream && (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true,
     maxTokens,
+    n,
+    imageSize: (body.size as string | null | undefined) ?? undefined,
+    imageQuality: (body.quality as string | null | undefined) ?? undefined,
     hasTools: Array.isArray(body.tools) && body.tools.length > 0,
     promptEstimate: estimatePromptTokens(op, body),
   }

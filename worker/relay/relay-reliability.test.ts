@@ -46,6 +46,7 @@ describe('concurrency', () => {
     expect(l.request_count).toBe(served)
     const b = (await wallet(user.id).balance({ userId: user.id }))!
     expect(b).toMatchObject({ quota: l.quota, usedQuota: l.used_quota, requestCount: l.request_count, reserved: 0, pendingLogs: 0 })
+    await wallet(warm.id).flush()
     const ch = await env.DB.prepare('SELECT used_quota FROM channels').first<{ used_quota: number }>()
     expect(ch!.used_quota).toBe(l.loggedQuota + COST)
   }, 60_000)
@@ -147,15 +148,18 @@ describe('settings that take effect', () => {
     expect((await send('/v1/chat/completions', { key: (await createToken(other.id)).key, json: body })).status).toBe(200)
   })
 
-  it('LogConsumeEnabled off writes no consume logs but still charges', async () => {
+  it('LogConsumeEnabled off keeps only a bare money row (no request details) and still charges', async () => {
     await setOptions({ LogConsumeEnabled: 'false' })
     await createChannel({ key: 'good' })
     const user = await createUser({ quota: 1_000_000 })
     const token = await createToken(user.id)
     expect((await send('/v1/chat/completions', { key: token.key, json: body })).status).toBe(200)
     const l = await ledger(user.id)
-    expect(l.consumeLogs).toBe(0)
+    expect(l.consumeLogs).toBe(1)
+    expect(l.loggedQuota).toBe(COST)
     expect(l.quota).toBe(1_000_000 - COST)
+    const row = await env.DB.prepare('SELECT model_name, prompt_tokens, content FROM logs WHERE user_id = ?').bind(user.id).first()
+    expect(row).toEqual({ model_name: '', prompt_tokens: 0, content: '' })
   })
 
   it('the group ratio scales the charge, and an unknown group is refused', async () => {

@@ -3,15 +3,17 @@
  *  1. authenticate the API key (token-auth.ts) and read the body (relay-input.ts);
  *  2. check the model whitelist and the group ratio; answer from the response cache when allowed;
  *  3. pick a channel (select-channel.ts) and its price; refuse unpriced models;
- *  4. reserve an estimate in the user's wallet Durable Object (429 when it does not fit, or when the
- *     group's requests-per-minute limit is reached);
+ *  4. reserve the request's worst case in the user's wallet Durable Object (reservation.ts; 429 when
+ *     it does not fit, or when the group's requests-per-minute limit is reached) — a client that set
+ *     no max_tokens gets the answer capped at what the balance can pay;
  *  5. call the upstream through the channel's adapter; on a retriable failure freeze the
  *     (channel, model), maybe auto-disable the channel, and try the next channel (retry-policy.ts);
  *  6. answer the client (JSON, raw or a stream) and settle the exact cost with its log row in the
  *     background; on final failure refund everything and log the error.
  */
 import type { Context } from 'hono'
-import { computeQuota, estimateQuota, type ModelPrice, type Usage } from '../billing/formula'
+import { audioMinutes, computeQuota, countOf, sanitizeUsage, type ModelPrice, type Usage } from '../billing/formula'
+import { imageRatio } from '../billing/image-ratios'
 import { getPriceTable, groupRatio, resolvePrice, type PriceTable } from '../billing/pricing'
 import { LOG_TYPE } from '../db/schema'
 import { ApiError } from '../lib/errors'
@@ -33,6 +35,7 @@ import { primeStream } from './stream-relay'
 import { assertModelAllowed, authenticateRelay, type RelayAuth } from './token-auth'
 import { requestsPerMinute } from './group-limits'
 import { countChatPrompt, countTokens } from './tokenizer'
+import { planReservation, withOutputCap, type ReservationPlan } from './reservation'
 import { callUpstream, withChannelParameters } from './upstream'
 
 const REFUSALS: Record<RefusalReason, () => ApiError> = {
@@ -71,6 +74,8 @@ class RelayRun {
   private readonly wallet
   private readonly tried = new Set<number>()
   private attempts = 0
+  /** Output tokens per choice the balance pays for, sent upstream when the client set no limit. */
+  private outputCap: number | undefined
   /** Phase durations for the Server-Timing header (waits only: the runtime clock moves at I/O). */
   private readonly timings: [string, number][] = []
   private lastMark: number
@@ -112,9 +117,17 @@ class RelayRun {
 
     let channel = this.pick()
     const first = this.priceFor(channel)
-    const estimate = estimateQuota(first.price, this.input.promptEstimate, this.input.maxTokens, this.ratio, this.settings.int('PreConsumedQuota'))
-    const reserved = await this.wallet.reserve({ userId: this.auth.userId, tokenId: this.auth.id, reqId: this.reqId, amount: estimate, rpm: this.rpm })
+    const plan: ReservationPlan = planReservation(this.input, first.price, first.billed, this.ratio, this.settings)
+    const reserved = await this.wallet.reserve({
+      userId: this.auth.userId,
+      tokenId: this.auth.id,
+      reqId: this.reqId,
+      amount: plan.amount,
+      floor: plan.floor,
+      rpm: this.rpm,
+    })
     if (!reserved.ok) throw REFUSALS[reserved.reason]()
+    this.outputCap = plan.outputCap(reserved.held)
     this.mark('reserve')
 
     const maxAttempts = this.auth.pinChannel !== undefined ? 1 : 1 + this.settings.int('RetryTimes')
@@ -207,7 +220,7 @@ class RelayRun {
     const call: RelayCall = {
       op: this.input.op,
       model: upstream,
-      json: this.input.json ? { ...withChannelParameters(this.input.json, channel), model: upstream } : undefined,
+      json: this.input.json ? withOutputCap({ ...withChannelParameters(this.input.json, channel), model: upstream }, this.input.op, this.outputCap) : undefined,
       form: this.input.form ? withModel(this.input.form, upstream) : undefined,
       stream: this.input.stream,
       includeUsage: this.input.includeUsage,
@@ -229,7 +242,7 @@ class RelayRun {
       reportSuccess(this.env, this.ctx, channel.id, this.input.model)
       this.ctx.waitUntil(
         primed.stream.done.then(async (end) => {
-          const usage = end.usage ?? (await this.countUsage(end.text, upstream))
+          const usage = sanitizeUsage(end.usage) ?? (await this.countUsage(end.text, upstream))
           const note = end.kind === 'cancelled' ? 'client disconnected; billed for what was generated' : end.kind === 'failed' ? `stream cut: ${end.error.message}` : ''
           await this.settle(bill, usage, primed.stream.firstByteMs, note)
         })
@@ -247,11 +260,11 @@ class RelayRun {
     reportSuccess(this.env, this.ctx, channel.id, this.input.model)
     const elapsed = Date.now() - this.startedAt
     if (parsed.kind === 'raw') {
-      const usage = await this.usageOfRaw(upstream)
+      const usage = await this.usageOfRaw(upstream, parsed.response)
       this.ctx.waitUntil(this.settle(bill, usage, elapsed, ''))
       return { response: new Response(parsed.response.body, { status: parsed.response.status, headers: passHeaders(parsed.response.headers) }) }
     }
-    const usage = parsed.usage ?? (await this.countUsage(parsed.text ?? '', upstream))
+    const usage = await this.usageOfJson(parsed, upstream, price)
     this.ctx.waitUntil(this.settle(bill, usage, elapsed, ''))
     this.ctx.waitUntil(storeCachedAnswer(this.env, this.settings, this.auth, this.input, { body: parsed.body, usage }))
     return { response: Response.json(parsed.body) }
@@ -272,11 +285,32 @@ class RelayRun {
     return { promptTokens: prompt, completionTokens: await countTokens(this.env, model, text, this.approximate()) }
   }
 
-  /** Binary or plain-text answers (speech, transcription text): bill the input text. */
-  private async usageOfRaw(model: string): Promise<Usage> {
-    const input = this.input.json?.input
-    const prompt = typeof input === 'string' ? await countTokens(this.env, model, input, this.approximate()) : 0
-    return { promptTokens: prompt, completionTokens: 0 }
+  /** Speech bills the input's characters; a plain-text transcript bills its text tokens (one call for times prices). */
+  private async usageOfRaw(model: string, response: Response): Promise<Usage> {
+    if (this.input.op === 'audio.speech') {
+      const input = this.input.json?.input
+      return { promptTokens: typeof input === 'string' ? input.length : 0, completionTokens: 0 }
+    }
+    const text = await response.clone().text()
+    return { promptTokens: 0, completionTokens: await countTokens(this.env, model, text, this.approximate()) }
+  }
+
+  /** Usage of a JSON answer, with the calls and ratio that times prices bill (formula.ts). */
+  private async usageOfJson(parsed: Extract<ParsedResponse, { kind: 'json' }>, model: string, price: ModelPrice): Promise<Usage> {
+    const op = this.input.op
+    const reported = sanitizeUsage(parsed.usage)
+    if (op.startsWith('images.')) {
+      const images = Array.isArray((parsed.body as { data?: unknown[] })?.data) ? (parsed.body as { data: unknown[] }).data.length : this.input.n
+      const usage = reported ?? (price.type === 'tokens' ? await this.countUsage('', model) : { promptTokens: 0, completionTokens: 0 })
+      return { ...usage, calls: Math.max(1, Math.min(images, this.input.n)), callRatio: imageRatio(this.settings, price.model, this.input.imageSize, this.input.imageQuality) }
+    }
+    if (op === 'audio.transcriptions' || op === 'audio.translations') {
+      const body = parsed.body as { duration?: unknown; usage?: { seconds?: unknown } } | undefined
+      const seconds = countOf(body?.usage?.seconds) ?? (typeof body?.duration === 'number' ? body.duration : undefined)
+      const usage = reported ?? { promptTokens: 0, completionTokens: await countTokens(this.env, model, parsed.text ?? '', this.approximate()) }
+      return { ...usage, calls: audioMinutes(seconds) }
+    }
+    return reported ?? (await this.countUsage(parsed.text ?? '', model))
   }
 
   // ---- money and logs -----------------------------------------------------------------------
@@ -297,6 +331,12 @@ class RelayRun {
     }
   }
 
+  /** Log metadata, with the client's own X-Request-Id when it sent one (kept for its log rows only, never a key). */
+  private meta(fields: Record<string, unknown>): Record<string, unknown> {
+    const client = this.c.req.header('x-request-id')?.slice(0, 128)
+    return client ? { ...fields, client_request_id: client } : fields
+  }
+
   private async settle(
     bill: { channel: RoutedChannel; price: ModelPrice; billed: string; upstream: string },
     usage: Usage,
@@ -311,7 +351,7 @@ class RelayRun {
       completionTokens: usage.completionTokens,
       firstResponseTime: firstByteMs,
       content: note,
-      metadata: { ...breakdown, billed_model: bill.billed, group: this.auth.group, attempts: this.attempts },
+      metadata: this.meta({ ...breakdown, billed_model: bill.billed, group: this.auth.group, attempts: this.attempts }),
     }
     const settled = await this.wallet.settle({
       userId: this.auth.userId,
@@ -328,7 +368,7 @@ class RelayRun {
       ...this.baseLog(channel),
       type: LOG_TYPE.ERROR,
       content: message.slice(0, 1000),
-      metadata: { status: status ?? null, attempts: this.attempts, tried: [...this.tried] },
+      metadata: this.meta({ status: status ?? null, attempts: this.attempts, tried: [...this.tried] }),
     }
     await this.wallet.refund({ userId: this.auth.userId, reqId: this.reqId, log })
   }
@@ -353,7 +393,7 @@ class RelayRun {
       promptTokens: cached.usage.promptTokens,
       completionTokens: cached.usage.completionTokens,
       content: 'Answered from the response cache (not charged)',
-      metadata: { cache_hit: true },
+      metadata: this.meta({ cache_hit: true }),
     }
     this.ctx.waitUntil(
       this.wallet.settle({ userId: this.auth.userId, reqId: this.reqId, quota: 0, log: this.settings.bool('LogConsumeEnabled') ? log : undefined })

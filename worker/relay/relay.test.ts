@@ -144,14 +144,27 @@ describe('authentication and refusals', () => {
     expect(upstream.count('a')).toBe(5)
   })
 
-  it('refuses with 429 insufficient_quota when the reservation does not fit, and reserves nothing', async () => {
+  it('refuses with 429 insufficient_quota when the worst case of max_tokens does not fit, and reserves nothing', async () => {
     await createChannel({ key: 'good' })
     const { user, token } = await customer(100)
-    const res = await send('/v1/chat/completions', { key: token.key, json: chat() })
+    const res = await send('/v1/chat/completions', { key: token.key, json: chat({ max_tokens: 1000 }) })
     expect(res.status).toBe(429)
     expect(res.json.error).toMatchObject({ code: 'insufficient_quota', type: 'insufficient_quota' })
     expect((await wallet(user.id).balance({ userId: user.id }))!.quota).toBe(100)
     expect(upstream.calls).toHaveLength(0)
+  })
+
+  it('without max_tokens the answer is capped at what the balance pays, like OpenRouter', async () => {
+    await createChannel({ key: 'good' })
+    const { token } = await customer(100)
+    const res = await send('/v1/chat/completions', { key: token.key, json: chat() })
+    expect(res.status).toBe(200)
+    // Prompt estimate ceil(13 characters / 3) + 4 + 3 = 12 tokens × 2 = 24 units; 76 units left at 4 per token = 19 tokens.
+    expect(upstream.calls[0]!.body.max_tokens).toBe(19)
+    const rich = await customer(10_000_000)
+    await send('/v1/chat/completions', { key: rich.token.key, json: chat() })
+    // A balance that pays for everything gets the model's output limit (gpt-4o: 16,384).
+    expect(upstream.calls[1]!.body.max_tokens).toBe(16_384)
   })
 
   it('refuses an exhausted token even when the user has balance', async () => {

@@ -97,6 +97,14 @@ export const OPTIONS = {
   QuotaForNewUser: i(0),
   QuotaForInviter: i(0),
   QuotaForInvitee: i(0),
+  /** Output-token limits per model or trailing-`*` pattern, over the built-in table (billing/output-limits.ts). */
+  ModelOutputLimits: { kind: 'json', default: '{}', check: z.record(z.string(), z.number().int().min(1).max(10_000_000)) } as OptionDef,
+  /** Image size/quality ratios per model, over the built-in table (billing/image-ratios.ts). */
+  ImagePriceRatios: {
+    kind: 'json',
+    default: '{}',
+    check: z.record(z.string(), z.record(z.string(), z.number().min(0).max(1000))),
+  } as OptionDef,
   // --- operation: other
   ChatCacheEnabled: b(false),
   ChatCacheExpireMinute: i(5, 1, 10080),

@@ -121,6 +121,18 @@ export async function send(path: string, init: RequestInit & { key?: string; jso
 
 export const wallet = (userId: number) => env.WALLET.getByName(`user:${userId}`)
 
+/** Credit a user through the wallet as a top-up would (one log row, its own idempotency key). */
+export async function topUp(userId: number, amount: number) {
+  const result = await wallet(userId).credit({
+    userId,
+    amount,
+    key: `test-topup:${crypto.randomUUID()}`,
+    log: { type: 1, createdAt: Math.floor(Date.now() / 1000), content: 'test top-up' },
+  })
+  if (!result.ok) throw new Error(`top-up failed: ${result.reason}`)
+  return result.userQuota
+}
+
 /** Flush a user's wallet and read the D1 truth used by the invariants. */
 export async function ledger(userId: number) {
   await wallet(userId).flush()

@@ -2,16 +2,16 @@
  * Redemption codes: admins create them in batches (each code shown once, stored as a SHA-256),
  * list, edit, disable and delete them; any user redeems one with POST /api/user/topup — a single
  * conditional UPDATE decides the one winner under concurrency, then the quota is credited through
- * the user's wallet with a top-up log.
+ * the user's wallet once under the code's id (a failed credit gives the code back).
  */
 import { Hono } from 'hono'
 import { and, count, desc, eq, or } from 'drizzle-orm'
 import { z } from 'zod'
 import { createDb } from '../../db/client'
-import { LOG_TYPE, redemptions, type NewLog } from '../../db/schema'
+import { LOG_TYPE, redemptions } from '../../db/schema'
 import { adminRoute, userRoute } from '../../middleware/access'
 import { criticalRateLimit } from '../../middleware/rate-limit'
-import { badRequest, notFound } from '../../lib/errors'
+import { ApiError, badRequest, notFound } from '../../lib/errors'
 import { randomString, sha256Hex } from '../../lib/crypto'
 import { ok } from '../../lib/respond'
 import { nowSeconds } from '../../lib/time'
@@ -93,16 +93,26 @@ export const redemptionRoutes = new Hono<HonoEnv>()
       .where(and(eq(redemptions.key, await sha256Hex(c.req.valid('json').key)), eq(redemptions.status, 1)))
       .returning()
     if (!won) throw badRequest('Invalid or already used redemption code')
-    const log: Omit<NewLog, 'userId' | 'quota'> = {
-      type: LOG_TYPE.TOPUP,
-      createdAt: now,
-      username: me.username,
-      content: `Redeemed code "${won.name}" (#${won.id})`,
+    // The code is claimed first (one winner), then credited once under its id; if the credit fails
+    // the claim is undone, so a failure never loses the code.
+    let result
+    try {
+      result = await c.env.WALLET.getByName(`user:${me.id}`).credit({
+        userId: me.id,
+        amount: won.quota,
+        key: `redemption:${won.id}`,
+        log: { type: LOG_TYPE.TOPUP, createdAt: now, username: me.username, content: `Redeemed code "${won.name}" (#${won.id})`, metadata: { redemption_id: won.id } },
+      })
+    } catch (err) {
+      result = undefined
+      console.error(`redemption #${won.id}: credit failed`, err)
     }
-    const result = await c.env.WALLET.getByName(`user:${me.id}`).credit({
-      userId: me.id,
-      amount: won.quota,
-      log: { ...log, type: LOG_TYPE.TOPUP, createdAt: now, metadata: { redemption_id: won.id } },
-    })
-    return ok(c, { quota: won.quota, balance: result.ok ? result.userQuota : null }, 'Top up successful')
+    if (!result?.ok) {
+      await createDb(c.env.DB)
+        .update(redemptions)
+        .set({ status: 1, userId: 0, redeemedTime: 0 })
+        .where(and(eq(redemptions.id, won.id), eq(redemptions.userId, me.id), eq(redemptions.status, 3)))
+      throw new ApiError(503, 'The top-up could not be credited; the code is still unused, please try again')
+    }
+    return ok(c, { quota: won.quota, balance: result.userQuota }, 'Top up successful')
   })

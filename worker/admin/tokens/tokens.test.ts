@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
 import { setupRoot, signedInUser } from '../../test/client'
-import { createChannel, ledger, send, setPrice } from '../../test/factories'
+import { createChannel, ledger, send, setPrice, topUp } from '../../test/factories'
 import { mockUpstream } from '../../test/upstream-mock'
 
 let upstream: ReturnType<typeof mockUpstream>
@@ -33,7 +33,7 @@ describe('tokens API', () => {
     await setPrice('gpt-4o', 1, 1)
     await createChannel({ key: 'good' })
     const me = (await client.get('/api/user/self')).body.data
-    await env.WALLET.getByName(`user:${me.id}`).credit({ userId: me.id, amount: 10_000 })
+    await topUp(me.id, 10_000)
     const res = await send('/v1/chat/completions', { key, json: { model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] } })
     expect(res.status).toBe(200)
   })
@@ -41,7 +41,7 @@ describe('tokens API', () => {
   it('disabling or deleting a token stops the relay at once', async () => {
     await setupRoot()
     const { client, id } = await signedInUser('revoker')
-    await env.WALLET.getByName(`user:${id}`).credit({ userId: id, amount: 100_000 })
+    await topUp(id, 100_000)
     await setPrice('gpt-4o', 1, 1)
     await createChannel({ key: 'good' })
     const t = (await client.post('/api/token/', form())).body.data
@@ -58,7 +58,7 @@ describe('tokens API', () => {
   it('limits remaining quota set by the owner, through the wallet', async () => {
     await setupRoot()
     const { client, id } = await signedInUser('limiter')
-    await env.WALLET.getByName(`user:${id}`).credit({ userId: id, amount: 1_000_000 })
+    await topUp(id, 1_000_000)
     await setPrice('gpt-4o', 1, 1)
     await createChannel({ key: 'good' })
     const t = (await client.post('/api/token/', form({ unlimited_quota: false, remain_quota: 1000 }))).body.data

@@ -90,6 +90,7 @@ export async function adjustQuota(env: Env, actor: SessionUser, target: User, de
   const result = await wallet(env, target.id).credit({
     userId: target.id,
     amount: delta,
+    key: `manage:${crypto.randomUUID()}`,
     log: {
       type: LOG_TYPE.MANAGE,
       createdAt: nowSeconds(),
