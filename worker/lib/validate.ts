@@ -37,7 +37,7 @@ export const idParam = z.object({ id: z.coerce.number().int().positive('must be 
 
 /** Pagination query used by every list: p (1-based), page_size (≤ 100). */
 export const pageQuery = z.object({
-  p: z.coerce.number().int().min(1).default(1),
+  p: z.coerce.number().int().min(1).max(1_000_000).default(1),
   page_size: z.coerce.number().int().min(1).max(100).default(10),
   order: z.string().trim().max(40).optional(),
   keyword: z.string().trim().max(200).optional(),

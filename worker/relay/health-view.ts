@@ -10,7 +10,8 @@ import type { HealthReport } from '../../durable-objects/channel-health'
 
 const REFRESH_MS = 3000
 
-const frozen = new Map<number, Record<string, number>>()
+/** channel → model → frozen until (Maps: model names are client input, `__proto__` included). */
+const frozen = new Map<number, Map<string, number>>()
 /** Channels with a failure seen here that has not been followed by a reported success. */
 const troubled = new Set<number>()
 const lastRefresh = new Map<number, number>()
@@ -21,7 +22,7 @@ onIsolateReset(() => {
 })
 
 export function isFrozen(channelId: number, model: string): boolean {
-  const until = frozen.get(channelId)?.[model]
+  const until = frozen.get(channelId)?.get(model)
   return until !== undefined && until > Date.now()
 }
 
@@ -29,8 +30,8 @@ const stub = (env: Env, channelId: number) => env.CHANNEL_HEALTH.getByName(`chan
 
 export function reportFailure(env: Env, ctx: BackgroundCtx, report: HealthReport) {
   if (report.freezeSeconds && report.freezeSeconds > 0) {
-    const models = frozen.get(report.channelId) ?? {}
-    models[report.model] = Date.now() + report.freezeSeconds * 1000
+    const models = frozen.get(report.channelId) ?? new Map<string, number>()
+    models.set(report.model, Date.now() + report.freezeSeconds * 1000)
     frozen.set(report.channelId, models)
   }
   troubled.add(report.channelId)
@@ -42,7 +43,7 @@ export function reportSuccess(env: Env, ctx: BackgroundCtx, channelId: number, m
   if (!troubled.has(channelId)) return
   troubled.delete(channelId)
   const models = frozen.get(channelId)
-  if (models) delete models[model]
+  models?.delete(model)
   ctx.waitUntil(stub(env, channelId).report({ channelId, model, ok: true }).catch((err) => console.error('health report failed', err)))
 }
 
@@ -56,8 +57,8 @@ export function refreshFreezes(env: Env, ctx: BackgroundCtx, channelIds: number[
     Promise.all(
       due.map(async (id) => {
         const remote = await stub(env, id).frozen()
-        const local = frozen.get(id) ?? {}
-        for (const [model, until] of Object.entries(remote)) local[model] = Math.max(local[model] ?? 0, until)
+        const local = frozen.get(id) ?? new Map<string, number>()
+        for (const [model, until] of Object.entries(remote)) local.set(model, Math.max(local.get(model) ?? 0, until))
         frozen.set(id, local)
       })
     ).catch((err) => console.error('freeze refresh failed', err))

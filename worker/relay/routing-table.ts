@@ -48,8 +48,15 @@ function parseJsonObject<T>(text: string): Record<string, T> {
   }
 }
 
+/**
+ * Group and model names come from admins and clients, so every map is prototype-free when built
+ * and read with own-key checks after the JSON round trip through KV (`__proto__`, `constructor`).
+ */
+const dict = <T>() => Object.create(null) as Record<string, T>
+const own = <T>(map: Record<string, T>, key: string): T | undefined => (Object.hasOwn(map, key) ? map[key] : undefined)
+
 export function buildRoutingTable(rows: Record<string, any>[]): RoutingTable {
-  const table: RoutingTable = { channels: {}, groups: {} }
+  const table: RoutingTable = { channels: dict(), groups: dict() }
   for (const r of rows) {
     const ch: RoutedChannel = {
       id: r.id,
@@ -69,7 +76,7 @@ export function buildRoutingTable(rows: Record<string, any>[]): RoutingTable {
     }
     table.channels[ch.id] = ch
     for (const group of splitList(r.group ?? '')) {
-      const index = (table.groups[group] ??= { exact: {}, wildcards: [] })
+      const index = (table.groups[group] ??= { exact: dict(), wildcards: [] })
       for (const model of ch.models) {
         if (model.endsWith('*')) {
           const prefix = model.slice(0, -1)
@@ -95,14 +102,14 @@ export const getRoutingTable = (env: Env, ctx?: BackgroundCtx) => routingSnapsho
 
 /** Channels of a group serving a model: exact entries plus every matching wildcard. */
 export function candidatesFor(table: RoutingTable, group: string, model: string): RoutedChannel[] {
-  const index = table.groups[group]
+  const index = own(table.groups, group)
   if (!index) return []
-  const ids = new Set(index.exact[model] ?? [])
+  const ids = new Set(own(index.exact, model) ?? [])
   for (const w of index.wildcards) if (model.startsWith(w.prefix)) for (const id of w.ids) ids.add(id)
-  return [...ids].map((id) => table.channels[id]!).filter(Boolean)
+  return [...ids].map((id) => own(table.channels, String(id))!).filter(Boolean)
 }
 
 /** Model names a group can call (wildcard patterns are not listable). */
 export function modelsOfGroup(table: RoutingTable, group: string): string[] {
-  return Object.keys(table.groups[group]?.exact ?? {}).sort()
+  return Object.keys(own(table.groups, group)?.exact ?? {}).sort()
 }

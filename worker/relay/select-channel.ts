@@ -44,8 +44,8 @@ export function weightedPick(channels: RoutedChannel[], random: () => number): R
 
 /** The upstream model after the channel's mapping, and the model the call is billed as. */
 export function mapModel(channel: RoutedChannel, model: string): { upstream: string; billed: string } {
-  const target = channel.modelMapping[model]
-  if (!target) return { upstream: model, billed: model }
+  const target = Object.hasOwn(channel.modelMapping, model) ? channel.modelMapping[model] : undefined
+  if (typeof target !== 'string' || !target) return { upstream: model, billed: model }
   // one-hub convention: a target prefixed with "+" is sent upstream but billed as the requested model.
   if (target.startsWith('+')) return { upstream: target.slice(1), billed: model }
   return { upstream: target, billed: target }

@@ -99,7 +99,7 @@ export const patchChannelSchema = z.object({
 })
 
 export const channelListQuery = z.object({
-  p: z.coerce.number().int().min(1).default(1),
+  p: z.coerce.number().int().min(1).max(1_000_000).default(1),
   page_size: z.coerce.number().int().min(1).max(100).default(10),
   order: z.string().trim().max(40).optional(),
   name: z.string().trim().max(100).optional(),

@@ -1,6 +1,6 @@
 /**
  * Shared list mechanics for the management API: the query schema (p, page_size, order, keyword),
- * a whitelisted `order` → ORDER BY mapping (`-field` = descending) and the page envelope
+ * a whitelisted `order` → ORDER BY mapping (`-field` = descending, own keys only) and the page envelope
  * `{data, page, size, total_count}` used by every list (one-hub's shape).
  */
 import { asc, desc, sql, type SQL } from 'drizzle-orm'
@@ -19,7 +19,10 @@ export type ListQuery = z.infer<typeof listQuery>
 export function orderBy(order: string | undefined, columns: Record<string, SQLiteColumn>, fallback: SQL): SQL {
   if (!order) return fallback
   const descending = order.startsWith('-')
-  const column = columns[descending ? order.slice(1) : order]
+  const field = descending ? order.slice(1) : order
+  // Own keys only: `?order=__proto__` or `constructor` must not reach Object.prototype.
+  if (!Object.hasOwn(columns, field)) return fallback
+  const column = columns[field]
   if (!column) return fallback
   return descending ? desc(column) : asc(column)
 }

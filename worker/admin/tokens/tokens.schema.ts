@@ -47,6 +47,6 @@ export const adminSearchQuery = z.object({
   user_id: z.coerce.number().int().positive().optional(),
   token_id: z.coerce.number().int().positive().optional(),
   keyword: z.string().trim().max(100).optional(),
-  p: z.coerce.number().int().min(1).default(1),
+  p: z.coerce.number().int().min(1).max(1_000_000).default(1),
   page_size: z.coerce.number().int().min(1).max(100).default(10),
 })
