@@ -22,6 +22,7 @@ const ONE_HUB_IDS: Record<number, string> = {
   45: 'SiliconFlow',
   32: 'AWS Bedrock',
   16: 'Zhipu GLM',
+  40: 'Tencent Hunyuan',
   15: 'Baidu Qianfan (文心)',
   17: 'Alibaba Qwen/DashScope',
   26: 'Baichuan',

@@ -9,6 +9,7 @@ import { geminiAdapter } from './gemini/adapter'
 import { bedrockAdapter } from './bedrock/adapter'
 import { bedrockKeyProblem } from './bedrock/key'
 import { ZHIPU_BASE_URL, zhipuAdapter, zhipuKeyProblem } from './zhipu/adapter'
+import { HUNYUAN_BASE_URL, hunyuanAdapter, hunyuanKeyProblem } from './hunyuan/adapter'
 import type { BalanceQuery } from './balance'
 import { COMPATIBLE_PRESETS } from './compatible/presets'
 
@@ -97,6 +98,18 @@ const TRANSLATED: ChannelType[] = [
     baseUrlHint: `${ZHIPU_BASE_URL} (the /v4 paths are appended)`,
     keyProblem: zhipuKeyProblem,
     models: ['glm-4-plus', 'glm-4-air', 'glm-4-flash', 'glm-4v-plus', 'glm-z1-air', 'embedding-3', 'cogview-3-plus'],
+    features: ['stream', 'tools', 'vision'],
+  },
+  {
+    id: 40,
+    name: 'Tencent Hunyuan',
+    adapter: hunyuanAdapter,
+    defaultBaseUrl: HUNYUAN_BASE_URL,
+    keyHint: 'SecretId|SecretKey (TC3-HMAC-SHA256 signed)',
+    baseUrlHint: HUNYUAN_BASE_URL,
+    otherHint: 'Region (optional), e.g. ap-guangzhou',
+    keyProblem: hunyuanKeyProblem,
+    models: ['hunyuan-turbos-latest', 'hunyuan-turbo', 'hunyuan-large', 'hunyuan-standard', 'hunyuan-lite', 'hunyuan-vision', 'hunyuan-functioncall'],
     features: ['stream', 'tools', 'vision'],
   },
 ]
