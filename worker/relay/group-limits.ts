@@ -1,19 +1,30 @@
 /**
- * Per-group request limits the relay enforces: each user group's `api_rate` (requests per minute
- * per user; 0 = unlimited), from an isolate snapshot of the user_groups table (cache/versioned.ts).
+ * What the relay needs of the enabled user groups: each group's `api_rate` (requests per minute
+ * per user; 0 = unlimited) and whether it is public (token groups are re-checked against it at
+ * auth time), from an isolate snapshot of the user_groups table (cache/versioned.ts).
  * The count itself is kept by the user's wallet Durable Object, which the relay calls anyway.
  */
 import { Snapshot, type BackgroundCtx } from '../cache/versioned'
+import { ROLE } from '../env'
 
-export type GroupLimits = Record<string, { apiRate: number }>
+export type GroupLimits = Record<string, { apiRate: number; public: boolean }>
 
 async function loadGroupLimits(env: Env): Promise<GroupLimits> {
-  const { results } = await env.DB.prepare('SELECT symbol, api_rate FROM user_groups WHERE enable = 1').all<{ symbol: string; api_rate: number }>()
-  return Object.fromEntries(results.map((g) => [g.symbol, { apiRate: g.api_rate }]))
+  const { results } = await env.DB.prepare('SELECT symbol, api_rate, public FROM user_groups WHERE enable = 1').all<{ symbol: string; api_rate: number; public: number }>()
+  return Object.fromEntries(results.map((g) => [g.symbol, { apiRate: g.api_rate, public: Boolean(g.public) }]))
 }
 
-export const groupLimitsSnapshot = new Snapshot('groups', loadGroupLimits)
+/** Named `group-access` since it carries `public` (an older `groups` copy in KV lacks it). */
+export const groupLimitsSnapshot = new Snapshot('group-access', loadGroupLimits)
+
+const enabledGroup = (limits: GroupLimits, group: string) => (Object.hasOwn(limits, group) ? limits[group] : undefined)
 
 export async function requestsPerMinute(env: Env, group: string, ctx?: BackgroundCtx): Promise<number> {
-  return (await groupLimitsSnapshot.get(env, ctx))[group]?.apiRate ?? 0
+  return enabledGroup(await groupLimitsSnapshot.get(env, ctx), group)?.apiRate ?? 0
+}
+
+/** An enabled group anyone may pick (admins: any enabled group). */
+export async function groupOpenTo(env: Env, group: string, role: number, ctx?: BackgroundCtx): Promise<boolean> {
+  const entry = enabledGroup(await groupLimitsSnapshot.get(env, ctx), group)
+  return Boolean(entry && (entry.public || role >= ROLE.ADMIN))
 }

@@ -1,7 +1,7 @@
 /**
  * Relay authentication: parse and verify the API key, then find its token and owner from an
  * isolate cache → KV → D1 (D1 only on a cold miss). Cheap checks happen here (status, expiry,
- * IP whitelist, pinning rights); the owner's wallet Durable Object re-checks status, expiry and
+ * IP whitelist, pinning rights, the token's group); the owner's wallet Durable Object re-checks status, expiry and
  * quota atomically when it reserves, so a disabled token is refused at once even if a cache is stale.
  */
 import type { Context } from 'hono'
@@ -13,6 +13,8 @@ import { clientIp } from '../middleware/rate-limit'
 import { getTokenSecret } from '../settings/store'
 import { ROLE, type HonoEnv } from '../env'
 import { parseKeyHeader, verifyTokenKey } from './token-key'
+import { groupOpenTo } from './group-limits'
+import type { BackgroundCtx } from '../cache/versioned'
 
 export interface TokenRecord {
   id: number
@@ -21,8 +23,10 @@ export interface TokenRecord {
   status: number
   expiredTime: number
   unlimited: boolean
-  /** Effective group: the token's group, else the user's. */
-  group: string
+  /** The group stored on the token ('' = the owner's group). */
+  tokenGroup: string
+  /** The owner's current group. */
+  userGroup: string
   chatCache: boolean
   models: string[] | null
   ips: string[] | null
@@ -32,6 +36,8 @@ export interface TokenRecord {
 }
 
 export interface RelayAuth extends TokenRecord {
+  /** Effective group: the token's group when its owner may still use it, else the owner's group. */
+  group: string
   pinChannel?: number
   excludeChannel?: number
 }
@@ -65,7 +71,8 @@ async function loadFromD1(env: Env, key: string): Promise<TokenRecord | null> {
     status: row.status,
     expiredTime: row.expired_time,
     unlimited: Boolean(row.unlimited_quota),
-    group: row.token_group || row.user_group,
+    tokenGroup: row.token_group ?? '',
+    userGroup: row.user_group,
     chatCache: Boolean(row.chat_cache),
     models: modelLimit?.enabled ? (modelLimit.models ?? []) : null,
     ips: ipLimit?.enabled ? (ipLimit.whitelist ?? []) : null,
@@ -79,7 +86,8 @@ export async function findToken(env: Env, key: string): Promise<TokenRecord | nu
   const hit = cache.get(key)
   if (hit && Date.now() - hit.at < ISOLATE_TTL_MS) return hit.record
   let record = await env.CACHE.get<TokenRecord>(cacheKeys.token(key), 'json')
-  if (!record) {
+  // A record cached before tokenGroup/userGroup existed cannot be re-checked: read D1 again.
+  if (!record || record.tokenGroup === undefined) {
     record = await loadFromD1(env, key)
     if (record) await env.CACHE.put(cacheKeys.token(key), JSON.stringify(record), { expirationTtl: KV_TTL_SECONDS })
   }
@@ -111,7 +119,18 @@ export async function authenticateRelay(c: Context<HonoEnv>): Promise<RelayAuth>
   if ((parsed.pinChannel !== undefined || parsed.excludeChannel !== undefined) && token.userRole < ROLE.ADMIN) {
     throw new ApiError(403, 'Only administrators may pin or exclude channels with "#".', { code: 'channel_pin_forbidden' })
   }
-  return { ...token, pinChannel: parsed.pinChannel, excludeChannel: parsed.excludeChannel }
+  const group = await effectiveGroup(c.env, token, c.executionCtx)
+  return { ...token, group, pinChannel: parsed.pinChannel, excludeChannel: parsed.excludeChannel }
+}
+
+/**
+ * A token's own group counts only while its owner may use it: the owner's current group, a public
+ * enabled group, or (for a current administrator) any enabled group. Otherwise — the owner was moved
+ * or demoted, or the group was made private or disabled — the key falls back to the owner's group.
+ */
+export async function effectiveGroup(env: Env, token: TokenRecord, ctx?: BackgroundCtx): Promise<string> {
+  if (!token.tokenGroup || token.tokenGroup === token.userGroup) return token.userGroup
+  return (await groupOpenTo(env, token.tokenGroup, token.userRole, ctx)) ? token.tokenGroup : token.userGroup
 }
 
 export function assertModelAllowed(auth: RelayAuth, model: string) {
