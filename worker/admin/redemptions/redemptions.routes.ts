@@ -2,10 +2,12 @@
  * Redemption codes: admins create them in batches (each code shown once, stored as a SHA-256),
  * list, edit, disable and delete them; any user redeems one with POST /api/user/topup — a single
  * conditional UPDATE decides the one winner under concurrency, then the quota is credited through
- * the user's wallet once under the code's id (a failed credit gives the code back).
+ * the user's wallet once under the code's id (a failed credit gives the code back). Each code keeps
+ * its creator: an administrator cannot redeem codes they made (root can), and creating or editing
+ * codes writes a manage log naming the actor.
  */
 import { Hono } from 'hono'
-import { and, count, desc, eq, or } from 'drizzle-orm'
+import { and, count, desc, eq, ne, or } from 'drizzle-orm'
 import { z } from 'zod'
 import { createDb } from '../../db/client'
 import { LOG_TYPE, redemptions } from '../../db/schema'
@@ -16,8 +18,9 @@ import { randomString, sha256Hex } from '../../lib/crypto'
 import { ok } from '../../lib/respond'
 import { nowSeconds } from '../../lib/time'
 import { idParam, validate } from '../../lib/validate'
-import type { HonoEnv } from '../../env'
+import { ROLE, type HonoEnv } from '../../env'
 import { contains, listQuery, offset, orderBy, page } from '../shared/paging'
+import { auditLog } from '../shared/audit-log'
 
 type Redemption = typeof redemptions.$inferSelect
 
@@ -28,6 +31,7 @@ const view = (r: Redemption) => ({
   status: r.status,
   quota: r.quota,
   user_id: r.userId,
+  created_by: r.createdBy,
   created_time: r.createdTime,
   redeemed_time: r.redeemedTime,
 })
@@ -60,11 +64,13 @@ export const redemptionRoutes = new Hono<HonoEnv>()
   .get('/redemption/:id{[0-9]+}', adminRoute, validate('param', idParam), async (c) => ok(c, view(await findRedemption(c.env, c.req.valid('param').id))))
   .post('/redemption/', adminRoute, validate('json', createSchema), async (c) => {
     const body = c.req.valid('json')
+    const actor = c.get('user')!
     const keys = Array.from({ length: body.count }, () => randomString(32))
     const now = nowSeconds()
     const db = createDb(c.env.DB)
-    const rows = await Promise.all(keys.map(async (k) => ({ name: body.name, quota: body.quota, key: await sha256Hex(k), createdTime: now, status: 1 })))
+    const rows = await Promise.all(keys.map(async (k) => ({ name: body.name, quota: body.quota, key: await sha256Hex(k), createdTime: now, status: 1, createdBy: actor.id })))
     for (let i = 0; i < rows.length; i += 15) await db.insert(redemptions).values(rows.slice(i, i + 15))
+    await auditLog(c.env, actor, actor, `${actor.username} created ${keys.length} redemption codes "${body.name}" worth ${body.quota} quota each`, { count: keys.length, quota: body.quota })
     return ok(c, keys, `Created ${keys.length} redemption codes: copy them now, they are shown only once`)
   })
   .put('/redemption/', adminRoute, validate('json', updateSchema), async (c) => {
@@ -77,6 +83,10 @@ export const redemptionRoutes = new Hono<HonoEnv>()
       .where(and(eq(redemptions.id, body.id), eq(redemptions.status, current.status)))
       .returning()
     if (!row) throw badRequest('The code changed meanwhile; reload and try again')
+    const actor = c.get('user')!
+    if (row.quota !== current.quota || row.status !== current.status) {
+      await auditLog(c.env, actor, actor, `${actor.username} changed redemption code #${row.id} "${row.name}": quota ${current.quota} → ${row.quota}, status ${current.status} → ${row.status}`, { redemption_id: row.id })
+    }
     return ok(c, view(row), 'Updated')
   })
   .delete('/redemption/:id{[0-9]+}', adminRoute, validate('param', idParam), async (c) => {
@@ -87,12 +97,19 @@ export const redemptionRoutes = new Hono<HonoEnv>()
   .post('/user/topup', userRoute, criticalRateLimit('topup'), validate('json', redeemSchema), async (c) => {
     const me = c.get('user')!
     const now = nowSeconds()
+    const hash = await sha256Hex(c.req.valid('json').key)
+    // An administrator may not pay themself with codes they created; root may.
+    const notOwnCode = me.role >= ROLE.ROOT ? undefined : ne(redemptions.createdBy, me.id)
     const [won] = await createDb(c.env.DB)
       .update(redemptions)
       .set({ status: 3, userId: me.id, redeemedTime: now })
-      .where(and(eq(redemptions.key, await sha256Hex(c.req.valid('json').key)), eq(redemptions.status, 1)))
+      .where(and(eq(redemptions.key, hash), eq(redemptions.status, 1), notOwnCode))
       .returning()
-    if (!won) throw badRequest('Invalid or already used redemption code')
+    if (!won) {
+      const [own] = notOwnCode ? await createDb(c.env.DB).select({ id: redemptions.id }).from(redemptions).where(and(eq(redemptions.key, hash), eq(redemptions.createdBy, me.id))).limit(1) : []
+      if (own) throw new ApiError(403, 'You cannot redeem a code you created; ask root to credit your account')
+      throw badRequest('Invalid or already used redemption code')
+    }
     // The code is claimed first (one winner), then credited once under its id; if the credit fails
     // the claim is undone, so a failure never loses the code.
     let result
@@ -101,7 +118,7 @@ export const redemptionRoutes = new Hono<HonoEnv>()
         userId: me.id,
         amount: won.quota,
         key: `redemption:${won.id}`,
-        log: { type: LOG_TYPE.TOPUP, createdAt: now, username: me.username, content: `Redeemed code "${won.name}" (#${won.id})`, metadata: { redemption_id: won.id } },
+        log: { type: LOG_TYPE.TOPUP, createdAt: now, username: me.username, content: `Redeemed code "${won.name}" (#${won.id})`, metadata: { redemption_id: won.id, created_by: won.createdBy } },
       })
     } catch (err) {
       result = undefined

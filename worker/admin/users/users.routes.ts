@@ -1,16 +1,27 @@
-/** /api/user (admin): list/search, detail, create, edit, manage actions, quota changes, delete. */
+/** /api/user (admin): list/search, detail, create, edit, manage actions, quota changes (never an admin raising their own), delete. */
 import { Hono } from 'hono'
 import { adminRoute } from '../../middleware/access'
 import { ok } from '../../lib/respond'
 import { forbidden } from '../../lib/errors'
 import { idParam, validate } from '../../lib/validate'
-import { ROLE, type HonoEnv } from '../../env'
+import { ROLE, type HonoEnv, type SessionUser } from '../../env'
 import { listQuery } from '../shared/paging'
 import { assertCanManage, adjustQuota, listUsers, manageUser, targetUser, updateUser, userRow, deleteUser } from './users.admin'
 import { createUserSchema, manageSchema, quotaSchema, updateUserSchema } from './users.schema'
 import { createUser } from './users.service'
 import { assertGroup } from '../groups/groups.service'
 import { LOG_TYPE } from '../../db/schema'
+
+/** The balance the wallet holds now (D1 may lag behind it). */
+async function currentQuota(env: Env, id: number): Promise<number> {
+  const fromWallet = (await env.WALLET.getByName(`user:${id}`).balance({ userId: id }))?.quota
+  return fromWallet ?? (await targetUser(env, { id }).catch(() => undefined))?.quota ?? 0
+}
+
+/** Administrators below root never add money to their own balance (lowering it is allowed). */
+function assertNotRaisingOwnQuota(actor: SessionUser, targetId: number, delta: number) {
+  if (actor.role < ROLE.ROOT && targetId === actor.id && delta > 0) throw forbidden('Only root can raise your own quota')
+}
 
 export const userAdminRoutes = new Hono<HonoEnv>()
   .get('/user/', adminRoute, validate('query', listQuery), async (c) => ok(c, await listUsers(c.env, c.req.valid('query'))))
@@ -30,8 +41,11 @@ export const userAdminRoutes = new Hono<HonoEnv>()
     return ok(c, userRow(user), 'Created')
   })
   .put('/user/', adminRoute, validate('json', updateUserSchema), async (c) => {
-    await assertGroup(c.env, c.req.valid('json').group)
-    return ok(c, userRow(await updateUser(c.env, c.get('user')!, c.req.valid('json'))), 'Updated')
+    const body = c.req.valid('json')
+    await assertGroup(c.env, body.group)
+    const actor = c.get('user')!
+    if (body.quota !== undefined && body.id === actor.id) assertNotRaisingOwnQuota(actor, body.id, body.quota - (await currentQuota(c.env, body.id)))
+    return ok(c, userRow(await updateUser(c.env, actor, body)), 'Updated')
   })
   .post('/user/manage', adminRoute, validate('json', manageSchema), async (c) => {
     const { action, ...ref } = c.req.valid('json')
@@ -43,6 +57,7 @@ export const userAdminRoutes = new Hono<HonoEnv>()
     const target = await targetUser(c.env, { id: c.req.valid('param').id })
     assertCanManage(actor, target)
     const { quota, remark } = c.req.valid('json')
+    assertNotRaisingOwnQuota(actor, target.id, quota)
     return ok(c, { quota: await adjustQuota(c.env, actor, target, quota, remark) }, 'Quota updated')
   })
   .delete('/user/:id{[0-9]+}', adminRoute, validate('param', idParam), async (c) => {

@@ -41,6 +41,8 @@ export const redemptions = sqliteTable(
     quota: integer('quota').notNull().default(0),
     createdTime: integer('created_time').notNull().default(0),
     redeemedTime: integer('redeemed_time').notNull().default(0),
+    /** The administrator who created the code (0 before this was recorded); only root redeems its own codes. */
+    createdBy: integer('created_by').notNull().default(0),
   },
   (t) => [index('idx_redemptions_name').on(t.name), index('idx_redemptions_status').on(t.status)]
 )

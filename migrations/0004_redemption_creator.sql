@@ -1,0 +1,1 @@
+ALTER TABLE `redemptions` ADD `created_by` integer DEFAULT 0 NOT NULL;
