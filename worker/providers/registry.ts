@@ -10,6 +10,8 @@ import { bedrockAdapter } from './bedrock/adapter'
 import { bedrockKeyProblem } from './bedrock/key'
 import { ZHIPU_BASE_URL, zhipuAdapter, zhipuKeyProblem } from './zhipu/adapter'
 import { HUNYUAN_BASE_URL, hunyuanAdapter, hunyuanKeyProblem } from './hunyuan/adapter'
+import { vertexAdapter } from './vertex/adapter'
+import { serviceAccountProblem } from './vertex/token'
 import type { BalanceQuery } from './balance'
 import { COMPATIBLE_PRESETS } from './compatible/presets'
 
@@ -110,6 +112,19 @@ const TRANSLATED: ChannelType[] = [
     otherHint: 'Region (optional), e.g. ap-guangzhou',
     keyProblem: hunyuanKeyProblem,
     models: ['hunyuan-turbos-latest', 'hunyuan-turbo', 'hunyuan-large', 'hunyuan-standard', 'hunyuan-lite', 'hunyuan-vision', 'hunyuan-functioncall'],
+    features: ['stream', 'tools', 'vision'],
+  },
+  {
+    id: 42,
+    name: 'Vertex AI',
+    adapter: vertexAdapter,
+    // A template for the console: the adapter puts the region from "other" into it.
+    defaultBaseUrl: 'https://{region}-aiplatform.googleapis.com',
+    keyHint: 'The service-account JSON file (its private key signs the OAuth token request)',
+    baseUrlHint: 'https://{region}-aiplatform.googleapis.com (region "global": https://aiplatform.googleapis.com)',
+    otherHint: 'Region|ProjectID, e.g. us-central1|my-project (project defaults to the service account\'s)',
+    keyProblem: serviceAccountProblem,
+    models: ['gemini-2.5-pro', 'gemini-2.5-flash', 'gemini-2.0-flash', 'claude-sonnet-4@20250514', 'claude-3-5-haiku@20241022', 'claude-opus-4-1@20250805'],
     features: ['stream', 'tools', 'vision'],
   },
 ]

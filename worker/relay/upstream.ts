@@ -5,6 +5,7 @@
  */
 import type { ProviderAdapter, RelayCall, UpstreamError } from '../providers/types'
 import { readCapped } from '../providers/url'
+import { ApiError } from '../lib/errors'
 import type { RoutedChannel } from './routing-table'
 
 export type UpstreamOutcome = { ok: true; response: Response } | { ok: false; status: number; error: UpstreamError }
@@ -22,7 +23,15 @@ export async function callUpstream(
   channel: RoutedChannel,
   timeoutMs: number
 ): Promise<UpstreamOutcome> {
-  let request = await adapter.buildRequest(call, channel)
+  let request: Request
+  try {
+    request = await adapter.buildRequest(call, channel)
+  } catch (err) {
+    // The client's own mistake (e.g. an image form the supplier cannot take) stays a client error.
+    if (err instanceof ApiError) throw err
+    // A key the adapter cannot use or a failed token exchange (Vertex): this channel failed, try another.
+    return { ok: false, status: 0, error: { message: `channel could not build the request: ${(err as Error).message}`, type: 'channel_error' } }
+  }
   if (Object.keys(channel.headers).length) {
     const headers = new Headers(request.headers)
     for (const [k, v] of Object.entries(channel.headers)) headers.set(k, String(v))
