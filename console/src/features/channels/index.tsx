@@ -1,9 +1,10 @@
 /**
  * /panel/channel (admin, spec §2 "Channel list and edit"): the routing help panel, the list of
  * every channel or, in the by-tag view, of one tag's channels, and the dialogs. The URL search
- * params hold the page, sort, filters and view.
+ * params hold the page, sort, filters and view; `?create=` opens the create sheet (blank or
+ * prefilled for the local mock) once and leaves the URL.
  */
-import { useCallback } from 'react'
+import { useCallback, useEffect, useRef } from 'react'
 import { getRouteApi } from '@tanstack/react-router'
 import { useTranslation } from 'react-i18next'
 import { Tabs, TabsList, TabsTrigger } from '@/components/ui/tabs'
@@ -11,9 +12,10 @@ import { PageHeader } from '@/components/page-header'
 import { ChannelsDialogs } from './components/channels-dialogs'
 import { ChannelsHelp } from './components/channels-help'
 import { ChannelsPrimaryButtons } from './components/channels-primary-buttons'
-import { ChannelsProvider } from './components/channels-provider'
+import { ChannelsProvider, useChannelsDialog } from './components/channels-provider'
 import { ChannelsTable } from './components/channels-table'
 import { ChannelsTagPicker } from './components/channels-tag-picker'
+import { localMockPreset } from './local-mock'
 import type { ChannelsSearch } from './schema'
 
 const route = getRouteApi('/panel/channel')
@@ -48,6 +50,27 @@ export function Channels() {
         <p className="rounded-lg border border-dashed p-6 text-center text-sm text-muted-foreground">{t('tags.pick')}</p>
       )}
       <ChannelsDialogs />
+      <CreateFromSearch />
     </ChannelsProvider>
   )
+}
+
+/** `?create=blank|local-mock` (links from the dashboard): opens the create sheet, then drops the param. */
+function CreateFromSearch() {
+  const { create } = route.useSearch()
+  const navigate = route.useNavigate()
+  const { open } = useChannelsDialog()
+  // `open` changes with every dialog state; the ref keeps one link from opening the sheet twice.
+  const handled = useRef(false)
+  useEffect(() => {
+    if (!create) {
+      handled.current = false
+      return
+    }
+    if (handled.current) return
+    handled.current = true
+    open({ kind: 'create', preset: create === 'local-mock' ? localMockPreset : undefined })
+    void navigate({ search: (prev) => ({ ...prev, create: undefined }), replace: true })
+  }, [create, open, navigate])
+  return null
 }

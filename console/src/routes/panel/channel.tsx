@@ -18,6 +18,8 @@ const searchSchema = z.object({
   model: text,
   tag: text,
   view: z.literal('tag').optional().catch(undefined),
+  /** Opens the create sheet: blank, or prefilled for the local mock upstream (dashboard's empty state). */
+  create: z.enum(['blank', 'local-mock']).optional().catch(undefined),
 })
 
 export const Route = createFileRoute('/panel/channel')({

@@ -26,7 +26,7 @@ export function ChannelsDialogs() {
 
   switch (dialog.kind) {
     case 'create':
-      return <ChannelsMutateSheet key={seq} open={isOpen} onOpenChange={onOpenChange} />
+      return <ChannelsMutateSheet key={seq} open={isOpen} onOpenChange={onOpenChange} preset={dialog.preset} />
     case 'edit':
       return <ChannelsMutateSheet key={seq} open={isOpen} onOpenChange={onOpenChange} row={dialog.row} />
     case 'test':

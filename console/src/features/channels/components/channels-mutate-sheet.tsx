@@ -30,9 +30,11 @@ interface SheetProps {
   onOpenChange: (open: boolean) => void
   /** The row to edit; absent when creating. */
   row?: Channel
+  /** Values a new channel starts with (the dashboard's "add the local mock" link). */
+  preset?: Partial<ChannelFormValues>
 }
 
-export function ChannelsMutateSheet({ open, onOpenChange, row }: SheetProps) {
+export function ChannelsMutateSheet({ open, onOpenChange, row, preset }: SheetProps) {
   const { t } = useTranslation('channels')
   const types = useQuery(channelTypesQueryOptions).data
   const detail = useQuery({ ...channelQueryOptions(row?.id ?? 0), enabled: Boolean(row) })
@@ -45,7 +47,7 @@ export function ChannelsMutateSheet({ open, onOpenChange, row }: SheetProps) {
           <SheetDescription>{row ? t('form.editDescription') : t('form.createDescription')}</SheetDescription>
         </div>
         {ready ? (
-          <ChannelForm types={types} channel={row ? detail.data : undefined} onDone={() => onOpenChange(false)} />
+          <ChannelForm types={types} channel={row ? detail.data : undefined} preset={preset} onDone={() => onOpenChange(false)} />
         ) : (
           <div className="grid gap-4 p-6">
             {Array.from({ length: 6 }, (_, i) => (
@@ -62,7 +64,7 @@ function SectionTitle({ children }: { children: string }) {
   return <h3 className="text-sm font-semibold text-muted-foreground sm:col-span-2">{children}</h3>
 }
 
-function ChannelForm({ types, channel, onDone }: { types: ChannelType[]; channel?: Channel; onDone: () => void }) {
+function ChannelForm({ types, channel, preset, onDone }: { types: ChannelType[]; channel?: Channel; preset?: Partial<ChannelFormValues>; onDone: () => void }) {
   const { t } = useTranslation('channels')
   const edit = Boolean(channel)
   const groups = useQuery(groupsQueryOptions).data ?? []
@@ -70,7 +72,7 @@ function ChannelForm({ types, channel, onDone }: { types: ChannelType[]; channel
   const update = useUpdateChannel()
   const schema = useMemo(() => channelFormSchema(types, edit), [types, edit])
   const initialType = types.find((ty) => ty.id === 1) ?? types[0]
-  const form = useForm<ChannelFormValues>({ resolver: zodResolver(schema), defaultValues: channelFormDefaults(channel, initialType) })
+  const form = useForm<ChannelFormValues>({ resolver: zodResolver(schema), defaultValues: { ...channelFormDefaults(channel, initialType), ...preset } })
   const typeId = useWatch({ control: form.control, name: 'type' })
   const key = useWatch({ control: form.control, name: 'key' })
   const name = useWatch({ control: form.control, name: 'name' })

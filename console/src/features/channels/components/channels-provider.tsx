@@ -7,9 +7,10 @@
  */
 import { createContext, useContext, useMemo, useState, type ReactNode } from 'react'
 import type { Channel } from '../api'
+import type { ChannelFormValues } from '../schema'
 
 export type ChannelsDialog =
-  | { kind: 'create' }
+  | { kind: 'create'; preset?: Partial<ChannelFormValues> }
   | { kind: 'edit'; row: Channel }
   | { kind: 'delete'; row: Channel }
   | { kind: 'test'; row: Channel }
