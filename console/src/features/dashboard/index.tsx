@@ -2,7 +2,8 @@
  * /panel/dashboard (spec §2 Dashboard), for every user: balance, used quota and request count,
  * today's requests / consumption / tokens, charts of the chosen range (consumption by model, its
  * share per model, tokens and requests per day), per-model statistics and the callable models.
- * Everything comes from GET /api/user/dashboard; the range lives in the URL.
+ * Everything comes from GET /api/user/dashboard; the range lives in the URL. Administrators
+ * without a channel first see how to add one (components/getting-started.tsx).
  */
 import { useMemo } from 'react'
 import { useQuery } from '@tanstack/react-query'
@@ -17,6 +18,7 @@ import { dashboardQueryOptions } from './api'
 import { AvailableModels } from './components/available-models'
 import { ConsumptionChart, ModelShareChart, RequestsChart, TokensChart } from './components/dashboard-charts'
 import { DateRangePicker } from './components/date-range-picker'
+import { GettingStarted } from './components/getting-started'
 import { ModelStatsTable } from './components/model-stats-table'
 import { ChartCard, StatCard, StatCardSkeleton } from './components/stat-card'
 import { modelTotals } from './data'
@@ -60,6 +62,7 @@ export function Dashboard() {
         actions={<DateRangePicker range={range} onChange={(next) => void navigate({ search: (prev) => ({ ...prev, ...next }) })} />}
       />
       <div className={cn('grid gap-4 transition-opacity md:gap-6', isPlaceholderData && 'opacity-60')} aria-busy={isPlaceholderData}>
+        <GettingStarted />
         <section className="grid grid-cols-2 gap-3 md:grid-cols-3 md:gap-4 2xl:grid-cols-6" aria-label={t('cards.label')}>
           {!data ? (
             Array.from({ length: 6 }, (_, i) => <StatCardSkeleton key={i} />)
