@@ -14,6 +14,7 @@ import { useSiteInfo } from '@/features/site/api'
 import { adminTokensQueryOptions, tokensQueryOptions } from '../api'
 import type { TokensSearch } from '../schema'
 import { tokenColumns } from './tokens-columns'
+import { TokensEmpty } from './tokens-empty'
 import { useTokensDialog } from './tokens-provider'
 
 /** A numeric filter box (user ID, token ID) written to the URL after a pause. */
@@ -51,6 +52,9 @@ export function TokensTable({ search, setSearch }: { search: TokensSearch; setSe
   })
   const onUserId = useMemo(() => (user_id: number | undefined) => setSearch({ user_id, p: undefined }), [setSearch])
   const onTokenId = useMemo(() => (token_id: number | undefined) => setSearch({ token_id, p: undefined }), [setSearch])
+
+  // A user without any key yet gets the guide instead of an empty table.
+  if (!admin && !keyword && list.data?.total_count === 0 && !list.isPlaceholderData) return <TokensEmpty />
 
   return (
     <div>
