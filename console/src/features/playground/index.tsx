@@ -3,6 +3,7 @@
  * playground key or one of the user's own) and a model that key may use, then chat with it
  * through the real relay, the answer streaming in as it is written. Settings sit beside the chat
  * on large screens and in a sheet on small ones; the conversation lives in this tab's session.
+ * A model without a price is explained above the chat (the relay would refuse it).
  */
 import { useEffect, useMemo, useState } from 'react'
 import { useForm, useWatch } from 'react-hook-form'
@@ -21,6 +22,7 @@ import { modelsQueryOptions, playgroundTokenQueryOptions, tokensQueryOptions } f
 import { ChatComposer } from './components/chat-composer'
 import { ChatMessages } from './components/chat-messages'
 import { PlaygroundSettingsForm } from './components/playground-settings'
+import { UnpricedModelAlert } from './components/unpriced-model-alert'
 import { PLAYGROUND_TOKEN, settingsSchema, type PlaygroundSettings } from './schema'
 import { loadSettings, saveSettings } from './session'
 import { useChat } from './use-chat'
@@ -89,6 +91,7 @@ export function Playground({ variant = 'console' }: { variant?: 'console' | 'pub
   return (
     <div className={cn(variant === 'public' && 'mx-auto w-full max-w-[1400px] px-4 py-6 md:px-6')} data-testid="playground">
       <PageHeader title={t('title')} description={t('description')} actions={actions} />
+      <UnpricedModelAlert models={models.data} model={settings.model} />
       <div className="grid items-start gap-4 md:gap-6 lg:grid-cols-[minmax(0,1fr)_320px]">
         <Card
           className={cn(
