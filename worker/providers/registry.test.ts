@@ -24,6 +24,7 @@ const ONE_HUB_IDS: Record<number, string> = {
   16: 'Zhipu GLM',
   40: 'Tencent Hunyuan',
   42: 'Vertex AI',
+  36: 'Cohere',
   15: 'Baidu Qianfan (文心)',
   17: 'Alibaba Qwen/DashScope',
   26: 'Baichuan',

@@ -11,6 +11,7 @@ import { bedrockKeyProblem } from './bedrock/key'
 import { ZHIPU_BASE_URL, zhipuAdapter, zhipuKeyProblem } from './zhipu/adapter'
 import { HUNYUAN_BASE_URL, hunyuanAdapter, hunyuanKeyProblem } from './hunyuan/adapter'
 import { vertexAdapter } from './vertex/adapter'
+import { COHERE_BASE_URL, cohereAdapter } from './cohere/adapter'
 import { serviceAccountProblem } from './vertex/token'
 import type { BalanceQuery } from './balance'
 import { COMPATIBLE_PRESETS } from './compatible/presets'
@@ -125,6 +126,16 @@ const TRANSLATED: ChannelType[] = [
     otherHint: 'Region|ProjectID, e.g. us-central1|my-project (project defaults to the service account\'s)',
     keyProblem: serviceAccountProblem,
     models: ['gemini-2.5-pro', 'gemini-2.5-flash', 'gemini-2.0-flash', 'claude-sonnet-4@20250514', 'claude-3-5-haiku@20241022', 'claude-opus-4-1@20250805'],
+    features: ['stream', 'tools', 'vision'],
+  },
+  {
+    id: 36,
+    name: 'Cohere',
+    adapter: cohereAdapter,
+    defaultBaseUrl: COHERE_BASE_URL,
+    keyHint: 'Cohere API key',
+    baseUrlHint: COHERE_BASE_URL,
+    models: ['command-a-03-2025', 'command-r-plus-08-2024', 'command-r-08-2024', 'command-a-vision-07-2025', 'embed-v4.0', 'embed-multilingual-v3.0', 'rerank-v3.5'],
     features: ['stream', 'tools', 'vision'],
   },
 ]
