@@ -41,6 +41,21 @@ function parse(ip: string): { value: bigint; bits: number } | undefined {
   return v6 === undefined ? undefined : { value: v6, bits: 128 }
 }
 
+/**
+ * The rate-limit bucket of an address: IPv4 as is, IPv6 by its /64 (one subscriber usually holds a
+ * whole /64, so per-address limits would be no limit at all). Unparseable input is returned as is.
+ */
+export function ipBucket(ip: string): string {
+  const v4 = ipv4ToBigInt(ip)
+  if (v4 !== undefined) return ip
+  const v6 = ipv6ToBigInt(ip)
+  if (v6 === undefined) return ip
+  // An IPv4-mapped address (::ffff:a.b.c.d) is that IPv4 address.
+  if (v6 >> 32n === 0xffffn) return [24n, 16n, 8n, 0n].map((s) => String((v6 >> s) & 0xffn)).join('.')
+  const prefix = v6 >> 64n
+  return `${[48n, 32n, 16n, 0n].map((s) => ((prefix >> s) & 0xffffn).toString(16)).join(':')}::/64`
+}
+
 /** Whether `entry` is a valid IP or CIDR. */
 export function isValidIpOrCidr(entry: string): boolean {
   const [ip, prefix] = entry.trim().split('/')

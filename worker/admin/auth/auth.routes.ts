@@ -2,7 +2,8 @@
  * First-run setup, password login/logout and registration.
  * POST /api/setup works exactly once (an atomic insert guarded by "no users yet"), only from loopback
  * or with the setup code (setup-gate.ts), and gives root its starting balance with its log row.
- * Login and registration pass the Turnstile gate when TurnstileCheckEnabled.
+ * Login and registration pass the Turnstile gate when TurnstileCheckEnabled; password login also
+ * passes the per-account failure lock (login-guard.ts).
  */
 import { Hono } from 'hono'
 import { eq, sql } from 'drizzle-orm'
@@ -13,7 +14,7 @@ import { clientIp, criticalRateLimit } from '../../middleware/rate-limit'
 import { USER_STATUS } from '../../middleware/session-auth'
 import { turnstile } from '../../middleware/turnstile'
 import { badRequest, conflict, forbidden, unauthorized } from '../../lib/errors'
-import { hashPassword, randomString, verifyPassword } from '../../lib/crypto'
+import { hashPassword, randomString } from '../../lib/crypto'
 import { ok } from '../../lib/respond'
 import { nowSeconds } from '../../lib/time'
 import { validate } from '../../lib/validate'
@@ -27,6 +28,7 @@ import { loginSchema, registerSchema, setupSchema } from './auth.schema'
 import { createSession, destroySession } from './session'
 import { assertSetupAllowed, ROOT_INITIAL_QUOTA } from './setup-gate'
 import { assertEmailDomainAllowed, consumeVerificationCode } from './verification'
+import { assertLoginNotLocked, recordLoginFailure, verifyOrDummy } from './login-guard'
 
 export const authRoutes = new Hono<HonoEnv>()
   .post('/setup', publicRoute, criticalRateLimit('setup'), validate('json', setupSchema), async (c) => {
@@ -61,8 +63,10 @@ export const authRoutes = new Hono<HonoEnv>()
     const settings = await getSettings(c.env, c.executionCtx)
     if (!settings.bool('PasswordLoginEnabled')) throw forbidden('Password login is disabled by the administrator')
     const { username, password } = c.req.valid('json')
+    await assertLoginNotLocked(c.env, username)
     const user = await findByLogin(c.env, username)
-    if (!user || !user.password || !(await verifyPassword(password, user.password))) {
+    if (!(await verifyOrDummy(password, user?.password)) || !user) {
+      await recordLoginFailure(c.env, username)
       throw unauthorized('Invalid username or password')
     }
     if (user.status !== USER_STATUS.ENABLED) throw forbidden('This account has been disabled')
