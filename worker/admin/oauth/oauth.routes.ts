@@ -1,7 +1,8 @@
 /**
  * External sign-in routes: the anti-forgery state, the OIDC authorization URL, and the callbacks
  * of GitHub, Lark and OIDC (code + state) and WeChat (verification code), each only when its
- * login method is enabled. A state issued to a signed-in user turns the callback into a binding.
+ * login method is enabled. A state issued to a signed-in user turns the callback into a binding;
+ * a state is honoured only from the browser it was issued to (its cookie, see state.ts).
  * Callbacks change the session, so they require the X-XSRF-TOKEN header like POST calls.
  */
 import { Hono, type Context } from 'hono'
@@ -18,7 +19,7 @@ import { siteBaseUrl } from '../mail/site-url'
 import { BINDING_LABEL, type ExternalIdentity, type Provider } from './accounts'
 import { bindIdentity, loginWithIdentity } from './complete-login'
 import { requireXsrf } from './require-xsrf'
-import { createOAuthState, deleteOAuthState, readOAuthState, type OAuthState } from './state'
+import { createOAuthState, deleteOAuthState, fromIssuingBrowser, readOAuthState, type OAuthState } from './state'
 import { githubIdentity } from './providers/github'
 import { larkIdentity } from './providers/lark'
 import { oidcAuthorizationUrl, oidcIdentity } from './providers/oidc'
@@ -56,6 +57,9 @@ function stateCallback(provider: Provider, identityOf: IdentityOf) {
     const { code, state } = c.req.valid('query')
     const record = await readOAuthState(c.env, state)
     if (!record) throw invalidState()
+    if (!(await fromIssuingBrowser(c, record))) {
+      throw forbidden('This sign-in was started in another browser; please start it again here')
+    }
     if (record.userId !== null) {
       const me = c.get('user')
       if (!me) throw unauthorized('Sign in again to bind this account')
@@ -71,7 +75,7 @@ function stateCallback(provider: Provider, identityOf: IdentityOf) {
 
 export const oauthRoutes = new Hono<HonoEnv>()
   .get('/oauth/state', publicRoute, criticalRateLimit('oauth'), async (c) => {
-    const { state } = await createOAuthState(c.env, c.get('user')?.id)
+    const { state } = await createOAuthState(c, c.get('user')?.id)
     return ok(c, state)
   })
   .get('/oauth/endpoint', publicRoute, criticalRateLimit('oauth'), validate('query', endpointQuery), async (c) => {
@@ -85,7 +89,7 @@ export const oauthRoutes = new Hono<HonoEnv>()
       state = given
       nonce = record.nonce
     } else {
-      ;({ state, nonce } = await createOAuthState(c.env, c.get('user')?.id))
+      ;({ state, nonce } = await createOAuthState(c, c.get('user')?.id))
     }
     return ok(c, await oidcAuthorizationUrl(settings, siteBaseUrl(c, settings), state, nonce))
   })

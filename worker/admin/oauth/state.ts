@@ -1,25 +1,47 @@
 /**
  * OAuth anti-forgery state: a random 32-character value kept in KV for 10 minutes with the
- * signed-in user's id (which turns the callback into an account binding) and an OIDC nonce.
- * A callback reads it first and deletes it only after success, so the console may retry a failed
- * callback; a completed state cannot be used again.
+ * signed-in user's id (which turns the callback into an account binding), an OIDC nonce and the
+ * SHA-256 of a browser secret. The secret lives in an HttpOnly SameSite=Lax cookie set when the
+ * state is issued, so only the browser that started the flow can finish it (no login CSRF with a
+ * state fetched by someone else). A callback reads the state first and deletes it only after
+ * success, so the console may retry a failed callback; a completed state cannot be used again.
  */
-import { randomString } from '../../lib/crypto'
+import type { Context } from 'hono'
+import { getCookie, setCookie } from 'hono/cookie'
+import { randomString, safeEqual, sha256Hex } from '../../lib/crypto'
 
 export const STATE_TTL_SECONDS = 10 * 60
 export const STATE_PATTERN = /^[A-Za-z0-9]{32}$/
+export const BROWSER_COOKIE = 'oauth_browser'
+const BROWSER_PATTERN = /^[A-Za-z0-9]{43}$/
 const key = (state: string) => `v1:oauth-state:${state}`
 
 export interface OAuthState {
   /** Set when the state was issued to a signed-in user: the callback binds instead of logging in. */
   userId: number | null
   nonce: string
+  /** SHA-256 of the browser secret (cookie) of the browser the state was issued to. */
+  browser: string
 }
 
-export async function createOAuthState(env: Env, userId: number | undefined): Promise<{ state: string } & OAuthState> {
+/** This browser's secret: the existing cookie (so parallel flows share it), else a new one; refreshed for the state's lifetime. */
+function browserSecret(c: Context): string {
+  const existing = getCookie(c, BROWSER_COOKIE)
+  const secret = existing && BROWSER_PATTERN.test(existing) ? existing : randomString(43)
+  setCookie(c, BROWSER_COOKIE, secret, {
+    httpOnly: true,
+    sameSite: 'Lax',
+    secure: new URL(c.req.url).protocol === 'https:',
+    path: '/api/oauth',
+    maxAge: STATE_TTL_SECONDS,
+  })
+  return secret
+}
+
+export async function createOAuthState(c: Context, userId: number | undefined): Promise<{ state: string } & OAuthState> {
   const state = randomString(32)
-  const record: OAuthState = { userId: userId ?? null, nonce: randomString(32) }
-  await env.CACHE.put(key(state), JSON.stringify(record), { expirationTtl: STATE_TTL_SECONDS })
+  const record: OAuthState = { userId: userId ?? null, nonce: randomString(32), browser: await sha256Hex(browserSecret(c)) }
+  await c.env.CACHE.put(key(state), JSON.stringify(record), { expirationTtl: STATE_TTL_SECONDS })
   return { state, ...record }
 }
 
@@ -27,6 +49,13 @@ export async function readOAuthState(env: Env, state: string): Promise<OAuthStat
   if (!STATE_PATTERN.test(state)) return undefined
   const raw = await env.CACHE.get(key(state))
   return raw ? (JSON.parse(raw) as OAuthState) : undefined
+}
+
+/** Whether this request comes from the browser the state was issued to. */
+export async function fromIssuingBrowser(c: Context, record: OAuthState): Promise<boolean> {
+  const secret = getCookie(c, BROWSER_COOKIE)
+  if (!secret || !record.browser) return false
+  return safeEqual(await sha256Hex(secret), record.browser)
 }
 
 export async function deleteOAuthState(env: Env, state: string): Promise<void> {
