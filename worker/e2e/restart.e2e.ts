@@ -45,6 +45,8 @@ describe('restart', () => {
       const [channel] = await admin.ok<any[]>('POST', '/api/channel/', { type: 8, name: 'mock', key: 'sk-restart', base_url: inject('mockUrl'), models: ['restart-model'], group: ['default'] })
       const me = await admin.ok<{ id: number }>('GET', '/api/user/self')
       await admin.ok('POST', `/api/user/quota/${me.id}`, { quota: 1_000_000 })
+      // Root's starting balance plus the grant above.
+      const before = (await admin.ok<{ quota: number }>('GET', '/api/user/self')).quota
       const token = await admin.ok<{ id: number; key: string }>('POST', '/api/token/', { name: 'restart', unlimited_quota: true })
       const answers = await Promise.all(
         Array.from({ length: 10 }, () =>
@@ -62,7 +64,7 @@ describe('restart', () => {
       ;({ server, url } = await boot(persistDir))
       const again = new ApiSession(url)
       await again.login('root', 'root-password-1')
-      const settled = await until(async () => (await again.ok<any>('GET', '/api/user/self')).quota === 1_000_000 - charged)
+      const settled = await until(async () => (await again.ok<any>('GET', '/api/user/self')).quota === before - charged)
       expect(settled).toBe(true)
       const logs = await again.ok<any>('GET', '/api/log/self?type=2&page_size=100')
       expect(logs.total_count).toBe(10)
