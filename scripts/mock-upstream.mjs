@@ -2,7 +2,9 @@
 /**
  * Mock AI supplier for local trials, e2e tests and the benchmark (`npm run mock-upstream`).
  * Speaks the OpenAI API (chat, completions, embeddings, moderations, images, audio, rerank,
- * models, billing), Anthropic Messages and Gemini generateContent — streaming and not.
+ * models, billing), Anthropic Messages and Gemini generateContent — streaming and not — and, under
+ * path prefixes, the signed suppliers of `mock-suppliers.mjs` (Bedrock, Hunyuan, Zhipu, Baidu,
+ * Cohere, Vertex AI), which verify their auth scheme before answering natively.
  *
  * Behaviour is chosen by the API key the gateway sends (one per channel), so a test can point
  * channels with different keys at the same mock:
@@ -21,6 +23,7 @@
 import http from 'node:http'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { supplierRoute } from './mock-suppliers.mjs'
 
 const REPLY = 'Hello! This is the mock upstream answering your request.'
 const words = (s) => (String(s).match(/\S+/g) ?? []).length
@@ -74,6 +77,8 @@ async function readBody(req) {
   const chunks = []
   for await (const chunk of req) chunks.push(chunk)
   const buf = Buffer.concat(chunks)
+  // The signed-supplier personalities verify signatures over the exact bytes.
+  req.rawBody = buf
   const type = req.headers['content-type'] ?? ''
   if (type.includes('application/json')) {
     try {
@@ -256,6 +261,8 @@ export async function startMockUpstream({ port = Number(process.env.PORT ?? 3999
         return req.socket.destroy()
     }
     const p = url.pathname
+    const helpers = { json, sse, usageOf, replyPieces, REPLY, openAIChat, anthropicMessages, geminiGenerate }
+    if ((await supplierRoute(req, res, p, body, req.rawBody ?? Buffer.alloc(0), mode, helpers)) !== false) return
     if (p.endsWith('/chat/completions')) return openAIChat(req, res, body, mode)
     if (p.endsWith('/completions')) return openAICompletion(res, body, mode)
     if (p.endsWith('/embeddings')) {

@@ -129,6 +129,15 @@ describe('Cohere answers', () => {
     })
   })
 
+  it('encodes vectors as float32 base64 when the client asks (the SDK default)', async () => {
+    const request = { model: 'embed-v4.0', input: ['hello', 'goodbye'], encoding_format: 'base64' }
+    const p = await cohereAdapter.parseResponse(chatCall({ model: 'embed-v4.0', json: request }, 'embeddings'), jsonResponse(embed))
+    if (p.kind !== 'json') throw new Error('json')
+    const first = (p.body as any).data[0].embedding as string
+    const decoded = new Float32Array(Uint8Array.from(atob(first), (c) => c.charCodeAt(0)).buffer)
+    expect([...decoded]).toEqual([...new Float32Array([0.016296387, -0.008354187, -0.04699707])])
+  })
+
   it('returns rerank results, echoing documents when asked', async () => {
     const request = { model: 'rerank-v3.5', query: 'q', documents: ['a', 'b', 'c'], return_documents: true }
     const p = await cohereAdapter.parseResponse(chatCall({ model: 'rerank-v3.5', json: request }, 'rerank'), jsonResponse(rerank))

@@ -37,7 +37,7 @@ export const cohereAdapter: ProviderAdapter = {
     } catch (err) {
       throw new MalformedUpstreamError(`upstream returned malformed JSON: ${(err as Error).message}`)
     }
-    if (call.op === 'embeddings') return { kind: 'json', ...fromCohereEmbed(body, call.model) }
+    if (call.op === 'embeddings') return { kind: 'json', ...fromCohereEmbed(body, call.json ?? {}, call.model) }
     if (call.op === 'rerank') return { kind: 'json', ...fromCohereRerank(body, call.json ?? {}, call.model) }
     return { kind: 'json', ...toOpenAIChat(body, call.model) }
   },

@@ -15,8 +15,17 @@ export function toCohereEmbed(json: Record<string, unknown>, model: string): Rec
   return out
 }
 
-export function fromCohereEmbed(body: any, model: string): { body: unknown; usage?: Usage } {
-  const vectors: number[][] = body?.embeddings?.float ?? (Array.isArray(body?.embeddings) ? body.embeddings : [])
+/** Little-endian float32 bytes in base64, as OpenAI answers `encoding_format: "base64"` (the SDKs' default). */
+function float32Base64(vector: number[]): string {
+  const bytes = new Uint8Array(new Float32Array(vector).buffer)
+  let bin = ''
+  for (const b of bytes) bin += String.fromCharCode(b)
+  return btoa(bin)
+}
+
+export function fromCohereEmbed(body: any, request: Record<string, unknown>, model: string): { body: unknown; usage?: Usage } {
+  const floats: number[][] = body?.embeddings?.float ?? (Array.isArray(body?.embeddings) ? body.embeddings : [])
+  const vectors = request.encoding_format === 'base64' ? floats.map(float32Base64) : floats
   const tokens = body?.meta?.billed_units?.input_tokens
   const usage = typeof tokens === 'number' ? { promptTokens: tokens, completionTokens: 0 } : undefined
   return {
