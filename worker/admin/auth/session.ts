@@ -1,7 +1,8 @@
 /**
  * Server-side sessions: a random id in an HttpOnly SameSite=Lax cookie (Secure over https), its
  * SHA-256 stored in D1 with the user and expiry. Login always issues a fresh id (no fixation);
- * logout deletes the row, so a copied cookie stops working at once.
+ * logout deletes the row, so a copied cookie stops working at once. A password change revokes every
+ * credential of the user (revokeCredentials).
  */
 import type { Context } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
@@ -11,6 +12,7 @@ import { sessions, users } from '../../db/schema'
 import { randomString, sha256Hex } from '../../lib/crypto'
 import { nowSeconds } from '../../lib/time'
 import type { HonoEnv, SessionUser } from '../../env'
+import { forgetResetTokens } from '../mail/password-reset'
 
 export const SESSION_COOKIE = 'session'
 const SESSION_TTL_SECONDS = 30 * 24 * 3600
@@ -49,6 +51,16 @@ export async function destroySession(c: Context<HonoEnv>): Promise<void> {
 /** Drop every session of a user (password change, disable, delete). */
 export async function destroyUserSessions(env: Env, userId: number): Promise<void> {
   await createDb(env.DB).delete(sessions).where(eq(sessions.userId, userId))
+}
+
+/**
+ * After a password change or reset: every session, the personal access token and every
+ * outstanding reset link of the user stop working.
+ */
+export async function revokeCredentials(env: Env, userId: number): Promise<void> {
+  const db = createDb(env.DB)
+  await db.batch([db.delete(sessions).where(eq(sessions.userId, userId)), db.update(users).set({ accessToken: null }).where(eq(users.id, userId))])
+  await forgetResetTokens(env, userId)
 }
 
 const sessionColumns = {

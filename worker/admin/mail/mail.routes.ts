@@ -26,7 +26,7 @@ import {
   consumeVerificationCode,
   issueVerificationCode,
 } from '../auth/verification'
-import { destroyUserSessions } from '../auth/session'
+import { revokeCredentials } from '../auth/session'
 import { getUser, profileOf } from '../users/users.service'
 import { bindToUser, findUserByBinding } from '../oauth/accounts'
 import { requireXsrf } from '../oauth/require-xsrf'
@@ -93,7 +93,7 @@ export const mailRoutes = new Hono<HonoEnv>()
     if (!user || user.status !== USER_STATUS.ENABLED) throw badRequest(INVALID_LINK)
     const password = randomString(NEW_PASSWORD_LENGTH)
     await createDb(c.env.DB).update(users).set({ password: await hashPassword(password) }).where(eq(users.id, userId))
-    await destroyUserSessions(c.env, userId)
+    await revokeCredentials(c.env, userId)
     return ok(c, password, 'Password reset; sign in with the new password and change it in your profile')
   })
   .get('/oauth/email/bind', userRoute, criticalRateLimit('bind'), requireXsrf, validate('query', emailBindQuery), async (c) => {

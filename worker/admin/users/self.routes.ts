@@ -8,14 +8,14 @@ import { eq } from 'drizzle-orm'
 import { createDb } from '../../db/client'
 import { users } from '../../db/schema'
 import { userRoute } from '../../middleware/access'
-import { badRequest, notFound } from '../../lib/errors'
+import { badRequest, forbidden, notFound } from '../../lib/errors'
 import { hashPassword, randomString, sha256Hex, verifyPassword } from '../../lib/crypto'
 import { ok } from '../../lib/respond'
 import { validate } from '../../lib/validate'
 import type { HonoEnv } from '../../env'
 import { updateSelfSchema } from '../auth/auth.schema'
 import { BINDING_TYPES, unbindFromUser } from '../oauth/accounts'
-import { createSession, destroyUserSessions } from '../auth/session'
+import { createSession, revokeCredentials } from '../auth/session'
 import { getUser, profileOf, usernameTaken } from './users.service'
 import { conflict } from '../../lib/errors'
 import { z } from 'zod'
@@ -40,6 +40,11 @@ export const selfRoutes = new Hono<HonoEnv>()
     }
     if (body.display_name !== undefined) patch.displayName = body.display_name
     if (body.password !== undefined) {
+      // An account without a password (OAuth-only) gets one only from a signed-in browser, never
+      // through an access token that may have leaked.
+      if (!current.password && c.get('authMethod') !== 'session') {
+        throw forbidden('Sign in with your account in the browser to set a password')
+      }
       if (current.password && !(await verifyPassword(body.original_password ?? '', current.password))) {
         throw badRequest('original_password: the current password is wrong', {
           fields: { original_password: 'the current password is wrong' },
@@ -51,8 +56,8 @@ export const selfRoutes = new Hono<HonoEnv>()
       await createDb(c.env.DB).update(users).set(patch).where(eq(users.id, me.id))
     }
     if (patch.password) {
-      // A new password ends every other session; this browser gets a fresh one.
-      await destroyUserSessions(c.env, me.id)
+      // A new password ends every other session, the access token and reset links; this browser gets a fresh session.
+      await revokeCredentials(c.env, me.id)
       if (c.get('authMethod') === 'session') await createSession(c, me.id)
     }
     return ok(c, profileOf((await getUser(c.env, me.id))!), 'Updated')

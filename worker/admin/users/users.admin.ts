@@ -10,7 +10,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../lib/errors'
 import { hashPassword } from '../../lib/crypto'
 import { nowSeconds } from '../../lib/time'
 import { ROLE, type SessionUser } from '../../env'
-import { destroyUserSessions } from '../auth/session'
+import { destroyUserSessions, revokeCredentials } from '../auth/session'
 import { contains, offset, orderBy, page, type ListQuery } from '../shared/paging'
 import { forgetUserTokens } from '../tokens/tokens.service'
 import { getUser, usernameTaken } from './users.service'
@@ -114,7 +114,7 @@ export async function updateUser(
   const patch: Partial<typeof users.$inferInsert> = { username: body.username, displayName: body.display_name, email: body.email, group: body.group }
   if (body.password) patch.password = await hashPassword(body.password)
   await createDb(env.DB).update(users).set(patch).where(eq(users.id, target.id))
-  if (body.password) await destroyUserSessions(env, target.id)
+  if (body.password) await revokeCredentials(env, target.id)
   if (body.quota !== undefined) {
     const current = (await wallet(env, target.id).balance({ userId: target.id }))?.quota ?? target.quota
     if (body.quota !== current) await adjustQuota(env, actor, target, body.quota - current, 'set by administrator')
