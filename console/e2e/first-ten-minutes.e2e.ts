@@ -66,6 +66,25 @@ describe('the first ten minutes', () => {
     if (mock?.pid) process.kill(-mock.pid, 'SIGTERM')
   })
 
+  it('asks a visitor from another machine for the setup code, and refuses without one', async () => {
+    const { context, page } = await openPage(suite.browser, { baseURL: suite.server.url })
+    // What the runtime reports for a client elsewhere (Cloudflare's edge sets this header).
+    await context.setExtraHTTPHeaders({ 'CF-Connecting-IP': '203.0.113.9' })
+    await page.goto('/setup?code=guess-1')
+    const code = page.getByTestId('setup-code')
+    await code.waitFor()
+    expect(await code.inputValue()).toBe('guess-1')
+    await page.locator('input[name="username"]').fill('intruder')
+    await page.locator('input[name="password"]').fill('intruder-pass-1')
+    await page.locator('input[name="confirm_password"]').fill('intruder-pass-1')
+    await page.getByRole('button', { name: /create administrator/i }).click()
+    // This server has no SETUP_CODE, so no code can work from elsewhere.
+    await page.getByText(/wrangler secret put SETUP_CODE/).first().waitFor()
+    await shot(page, 'setup-code-refused-light')
+    expect(page.url()).toContain('/setup')
+    await context.close()
+  })
+
   it('creates root at /setup, which explains the starting balance', async () => {
     const { context, page } = await openPage(suite.browser, { baseURL: suite.server.url })
     await page.goto('/')
