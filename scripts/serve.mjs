@@ -8,7 +8,8 @@
  *
  * Options (env): PORT (8787), HOST (127.0.0.1), PERSIST_DIR (.wrangler/state),
  * VARS as JSON to override [vars] (the test server raises CRITICAL_RATE_LIMIT), NO_CRON=1,
- * SETUP_CODE (otherwise a random one per start; printed in the setup link while setup is pending).
+ * SETUP_CODE (otherwise a random one per start; printed in the setup link while setup is pending),
+ * SETUP_CODE_ALWAYS=1 (require the code even from loopback; implied when HOST is not loopback).
  */
 import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
@@ -135,7 +136,8 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const vars = {
     ...(process.env.VARS ? JSON.parse(process.env.VARS) : {}),
     SETUP_CODE: setupCode,
-    ...(isLoopbackHost(host) ? {} : { SETUP_CODE_ALWAYS: '1' }),
+    // Also on request (SETUP_CODE_ALWAYS=1), e.g. behind a reverse proxy on this machine.
+    ...(isLoopbackHost(host) && process.env.SETUP_CODE_ALWAYS !== '1' ? {} : { SETUP_CODE_ALWAYS: '1' }),
   }
   const server = await startServer({ host, vars })
   await printWelcome(server.url.href.replace(/\/$/, ''), setupCode)
