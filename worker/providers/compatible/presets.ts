@@ -58,10 +58,10 @@ export const COMPATIBLE_PRESETS: ChannelType[] = [
   },
   compatible({ id: 28, name: 'DeepSeek', defaultBaseUrl: 'https://api.deepseek.com', ops: ['chat', 'completions'], models: ['deepseek-chat', 'deepseek-reasoner'], balance: deepseekBalance }),
   compatible({ id: 29, name: 'Moonshot', defaultBaseUrl: 'https://api.moonshot.cn', ops: CHAT, models: ['moonshot-v1-8k', 'moonshot-v1-32k', 'kimi-k2-0711-preview'], balance: moonshotBalance, features: ALL }),
-  compatible({ id: 30, name: 'Mistral', defaultBaseUrl: 'https://api.mistral.ai', ops: ['chat', 'embeddings', 'moderations'], models: ['mistral-large-latest', 'mistral-small-latest', 'pixtral-large-latest', 'mistral-embed'], features: ALL }),
-  compatible({ id: 31, name: 'Groq', defaultBaseUrl: 'https://api.groq.com/openai', ops: ['chat', 'audio.transcriptions', 'audio.translations'], models: ['llama-3.3-70b-versatile', 'llama-3.1-8b-instant', 'whisper-large-v3'] }),
-  compatible({ id: 56, name: 'xAI', defaultBaseUrl: 'https://api.x.ai', ops: ['chat', 'images.generations'], models: ['grok-4', 'grok-3-mini', 'grok-2-image'], features: ALL }),
-  compatible({ id: 20, name: 'OpenRouter', defaultBaseUrl: 'https://openrouter.ai/api', ops: ['chat', 'completions'], models: ['openai/gpt-4o-mini', 'anthropic/claude-sonnet-4.5'], balance: openRouterBalance, features: ALL }),
+  compatible({ id: 30, name: 'Mistral', keyHint: 'Mistral API key', defaultBaseUrl: 'https://api.mistral.ai', ops: ['chat', 'embeddings', 'moderations'], models: ['mistral-large-latest', 'mistral-small-latest', 'pixtral-large-latest', 'mistral-embed'], features: ALL }),
+  compatible({ id: 31, name: 'Groq', keyHint: 'gsk_…', defaultBaseUrl: 'https://api.groq.com/openai', ops: ['chat', 'audio.transcriptions', 'audio.translations'], models: ['llama-3.3-70b-versatile', 'llama-3.1-8b-instant', 'whisper-large-v3'] }),
+  compatible({ id: 56, name: 'xAI', keyHint: 'xai-…', defaultBaseUrl: 'https://api.x.ai', ops: ['chat', 'images.generations'], models: ['grok-4', 'grok-3-mini', 'grok-2-image'], features: ALL }),
+  compatible({ id: 20, name: 'OpenRouter', keyHint: 'sk-or-v1-…', defaultBaseUrl: 'https://openrouter.ai/api', ops: ['chat', 'completions'], models: ['openai/gpt-4o-mini', 'anthropic/claude-sonnet-4.5'], balance: openRouterBalance, features: ALL }),
   compatible({
     id: 45,
     name: 'SiliconFlow',
@@ -89,7 +89,7 @@ export const COMPATIBLE_PRESETS: ChannelType[] = [
     baseUrlHint: 'https://dashscope.aliyuncs.com/compatible-mode (international: https://dashscope-intl.aliyuncs.com/compatible-mode)',
   }),
   compatible({ id: 26, name: 'Baichuan', defaultBaseUrl: 'https://api.baichuan-ai.com', ops: CHAT_EMBED, models: ['Baichuan4-Turbo', 'Baichuan4', 'Baichuan3-Turbo', 'Baichuan-Text-Embedding'] }),
-  compatible({ id: 27, name: 'MiniMax', defaultBaseUrl: 'https://api.minimax.chat', ops: CHAT, models: ['MiniMax-Text-01', 'abab6.5s-chat'] }),
+  compatible({ id: 27, name: 'MiniMax', keyHint: 'MiniMax API key', defaultBaseUrl: 'https://api.minimax.chat', ops: CHAT, models: ['MiniMax-Text-01', 'abab6.5s-chat'] }),
   compatible({ id: 33, name: '01.AI (零一)', defaultBaseUrl: 'https://api.lingyiwanwu.com', ops: CHAT, models: ['yi-lightning', 'yi-large', 'yi-vision'], features: ALL }),
   compatible({
     id: 39,
@@ -102,8 +102,8 @@ export const COMPATIBLE_PRESETS: ChannelType[] = [
     features: ALL,
   }),
   // Suppliers one-hub reaches only through "Custom": ids above one-hub's range so they never collide.
-  compatible({ id: 1001, name: 'Together AI', defaultBaseUrl: 'https://api.together.xyz', ops: ['chat', 'completions', 'embeddings', 'images.generations', 'rerank'], models: ['meta-llama/Llama-3.3-70B-Instruct-Turbo', 'deepseek-ai/DeepSeek-V3'] }),
-  compatible({ id: 1002, name: 'Fireworks AI', defaultBaseUrl: 'https://api.fireworks.ai/inference', ops: ['chat', 'completions', 'embeddings'], models: ['accounts/fireworks/models/llama-v3p3-70b-instruct', 'accounts/fireworks/models/deepseek-v3'] }),
-  compatible({ id: 1003, name: 'Perplexity', defaultBaseUrl: 'https://api.perplexity.ai', apiVersion: '', ops: CHAT, models: ['sonar', 'sonar-pro', 'sonar-reasoning'], features: ['stream'] }),
-  compatible({ id: 1004, name: 'StepFun (阶跃星辰)', defaultBaseUrl: 'https://api.stepfun.com', ops: ['chat', 'embeddings', 'images.generations', 'audio.speech', 'audio.transcriptions'], models: ['step-1-8k', 'step-1-32k', 'step-1v-8k', 'step-2-16k'], features: ALL }),
+  compatible({ id: 1001, name: 'Together AI', keyHint: 'Together API key', defaultBaseUrl: 'https://api.together.xyz', ops: ['chat', 'completions', 'embeddings', 'images.generations', 'rerank'], models: ['meta-llama/Llama-3.3-70B-Instruct-Turbo', 'deepseek-ai/DeepSeek-V3'] }),
+  compatible({ id: 1002, name: 'Fireworks AI', keyHint: 'fw_…', defaultBaseUrl: 'https://api.fireworks.ai/inference', ops: ['chat', 'completions', 'embeddings'], models: ['accounts/fireworks/models/llama-v3p3-70b-instruct', 'accounts/fireworks/models/deepseek-v3'] }),
+  compatible({ id: 1003, name: 'Perplexity', keyHint: 'pplx-…', defaultBaseUrl: 'https://api.perplexity.ai', apiVersion: '', ops: CHAT, models: ['sonar', 'sonar-pro', 'sonar-reasoning'], features: ['stream'] }),
+  compatible({ id: 1004, name: 'StepFun (阶跃星辰)', keyHint: 'StepFun API key', defaultBaseUrl: 'https://api.stepfun.com', ops: ['chat', 'embeddings', 'images.generations', 'audio.speech', 'audio.transcriptions'], models: ['step-1-8k', 'step-1-32k', 'step-1v-8k', 'step-2-16k'], features: ALL }),
 ]
