@@ -73,14 +73,32 @@ function baseUrlRequired(v: { type: number; base_url: string }, ctx: z.Refinemen
   if (type && !type.defaultBaseUrl && !v.base_url) ctx.addIssue({ code: 'custom', path: ['base_url'], message: 'Base URL is required for this channel type' })
 }
 
-/** Each key (one per line in batch mode) must have the type's format; an empty update key keeps the old one. */
+/** A JSON key (the Vertex AI service account) pasted over several lines, compacted to one line; undefined if not JSON. */
+function jsonKey(key: string): string | undefined {
+  if (!key.trim().startsWith('{')) return undefined
+  try {
+    return JSON.stringify(JSON.parse(key))
+  } catch {
+    return undefined
+  }
+}
+
+/** Each key (one per line in batch mode, or one JSON document) must have the type's format; an empty update key keeps the old one. */
 function keyFormat(v: { type: number; key: string }, ctx: z.RefinementCtx) {
   const check = channelType(v.type)?.keyProblem
-  const problem = check && v.key.split('\n').map((k) => k.trim()).filter(Boolean).map(check).find(Boolean)
+  const json = jsonKey(v.key)
+  const keys = json ? [json] : v.key.split('\n').map((k) => k.trim()).filter(Boolean)
+  const problem = check && keys.map(check).find(Boolean)
   if (problem) ctx.addIssue({ code: 'custom', path: ['key'], message: problem })
 }
 
-export const channelFields = channelObject.superRefine(baseUrlRequired).superRefine(keyFormat)
+/** One JSON key stays one key (batch mode splits keys by line). */
+const compactJsonKey = <T extends { key: string }>(v: T): T => {
+  const json = jsonKey(v.key)
+  return json ? { ...v, key: json } : v
+}
+
+export const channelFields = channelObject.superRefine(baseUrlRequired).superRefine(keyFormat).transform(compactJsonKey)
 
 export type ChannelFields = z.infer<typeof channelFields>
 
@@ -89,6 +107,7 @@ export const updateChannelSchema = channelObject
   .extend({ id: z.coerce.number().int().positive(), key: z.string().trim().max(100_000).default('') })
   .superRefine(baseUrlRequired)
   .superRefine(keyFormat)
+  .transform(compactJsonKey)
 
 /** Inline edits from the list (priority, weight, status) without the full form. */
 export const patchChannelSchema = z.object({
