@@ -36,10 +36,11 @@ const MAX_LOGS_PER_FLUSH = 500
 const RESERVATION_TTL_MS = 60 * 60 * 1000
 const LOG_TYPE_CONSUME = 2
 
-/** Thrown (across RPC) when a caller hands the wallet a number that is not money. */
-function assertMoney(name: string, n: unknown, { min = 0 }: { min?: number } = {}): number {
-  if (!isMoney(n) || n < min) throw new RangeError(`wallet: ${name} must be a safe integer ≥ ${min}, got ${String(n)}`)
-  return n
+/** Whether `n` may be used as an amount (≥ min); a refused amount is logged, never stored. */
+function isAmount(name: string, n: unknown, min = 0): n is number {
+  if (isMoney(n) && n >= min) return true
+  console.error(`wallet: refused ${name} ${String(n)}: not a safe integer ≥ ${min}`)
+  return false
 }
 
 export class UserWallet extends DurableObject<Env> {
@@ -55,6 +56,8 @@ export class UserWallet extends DurableObject<Env> {
   private flushing: Promise<void> | undefined
   /** When the alarm is set for (undefined: not armed by this instance, or it is running). */
   private alarmAt: number | undefined
+  /** Consecutive failed write-behind alarms (for the retry backoff). */
+  private flushFailures = 0
   /** Requests admitted in the current minute (for the group's requests-per-minute limit). */
   private rate = { minute: 0, count: 0 }
 
@@ -195,6 +198,11 @@ export class UserWallet extends DurableObject<Env> {
     await this.ctx.storage.setAlarm(at)
   }
 
+  private holdTotal(): number {
+    this.holds()
+    return this.reservedTotal
+  }
+
   private track(reqId: string, r: Reservation) {
     this.reservations!.set(reqId, r)
     this.reservedTotal += r.amount
@@ -214,8 +222,9 @@ export class UserWallet extends DurableObject<Env> {
 
   /** Hold the request's worst case (or, with a floor, whatever is free above it) against balance and token. */
   async reserve(input: ReserveInput): Promise<ReserveResult> {
-    const amount = assertMoney('amount', input.amount)
-    const floor = input.floor === undefined ? amount : Math.min(assertMoney('floor', input.floor), amount)
+    if (!isAmount('amount', input.amount) || (input.floor !== undefined && !isAmount('floor', input.floor))) return { ok: false, reason: 'invalid_amount' }
+    const amount = input.amount
+    const floor = Math.min(input.floor ?? amount, amount)
     const user = await this.ensureUser(input.userId)
     if (!user) return { ok: false, reason: 'user_not_found' }
     const token = await this.ensureToken(input.tokenId)
@@ -225,7 +234,7 @@ export class UserWallet extends DurableObject<Env> {
     const now = Date.now()
     if (token.expired !== -1 && token.expired * 1000 <= now) return { ok: false, reason: 'token_expired' }
     const holds = this.holds()
-    if (holds.has(input.reqId)) throw new Error(`wallet: request ${input.reqId} already holds a reservation`)
+    if (holds.has(input.reqId)) return { ok: false, reason: 'duplicate_request' }
     const tokenFree = token.unlimited ? Number.MAX_SAFE_INTEGER : token.remain - (this.tokenReserved.get(token.id) ?? 0)
     if (tokenFree <= 0 || tokenFree < floor) return { ok: false, reason: 'insufficient_token_quota' }
     const userFree = user.quota - this.reservedTotal
@@ -244,9 +253,10 @@ export class UserWallet extends DurableObject<Env> {
 
   /** Charge the exact cost in full and write its log row. */
   async settle(input: SettleInput): Promise<SettleResult> {
-    const cost = assertMoney('quota', input.quota)
+    if (!isAmount('quota', input.quota)) return { ok: false, reason: 'invalid_amount' }
+    const cost = input.quota
     const user = await this.ensureUser(input.userId)
-    if (!user) return { charged: 0, userQuota: 0, overrun: 0 }
+    if (!user) return { ok: false, reason: 'user_not_found' }
     const reservation = this.release(input.reqId)
     const expired = this.kv.get<number>(`X:${input.reqId}`)
     if (expired !== undefined) this.kv.delete(`X:${input.reqId}`)
@@ -263,7 +273,7 @@ export class UserWallet extends DurableObject<Env> {
     if (user.quota < 0) notes.balance_after = user.quota
     this.appendLog({ ...log, metadata: { ...log.metadata, ...notes } }, charged, input.channelId && charged ? [input.channelId, charged] : undefined)
     await this.scheduleFlush()
-    return { charged, userQuota: user.quota, overrun }
+    return { ok: true, charged, userQuota: user.quota, overrun }
   }
 
   /** The request failed: release its hold (and give back what an expiry took) with its error log. */
@@ -286,14 +296,15 @@ export class UserWallet extends DurableObject<Env> {
 
   /** Add (or, negative, subtract) an amount once per idempotency key, with its log row. */
   async credit(input: CreditInput): Promise<CreditResult> {
-    const amount = assertMoney('amount', input.amount, { min: -Number.MAX_SAFE_INTEGER })
-    if (typeof input.key !== 'string' || !input.key) throw new TypeError('wallet: credit needs an idempotency key')
+    if (!isAmount('amount', input.amount, -Number.MAX_SAFE_INTEGER) || typeof input.key !== 'string' || !input.key) return { ok: false, reason: 'invalid_amount' }
+    const amount = input.amount
     const user = await this.ensureUser(input.userId)
     if (!user) return { ok: false, reason: 'user_not_found' }
     const applied = this.kv.get<AppliedCredit>(`I:${input.key}`)
     if (applied) return { ok: true, userQuota: applied.userQuota, duplicate: true }
-    if (!isMoney(user.quota + amount)) throw new RangeError('wallet: the balance would leave the safe integer range')
-    if (amount < 0 && user.quota + amount < 0) return { ok: false, reason: 'insufficient_user_quota' }
+    if (!isAmount('balance', user.quota + amount, -Number.MAX_SAFE_INTEGER)) return { ok: false, reason: 'invalid_amount' }
+    // A deduction may take only what no in-flight request holds.
+    if (amount < 0 && user.quota - this.holdTotal() + amount < 0) return { ok: false, reason: 'insufficient_user_quota' }
     user.quota += amount
     this.touchUser(user)
     this.appendLog({ ...input.log, metadata: { ...input.log.metadata, idempotency_key: input.key } }, amount)
@@ -305,7 +316,7 @@ export class UserWallet extends DurableObject<Env> {
 
   /** The token API changed a token: take its limits from D1 (or set the remaining quota explicitly). */
   async syncToken(input: { userId: number; tokenId: number; remain?: number }): Promise<void> {
-    if (input.remain !== undefined) assertMoney('remain', input.remain)
+    if (input.remain !== undefined && !isAmount('remain', input.remain)) return
     await this.ensureUser(input.userId)
     const row = await this.env.DB.prepare('SELECT unlimited_quota, status, expired_time FROM tokens WHERE id = ?')
       .bind(input.tokenId)
@@ -352,12 +363,23 @@ export class UserWallet extends DurableObject<Env> {
 
   // ---- write-behind ------------------------------------------------------------------------
 
-  /** Write pending changes to D1 now (also used by tests and by admin actions that show D1). */
-  async flush(): Promise<void> {
+  /** Write pending changes to D1 now (tests and admin actions that show D1); a failure leaves them pending. */
+  async flush(): Promise<{ ok: true } | { ok: false; error: string }> {
+    try {
+      await this.flushNow()
+      return { ok: true }
+    } catch (err) {
+      console.error('wallet: flush failed; changes stay pending', err)
+      return { ok: false, error: String((err as Error)?.message ?? err) }
+    }
+  }
+
+  private async flushNow(): Promise<void> {
     while (this.flushing) await this.flushing
     this.flushing = this.drain().finally(() => (this.flushing = undefined))
     await this.flushing
   }
+
 
   /** A backlog (e.g. after a D1 outage) goes out in bounded batches, oldest logs first. */
   private async drain(): Promise<void> {
@@ -387,10 +409,11 @@ export class UserWallet extends DurableObject<Env> {
     return plan
   }
 
-  /** Writes one batch; true when more logs are waiting. */
+  /** Writes one batch; true when more may be waiting (a replayed plan, or a full batch). */
   private async flushOnce(): Promise<boolean> {
     const user = this.user ?? this.kv.get<UserState>('user')
     if (!user) return false
+    const replay = this.kv.get<StoredPlan>('plan') !== undefined
     const stored = this.currentPlan(user)
     if (!stored) return false
     const plan = toFlushPlan(user.id, stored, (key) => this.kv.get<PendingLog>(key))
@@ -415,13 +438,22 @@ export class UserWallet extends DurableObject<Env> {
     }
     for (const key of stored.logKeys) this.kv.delete(key)
     this.kv.delete('plan')
-    return stored.logKeys.length === MAX_LOGS_PER_FLUSH
+    return replay || stored.logKeys.length === MAX_LOGS_PER_FLUSH
   }
 
   async alarm(): Promise<void> {
     this.alarmAt = undefined
     await this.expireReservations()
-    await this.flush()
+    try {
+      await this.flushNow()
+      this.flushFailures = 0
+    } catch (err) {
+      // D1 unreachable: everything stays pending (the saved plan is replayed); try again with backoff.
+      this.flushFailures++
+      console.error(`wallet: write-behind failed ${this.flushFailures} time(s); retrying`, err)
+      await this.armAlarm(Date.now() + Math.min(60_000, FLUSH_DELAY_MS * 2 ** this.flushFailures))
+      return
+    }
     // Mutations during the flush armed the next batch window; outstanding reservations only need
     // the alarm again at their expiry, which must never push that window back.
     const holds = this.holds()

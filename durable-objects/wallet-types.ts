@@ -33,6 +33,10 @@ export type RefusalReason =
   | 'insufficient_user_quota'
   | 'insufficient_token_quota'
   | 'rate_limited'
+  /** An amount that is not a safe integer in range (a bug upstream of the wallet; nothing was stored). */
+  | 'invalid_amount'
+  /** The request id already holds a reservation (ids are server-made, so this is a bug). */
+  | 'duplicate_request'
 
 /** `held` is what the wallet holds for the request: `amount`, or less (≥ `floor`) when only that was free. */
 export type ReserveResult = { ok: true; held: number } | { ok: false; reason: RefusalReason }
@@ -63,13 +67,16 @@ export interface SettleInput {
   log?: WalletLog
 }
 
-export interface SettleResult {
-  /** What this settle changed the balance by: the cost, less what an expiry already charged. */
-  charged: number
-  userQuota: number
-  /** Units charged beyond the reservation (the supplier returned more than was reserved). */
-  overrun: number
-}
+export type SettleResult =
+  | {
+      ok: true
+      /** What this settle changed the balance by: the cost, less what an expiry already charged. */
+      charged: number
+      userQuota: number
+      /** Units charged beyond the reservation (the supplier returned more than was reserved). */
+      overrun: number
+    }
+  | { ok: false; reason: 'invalid_amount' | 'user_not_found' }
 
 export interface CreditInput {
   userId: number
@@ -82,7 +89,7 @@ export interface CreditInput {
 
 export type CreditResult =
   | { ok: true; userQuota: number; duplicate?: boolean }
-  | { ok: false; reason: 'insufficient_user_quota' | 'user_not_found' }
+  | { ok: false; reason: 'insufficient_user_quota' | 'user_not_found' | 'invalid_amount' }
 
 export interface WalletBalance {
   quota: number

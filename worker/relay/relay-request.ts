@@ -49,6 +49,8 @@ const REFUSALS: Record<RefusalReason, () => ApiError> = {
   insufficient_token_quota: () =>
     new ApiError(429, 'This API key has used up its quota.', { code: 'insufficient_quota', type: 'insufficient_quota' }),
   rate_limited: () => new ApiError(429, 'Too many requests for your group this minute; please slow down.', { code: 'rate_limit_exceeded' }),
+  invalid_amount: () => new ApiError(500, 'The gateway could not price this request.', { code: 'billing_error', type: 'server_error' }),
+  duplicate_request: () => new ApiError(500, 'The gateway could not reserve this request.', { code: 'billing_error', type: 'server_error' }),
 }
 
 export async function relayRequest(c: Context<HonoEnv>, op: RelayOp): Promise<Response> {
@@ -360,6 +362,10 @@ class RelayRun {
       channelId: bill.channel.id,
       log: this.settings.bool('LogConsumeEnabled') ? log : undefined,
     })
+    if (!settled.ok) {
+      console.error(`[${this.reqId}] settle refused (${settled.reason}): quota ${breakdown.quota}`)
+      return
+    }
     await remindLowQuota(this.env, { userId: this.auth.userId, before: settled.userQuota + settled.charged, after: settled.userQuota })
   }
 
