@@ -18,9 +18,12 @@ describe('session', () => {
     await page.goto('/panel/not-a-page')
     await page.getByTestId('not-found').waitFor()
 
-    // Delete the session server-side with the page's own cookies.
-    const logout = await page.request.get('/api/user/logout')
-    expect(logout.status()).toBe(200)
+    // Delete the session server-side with the page's own cookies (logout needs the XSRF header, like the console sends).
+    const logout = await page.evaluate(async () => {
+      const xsrf = decodeURIComponent(document.cookie.match(/(?:^|; )XSRF-TOKEN=([^;]*)/)?.[1] ?? '')
+      return (await fetch('/api/user/logout', { headers: { 'X-XSRF-TOKEN': xsrf } })).status
+    })
+    expect(logout).toBe(200)
     expect(await page.evaluate(() => localStorage.getItem('user'))).not.toBeNull()
 
     await page.getByTestId('console-drawer').getByRole('link', { name: 'Profile' }).last().click()

@@ -29,6 +29,7 @@ import { createSession, destroySession } from './session'
 import { assertSetupAllowed, ROOT_INITIAL_QUOTA } from './setup-gate'
 import { assertEmailDomainAllowed, consumeVerificationCode } from './verification'
 import { assertLoginNotLocked, recordLoginFailure, verifyOrDummy } from './login-guard'
+import { requireXsrf } from '../oauth/require-xsrf'
 
 export const authRoutes = new Hono<HonoEnv>()
   .post('/setup', publicRoute, criticalRateLimit('setup'), validate('json', setupSchema), async (c) => {
@@ -77,7 +78,8 @@ export const authRoutes = new Hono<HonoEnv>()
       .where(eq(users.id, user.id))
     return ok(c, profileOf(user), 'Logged in')
   })
-  .get('/user/logout', publicRoute, async (c) => {
+  // A GET for one-hub compatibility, but state-changing: the XSRF header is required (no logout by link).
+  .get('/user/logout', publicRoute, requireXsrf, async (c) => {
     await destroySession(c)
     return ok(c, null, 'Logged out')
   })

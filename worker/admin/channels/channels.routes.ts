@@ -14,6 +14,7 @@ import { CHANNEL_TYPES, channelType } from '../../providers/registry'
 import { ROLE, type HonoEnv } from '../../env'
 import { applyMonitoring, testAllChannels, testChannel } from './channel-test'
 import { refreshAllBalances, refreshBalance } from './channel-balance'
+import { requireXsrf } from '../oauth/require-xsrf'
 import {
   batchValueSchema,
   channelFields,
@@ -63,11 +64,13 @@ export const channelRoutes = new Hono<HonoEnv>()
   )
   .get('/channel/models', adminRoute, (c) => ok(c, Object.fromEntries(CHANNEL_TYPES.map((t) => [t.id, t.models]))))
   .get('/channel/tags', adminRoute, async (c) => ok(c, await listTags(c.env)))
-  .get('/channel/test', adminRoute, async (c) => {
+  // Tests and balance refreshes call suppliers and write results: state-changing GETs (one-hub
+  // paths), so each requires the XSRF header like a POST.
+  .get('/channel/test', adminRoute, requireXsrf, async (c) => {
     c.executionCtx.waitUntil(testAllChannels(c.env).catch((err) => console.error('test all failed', err)))
     return ok(c, null, 'Testing all channels in the background; refresh the list in a moment')
   })
-  .get('/channel/test/:id', adminRoute, validate('param', idParam), validate('query', z.object({ model: z.string().trim().max(200).optional() })), async (c) => {
+  .get('/channel/test/:id', adminRoute, requireXsrf, validate('param', idParam), validate('query', z.object({ model: z.string().trim().max(200).optional() })), async (c) => {
     const channel = await getChannel(c.env, c.req.valid('param').id)
     const result = await testChannel(c.env, channel, c.req.valid('query').model)
     await applyMonitoring(c.env, channel, result)
@@ -75,11 +78,11 @@ export const channelRoutes = new Hono<HonoEnv>()
     if (!result.success) throw new ApiError(result.reached ? 502 : 400, result.message, { data: { time: result.time } })
     return ok(c, { time: result.time }, `Channel test succeeded in ${result.time.toFixed(2)} s`)
   })
-  .get('/channel/update_balance', adminRoute, async (c) => {
+  .get('/channel/update_balance', adminRoute, requireXsrf, async (c) => {
     const result = await refreshAllBalances(c.env)
     return ok(c, result, `Updated ${result.updated} balances${result.failed ? `, ${result.failed} failed` : ''}`)
   })
-  .get('/channel/update_balance/:id{[0-9]+}', adminRoute, validate('param', idParam), async (c) => {
+  .get('/channel/update_balance/:id{[0-9]+}', adminRoute, requireXsrf, validate('param', idParam), async (c) => {
     const balance = await refreshBalance(c.env, await getChannel(c.env, c.req.valid('param').id))
     return ok(c, { balance }, 'Balance updated')
   })

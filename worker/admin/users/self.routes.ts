@@ -16,6 +16,7 @@ import type { HonoEnv } from '../../env'
 import { updateSelfSchema } from '../auth/auth.schema'
 import { BINDING_TYPES, unbindFromUser } from '../oauth/accounts'
 import { createSession, revokeCredentials } from '../auth/session'
+import { requireXsrf } from '../oauth/require-xsrf'
 import { getUser, profileOf, usernameTaken } from './users.service'
 import { conflict } from '../../lib/errors'
 import { z } from 'zod'
@@ -62,7 +63,8 @@ export const selfRoutes = new Hono<HonoEnv>()
     }
     return ok(c, profileOf((await getUser(c.env, me.id))!), 'Updated')
   })
-  .get('/user/token', userRoute, async (c) => {
+  // Rotates the token: a state-changing GET (one-hub path), so the XSRF header is required.
+  .get('/user/token', userRoute, requireXsrf, async (c) => {
     const token = randomString(32)
     await createDb(c.env.DB)
       .update(users)
