@@ -47,6 +47,8 @@ export async function startServer({
       port,
       resourcePersistencePath: path.join(persistDir, 'v3'),
       telemetry: { enabled: false },
+      // No request.cf lookup from the network at start (works offline; request.cf gets Miniflare's defaults).
+      cf: false,
       ...(inspectorPort ? { inspectorPort } : {}),
       log: new Log(quiet ? LogLevel.ERROR : LogLevel.INFO),
       workers: [

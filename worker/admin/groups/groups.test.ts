@@ -40,7 +40,7 @@ describe('user groups and invite rewards', () => {
     expect(me).toMatchObject({ quota: 300, inviter_id: inviterId })
     const inviterSelf = (await inviter.get('/api/user/self')).body.data
     expect(inviterSelf).toMatchObject({ quota: 400, aff_count: 1 })
-    const logs = await env.DB.prepare('SELECT user_id, type, quota FROM logs WHERE type = 4 ORDER BY id').all<any>()
+    const logs = await env.DB.prepare('SELECT user_id, type, quota FROM logs WHERE type = 4 AND user_id IN (?, ?) ORDER BY id').bind(inviterId, me.id).all<any>()
     expect(logs.results).toEqual([
       { user_id: inviterId, type: 4, quota: 100 },
       { user_id: me.id, type: 4, quota: 100 },
