@@ -2,10 +2,12 @@
  * Channels page schemas: the URL search type of the list and the create/edit form (spec §5):
  * name, type, key, models and groups required; base URL required for types without a default (trailing slash removed); model mapping, headers and extra
  * parameters must be JSON objects; a wildcard * only last and after some text; priority ≥ 0;
- * weight ≥ 1; proxy http(s)/socks5://host:port. Messages are i18n keys.
+ * weight ≥ 1; proxy http(s)/socks5://host:port; the key format of signed types (key-format.ts).
+ * Messages are i18n keys.
  */
 import { z } from 'zod'
 import type { Channel, ChannelBody, ChannelType } from './api'
+import { keyFormatProblem } from './key-format'
 import { splitList } from './options'
 
 /** URL search of the list (validated by the route): paging, sort, filters and the by-tag view. */
@@ -77,6 +79,8 @@ export function channelFormSchema(types: ChannelType[], edit = false) {
       } else if (!urls.every((u) => URL_LINE.test(u))) {
         ctx.addIssue({ code: 'custom', path: ['base_url'], message: 'channels:validation.baseUrl' })
       }
+      const keyProblem = v.key ? keyFormatProblem(Number(v.type), v.key) : undefined
+      if (keyProblem) ctx.addIssue({ code: 'custom', path: ['key'], message: keyProblem })
     })
 }
 export type ChannelFormValues = z.infer<ReturnType<typeof channelFormSchema>>

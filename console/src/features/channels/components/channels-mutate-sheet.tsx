@@ -21,6 +21,7 @@ import { SwitchField, TextareaField } from '@/components/form-controls'
 import { TagInput } from '@/components/tag-input'
 import { applyFieldErrors } from '@/lib/handle-error'
 import { channelQueryOptions, channelTypesQueryOptions, groupsQueryOptions, useCreateChannel, useUpdateChannel, type Channel, type ChannelType } from '../api'
+import { keysOf } from '../key-format'
 import { AZURE_TYPE } from '../options'
 import { channelBody, channelFormDefaults, channelFormSchema, type ChannelFormValues } from '../schema'
 import { ChannelsModelsField, ChannelsTestModelField } from './channels-models-field'
@@ -78,7 +79,9 @@ function ChannelForm({ types, channel, preset, onDone }: { types: ChannelType[];
   const name = useWatch({ control: form.control, name: 'name' })
   const tag = useWatch({ control: form.control, name: 'tag' })
   const type = types.find((ty) => String(ty.id) === typeId)
-  const keyCount = key.split('\n').filter((k) => k.trim()).length
+  const keyCount = keysOf(key).length
+  const keyHint = type ? t(`keyHints.${type.id}`, { defaultValue: type.key_hint }) : ''
+  const otherHint = type?.other_hint ? t(`otherHints.${type.id}`, { defaultValue: type.other_hint }) : ''
   const pending = create.isPending || update.isPending
 
   const onSubmit = (v: ChannelFormValues) => {
@@ -135,10 +138,10 @@ function ChannelForm({ types, channel, preset, onDone }: { types: ChannelType[];
               textareaClassName="font-mono text-xs"
               spellCheck={false}
               autoComplete="off"
-              placeholder={type?.key_hint}
+              placeholder={keyHint}
               description={
                 <>
-                  {type?.key_hint && <span className="block">{t('form.keyFormat', { hint: type.key_hint })}</span>}
+                  {keyHint && <span className="block">{t('form.keyFormat', { hint: keyHint })}</span>}
                   {edit && channel?.key === undefined && <span className="block">{t('form.keyKeep', { masked: channel?.key_masked ?? '' })}</span>}
                   {!edit && <span className="block">{keyCount > 1 ? t('form.batchActive', { count: keyCount, tag: tag || name || '—' }) : t('form.batchHint')}</span>}
                 </>
@@ -150,8 +153,8 @@ function ChannelForm({ types, channel, preset, onDone }: { types: ChannelType[];
                 name="other"
                 label={type?.id === AZURE_TYPE ? t('fields.apiVersion') : t('fields.other')}
                 className="sm:col-span-2"
-                placeholder={type?.other_hint}
-                description={type?.other_hint}
+                placeholder={otherHint}
+                description={otherHint}
               />
             )}
 
