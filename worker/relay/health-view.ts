@@ -65,10 +65,19 @@ export function refreshFreezes(env: Env, ctx: BackgroundCtx, channelIds: number[
   )
 }
 
-export function disableChannel(env: Env, ctx: BackgroundCtx, channelId: number, reason: string, onDone: () => Promise<unknown>) {
+/** Qualifying failures are counted per channel over this window (RateLimiter object `auto-disable:<id>`). */
+const STRIKE_WINDOW_MS = 10 * 60 * 1000
+
+/**
+ * One auth/billing failure of a channel (retry-policy.ts decides which qualify): the channel is
+ * disabled once `threshold` of them fall within the strike window, so a single odd answer — or
+ * one a client provoked — does not take a channel out for everyone.
+ */
+export function strikeChannel(env: Env, ctx: BackgroundCtx, channelId: number, reason: string, threshold: number, onDone: () => Promise<unknown>) {
   ctx.waitUntil(
-    stub(env, channelId)
-      .disable({ channelId, reason })
+    env.RATE_LIMITER.getByName(`auto-disable:${channelId}`)
+      .hit(Math.max(1, threshold) - 1, STRIKE_WINDOW_MS)
+      .then((strikes) => (strikes.allowed ? undefined : stub(env, channelId).disable({ channelId, reason: `${reason} (${Math.max(1, threshold)} failures)` })))
       .then((changed) => (changed ? onDone() : undefined))
       .catch((err) => console.error('auto-disable failed', err))
   )

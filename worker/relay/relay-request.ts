@@ -25,7 +25,7 @@ import { getSettings, type Settings } from '../settings/store'
 import { remindLowQuota } from '../admin/mail/quota-reminder'
 import type { RefusalReason, WalletLog } from '../../durable-objects/wallet-types'
 import type { HonoEnv } from '../env'
-import { disableChannel, isFrozen, refreshFreezes, reportFailure, reportSuccess } from './health-view'
+import { isFrozen, refreshFreezes, reportFailure, reportSuccess, strikeChannel } from './health-view'
 import { readCachedAnswer, storeCachedAnswer } from './response-cache'
 import { readRelayInput, type RelayInput } from './relay-input'
 import { candidatesFor, getRoutingTable, routingSnapshot, type RoutedChannel, type RoutingTable } from './routing-table'
@@ -389,7 +389,8 @@ class RelayRun {
       freezeSeconds: freeze ? this.settings.int('RetryCooldownSeconds') : 0,
     })
     if (disableReason && channel.autoBan && this.settings.bool('AutomaticDisableChannelEnabled')) {
-      disableChannel(this.env, this.ctx, channel.id, disableReason, () => routingSnapshot.invalidate(this.env))
+      const threshold = this.settings.int('AutoDisableFailureThreshold')
+      strikeChannel(this.env, this.ctx, channel.id, disableReason, threshold, () => routingSnapshot.invalidate(this.env))
     }
   }
 

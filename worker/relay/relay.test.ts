@@ -240,7 +240,7 @@ describe('retries, freezing and auto-disable', () => {
   })
 
   it('auto-disables a channel whose key is rejected when the setting allows', async () => {
-    await setOptions({ RetryTimes: '1', AutomaticDisableChannelEnabled: 'true' })
+    await setOptions({ RetryTimes: '1', AutomaticDisableChannelEnabled: 'true', AutoDisableFailureThreshold: '1' })
     const bad = await createChannel({ key: 'mock-401', priority: 5 })
     await createChannel({ key: 'good' })
     const { token } = await customer()

@@ -13,6 +13,12 @@ describe('decideFailure', () => {
     ['keyword disables', 403, { message: 'Your credit balance is too low to access the API' }, true, true],
     ['400 is the client error: no retry', 400, { message: 'bad param' }, false, false],
     ['413 no retry', 413, { message: 'too large' }, false, false],
+    // Bodies of client errors echo the client's input: a keyword there never disables.
+    ['keyword echoed in a 400 does not disable', 400, { message: "Invalid value: 'Your credit balance is too low'" }, false, false],
+    ['keyword echoed in a 404 does not disable', 404, { message: 'The model `You exceeded your current quota` does not exist' }, true, false],
+    ['keyword echoed in a 422 does not disable', 422, { message: 'Your credit balance is too low' }, false, false],
+    ['keyword in a 402 disables', 402, { message: 'Your credit balance is too low' }, true, true],
+    ['structured code disables whatever the status', 400, { message: 'x', code: 'invalid_api_key' }, false, true],
   ]
   for (const [name, status, error, retry, disables] of cases) {
     it(name, () => {

@@ -6,7 +6,10 @@
  *   once the first byte went to the client.
  * - Every retried failure freezes (channel, model) for RetryCooldownSeconds.
  * - Auto-disable (when the setting allows and the channel opts in): authentication and quota
- *   errors, and messages containing one of the DisableChannelKeywords.
+ *   failures only — 401, the supplier's structured code/type (invalid_api_key, insufficient_quota…),
+ *   and DisableChannelKeywords matched on 401/402/403 answers. Bodies of other statuses (400, 404,
+ *   422…) echo the client's own input, so a keyword there never counts. The caller disables only
+ *   after AutoDisableFailureThreshold such failures (health-view.ts).
  */
 import type { UpstreamError } from '../providers/types'
 
@@ -26,6 +29,8 @@ export interface FailureDecision {
 const CLIENT_ERRORS = new Set([400, 413, 415, 422])
 const AUTH_CODES = new Set(['invalid_api_key', 'account_deactivated', 'billing_not_active', 'insufficient_quota'])
 const AUTH_TYPES = new Set(['insufficient_quota', 'authentication_error', 'permission_error', 'forbidden'])
+/** Statuses whose message may be matched against the disable keywords (auth and billing refusals). */
+const KEYWORD_STATUSES = new Set([401, 402, 403])
 
 export function decideFailure(f: FailureInput, keywords: string[]): FailureDecision {
   const retry = f.status === 0 || !CLIENT_ERRORS.has(f.status)
@@ -34,7 +39,7 @@ export function decideFailure(f: FailureInput, keywords: string[]): FailureDecis
   if (f.status === 401) disableReason = `upstream answered 401: ${message}`
   else if (f.error.code && AUTH_CODES.has(f.error.code)) disableReason = `upstream error code ${f.error.code}: ${message}`
   else if (f.error.type && AUTH_TYPES.has(f.error.type)) disableReason = `upstream error type ${f.error.type}: ${message}`
-  else {
+  else if (KEYWORD_STATUSES.has(f.status)) {
     const lower = message.toLowerCase()
     const hit = keywords.find((k) => k && lower.includes(k.toLowerCase()))
     if (hit) disableReason = `upstream message matched "${hit}": ${message}`

@@ -84,6 +84,8 @@ export const OPTIONS = {
   LogCleanupDays: i(0, 0, 3650),
   // --- operation: monitoring
   AutomaticDisableChannelEnabled: b(false),
+  /** Auth/billing failures of a channel within 10 minutes before the relay disables it. */
+  AutoDisableFailureThreshold: i(3, 1, 100),
   AutomaticEnableChannelEnabled: b(false),
   ChannelDisableThreshold: f(5),
   QuotaRemindThreshold: i(1000),
@@ -170,6 +172,22 @@ export const OPTIONS = {
   OIDCUsernameClaims: s('preferred_username'),
   TurnstileSiteKey: s(),
   TurnstileSecretKey: secret(),
+  // --- system: Telegram bot (worker/telegram/); applied by PUT /api/option/telegram/reload
+  TelegramBotEnabled: b(false),
+  TelegramBotToken: secret(),
+  /** Checked against X-Telegram-Bot-Api-Secret-Token; generated at the first reload when empty. */
+  TelegramWebhookSecret: {
+    kind: 'string',
+    default: '',
+    secret: true,
+    check: z.string().regex(/^[A-Za-z0-9_-]{0,256}$/, 'must be at most 256 characters of A-Z a-z 0-9 _ -'),
+  } as OptionDef,
+  TelegramMode: { kind: 'string', default: 'webhook', check: z.enum(['webhook', 'polling']) } as OptionDef,
+  TelegramApiBase: {
+    kind: 'string',
+    default: 'https://api.telegram.org',
+    check: z.url('must be a valid URL').regex(/^https?:\/\//, 'must be an http(s) URL'),
+  } as OptionDef,
   // --- other: content
   Notice: s(),
   About: s(),

@@ -56,6 +56,7 @@ export function QuotaSection({ options }: { options: OptionMap }) {
 const monitoringPlain = {
   AutomaticDisableChannelEnabled: z.boolean(),
   AutomaticEnableChannelEnabled: z.boolean(),
+  AutoDisableFailureThreshold: numberText('AutoDisableFailureThreshold'),
   ChannelDisableThreshold: numberText('ChannelDisableThreshold'),
   DisableChannelKeywords: z.string(),
   ChannelTestFrequency: numberText('ChannelTestFrequency'),
@@ -78,6 +79,7 @@ export function MonitoringSection({ options }: { options: OptionMap }) {
   const toForm = (o: OptionMap): Values => ({
     AutomaticDisableChannelEnabled: optionValue(o, 'AutomaticDisableChannelEnabled') === 'true',
     AutomaticEnableChannelEnabled: optionValue(o, 'AutomaticEnableChannelEnabled') === 'true',
+    AutoDisableFailureThreshold: optionValue(o, 'AutoDisableFailureThreshold'),
     ChannelDisableThreshold: optionValue(o, 'ChannelDisableThreshold'),
     QuotaRemindThreshold: quotaFromOption(o, 'QuotaRemindThreshold'),
     DisableChannelKeywords: optionValue(o, 'DisableChannelKeywords'),
@@ -87,6 +89,7 @@ export function MonitoringSection({ options }: { options: OptionMap }) {
   const toOptions = (v: Values) => ({
     AutomaticDisableChannelEnabled: String(v.AutomaticDisableChannelEnabled),
     AutomaticEnableChannelEnabled: String(v.AutomaticEnableChannelEnabled),
+    AutoDisableFailureThreshold: v.AutoDisableFailureThreshold.trim(),
     ChannelDisableThreshold: v.ChannelDisableThreshold.trim(),
     QuotaRemindThreshold: quotaToOption(v.QuotaRemindThreshold),
     DisableChannelKeywords: cleanKeywords(v.DisableChannelKeywords),
@@ -111,6 +114,7 @@ export function MonitoringSection({ options }: { options: OptionMap }) {
             <SwitchField control={form.control} name="AutomaticEnableChannelEnabled" label={t('fields.AutomaticEnableChannelEnabled.label')} description={t('fields.AutomaticEnableChannelEnabled.help')} />
           </FieldGrid>
           <FieldGrid className="xl:grid-cols-4">
+            <NumberField control={form.control} name="AutoDisableFailureThreshold" label={t('fields.AutoDisableFailureThreshold.label')} description={t('fields.AutoDisableFailureThreshold.help')} suffix={t('units.times')} />
             <NumberField control={form.control} name="ChannelDisableThreshold" label={t('fields.ChannelDisableThreshold.label')} description={t('fields.ChannelDisableThreshold.help')} suffix={t('units.seconds')} />
             <QuotaField control={form.control} name="QuotaRemindThreshold" label={t('fields.QuotaRemindThreshold.label')} description={t('fields.QuotaRemindThreshold.help')} />
             <NumberField control={form.control} name="ChannelTestFrequency" label={t('fields.ChannelTestFrequency.label')} description={t('fields.ChannelTestFrequency.help')} suffix={t('units.minutes')} />
