@@ -25,6 +25,8 @@ const ONE_HUB_IDS: Record<number, string> = {
   40: 'Tencent Hunyuan',
   42: 'Vertex AI',
   36: 'Cohere',
+  35: 'Cloudflare Workers AI',
+  18: 'Xunfei Spark',
   15: 'Baidu Qianfan (文心)',
   17: 'Alibaba Qwen/DashScope',
   26: 'Baichuan',

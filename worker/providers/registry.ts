@@ -12,6 +12,8 @@ import { ZHIPU_BASE_URL, zhipuAdapter, zhipuKeyProblem } from './zhipu/adapter'
 import { HUNYUAN_BASE_URL, hunyuanAdapter, hunyuanKeyProblem } from './hunyuan/adapter'
 import { vertexAdapter } from './vertex/adapter'
 import { COHERE_BASE_URL, cohereAdapter } from './cohere/adapter'
+import { CLOUDFLARE_API, cloudflareAdapter, cloudflareKeyProblem } from './cloudflare/adapter'
+import { SPARK_BASE_URL, xunfeiAdapter } from './xunfei/adapter'
 import { serviceAccountProblem } from './vertex/token'
 import type { BalanceQuery } from './balance'
 import { COMPATIBLE_PRESETS } from './compatible/presets'
@@ -137,6 +139,27 @@ const TRANSLATED: ChannelType[] = [
     baseUrlHint: COHERE_BASE_URL,
     models: ['command-a-03-2025', 'command-r-plus-08-2024', 'command-r-08-2024', 'command-a-vision-07-2025', 'embed-v4.0', 'embed-multilingual-v3.0', 'rerank-v3.5'],
     features: ['stream', 'tools', 'vision'],
+  },
+  {
+    id: 35,
+    name: 'Cloudflare Workers AI',
+    adapter: cloudflareAdapter,
+    defaultBaseUrl: CLOUDFLARE_API,
+    keyHint: 'ACCOUNT_ID|API_TOKEN',
+    baseUrlHint: `${CLOUDFLARE_API} (the /accounts/{id}/ai/v1 paths are appended)`,
+    keyProblem: cloudflareKeyProblem,
+    models: ['@cf/meta/llama-3.3-70b-instruct-fp8-fast', '@cf/meta/llama-3.1-8b-instruct', '@cf/qwen/qwq-32b', '@cf/baai/bge-m3'],
+    features: ['stream', 'tools'],
+  },
+  {
+    id: 18,
+    name: 'Xunfei Spark',
+    adapter: xunfeiAdapter,
+    defaultBaseUrl: SPARK_BASE_URL,
+    keyHint: 'APPID|APISecret|APIKey (sent as APIKey:APISecret) or the HTTP APIPassword',
+    baseUrlHint: SPARK_BASE_URL,
+    models: ['lite', 'generalv3', 'pro-128k', 'generalv3.5', 'max-32k', '4.0Ultra', 'x1'],
+    features: ['stream', 'tools'],
   },
 ]
 
