@@ -9,6 +9,7 @@
 import type { Usage } from '../billing/formula'
 import type { StreamTransformer, UpstreamError } from '../providers/types'
 import { encodeData, SseDecoder } from './sse'
+import { redactSecrets } from './supplier-error'
 
 export type StreamEnd =
   | { kind: 'complete'; usage?: Usage; text: string }
@@ -88,7 +89,9 @@ export async function primeStream(opts: StreamOptions): Promise<PrimeResult> {
   }
 
   const fail = (controller: ReadableStreamDefaultController<Uint8Array>, error: UpstreamError) => {
-    controller.enqueue(encodeData(JSON.stringify({ error: { message: error.message, type: error.type ?? 'upstream_error', code: error.code ?? null, param: null } })))
+    // Mid-stream, the client sees the supplier's text only with key-like strings redacted.
+    const message = redactSecrets(error.message ?? 'The upstream stream failed')
+    controller.enqueue(encodeData(JSON.stringify({ error: { message, type: error.type ?? 'upstream_error', code: error.code ?? null, param: null } })))
     controller.close()
     end({ kind: 'failed', usage: transformer.usage(), text: transformer.text(), error })
   }

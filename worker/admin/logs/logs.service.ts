@@ -2,12 +2,14 @@
  * Log queries for the log page: filters that each hit an index (type, time range, model, token,
  * user, channel), newest first, a bounded count (never more than COUNT_CAP rows scanned per page
  * turn), the filtered quota sum, CSV export streamed in id-keyed chunks, and deletion before a date
- * in chunks (manual and by the retention cron).
+ * in chunks (manual and by the retention cron). Views redact key-like strings; users never see the
+ * channels a request tried.
  */
 import { and, count, desc, eq, gte, lt, lte, sql, type SQL } from 'drizzle-orm'
 import { z } from 'zod'
 import { createDb } from '../../db/client'
 import { logs, type Log } from '../../db/schema'
+import { redactSecrets } from '../../relay/supplier-error'
 
 export const COUNT_CAP = 10_000
 
@@ -45,13 +47,21 @@ export function logFilter(q: LogQuery, scope: LogScope): SQL | undefined {
   )
 }
 
+/** Metadata users never see: which channels were tried (the channel column is hidden from them too). */
+const ADMIN_ONLY_METADATA = ['tried']
+
+function userMetadata(metadata: Log['metadata']) {
+  if (!metadata) return metadata
+  return Object.fromEntries(Object.entries(metadata).filter(([k]) => !ADMIN_ONLY_METADATA.includes(k)))
+}
+
 export function logView(l: Log, admin: boolean) {
   return {
     id: l.id,
     user_id: l.userId,
     created_at: l.createdAt,
     type: l.type,
-    content: l.content,
+    content: redactSecrets(l.content),
     username: l.username,
     token_name: l.tokenName,
     model_name: l.modelName,
@@ -61,7 +71,7 @@ export function logView(l: Log, admin: boolean) {
     request_time: l.requestTime,
     first_response_time: l.firstResponseTime,
     is_stream: l.isStream,
-    metadata: l.metadata,
+    metadata: admin ? l.metadata : userMetadata(l.metadata),
     ...(admin ? { channel_id: l.channelId, upstream_model: l.upstreamModel, source_ip: l.sourceIp, request_id: l.requestId } : {}),
   }
 }
