@@ -37,6 +37,8 @@ import { requestsPerMinute } from './group-limits'
 import { countChatPrompt, countTokens } from './tokenizer'
 import { planReservation, withOutputCap, type ReservationPlan } from './reservation'
 import { callUpstream, withChannelParameters } from './upstream'
+import { adaptAnswer, useChatBody } from './inbound/relay-hook'
+import type { InboundCodec, InboundFormat } from './inbound/types'
 
 const REFUSALS: Record<RefusalReason, () => ApiError> = {
   user_not_found: () => new ApiError(401, 'Incorrect API key provided.', { code: 'invalid_api_key' }),
@@ -53,9 +55,15 @@ const REFUSALS: Record<RefusalReason, () => ApiError> = {
   duplicate_request: () => new ApiError(500, 'The gateway could not reserve this request.', { code: 'billing_error', type: 'server_error' }),
 }
 
-export async function relayRequest(c: Context<HonoEnv>, op: RelayOp): Promise<Response> {
+/**
+ * `inbound`: the client speaks another API (Anthropic Messages, Responses, Gemini); its codec turns
+ * the body into a chat body before it is read, and the chat answer back into its format. Money,
+ * routing and retries are the same whatever the format.
+ */
+export async function relayRequest(c: Context<HonoEnv>, op: RelayOp, inbound?: InboundCodec): Promise<Response> {
   const startedAt = Date.now()
   const auth = await authenticateRelay(c)
+  if (inbound) await useChatBody(c, inbound)
   const input = await readRelayInput(c, op)
   assertModelAllowed(auth, input.model)
   const [settings, prices, table, rpm] = await Promise.all([
@@ -66,7 +74,8 @@ export async function relayRequest(c: Context<HonoEnv>, op: RelayOp): Promise<Re
   ])
   const ratio = groupRatio(settings, auth.group)
   if (ratio === undefined) throw new ApiError(403, `The group "${auth.group}" is not configured on this gateway.`, { code: 'group_not_found' })
-  return new RelayRun(c, auth, input, settings, prices, table, ratio, rpm, startedAt).execute()
+  const res = await new RelayRun(c, auth, input, settings, prices, table, ratio, rpm, startedAt, inbound?.format).execute()
+  return inbound ? adaptAnswer(inbound, res) : res
 }
 
 class RelayRun {
@@ -91,7 +100,8 @@ class RelayRun {
     private readonly table: RoutingTable,
     private readonly ratio: number,
     private readonly rpm: number,
-    private readonly startedAt: number
+    private readonly startedAt: number,
+    private readonly inbound?: InboundFormat
   ) {
     this.env = c.env
     this.ctx = c.executionCtx as ExecutionContext
@@ -336,7 +346,8 @@ class RelayRun {
   /** Log metadata, with the client's own X-Request-Id when it sent one (kept for its log rows only, never a key). */
   private meta(fields: Record<string, unknown>): Record<string, unknown> {
     const client = this.c.req.header('x-request-id')?.slice(0, 128)
-    return client ? { ...fields, client_request_id: client } : fields
+    const withFormat = this.inbound ? { ...fields, inbound_format: this.inbound } : fields
+    return client ? { ...withFormat, client_request_id: client } : withFormat
   }
 
   private async settle(

@@ -10,6 +10,7 @@ import type { RelayOp } from '../providers/types'
 import { getSettings } from '../settings/store'
 import type { HonoEnv } from '../env'
 import { relayRequest } from './relay-request'
+import { anthropicApp } from './inbound/anthropic/anthropic.routes'
 import { getRoutingTable, modelsOfGroup, type RoutingTable } from './routing-table'
 import { authenticateRelay, type RelayAuth } from './token-auth'
 
@@ -74,6 +75,8 @@ const relay = new Hono<HonoEnv>()
   .get('/dashboard/billing/usage', (c) => billing(c, 'usage'))
 
 for (const [path, op] of POST_ROUTES) relay.post(path, (c) => relayRequest(c, op))
+// Other inbound formats (worker/relay/inbound/<format>/), each with its own error envelope.
+relay.route('/', anthropicApp)
 
 export const relayApp = relay
 

@@ -1,0 +1,36 @@
+/**
+ * Anthropic Messages API on the relay: POST /v1/messages (through relay-request.ts with the
+ * Anthropic codec, so any channel serves it and billing is the chat billing) and
+ * POST /v1/messages/count_tokens (counted locally, not billed). Errors in Anthropic's envelope.
+ * Auth: `x-api-key` or `Authorization: Bearer`; anthropic-version / anthropic-beta are accepted.
+ */
+import { Hono } from 'hono'
+import type { HonoEnv } from '../../../env'
+import { getSettings } from '../../../settings/store'
+import { relayRequest } from '../../relay-request'
+import { assertModelAllowed, authenticateRelay } from '../../token-auth'
+import { countChatPrompt, countTokens } from '../../tokenizer'
+import { ApiError } from '../../../lib/errors'
+import { inboundErrorHandler } from '../relay-hook'
+import { anthropicCodec } from './codec'
+import { chatMessages, countTokensSchema, parseMessages } from './request'
+
+export const anthropicApp = new Hono<HonoEnv>()
+  .post('/messages', (c) => relayRequest(c, 'chat', anthropicCodec))
+  .post('/messages/count_tokens', async (c) => {
+    const auth = await authenticateRelay(c)
+    let raw: unknown
+    try {
+      raw = await c.req.json()
+    } catch {
+      throw new ApiError(400, 'The request body is not valid JSON', { code: 'invalid_json' })
+    }
+    const req = parseMessages(raw, countTokensSchema)
+    assertModelAllowed(auth, req.model)
+    const approximate = (await getSettings(c.env, c.executionCtx)).bool('ApproximateTokenEnabled')
+    let tokens = await countChatPrompt(c.env, req.model, chatMessages(req), approximate)
+    if (req.tools?.length) tokens += await countTokens(c.env, req.model, JSON.stringify(req.tools), approximate)
+    return c.json({ input_tokens: tokens })
+  })
+
+anthropicApp.onError(inboundErrorHandler(anthropicCodec))

@@ -1,0 +1,88 @@
+/**
+ * Plumbing between an inbound codec and the relay (relay-request.ts): the client's body is replaced
+ * by the codec's internal chat body before relay-input.ts reads and validates it, and the relay's
+ * answer — a chat completion or the chat SSE stream, priced and settled exactly as for an OpenAI
+ * client — is turned back into the client's format. Errors render in the format's envelope.
+ */
+import type { Context, ErrorHandler } from 'hono'
+import { ApiError, toApiError } from '../../lib/errors'
+import type { HonoEnv } from '../../env'
+import { SseDecoder, type SseEvent } from '../sse'
+import type { InboundCodec, InboundStreamEncoder } from './types'
+
+/** Reads the client's JSON body, converts it and leaves the chat body where `c.req.json()` finds it. */
+export async function useChatBody(c: Context<HonoEnv>, codec: InboundCodec): Promise<Record<string, unknown>> {
+  let raw: unknown
+  try {
+    raw = await c.req.json()
+  } catch {
+    throw new ApiError(400, 'The request body is not valid JSON', { code: 'invalid_json' })
+  }
+  const chat = codec.toChat(raw)
+  // The request now carries the chat body; Hono's body cache is dropped so c.req.json() reads it.
+  const headers = new Headers(c.req.raw.headers)
+  headers.set('content-type', 'application/json')
+  headers.delete('content-length')
+  c.req.raw = new Request(c.req.raw.url, { method: 'POST', headers, body: JSON.stringify(chat) })
+  c.req.bodyCache = {}
+  return chat
+}
+
+/** The relay's chat answer (JSON or SSE) in the client's format; headers such as server-timing are kept. */
+export async function adaptAnswer(codec: InboundCodec, res: Response): Promise<Response> {
+  const type = res.headers.get('content-type') ?? ''
+  if (type.includes('text/event-stream')) return adaptStream(res, codec.createStreamEncoder())
+  if (!type.includes('json')) return res
+  const headers = new Headers(res.headers)
+  headers.delete('content-length')
+  return Response.json(codec.fromChat((await res.json()) as Record<string, any>), { status: res.status, headers })
+}
+
+/**
+ * Re-encodes the relay's chat SSE body event by event, at the client's pace; cancelling the result
+ * cancels the relay's stream (which then settles what was generated).
+ */
+export function adaptStream(res: Response, encoder: InboundStreamEncoder): Response {
+  const decoder = new SseDecoder()
+  const bytes = new TextEncoder()
+  let ended = false
+  const handle = (events: SseEvent[], out: TransformStreamDefaultController<Uint8Array>) => {
+    for (const ev of events) {
+      if (ended) return
+      let frames: string[] = []
+      if (ev.data === '[DONE]') {
+        ended = true
+        frames = encoder.end()
+      } else {
+        let chunk: unknown
+        try {
+          chunk = JSON.parse(ev.data)
+        } catch {
+          continue
+        }
+        if (chunk && typeof chunk === 'object' && !Array.isArray(chunk)) frames = encoder.onChunk(chunk as Record<string, unknown>)
+      }
+      for (const f of frames) out.enqueue(bytes.encode(f))
+    }
+  }
+  const body = res.body!.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform: (chunk, out) => handle(decoder.push(chunk), out),
+      flush(out) {
+        handle(decoder.end(), out)
+        if (!ended) for (const f of encoder.end()) out.enqueue(bytes.encode(f))
+        ended = true
+      },
+    })
+  )
+  return new Response(body, { status: res.status, headers: res.headers })
+}
+
+/** Hono error handler for a codec's routes: every failure in the format's own envelope. */
+export function inboundErrorHandler(codec: InboundCodec): ErrorHandler<HonoEnv> {
+  return (err, c) => {
+    const apiError = toApiError(err)
+    if (apiError.status >= 500) console.error(`[${c.get('requestId')}] ${c.req.method} ${c.req.path}`, apiError.cause ?? err)
+    return codec.errorResponse(apiError, c.get('requestId'))
+  }
+}
