@@ -17,7 +17,7 @@
  * Settled changes and their log rows are written behind to D1 (wallet-flush.ts) about a second later.
  */
 import { DurableObject } from 'cloudflare:workers'
-import { buildFlushStatements, channelUsage, isAlreadyApplied, toFlushPlan, type StoredPlan } from './wallet-flush'
+import { buildDeadLetterStatements, buildFlushStatements, channelUsage, DEAD_LETTER_AFTER, isAlreadyApplied, isStatementError, toFlushPlan, type StoredPlan } from './wallet-flush'
 import type {
   CreditInput,
   CreditResult,
@@ -420,7 +420,7 @@ export class UserWallet extends DurableObject<Env> {
     try {
       await this.env.DB.batch(buildFlushStatements(this.env.DB, plan))
     } catch (err) {
-      if (!isAlreadyApplied(err)) throw err
+      if (!isAlreadyApplied(err)) await this.afterFailedFlush(stored, plan, err)
     }
     // Forget exactly what the plan wrote; changes made while the batch ran stay pending.
     const meta = this.getMeta()
@@ -439,6 +439,23 @@ export class UserWallet extends DurableObject<Env> {
     for (const key of stored.logKeys) this.kv.delete(key)
     this.kv.delete('plan')
     return replay || stored.logKeys.length === MAX_LOGS_PER_FLUSH
+  }
+
+  /**
+   * A plan D1 refused: count the attempt and rethrow — unless D1 keeps refusing the statements
+   * themselves (not an outage) and the parked batch succeeds: then its log rows become dead letters
+   * for root, and balances, tokens and channel usage land without them.
+   */
+  private async afterFailedFlush(stored: StoredPlan, plan: ReturnType<typeof toFlushPlan>, err: unknown): Promise<void> {
+    stored.attempts = (stored.attempts ?? 0) + 1
+    this.kv.put('plan', stored)
+    if (stored.attempts < DEAD_LETTER_AFTER || plan.logs.length === 0 || !isStatementError(err)) throw err
+    try {
+      await this.env.DB.batch(buildDeadLetterStatements(this.env.DB, plan, String((err as Error)?.message ?? err)))
+    } catch (parkErr) {
+      if (!isAlreadyApplied(parkErr)) throw err
+    }
+    console.error(`wallet ${plan.userId}: ${plan.logs.length} log row(s) parked as dead letters after ${stored.attempts} failed flushes`, err)
   }
 
   async alarm(): Promise<void> {

@@ -20,6 +20,39 @@ export interface StoredPlan {
   logKeys: string[]
   /** Legacy per-channel counters (`c:` keys) this plan drains. */
   counters: { id: number; amount: number }[]
+  /** Failed attempts so far (D1 answered with an error other than "already applied"). */
+  attempts?: number
+}
+
+/** Failed attempts after which a plan's log rows are parked as dead letters (when D1 itself answers). */
+export const DEAD_LETTER_AFTER = 5
+
+/**
+ * Whether D1 refused the statements themselves (a row too big, a constraint, a type mismatch) —
+ * only then can parking the rows help; an outage, a timeout or an overload just waits.
+ */
+export function isStatementError(err: unknown): boolean {
+  const text = String((err as Error)?.message ?? err) + String((err as { cause?: unknown })?.cause ?? '')
+  return /SQLITE_(TOOBIG|CONSTRAINT|MISMATCH|RANGE|ERROR)|constraint failed|too big|datatype mismatch/i.test(text) && !isAlreadyApplied(err)
+}
+
+/**
+ * The plan without its log rows, which are parked in wallet_dead_letters instead: balances, tokens
+ * and channel usage still land, and the rows wait for root (admin/logs/dead-letters.routes.ts).
+ */
+export function buildDeadLetterStatements(db: D1Database, plan: FlushPlan, error: string): D1PreparedStatement[] {
+  const now = Math.floor(Date.now() / 1000)
+  const parked = plan.logs.map(([key, row]) =>
+    db
+      .prepare('INSERT OR IGNORE INTO wallet_dead_letters (user_id, wallet_key, payload, error, created_at) VALUES (?, ?, ?, ?, ?)')
+      .bind(plan.userId, key, JSON.stringify(row), error.slice(0, 1000), now)
+  )
+  return [...buildFlushStatements(db, { ...plan, logs: [] }), ...parked]
+}
+
+/** The INSERT of one log row (root's retry of a dead letter). */
+export function buildLogInsert(db: D1Database, row: WalletLog & { quota: number; userId: number }): D1PreparedStatement {
+  return db.prepare(`INSERT INTO logs (${LOG_COLUMNS.join(', ')}) VALUES (${LOG_COLUMNS.map(() => '?').join(', ')})`).bind(...logValues(row))
 }
 
 /** The D1 plan of a stored plan, with its log rows read back from storage. */

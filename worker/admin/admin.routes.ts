@@ -17,11 +17,13 @@ import { tokenRoutes } from './tokens/tokens.routes'
 import { channelRoutes } from './channels/channels.routes'
 import { priceRoutes } from './prices/prices.routes'
 import { logRoutes } from './logs/logs.routes'
+import { deadLetterRoutes } from './logs/dead-letters.routes'
 import { redemptionRoutes } from './redemptions/redemptions.routes'
 import { groupRoutes } from './groups/groups.routes'
 import { dashboardRoutes } from './dashboard/dashboard.routes'
 import { oauthRoutes } from './oauth/oauth.routes'
 import { mailRoutes } from './mail/mail.routes'
+import { telegramRoutes } from '../telegram/telegram.routes'
 
 export const adminApp = new Hono<HonoEnv>()
   .use(
@@ -45,8 +47,10 @@ export const adminApp = new Hono<HonoEnv>()
   .route('/', tokenRoutes)
   .route('/', channelRoutes)
   .route('/', priceRoutes)
+  .route('/', deadLetterRoutes)
   .route('/', logRoutes)
   .route('/', groupRoutes)
   .route('/', dashboardRoutes)
+  .route('/', telegramRoutes)
 
 export type AdminApiType = typeof adminApp

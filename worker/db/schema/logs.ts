@@ -3,7 +3,7 @@
  * with the balance change they explain) and by the management API for non-balance events.
  * Indexed for every filter of the log page; `metadata` holds the price breakdown.
  */
-import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 
 export const LOG_TYPE = { TOPUP: 1, CONSUME: 2, MANAGE: 3, SYSTEM: 4, ERROR: 5 } as const
 
@@ -82,4 +82,22 @@ export const walletFlushes = sqliteTable(
     createdAt: integer('created_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.seq] })]
+)
+
+/**
+ * Log rows a wallet could not write after repeated attempts while D1 itself answered: parked here
+ * (the row as JSON) so they never block the write-behind queue or disappear; root lists and
+ * re-inserts them (admin/logs/dead-letters.routes.ts).
+ */
+export const walletDeadLetters = sqliteTable(
+  'wallet_dead_letters',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    userId: integer('user_id').notNull(),
+    walletKey: text('wallet_key').notNull(),
+    payload: text('payload').notNull(),
+    error: text('error').notNull().default(''),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('wallet_dead_letters_key').on(t.userId, t.walletKey)]
 )
