@@ -2,7 +2,8 @@
  * Money tables: model prices, user groups (ratio), redemption codes, payment gateways and orders.
  * All quota columns are integer units (500,000 units = $1 by default).
  */
-import { index, integer, real, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+import { sql } from 'drizzle-orm'
+import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 
 export const prices = sqliteTable('prices', {
   id: integer('id').primaryKey({ autoIncrement: true }),
@@ -47,22 +48,46 @@ export const redemptions = sqliteTable(
   (t) => [index('idx_redemptions_name').on(t.name), index('idx_redemptions_status').on(t.status)]
 )
 
-export const payments = sqliteTable('payments', {
-  id: integer('id').primaryKey({ autoIncrement: true }),
-  type: text('type').notNull(),
-  uuid: text('uuid').notNull().unique(),
-  name: text('name').notNull(),
-  icon: text('icon').notNull().default(''),
-  notifyDomain: text('notify_domain').notNull().default(''),
-  fixedFee: real('fixed_fee').notNull().default(0),
-  percentFee: real('percent_fee').notNull().default(0),
-  currency: text('currency').notNull().default('USD'),
-  config: text('config').notNull().default('{}'),
-  sort: integer('sort').notNull().default(0),
-  enable: integer('enable', { mode: 'boolean' }).notNull().default(true),
-  createdAt: integer('created_at').notNull().default(0),
-})
+/**
+ * Payment gateways (one-hub's `payments`). Money is never a float here: `fixed_fee` is integer
+ * cents of USD; `percent_fee` is a fraction (0.05 = 5 %). `config` is the gateway's JSON settings,
+ * secrets included (the API never returns them). A deleted gateway keeps its row (`deleted_at`) so
+ * its orders still name it.
+ */
+export const payments = sqliteTable(
+  'payments',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    /** stripe | alipay | wxpay | epay (worker/payments/gateways/registry.ts). */
+    type: text('type').notNull(),
+    /** Public id (32 hex characters): the user API and the notify URL name the gateway by it. */
+    uuid: text('uuid').notNull().unique(),
+    name: text('name').notNull(),
+    icon: text('icon').notNull().default(''),
+    notifyDomain: text('notify_domain').notNull().default(''),
+    /** Integer cents of USD. */
+    fixedFee: integer('fixed_fee').notNull().default(0),
+    percentFee: real('percent_fee').notNull().default(0),
+    /** USD or CNY: what the gateway charges in. */
+    currency: text('currency').notNull().default('USD'),
+    config: text('config').notNull().default('{}'),
+    sort: integer('sort').notNull().default(0),
+    enable: integer('enable', { mode: 'boolean' }).notNull().default(true),
+    createdAt: integer('created_at').notNull().default(0),
+    updatedAt: integer('updated_at').notNull().default(0),
+    /** 0 = live; otherwise when it was deleted (it then takes no orders and no notifies). */
+    deletedAt: integer('deleted_at').notNull().default(0),
+  },
+  (t) => [index('idx_payments_sort').on(t.deletedAt, t.sort)]
+)
 
+/**
+ * Top-up orders (one-hub's `orders`). `amount` is the whole USD the user asked for; `quota` what it
+ * credits; `order_amount`, `fee` and `discount` are integer cents (fen for CNY) of `order_currency`
+ * — except `fee`, which is USD cents before conversion, as in one-hub. Status moves pending →
+ * success once (a conditional UPDATE), pending → closed by the cron, success → refunded by an admin;
+ * a closed order that is paid later still becomes success.
+ */
 export const orders = sqliteTable(
   'orders',
   {
@@ -70,20 +95,34 @@ export const orders = sqliteTable(
     gatewayId: integer('gateway_id').notNull(),
     userId: integer('user_id').notNull(),
     tradeNo: text('trade_no').notNull().unique(),
+    /** The gateway's transaction id, set when the payment is confirmed. */
     gatewayNo: text('gateway_no').notNull().default(''),
+    /** The gateway's id of the checkout itself (Stripe session id), for status queries. */
+    gatewayRef: text('gateway_ref').notNull().default(''),
     amount: integer('amount').notNull(),
-    orderAmount: real('order_amount').notNull(),
+    /** Integer cents (fen) of order_currency: what the user pays. */
+    orderAmount: integer('order_amount').notNull(),
     orderCurrency: text('order_currency').notNull().default('USD'),
     quota: integer('quota').notNull(),
-    fee: real('fee').notNull().default(0),
-    discount: real('discount').notNull().default(0),
-    /** pending, success, failed, closed. */
+    /** Integer USD cents. */
+    fee: integer('fee').notNull().default(0),
+    /** Integer cents of order_currency: list price − what is paid (negative with a fixed fee). */
+    discount: integer('discount').notNull().default(0),
+    /** pending, success, failed, closed, refunded. */
     status: text('status').notNull().default('pending'),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull().default(0),
+    paidAt: integer('paid_at').notNull().default(0),
   },
-  (t) => [index('idx_orders_user').on(t.userId, t.createdAt), index('idx_orders_status').on(t.status)]
+  (t) => [
+    index('idx_orders_user').on(t.userId, t.createdAt),
+    index('idx_orders_status').on(t.status, t.createdAt),
+    index('idx_orders_gateway').on(t.gatewayId, t.createdAt),
+    uniqueIndex('idx_orders_gateway_no').on(t.gatewayId, t.gatewayNo).where(sql`${t.gatewayNo} <> ''`),
+  ]
 )
 
+export type Payment = typeof payments.$inferSelect
+export type Order = typeof orders.$inferSelect
 export type Price = typeof prices.$inferSelect
 export type UserGroup = typeof userGroups.$inferSelect
