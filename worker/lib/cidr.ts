@@ -56,6 +56,9 @@ export function ipBucket(ip: string): string {
   return `${[48n, 32n, 16n, 0n].map((s) => ((prefix >> s) & 0xffffn).toString(16)).join(':')}::/64`
 }
 
+/** Whether `text` is a single IPv4 or IPv6 address. */
+export const isIp = (text: string) => parse(text) !== undefined
+
 /** Whether `entry` is a valid IP or CIDR. */
 export function isValidIpOrCidr(entry: string): boolean {
   const [ip, prefix] = entry.trim().split('/')

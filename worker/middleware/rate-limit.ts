@@ -7,13 +7,13 @@ import { createMiddleware } from 'hono/factory'
 import { tooManyRequests } from '../lib/errors'
 import type { HonoEnv } from '../env'
 import { ipBucket } from '../lib/cidr'
+import { clientIp } from '../lib/client-ip'
 
 const WINDOW_MS = 20 * 60 * 1000
 const DEFAULT_LIMIT = 20
 
-export function clientIp(req: { header(name: string): string | undefined }): string {
-  return req.header('cf-connecting-ip') ?? req.header('x-real-ip') ?? '127.0.0.1'
-}
+/** Kept here for the existing importers; the policy lives in lib/client-ip.ts. */
+export { clientIp }
 
 export function criticalRateLimit(bucket: string) {
   return createMiddleware<HonoEnv>(async (c, next) => {

@@ -13,6 +13,7 @@ import { randomString, sha256Hex } from '../../lib/crypto'
 import { nowSeconds } from '../../lib/time'
 import type { HonoEnv, SessionUser } from '../../env'
 import { forgetResetTokens } from '../mail/password-reset'
+import { clientIp } from '../../lib/client-ip'
 
 export const SESSION_COOKIE = 'session'
 const SESSION_TTL_SECONDS = 30 * 24 * 3600
@@ -30,7 +31,7 @@ export async function createSession(c: Context<HonoEnv>, userId: number): Promis
     userId,
     createdAt: now,
     expiresAt: now + SESSION_TTL_SECONDS,
-    ip: c.req.header('cf-connecting-ip') ?? '',
+    ip: clientIp(c.req),
     userAgent: (c.req.header('user-agent') ?? '').slice(0, 200),
   })
   setCookie(c, SESSION_COOKIE, sid, {

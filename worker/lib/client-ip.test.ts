@@ -1,0 +1,44 @@
+/**
+ * Client address (issue 12): proxy headers are believed only when the operator names one in
+ * CLIENT_IP_HEADER; a spoofed X-Real-IP cannot pass a token's IP whitelist or pick a rate-limit bucket.
+ */
+import { afterEach, describe, expect, it } from 'vitest'
+import { env } from 'cloudflare:workers'
+import { createToken, createUser, send } from '../test/factories'
+import { clientIp } from './client-ip'
+
+const headers = (h: Record<string, string>) => ({ header: (name: string) => h[name.toLowerCase()] })
+const setProxyHeader = (value: string | undefined) => {
+  ;(env as unknown as Record<string, string | undefined>).CLIENT_IP_HEADER = value
+}
+afterEach(() => setProxyHeader(undefined))
+
+describe('clientIp', () => {
+  it('uses the connection address and ignores proxy headers by default', () => {
+    expect(clientIp(headers({ 'cf-connecting-ip': '203.0.113.5', 'x-real-ip': '10.0.0.1', 'x-forwarded-for': '10.0.0.2' }))).toBe('203.0.113.5')
+    expect(clientIp(headers({ 'x-real-ip': '10.0.0.1' }))).toBe('127.0.0.1')
+    expect(clientIp(headers({ 'cf-connecting-ip': 'not-an-address' }))).toBe('unknown')
+    expect(clientIp(headers({ 'cf-connecting-ip': '2001:db8::7' }))).toBe('2001:db8::7')
+  })
+
+  it('believes the proxy header the operator names', () => {
+    setProxyHeader('X-Forwarded-For')
+    expect(clientIp(headers({ 'cf-connecting-ip': '127.0.0.1', 'x-forwarded-for': '198.51.100.1, 203.0.113.9' }))).toBe('203.0.113.9')
+    expect(clientIp(headers({ 'cf-connecting-ip': '127.0.0.1' }))).toBe('127.0.0.1')
+    setProxyHeader('x-real-ip')
+    expect(clientIp(headers({ 'cf-connecting-ip': '127.0.0.1', 'x-real-ip': '203.0.113.7' }))).toBe('203.0.113.7')
+    expect(clientIp(headers({ 'x-real-ip': 'garbage' }))).toBe('unknown')
+    // Only proxy headers can be named: not an arbitrary client header.
+    setProxyHeader('x-client-chosen')
+    expect(clientIp(headers({ 'cf-connecting-ip': '203.0.113.5', 'x-client-chosen': '10.0.0.1' }))).toBe('203.0.113.5')
+  })
+
+  it('a spoofed X-Real-IP does not pass a token IP whitelist', async () => {
+    const user = await createUser({ quota: 1000 })
+    const token = await createToken(user.id, { ips: ['10.1.0.0/16'] })
+    const spoofed = await send('/v1/models', { key: token.key, headers: { 'x-real-ip': '10.1.2.3' } })
+    expect(spoofed.status).toBe(403)
+    expect(spoofed.json.error.code).toBe('ip_not_allowed')
+    expect((await send('/v1/models', { key: token.key, headers: { 'cf-connecting-ip': '10.1.2.3' } })).status).toBe(200)
+  })
+})

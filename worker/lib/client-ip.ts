@@ -1,0 +1,36 @@
+/**
+ * The one answer to "which address is this client?", used by rate limits, IP whitelists, Turnstile,
+ * sessions and logs. By default it is `CF-Connecting-IP`: on Cloudflare the edge sets it to the real
+ * client; on the self-hosted runtime (workerd via Miniflare) it is the connection's peer. Headers a
+ * proxy would set (`X-Real-IP`, `X-Forwarded-For`, `True-Client-IP`) are believed only when the
+ * operator names one in the CLIENT_IP_HEADER variable because a trusted proxy sits in front;
+ * otherwise anyone could pick their address. A value that is not an IP address is `unknown`
+ * (matches no whitelist); no header at all means an in-process call (loopback).
+ */
+import { env } from 'cloudflare:workers'
+import { isIp } from './cidr'
+
+const PROXY_HEADERS = new Set(['x-real-ip', 'x-forwarded-for', 'true-client-ip'])
+
+interface HeaderSource {
+  header(name: string): string | undefined
+}
+
+/** The proxy header the operator trusts, if any (CLIENT_IP_HEADER). */
+function trustedProxyHeader(): string | undefined {
+  const name = (env as unknown as { CLIENT_IP_HEADER?: string }).CLIENT_IP_HEADER?.trim().toLowerCase()
+  return name && PROXY_HEADERS.has(name) ? name : undefined
+}
+
+export function clientIp(req: HeaderSource): string {
+  const proxy = trustedProxyHeader()
+  if (proxy) {
+    const raw = req.header(proxy)
+    // X-Forwarded-For: the right-most entry is the one the trusted proxy appended.
+    const value = (proxy === 'x-forwarded-for' ? raw?.split(',').at(-1) : raw)?.trim()
+    if (value) return isIp(value) ? value : 'unknown'
+  }
+  const peer = req.header('cf-connecting-ip')?.trim()
+  if (peer === undefined) return '127.0.0.1'
+  return isIp(peer) ? peer : 'unknown'
+}
