@@ -7,6 +7,7 @@
  *   /hunyuan/                               TC3-HMAC-SHA256 (key AKIDmock|SKmock); failures inside a 200
  *   /zhipu/v4/...                           HS256 JWT from mockid.mocksecret (sign_type SIGN, ms exp)
  *   /baidu/v2/...                           Qianfan bearer key bce-v3/…
+ *   /baidu/oauth/2.0/token, /baidu/rpc/...  legacy ak-mock|sk-mock → access token → ERNIE answers
  *   /cohere/v2/chat|embed|rerank            bearer co-mock
  *   /vertex/service-account.json            a service account whose token_uri is this mock
  *   /vertex/token                           checks the RS256 assertion, issues an access token
@@ -19,6 +20,8 @@ const BEDROCK_API_KEYS = new Set(['ABSK-mock'])
 const HUNYUAN_SECRETS = { AKIDmock: 'SKmock' }
 const ZHIPU_SECRETS = { mockid: 'mocksecret' }
 const COHERE_KEYS = new Set(['co-mock'])
+const BAIDU_APPS = { 'ak-mock': 'sk-mock' }
+const baiduTokens = new Set()
 
 const sha256 = (data) => crypto.createHash('sha256').update(data).digest('hex')
 const hmac = (key, data) => crypto.createHmac('sha256', key).update(data).digest()
@@ -189,6 +192,27 @@ function hunyuanChat(res, body, h) {
   res.end(`data: ${JSON.stringify({ ...base, Choices: [{ Delta: { Role: 'assistant', Content: '' }, FinishReason: 'stop' }], Usage })}\n\n`)
 }
 
+function baiduToken(url) {
+  const q = url.searchParams
+  if (q.get('grant_type') !== 'client_credentials') return [400, { error: 'unsupported_grant_type', error_description: 'grant type not supported' }]
+  if (BAIDU_APPS[q.get('client_id')] !== q.get('client_secret')) return [401, { error: 'invalid_client', error_description: 'unknown client id' }]
+  const token = `24.mock-${crypto.randomUUID()}`
+  baiduTokens.add(token)
+  return [200, { access_token: token, expires_in: 2592000, scope: 'public' }]
+}
+
+function ernieChat(res, body, h) {
+  const text = (body.messages ?? []).map((m) => m.content ?? '').join(' ')
+  const { prompt, completion } = h.usageOf({ input: text })
+  const base = { id: `as-${crypto.randomUUID().slice(0, 8)}`, object: 'chat.completion', created: Math.floor(Date.now() / 1000), is_truncated: false, need_clear_history: false }
+  const usage = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion }
+  if (!body.stream) return h.json(res, 200, { ...base, result: h.REPLY, finish_reason: 'normal', usage })
+  h.sse(res)
+  const pieces = h.replyPieces()
+  pieces.forEach((piece, i) => res.write(`data: ${JSON.stringify({ ...base, sentence_id: i, is_end: false, result: piece, finish_reason: 'normal', usage: { ...usage, completion_tokens: 0 } })}\n\n`))
+  res.end(`data: ${JSON.stringify({ ...base, sentence_id: pieces.length, is_end: true, result: '', finish_reason: 'normal', usage })}\n\n`)
+}
+
 function cohere(res, p, body, h) {
   if (p.endsWith('/embed')) {
     const texts = body.texts ?? []
@@ -228,6 +252,15 @@ export async function supplierRoute(req, res, p, body, raw, mode, h) {
     const problem = checkZhipu(req)
     if (problem) return h.json(res, 401, { error: { code: '1000', message: `身份验证失败。${problem}` } })
     return h.openAIChat(req, res, body, mode)
+  }
+  if (p === '/baidu/oauth/2.0/token') {
+    const [status, answer] = baiduToken(new URL(req.url, 'http://x'))
+    return h.json(res, status, answer)
+  }
+  if (p.startsWith('/baidu/rpc/2.0/ai_custom/v1/wenxinworkshop/chat/')) {
+    // Like Baidu: an unknown token is reported inside a 200 answer.
+    if (!baiduTokens.has(new URL(req.url, 'http://x').searchParams.get('access_token'))) return h.json(res, 200, { error_code: 110, error_msg: 'Access token invalid or no longer valid' })
+    return ernieChat(res, body, h)
   }
   if (p.startsWith('/baidu/v2/')) {
     if (!/^Bearer bce-v3\/\S+$/.test(req.headers.authorization ?? '')) return h.json(res, 401, { error: { code: 'invalid_iam_token', message: 'IAM Certification failed', type: 'invalid_request_error' } })

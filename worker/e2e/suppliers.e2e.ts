@@ -1,6 +1,6 @@
 /**
  * The signed suppliers end to end: channels of each type point at the mock's personalities, which
- * verify the real auth scheme (SigV4, TC3, Zhipu JWT, Vertex OAuth, bearer keys) before answering
+ * verify the real auth scheme (SigV4, TC3, Zhipu JWT, Vertex OAuth, Baidu access tokens, bearer keys) before answering
  * natively; the official `openai` SDK must get the same OpenAI-shaped answers (plain and streamed)
  * through the gateway, and a wrong credential must fail.
  */
@@ -29,6 +29,7 @@ const SUPPLIERS: Supplier[] = [
   { label: 'Hunyuan TC3', type: 40, model: 'hunyuan-lite', key: 'AKIDmock|SKmock', path: '/hunyuan' },
   { label: 'Zhipu JWT', type: 16, model: 'glm-4-flash', key: 'mockid.mocksecret', path: '/zhipu' },
   { label: 'Baidu Qianfan v2', type: 15, model: 'ernie-speed-128k', key: 'bce-v3/ALTAK-mock/0123456789abcdef', path: '/baidu' },
+  { label: 'Baidu legacy APIKey|SecretKey', type: 15, model: 'ERNIE-3.5-8K', key: 'ak-mock|sk-mock', path: '/baidu' },
   { label: 'Cohere', type: 36, model: 'command-r-08-2024', key: 'co-mock', path: '/cohere' },
   { label: 'Vertex Gemini', type: 42, model: 'gemini-1.5-flash-002', key: serviceAccount, path: '/vertex', other: 'us-central1|mock-project' },
   { label: 'Vertex Claude', type: 42, model: 'claude-3-5-haiku@20241022', key: serviceAccount, path: '/vertex', other: 'us-east5|mock-project' },
@@ -39,6 +40,7 @@ const IMPOSTORS: Supplier[] = [
   { label: 'Bedrock wrong secret', type: 32, model: 'amazon.nova-micro-v1:0', key: 'us-east-1|AKIDMOCK|not-the-secret', path: '/bedrock' },
   { label: 'Hunyuan wrong key', type: 40, model: 'hunyuan-standard', key: 'AKIDmock|wrong', path: '/hunyuan' },
   { label: 'Zhipu wrong secret', type: 16, model: 'glm-4-air', key: 'mockid.wrongsecret', path: '/zhipu' },
+  { label: 'Baidu wrong secret', type: 15, model: 'ERNIE-Lite-8K', key: 'ak-mock|not-the-secret', path: '/baidu' },
   { label: 'Cohere wrong key', type: 36, model: 'command-r-plus-08-2024', key: 'co-wrong', path: '/cohere' },
 ]
 

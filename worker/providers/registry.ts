@@ -14,9 +14,11 @@ import { vertexAdapter } from './vertex/adapter'
 import { COHERE_BASE_URL, cohereAdapter } from './cohere/adapter'
 import { CLOUDFLARE_API, cloudflareAdapter, cloudflareKeyProblem } from './cloudflare/adapter'
 import { SPARK_BASE_URL, xunfeiAdapter } from './xunfei/adapter'
+import { baiduAdapter, QIANFAN_V2_URL } from './baidu/adapter'
 import { serviceAccountProblem } from './vertex/token'
 import type { BalanceQuery } from './balance'
 import { COMPATIBLE_PRESETS } from './compatible/presets'
+import { ASYNC_TASK_TYPES } from './async-task/types'
 
 export interface ChannelType {
   id: number
@@ -161,10 +163,20 @@ const TRANSLATED: ChannelType[] = [
     models: ['lite', 'generalv3', 'pro-128k', 'generalv3.5', 'max-32k', '4.0Ultra', 'x1'],
     features: ['stream', 'tools'],
   },
+  {
+    id: 15,
+    name: 'Baidu Qianfan (文心)',
+    adapter: baiduAdapter,
+    defaultBaseUrl: QIANFAN_V2_URL,
+    keyHint: 'Qianfan API key (bce-v3/ALTAK-…) for the v2 endpoint, or a legacy application APIKey|SecretKey',
+    baseUrlHint: `${QIANFAN_V2_URL} (v2 keys) · https://aip.baidubce.com (APIKey|SecretKey keys)`,
+    models: ['ernie-4.0-8k-latest', 'ernie-4.0-turbo-8k', 'ernie-3.5-8k', 'ernie-speed-128k', 'ernie-lite-8k', 'embedding-v1'],
+    features: ['stream', 'tools'],
+  },
 ]
 
 /** Every type, in id order (the console lists them in this order). */
-export const CHANNEL_TYPES: ChannelType[] = [...TRANSLATED, ...COMPATIBLE_PRESETS].sort((a, b) => a.id - b.id)
+export const CHANNEL_TYPES: ChannelType[] = [...TRANSLATED, ...COMPATIBLE_PRESETS, ...ASYNC_TASK_TYPES].sort((a, b) => a.id - b.id)
 
 const BY_ID = new Map(CHANNEL_TYPES.map((t) => [t.id, t]))
 

@@ -71,15 +71,6 @@ export const COMPATIBLE_PRESETS: ChannelType[] = [
     balance: siliconflowBalance,
   }),
   compatible({
-    id: 15,
-    name: 'Baidu Qianfan (文心)',
-    defaultBaseUrl: 'https://qianfan.baidubce.com',
-    apiVersion: 'v2',
-    ops: CHAT_EMBED,
-    models: ['ernie-4.0-8k-latest', 'ernie-3.5-8k', 'ernie-speed-128k', 'ernie-lite-8k', 'embedding-v1'],
-    keyHint: 'Qianfan API key (bce-v3/ALTAK-…), for the v2 OpenAI-compatible endpoint',
-  }),
-  compatible({
     id: 17,
     name: 'Alibaba Qwen/DashScope',
     defaultBaseUrl: 'https://dashscope.aliyuncs.com/compatible-mode',
