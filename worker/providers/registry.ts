@@ -18,7 +18,6 @@ import { baiduAdapter, QIANFAN_V2_URL } from './baidu/adapter'
 import { serviceAccountProblem } from './vertex/token'
 import type { BalanceQuery } from './balance'
 import { COMPATIBLE_PRESETS } from './compatible/presets'
-import { ASYNC_TASK_TYPES } from './async-task/types'
 
 export interface ChannelType {
   id: number
@@ -176,7 +175,7 @@ const TRANSLATED: ChannelType[] = [
 ]
 
 /** Every type, in id order (the console lists them in this order). */
-export const CHANNEL_TYPES: ChannelType[] = [...TRANSLATED, ...COMPATIBLE_PRESETS, ...ASYNC_TASK_TYPES].sort((a, b) => a.id - b.id)
+export const CHANNEL_TYPES: ChannelType[] = [...TRANSLATED, ...COMPATIBLE_PRESETS].sort((a, b) => a.id - b.id)
 
 const BY_ID = new Map(CHANNEL_TYPES.map((t) => [t.id, t]))
 
