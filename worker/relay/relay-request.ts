@@ -37,6 +37,7 @@ import { requestsPerMinute } from './group-limits'
 import { countChatPrompt, countTokens } from './tokenizer'
 import { planReservation, withOutputCap, type ReservationPlan } from './reservation'
 import { callUpstream, withChannelParameters } from './upstream'
+import { redactSecrets, supplierMessage } from './supplier-error'
 import { adaptAnswer, useChatBody } from './inbound/relay-hook'
 import type { InboundCodec, InboundFormat } from './inbound/types'
 
@@ -160,9 +161,11 @@ class RelayRun {
       await this.refund(err instanceof ApiError ? err.message : 'relay failed', last?.channel)
       throw err
     }
-    await this.refund(last!.error.message, last!.channel, last!.status)
+    // The client and the user's log see supplier-error.ts's message; the supplier's own text stays in the admin log detail.
+    const shown = supplierMessage(last!.status, last!.error.message, last!.error.code)
+    await this.refund(shown, last!.channel, last!.status, last!.error.message)
     const mapped = clientStatus(last!.status)
-    throw new ApiError(mapped.status, last!.error.message || 'The upstream request failed', {
+    throw new ApiError(mapped.status, shown, {
       type: mapped.type,
       code: last!.error.code ?? (mapped.status === 429 ? 'rate_limit_exceeded' : 'upstream_error'),
     })
@@ -380,12 +383,13 @@ class RelayRun {
     await remindLowQuota(this.env, { userId: this.auth.userId, before: settled.userQuota + settled.charged, after: settled.userQuota })
   }
 
-  private async refund(message: string, channel?: RoutedChannel, status?: number) {
+  private async refund(message: string, channel?: RoutedChannel, status?: number, upstreamText?: string) {
+    const upstream = upstreamText && upstreamText !== message ? { upstream_error: redactSecrets(upstreamText).slice(0, 1000) } : {}
     const log: WalletLog = {
       ...this.baseLog(channel),
       type: LOG_TYPE.ERROR,
       content: message.slice(0, 1000),
-      metadata: this.meta({ status: status ?? null, attempts: this.attempts, tried: [...this.tried] }),
+      metadata: this.meta({ status: status ?? null, attempts: this.attempts, tried: [...this.tried], ...upstream }),
     }
     await this.wallet.refund({ userId: this.auth.userId, reqId: this.reqId, log })
   }

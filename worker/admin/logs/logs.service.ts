@@ -3,7 +3,7 @@
  * user, channel), newest first, a bounded count (never more than COUNT_CAP rows scanned per page
  * turn), the filtered quota sum, CSV export streamed in id-keyed chunks, and deletion before a date
  * in chunks (manual and by the retention cron). Views redact key-like strings; users never see the
- * channels a request tried.
+ * channels a request tried nor the supplier's error text (admins read it in the metadata).
  */
 import { and, count, desc, eq, gte, lt, lte, sql, type SQL } from 'drizzle-orm'
 import { z } from 'zod'
@@ -47,8 +47,8 @@ export function logFilter(q: LogQuery, scope: LogScope): SQL | undefined {
   )
 }
 
-/** Metadata users never see: which channels were tried (the channel column is hidden from them too). */
-const ADMIN_ONLY_METADATA = ['tried']
+/** Metadata users never see: which channels were tried (the channel column is hidden from them too) and the supplier's own error text. */
+const ADMIN_ONLY_METADATA = ['tried', 'upstream_error']
 
 function userMetadata(metadata: Log['metadata']) {
   if (!metadata) return metadata
