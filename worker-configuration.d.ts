@@ -11,11 +11,12 @@ interface __BaseEnv_Env {
 	CHANNEL_HEALTH: DurableObjectNamespace<import("./worker/index").ChannelHealth>;
 	RATE_LIMITER: DurableObjectNamespace<import("./worker/index").RateLimiter>;
 	CONFIG_VERSION: DurableObjectNamespace<import("./worker/index").ConfigVersion>;
+	TELEGRAM_POLLER: DurableObjectNamespace<import("./worker/index").TelegramPoller>;
 }
 declare namespace Cloudflare {
 	interface GlobalProps {
 		mainModule: typeof import("./worker/index");
-		durableNamespaces: "RateLimiter" | "ConfigVersion" | "UserWallet" | "ChannelHealth";
+		durableNamespaces: "RateLimiter" | "ConfigVersion" | "UserWallet" | "ChannelHealth" | "TelegramPoller";
 	}
 	interface Env extends __BaseEnv_Env {}
 }

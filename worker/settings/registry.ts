@@ -197,6 +197,8 @@ export const OPTIONS = {
   Logo: url(),
   // --- internal
   TokenSecret: { kind: 'string', default: '', secret: true, internal: true } as OptionDef,
+  /** What the last Telegram reload applied (menus, the bot's getMe answer, mode); see telegram/config.ts. */
+  TelegramApplied: { kind: 'string', default: '', internal: true } as OptionDef,
 } satisfies Record<string, OptionDef>
 
 export type OptionKey = keyof typeof OPTIONS

@@ -76,6 +76,13 @@ async function writeOptions(env: Env, entries: { key: string; value: string }[])
   if (first) await db.batch([first, ...rest])
 }
 
+/** Write an internal option (state kept by the code, not an operator setting) and refresh the snapshot. */
+export async function saveInternalOption(env: Env, key: OptionKey, value: string): Promise<void> {
+  if (!OPTIONS[key].internal) throw new Error(`${key} is not an internal option`)
+  await writeOptions(env, [{ key, value }])
+  await snapshot.invalidate(env)
+}
+
 /** The secret that signs API keys: env TOKEN_SECRET, else generated once and kept in D1. */
 export async function getTokenSecret(env: Env, ctx?: BackgroundCtx): Promise<string> {
   const fromEnv = (env as unknown as { TOKEN_SECRET?: string }).TOKEN_SECRET

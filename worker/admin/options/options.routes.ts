@@ -30,6 +30,7 @@ const REQUIREMENTS: { toggle: OptionKey; label: string; needs: OptionKey[] }[] =
   { toggle: 'TurnstileCheckEnabled', label: 'Turnstile', needs: ['TurnstileSiteKey', 'TurnstileSecretKey'] },
   { toggle: 'EmailVerificationEnabled', label: 'email verification', needs: ['SMTPServer', 'SMTPAccount', 'SMTPToken'] },
   { toggle: 'EmailDomainRestrictionEnabled', label: 'the email domain whitelist', needs: ['EmailDomainWhitelist'] },
+  { toggle: 'TelegramBotEnabled', label: 'the Telegram bot', needs: ['TelegramBotToken'] },
 ]
 
 const isSet = (key: OptionKey, value: string) =>

@@ -1,26 +1,26 @@
 /**
  * Redemption codes: admins create them in batches (each code shown once, stored as a SHA-256),
- * list, edit, disable and delete them; any user redeems one with POST /api/user/topup — a single
- * conditional UPDATE decides the one winner under concurrency, then the quota is credited through
- * the user's wallet once under the code's id (a failed credit gives the code back). Each code keeps
- * its creator: an administrator cannot redeem codes they made (root can), and creating or editing
- * codes writes a manage log naming the actor.
+ * list, edit, disable and delete them; any user redeems one with POST /api/user/topup (the claim
+ * and the wallet credit live in ./redeem.ts, shared with the Telegram bot's /recharge). Each code
+ * keeps its creator: an administrator cannot redeem codes they made (root can), and creating or
+ * editing codes writes a manage log naming the actor.
  */
 import { Hono } from 'hono'
-import { and, count, desc, eq, ne, or } from 'drizzle-orm'
+import { and, count, desc, eq, or } from 'drizzle-orm'
 import { z } from 'zod'
 import { createDb } from '../../db/client'
-import { LOG_TYPE, redemptions } from '../../db/schema'
+import { redemptions } from '../../db/schema'
 import { adminRoute, userRoute } from '../../middleware/access'
 import { criticalRateLimit } from '../../middleware/rate-limit'
-import { ApiError, badRequest, notFound } from '../../lib/errors'
+import { badRequest, notFound } from '../../lib/errors'
 import { randomString, sha256Hex } from '../../lib/crypto'
 import { ok } from '../../lib/respond'
 import { nowSeconds } from '../../lib/time'
 import { idParam, validate } from '../../lib/validate'
-import { ROLE, type HonoEnv } from '../../env'
+import type { HonoEnv } from '../../env'
 import { contains, listQuery, offset, orderBy, page } from '../shared/paging'
 import { auditLog } from '../shared/audit-log'
+import { redeemCode } from './redeem'
 
 type Redemption = typeof redemptions.$inferSelect
 
@@ -95,41 +95,6 @@ export const redemptionRoutes = new Hono<HonoEnv>()
     return ok(c, null, 'Deleted')
   })
   .post('/user/topup', userRoute, criticalRateLimit('topup'), validate('json', redeemSchema), async (c) => {
-    const me = c.get('user')!
-    const now = nowSeconds()
-    const hash = await sha256Hex(c.req.valid('json').key)
-    // An administrator may not pay themself with codes they created; root may.
-    const notOwnCode = me.role >= ROLE.ROOT ? undefined : ne(redemptions.createdBy, me.id)
-    const [won] = await createDb(c.env.DB)
-      .update(redemptions)
-      .set({ status: 3, userId: me.id, redeemedTime: now })
-      .where(and(eq(redemptions.key, hash), eq(redemptions.status, 1), notOwnCode))
-      .returning()
-    if (!won) {
-      const [own] = notOwnCode ? await createDb(c.env.DB).select({ id: redemptions.id }).from(redemptions).where(and(eq(redemptions.key, hash), eq(redemptions.createdBy, me.id))).limit(1) : []
-      if (own) throw new ApiError(403, 'You cannot redeem a code you created; ask root to credit your account')
-      throw badRequest('Invalid or already used redemption code')
-    }
-    // The code is claimed first (one winner), then credited once under its id; if the credit fails
-    // the claim is undone, so a failure never loses the code.
-    let result
-    try {
-      result = await c.env.WALLET.getByName(`user:${me.id}`).credit({
-        userId: me.id,
-        amount: won.quota,
-        key: `redemption:${won.id}`,
-        log: { type: LOG_TYPE.TOPUP, createdAt: now, username: me.username, content: `Redeemed code "${won.name}" (#${won.id})`, metadata: { redemption_id: won.id, created_by: won.createdBy } },
-      })
-    } catch (err) {
-      result = undefined
-      console.error(`redemption #${won.id}: credit failed`, err)
-    }
-    if (!result?.ok) {
-      await createDb(c.env.DB)
-        .update(redemptions)
-        .set({ status: 1, userId: 0, redeemedTime: 0 })
-        .where(and(eq(redemptions.id, won.id), eq(redemptions.userId, me.id), eq(redemptions.status, 3)))
-      throw new ApiError(503, 'The top-up could not be credited; the code is still unused, please try again')
-    }
-    return ok(c, { quota: won.quota, balance: result.userQuota }, 'Top up successful')
+    const result = await redeemCode(c.env, c.get('user')!, c.req.valid('json').key)
+    return ok(c, result, 'Top up successful')
   })

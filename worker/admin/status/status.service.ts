@@ -6,6 +6,7 @@ import { createDb } from '../../db/client'
 import { users } from '../../db/schema'
 import type { Settings } from '../../settings/store'
 import { onIsolateReset } from '../../cache/isolate'
+import { publicBotName } from '../../telegram/config'
 
 /** Set on the first request: module scope runs before the clock starts in workerd. */
 let startTime = 0
@@ -51,7 +52,7 @@ export function siteInfo(env: Env, s: Settings, setupNeeded: boolean) {
     lark_client_id: s.str('LarkClientId'),
     turnstile_check: s.bool('TurnstileCheckEnabled'),
     turnstile_site_key: s.str('TurnstileSiteKey'),
-    telegram_bot: '',
+    telegram_bot: publicBotName(s),
     mj_notify_enabled: s.bool('MjNotifyEnabled'),
     chat_cache_enabled: s.bool('ChatCacheEnabled'),
     payment_usd_rate: s.num('PaymentUSDRate'),

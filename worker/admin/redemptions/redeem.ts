@@ -1,0 +1,64 @@
+/**
+ * Redeeming a code for a user, shared by POST /api/user/topup and the Telegram bot's /recharge:
+ * a single conditional UPDATE claims the code (one winner under concurrency), then the quota is
+ * credited through the user's wallet once under `redemption:<id>`; a failed credit gives the code
+ * back. An administrator cannot redeem codes they created (root can).
+ */
+import { and, eq, ne } from 'drizzle-orm'
+import { createDb } from '../../db/client'
+import { LOG_TYPE, redemptions } from '../../db/schema'
+import { ApiError, badRequest } from '../../lib/errors'
+import { sha256Hex } from '../../lib/crypto'
+import { nowSeconds } from '../../lib/time'
+import { ROLE } from '../../env'
+
+export interface Redeemer {
+  id: number
+  username: string
+  role: number
+}
+
+export async function redeemCode(env: Env, me: Redeemer, key: string, via = ''): Promise<{ quota: number; balance: number }> {
+  const now = nowSeconds()
+  const hash = await sha256Hex(key)
+  // An administrator may not pay themself with codes they created; root may.
+  const notOwnCode = me.role >= ROLE.ROOT ? undefined : ne(redemptions.createdBy, me.id)
+  const [won] = await createDb(env.DB)
+    .update(redemptions)
+    .set({ status: 3, userId: me.id, redeemedTime: now })
+    .where(and(eq(redemptions.key, hash), eq(redemptions.status, 1), notOwnCode))
+    .returning()
+  if (!won) {
+    const [own] = notOwnCode ? await createDb(env.DB).select({ id: redemptions.id }).from(redemptions).where(and(eq(redemptions.key, hash), eq(redemptions.createdBy, me.id))).limit(1) : []
+    if (own) throw new ApiError(403, 'You cannot redeem a code you created; ask root to credit your account')
+    throw badRequest('Invalid or already used redemption code')
+  }
+  // The code is claimed first (one winner), then credited once under its id; if the credit fails
+  // the claim is undone, so a failure never loses the code.
+  let result
+  try {
+    result = await env.WALLET.getByName(`user:${me.id}`).credit({
+      userId: me.id,
+      amount: won.quota,
+      key: `redemption:${won.id}`,
+      log: {
+        type: LOG_TYPE.TOPUP,
+        createdAt: now,
+        username: me.username,
+        content: `Redeemed code "${won.name}" (#${won.id})${via}`,
+        metadata: { redemption_id: won.id, created_by: won.createdBy },
+      },
+    })
+  } catch (err) {
+    result = undefined
+    console.error(`redemption #${won.id}: credit failed`, err)
+  }
+  if (!result?.ok) {
+    await createDb(env.DB)
+      .update(redemptions)
+      .set({ status: 1, userId: 0, redeemedTime: 0 })
+      .where(and(eq(redemptions.id, won.id), eq(redemptions.userId, me.id), eq(redemptions.status, 3)))
+    throw new ApiError(503, 'The top-up could not be credited; the code is still unused, please try again')
+  }
+  return { quota: won.quota, balance: result.userQuota }
+}
