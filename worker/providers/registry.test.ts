@@ -33,6 +33,7 @@ const ONE_HUB_IDS: Record<number, string> = {
   27: 'MiniMax',
   33: '01.AI (零一)',
   39: 'Ollama',
+  38: 'Coze',
 }
 /** Suppliers one-hub only reaches through "Custom": ids outside its range. */
 const EXTRA_IDS: Record<number, string> = { 1001: 'Together AI', 1002: 'Fireworks AI', 1003: 'Perplexity', 1004: 'StepFun (阶跃星辰)' }

@@ -15,6 +15,7 @@ import { COHERE_BASE_URL, cohereAdapter } from './cohere/adapter'
 import { CLOUDFLARE_API, cloudflareAdapter, cloudflareKeyProblem } from './cloudflare/adapter'
 import { SPARK_BASE_URL, xunfeiAdapter } from './xunfei/adapter'
 import { baiduAdapter, QIANFAN_V2_URL } from './baidu/adapter'
+import { COZE_BASE_URL, cozeAdapter } from './coze/adapter'
 import { serviceAccountProblem } from './vertex/token'
 import type { BalanceQuery } from './balance'
 import { COMPATIBLE_PRESETS } from './compatible/presets'
@@ -171,6 +172,16 @@ const TRANSLATED: ChannelType[] = [
     baseUrlHint: `${QIANFAN_V2_URL} (v2 keys) · https://aip.baidubce.com (APIKey|SecretKey keys)`,
     models: ['ernie-4.0-8k-latest', 'ernie-4.0-turbo-8k', 'ernie-3.5-8k', 'ernie-speed-128k', 'ernie-lite-8k', 'embedding-v1'],
     features: ['stream', 'tools'],
+  },
+  {
+    id: 38,
+    name: 'Coze',
+    adapter: cozeAdapter,
+    defaultBaseUrl: COZE_BASE_URL,
+    keyHint: 'Personal access token (pat_…); models are named coze-{bot_id}',
+    baseUrlHint: `${COZE_BASE_URL} (China: https://api.coze.cn)`,
+    models: [],
+    features: ['stream'],
   },
 ]
 
