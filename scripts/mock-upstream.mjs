@@ -17,6 +17,8 @@
  *   mock-nousage      omits usage (the gateway must count tokens itself)
  *   mock-delay-<ms>   waits before answering (e.g. mock-delay-60)
  *   anything else     normal answers
+ * Under /mj (midjourney-proxy) and /suno (Suno-API) it runs asynchronous tasks that finish after
+ * a few seconds (scripts/mock-tasks.mjs; TASK_STEP_MS sets the pace, default 1000).
  * GET /__stats returns request counts per key and path; POST /__reset clears them.
  * Options: PORT (default 3999), DELAY_MS (default delay for every request).
  */
@@ -24,6 +26,7 @@ import http from 'node:http'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { supplierRoute } from './mock-suppliers.mjs'
+import { createTaskMock } from './mock-tasks.mjs'
 
 const REPLY = 'Hello! This is the mock upstream answering your request.'
 const words = (s) => (String(s).match(/\S+/g) ?? []).length
@@ -230,6 +233,7 @@ function geminiGenerate(res, body, model, stream, mode) {
 
 export async function startMockUpstream({ port = Number(process.env.PORT ?? 3999), host = '127.0.0.1', delayMs = Number(process.env.DELAY_MS ?? 0) } = {}) {
   const stats = {}
+  const taskMock = createTaskMock({ stepMs: Number(process.env.TASK_STEP_MS ?? 1000) })
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url, 'http://mock')
     if (url.pathname === '/__stats') return json(res, 200, stats)
@@ -243,6 +247,11 @@ export async function startMockUpstream({ port = Number(process.env.PORT ?? 3999
     const body = req.method === 'POST' ? await readBody(req) : {}
     const delay = Number(key.match(/^mock-delay-(\d+)/)?.[1] ?? delayMs)
     if (delay > 0) await sleep(delay)
+    // Asynchronous-task suppliers (midjourney-proxy under /mj, Suno-API under /suno): mock-tasks.mjs.
+    if (taskMock.handles(url.pathname)) {
+      const answer = taskMock.handle(req.method, url.pathname, (name) => req.headers[name], body)
+      return json(res, answer.status, answer.body)
+    }
     const mode = key.startsWith('mock-') ? key.slice(5) : ''
     switch (mode) {
       case '500':

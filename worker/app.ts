@@ -7,6 +7,8 @@ import { requestId } from 'hono/request-id'
 import { secureHeaders } from 'hono/secure-headers'
 import { adminApp } from './admin/admin.routes'
 import { legacyBillingApp, relayApp } from './relay/relay.routes'
+import { createMjApp, MJ_MODE_PREFIXES } from './tasks/midjourney/mj.routes'
+import { createSunoApp } from './tasks/suno/suno.routes'
 import { ApiError, managementBody, openAIBody, toApiError } from './lib/errors'
 import type { HonoEnv } from './env'
 
@@ -38,6 +40,11 @@ export function createApp() {
   app.route('/api', adminApp)
   app.route('/v1', relayApp)
   app.route('/dashboard', legacyBillingApp)
+  // Asynchronous tasks: midjourney-proxy (with its speed-mode prefixes) and Suno, in their own envelopes.
+  const mj = createMjApp()
+  app.route('/mj', mj)
+  for (const prefix of MJ_MODE_PREFIXES) app.route(`/${prefix}/mj`, mj)
+  app.route('/suno', createSunoApp())
   app.notFound((c) => renderError(c, new ApiError(404, `Not found: ${c.req.method} ${c.req.path}`)))
   app.onError((err, c) => renderError(c, err))
   return app

@@ -1,7 +1,7 @@
 /**
  * The built-in price table that seeds a fresh install (at setup, when no price exists). Ratios are
  * in one-hub units: ratio 1 = $2 per 1M tokens, so ratio = list price per 1M tokens ÷ 2; per-call
- * ("times") prices are $ per call ÷ 0.002. Admins edit or replace them from the pricing page.
+ * ("times") prices are $ per call ÷ 0.002, including the per-action Midjourney and Suno task prices. Admins edit or replace them from the pricing page.
  */
 import type { PriceType } from './formula'
 
@@ -11,6 +11,8 @@ const OPENAI = 1
 const CLAUDE = 14
 const GEMINI = 25
 const DEEPSEEK = 28
+const MIDJOURNEY = 34
+const SUNO = 41
 
 const ROWS: Row[] = [
   ['gpt-4o', 'tokens', OPENAI, 1.25, 5, { cached_tokens: 0.5 }],
@@ -40,7 +42,21 @@ const ROWS: Row[] = [
   ['gemini-2.0-flash', 'tokens', GEMINI, 0.05, 0.2],
   ['deepseek-chat', 'tokens', DEEPSEEK, 0.135, 0.55],
   ['deepseek-reasoner', 'tokens', DEEPSEEK, 0.275, 1.095],
+  ...midjourneyRows(),
+  ['chirp-v3-0', 'times', SUNO, 50, 0],
+  ['chirp-v3-5', 'times', SUNO, 50, 0],
+  ['suno_lyrics', 'times', SUNO, 5, 0],
 ]
+
+/** one-hub's Midjourney per-action prices, the same in the fast (mj_x), turbo (mj_turbo_x) and relax (mj_relax_x) modes. */
+function midjourneyRows(): Row[] {
+  const byAction: Record<string, number> = {
+    imagine: 50, variation: 50, reroll: 50, blend: 50, modal: 50, zoom: 50, shorten: 50, high_variation: 50, low_variation: 50, pan: 50,
+    describe: 25, upscale: 25, swap_face: 25,
+    inpaint: 0, custom_zoom: 0, upload: 0,
+  }
+  return ['', 'turbo_', 'relax_'].flatMap((mode) => Object.entries(byAction).map(([action, price]): Row => [`mj_${mode}${action}`, 'times', MIDJOURNEY, price, 0]))
+}
 
 export const DEFAULT_PRICES = ROWS.map(([model, type, channel_type, input, output, extra_ratios]) => ({
   model,

@@ -2,7 +2,8 @@
  * What runs on cron (wrangler.toml [triggers]):
  * - every 5 minutes: statistics rollup of today and yesterday; channel speed tests when
  *   ChannelTestFrequency minutes have passed since the last run; balance refresh every
- *   ChannelBalanceFrequency minutes;
+ *   ChannelBalanceFrequency minutes; a bounded sweep of unfinished Midjourney/Suno tasks
+ *   (tasks/task-poller.ts: updates, 1 h timeout, refunds of failures);
  * - daily at 00:10 UTC: log retention (LogCleanupDays) after the rollup, and expired sessions.
  * Each job is isolated: one failing does not stop the others.
  */
@@ -12,6 +13,7 @@ import { deleteLogsBefore } from '../admin/logs/logs.service'
 import { nowSeconds } from '../lib/time'
 import { getSettings } from '../settings/store'
 import { rollupRecent } from '../stats/rollup'
+import { pollUnfinishedTasks } from '../tasks/task-poller'
 
 export const FREQUENT_CRON = '*/5 * * * *'
 export const DAILY_CRON = '10 0 * * *'
@@ -43,6 +45,7 @@ export async function runScheduled(controller: Pick<ScheduledController, 'cron' 
     return
   }
   await run('rollup', () => rollupRecent(env, controller.scheduledTime))
+  await run('async-tasks', () => pollUnfinishedTasks(env))
   if (await dueEvery(env, 'channel-test', settings.int('ChannelTestFrequency'))) await run('channel-test', () => testAllChannels(env))
   if (await dueEvery(env, 'channel-balance', settings.int('ChannelBalanceFrequency'))) await run('channel-balance', () => refreshAllBalances(env))
 }

@@ -34,7 +34,11 @@ const ONE_HUB_IDS: Record<number, string> = {
   33: '01.AI (零一)',
   39: 'Ollama',
   38: 'Coze',
+  34: 'Midjourney (midjourney-proxy)',
+  41: 'Suno (Suno-API)',
 }
+/** Asynchronous-task suppliers: called by worker/tasks/, not by the /v1 relay, and always self-hosted. */
+const ASYNC_TASK_IDS = [34, 41]
 /** Suppliers one-hub only reaches through "Custom": ids outside its range. */
 const EXTRA_IDS: Record<number, string> = { 1001: 'Together AI', 1002: 'Fireworks AI', 1003: 'Perplexity', 1004: 'StepFun (阶跃星辰)' }
 
@@ -48,7 +52,7 @@ describe('CHANNEL_TYPES', () => {
     expect(t.name.trim()).not.toBe('')
     expect(t.keyHint.trim()).not.toBe('')
     expect(t.baseUrlHint.trim()).not.toBe('')
-    expect(t.adapter.supports('chat')).toBe(true)
+    expect(t.adapter.supports('chat')).toBe(!ASYNC_TASK_IDS.includes(t.id))
     expect(Array.isArray(t.models)).toBe(true)
     if (t.defaultBaseUrl) expect(t.defaultBaseUrl).toMatch(/^https:\/\/[^/]+(\/[^/]+)*$/)
   })
@@ -68,8 +72,8 @@ describe('CHANNEL_TYPES', () => {
     expect(channelType(99999)).toBeUndefined()
   })
 
-  it('requires a base URL only for Azure and Custom', () => {
-    expect(CHANNEL_TYPES.filter((t) => !t.defaultBaseUrl).map((t) => t.id).sort((a, b) => a - b)).toEqual([3, 8])
+  it('requires a base URL only for Azure, Custom and the self-hosted task servers', () => {
+    expect(CHANNEL_TYPES.filter((t) => !t.defaultBaseUrl).map((t) => t.id).sort((a, b) => a - b)).toEqual([3, 8, 34, 41])
   })
 
   it.each([

@@ -19,6 +19,7 @@ import { COZE_BASE_URL, cozeAdapter } from './coze/adapter'
 import { serviceAccountProblem } from './vertex/token'
 import type { BalanceQuery } from './balance'
 import { COMPATIBLE_PRESETS } from './compatible/presets'
+import { ASYNC_TASK_TYPES } from './async-task/types'
 
 export interface ChannelType {
   id: number
@@ -186,7 +187,7 @@ const TRANSLATED: ChannelType[] = [
 ]
 
 /** Every type, in id order (the console lists them in this order). */
-export const CHANNEL_TYPES: ChannelType[] = [...TRANSLATED, ...COMPATIBLE_PRESETS].sort((a, b) => a.id - b.id)
+export const CHANNEL_TYPES: ChannelType[] = [...TRANSLATED, ...COMPATIBLE_PRESETS, ...ASYNC_TASK_TYPES].sort((a, b) => a.id - b.id)
 
 const BY_ID = new Map(CHANNEL_TYPES.map((t) => [t.id, t]))
 

@@ -103,8 +103,9 @@ export async function forgetToken(env: Env, key: string): Promise<void> {
 
 const unauthorized = (message: string, code = 'invalid_api_key') => new ApiError(401, message, { code })
 
-export async function authenticateRelay(c: Context<HonoEnv>): Promise<RelayAuth> {
-  const parsed = parseKeyHeader(c.req.header('authorization'), c.req.header('x-api-key'))
+/** `keyHeader` overrides where the key is read from (midjourney-proxy clients send `mj-api-secret`). */
+export async function authenticateRelay(c: Context<HonoEnv>, keyHeader?: string): Promise<RelayAuth> {
+  const parsed = parseKeyHeader(keyHeader || c.req.header('authorization'), c.req.header('x-api-key'))
   if (!parsed) throw unauthorized('No API key provided. Use "Authorization: Bearer sk-…".', 'missing_api_key')
   const secret = await getTokenSecret(c.env, c.executionCtx)
   if (!(await verifyTokenKey(parsed.key, secret))) throw unauthorized('Incorrect API key provided.')

@@ -1,0 +1,172 @@
+/**
+ * Mock asynchronous-task suppliers: a midjourney-proxy (plus variant) under /mj and a Suno-API
+ * server under /suno, speaking their real request and answer shapes. Pure (no Node APIs), so the
+ * same protocol runs in `scripts/mock-upstream.mjs` (HTTP) and in worker tests (fetch-level mock).
+ *
+ * Tasks progress with time: SUBMITTED for one step, IN_PROGRESS (50%) for two, then SUCCESS — or
+ * FAILURE when the prompt contains "fail". A prompt containing "banned" is refused at submit (code
+ * 24 / Suno `submit_failed`). Keys: `mock-401` answers 401; anything else is accepted.
+ */
+
+const STEP_MS = 1000
+
+/** A fresh mock with its own task store; `now` is injectable so tests can move time. */
+export function createTaskMock(options = {}) {
+  const now = options.now ?? (() => Date.now())
+  const stepMs = options.stepMs ?? STEP_MS
+  const mj = new Map()
+  const suno = new Map()
+  let seq = 0
+  const nextId = () => `${Date.now().toString(36)}${(++seq).toString(36).padStart(4, '0')}`
+
+  const phase = (t) => {
+    const elapsed = now() - t.submitTime
+    if (elapsed < stepMs) return { status: 'SUBMITTED', progress: 0 }
+    if (elapsed < 3 * stepMs) return { status: 'IN_PROGRESS', progress: 50 }
+    return t.fails ? { status: 'FAILURE', progress: 100 } : { status: 'SUCCESS', progress: 100 }
+  }
+
+  const mjDto = (t) => {
+    const p = phase(t)
+    const done = p.status === 'SUCCESS'
+    return {
+      id: t.id,
+      action: t.action,
+      customId: '',
+      botType: 'MID_JOURNEY',
+      prompt: t.prompt,
+      promptEn: t.prompt,
+      description: `/${t.action.toLowerCase()} ${t.prompt}`.trim(),
+      state: t.state ?? '',
+      submitTime: t.submitTime,
+      startTime: p.status === 'SUBMITTED' ? 0 : t.submitTime + stepMs,
+      finishTime: p.progress === 100 ? t.submitTime + 3 * stepMs : 0,
+      imageUrl: done ? `https://cdn.discordapp.com/attachments/mock/${t.id}.png` : '',
+      status: p.status,
+      progress: `${p.progress}%`,
+      failReason: p.status === 'FAILURE' ? 'Mock job failed as requested' : '',
+      buttons: done && (t.action === 'IMAGINE' || t.action === 'VARIATION' || t.action === 'REROLL')
+        ? [1, 2, 3, 4].map((i) => ({ customId: `MJ::JOB::upsample::${i}::${t.id}`, emoji: '', label: `U${i}`, type: 2, style: 2 }))
+            .concat([1, 2, 3, 4].map((i) => ({ customId: `MJ::JOB::variation::${i}::${t.id}`, emoji: '', label: `V${i}`, type: 2, style: 2 })))
+        : [],
+      properties: { finalPrompt: t.prompt, finalZhPrompt: '' },
+    }
+  }
+
+  const reply = (status, body) => ({ status, body })
+  const submitted = (t) => {
+    mj.set(t.id, t)
+    return reply(200, { code: 1, description: 'Submit success', result: t.id, properties: {} })
+  }
+
+  function midjourney(method, path, body) {
+    const submit = path.match(/^\/mj\/submit\/([a-z-]+)$/)
+    if (method === 'POST' && (submit || path === '/mj/insight-face/swap')) {
+      const route = submit ? submit[1] : 'swap'
+      const modes = body?.accountFilter?.modes
+      const base = { id: nextId(), submitTime: now(), state: body?.state, modes }
+      if (route === 'imagine') {
+        if (!body?.prompt) return reply(200, { code: 4, description: 'prompt must not be empty', result: null, properties: {} })
+        if (/banned/i.test(body.prompt)) return reply(200, { code: 24, description: 'Banned prompt', result: null, properties: { promptEn: body.prompt, bannedWord: 'banned' } })
+        return submitted({ ...base, action: 'IMAGINE', prompt: body.prompt, fails: /fail/i.test(body.prompt) })
+      }
+      if (route === 'upload-discord-images') {
+        const n = Array.isArray(body?.base64Array) ? body.base64Array.length : 0
+        return reply(200, { code: 1, description: 'Upload success', result: Array.from({ length: n }, (_, i) => `https://cdn.discordapp.com/attachments/mock/upload-${i}.png`), properties: {} })
+      }
+      const originId = route === 'simple-change' ? String(body?.content ?? '').split(' ')[0] : body?.taskId
+      const origin = originId ? mj.get(originId) : undefined
+      if (['change', 'simple-change', 'action', 'modal'].includes(route) && !origin) {
+        return reply(200, { code: 3, description: 'Related task does not exist or has expired', result: null, properties: {} })
+      }
+      const actionOf = { change: body?.action, 'simple-change': 'UPSCALE', action: /upsample/.test(body?.customId ?? '') ? 'UPSCALE' : 'VARIATION', modal: 'MODAL', describe: 'DESCRIBE', blend: 'BLEND', shorten: 'SHORTEN', swap: 'SWAP_FACE' }
+      const action = actionOf[route]
+      if (!action) return reply(404, { error: 'Not Found', path })
+      const prompt = origin?.prompt ?? body?.prompt ?? ''
+      return submitted({ ...base, action, prompt, fails: /fail/i.test(prompt) })
+    }
+    const fetch = path.match(/^\/mj\/task\/([^/]+)\/(fetch|image-seed)$/)
+    if (method === 'GET' && fetch) {
+      const t = mj.get(fetch[1])
+      if (!t) return reply(404, { code: 3, description: 'task not found' })
+      if (fetch[2] === 'image-seed') return reply(200, { code: 1, description: 'success', result: String(1000 + t.id.length * 7919) })
+      return reply(200, mjDto(t))
+    }
+    if (method === 'POST' && path === '/mj/task/list-by-condition') {
+      const ids = Array.isArray(body?.ids) ? body.ids : []
+      return reply(200, ids.map((id) => mj.get(id)).filter(Boolean).map(mjDto))
+    }
+    return reply(404, { error: 'Not Found', path })
+  }
+
+  const sunoDto = (t) => {
+    const p = phase(t)
+    const done = p.status === 'SUCCESS'
+    const data = t.action === 'LYRICS'
+      ? { id: t.id, status: done ? 'complete' : 'running', title: t.title || 'Mock lyrics', text: done ? '[Verse]\nMock lyrics about ' + t.prompt : '' }
+      : [0, 1].map((i) => ({
+          id: `${t.id}-${i}`,
+          video_url: done ? `https://cdn1.suno.ai/mock-${t.id}-${i}.mp4` : '',
+          audio_url: p.status !== 'SUBMITTED' && !t.fails ? `https://cdn1.suno.ai/mock-${t.id}-${i}.mp3` : '',
+          image_url: `https://cdn1.suno.ai/mock-${t.id}-${i}.jpeg`,
+          image_large_url: `https://cdn1.suno.ai/mock-${t.id}-${i}-large.jpeg`,
+          major_model_version: 'v3',
+          model_name: t.mv,
+          status: done ? 'complete' : p.status === 'FAILURE' ? 'error' : 'streaming',
+          title: t.title || 'Mock song',
+          text: `[Verse]\n${t.prompt}`,
+          metadata: { tags: t.tags ?? '', prompt: t.prompt, gpt_description_prompt: t.description ?? '', duration: done ? 120.5 : null, error_type: null, error_message: null },
+          user_id: 'upstream-user-123',
+        }))
+    return {
+      task_id: t.id,
+      action: t.action,
+      status: p.status,
+      fail_reason: p.status === 'FAILURE' ? 'Mock generation failed as requested' : '',
+      submit_time: Math.floor(t.submitTime / 1000),
+      start_time: p.status === 'SUBMITTED' ? 0 : Math.floor((t.submitTime + stepMs) / 1000),
+      finish_time: p.progress === 100 ? Math.floor((t.submitTime + 3 * stepMs) / 1000) : 0,
+      progress: `${p.progress}%`,
+      data,
+    }
+  }
+
+  function sunoApi(method, path, body) {
+    const submit = path.match(/^\/suno\/submit\/(music|lyrics)$/)
+    if (method === 'POST' && submit) {
+      const action = submit[1].toUpperCase()
+      const prompt = String(body?.prompt ?? body?.gpt_description_prompt ?? '')
+      if (action === 'LYRICS' && !body?.prompt) return reply(400, { code: 'invalid_request', message: 'prompt is required', data: null })
+      if (/banned/i.test(prompt)) return reply(400, { code: 'submit_failed', message: 'prompt contains banned words', data: null })
+      const t = { id: crypto.randomUUID(), action, prompt, title: body?.title, tags: body?.tags, description: body?.gpt_description_prompt, mv: body?.mv ?? 'chirp-v3-0', submitTime: now(), fails: /fail/i.test(prompt) }
+      suno.set(t.id, t)
+      return reply(200, { code: 'success', message: '', data: t.id })
+    }
+    const one = path.match(/^\/suno\/fetch\/([^/]+)$/)
+    if (method === 'GET' && one) {
+      const t = suno.get(one[1])
+      return t ? reply(200, { code: 'success', message: '', data: sunoDto(t) }) : reply(404, { code: 'task_not_exist', message: 'task not exist', data: null })
+    }
+    if (method === 'POST' && path === '/suno/fetch') {
+      const ids = Array.isArray(body?.ids) ? body.ids : []
+      return reply(200, { code: 'success', message: '', data: ids.map((id) => suno.get(id)).filter(Boolean).map(sunoDto) })
+    }
+    return reply(404, { code: 'not_found', message: `no route ${path}`, data: null })
+  }
+
+  return {
+    /** True when the path belongs to this mock. */
+    handles: (path) => path.startsWith('/mj/') || path.startsWith('/suno/'),
+    /** Answer one request: `headers` is a lookup function (name → value or undefined). */
+    handle(method, path, headers, body) {
+      if (path.startsWith('/mj/')) {
+        if (headers('mj-api-secret') === 'mock-401') return reply(401, { code: 401, description: 'unauthorized' })
+        return midjourney(method, path, body)
+      }
+      const bearer = (headers('authorization') ?? '').replace(/^Bearer\s+/i, '')
+      if (!bearer || bearer === 'mock-401') return reply(401, { code: 'unauthorized', message: 'invalid token', data: null })
+      return sunoApi(method, path, body)
+    },
+    tasks: { mj, suno },
+  }
+}

@@ -1,0 +1,156 @@
+/**
+ * Money and channels for asynchronous tasks (Midjourney, Suno). A submit picks a channel of the
+ * task's supplier type that lists the action's price name, prices it as a `times` price × the group
+ * ratio, reserves that in the user's wallet, then settles it when the upstream accepts the task or
+ * refunds it when the upstream refuses. A task that FAILS later is refunded by a wallet credit keyed
+ * `task-refund:<platform>:<row id>`, so the poller, the client's fetch and the timeout can race and
+ * the user still gets the money back exactly once (one log row).
+ */
+import type { Context } from 'hono'
+import { computeQuota } from '../billing/formula'
+import { getPriceTable, groupRatio, resolvePrice } from '../billing/pricing'
+import { LOG_TYPE } from '../db/schema'
+import { ApiError } from '../lib/errors'
+import { nowSeconds } from '../lib/time'
+import { clientIp } from '../middleware/rate-limit'
+import { getSettings } from '../settings/store'
+import { isFrozen } from '../relay/health-view'
+import { requestsPerMinute } from '../relay/group-limits'
+import { candidatesFor, getRoutingTable, type RoutedChannel } from '../relay/routing-table'
+import { weightedPick } from '../relay/select-channel'
+import type { RelayAuth } from '../relay/token-auth'
+import type { RefusalReason, WalletLog } from '../../durable-objects/wallet-types'
+import type { HonoEnv } from '../env'
+
+export type TaskPlatform = 'mj' | 'suno'
+
+/** A refusal from the wallet, as an HTTP status and a message for the caller's envelope. */
+const REFUSED: Partial<Record<RefusalReason, [401 | 403 | 429, string]>> = {
+  insufficient_user_quota: [429, 'Your balance is too low for this task.'],
+  insufficient_token_quota: [429, 'This API key has used up its quota.'],
+  rate_limited: [429, 'Too many requests for your group this minute; please slow down.'],
+  user_disabled: [403, 'The account owning this API key is disabled.'],
+  token_disabled: [401, 'This API key is disabled.'],
+  token_expired: [401, 'This API key has expired.'],
+}
+
+/** Pick an enabled channel of `type` serving `model` in the caller's group (or the pinned one). */
+export function pickTaskChannel(
+  table: Awaited<ReturnType<typeof getRoutingTable>>,
+  auth: RelayAuth,
+  type: number,
+  model: string,
+  pinned?: number
+): RoutedChannel {
+  const pin = pinned ?? auth.pinChannel
+  if (pin !== undefined) {
+    const ch = table.channels[pin]
+    if (!ch || ch.type !== type) throw new ApiError(503, `Channel ${pin} is not available for this task.`, { code: 'channel_unavailable' })
+    return ch
+  }
+  const usable = candidatesFor(table, auth.group, model).filter((ch) => ch.type === type && ch.id !== auth.excludeChannel && !isFrozen(ch.id, model))
+  if (usable.length === 0) {
+    throw new ApiError(503, `No available channel for "${model}" in group "${auth.group}".`, { code: 'model_not_available' })
+  }
+  const top = Math.max(...usable.map((ch) => ch.priority))
+  return weightedPick(usable.filter((ch) => ch.priority === top), Math.random)!
+}
+
+/** One submit's charge: reserve → (settle | refund). */
+export class TaskCharge {
+  private readonly wallet
+  private readonly reqId: string
+  quota = 0
+
+  constructor(
+    private readonly c: Context<HonoEnv>,
+    private readonly auth: RelayAuth,
+    readonly model: string,
+    readonly channel: RoutedChannel
+  ) {
+    this.wallet = c.env.WALLET.getByName(`user:${auth.userId}`)
+    this.reqId = c.get('requestId')
+  }
+
+  /** Price the task (a missing price is refused, never billed silently) and hold it in the wallet. */
+  async reserve(free = false): Promise<void> {
+    const [settings, prices, rpm] = await Promise.all([
+      getSettings(this.c.env, this.c.executionCtx),
+      getPriceTable(this.c.env, this.c.executionCtx),
+      requestsPerMinute(this.c.env, this.auth.group, this.c.executionCtx),
+    ])
+    const ratio = groupRatio(settings, this.auth.group)
+    if (ratio === undefined) throw new ApiError(403, `The group "${this.auth.group}" is not configured on this gateway.`, { code: 'group_not_found' })
+    const price = resolvePrice(prices, this.model, settings)
+    if (!price) throw new ApiError(400, `"${this.model}" has no price on this gateway; ask the administrator to set one.`, { code: 'model_not_priced' })
+    this.quota = free ? 0 : computeQuota({ ...price, type: 'times' }, { promptTokens: 0, completionTokens: 0, calls: 1 }, ratio).quota
+    const held = await this.wallet.reserve({ userId: this.auth.userId, tokenId: this.auth.id, reqId: this.reqId, amount: this.quota, rpm })
+    if (!held.ok) {
+      const [status, message] = REFUSED[held.reason] ?? [401, 'Incorrect API key provided.']
+      throw new ApiError(status, message, { code: held.reason })
+    }
+  }
+
+  private log(type: number, content: string, meta: Record<string, unknown>): WalletLog {
+    return {
+      type,
+      createdAt: nowSeconds(),
+      content,
+      username: this.auth.username,
+      tokenName: this.auth.name,
+      tokenId: this.auth.id,
+      modelName: this.model,
+      channelId: this.channel.id,
+      sourceIp: clientIp(this.c.req),
+      requestId: this.reqId,
+      metadata: { group: this.auth.group, ...meta },
+    }
+  }
+
+  /** The upstream accepted the task: charge it in full, with its consume log row. */
+  async settle(taskRef: string, meta: Record<string, unknown> = {}): Promise<void> {
+    await this.wallet.settle({
+      userId: this.auth.userId,
+      reqId: this.reqId,
+      quota: this.quota,
+      channelId: this.channel.id,
+      log: this.log(LOG_TYPE.CONSUME, `Task ${taskRef} submitted`, meta),
+    })
+  }
+
+  /** The upstream refused the task (or could not be reached): release the hold, with an error row. */
+  async refund(message: string, meta: Record<string, unknown> = {}): Promise<void> {
+    await this.wallet.refund({ userId: this.auth.userId, reqId: this.reqId, log: this.log(LOG_TYPE.ERROR, message.slice(0, 1000), meta) })
+  }
+}
+
+export interface FailedTask {
+  platform: TaskPlatform
+  /** The gateway's row id. */
+  id: number
+  userId: number
+  tokenId: number
+  channelId: number
+  quota: number
+  action: string
+  reason: string
+}
+
+/** Give a failed task's charge back, once per task whatever races (idempotent wallet credit). */
+export async function refundFailedTask(env: Env, task: FailedTask): Promise<void> {
+  if (task.quota <= 0) return
+  const result = await env.WALLET.getByName(`user:${task.userId}`).credit({
+    userId: task.userId,
+    amount: task.quota,
+    key: `task-refund:${task.platform}:${task.id}`,
+    log: {
+      type: LOG_TYPE.SYSTEM,
+      createdAt: nowSeconds(),
+      content: `${task.platform === 'mj' ? 'Midjourney' : 'Suno'} task ${task.id} (${task.action}) failed; refunded ${task.quota}: ${task.reason}`.slice(0, 1000),
+      tokenId: task.tokenId,
+      channelId: task.channelId,
+      metadata: { task_refund: true, platform: task.platform, task_id: task.id },
+    },
+  })
+  if (!result.ok) console.error(`task refund ${task.platform}:${task.id} refused: ${result.reason}`)
+}
