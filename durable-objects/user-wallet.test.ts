@@ -73,7 +73,7 @@ describe('wallet write-behind', () => {
     for (let i = 0; i < 5; i++) await settle(`before-${i}`)
     // A fresh instance knows only its storage: forget the in-memory counters.
     await runInDurableObject(stub, (instance) => {
-      const state = instance as unknown as { logSeq?: number; meta?: unknown }
+      const state = (instance as unknown as { store: { logSeq?: number; meta?: unknown } }).store
       state.logSeq = undefined
       state.meta = undefined
     })

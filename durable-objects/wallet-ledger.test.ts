@@ -10,19 +10,19 @@ import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { createToken, createUser, ledger, wallet } from '../worker/test/factories'
 import type { UserWallet } from './user-wallet'
+import { WalletStore } from './wallet-store'
 
 type Stub = ReturnType<typeof wallet>
 const now = () => Math.floor(Date.now() / 1000)
 const consumeLog = (reqId: string, tokenId: number) => ({ type: 2, createdAt: now(), tokenId, modelName: 'm', requestId: reqId })
 
-/** Internals a restart forgets (a fresh instance knows only its storage). */
+/** A restart: a fresh instance knows only its storage (new state store, no flush or alarm in memory). */
 async function restart(stub: Stub) {
   await runInDurableObject(stub, (instance: UserWallet) => {
-    const s = instance as unknown as Record<string, unknown>
-    for (const k of ['user', 'reservations', 'meta', 'logSeq', 'dirty', 'loading', 'flushing', 'alarmAt']) s[k] = undefined
-    ;(s.tokens as Map<number, unknown>).clear()
-    ;(s.tokenReserved as Map<number, number>).clear()
-    s.reservedTotal = 0
+    const s = instance as unknown as { store: WalletStore; ctx: DurableObjectState; env: Env; flushing?: unknown; alarmAt?: unknown }
+    s.store = new WalletStore(s.ctx.storage.kv, () => s.env.DB)
+    s.flushing = undefined
+    s.alarmAt = undefined
   })
 }
 
@@ -104,8 +104,8 @@ describe('only money reaches the balance', () => {
     await stub.settle({ userId: user.id, reqId: 'x', quota: 10, log: consumeLog('x', token.id) })
     await stub.flush()
     await runInDurableObject(stub, (instance: UserWallet) => {
-      const s = instance as unknown as { user: { quota: number }; ctx: DurableObjectState }
-      s.ctx.storage.kv.put('user', { ...s.user, quota: Number.NaN })
+      const s = instance as unknown as { store: WalletStore; ctx: DurableObjectState }
+      s.ctx.storage.kv.put('user', { ...s.store.user, quota: Number.NaN })
     })
     await restart(stub)
     await stub.settle({ userId: user.id, reqId: 'y', quota: 10, log: consumeLog('y', token.id) })
@@ -132,8 +132,8 @@ describe('credits and expiry', () => {
     const stub = wallet(user.id)
     for (const id of ['late', 'failed']) expect(await stub.reserve({ userId: user.id, tokenId: token.id, reqId: id, amount: 100 })).toEqual({ ok: true, held: 100 })
     await runInDurableObject(stub, (instance: UserWallet) => {
-      const s = instance as unknown as { reservations: Map<string, { at: number }> }
-      for (const r of s.reservations.values()) r.at = 0
+      const s = instance as unknown as { store: WalletStore }
+      for (const r of s.store.holds().values()) r.at = 0
     })
     await runDurableObjectAlarm(stub)
     expect((await stub.balance({ userId: user.id }))!.quota).toBe(800)
@@ -190,8 +190,7 @@ describe('random interleavings (seeded)', () => {
           await stub.credit({ userId: user.id, amount: Math.floor(random() * 600) - 200, key, log: { type: 3, createdAt: now() } })
         } else if (op === 'expire' && open.size > 0) {
           await runInDurableObject(stub, (instance: UserWallet) => {
-            const holds = (instance as unknown as { holds(): Map<string, { at: number }> }).holds()
-            for (const r of holds.values()) r.at = 0
+            for (const r of (instance as unknown as { store: WalletStore }).store.holds().values()) r.at = 0
           })
           await runDurableObjectAlarm(stub)
           for (const id of open.keys()) open.set(id, 0)

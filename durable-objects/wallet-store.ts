@@ -1,0 +1,184 @@
+/**
+ * The state a UserWallet keeps, loaded lazily and persisted synchronously in the object's own
+ * storage: the user's settled balance and tokens (read from D1 on first use, healed from D1 when a
+ * stored number is not money), in-flight holds (`R:` keys, restored after a restart), the pending
+ * log rows (`L:` keys), dirty tokens and the write-behind counters. Mutations here are synchronous
+ * once loaded, so the Durable Object's RPC methods never interleave inside them.
+ * Storage keys are listed in wallet-state.ts.
+ */
+import type { WalletLog } from './wallet-types'
+import { isMoney, type Meta, type PendingLog, type Reservation, type TokenState, type UserState } from './wallet-state'
+
+export class WalletStore {
+  user: UserState | undefined
+  readonly tokens = new Map<number, TokenState>()
+  private reservations: Map<string, Reservation> | undefined
+  private reservedTotal = 0
+  private readonly tokenReserved = new Map<number, number>()
+  private meta: Meta | undefined
+  /** The last pending-log number handed out (saved with each flush). */
+  logSeq: number | undefined
+  private dirty: number[] | undefined
+  private loading: Promise<void> | undefined
+
+  constructor(
+    readonly kv: SyncKvStorage,
+    /** D1, read at each use (tests swap it). */
+    private readonly db: () => D1Database
+  ) {}
+
+  /** Units a token may still spend beyond its holds (unlimited tokens: the safe maximum). */
+  tokenFree(token: TokenState): number {
+    return token.unlimited ? Number.MAX_SAFE_INTEGER : token.remain - (this.tokenReserved.get(token.id) ?? 0)
+  }
+
+  // ---- loading ---------------------------------------------------------------------------
+
+  async ensureUser(userId: number): Promise<UserState | undefined> {
+    if (this.user) return this.user
+    const stored = this.kv.get<UserState>('user')
+    if (stored && isMoney(stored.quota) && isMoney(stored.usedQuota) && isMoney(stored.requestCount)) this.user = stored
+    else if (stored) console.error(`wallet ${userId}: stored balance is not money (${JSON.stringify(stored)}); healing from D1`)
+    if (this.user) return this.user
+    this.loading ??= this.loadUserFromD1(userId, stored?.version ?? 0).finally(() => (this.loading = undefined))
+    await this.loading
+    return this.user
+  }
+
+  private async loadUserFromD1(userId: number, version: number) {
+    const row = await this.db().prepare('SELECT id, quota, used_quota, request_count, status FROM users WHERE id = ?')
+      .bind(userId)
+      .first<{ id: number; quota: number; used_quota: number; request_count: number; status: number }>()
+    if (!row || this.user) return
+    // A healed state gets a new version so the next flush writes it back over anything broken.
+    this.user = { id: row.id, quota: row.quota, usedQuota: row.used_quota, requestCount: row.request_count, status: row.status, version: version + 1 }
+    this.kv.put('user', this.user)
+  }
+
+  async ensureToken(tokenId: number): Promise<TokenState | undefined> {
+    const known = this.tokens.get(tokenId) ?? this.kv.get<TokenState>(`t:${tokenId}`)
+    if (known && isMoney(known.remain) && isMoney(known.used)) {
+      this.tokens.set(tokenId, known)
+      return known
+    }
+    if (known) console.error(`wallet: token ${tokenId} state is not money (${JSON.stringify(known)}); healing from D1`)
+    const row = await this.db().prepare(
+      'SELECT id, user_id, remain_quota, used_quota, unlimited_quota, status, expired_time, accessed_time FROM tokens WHERE id = ?'
+    )
+      .bind(tokenId)
+      .first<{ id: number; user_id: number; remain_quota: number; used_quota: number; unlimited_quota: number; status: number; expired_time: number; accessed_time: number }>()
+    if (!row || row.user_id !== this.user?.id) return undefined
+    const current = this.tokens.get(tokenId)
+    if (current && isMoney(current.remain)) return current
+    const token: TokenState = {
+      id: row.id,
+      remain: row.remain_quota,
+      used: row.used_quota,
+      unlimited: Boolean(row.unlimited_quota),
+      status: row.status,
+      expired: row.expired_time,
+      accessed: row.accessed_time,
+      version: (known?.version ?? 0) + (known ? 1 : 0),
+    }
+    this.tokens.set(tokenId, token)
+    this.kv.put(`t:${tokenId}`, token)
+    return token
+  }
+
+  /** Holds survive restarts: the first call of an instance reads them back from storage. */
+  holds(): Map<string, Reservation> {
+    if (this.reservations) return this.reservations
+    this.reservations = new Map()
+    for (const [key, r] of this.kv.list<Reservation>({ prefix: 'R:' })) this.track(key.slice(2), r)
+    return this.reservations
+  }
+
+  getMeta(): Meta {
+    this.meta ??= this.kv.get<Meta>('meta') ?? { logSeq: 0, flushSeq: 0, flushedUserVersion: 0 }
+    return this.meta
+  }
+
+  /**
+   * The next pending-log key. The counter lives in memory and is saved with the flush (one write
+   * fewer per request); after a restart it resumes after the last pending key or the saved value.
+   */
+  private nextLogKey(): string {
+    if (this.logSeq === undefined) {
+      const [last] = [...this.kv.list({ prefix: 'L:', reverse: true, limit: 1 })]
+      this.logSeq = Math.max(this.getMeta().logSeq, last ? Number(last[0].slice(2)) : 0)
+    }
+    this.logSeq++
+    return `L:${String(this.logSeq).padStart(12, '0')}`
+  }
+
+  dirtyTokens(): number[] {
+    this.dirty ??= this.kv.get<number[]>('dirtyTokens') ?? []
+    return this.dirty
+  }
+
+  setDirtyTokens(ids: number[]) {
+    this.dirty = ids
+    this.kv.put('dirtyTokens', ids)
+  }
+
+  // ---- mutations (synchronous once loaded: no interleaving inside them) ------------------
+
+  touchUser(user: UserState) {
+    user.version++
+    this.kv.put('user', user)
+  }
+
+  touchToken(token: TokenState) {
+    token.version++
+    this.kv.put(`t:${token.id}`, token)
+    const dirty = this.dirtyTokens()
+    if (!dirty.includes(token.id)) this.setDirtyTokens([...dirty, token.id])
+  }
+
+  appendLog(log: WalletLog, quota: number, channelCharge?: [number, number]) {
+    this.kv.put(this.nextLogKey(), { ...log, quota, userId: this.user!.id, ...(channelCharge ? { channelCharge } : {}) } satisfies PendingLog)
+  }
+
+  /** Move `amount` (signed) out of the balance and the token, and count it as use. */
+  charge(user: UserState, token: TokenState | undefined, amount: number, countRequest: boolean) {
+    user.quota -= amount
+    user.usedQuota += amount
+    if (countRequest) user.requestCount++
+    this.touchUser(user)
+    if (token) {
+      if (!token.unlimited) token.remain -= amount
+      token.used += amount
+      token.accessed = Math.floor(Date.now() / 1000)
+      this.touchToken(token)
+    }
+  }
+
+  holdTotal(): number {
+    this.holds()
+    return this.reservedTotal
+  }
+
+  /** Hold `r` for a request, persisted so a restart keeps it. */
+  hold(reqId: string, r: Reservation) {
+    this.holds()
+    this.track(reqId, r)
+    this.kv.put(`R:${reqId}`, r)
+  }
+
+  private track(reqId: string, r: Reservation) {
+    this.reservations!.set(reqId, r)
+    this.reservedTotal += r.amount
+    this.tokenReserved.set(r.tokenId, (this.tokenReserved.get(r.tokenId) ?? 0) + r.amount)
+  }
+
+  release(reqId: string): Reservation | undefined {
+    const holds = this.holds()
+    const r = holds.get(reqId)
+    if (!r) return undefined
+    holds.delete(reqId)
+    this.kv.delete(`R:${reqId}`)
+    this.reservedTotal -= r.amount
+    this.tokenReserved.set(r.tokenId, (this.tokenReserved.get(r.tokenId) ?? 0) - r.amount)
+    return r
+  }
+}
