@@ -11,6 +11,7 @@ import { getSettings } from '../settings/store'
 import type { HonoEnv } from '../env'
 import { relayRequest } from './relay-request'
 import { anthropicApp } from './inbound/anthropic/anthropic.routes'
+import { responsesApp } from './inbound/responses/responses.routes'
 import { getRoutingTable, modelsOfGroup, type RoutingTable } from './routing-table'
 import { authenticateRelay, type RelayAuth } from './token-auth'
 
@@ -77,6 +78,7 @@ const relay = new Hono<HonoEnv>()
 for (const [path, op] of POST_ROUTES) relay.post(path, (c) => relayRequest(c, op))
 // Other inbound formats (worker/relay/inbound/<format>/), each with its own error envelope.
 relay.route('/', anthropicApp)
+relay.route('/', responsesApp)
 
 export const relayApp = relay
 

@@ -10,15 +10,18 @@ import type { HonoEnv } from '../../env'
 import { SseDecoder, type SseEvent } from '../sse'
 import type { InboundCodec, InboundStreamEncoder } from './types'
 
-/** Reads the client's JSON body, converts it and leaves the chat body where `c.req.json()` finds it. */
-export async function useChatBody(c: Context<HonoEnv>, codec: InboundCodec): Promise<Record<string, unknown>> {
-  let raw: unknown
+/** The client's JSON body, or the 400 the format renders. */
+export async function readJsonBody(c: Context<HonoEnv>): Promise<unknown> {
   try {
-    raw = await c.req.json()
+    return await c.req.json()
   } catch {
     throw new ApiError(400, 'The request body is not valid JSON', { code: 'invalid_json' })
   }
-  const chat = codec.toChat(raw)
+}
+
+/** Reads the client's JSON body, converts it and leaves the chat body where `c.req.json()` finds it. */
+export async function useChatBody(c: Context<HonoEnv>, codec: InboundCodec): Promise<Record<string, unknown>> {
+  const chat = codec.toChat(await readJsonBody(c))
   // The request now carries the chat body; Hono's body cache is dropped so c.req.json() reads it.
   const headers = new Headers(c.req.raw.headers)
   headers.set('content-type', 'application/json')

@@ -10,8 +10,7 @@ import { getSettings } from '../../../settings/store'
 import { relayRequest } from '../../relay-request'
 import { assertModelAllowed, authenticateRelay } from '../../token-auth'
 import { countChatPrompt, countTokens } from '../../tokenizer'
-import { ApiError } from '../../../lib/errors'
-import { inboundErrorHandler } from '../relay-hook'
+import { inboundErrorHandler, readJsonBody } from '../relay-hook'
 import { anthropicCodec } from './codec'
 import { chatMessages, countTokensSchema, parseMessages } from './request'
 
@@ -19,13 +18,7 @@ export const anthropicApp = new Hono<HonoEnv>()
   .post('/messages', (c) => relayRequest(c, 'chat', anthropicCodec))
   .post('/messages/count_tokens', async (c) => {
     const auth = await authenticateRelay(c)
-    let raw: unknown
-    try {
-      raw = await c.req.json()
-    } catch {
-      throw new ApiError(400, 'The request body is not valid JSON', { code: 'invalid_json' })
-    }
-    const req = parseMessages(raw, countTokensSchema)
+    const req = parseMessages(await readJsonBody(c), countTokensSchema)
     assertModelAllowed(auth, req.model)
     const approximate = (await getSettings(c.env, c.executionCtx)).bool('ApproximateTokenEnabled')
     let tokens = await countChatPrompt(c.env, req.model, chatMessages(req), approximate)
