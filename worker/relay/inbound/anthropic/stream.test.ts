@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { SPLITS } from '../../../providers/stream-harness'
 import { encodeStream, payloads } from '../stream-harness'
 import { AnthropicStreamEncoder } from './stream'
-import toolStream from './__fixtures__/chat-stream-tools.sse?raw'
+import toolStream from '../__fixtures__/chat-stream-tools.sse?raw'
 
 const start = (index: number, content_block: unknown) => ({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block } })
 const delta = (index: number, d: unknown) => ({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: d } })
