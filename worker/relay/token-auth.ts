@@ -14,6 +14,7 @@ import { getTokenSecret } from '../settings/store'
 import { ROLE, type HonoEnv } from '../env'
 import { parseKeyHeader, verifyTokenKey } from './token-key'
 import { groupOpenTo } from './group-limits'
+import { importedKeysPresent, looksLikeImportedKey } from './imported-keys'
 import type { BackgroundCtx } from '../cache/versioned'
 
 export interface TokenRecord {
@@ -33,6 +34,8 @@ export interface TokenRecord {
   username: string
   userRole: number
   userStatus: number
+  /** Imported from one-api/one-hub: accepted without this gateway's signature (imported-keys.ts). */
+  imported?: boolean
 }
 
 export interface RelayAuth extends TokenRecord {
@@ -49,7 +52,7 @@ onIsolateReset(() => cache.clear())
 
 async function loadFromD1(env: Env, key: string): Promise<TokenRecord | null> {
   const row = await env.DB.prepare(
-    `SELECT t.id, t.user_id, t.name, t.status, t.expired_time, t.unlimited_quota, t."group" AS token_group, t.chat_cache, t.setting,
+    `SELECT t.id, t.user_id, t.name, t.status, t.expired_time, t.unlimited_quota, t."group" AS token_group, t.chat_cache, t.setting, t.imported,
             u.username, u.role, u.status AS user_status, u."group" AS user_group
      FROM tokens t JOIN users u ON u.id = t.user_id WHERE t.key = ?`
   )
@@ -79,6 +82,7 @@ async function loadFromD1(env: Env, key: string): Promise<TokenRecord | null> {
     username: row.username,
     userRole: row.role,
     userStatus: row.user_status,
+    imported: Boolean(row.imported),
   }
 }
 
@@ -108,9 +112,10 @@ export async function authenticateRelay(c: Context<HonoEnv>, keyHeader?: string)
   const parsed = parseKeyHeader(keyHeader || c.req.header('authorization'), c.req.header('x-api-key'))
   if (!parsed) throw unauthorized('No API key provided. Use "Authorization: Bearer sk-…".', 'missing_api_key')
   const secret = await getTokenSecret(c.env, c.executionCtx)
-  if (!(await verifyTokenKey(parsed.key, secret))) throw unauthorized('Incorrect API key provided.')
+  const signed = await verifyTokenKey(parsed.key, secret)
+  if (!signed && !(looksLikeImportedKey(parsed.key) && (await importedKeysPresent(c.env)))) throw unauthorized('Incorrect API key provided.')
   const token = await findToken(c.env, parsed.key)
-  if (!token) throw unauthorized('Incorrect API key provided.')
+  if (!token || (!signed && !token.imported)) throw unauthorized('Incorrect API key provided.')
   if (token.userStatus !== 1) throw new ApiError(403, 'The account owning this API key is disabled.', { code: 'user_disabled' })
   if (token.status !== 1) throw unauthorized('This API key is disabled.', 'token_disabled')
   if (token.expiredTime !== -1 && token.expiredTime * 1000 <= Date.now()) throw unauthorized('This API key has expired.', 'token_expired')

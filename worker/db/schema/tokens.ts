@@ -2,6 +2,7 @@
  * API keys (relay tokens). `remain_quota` and `used_quota` are written only by the owner's wallet
  * Durable Object; the rest by the token API. `setting` keeps one-hub's JSON shape (limits, cache flag).
  */
+import { sql } from 'drizzle-orm'
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
 
 export interface TokenSetting {
@@ -31,8 +32,14 @@ export const tokens = sqliteTable(
     /** Hidden tokens (the playground key) are not listed on the token page. */
     hidden: integer('hidden', { mode: 'boolean' }).notNull().default(false),
     setting: text('setting', { mode: 'json' }).$type<TokenSetting>().notNull().default({}),
+    /** Imported from one-api/one-hub (scripts/import): accepted by lookup without this gateway's signature. */
+    imported: integer('imported', { mode: 'boolean' }).notNull().default(false),
   },
-  (t) => [index('idx_tokens_user').on(t.userId, t.id), index('idx_tokens_name').on(t.name)]
+  (t) => [
+    index('idx_tokens_user').on(t.userId, t.id),
+    index('idx_tokens_name').on(t.name),
+    index('idx_tokens_imported').on(t.imported).where(sql`${t.imported} = 1`),
+  ]
 )
 
 export type Token = typeof tokens.$inferSelect
