@@ -30,6 +30,7 @@ import { assertSetupAllowed, ROOT_INITIAL_QUOTA } from './setup-gate'
 import { assertEmailDomainAllowed, consumeVerificationCode } from './verification'
 import { assertLoginNotLocked, recordLoginFailure, verifyOrDummy } from './login-guard'
 import { requireXsrf } from '../oauth/require-xsrf'
+import { isBcryptHash } from './legacy-password'
 
 export const authRoutes = new Hono<HonoEnv>()
   .post('/setup', publicRoute, criticalRateLimit('setup'), validate('json', setupSchema), async (c) => {
@@ -74,7 +75,8 @@ export const authRoutes = new Hono<HonoEnv>()
     await createSession(c, user.id)
     await createDb(c.env.DB)
       .update(users)
-      .set({ lastLoginTime: nowSeconds(), lastLoginIp: clientIp(c.req) })
+      // An imported bcrypt hash (one-api / one-hub) is replaced by this gateway's PBKDF2 hash.
+      .set({ lastLoginTime: nowSeconds(), lastLoginIp: clientIp(c.req), ...(isBcryptHash(user.password) ? { password: await hashPassword(password) } : {}) })
       .where(eq(users.id, user.id))
     return ok(c, profileOf(user), 'Logged in')
   })

@@ -7,6 +7,7 @@
  */
 import { cacheKeys } from '../../cache/keys'
 import { hashPassword, sha256Hex, verifyPassword } from '../../lib/crypto'
+import { isBcryptHash, verifyBcrypt } from './legacy-password'
 import { tooManyRequests } from '../../lib/errors'
 
 export const FAILURE_LIMIT = 10
@@ -38,6 +39,7 @@ let dummy: Promise<string> | undefined
 
 /** Verify against the stored hash, or against a throw-away hash when there is none (same cost). */
 export async function verifyOrDummy(password: string, stored: string | undefined | null): Promise<boolean> {
+  if (isBcryptHash(stored)) return verifyBcrypt(password, stored)
   if (stored) return verifyPassword(password, stored)
   dummy ??= hashPassword(crypto.randomUUID())
   await verifyPassword(password, await dummy)
