@@ -24,6 +24,8 @@ import { dashboardRoutes } from './dashboard/dashboard.routes'
 import { oauthRoutes } from './oauth/oauth.routes'
 import { mailRoutes } from './mail/mail.routes'
 import { telegramRoutes } from '../telegram/telegram.routes'
+import { paymentRoutes } from '../payments/payments.routes'
+import { taskListRoutes } from './tasks/tasks.routes'
 
 export const adminApp = new Hono<HonoEnv>()
   .use(
@@ -52,5 +54,7 @@ export const adminApp = new Hono<HonoEnv>()
   .route('/', groupRoutes)
   .route('/', dashboardRoutes)
   .route('/', telegramRoutes)
+  .route('/', paymentRoutes)
+  .route('/', taskListRoutes)
 
 export type AdminApiType = typeof adminApp

@@ -5,6 +5,7 @@
  *   ChannelBalanceFrequency minutes; a bounded sweep of unfinished Midjourney/Suno tasks
  *   (tasks/task-poller.ts: updates, 1 h timeout, refunds of failures);
  * - daily at 00:10 UTC: log retention (LogCleanupDays) after the rollup, and expired sessions.
+ * Every 5 minutes also: pending top-up orders older than 3 h are closed (the gateway asked first).
  * Each job is isolated: one failing does not stop the others.
  */
 import { testAllChannels } from '../admin/channels/channel-test'
@@ -12,6 +13,7 @@ import { refreshAllBalances } from '../admin/channels/channel-balance'
 import { deleteLogsBefore } from '../admin/logs/logs.service'
 import { nowSeconds } from '../lib/time'
 import { getSettings } from '../settings/store'
+import { closeStaleOrders } from '../payments/payments.service'
 import { rollupRecent } from '../stats/rollup'
 import { pollUnfinishedTasks } from '../tasks/task-poller'
 
@@ -45,6 +47,7 @@ export async function runScheduled(controller: Pick<ScheduledController, 'cron' 
     return
   }
   await run('rollup', () => rollupRecent(env, controller.scheduledTime))
+  await run('payment-orders', () => closeStaleOrders(env))
   await run('async-tasks', () => pollUnfinishedTasks(env))
   if (await dueEvery(env, 'channel-test', settings.int('ChannelTestFrequency'))) await run('channel-test', () => testAllChannels(env))
   if (await dueEvery(env, 'channel-balance', settings.int('ChannelBalanceFrequency'))) await run('channel-balance', () => refreshAllBalances(env))

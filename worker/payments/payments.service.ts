@@ -1,0 +1,414 @@
+/**
+ * Payments: gateway rows (config with write-only secrets), order creation, the notify handler that
+ * credits exactly once, the stale-order sweep and refunds.
+ *
+ * Exactly once: a verified notify whose amount and currency equal the order's is credited through
+ * the user's wallet under the idempotency key `payment:<trade_no>` (a repeat changes nothing), and
+ * only then is the order moved to `success` by a conditional UPDATE; the gateway hears "success"
+ * only after both, so any failure makes it retry, and the retry finds the credit already applied.
+ * Closed (and failed) orders are still credited when their money arrives. Everything refused —
+ * bad signature, unknown order, other gateway, wrong amount or currency, disabled gateway — changes
+ * nothing and leaves a log row for root with the raw notify.
+ */
+import { and, eq, inArray, lt, ne, sql } from 'drizzle-orm'
+import { createDb } from '../db/client'
+import { LOG_TYPE, logs, orders, payments, users, type Order, type Payment } from '../db/schema'
+import { ApiError, badRequest, conflict, notFound } from '../lib/errors'
+import { nowSeconds } from '../lib/time'
+import type { SessionUser } from '../env'
+import type { Settings } from '../settings/store'
+import { amountProblem, centsToDecimal, computeOrderAmount, MAX_TOPUP_AMOUNT, parseDiscounts, type PaymentCurrency } from './amount'
+import { gatewayOf } from './gateways/registry'
+import { GatewayError, type Gateway, type NotifyRequest, type PaidNotify, type PayRequest } from './gateways/types'
+
+export const ORDER_STATUSES = ['pending', 'success', 'failed', 'closed', 'refunded'] as const
+export type OrderStatus = (typeof ORDER_STATUSES)[number]
+/** Pending orders older than this are closed by the cron (after asking the gateway). */
+export const ORDER_CLOSE_AFTER_SECONDS = 3 * 3600
+/** At most this many pending orders per user in the last 15 minutes. */
+const MAX_PENDING_ORDERS = 10
+const CREDITABLE: OrderStatus[] = ['pending', 'closed', 'failed']
+
+// ---- gateway rows ------------------------------------------------------------------------------
+
+export function parseConfig(row: Pick<Payment, 'config'>): Record<string, string> {
+  try {
+    const v = JSON.parse(row.config) as unknown
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, string>) : {}
+  } catch {
+    return {}
+  }
+}
+
+/** The config as the admin API shows it: secrets blanked, with which of them are set. */
+export function publicConfig(row: Payment): { config: Record<string, string>; config_set: Record<string, boolean> } {
+  const gateway = gatewayOf(row.type)
+  const config = parseConfig(row)
+  const set: Record<string, boolean> = {}
+  for (const f of gateway?.fields ?? []) {
+    if (!f.secret) continue
+    set[f.key] = Boolean(config[f.key])
+    config[f.key] = ''
+  }
+  return { config, config_set: set }
+}
+
+export function siteBase(settings: Settings, requestUrl: string): string {
+  return (settings.str('ServerAddress') || new URL(requestUrl).origin).replace(/\/+$/, '')
+}
+
+export function notifyUrl(row: Pick<Payment, 'notifyDomain' | 'uuid'>, settings: Settings, requestUrl: string): string {
+  const base = (row.notifyDomain || siteBase(settings, requestUrl)).replace(/\/+$/, '')
+  return `${base}/api/payment/notify/${row.uuid}`
+}
+
+export function gatewayView(row: Payment, settings: Settings, requestUrl: string) {
+  return {
+    id: row.id,
+    uuid: row.uuid,
+    name: row.name,
+    type: row.type,
+    icon: row.icon,
+    currency: row.currency,
+    fixed_fee: row.fixedFee / 100,
+    percent_fee: row.percentFee,
+    sort: row.sort,
+    enable: row.enable,
+    notify_domain: row.notifyDomain,
+    notify_url: notifyUrl(row, settings, requestUrl),
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+  }
+}
+
+/** What any signed-in user may see of an enabled gateway. */
+export const userGatewayView = (row: Payment) => ({
+  uuid: row.uuid,
+  name: row.name,
+  type: row.type,
+  icon: row.icon,
+  fixed_fee: row.fixedFee / 100,
+  percent_fee: row.percentFee,
+  currency: row.currency,
+  sort: row.sort,
+})
+
+/**
+ * The config to store: the submitted values over the stored ones, where an empty or missing secret
+ * keeps the stored secret (secrets are write-only), validated by the gateway's schema.
+ */
+export async function mergeConfig(gateway: Gateway, submitted: Record<string, unknown>, stored: Record<string, string>): Promise<Record<string, string>> {
+  const merged: Record<string, unknown> = {}
+  for (const f of gateway.fields) {
+    const v = submitted[f.key]
+    const given = typeof v === 'string' ? v : v === undefined || v === null ? undefined : String(v)
+    if (f.secret && !given) merged[f.key] = stored[f.key] ?? ''
+    else merged[f.key] = given ?? stored[f.key] ?? ''
+  }
+  // Optional fields left empty take the schema's default.
+  for (const f of gateway.fields) if (!f.required && merged[f.key] === '' && !f.secret) delete merged[f.key]
+  const parsed = await gateway.schema.safeParseAsync(merged)
+  if (!parsed.success) {
+    const fields: Record<string, string> = {}
+    for (const issue of parsed.error.issues) {
+      const key = `config.${issue.path.join('.')}`
+      fields[key] ??= issue.message
+    }
+    throw badRequest(Object.entries(fields).map(([k, m]) => `${k}: ${m}`).join('; '), { fields })
+  }
+  return parsed.data as Record<string, string>
+}
+
+export async function findGateway(env: Env, id: number): Promise<Payment> {
+  const [row] = await createDb(env.DB).select().from(payments).where(and(eq(payments.id, id), eq(payments.deletedAt, 0))).limit(1)
+  if (!row) throw notFound('Payment gateway not found')
+  return row
+}
+
+// ---- orders ------------------------------------------------------------------------------------
+
+export function orderView(o: Order & { username?: string | null; gatewayName?: string | null; gatewayType?: string | null }) {
+  return {
+    id: o.id,
+    trade_no: o.tradeNo,
+    gateway_id: o.gatewayId,
+    gateway_name: o.gatewayName ?? '',
+    gateway_type: o.gatewayType ?? '',
+    gateway_no: o.gatewayNo,
+    user_id: o.userId,
+    username: o.username ?? '',
+    amount: o.amount,
+    order_amount: o.orderAmount / 100,
+    order_currency: o.orderCurrency,
+    fee: o.fee / 100,
+    discount: o.discount / 100,
+    quota: o.quota,
+    status: o.status,
+    created_at: o.createdAt,
+    paid_at: o.paidAt,
+  }
+}
+
+/** A trade number every gateway accepts (digits only, 6–32 characters), unique in practice. */
+export function newTradeNo(): string {
+  const random = crypto.getRandomValues(new Uint32Array(2))
+  return `${Date.now()}${String(random[0]! % 1_000_000).padStart(6, '0')}${String(random[1]! % 1000).padStart(3, '0')}`
+}
+
+export interface CreatedOrder {
+  trade_no: string
+  type: PayRequest['type']
+  data: PayRequest['data']
+}
+
+export async function createOrder(env: Env, settings: Settings, me: SessionUser, input: { uuid: string; amount: number }, requestUrl: string): Promise<CreatedOrder> {
+  const db = createDb(env.DB)
+  const [row] = await db.select().from(payments).where(and(eq(payments.uuid, input.uuid), eq(payments.enable, true), eq(payments.deletedAt, 0))).limit(1)
+  if (!row) throw notFound('This payment method is not available')
+  const gateway = gatewayOf(row.type)
+  if (!gateway || !(gateway.currencies as readonly string[]).includes(row.currency)) throw new ApiError(503, 'This payment method is not configured correctly')
+  const min = settings.int('PaymentMinAmount')
+  const problem = amountProblem(input.amount, min)
+  if (problem) {
+    const message = problem === 'below_minimum' ? `The amount must be at least ${min}` : problem === 'above_maximum' ? `The amount must be at most ${MAX_TOPUP_AMOUNT}` : 'The amount must be a positive whole number'
+    throw badRequest(message, { fields: { amount: message } })
+  }
+  const money = computeOrderAmount({
+    amount: input.amount,
+    discounts: parseDiscounts(settings.str('RechargeDiscount')),
+    percentFee: row.percentFee,
+    fixedFeeCents: row.fixedFee,
+    currency: row.currency as PaymentCurrency,
+    usdRate: settings.num('PaymentUSDRate'),
+    quotaPerUnit: settings.int('QuotaPerUnit'),
+  })
+  if (money.payCents < 1) throw badRequest('The price works out to nothing; check the discount settings')
+  const now = nowSeconds()
+  const [recent] = await db
+    .select({ n: sql<number>`count(*)` })
+    .from(orders)
+    .where(and(eq(orders.userId, me.id), eq(orders.status, 'pending'), sql`${orders.createdAt} > ${now - 900}`))
+  if ((recent?.n ?? 0) >= MAX_PENDING_ORDERS) throw new ApiError(429, 'Too many unpaid orders; pay or wait for one of them first')
+
+  const tradeNo = newTradeNo()
+  // The order exists before the gateway hears of it, so a payment can never arrive for an unknown order.
+  await db.insert(orders).values({
+    tradeNo,
+    gatewayId: row.id,
+    userId: me.id,
+    amount: money.amount,
+    orderAmount: money.payCents,
+    orderCurrency: money.currency,
+    quota: money.quota,
+    fee: money.feeCents,
+    discount: money.discountCents,
+    status: 'pending',
+    createdAt: now,
+    updatedAt: now,
+  })
+  const [profile] = await db.select({ email: users.email }).from(users).where(eq(users.id, me.id)).limit(1)
+  const base = siteBase(settings, requestUrl)
+  let pay: PayRequest
+  try {
+    pay = await gateway.pay(parseConfig(row), {
+      tradeNo,
+      payCents: money.payCents,
+      currency: money.currency,
+      notifyUrl: notifyUrl(row, settings, requestUrl),
+      returnUrl: `${base}/panel/topup?trade_no=${tradeNo}`,
+      subject: `${settings.str('SystemName') || 'AI Gateway'} top-up ${centsToDecimal(money.payCents)} ${money.currency}`,
+      user: { id: me.id, email: profile?.email ?? '' },
+    })
+  } catch (err) {
+    await db.update(orders).set({ status: 'failed', updatedAt: nowSeconds() }).where(and(eq(orders.tradeNo, tradeNo), eq(orders.status, 'pending')))
+    console.error(`payment ${row.type} #${row.id}: pay failed for ${tradeNo}`, err)
+    throw new ApiError(502, err instanceof GatewayError ? `The payment gateway refused the order: ${err.message}` : 'The payment gateway could not be reached; please try again', { cause: err })
+  }
+  if (pay.gatewayRef) await db.update(orders).set({ gatewayRef: pay.gatewayRef }).where(eq(orders.tradeNo, tradeNo))
+  return { trade_no: tradeNo, type: pay.type, data: pay.data }
+}
+
+// ---- notify ------------------------------------------------------------------------------------
+
+/** A log row for root: refused or odd notifies, failed credits. Never throws. */
+export async function alertRoot(env: Env, content: string, metadata: Record<string, unknown>) {
+  console.warn(`payment: ${content}`, JSON.stringify(metadata).slice(0, 500))
+  try {
+    const db = createDb(env.DB)
+    const [root] = await db.select({ id: users.id, username: users.username }).from(users).where(sql`${users.role} >= 100`).orderBy(users.id).limit(1)
+    await db.insert(logs).values({ userId: root?.id ?? 0, username: root?.username ?? '', createdAt: nowSeconds(), type: LOG_TYPE.SYSTEM, content: `Payment: ${content}`, metadata })
+  } catch (err) {
+    console.error('payment: could not write the alert log', err)
+  }
+}
+
+const rawOf = (req: NotifyRequest) => ({ method: req.method, query: req.url.search.slice(0, 2000), body: req.body.slice(0, 4000) })
+
+export type CompleteResult = { ok: true; duplicate: boolean } | { ok: false; retry: boolean; reason: string }
+
+/**
+ * Credit a verified payment for `order` once and mark it success. Shared by the notify and by the
+ * cron's gateway query.
+ */
+export async function completeOrder(env: Env, gatewayRow: Payment, order: Order, paid: Pick<PaidNotify, 'gatewayNo' | 'amountCents' | 'currency'>, via: string): Promise<CompleteResult> {
+  const db = createDb(env.DB)
+  const currency = paid.currency || gatewayRow.currency
+  const meta = { trade_no: order.tradeNo, gateway_id: gatewayRow.id, gateway_no: paid.gatewayNo, paid_cents: paid.amountCents, paid_currency: currency, order_cents: order.orderAmount, order_currency: order.orderCurrency, via }
+  if (paid.amountCents !== order.orderAmount || currency.toUpperCase() !== order.orderCurrency) {
+    await alertRoot(env, `paid amount ${centsToDecimal(paid.amountCents)} ${currency} does not match order ${order.tradeNo} (${centsToDecimal(order.orderAmount)} ${order.orderCurrency}); not credited`, meta)
+    return { ok: false, retry: false, reason: 'amount or currency mismatch' }
+  }
+  if (order.status === 'success' || order.status === 'refunded') return { ok: true, duplicate: true }
+  if (paid.gatewayNo) {
+    const [other] = await db
+      .select({ tradeNo: orders.tradeNo })
+      .from(orders)
+      .where(and(eq(orders.gatewayId, gatewayRow.id), eq(orders.gatewayNo, paid.gatewayNo), ne(orders.tradeNo, order.tradeNo)))
+      .limit(1)
+    if (other) {
+      await alertRoot(env, `gateway transaction ${paid.gatewayNo} was already used for order ${other.tradeNo}; order ${order.tradeNo} not credited`, meta)
+      return { ok: false, retry: false, reason: 'transaction already used' }
+    }
+  }
+  const [user] = await db.select({ username: users.username }).from(users).where(eq(users.id, order.userId)).limit(1)
+  const now = nowSeconds()
+  let credit
+  try {
+    credit = await env.WALLET.getByName(`user:${order.userId}`).credit({
+      userId: order.userId,
+      amount: order.quota,
+      key: `payment:${order.tradeNo}`,
+      log: {
+        type: LOG_TYPE.TOPUP,
+        createdAt: now,
+        username: user?.username,
+        content: `Online top-up through ${gatewayRow.name}: paid ${centsToDecimal(order.orderAmount)} ${order.orderCurrency} (order ${order.tradeNo})`,
+        metadata: { trade_no: order.tradeNo, gateway_id: gatewayRow.id, gateway_type: gatewayRow.type, gateway_no: paid.gatewayNo, amount: order.amount, order_amount: order.orderAmount / 100, order_currency: order.orderCurrency },
+      },
+    })
+  } catch (err) {
+    console.error(`payment: credit of ${order.tradeNo} failed`, err)
+    return { ok: false, retry: true, reason: 'credit failed' }
+  }
+  if (!credit.ok) {
+    await alertRoot(env, `order ${order.tradeNo} is paid but could not be credited (${credit.reason})`, meta)
+    return { ok: false, retry: true, reason: credit.reason }
+  }
+  // The credit is durable in the wallet; now the order. A concurrent notify may have won: fine.
+  await db
+    .update(orders)
+    .set({ status: 'success', gatewayNo: paid.gatewayNo, paidAt: now, updatedAt: now })
+    .where(and(eq(orders.id, order.id), inArray(orders.status, CREDITABLE)))
+  if (order.status !== 'pending') await alertRoot(env, `late payment for ${order.status} order ${order.tradeNo} credited`, meta)
+  return { ok: true, duplicate: Boolean(credit.duplicate) }
+}
+
+/** ANY /api/payment/notify/:uuid — the gateway's callback. */
+export async function handleNotify(env: Env, uuid: string, req: NotifyRequest): Promise<Response> {
+  const db = createDb(env.DB)
+  const [row] = await db.select().from(payments).where(eq(payments.uuid, uuid)).limit(1)
+  const gateway = row && gatewayOf(row.type)
+  if (!row || !gateway) {
+    await alertRoot(env, `notify for unknown gateway ${uuid.slice(0, 40)} refused`, { uuid: uuid.slice(0, 40), raw: rawOf(req) })
+    return new Response('unknown payment gateway', { status: 404 })
+  }
+  if (!row.enable || row.deletedAt) {
+    await alertRoot(env, `notify for disabled gateway ${row.name} (#${row.id}) refused`, { gateway_id: row.id, raw: rawOf(req) })
+    return gateway.ack('reject', 'gateway disabled')
+  }
+  let outcome
+  try {
+    outcome = await gateway.parseNotify(parseConfig(row), req)
+  } catch (err) {
+    console.error(`payment ${row.type} #${row.id}: notify parse failed`, err)
+    outcome = { kind: 'invalid' as const, reason: 'unreadable notify' }
+  }
+  if (outcome.kind === 'invalid') {
+    await alertRoot(env, `notify to ${row.name} (#${row.id}) refused: ${outcome.reason}`, { gateway_id: row.id, trade_no: outcome.tradeNo, reason: outcome.reason, raw: rawOf(req) })
+    return gateway.ack('reject', outcome.reason)
+  }
+  if (outcome.kind === 'ignored') return gateway.ack('ok')
+  const [order] = await db.select().from(orders).where(eq(orders.tradeNo, outcome.tradeNo)).limit(1)
+  if (!order || order.gatewayId !== row.id) {
+    await alertRoot(env, `notify to ${row.name} (#${row.id}) for ${order ? "another gateway's" : 'an unknown'} order ${outcome.tradeNo.slice(0, 64)} refused`, { gateway_id: row.id, trade_no: outcome.tradeNo.slice(0, 64), raw: rawOf(req) })
+    return gateway.ack('reject', 'unknown order')
+  }
+  const result = await completeOrder(env, row, order, outcome, 'notify')
+  if (result.ok) {
+    if (result.duplicate) await alertRoot(env, `repeated notify for order ${order.tradeNo} acknowledged; nothing credited again`, { gateway_id: row.id, trade_no: order.tradeNo, gateway_no: outcome.gatewayNo })
+    return gateway.ack('ok')
+  }
+  return gateway.ack(result.retry ? 'retry' : 'reject', result.reason)
+}
+
+// ---- cron and refunds --------------------------------------------------------------------------
+
+/** Close pending orders older than 3 h, asking the gateway first where it can be asked. */
+export async function closeStaleOrders(env: Env, limit = 50): Promise<{ closed: number; credited: number }> {
+  const db = createDb(env.DB)
+  const cutoff = nowSeconds() - ORDER_CLOSE_AFTER_SECONDS
+  const stale = await db.select().from(orders).where(and(eq(orders.status, 'pending'), lt(orders.createdAt, cutoff))).orderBy(orders.id).limit(limit)
+  let closed = 0
+  let credited = 0
+  const gateways = new Map<number, Payment | undefined>()
+  for (const order of stale) {
+    if (!gateways.has(order.gatewayId)) gateways.set(order.gatewayId, (await db.select().from(payments).where(eq(payments.id, order.gatewayId)).limit(1))[0])
+    const row = gateways.get(order.gatewayId)
+    const gateway = row && gatewayOf(row.type)
+    if (row && gateway?.query && row.enable && !row.deletedAt) {
+      try {
+        const q = await gateway.query(parseConfig(row), { tradeNo: order.tradeNo, gatewayRef: order.gatewayRef })
+        if (q?.paid && q.amountCents !== undefined) {
+          const r = await completeOrder(env, row, order, { gatewayNo: q.gatewayNo ?? '', amountCents: q.amountCents, currency: q.currency ?? '' }, 'query')
+          if (r.ok) {
+            credited++
+            continue
+          }
+        }
+      } catch (err) {
+        console.warn(`payment: query of ${order.tradeNo} failed; closing anyway`, err)
+      }
+    }
+    const res = await db
+      .update(orders)
+      .set({ status: 'closed', updatedAt: nowSeconds() })
+      .where(and(eq(orders.id, order.id), eq(orders.status, 'pending')))
+      .returning({ id: orders.id })
+    closed += res.length
+  }
+  return { closed, credited }
+}
+
+/** Mark a paid order refunded (after the money went back through the gateway's dashboard): the wallet takes the quota back. */
+export async function refundOrder(env: Env, actor: SessionUser, id: number) {
+  const db = createDb(env.DB)
+  const [order] = await db.select().from(orders).where(eq(orders.id, id)).limit(1)
+  if (!order) throw notFound('Order not found')
+  if (order.status !== 'success') throw conflict('Only a paid order can be refunded')
+  const [owner] = await db.select({ id: users.id, username: users.username, role: users.role }).from(users).where(eq(users.id, order.userId)).limit(1)
+  if (owner && actor.role < 100 && owner.id !== actor.id && owner.role >= actor.role) throw new ApiError(403, 'You cannot manage an administrator of your level or above')
+  const now = nowSeconds()
+  const debit = await env.WALLET.getByName(`user:${order.userId}`).credit({
+    userId: order.userId,
+    amount: -order.quota,
+    key: `payment-refund:${order.tradeNo}`,
+    log: {
+      type: LOG_TYPE.MANAGE,
+      createdAt: now,
+      username: owner?.username,
+      content: `Top-up order ${order.tradeNo} refunded by ${actor.username}: ${centsToDecimal(order.orderAmount)} ${order.orderCurrency} returned, quota taken back`,
+      metadata: { trade_no: order.tradeNo, actor_id: actor.id, actor: actor.username },
+    },
+  })
+  if (!debit.ok) {
+    if (debit.reason === 'insufficient_user_quota') throw conflict('The user has already spent part of this top-up; the balance cannot cover the refund')
+    throw new ApiError(503, `The refund could not be taken from the balance (${debit.reason})`)
+  }
+  const [row] = await db
+    .update(orders)
+    .set({ status: 'refunded', updatedAt: now })
+    .where(and(eq(orders.id, order.id), eq(orders.status, 'success')))
+    .returning()
+  return row ?? { ...order, status: 'refunded' }
+}
+
