@@ -1,0 +1,117 @@
+/**
+ * Lists for the console's task pages: Midjourney tasks (`midjourneys`, times in ms) and the other
+ * asynchronous tasks (`tasks`, Suno; times in seconds). Users see their own rows; admins see every
+ * row they outrank (shared/rank), with the channel, the owner and the upstream task id.
+ */
+import { z } from 'zod'
+import { ROLE, type SessionUser } from '../../env'
+import type { Page } from '../../lib/respond'
+import { scrubData } from '../../tasks/suno/suno-store'
+
+const STATUS = z.enum(['NOT_START', 'SUBMITTED', 'QUEUED', 'IN_PROGRESS', 'MODAL', 'FAILURE', 'SUCCESS', 'UNKNOWN'])
+const common = {
+  p: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  page_size: z.coerce.number().int().min(1).max(100).default(10),
+  status: STATUS.optional(),
+  action: z.string().trim().regex(/^[A-Za-z_]{1,40}$/).optional(),
+  start_timestamp: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+  end_timestamp: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+  task_id: z.string().trim().regex(/^\d{1,15}$/).optional(),
+  channel_id: z.coerce.number().int().min(0).max(1_000_000_000).optional(),
+  username: z.string().trim().max(64).optional(),
+}
+export const mjQuery = z.object(common)
+export const taskQuery = z.object({ ...common, platform: z.enum(['suno']).optional() })
+export type MjQuery = z.infer<typeof mjQuery>
+export type TaskQuery = z.infer<typeof taskQuery>
+
+/** Whose rows: one user's (self pages) or what an admin may see. */
+export type Scope = { userId: number } | { admin: SessionUser }
+
+const parse = (text: string, fallback: unknown) => {
+  try {
+    return text ? JSON.parse(text) : fallback
+  } catch {
+    return fallback
+  }
+}
+
+function where(q: MjQuery & { platform?: string }, scope: Scope, table: 'm' | 't') {
+  const clauses: string[] = []
+  const binds: unknown[] = []
+  const add = (sql: string, ...values: unknown[]) => {
+    clauses.push(sql)
+    binds.push(...values)
+  }
+  if ('userId' in scope) add(`${table}.user_id = ?`, scope.userId)
+  else {
+    if (scope.admin.role < ROLE.ROOT) add(`${table}.user_id NOT IN (SELECT id FROM users WHERE role >= ? AND id <> ?)`, scope.admin.role, scope.admin.id)
+    if (q.channel_id !== undefined) add(`${table}.channel_id = ?`, q.channel_id)
+    if (q.username) add(`${table}.user_id IN (SELECT id FROM users WHERE username = ?)`, q.username)
+  }
+  if (table === 't') add(`t.platform = ?`, q.platform ?? 'suno')
+  if (q.status) add(`${table}.status = ?`, q.status)
+  if (q.action) add(`${table}.action = ?`, q.action.toUpperCase())
+  if (q.task_id) add(`${table}.id = ?`, Number(q.task_id))
+  if (q.start_timestamp !== undefined) add(`${table}.submit_time >= ?`, q.start_timestamp)
+  if (q.end_timestamp !== undefined) add(`${table}.submit_time <= ?`, q.end_timestamp)
+  return { sql: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', binds }
+}
+
+async function page<R>(env: Env, from: string, q: { p: number; page_size: number }, w: { sql: string; binds: unknown[] }, alias: string) {
+  const [rows, count] = await env.DB.batch([
+    env.DB.prepare(`SELECT ${alias}.*, u.username FROM ${from} LEFT JOIN users u ON u.id = ${alias}.user_id ${w.sql} ORDER BY ${alias}.id DESC LIMIT ? OFFSET ?`).bind(
+      ...w.binds,
+      q.page_size,
+      (q.p - 1) * q.page_size
+    ),
+    env.DB.prepare(`SELECT COUNT(*) AS n FROM ${from} ${w.sql}`).bind(...w.binds),
+  ])
+  return { rows: (rows!.results ?? []) as R[], total: ((count!.results?.[0] as { n: number } | undefined)?.n ?? 0) as number }
+}
+
+export async function listMj(env: Env, q: MjQuery, scope: Scope): Promise<Page<Record<string, unknown>>> {
+  const admin = 'admin' in scope
+  const { rows, total } = await page<Record<string, any>>(env, 'midjourneys m', q, where(q, scope, 'm'), 'm')
+  const data = rows.map((r) => ({
+    id: r.id,
+    action: r.action,
+    status: r.status,
+    progress: r.progress,
+    prompt: r.prompt,
+    prompt_en: r.prompt_en,
+    description: r.description,
+    fail_reason: r.fail_reason,
+    image_url: r.image_url,
+    submit_time: r.submit_time,
+    start_time: r.start_time,
+    finish_time: r.finish_time,
+    quota: r.quota,
+    mode: r.mode,
+    token_id: r.token_id,
+    ...(admin ? { channel_id: r.channel_id, user_id: r.user_id, username: r.username ?? '', mj_id: r.mj_id } : {}),
+  }))
+  return { data, page: q.p, size: q.page_size, total_count: total }
+}
+
+export async function listTasks(env: Env, q: TaskQuery, scope: Scope): Promise<Page<Record<string, unknown>>> {
+  const admin = 'admin' in scope
+  const { rows, total } = await page<Record<string, any>>(env, 'tasks t', q, where(q, scope, 't'), 't')
+  const data = rows.map((r) => ({
+    id: r.id,
+    platform: r.platform,
+    action: r.action,
+    status: r.status,
+    progress: r.progress,
+    fail_reason: r.fail_reason,
+    submit_time: r.submit_time,
+    start_time: r.start_time,
+    finish_time: r.finish_time,
+    quota: r.quota,
+    token_id: r.token_id,
+    properties: parse(r.properties, {}),
+    data: scrubData(r.data),
+    ...(admin ? { channel_id: r.channel_id, user_id: r.user_id, username: r.username ?? '', task_id: r.task_id } : {}),
+  }))
+  return { data, page: q.p, size: q.page_size, total_count: total }
+}
