@@ -107,9 +107,12 @@ export async function forgetToken(env: Env, key: string): Promise<void> {
 
 const unauthorized = (message: string, code = 'invalid_api_key') => new ApiError(401, message, { code })
 
+/** Gemini clients send the key in `x-goog-api-key` or, on the Gemini paths (/v1beta), in `?key=`. */
+const googleKey = (c: Context<HonoEnv>) => c.req.header('x-goog-api-key') ?? (c.req.path.startsWith('/v1beta/') ? c.req.query('key') : undefined)
+
 /** `keyHeader` overrides where the key is read from (midjourney-proxy clients send `mj-api-secret`). */
 export async function authenticateRelay(c: Context<HonoEnv>, keyHeader?: string): Promise<RelayAuth> {
-  const parsed = parseKeyHeader(keyHeader || c.req.header('authorization'), c.req.header('x-api-key'))
+  const parsed = parseKeyHeader(keyHeader || c.req.header('authorization'), c.req.header('x-api-key') ?? googleKey(c))
   if (!parsed) throw unauthorized('No API key provided. Use "Authorization: Bearer sk-…".', 'missing_api_key')
   const secret = await getTokenSecret(c.env, c.executionCtx)
   const signed = await verifyTokenKey(parsed.key, secret)
