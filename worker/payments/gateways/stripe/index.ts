@@ -81,7 +81,7 @@ export const stripe: Gateway<StripeConfig> = {
     try {
       event = await stripeClient(config).webhooks.constructEventAsync(req.body, header, config.webhook_secret, TOLERANCE_SECONDS, crypto)
     } catch (err) {
-      return { kind: 'invalid', reason: `signature: ${(err as Error).message}` }
+      return { kind: 'invalid', reason: `signature: ${String((err as Error).message).split('\n')[0]!.trim()}` }
     }
     if (!(EVENTS as readonly string[]).includes(event.type)) return { kind: 'ignored', reason: `event ${event.type}` }
     const session = event.data.object as Stripe.Checkout.Session
