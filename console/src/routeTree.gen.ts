@@ -32,6 +32,7 @@ import { Route as PanelPricingRouteImport } from './routes/panel/pricing'
 import { Route as PanelProfileRouteImport } from './routes/panel/profile'
 import { Route as PanelRedemptionRouteImport } from './routes/panel/redemption'
 import { Route as PanelSettingRouteImport } from './routes/panel/setting'
+import { Route as PanelTelegramRouteImport } from './routes/panel/telegram'
 import { Route as PanelTokenRouteImport } from './routes/panel/token'
 import { Route as PanelTopupRouteImport } from './routes/panel/topup'
 import { Route as PanelUserRouteImport } from './routes/panel/user'
@@ -152,6 +153,11 @@ const PanelSettingRoute = PanelSettingRouteImport.update({
   path: '/setting',
   getParentRoute: () => PanelRouteRoute,
 } as any)
+const PanelTelegramRoute = PanelTelegramRouteImport.update({
+  id: '/telegram',
+  path: '/telegram',
+  getParentRoute: () => PanelRouteRoute,
+} as any)
 const PanelTokenRoute = PanelTokenRouteImport.update({
   id: '/token',
   path: '/token',
@@ -200,6 +206,7 @@ export interface FileRoutesByFullPath {
   '/panel/profile': typeof PanelProfileRoute
   '/panel/redemption': typeof PanelRedemptionRoute
   '/panel/setting': typeof PanelSettingRoute
+  '/panel/telegram': typeof PanelTelegramRoute
   '/panel/token': typeof PanelTokenRoute
   '/panel/topup': typeof PanelTopupRoute
   '/panel/user': typeof PanelUserRoute
@@ -227,6 +234,7 @@ export interface FileRoutesByTo {
   '/panel/profile': typeof PanelProfileRoute
   '/panel/redemption': typeof PanelRedemptionRoute
   '/panel/setting': typeof PanelSettingRoute
+  '/panel/telegram': typeof PanelTelegramRoute
   '/panel/token': typeof PanelTokenRoute
   '/panel/topup': typeof PanelTopupRoute
   '/panel/user': typeof PanelUserRoute
@@ -258,6 +266,7 @@ export interface FileRoutesById {
   '/panel/profile': typeof PanelProfileRoute
   '/panel/redemption': typeof PanelRedemptionRoute
   '/panel/setting': typeof PanelSettingRoute
+  '/panel/telegram': typeof PanelTelegramRoute
   '/panel/token': typeof PanelTokenRoute
   '/panel/topup': typeof PanelTopupRoute
   '/panel/user': typeof PanelUserRoute
@@ -290,6 +299,7 @@ export interface FileRouteTypes {
     | '/panel/profile'
     | '/panel/redemption'
     | '/panel/setting'
+    | '/panel/telegram'
     | '/panel/token'
     | '/panel/topup'
     | '/panel/user'
@@ -317,6 +327,7 @@ export interface FileRouteTypes {
     | '/panel/profile'
     | '/panel/redemption'
     | '/panel/setting'
+    | '/panel/telegram'
     | '/panel/token'
     | '/panel/topup'
     | '/panel/user'
@@ -347,6 +358,7 @@ export interface FileRouteTypes {
     | '/panel/profile'
     | '/panel/redemption'
     | '/panel/setting'
+    | '/panel/telegram'
     | '/panel/token'
     | '/panel/topup'
     | '/panel/user'
@@ -524,6 +536,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PanelSettingRouteImport
       parentRoute: typeof PanelRouteRoute
     }
+    '/panel/telegram': {
+      id: '/panel/telegram'
+      path: '/telegram'
+      fullPath: '/panel/telegram'
+      preLoaderRoute: typeof PanelTelegramRouteImport
+      parentRoute: typeof PanelRouteRoute
+    }
     '/panel/token': {
       id: '/panel/token'
       path: '/token'
@@ -606,6 +625,7 @@ interface PanelRouteRouteChildren {
   PanelProfileRoute: typeof PanelProfileRoute
   PanelRedemptionRoute: typeof PanelRedemptionRoute
   PanelSettingRoute: typeof PanelSettingRoute
+  PanelTelegramRoute: typeof PanelTelegramRoute
   PanelTokenRoute: typeof PanelTokenRoute
   PanelTopupRoute: typeof PanelTopupRoute
   PanelUserRoute: typeof PanelUserRoute
@@ -624,6 +644,7 @@ const PanelRouteRouteChildren: PanelRouteRouteChildren = {
   PanelProfileRoute: PanelProfileRoute,
   PanelRedemptionRoute: PanelRedemptionRoute,
   PanelSettingRoute: PanelSettingRoute,
+  PanelTelegramRoute: PanelTelegramRoute,
   PanelTokenRoute: PanelTokenRoute,
   PanelTopupRoute: PanelTopupRoute,
   PanelUserRoute: PanelUserRoute,

@@ -2,6 +2,7 @@
  * Own-account calls of the profile page: update (PUT /api/user/self), the access token
  * (GET /api/user/token), binding an email with a code (GET /api/oauth/email/bind) and unbinding a
  * sign-in method (POST /api/user/unbind). Each answers with the new profile, which replaces the cached one.
+ * Telegram: a one-time bind code (POST /api/user/telegram/code) and unbinding (DELETE /api/user/telegram).
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
@@ -61,6 +62,32 @@ export function useUnbind() {
     mutationFn: (type: BindingType) => api.post<UserProfile>('/api/user/unbind', { type }),
     onSuccess: (user) => {
       queryClient.setQueryData(selfQueryOptions.queryKey, user)
+      notify.success(t('binding.unbound'))
+    },
+  })
+}
+
+export interface TelegramBindCode {
+  code: string
+  expires_in: number
+  bot_username: string
+  /** `https://t.me/<bot>?start=<code>`: opens the bot and binds on Start. */
+  link: string
+}
+
+/** A fresh one-time code for `/bind <code>` (POST /api/user/telegram/code; any earlier code stops working). */
+export function useTelegramBindCode() {
+  return useMutation({ mutationFn: () => api.post<TelegramBindCode>('/api/user/telegram/code') })
+}
+
+/** Unbinds the Telegram chat (DELETE /api/user/telegram), then reloads the profile. */
+export function useUnbindTelegram() {
+  const queryClient = useQueryClient()
+  const { t } = useTranslation('oauth')
+  return useMutation({
+    mutationFn: () => api.delete<null>('/api/user/telegram'),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: selfQueryOptions.queryKey })
       notify.success(t('binding.unbound'))
     },
   })

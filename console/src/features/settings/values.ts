@@ -53,6 +53,8 @@ export const SECRET_KEYS = new Set([
   'LarkClientSecret',
   'OIDCClientSecret',
   'TurnstileSecretKey',
+  'TelegramBotToken',
+  'TelegramWebhookSecret',
 ])
 
 /** Spec §5: a trailing slash is removed from URLs. */

@@ -3,7 +3,7 @@
  * (ids from /api/user/self), with Bind — only for methods the site enables (email always) — and
  * Unbind after a confirmation. GitHub, OIDC and Lark bind through the provider's sign-in page
  * (the callback answers 'bind'); WeChat and email bind with a code in a dialog. Telegram is listed
- * only when the site has a bot; it is bound from the bot itself.
+ * only when the site has a bot; it binds with a one-time code sent to the bot (telegram-bind-dialog.tsx).
  */
 import { useState } from 'react'
 import { Link2, Loader2, Pencil, Unlink } from 'lucide-react'
@@ -19,8 +19,9 @@ import { BINDING_ICONS } from '@/features/oauth/components/provider-icons'
 import { WeChatCodeDialog } from '@/features/oauth/components/wechat-code-dialog'
 import { methodEnabled, type BindingType } from '@/features/oauth/providers'
 import { useSiteInfo } from '@/features/site/api'
-import { useUnbind } from '../api'
+import { useUnbind, useUnbindTelegram } from '../api'
 import { EmailBindDialog } from './email-bind-dialog'
+import { TelegramBindDialog } from './telegram-bind-dialog'
 
 type RowKey = BindingType | 'telegram'
 
@@ -37,8 +38,9 @@ export function AccountBindingCard({ user }: { user: UserProfile }) {
   const site = useSiteInfo()
   const start = useStartOAuth()
   const unbind = useUnbind()
-  const [dialog, setDialog] = useState<'email' | 'wechat' | null>(null)
-  const [unbinding, setUnbinding] = useState<BindingType>('email')
+  const unbindTelegram = useUnbindTelegram()
+  const [dialog, setDialog] = useState<'email' | 'wechat' | 'telegram' | null>(null)
+  const [unbinding, setUnbinding] = useState<RowKey>('email')
   const [confirming, setConfirming] = useState(false)
   const leaving = start.isPending || start.isSuccess
 
@@ -49,10 +51,10 @@ export function AccountBindingCard({ user }: { user: UserProfile }) {
     { key: 'wechat', value: user.wechat_id, canBind: methodEnabled(site, 'wechat') },
     { key: 'lark', value: user.lark_id, canBind: methodEnabled(site, 'lark') },
   ]
-  if (site.telegram_bot) rows.push({ key: 'telegram', value: user.telegram_id ? String(user.telegram_id) : '', canBind: false })
+  if (site.telegram_bot) rows.push({ key: 'telegram', value: Number(user.telegram_id) ? String(user.telegram_id) : '', canBind: true })
 
-  const bind = (key: BindingType) => {
-    if (key === 'email' || key === 'wechat') setDialog(key)
+  const bind = (key: RowKey) => {
+    if (key === 'email' || key === 'wechat' || key === 'telegram') setDialog(key)
     else start.mutate(key)
   }
 
@@ -88,63 +90,62 @@ export function AccountBindingCard({ user }: { user: UserProfile }) {
                     {value || t('binding.notBound')}
                   </p>
                 </div>
-                {key !== 'telegram' && (
-                  <div className="flex shrink-0 gap-1">
-                    {key === 'email' && bound && (
-                      <Tooltip>
-                        <TooltipTrigger asChild>
-                          <Button
-                            size="icon"
-                            variant="ghost"
-                            className="size-8"
-                            onClick={() => setDialog('email')}
-                            aria-label={to('binding.changeEmail')}
-                            data-testid="change-email"
-                          >
-                            <Pencil />
-                          </Button>
-                        </TooltipTrigger>
-                        <TooltipContent>{to('binding.changeEmail')}</TooltipContent>
-                      </Tooltip>
-                    )}
-                    {bound ? (
+                <div className="flex shrink-0 gap-1">
+                  {key === 'email' && bound && (
+                    <Tooltip>
+                      <TooltipTrigger asChild>
+                        <Button
+                          size="icon"
+                          variant="ghost"
+                          className="size-8"
+                          onClick={() => setDialog('email')}
+                          aria-label={to('binding.changeEmail')}
+                          data-testid="change-email"
+                        >
+                          <Pencil />
+                        </Button>
+                      </TooltipTrigger>
+                      <TooltipContent>{to('binding.changeEmail')}</TooltipContent>
+                    </Tooltip>
+                  )}
+                  {bound ? (
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      className="text-muted-foreground hover:text-destructive"
+                      onClick={() => {
+                        setUnbinding(key)
+                        setConfirming(true)
+                      }}
+                      aria-label={to('binding.unbindOne', { provider: label(key) })}
+                      data-testid={`unbind-${key}`}
+                    >
+                      <Unlink />
+                      {to('binding.unbind')}
+                    </Button>
+                  ) : (
+                    canBind && (
                       <Button
                         size="sm"
-                        variant="ghost"
-                        className="text-muted-foreground hover:text-destructive"
-                        onClick={() => {
-                          setUnbinding(key)
-                          setConfirming(true)
-                        }}
-                        aria-label={to('binding.unbindOne', { provider: label(key) })}
-                        data-testid={`unbind-${key}`}
+                        variant="outline"
+                        disabled={leaving}
+                        onClick={() => bind(key)}
+                        aria-label={to('binding.bindOne', { provider: label(key) })}
+                        data-testid={`bind-${key}`}
                       >
-                        <Unlink />
-                        {to('binding.unbind')}
+                        {leaving && start.variables === key ? <Loader2 className="animate-spin" /> : <Link2 />}
+                        {to('binding.bind')}
                       </Button>
-                    ) : (
-                      canBind && (
-                        <Button
-                          size="sm"
-                          variant="outline"
-                          disabled={leaving}
-                          onClick={() => bind(key)}
-                          aria-label={to('binding.bindOne', { provider: label(key) })}
-                          data-testid={`bind-${key}`}
-                        >
-                          {leaving && start.variables === key ? <Loader2 className="animate-spin" /> : <Link2 />}
-                          {to('binding.bind')}
-                        </Button>
-                      )
-                    )}
-                  </div>
-                )}
+                    )
+                  )}
+                </div>
               </li>
             )
           })}
         </ul>
       </CardContent>
       <EmailBindDialog open={dialog === 'email'} onOpenChange={(open) => setDialog(open ? 'email' : null)} current={user.email} />
+      {site.telegram_bot && <TelegramBindDialog open={dialog === 'telegram'} onOpenChange={(open) => setDialog(open ? 'telegram' : null)} />}
       {site.wechat_login && <WeChatCodeDialog mode="bind" open={dialog === 'wechat'} onOpenChange={(open) => setDialog(open ? 'wechat' : null)} />}
       <ConfirmDialog
         open={confirming}
@@ -153,8 +154,12 @@ export function AccountBindingCard({ user }: { user: UserProfile }) {
         description={to('binding.unbindDescription', { provider: label(unbinding) })}
         confirmText={to('binding.unbind')}
         destructive
-        pending={unbind.isPending}
-        onConfirm={() => unbind.mutate(unbinding, { onSettled: () => setConfirming(false) })}
+        pending={unbind.isPending || unbindTelegram.isPending}
+        onConfirm={() =>
+          unbinding === 'telegram'
+            ? unbindTelegram.mutate(undefined, { onSettled: () => setConfirming(false) })
+            : unbind.mutate(unbinding, { onSettled: () => setConfirming(false) })
+        }
       />
     </Card>
   )

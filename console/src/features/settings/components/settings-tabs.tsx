@@ -1,7 +1,7 @@
 /**
  * The three tabs of the settings page (spec §2) and the sections each one holds, in order:
  * operation (general, chat links, quota, monitoring, log, payment, rate, other), system (server,
- * login, email domains, SMTP, GitHub, WeChat, Lark, OIDC, Turnstile) and other (notice, branding,
+ * login, email domains, SMTP, GitHub, WeChat, Lark, OIDC, Turnstile, Telegram bot) and other (notice, branding,
  * home, about, footer).
  */
 import { Fragment, type ReactNode } from 'react'
@@ -16,6 +16,7 @@ import { OperationOtherSection } from './settings-operation-other'
 import { GitHubSection, LarkSection, OidcSection, SmtpSection, TurnstileSection, WeChatSection } from './settings-providers'
 import { MonitoringSection, QuotaSection } from './settings-quota'
 import { SettingsTabLayout } from './settings-tab-layout'
+import { TelegramSection } from './settings-telegram'
 
 export const SETTINGS_TABS = ['operation', 'system', 'other'] as const
 export type SettingsTab = (typeof SETTINGS_TABS)[number]
@@ -43,6 +44,7 @@ const SECTIONS: Record<SettingsTab, Section[]> = {
     { id: 'lark', titleKey: 'lark', render: (o) => <LarkSection options={o} /> },
     { id: 'oidc', titleKey: 'oidc', render: (o) => <OidcSection options={o} /> },
     { id: 'turnstile', titleKey: 'turnstile', render: (o) => <TurnstileSection options={o} /> },
+    { id: 'telegram', titleKey: 'telegram', render: (o) => <TelegramSection options={o} /> },
   ],
   other: [
     { id: 'notice', titleKey: 'notice', render: (o) => <ContentSection options={o} field="Notice" /> },

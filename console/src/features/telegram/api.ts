@@ -1,0 +1,111 @@
+/**
+ * Telegram bot calls (admin): the menu list (GET /api/option/telegram/), create (POST), edit (PUT),
+ * delete (DELETE /:id), the bot's status (GET /status: mode, webhook info, polling state) and
+ * Reload (PUT /reload), which pushes the menus and the webhook/polling mode to Telegram.
+ */
+import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
+import { useTranslation } from 'react-i18next'
+import { api } from '@/lib/api-client'
+import { notify } from '@/lib/notify'
+
+export const PARSE_MODES = ['MarkdownV2', 'Markdown', 'HTML', 'plain'] as const
+export type ParseMode = (typeof PARSE_MODES)[number]
+
+export interface TelegramMenu {
+  id: number
+  command: string
+  description: string
+  parse_mode: ParseMode
+  reply_message: string
+}
+
+export interface TelegramStatus {
+  enabled: boolean
+  configured: boolean
+  mode: 'webhook' | 'polling'
+  bot_username: string
+  applied_at: number
+  applied_mode: string
+  menus_applied: number
+  last_update_time: number
+  webhook?: { url: string; pending_update_count: number; last_error_date: number; last_error_message: string }
+  polling?: { running: boolean; offset: number; last_poll_time: number; last_error: string }
+  error: string
+}
+
+export interface TelegramListSearch {
+  p?: number
+  page_size?: number
+  order?: string
+  keyword?: string
+}
+
+interface ListPage<T> {
+  data: T[]
+  page: number
+  size: number
+  total_count: number
+}
+
+export const telegramKeys = {
+  all: ['telegram'] as const,
+  list: (search: TelegramListSearch) => ['telegram', 'menus', search] as const,
+  status: ['telegram', 'status'] as const,
+}
+
+export const telegramMenusQueryOptions = (search: TelegramListSearch) =>
+  queryOptions({
+    queryKey: telegramKeys.list(search),
+    queryFn: ({ signal }) =>
+      api.get<ListPage<TelegramMenu>>('/api/option/telegram/', { p: search.p, page_size: search.page_size, order: search.order, keyword: search.keyword }, signal),
+    placeholderData: keepPreviousData,
+  })
+
+export const telegramStatusQueryOptions = queryOptions({
+  queryKey: telegramKeys.status,
+  queryFn: ({ signal }) => api.get<TelegramStatus>('/api/option/telegram/status', undefined, signal),
+})
+
+export type MenuBody = Omit<TelegramMenu, 'id'>
+
+function useRefresh() {
+  const queryClient = useQueryClient()
+  return () => void queryClient.invalidateQueries({ queryKey: telegramKeys.all })
+}
+
+export function useSaveMenu() {
+  const { t } = useTranslation('telegram')
+  const refresh = useRefresh()
+  return useMutation({
+    mutationFn: ({ id, ...body }: MenuBody & { id?: number }) =>
+      id ? api.put<TelegramMenu>('/api/option/telegram/', { id, ...body }) : api.post<TelegramMenu>('/api/option/telegram/', body),
+    onSuccess: (_, vars) => {
+      refresh()
+      notify.success(vars.id ? t('toast.updated') : t('toast.created'))
+    },
+  })
+}
+
+export function useDeleteMenu() {
+  const { t } = useTranslation('telegram')
+  const refresh = useRefresh()
+  return useMutation({
+    mutationFn: (id: number) => api.delete<null>(`/api/option/telegram/${id}`),
+    onSuccess: () => {
+      refresh()
+      notify.success(t('toast.deleted'))
+    },
+  })
+}
+
+export function useReloadBot() {
+  const { t } = useTranslation('telegram')
+  const refresh = useRefresh()
+  return useMutation({
+    mutationFn: () => api.put<{ bot_username: string; menus: number; mode: string }>('/api/option/telegram/reload'),
+    onSuccess: (data) => {
+      refresh()
+      notify.success(t('toast.reloaded', { count: data.menus, bot: data.bot_username }))
+    },
+  })
+}
