@@ -5,7 +5,8 @@
  *   ChannelBalanceFrequency minutes; a bounded sweep of unfinished Midjourney/Suno tasks
  *   (tasks/task-poller.ts: updates, 1 h timeout, refunds of failures);
  * - daily at 00:10 UTC: log retention (LogCleanupDays) after the rollup, and expired sessions.
- * Every 5 minutes also: pending top-up orders older than 3 h are closed (the gateway asked first).
+ * Every 5 minutes also: pending top-up orders older than 3 h are closed (the gateway asked first);
+ * in Telegram polling mode the TelegramPoller's alarm is re-armed if it went missing.
  * Each job is isolated: one failing does not stop the others.
  */
 import { testAllChannels } from '../admin/channels/channel-test'
@@ -51,4 +52,6 @@ export async function runScheduled(controller: Pick<ScheduledController, 'cron' 
   await run('async-tasks', () => pollUnfinishedTasks(env))
   if (await dueEvery(env, 'channel-test', settings.int('ChannelTestFrequency'))) await run('channel-test', () => testAllChannels(env))
   if (await dueEvery(env, 'channel-balance', settings.int('ChannelBalanceFrequency'))) await run('channel-balance', () => refreshAllBalances(env))
+  // Telegram polling mode: re-arm the poller's alarm if it went missing (telegram/apply.ts starts it).
+  if (settings.bool('TelegramBotEnabled') && settings.str('TelegramMode') === 'polling') await run('telegram-poller', () => env.TELEGRAM_POLLER.getByName('telegram').ensure())
 }
