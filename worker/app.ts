@@ -7,6 +7,7 @@ import { requestId } from 'hono/request-id'
 import { secureHeaders } from 'hono/secure-headers'
 import { adminApp } from './admin/admin.routes'
 import { legacyBillingApp, relayApp } from './relay/relay.routes'
+import { geminiApp } from './relay/inbound/gemini/gemini.routes'
 import { createMjApp, MJ_MODE_PREFIXES } from './tasks/midjourney/mj.routes'
 import { createSunoApp } from './tasks/suno/suno.routes'
 import { ApiError, managementBody, openAIBody, toApiError } from './lib/errors'
@@ -39,6 +40,7 @@ export function createApp() {
   )
   app.route('/api', adminApp)
   app.route('/v1', relayApp)
+  app.route('/v1beta', geminiApp)
   app.route('/dashboard', legacyBillingApp)
   // Asynchronous tasks: midjourney-proxy (with its speed-mode prefixes) and Suno, in their own envelopes.
   const mj = createMjApp()

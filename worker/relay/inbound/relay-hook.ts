@@ -21,7 +21,7 @@ export async function readJsonBody(c: Context<HonoEnv>): Promise<unknown> {
 
 /** Reads the client's JSON body, converts it and leaves the chat body where `c.req.json()` finds it. */
 export async function useChatBody(c: Context<HonoEnv>, codec: InboundCodec): Promise<Record<string, unknown>> {
-  const chat = codec.toChat(await readJsonBody(c))
+  const chat = codec.toOpenAI(await readJsonBody(c))
   // The request now carries the chat body; Hono's body cache is dropped so c.req.json() reads it.
   const headers = new Headers(c.req.raw.headers)
   headers.set('content-type', 'application/json')
@@ -38,7 +38,7 @@ export async function adaptAnswer(codec: InboundCodec, res: Response): Promise<R
   if (!type.includes('json')) return res
   const headers = new Headers(res.headers)
   headers.delete('content-length')
-  return Response.json(codec.fromChat((await res.json()) as Record<string, any>), { status: res.status, headers })
+  return Response.json(codec.fromOpenAI((await res.json()) as Record<string, any>), { status: res.status, headers })
 }
 
 /**
@@ -82,7 +82,7 @@ export function adaptStream(res: Response, encoder: InboundStreamEncoder): Respo
 }
 
 /** Hono error handler for a codec's routes: every failure in the format's own envelope. */
-export function inboundErrorHandler(codec: InboundCodec): ErrorHandler<HonoEnv> {
+export function inboundErrorHandler(codec: Pick<InboundCodec, 'errorResponse'>): ErrorHandler<HonoEnv> {
   return (err, c) => {
     const apiError = toApiError(err)
     if (apiError.status >= 500) console.error(`[${c.get('requestId')}] ${c.req.method} ${c.req.path}`, apiError.cause ?? err)

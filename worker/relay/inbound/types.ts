@@ -19,10 +19,10 @@ export interface InboundStreamEncoder {
 
 export interface InboundCodec {
   format: InboundFormat
-  /** The client's body → an OpenAI chat body (throws ApiError 400 on invalid input). */
-  toChat(body: unknown): Record<string, unknown>
-  /** An OpenAI chat completion (JSON) → the format's answer. */
-  fromChat(answer: Record<string, any>): unknown
+  /** The client's body → the internal OpenAI body of the relay op (chat, or embeddings for Gemini embedContent); throws ApiError 400 on invalid input. */
+  toOpenAI(body: unknown): Record<string, unknown>
+  /** The op's OpenAI JSON answer (chat completion, embeddings list) → the format's answer. */
+  fromOpenAI(answer: Record<string, any>): unknown
   createStreamEncoder(): InboundStreamEncoder
   /** The format's own error envelope, so the client's SDK raises its own error class. */
   errorResponse(err: ApiError, requestId?: string): Response

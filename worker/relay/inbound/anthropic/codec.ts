@@ -6,8 +6,8 @@ import { AnthropicStreamEncoder } from './stream'
 
 export const anthropicCodec: InboundCodec = {
   format: 'anthropic',
-  toChat: toChatRequest,
-  fromChat: toMessage,
+  toOpenAI: toChatRequest,
+  fromOpenAI: toMessage,
   createStreamEncoder: () => new AnthropicStreamEncoder(),
   errorResponse: anthropicErrorResponse,
 }

@@ -5,7 +5,7 @@ import { responsesCodec } from './codec'
 import { parseResponsesRequest } from './request'
 import { assistantTurn } from './response'
 
-const chatOf = (body: Record<string, unknown>, history: Record<string, unknown>[] = []) => responsesCodec({ req: parseResponsesRequest({ model: 'gpt-4o', ...body }), history }).toChat(body)
+const chatOf = (body: Record<string, unknown>, history: Record<string, unknown>[] = []) => responsesCodec({ req: parseResponsesRequest({ model: 'gpt-4o', ...body }), history }).toOpenAI(body)
 
 describe('Responses request → chat', () => {
   it('converts item input: developer/system, text/image/file parts, function calls and outputs, skipping reasoning', () => {
@@ -103,7 +103,7 @@ describe('Responses request → chat', () => {
   ])('refuses %s with 400', (_name, body) => {
     let err: unknown
     try {
-      responsesCodec({ req: parseResponsesRequest(body), history: [] }).toChat(body)
+      responsesCodec({ req: parseResponsesRequest(body), history: [] }).toOpenAI(body)
     } catch (e) {
       err = e
     }
@@ -124,7 +124,7 @@ describe('chat answer → Response', () => {
     const reported: unknown[] = []
     const req = parseResponsesRequest({ model: 'gpt-4o', input: 'x', instructions: 'I', metadata: { k: 'v' }, store: false })
     const codec = responsesCodec({ req, history: [], onComplete: (r) => reported.push(r) })
-    const out = codec.fromChat(
+    const out = codec.fromOpenAI(
       answer({ content: 'Calling.', reasoning_content: 'Think.', tool_calls: [{ id: 'call_9', type: 'function', function: { name: 'f', arguments: '{"a":1}' } }] }, 'tool_calls')
     ) as any
     expect(out).toMatchObject({
@@ -153,7 +153,7 @@ describe('chat answer → Response', () => {
     ['content_filter', 'incomplete', { reason: 'content_filter' }],
     ['stop', 'completed', null],
   ])('finish_reason %s → status %s', (finish, status, details) => {
-    const out = responsesCodec({ req: parseResponsesRequest({ model: 'm', input: 'x' }), history: [] }).fromChat(answer({ content: 'x' }, finish)) as any
+    const out = responsesCodec({ req: parseResponsesRequest({ model: 'm', input: 'x' }), history: [] }).fromOpenAI(answer({ content: 'x' }, finish)) as any
     expect(out.status).toBe(status)
     expect(out.incomplete_details).toEqual(details)
   })

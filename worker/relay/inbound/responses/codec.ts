@@ -17,8 +17,8 @@ export function responsesCodec(opts: {
   const ctx: ResponseContext = { id: `resp_${crypto.randomUUID().replace(/-/g, '')}`, createdAt: Math.floor(Date.now() / 1000), req: opts.req }
   return {
     format: 'responses',
-    toChat: () => toChatBody(opts.req, opts.history),
-    fromChat(answer) {
+    toOpenAI: () => toChatBody(opts.req, opts.history),
+    fromOpenAI(answer) {
       const response = toResponse(ctx, answer)
       opts.onComplete?.(response)
       return response
