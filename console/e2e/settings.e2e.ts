@@ -3,7 +3,8 @@
  * the top bar and title, currency display on the profile, registration closed on the register
  * page, a chat link added), survive a reload, a secret is write-only (empty field + "Configured",
  * never returned by GET /api/option/), invalid JSON stays in the form, the server's refusal of a
- * login method without credentials shows under its switch, and a plain admin sees "root only".
+ * login method without credentials shows under its switch, the output limits and image ratios the
+ * reservation reads are saved, and a plain admin sees "root only".
  * Every option changed here is restored afterwards (other files share this server).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -239,6 +240,28 @@ describe('settings page', () => {
     await visitor.page.getByText('New registrations are currently closed by the administrator.').waitFor()
     await visitor.context.close()
   }, 180_000)
+
+  it('edits the output limits and image price ratios the reservation reads', async () => {
+    const { context, page } = await openPage(suite.browser, { baseURL: root.base })
+    await signInAs(page, SHARED_ROOT)
+    await page.goto('/panel/setting?tab=operation')
+    const section = page.getByTestId('settings-limits')
+    await section.waitFor()
+    const ratios = section.locator('textarea[name="ImagePriceRatios"]')
+    await ratios.fill('{"dall-e-3": 2}')
+    await page.getByTestId('settings-limits-save').click()
+    await section.getByText('Must be a JSON object, for example').waitFor()
+    await ratios.fill('{"dall-e-3": {"hd|1024x1024": 2.5}}')
+    await section.locator('textarea[name="ModelOutputLimits"]').fill('{"e2e-model*": 2048}')
+    await saveSection(page, 'limits')
+    await section.scrollIntoViewIfNeeded()
+    await shot(page, 'settings-limits-light')
+    await page.reload()
+    await expect.poll(async () => JSON.parse(await page.getByTestId('settings-limits').locator('textarea[name="ModelOutputLimits"]').inputValue())).toEqual({ 'e2e-model*': 2048 })
+    const saved = byKey(await root.ok<Option[]>('GET', '/api/option/'))
+    expect(JSON.parse(saved.ImagePriceRatios!.value)).toEqual({ 'dall-e-3': { 'hd|1024x1024': 2.5 } })
+    await context.close()
+  })
 
   it('fits a phone screen', async () => {
     const { context, page } = await openPage(suite.browser, { baseURL: root.base, viewport: PHONE })

@@ -1,6 +1,6 @@
 /** Every OpenAI endpoint besides chat goes through the same relay path: routing, billing and logs. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createChannel, createToken, createUser, ledger, send, setPrice } from '../test/factories'
+import { createChannel, createToken, createUser, ledger, send, setOptions, setPrice } from '../test/factories'
 import { mockUpstream } from '../test/upstream-mock'
 
 let upstream: ReturnType<typeof mockUpstream>
@@ -42,12 +42,39 @@ describe('other endpoints', () => {
     expect((await ledger(user.id)).loggedQuota).toBe(20_000)
   })
 
-  it('audio speech passes the binary answer through and bills the input text', async () => {
-    const { user, key } = await setup('tts-1')
+  it('image prices follow size and quality (built-in table, then the ImagePriceRatios override)', async () => {
+    const { user, key } = await setup('dall-e-3', [20, 0, 'times'])
+    // dall-e-3 hd 1024x1792 is $0.12 = 3 × the $0.04 base.
+    expect((await send('/v1/images/generations', { key, json: { model: 'dall-e-3', prompt: 'a cat', quality: 'hd', size: '1024x1792' } })).status).toBe(200)
+    expect((await ledger(user.id)).loggedQuota).toBe(60_000)
+    await setOptions({ ImagePriceRatios: JSON.stringify({ 'dall-e-3': { 'hd|1024x1792': 5 } }) })
+    expect((await send('/v1/images/generations', { key, json: { model: 'dall-e-3', prompt: 'a cat', quality: 'hd', size: '1024x1792' } })).status).toBe(200)
+    expect((await ledger(user.id)).loggedQuota).toBe(60_000 + 100_000)
+  })
+
+  it('audio speech passes the binary answer through and bills the input characters', async () => {
+    const { user, key } = await setup('tts-1', [7.5, 0, 'tokens'])
     const res = await send('/v1/audio/speech', { key, json: { model: 'tts-1', input: 'hello there', voice: 'alloy' } })
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toBe('audio/mpeg')
-    expect((await ledger(user.id)).loggedQuota).toBeGreaterThan(0)
+    // 11 characters × 7.5 = 82.5 → 83 units (OpenAI prices TTS per character).
+    expect((await ledger(user.id)).loggedQuota).toBe(83)
+  })
+
+  it('transcriptions bill the started minutes the supplier reports', async () => {
+    upstream.restore()
+    upstream = mockUpstream((req) => (new URL(req.url).pathname.endsWith('/audio/transcriptions') ? Response.json({ text: 'long talk', duration: 125.5 }) : undefined))
+    await setPrice('whisper-1', 3, 0, 'times')
+    await createChannel({ key: 'good', models: 'whisper-1' })
+    const user = await createUser({ quota: 1_000_000 })
+    const { key } = await createToken(user.id)
+    const form = new FormData()
+    form.set('model', 'whisper-1')
+    form.set('response_format', 'verbose_json')
+    form.set('file', new File([new Uint8Array(64)], 'talk.mp3', { type: 'audio/mpeg' }))
+    expect((await send('/v1/audio/transcriptions', { key, body: form, method: 'POST' })).status).toBe(200)
+    // 125.5 s = 3 started minutes × 3000.
+    expect((await ledger(user.id)).loggedQuota).toBe(9000)
   })
 
   it('multipart transcriptions keep the file and swap the model', async () => {

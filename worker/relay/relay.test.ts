@@ -163,8 +163,11 @@ describe('authentication and refusals', () => {
     expect(upstream.calls[0]!.body.max_tokens).toBe(19)
     const rich = await customer(10_000_000)
     await send('/v1/chat/completions', { key: rich.token.key, json: chat() })
-    // A balance that pays for everything gets the model's output limit (gpt-4o: 16,384).
+    // A balance that pays for everything gets the model's output limit (gpt-4o: 16,384), which admins may change.
     expect(upstream.calls[1]!.body.max_tokens).toBe(16_384)
+    await setOptions({ ModelOutputLimits: JSON.stringify({ 'gpt-4o': 1000 }) })
+    await send('/v1/chat/completions', { key: rich.token.key, json: chat() })
+    expect(upstream.calls[2]!.body.max_tokens).toBe(1000)
   })
 
   it('refuses an exhausted token even when the user has balance', async () => {

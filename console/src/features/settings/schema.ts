@@ -99,6 +99,31 @@ export function numberMapText({ amountKeys = false }: { amountKeys?: boolean } =
   })
 }
 
+/** A JSON object of JSON objects of numbers ≥ 0 (ImagePriceRatios: model → key → ratio). */
+export function nestedNumberMapText() {
+  const inner = numberMapText()
+  return z.string().superRefine((raw, ctx) => {
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(raw)
+    } catch {
+      ctx.addIssue({ code: 'custom', message: msg('json') })
+      return
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      ctx.addIssue({ code: 'custom', message: msg('jsonObject') })
+      return
+    }
+    for (const value of Object.values(parsed)) {
+      const checked = inner.safeParse(JSON.stringify(value))
+      if (!checked.success) {
+        ctx.addIssue({ code: 'custom', message: checked.error.issues[0]!.message })
+        return
+      }
+    }
+  })
+}
+
 export const requiredText = z.string().trim().min(1, msg('required'))
 
 /** One row of the chat links table (spec §3 chat client link entry). */

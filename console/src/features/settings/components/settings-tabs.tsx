@@ -1,6 +1,7 @@
 /**
  * The three tabs of the settings page (spec §2) and the sections each one holds, in order:
- * operation (general, chat links, quota, monitoring, log, payment, rate, other), system (server,
+ * operation (general, chat links, quota, monitoring, log, payment, rate, output limits and image
+ * prices, other), system (server,
  * login, email domains, SMTP, GitHub, WeChat, Lark, OIDC, Turnstile, Telegram bot) and other (notice, branding,
  * home, about, footer).
  */
@@ -9,6 +10,7 @@ import { useTranslation } from 'react-i18next'
 import type { OptionMap } from '../api'
 import { LogSection, PaymentSection, RateSection } from './settings-billing'
 import { ChatLinksSection } from './settings-chat-links'
+import { LimitsSection } from './settings-limits'
 import { BrandSection, ContentSection } from './settings-content'
 import { GeneralSection } from './settings-general'
 import { EmailDomainSection, LoginSection, ServerAddressSection } from './settings-login'
@@ -32,6 +34,7 @@ const SECTIONS: Record<SettingsTab, Section[]> = {
     { id: 'log', titleKey: 'log', render: (o) => <LogSection options={o} /> },
     { id: 'payment', titleKey: 'payment', render: (o) => <PaymentSection options={o} /> },
     { id: 'rate', titleKey: 'rate', render: (o) => <RateSection options={o} /> },
+    { id: 'limits', titleKey: 'limits', render: (o) => <LimitsSection options={o} /> },
     { id: 'operation-other', titleKey: 'operationOther', render: (o) => <OperationOtherSection options={o} /> },
   ],
   system: [
