@@ -1,7 +1,8 @@
 /**
- * Two test projects:
+ * Three test projects:
  * - worker: worker/ and durable-objects/ tests inside workerd (@cloudflare/vitest-plugin) against
  *   the real D1 migrations, with outbound fetches answered by test mocks;
+ * - scripts: Node tests of scripts/ (the database importer), without a server;
  * - e2e: Node tests that start the real server (console build + worker on workerd) and a mock
  *   upstream, then drive it with the official SDK and with Chromium (playwright-core).
  */
@@ -34,9 +35,18 @@ export default defineConfig(async () => {
           },
         },
         {
+          // Plain Node tests of the scripts (the one-api/one-hub importer): no server, no workerd.
+          test: {
+            name: 'scripts',
+            include: ['scripts/**/*.test.ts'],
+            environment: 'node',
+            testTimeout: 60_000,
+          },
+        },
+        {
           test: {
             name: 'e2e',
-            include: ['console/e2e/**/*.e2e.ts', 'worker/e2e/**/*.e2e.ts'],
+            include: ['console/e2e/**/*.e2e.ts', 'worker/e2e/**/*.e2e.ts', 'scripts/**/*.e2e.ts'],
             environment: 'node',
             globalSetup: ['./scripts/test-server.ts'],
             testTimeout: 60_000,

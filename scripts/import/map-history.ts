@@ -1,0 +1,85 @@
+/**
+ * History: request logs (only with --with-logs; they are the bulk of a database) and Midjourney
+ * tasks. Ids are kept, so a re-run skips rows already present. one-api's log type 5 ("test") has no
+ * twin here (5 is an error log), so those rows become system rows; Midjourney times are
+ * milliseconds in the source and seconds here.
+ */
+import { ImportPlan, bool, int, str, seconds, type Value } from './plan'
+import type { Row } from './sql-dump'
+
+const LOG_TYPES = new Set([0, 1, 2, 3, 4])
+
+export function mapLogs(plan: ImportPlan, rows: Row[]) {
+  const out: Record<string, Value>[] = []
+  for (const r of rows) {
+    plan.count('logs').read++
+    const id = int(r.id)
+    if (id <= 0) {
+      plan.skip('logs', r, 'no usable id')
+      continue
+    }
+    let type = int(r.type)
+    let content = str(r.content)
+    if (!LOG_TYPES.has(type)) {
+      content = `[${plan.source} log type ${type}] ${content}`
+      type = 4
+    }
+    const metadata = str(r.metadata)
+    out.push({
+      id,
+      user_id: int(r.user_id),
+      created_at: int(r.created_at),
+      type,
+      content,
+      username: str(r.username),
+      token_name: str(r.token_name),
+      model_name: str(r.model_name),
+      quota: int(r.quota),
+      prompt_tokens: int(r.prompt_tokens),
+      completion_tokens: int(r.completion_tokens),
+      channel_id: int(r.channel_id ?? r.channel),
+      request_time: int(r.request_time ?? r.elapsed_time),
+      is_stream: bool(r.is_stream) ? 1 : 0,
+      source_ip: str(r.source_ip),
+      request_id: str(r.request_id),
+      metadata: metadata && metadata !== 'null' ? metadata : null,
+    })
+  }
+  plan.add({ table: 'logs', rows: out, onConflict: 'ignore' })
+}
+
+export function mapMidjourneys(plan: ImportPlan, rows: Row[]) {
+  const out: Record<string, Value>[] = []
+  for (const r of rows) {
+    plan.count('midjourneys').read++
+    if (int(r.id) <= 0 || !int(r.user_id)) {
+      plan.skip('midjourneys', r, 'no id or user')
+      continue
+    }
+    out.push({
+      id: int(r.id),
+      code: int(r.code),
+      user_id: int(r.user_id),
+      action: str(r.action),
+      mj_id: str(r.mj_id),
+      prompt: str(r.prompt),
+      prompt_en: str(r.prompt_en),
+      description: str(r.description),
+      state: str(r.state),
+      submit_time: seconds(r.submit_time),
+      start_time: seconds(r.start_time),
+      finish_time: seconds(r.finish_time),
+      image_url: str(r.image_url),
+      status: str(r.status),
+      progress: str(r.progress),
+      fail_reason: str(r.fail_reason),
+      channel_id: int(r.channel_id),
+      quota: int(r.quota),
+      buttons: str(r.buttons),
+      properties: str(r.properties),
+      mode: str(r.mode),
+      token_id: int(r.token_id),
+    })
+  }
+  plan.add({ table: 'midjourneys', rows: out, onConflict: 'ignore' })
+}

@@ -1,0 +1,78 @@
+/**
+ * From a source database to an import plan: tells one-api from one-hub by its tables, runs every
+ * table mapper in dependency order and adds the opening-balance ledger rows.
+ */
+import type { SourceKind } from './channel-types'
+import { balanceRows, mapGroups, mapRedemptions, mapTokens, mapUsers } from './map-accounts'
+import { mapAbilities, mapChannels } from './map-channels'
+import { mapLogs, mapMidjourneys } from './map-history'
+import { mapOptions, mapPrices } from './map-settings'
+import { ImportPlan, int } from './plan'
+import type { SourceDatabase } from './source'
+
+/** one-hub has `prices` / `user_groups` / `payments`; one-api has `abilities` and no `prices`. */
+export function detectSource(tables: Set<string>): SourceKind | undefined {
+  if (tables.has('prices') || tables.has('user_groups') || tables.has('payments')) return 'one-hub'
+  if (tables.has('users') && tables.has('tokens')) return 'one-api'
+  return undefined
+}
+
+/** Source tables read and not imported (the report lists them, so nothing disappears unseen). */
+const KNOWN_SKIPPED: Record<string, string> = {
+  abilities: 'rebuilt from channels',
+  migrations: 'bookkeeping of the source',
+  statistics: 'rebuilt by the rollup cron from logs',
+  statistics_months: 'rebuilt by the rollup cron from logs',
+}
+
+export interface MapOptions {
+  from?: SourceKind
+  withLogs?: boolean
+  now?: number
+}
+
+export function buildPlan(db: SourceDatabase, opts: MapOptions = {}): ImportPlan {
+  const detected = detectSource(db.tables)
+  const source = opts.from ?? detected
+  if (!source) throw new Error('This does not look like a one-api or one-hub database (no users and tokens tables).')
+  const plan = new ImportPlan(source)
+  plan.problems.push(...db.problems)
+  if (opts.from && detected && opts.from !== detected) plan.notes.push(`--from ${opts.from} given, but the tables look like ${detected}`)
+  const rows = (t: string) => (db.tables.has(t) ? db.rows(t) : [])
+
+  const options = mapOptions(plan, rows('options'))
+  mapGroups(plan, db.tables.has('user_groups') ? rows('user_groups') : undefined, options.get('GroupRatio'))
+  // The relay reads group ratios from the GroupRatio setting, kept equal to the enabled groups.
+  plan.writes.at(-1)!.after = [
+    `INSERT INTO options (key, value) SELECT 'GroupRatio', json_group_object(symbol, ratio) FROM user_groups WHERE enable = 1 ON CONFLICT(key) DO UPDATE SET value = excluded.value`,
+  ]
+  const users = mapUsers(plan, rows('users'))
+  const knownGroups = new Set(plan.writes.find((w) => w.table === 'user_groups')!.rows.map((g) => String(g.symbol)))
+  const missing = [...new Set(users.map((u) => String(u.group)))].filter((g) => !knownGroups.has(g) && !['default', 'vip', 'svip'].includes(g))
+  if (missing.length) plan.problems.push(`users: groups without a definition in the source (add them under Groups): ${missing.join(', ')}`)
+  mapTokens(plan, rows('tokens'), new Set(users.map((u) => Number(u.id))))
+  const channels = mapChannels(plan, rows('channels'))
+  mapAbilities(plan, channels)
+  mapPrices(plan, db.tables.has('prices') ? rows('prices') : undefined, options)
+  mapRedemptions(plan, rows('redemptions'))
+  if (db.tables.has('midjourneys')) mapMidjourneys(plan, rows('midjourneys'))
+  if (opts.withLogs) mapLogs(plan, rows('logs'))
+  else if (db.tables.has('logs')) plan.notes.push(`logs: ${rows('logs').length} rows not imported (add --with-logs)`)
+  // After the history, with ids above it: every imported balance gets the ledger row explaining it.
+  const maxLogId = rows('logs').reduce((m, r) => Math.max(m, int(r.id)), 0)
+  plan.add(
+    { table: 'logs', rows: balanceRows(plan, users, opts.now ?? Math.floor(Date.now() / 1000)), onConflict: { match: ['user_id', 'request_id'], idAbove: maxLogId } },
+    'balance ledger rows'
+  )
+
+  const handled = new Set(['options', 'user_groups', 'users', 'tokens', 'channels', 'prices', 'redemptions', 'midjourneys', 'logs'])
+  for (const t of [...db.tables].sort()) {
+    if (handled.has(t)) continue
+    const n = rows(t).length
+    if (n === 0) continue
+    plan.notes.push(`${t}: ${n} rows not imported (${KNOWN_SKIPPED[t] ?? 'no equivalent here'})`)
+  }
+  const maxUser = Math.max(0, ...users.map((u) => int(u.id as number)))
+  if (maxUser > 0) plan.notes.push(`users: highest id ${maxUser}`)
+  return plan
+}

@@ -1,0 +1,79 @@
+/**
+ * Opens what the operator points the importer at — a SQLite database file (one-api/one-hub's
+ * default store, read with node:sqlite), a mysqldump / pg_dump text file, or an http(s) URL of
+ * either — as one shape: table names and their rows as plain objects.
+ */
+import { closeSync, openSync, readFileSync, readSync, writeFileSync, mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { parseDump, type Row } from './sql-dump'
+
+export type { Row } from './sql-dump'
+
+export interface SourceDatabase {
+  format: 'sqlite' | 'mysql' | 'postgres'
+  /** Lower-case table names. */
+  tables: Set<string>
+  rows(table: string): Row[]
+  /** Problems met while reading (unparseable statements, short rows). */
+  problems: string[]
+  close(): void
+}
+
+const SQLITE_MAGIC = 'SQLite format 3\0'
+
+function isSqliteFile(file: string): boolean {
+  const fd = openSync(file, 'r')
+  try {
+    const head = Buffer.alloc(16)
+    readSync(fd, head, 0, 16, 0)
+    return head.toString('latin1') === SQLITE_MAGIC
+  } finally {
+    closeSync(fd)
+  }
+}
+
+async function openSqlite(file: string): Promise<SourceDatabase> {
+  // Loaded lazily: node:sqlite prints an "experimental" warning on Node 22 when imported.
+  const { DatabaseSync } = await import('node:sqlite')
+  const db = new DatabaseSync(file, { readOnly: true })
+  const names = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as { name: string }[]
+  const byLower = new Map(names.map((n) => [n.name.toLowerCase(), n.name]))
+  return {
+    format: 'sqlite',
+    tables: new Set(byLower.keys()),
+    rows(table) {
+      const real = byLower.get(table)
+      if (!real) return []
+      return db.prepare(`SELECT * FROM "${real.replace(/"/g, '""')}"`).all() as Row[]
+    },
+    problems: [],
+    close: () => db.close(),
+  }
+}
+
+function openDump(file: string): SourceDatabase {
+  const dump = parseDump(readFileSync(file, 'utf8'))
+  return {
+    format: dump.dialect,
+    tables: new Set(dump.tables.keys()),
+    rows: (table) => dump.tables.get(table)?.rows ?? [],
+    problems: dump.problems,
+    close() {},
+  }
+}
+
+/** Downloads an http(s) source into a temporary file and returns its path. */
+async function download(url: string): Promise<string> {
+  const res = await fetch(url)
+  if (!res.ok) throw new Error(`GET ${url} answered ${res.status}`)
+  const dir = mkdtempSync(path.join(tmpdir(), 'gateway-import-'))
+  const file = path.join(dir, path.basename(new URL(url).pathname) || 'source')
+  writeFileSync(file, Buffer.from(await res.arrayBuffer()))
+  return file
+}
+
+export async function openSource(pathOrUrl: string): Promise<SourceDatabase> {
+  const file = /^https?:\/\//i.test(pathOrUrl) ? await download(pathOrUrl) : pathOrUrl
+  return isSqliteFile(file) ? openSqlite(file) : openDump(file)
+}
