@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { env } from 'cloudflare:workers'
 import { setupRoot, signedInUser } from '../../test/client'
 
@@ -30,6 +30,27 @@ describe('redemption codes', () => {
     expect(row.redeemed_time).toBeGreaterThan(0)
     const log = await env.DB.prepare('SELECT type, quota FROM logs WHERE user_id = ?').bind(winner.id).first<any>()
     expect(log).toMatchObject({ type: 1, quota: 7000 })
+  })
+
+  it('a credit that fails leaves the code unused (the wallet is credited first under the code id)', async () => {
+    const root = await setupRoot()
+    const [code] = (await root.post('/api/redemption/', { name: 'flaky', quota: 900, count: 1 })).body.data
+    const { client, id } = await signedInUser('unlucky')
+    const real = env.WALLET.getByName.bind(env.WALLET)
+    const spy = vi.spyOn(env.WALLET, 'getByName').mockImplementation((name: string) => {
+      const stub = real(name)
+      return new Proxy(stub, { get: (t, p) => (p === 'credit' ? () => Promise.reject(new Error('wallet unreachable')) : Reflect.get(t, p)) })
+    })
+    const failed = await client.post('/api/user/topup', { key: code })
+    spy.mockRestore()
+    expect(failed.status).toBe(503)
+    expect(await env.DB.prepare('SELECT status, user_id FROM redemptions').first()).toEqual({ status: 1, user_id: 0 })
+    // The same code works once the wallet answers, and only once.
+    expect((await client.post('/api/user/topup', { key: code })).status).toBe(200)
+    expect((await client.post('/api/user/topup', { key: code })).status).toBe(400)
+    expect((await client.get('/api/user/self')).body.data.quota).toBe(900)
+    const logs = await env.DB.prepare('SELECT quota FROM logs WHERE user_id = ? AND type = 1').bind(id).all()
+    expect(logs.results).toEqual([{ quota: 900 }])
   })
 
   it('refuses disabled codes and cannot edit redeemed ones', async () => {
