@@ -1,6 +1,6 @@
 /** OpenAI-compatible presets: version segments, local base URLs, supported operations and balance queries. */
 import { describe, expect, it } from 'vitest'
-import { channel, chatCall } from '../stream-harness'
+import { channel, chatCall, jsonResponse } from '../stream-harness'
 import { deepseekBalance, moonshotBalance, openRouterBalance, siliconflowBalance } from '../balance'
 import { channelType } from '../registry'
 
@@ -39,6 +39,22 @@ describe('compatible presets', () => {
     const adapter = channelType(id)!.adapter
     for (const op of yes) expect(adapter.supports(op)).toBe(true)
     for (const op of no) expect(adapter.supports(op)).toBe(false)
+  })
+})
+
+describe('MiniMax base_resp errors', () => {
+  const minimax = () => channelType(27)!.adapter
+
+  it('turns a failure inside a 200 answer into an upstream failure', async () => {
+    const body = '{"id":"","choices":null,"base_resp":{"status_code":1004,"status_msg":"login fail: Please carry the API secret key"}}'
+    await expect(minimax().parseResponse(chatCall(), jsonResponse(body))).rejects.toThrow('upstream error 1004: login fail: Please carry the API secret key')
+    expect(minimax().parseError(401, body)).toEqual({ message: 'login fail: Please carry the API secret key', code: '1004' })
+  })
+
+  it('passes a successful answer (status_code 0) through', async () => {
+    const body = '{"id":"m1","choices":[{"index":0,"message":{"role":"assistant","content":"hi"},"finish_reason":"stop"}],"usage":{"prompt_tokens":3,"completion_tokens":1,"total_tokens":4},"base_resp":{"status_code":0,"status_msg":""}}'
+    const parsed = await minimax().parseResponse(chatCall(), jsonResponse(body))
+    expect(parsed.kind === 'json' && parsed.usage).toEqual({ promptTokens: 3, completionTokens: 1 })
   })
 })
 

@@ -3,7 +3,7 @@
  * version segment, operations, suggested models, balance query). They all share the pass-through
  * OpenAI adapter; only the URL, the version segment and the supported operations differ.
  */
-import type { RelayOp } from '../types'
+import type { RelayOp, UpstreamError } from '../types'
 import { openAIBaseAdapter } from '../openai/adapter'
 import { deepseekBalance, moonshotBalance, openAIBalance, openRouterBalance, siliconflowBalance, type BalanceQuery } from '../balance'
 import type { ChannelType, Feature } from '../registry'
@@ -24,12 +24,19 @@ interface Preset {
   features?: Feature[]
   keyHint?: string
   baseUrlHint?: string
+  bodyError?: (body: any) => UpstreamError | undefined
+}
+
+/** MiniMax reports failures as `base_resp: {status_code ≠ 0, status_msg}`, often with HTTP 200. */
+export function miniMaxError(body: any): UpstreamError | undefined {
+  const r = body?.base_resp
+  return r && typeof r.status_code === 'number' && r.status_code !== 0 ? { message: String(r.status_msg ?? 'MiniMax error'), code: String(r.status_code) } : undefined
 }
 
 export const compatible = (p: Preset): ChannelType => ({
   id: p.id,
   name: p.name,
-  adapter: openAIBaseAdapter({ defaultBaseUrl: p.defaultBaseUrl, ops: p.ops, apiVersion: p.apiVersion }),
+  adapter: openAIBaseAdapter({ defaultBaseUrl: p.defaultBaseUrl, ops: p.ops, apiVersion: p.apiVersion, bodyError: p.bodyError }),
   defaultBaseUrl: p.defaultBaseUrl,
   keyHint: p.keyHint ?? 'sk-…',
   baseUrlHint: p.baseUrlHint ?? p.defaultBaseUrl,
@@ -80,7 +87,15 @@ export const COMPATIBLE_PRESETS: ChannelType[] = [
     baseUrlHint: 'https://dashscope.aliyuncs.com/compatible-mode (international: https://dashscope-intl.aliyuncs.com/compatible-mode)',
   }),
   compatible({ id: 26, name: 'Baichuan', defaultBaseUrl: 'https://api.baichuan-ai.com', ops: CHAT_EMBED, models: ['Baichuan4-Turbo', 'Baichuan4', 'Baichuan3-Turbo', 'Baichuan-Text-Embedding'] }),
-  compatible({ id: 27, name: 'MiniMax', keyHint: 'MiniMax API key', defaultBaseUrl: 'https://api.minimax.chat', ops: CHAT, models: ['MiniMax-Text-01', 'abab6.5s-chat'] }),
+  compatible({
+    id: 27,
+    name: 'MiniMax',
+    keyHint: 'MiniMax API key',
+    defaultBaseUrl: 'https://api.minimax.chat',
+    ops: CHAT,
+    models: ['MiniMax-Text-01', 'abab6.5s-chat'],
+    bodyError: miniMaxError,
+  }),
   compatible({ id: 33, name: '01.AI (零一)', defaultBaseUrl: 'https://api.lingyiwanwu.com', ops: CHAT, models: ['yi-lightning', 'yi-large', 'yi-vision'], features: ALL }),
   compatible({
     id: 39,

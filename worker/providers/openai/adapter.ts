@@ -173,6 +173,8 @@ export function openAIBaseAdapter(opts: {
   /** Version segment of the supplier's paths (default v1; '' when the base URL already ends at the API root). */
   apiVersion?: string
   authHeaders?: (key: string) => Record<string, string>
+  /** A failure the supplier reports inside a 2xx JSON answer (MiniMax's base_resp), or undefined. */
+  bodyError?: (body: any) => UpstreamError | undefined
 }): ProviderAdapter {
   const ops = new Set<RelayOp>(opts.ops ?? (Object.keys(OPENAI_PATHS) as RelayOp[]))
   const auth = opts.authHeaders ?? ((key: string) => ({ authorization: `Bearer ${key}` }))
@@ -182,9 +184,26 @@ export function openAIBaseAdapter(opts: {
     buildRequest(call: RelayCall, channel: ChannelInfo) {
       return openAIRequest(url(channel, OPENAI_PATHS[call.op]), call, auth(channel.key))
     },
-    parseResponse: parseOpenAIResponse,
+    parseResponse: opts.bodyError
+      ? async (call, res) => {
+          const parsed = await parseOpenAIResponse(call, res)
+          const error = parsed.kind === 'json' ? opts.bodyError!(parsed.body) : undefined
+          if (error) throw new MalformedUpstreamError(`upstream error${error.code ? ` ${error.code}` : ''}: ${error.message}`)
+          return parsed
+        }
+      : parseOpenAIResponse,
     createStream: (call) => new OpenAIStream(call),
-    parseError: (_status, body) => errorFromBody(body),
+    parseError: (_status, body) => {
+      if (opts.bodyError) {
+        try {
+          const error = opts.bodyError(JSON.parse(body))
+          if (error) return error
+        } catch {
+          // not JSON
+        }
+      }
+      return errorFromBody(body)
+    },
     modelsRequest: (channel) => new Request(url(channel, '/v1/models'), { headers: auth(channel.key) }),
     parseModels: (body: any) => (Array.isArray(body?.data) ? body.data.map((m: any) => String(m.id)) : []),
   }
