@@ -34,11 +34,14 @@ const ONE_HUB_IDS: Record<number, string> = {
   33: '01.AI (零一)',
   39: 'Ollama',
   38: 'Coze',
+  24: 'Azure Speech',
   34: 'Midjourney (midjourney-proxy)',
   41: 'Suno (Suno-API)',
 }
 /** Asynchronous-task suppliers: called by worker/tasks/, not by the /v1 relay, and always self-hosted. */
 const ASYNC_TASK_IDS = [34, 41]
+/** Text-to-speech only. */
+const SPEECH_ONLY_IDS = [24]
 /** Suppliers one-hub only reaches through "Custom": ids outside its range. */
 const EXTRA_IDS: Record<number, string> = { 1001: 'Together AI', 1002: 'Fireworks AI', 1003: 'Perplexity', 1004: 'StepFun (阶跃星辰)' }
 
@@ -52,7 +55,7 @@ describe('CHANNEL_TYPES', () => {
     expect(t.name.trim()).not.toBe('')
     expect(t.keyHint.trim()).not.toBe('')
     expect(t.baseUrlHint.trim()).not.toBe('')
-    expect(t.adapter.supports('chat')).toBe(!ASYNC_TASK_IDS.includes(t.id))
+    expect(t.adapter.supports('chat')).toBe(!ASYNC_TASK_IDS.includes(t.id) && !SPEECH_ONLY_IDS.includes(t.id))
     expect(Array.isArray(t.models)).toBe(true)
     if (t.defaultBaseUrl) expect(t.defaultBaseUrl).toMatch(/^https:\/\/[^/]+(\/[^/]+)*$/)
   })

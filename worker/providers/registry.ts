@@ -16,6 +16,7 @@ import { CLOUDFLARE_API, cloudflareAdapter, cloudflareKeyProblem } from './cloud
 import { SPARK_BASE_URL, xunfeiAdapter } from './xunfei/adapter'
 import { baiduAdapter, QIANFAN_V2_URL } from './baidu/adapter'
 import { COZE_BASE_URL, cozeAdapter } from './coze/adapter'
+import { azureSpeechAdapter } from './azure-speech/adapter'
 import { serviceAccountProblem } from './vertex/token'
 import type { BalanceQuery } from './balance'
 import { COMPATIBLE_PRESETS } from './compatible/presets'
@@ -183,6 +184,17 @@ const TRANSLATED: ChannelType[] = [
     baseUrlHint: `${COZE_BASE_URL} (China: https://api.coze.cn)`,
     models: [],
     features: ['stream'],
+  },
+  {
+    id: 24,
+    name: 'Azure Speech',
+    adapter: azureSpeechAdapter,
+    // A template for the console: the adapter puts the region from "other" into it.
+    defaultBaseUrl: 'https://{region}.tts.speech.microsoft.com',
+    keyHint: 'Speech resource key',
+    baseUrlHint: 'https://{region}.tts.speech.microsoft.com',
+    otherHint: 'Region of the Speech resource, e.g. eastus',
+    models: ['tts-1', 'tts-1-hd'],
   },
 ]
 
