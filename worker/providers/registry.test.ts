@@ -35,13 +35,16 @@ const ONE_HUB_IDS: Record<number, string> = {
   39: 'Ollama',
   38: 'Coze',
   24: 'Azure Speech',
+  47: 'Jina',
+  49: 'GitHub Models',
+  55: 'Azure OpenAI v1',
   34: 'Midjourney (midjourney-proxy)',
   41: 'Suno (Suno-API)',
 }
 /** Asynchronous-task suppliers: called by worker/tasks/, not by the /v1 relay, and always self-hosted. */
 const ASYNC_TASK_IDS = [34, 41]
-/** Text-to-speech only. */
-const SPEECH_ONLY_IDS = [24]
+/** Text-to-speech, or embeddings and rerank, only. */
+const NO_CHAT_IDS = [24, 47]
 /** Suppliers one-hub only reaches through "Custom": ids outside its range. */
 const EXTRA_IDS: Record<number, string> = { 1001: 'Together AI', 1002: 'Fireworks AI', 1003: 'Perplexity', 1004: 'StepFun (阶跃星辰)' }
 
@@ -55,7 +58,7 @@ describe('CHANNEL_TYPES', () => {
     expect(t.name.trim()).not.toBe('')
     expect(t.keyHint.trim()).not.toBe('')
     expect(t.baseUrlHint.trim()).not.toBe('')
-    expect(t.adapter.supports('chat')).toBe(!ASYNC_TASK_IDS.includes(t.id) && !SPEECH_ONLY_IDS.includes(t.id))
+    expect(t.adapter.supports('chat')).toBe(!ASYNC_TASK_IDS.includes(t.id) && !NO_CHAT_IDS.includes(t.id))
     expect(Array.isArray(t.models)).toBe(true)
     if (t.defaultBaseUrl) expect(t.defaultBaseUrl).toMatch(/^https:\/\/[^/]+(\/[^/]+)*$/)
   })
@@ -76,7 +79,7 @@ describe('CHANNEL_TYPES', () => {
   })
 
   it('requires a base URL only for Azure, Custom and the self-hosted task servers', () => {
-    expect(CHANNEL_TYPES.filter((t) => !t.defaultBaseUrl).map((t) => t.id).sort((a, b) => a - b)).toEqual([3, 8, 34, 41])
+    expect(CHANNEL_TYPES.filter((t) => !t.defaultBaseUrl).map((t) => t.id).sort((a, b) => a - b)).toEqual([3, 8, 34, 41, 55])
   })
 
   it.each([
@@ -97,6 +100,7 @@ describe('CHANNEL_TYPES', () => {
     [1002, 'https://api.fireworks.ai/inference/v1/chat/completions'],
     [1003, 'https://api.perplexity.ai/chat/completions'],
     [1004, 'https://api.stepfun.com/v1/chat/completions'],
+    [49, 'https://models.github.ai/inference/chat/completions'],
   ])('compatible type %i calls %s by default', async (id, url) => {
     const req = await channelType(id)!.adapter.buildRequest(chatCall(), channel({ type: id, key: 'k' }))
     expect(req.url).toBe(url)

@@ -23,6 +23,22 @@ describe('compatible presets', () => {
     )
   })
 
+  it('calls Azure OpenAI v1 under /openai/v1 with the api-key header', async () => {
+    const azure = channelType(55)!.adapter
+    const req = await azure.buildRequest(chatCall({ model: 'my-gpt41' }), channel({ type: 55, key: 'az', baseUrl: 'https://res.openai.azure.com' }))
+    expect(req.url).toBe('https://res.openai.azure.com/openai/v1/chat/completions')
+    expect(req.headers.get('api-key')).toBe('az')
+    expect(req.headers.has('authorization')).toBe(false)
+  })
+
+  it('calls Jina for embeddings and rerank only', async () => {
+    const jina = channelType(47)!.adapter
+    const req = await jina.buildRequest(chatCall({ json: { model: 'jina-reranker-m0', query: 'q', documents: ['a'] } }, 'rerank'), channel({ key: 'jina_x' }))
+    expect(req.url).toBe('https://api.jina.ai/v1/rerank')
+    expect(jina.supports('chat')).toBe(false)
+    expect(jina.supports('embeddings')).toBe(true)
+  })
+
   it('lists Perplexity models under the API root (no version segment)', () => {
     expect(channelType(1003)!.adapter.modelsRequest!(channel()).url).toBe('https://api.perplexity.ai/models')
   })

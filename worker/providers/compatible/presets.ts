@@ -25,6 +25,7 @@ interface Preset {
   keyHint?: string
   baseUrlHint?: string
   bodyError?: (body: any) => UpstreamError | undefined
+  authHeaders?: (key: string) => Record<string, string>
 }
 
 /** MiniMax reports failures as `base_resp: {status_code ≠ 0, status_msg}`, often with HTTP 200. */
@@ -36,7 +37,7 @@ export function miniMaxError(body: any): UpstreamError | undefined {
 export const compatible = (p: Preset): ChannelType => ({
   id: p.id,
   name: p.name,
-  adapter: openAIBaseAdapter({ defaultBaseUrl: p.defaultBaseUrl, ops: p.ops, apiVersion: p.apiVersion, bodyError: p.bodyError }),
+  adapter: openAIBaseAdapter({ defaultBaseUrl: p.defaultBaseUrl, ops: p.ops, apiVersion: p.apiVersion, bodyError: p.bodyError, authHeaders: p.authHeaders }),
   defaultBaseUrl: p.defaultBaseUrl,
   keyHint: p.keyHint ?? 'sk-…',
   baseUrlHint: p.baseUrlHint ?? p.defaultBaseUrl,
@@ -107,6 +108,38 @@ export const COMPATIBLE_PRESETS: ChannelType[] = [
     baseUrlHint: 'http://127.0.0.1:11434 for a local server (its /v1 OpenAI-compatible endpoint is used)',
     features: ALL,
   }),
+  compatible({
+    id: 47,
+    name: 'Jina',
+    defaultBaseUrl: 'https://api.jina.ai',
+    ops: ['embeddings', 'rerank'],
+    models: ['jina-embeddings-v3', 'jina-clip-v2', 'jina-reranker-v2-base-multilingual', 'jina-reranker-m0'],
+    keyHint: 'jina_…',
+    features: [],
+  }),
+  compatible({
+    id: 49,
+    name: 'GitHub Models',
+    defaultBaseUrl: 'https://models.github.ai/inference',
+    apiVersion: '',
+    ops: ['chat', 'embeddings'],
+    models: ['openai/gpt-4.1', 'openai/gpt-4.1-mini', 'meta/Llama-3.3-70B-Instruct', 'deepseek/DeepSeek-V3-0324', 'openai/text-embedding-3-small'],
+    keyHint: 'GitHub token with the models:read permission (github_pat_… or ghp_…)',
+    features: ALL,
+  }),
+  {
+    ...compatible({
+      id: 55,
+      name: 'Azure OpenAI v1',
+      defaultBaseUrl: '',
+      apiVersion: 'openai/v1',
+      models: ['gpt-4.1', 'gpt-4.1-mini', 'gpt-4o', 'o4-mini'],
+      keyHint: 'Azure resource key',
+      authHeaders: (key) => ({ 'api-key': key }),
+      features: ALL,
+    }),
+    baseUrlHint: 'https://{resource}.openai.azure.com (the /openai/v1 paths are appended; the model is the deployment name)',
+  },
   // Suppliers one-hub reaches only through "Custom": ids above one-hub's range so they never collide.
   compatible({ id: 1001, name: 'Together AI', keyHint: 'Together API key', defaultBaseUrl: 'https://api.together.xyz', ops: ['chat', 'completions', 'embeddings', 'images.generations', 'rerank'], models: ['meta-llama/Llama-3.3-70B-Instruct-Turbo', 'deepseek-ai/DeepSeek-V3'] }),
   compatible({ id: 1002, name: 'Fireworks AI', keyHint: 'fw_…', defaultBaseUrl: 'https://api.fireworks.ai/inference', ops: ['chat', 'completions', 'embeddings'], models: ['accounts/fireworks/models/llama-v3p3-70b-instruct', 'accounts/fireworks/models/deepseek-v3'] }),
