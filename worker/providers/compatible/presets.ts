@@ -133,6 +133,7 @@ export const COMPATIBLE_PRESETS: ChannelType[] = [
       name: 'Azure OpenAI v1',
       defaultBaseUrl: '',
       apiVersion: 'openai/v1',
+      ops: ['chat', 'completions', 'embeddings', 'images.generations', 'audio.speech', 'audio.transcriptions', 'audio.translations'],
       models: ['gpt-4.1', 'gpt-4.1-mini', 'gpt-4o', 'o4-mini'],
       keyHint: 'Azure resource key',
       authHeaders: (key) => ({ 'api-key': key }),
