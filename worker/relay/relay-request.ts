@@ -39,7 +39,7 @@ import { planReservation, withOutputCap, type ReservationPlan } from './reservat
 import { callUpstream, withChannelParameters } from './upstream'
 import { redactSecrets, supplierMessage } from './supplier-error'
 import { adaptAnswer, useChatBody } from './inbound/relay-hook'
-import type { InboundCodec, InboundFormat } from './inbound/types'
+import type { InboundCodec } from './inbound/types'
 
 const REFUSALS: Record<RefusalReason, () => ApiError> = {
   user_not_found: () => new ApiError(401, 'Incorrect API key provided.', { code: 'invalid_api_key' }),
@@ -75,7 +75,7 @@ export async function relayRequest(c: Context<HonoEnv>, op: RelayOp, inbound?: I
   ])
   const ratio = groupRatio(settings, auth.group)
   if (ratio === undefined) throw new ApiError(403, `The group "${auth.group}" is not configured on this gateway.`, { code: 'group_not_found' })
-  const res = await new RelayRun(c, auth, input, settings, prices, table, ratio, rpm, startedAt, inbound?.format).execute()
+  const res = await new RelayRun(c, auth, input, settings, prices, table, ratio, rpm, startedAt, inbound).execute()
   return inbound ? adaptAnswer(inbound, res) : res
 }
 
@@ -102,7 +102,7 @@ class RelayRun {
     private readonly ratio: number,
     private readonly rpm: number,
     private readonly startedAt: number,
-    private readonly inbound?: InboundFormat
+    private readonly inbound?: InboundCodec
   ) {
     this.env = c.env
     this.ctx = c.executionCtx as ExecutionContext
@@ -228,7 +228,9 @@ class RelayRun {
     this.attempts++
     this.tried.add(channel.id)
     const type = channelType(channel.type)
-    if (!type || !type.adapter.supports(this.input.op)) {
+    // A channel speaking the client's own format (inbound codec) gets the client's body natively.
+    const adapter = type && (this.inbound?.nativeAdapter?.(channel.type) ?? type.adapter)
+    if (!type || !adapter || !adapter.supports(this.input.op)) {
       return { failure: { status: 400, error: { message: `Channel type ${type?.name ?? channel.type} does not support ${this.input.op}` } } }
     }
     const { price, billed, upstream } = this.priceFor(channel)
@@ -240,7 +242,7 @@ class RelayRun {
       stream: this.input.stream,
       includeUsage: this.input.includeUsage,
     }
-    const result = await callUpstream(type.adapter, call, channel, this.settings.int('UpstreamTimeoutSeconds') * 1000)
+    const result = await callUpstream(adapter, call, channel, this.settings.int('UpstreamTimeoutSeconds') * 1000)
     this.mark(`upstream-${this.attempts}`)
     if (!result.ok) return { failure: { status: result.status, error: result.error } }
 
@@ -248,7 +250,7 @@ class RelayRun {
     if (call.stream) {
       const primed = await primeStream({
         upstream: result.response,
-        transformer: type.adapter.createStream(call),
+        transformer: adapter.createStream(call),
         includeUsage: call.includeUsage,
         startedAt: this.startedAt,
         resolveUsage: (text) => this.countUsage(text, upstream),
@@ -267,7 +269,7 @@ class RelayRun {
 
     let parsed: ParsedResponse
     try {
-      parsed = await type.adapter.parseResponse(call, result.response)
+      parsed = await adapter.parseResponse(call, result.response)
     } catch (err) {
       if (err instanceof MalformedUpstreamError) return { failure: { status: 0, error: { message: err.message, type: 'upstream_error' } } }
       throw err
@@ -349,7 +351,7 @@ class RelayRun {
   /** Log metadata, with the client's own X-Request-Id when it sent one (kept for its log rows only, never a key). */
   private meta(fields: Record<string, unknown>): Record<string, unknown> {
     const client = this.c.req.header('x-request-id')?.slice(0, 128)
-    const withFormat = this.inbound ? { ...fields, inbound_format: this.inbound } : fields
+    const withFormat = this.inbound ? { ...fields, inbound_format: this.inbound.format } : fields
     return client ? { ...withFormat, client_request_id: client } : withFormat
   }
 

@@ -5,9 +5,10 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
-import { createChannel, createToken, createUser, ledger, send, setPrice } from '../../../test/factories'
+import { createChannel, createToken, createUser, ledger, send, setOptions, setPrice } from '../../../test/factories'
 import { mockUpstream, REPLY, USAGE } from '../../../test/upstream-mock'
 import { decodeSse } from '../../../providers/stream-harness'
+import toolStream from '../../../providers/anthropic/__fixtures__/message-tools.sse?raw'
 
 let upstream: ReturnType<typeof mockUpstream>
 afterEach(() => upstream.restore())
@@ -190,12 +191,16 @@ describe('/v1/messages on an Anthropic channel', () => {
     usage: { input_tokens: 20, output_tokens: 5, cache_read_input_tokens: 100, cache_creation_input_tokens: 0 },
   }
   beforeEach(async () => {
-    upstream = mockUpstream((req) => (new URL(req.url).pathname === '/v1/messages' ? Response.json(answer) : undefined))
+    upstream = mockUpstream((req, body) => {
+      if (new URL(req.url).pathname !== '/v1/messages') return undefined
+      if (body.stream) return new Response(toolStream, { headers: { 'content-type': 'text/event-stream' } })
+      return Response.json(answer)
+    })
     await setPrice('claude-sonnet-4-5', 3, 15)
     await createChannel({ key: 'sk-ant-good', type: 14, models: 'claude-sonnet-4-5' })
   })
 
-  it('relays through the Anthropic adapter with images and stop sequences, billing cache reads like chat', async () => {
+  it('passes the body through natively (images, stop sequences, thinking, beta header) and bills cache reads like chat', async () => {
     const { user, token } = await customer()
     const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='
     const res = await post(
@@ -204,6 +209,7 @@ describe('/v1/messages on an Anthropic channel', () => {
         model: 'claude-sonnet-4-5',
         system: 'Answer in French.',
         stop_sequences: ['###'],
+        thinking: { type: 'enabled', budget_tokens: 1024 },
         messages: [
           {
             role: 'user',
@@ -218,10 +224,12 @@ describe('/v1/messages on an Anthropic channel', () => {
     )
     expect(res.status).toBe(200)
     expect(res.json).toMatchObject({ id: 'msg_01Native', content: [{ type: 'text', text: 'Bonjour.' }], usage: { input_tokens: 20, output_tokens: 5, cache_read_input_tokens: 100 } })
-    expect(upstream.calls[0]!.body).toMatchObject({
+    expect(res.json).toEqual(answer)
+    expect(upstream.calls[0]!.body).toEqual({
       model: 'claude-sonnet-4-5',
       system: 'Answer in French.',
       stop_sequences: ['###'],
+      thinking: { type: 'enabled', budget_tokens: 1024 },
       max_tokens: 256,
       messages: [
         {
@@ -238,5 +246,34 @@ describe('/v1/messages on an Anthropic channel', () => {
     const log = await env.DB.prepare('SELECT prompt_tokens, completion_tokens, metadata FROM logs WHERE user_id = ? AND type = 2').bind(user.id).first<any>()
     expect(log).toMatchObject({ prompt_tokens: 120, completion_tokens: 5 })
     expect(JSON.parse(log.metadata)).toMatchObject({ inbound_format: 'anthropic', quota: l.loggedQuota })
+  })
+
+  it('streams the channel\'s own events unchanged and bills their usage', async () => {
+    const { user, token } = await customer()
+    const res = await send('/v1/messages', { headers: { ...anthropicHeaders(token.key), 'anthropic-beta': 'interleaved-thinking-2025-05-14' }, json: messages({ model: 'claude-sonnet-4-5', stream: true }) })
+    expect(res.status).toBe(200)
+    expect(upstream.calls[0]!.body).toMatchObject({ stream: true, max_tokens: 256, messages: [{ role: 'user', content: 'Say hello' }] })
+    expect(upstream.calls[0]!.body).not.toHaveProperty('stream_options')
+    const sent = decodeSse(toolStream).map((e) => [e.event, JSON.parse(e.data)])
+    expect(decodeSse(res.text).map((e) => [e.event, JSON.parse(e.data)])).toEqual(sent)
+    const l = await expectBalanceMatchesLog(user.id, 1)
+    const log = await env.DB.prepare('SELECT prompt_tokens, completion_tokens FROM logs WHERE user_id = ? AND type = 2').bind(user.id).first<any>()
+    expect(log).toEqual({ prompt_tokens: 472 + 2048 + 1536, completion_tokens: 142 })
+    expect(l.loggedQuota).toBeGreaterThan(0)
+  })
+
+  it('falls back to conversion when the Anthropic channel fails and an OpenAI channel answers', async () => {
+    upstream.restore()
+    upstream = mockUpstream((req) => (new URL(req.url).pathname === '/v1/messages' ? Response.json({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }, { status: 529 }) : undefined))
+    await createChannel({ key: 'good', models: 'claude-sonnet-4-5', priority: -1 })
+    await setOptions({ RetryTimes: '1' })
+    const { user, token } = await customer()
+    const res = await post(token.key, messages({ model: 'claude-sonnet-4-5', stream: true }))
+    expect(res.status).toBe(200)
+    const events = decodeSse(res.text)
+    expect(events[0]!.event).toBe('message_start')
+    expect(events.at(-1)!.event).toBe('message_stop')
+    expect(upstream.calls.map((c) => new URL(c.url).pathname)).toEqual(['/v1/messages', '/v1/chat/completions'])
+    await expectBalanceMatchesLog(user.id, 1)
   })
 })

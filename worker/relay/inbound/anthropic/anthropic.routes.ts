@@ -1,7 +1,8 @@
 /**
  * Anthropic Messages API on the relay: POST /v1/messages (through relay-request.ts with the
  * Anthropic codec, so any channel serves it and billing is the chat billing) and
- * POST /v1/messages/count_tokens (counted locally, not billed). Errors in Anthropic's envelope.
+ * POST /v1/messages/count_tokens (counted locally, not billed). Anthropic channels get the body
+ * natively (codec.ts). Errors in Anthropic's envelope.
  * Auth: `x-api-key` or `Authorization: Bearer`; anthropic-version / anthropic-beta are accepted.
  */
 import { Hono } from 'hono'
@@ -12,10 +13,11 @@ import { assertModelAllowed, authenticateRelay } from '../../token-auth'
 import { countChatPrompt, countTokens } from '../../tokenizer'
 import { inboundErrorHandler, readJsonBody } from '../relay-hook'
 import { anthropicCodec } from './codec'
+import { anthropicErrorResponse } from './response'
 import { chatMessages, countTokensSchema, parseMessages } from './request'
 
 export const anthropicApp = new Hono<HonoEnv>()
-  .post('/messages', (c) => relayRequest(c, 'chat', anthropicCodec))
+  .post('/messages', (c) => relayRequest(c, 'chat', anthropicCodec({ beta: c.req.header('anthropic-beta') })))
   .post('/messages/count_tokens', async (c) => {
     const auth = await authenticateRelay(c)
     const req = parseMessages(await readJsonBody(c), countTokensSchema)
@@ -26,4 +28,4 @@ export const anthropicApp = new Hono<HonoEnv>()
     return c.json({ input_tokens: tokens })
   })
 
-anthropicApp.onError(inboundErrorHandler(anthropicCodec))
+anthropicApp.onError(inboundErrorHandler({ errorResponse: anthropicErrorResponse }))

@@ -8,7 +8,7 @@ import fixture from './__fixtures__/messages-request.json'
 const minimal = (extra: Record<string, unknown> = {}) => ({ model: 'm', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }], ...extra })
 const refusal = (body: unknown) => {
   try {
-    anthropicCodec.toOpenAI(body)
+    anthropicCodec().toOpenAI(body)
   } catch (err) {
     return err as ApiError
   }
@@ -17,7 +17,7 @@ const refusal = (body: unknown) => {
 
 describe('Anthropic request → chat', () => {
   it('converts system, images, thinking history, tool_use and tool_result, tools and parameters', () => {
-    expect(anthropicCodec.toOpenAI(fixture)).toEqual({
+    expect(anthropicCodec().toOpenAI(fixture)).toEqual({
       model: 'claude-sonnet-4-5',
       max_tokens: 1024,
       temperature: 0.2,
@@ -49,9 +49,9 @@ describe('Anthropic request → chat', () => {
   })
 
   it('asks the relay for usage when streaming, and maps every tool_choice', () => {
-    expect(anthropicCodec.toOpenAI(minimal({ stream: true }))).toMatchObject({ stream: true, stream_options: { include_usage: true } })
+    expect(anthropicCodec().toOpenAI(minimal({ stream: true }))).toMatchObject({ stream: true, stream_options: { include_usage: true } })
     const tools = [{ name: 'f', input_schema: { type: 'object' } }]
-    const choice = (tool_choice: unknown) => anthropicCodec.toOpenAI(minimal({ tools, tool_choice })).tool_choice
+    const choice = (tool_choice: unknown) => anthropicCodec().toOpenAI(minimal({ tools, tool_choice })).tool_choice
     expect(choice({ type: 'auto' })).toBe('auto')
     expect(choice({ type: 'none' })).toBe('none')
     expect(choice({ type: 'tool', name: 'f' })).toEqual({ type: 'function', function: { name: 'f' } })
@@ -79,7 +79,7 @@ describe('Anthropic request → chat', () => {
 
   it('keeps a text document and lets count_tokens omit max_tokens', () => {
     const doc = minimal({ messages: [{ role: 'user', content: [{ type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'A memo.' } }] }] })
-    expect((anthropicCodec.toOpenAI(doc).messages as unknown[])[0]).toEqual({ role: 'user', content: 'A memo.' })
+    expect((anthropicCodec().toOpenAI(doc).messages as unknown[])[0]).toEqual({ role: 'user', content: 'A memo.' })
     const req = parseMessages({ model: 'm', messages: [{ role: 'user', content: 'x' }], system: 'S' }, countTokensSchema)
     expect(chatMessages(req)).toEqual([{ role: 'system', content: 'S' }, { role: 'user', content: 'x' }])
   })
@@ -104,7 +104,7 @@ describe('chat answer → Anthropic message', () => {
       ],
       usage: { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120, prompt_tokens_details: { cached_tokens: 30 } },
     }
-    expect(anthropicCodec.fromOpenAI(answer)).toEqual({
+    expect(anthropicCodec().fromOpenAI(answer)).toEqual({
       id: 'msg_9',
       type: 'message',
       role: 'assistant',
@@ -126,7 +126,7 @@ describe('chat answer → Anthropic message', () => {
     ['content_filter', 'refusal'],
     [null, 'end_turn'],
   ])('finish_reason %s → stop_reason %s', (finish, reason) => {
-    const out = anthropicCodec.fromOpenAI({ id: 'x', model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: '' }, finish_reason: finish }] }) as any
+    const out = anthropicCodec().fromOpenAI({ id: 'x', model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: '' }, finish_reason: finish }] }) as any
     expect(out.stop_reason).toBe(reason)
     expect(out.content).toEqual([])
   })
@@ -144,7 +144,7 @@ describe('Anthropic error envelope', () => {
     [502, 'api_error'],
     [503, 'overloaded_error'],
   ] as const)('%d → %s', async (status, type) => {
-    const res = anthropicCodec.errorResponse(new ApiError(status, 'nope'), 'req-1')
+    const res = anthropicCodec().errorResponse(new ApiError(status, 'nope'), 'req-1')
     expect(res.status).toBe(status)
     expect(await res.json()).toEqual({ type: 'error', error: { type, message: 'nope (request id: req-1)' }, request_id: 'req-1' })
   })

@@ -137,8 +137,7 @@ export function chatMessages(req: MessagesRequest): Record<string, unknown>[] {
   return messages
 }
 
-export function toChatRequest(body: unknown): Record<string, unknown> {
-  const req = parseMessages(body) as MessagesRequest & { max_tokens: number }
+export function chatFromMessages(req: MessagesRequest & { max_tokens: number }): Record<string, unknown> {
   const chat: Record<string, unknown> = { model: req.model, messages: chatMessages(req), max_tokens: req.max_tokens }
   if (req.temperature !== undefined) chat.temperature = req.temperature
   if (req.top_p !== undefined) chat.top_p = req.top_p

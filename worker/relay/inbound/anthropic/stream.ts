@@ -3,7 +3,8 @@
  * then per block content_block_start (the first followed by ping) → content_block_delta… →
  * content_block_stop, then message_delta (stop_reason, usage) and message_stop. A switch between
  * thinking, text and a tool call closes the open block and opens the next; the relay's error payload
- * becomes an `error` event and ends the stream.
+ * becomes an `error` event and ends the stream. Events passed through from an Anthropic channel
+ * (`{native: event}`) are written as they came.
  */
 import { eventFrame, type InboundStreamEncoder } from '../types'
 import { anthropicErrorBody, anthropicUsage, messageId, stopReason } from './response'
@@ -12,6 +13,8 @@ type Open = { kind: 'thinking' | 'text' } | { kind: 'tool'; call: number }
 
 export class AnthropicStreamEncoder implements InboundStreamEncoder {
   private started = false
+  /** The events come natively from an Anthropic channel (they already end with message_stop). */
+  private native = false
   private pinged = false
   private finished = false
   private open: Open | undefined
@@ -29,6 +32,12 @@ export class AnthropicStreamEncoder implements InboundStreamEncoder {
       const e = chunk.error as { message?: unknown; type?: unknown }
       const status = e.type === 'rate_limit_error' ? 429 : 529
       return [eventFrame('error', anthropicErrorBody(status, String(e.message ?? 'upstream stream failed')))]
+    }
+    // Pass-through from an Anthropic channel (native.ts): the channel's own events, unchanged.
+    if (chunk.native_usage) return []
+    if (chunk.native) {
+      this.native = true
+      return typeof chunk.native.type === 'string' ? [eventFrame(chunk.native.type, chunk.native)] : []
     }
     if (!this.started) out.push(this.start(chunk))
     if (chunk.usage) this.usage = chunk.usage
@@ -68,6 +77,7 @@ export class AnthropicStreamEncoder implements InboundStreamEncoder {
   end(): string[] {
     if (this.finished) return []
     this.finished = true
+    if (this.native) return []
     const out: string[] = []
     if (!this.started) out.push(this.start({}))
     this.close(out)
