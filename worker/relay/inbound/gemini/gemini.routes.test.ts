@@ -8,6 +8,8 @@ import { env } from 'cloudflare:workers'
 import { createChannel, createToken, createUser, ledger, send, setPrice } from '../../../test/factories'
 import { mockUpstream, REPLY, USAGE } from '../../../test/upstream-mock'
 import { decodeSse } from '../../../providers/stream-harness'
+import nativeAnswer from '../../../providers/gemini/__fixtures__/response.json?raw'
+import nativeStream from '../../../providers/gemini/__fixtures__/stream-text.sse?raw'
 
 let upstream: ReturnType<typeof mockUpstream>
 const QUOTA = 1_000_000
@@ -129,5 +131,45 @@ describe('/v1beta generateContent', () => {
     expect(res.json).toMatchObject({ error: { code: status, status: code } })
     expect(upstream.calls).toHaveLength(0)
     expect((await ledger(user.id)).quota).toBe(QUOTA)
+  })
+})
+
+describe('/v1beta on a Gemini channel (native pass-through)', () => {
+  beforeEach(async () => {
+    upstream.restore()
+    upstream = mockUpstream((req) => {
+      const path = new URL(req.url).pathname
+      if (path === '/v1beta/models/gemini-2.5-pro:generateContent') return new Response(nativeAnswer, { headers: { 'content-type': 'application/json' } })
+      if (path === '/v1beta/models/gemini-2.5-pro:streamGenerateContent') return new Response(nativeStream, { headers: { 'content-type': 'text/event-stream' } })
+      return undefined
+    })
+    await setPrice('gemini-2.5-pro', 1.25, 10)
+    await createChannel({ key: 'AIza-good', type: 25, models: 'gemini-2.5-pro' })
+  })
+
+  it('sends the client body as is (safetySettings, thinkingConfig) and returns the native answer, billing its usageMetadata', async () => {
+    const { user, token } = await customer()
+    const body = { ...hello, safetySettings: [{ category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_NONE' }], generationConfig: { maxOutputTokens: 64, thinkingConfig: { thinkingBudget: 128 } } }
+    const res = await post(token.key, 'gemini-2.5-pro:generateContent', body)
+    expect(res.status).toBe(200)
+    expect(res.json).toEqual(JSON.parse(nativeAnswer))
+    expect(upstream.calls[0]!.body).toEqual(body)
+    const l = await ledger(user.id)
+    expect(QUOTA - l.quota).toBe(l.loggedQuota)
+    const log = await env.DB.prepare('SELECT prompt_tokens, completion_tokens, metadata FROM logs WHERE user_id = ? AND type = 2').bind(user.id).first<any>()
+    expect(log).toMatchObject({ prompt_tokens: 1290, completion_tokens: 24 + 161 })
+    expect(JSON.parse(log.metadata).inbound_format).toBe('gemini')
+  })
+
+  it('streams the channel\'s frames unchanged', async () => {
+    const { user, token } = await customer()
+    const res = await post(token.key, 'gemini-2.5-pro:streamGenerateContent?alt=sse', hello)
+    expect(res.status).toBe(200)
+    expect(upstream.calls[0]!.url).toContain(':streamGenerateContent?alt=sse')
+    expect(upstream.calls[0]!.body.generationConfig.maxOutputTokens).toBe(64)
+    expect(decodeSse(res.text).map((e) => JSON.parse(e.data))).toEqual(decodeSse(nativeStream).map((e) => JSON.parse(e.data)))
+    const l = await ledger(user.id)
+    expect(l.consumeLogs).toBe(1)
+    expect(QUOTA - l.quota).toBe(l.loggedQuota)
   })
 })

@@ -2,13 +2,16 @@
  * Internal chat stream → Gemini `alt=sse` stream: one `data:` GenerateContentResponse per chunk
  * with text (thought parts for reasoning); function calls are sent whole once their arguments are
  * complete; the last frame carries finishReason and usageMetadata. No [DONE]. A relay error
- * becomes a Google error frame.
+ * becomes a Google error frame. Frames passed through from a Gemini channel (`{native: frame}`)
+ * are written as they came.
  */
 import { dataFrame, type InboundStreamEncoder } from '../types'
 import { finishReason, functionCallPart, googleErrorBody, usageMetadata } from './response'
 
 export class GeminiStreamEncoder implements InboundStreamEncoder {
   private finished = false
+  /** The frames come natively from a Gemini channel (the last already carries finishReason). */
+  private native = false
   private model = ''
   private id = ''
   private readonly calls = new Map<number, { name: string; args: string }>()
@@ -32,6 +35,12 @@ export class GeminiStreamEncoder implements InboundStreamEncoder {
       this.finished = true
       const status = chunk.error.type === 'rate_limit_error' ? 429 : 503
       return [dataFrame(googleErrorBody(status, String(chunk.error.message ?? 'upstream stream failed')))]
+    }
+    // Pass-through from a Gemini channel (native.ts): the channel's own frames, unchanged.
+    if (chunk.native_usage) return []
+    if (chunk.native) {
+      this.native = true
+      return [dataFrame(chunk.native)]
     }
     if (typeof chunk.model === 'string' && chunk.model) this.model = chunk.model
     if (typeof chunk.id === 'string' && chunk.id) this.id = chunk.id
@@ -57,6 +66,7 @@ export class GeminiStreamEncoder implements InboundStreamEncoder {
   end(): string[] {
     if (this.finished) return []
     this.finished = true
+    if (this.native) return []
     const calls = [...this.calls.entries()].sort(([a], [b]) => a - b).map(([, c]) => functionCallPart(c.name, c.args))
     return [this.frame(calls, true)]
   }
