@@ -11,13 +11,14 @@ import { defaultPricesWrite } from './map-settings'
 import { buildPlan } from './mapping'
 import type { ImportPlan } from './plan'
 import { openSource } from './source'
+import { TARGET_STATE_SQL, parseTargetState, targetConflicts } from './target-check'
 import { applyStatements, planStatements, queryTarget, type Target } from './writer'
 
 const USAGE = `Usage: npm run import -- <one-api/one-hub SQLite file, mysqldump or pg_dump --inserts file, or http(s) URL>
   --from one-api|one-hub   source kind (detected from the tables when omitted)
   --dry-run                print what would be written; write nothing
   --with-logs              also import the request logs (history)
-  --merge                  allow importing into a gateway that already has its own users
+  --merge                  allow importing into a gateway that has users of its own (ids must not overlap)
   --remote                 write to the Cloudflare D1 (default: the local one of npm start)
   --persist-to DIR         local state directory (default .wrangler/state)
   --sql-out FILE           also save the generated SQL`
@@ -32,26 +33,12 @@ export function formatReport(plan: ImportPlan): string {
   return lines.join('\n')
 }
 
-/**
- * Refuses to mix an import into a gateway that has users of its own, unless --merge (a re-run of the
- * same import is not "its own"). Seeds the built-in prices first when the target has none.
- */
-function checkTarget(target: Target, plan: ImportPlan, merge: boolean) {
-  // One wrangler call (each costs seconds): the users present and whether any price exists.
-  const [state] = queryTarget<{ users: string; prices: number }>(
-    target,
-    "SELECT (SELECT json_group_array(json_object('id', id, 'username', username)) FROM users) AS users, (SELECT count(*) FROM prices) AS prices"
-  )
-  const present = JSON.parse(state?.users ?? '[]') as { id: number; username: string }[]
-  const incoming = new Map(plan.writes.find((w) => w.table === 'users')!.rows.map((u) => [Number(u.id), String(u.username)]))
-  const own = present.filter((u) => incoming.get(u.id) !== u.username)
-  if (own.length && !merge) {
-    throw new Error(
-      `The gateway already has ${own.length} user(s) of its own (e.g. ${own[0]!.username}, id ${own[0]!.id}). ` +
-        'Import into a fresh gateway (before the first setup), or pass --merge: imported rows keep their ids and replace rows with the same id.'
-    )
-  }
-  if (!state?.prices) {
+/** Checks the target (target-check.ts) and seeds the built-in prices first when it has none. */
+function prepareTarget(target: Target, plan: ImportPlan, merge: boolean) {
+  const state = parseTargetState(queryTarget(target, TARGET_STATE_SQL)[0])
+  const conflicts = targetConflicts(plan, state, merge)
+  if (conflicts.length) throw new Error(`Nothing was written:\n  - ${conflicts.slice(0, 20).join('\n  - ')}`)
+  if (!state.prices) {
     const at = plan.writes.findIndex((w) => w.table === 'prices')
     plan.writes.splice(at < 0 ? plan.writes.length : at, 0, defaultPricesWrite())
   }
@@ -98,6 +85,7 @@ export async function main(argv: string[]): Promise<number> {
   } finally {
     db.close()
   }
+  if (values.merge && values['with-logs']) plan.notes.push('--merge with --with-logs: a history row whose id the gateway already uses is kept as it is (the imported one is skipped)')
   const statements = planStatements(plan)
   console.log(formatReport(plan))
   if (values['sql-out']) writeFileSync(values['sql-out'], statements.join(';\n') + ';\n')
@@ -106,7 +94,7 @@ export async function main(argv: string[]): Promise<number> {
     return 0
   }
   const target: Target = { remote: values.remote, persistTo: values['persist-to'], cwd: path.resolve(import.meta.dirname, '../..') }
-  checkTarget(target, plan, values.merge)
+  prepareTarget(target, plan, values.merge)
   const toWrite = planStatements(plan)
   applyStatements(target, toWrite, progressBar)
   console.log(`\nImported into the ${values.remote ? 'remote' : 'local'} D1 in ${((Date.now() - started) / 1000).toFixed(1)} s (${toWrite.length} statements).`)
