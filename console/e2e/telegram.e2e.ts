@@ -3,7 +3,8 @@
  * (scripts/mock-telegram.mjs): root adds a custom menu on /panel/telegram and presses Reload (the
  * webhook and the command list reach the mock); a user binds from the profile page with the
  * one-time code sent to the bot, then /balance, /recharge and the custom menu answer through the
- * webhook; switched to polling, the Durable Object alarm picks a queued update up from getUpdates.
+ * webhook, and the user switches notices on; switched to polling, the Durable Object alarm picks a
+ * queued update up from getUpdates.
  * Screenshots of the page and the profile binding: light, dark, phone, zh_CN.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -116,8 +117,13 @@ describe('telegram bot', () => {
     expect(await lastReply()).toContain('Invalid or already used redemption code')
     await send('/faq')
     expect(await lastReply()).toBe('Read the docs at https://example.com/docs')
+    // Notices in the chat are the user's choice, kept across reloads.
+    const notify = page.getByTestId('telegram-notify')
+    expect(await notify.getAttribute('aria-checked')).toBe('false')
+    await notify.click()
+    await eventually(() => notify.getAttribute('aria-checked')).toBe('true')
     await page.reload()
-    await page.getByTestId('binding-telegram').waitFor()
+    await eventually(() => page.getByTestId('telegram-notify').getAttribute('aria-checked')).toBe('true')
     await shot(page, 'telegram-profile-bound')
   })
 

@@ -20,6 +20,7 @@ import type { Settings } from '../settings/store'
 import { amountProblem, centsToDecimal, computeOrderAmount, MAX_TOPUP_AMOUNT, parseDiscounts, type PaymentCurrency } from './amount'
 import { gatewayOf } from './gateways/registry'
 import { GatewayError, type Gateway, type NotifyRequest, type PaidNotify, type PayRequest } from './gateways/types'
+import { notifyPayment } from '../telegram/notify'
 
 export const ORDER_STATUSES = ['pending', 'success', 'failed', 'closed', 'refunded'] as const
 export type OrderStatus = (typeof ORDER_STATUSES)[number]
@@ -149,10 +150,13 @@ export function orderView(o: Order & { username?: string | null; gatewayName?: s
   }
 }
 
-/** A trade number every gateway accepts (digits only, 6–32 characters), unique in practice. */
+/**
+ * A trade number every gateway accepts (letters and digits, 6–32 characters), unique in practice.
+ * It starts with a letter so that no URL parser takes it for a number (19 digits lose precision).
+ */
 export function newTradeNo(): string {
   const random = crypto.getRandomValues(new Uint32Array(2))
-  return `${Date.now()}${String(random[0]! % 1_000_000).padStart(6, '0')}${String(random[1]! % 1000).padStart(3, '0')}`
+  return `T${Date.now()}${String(random[0]! % 1_000_000).padStart(6, '0')}${String(random[1]! % 1000).padStart(3, '0')}`
 }
 
 export interface CreatedOrder {
@@ -300,6 +304,7 @@ export async function completeOrder(env: Env, gatewayRow: Payment, order: Order,
     .set({ status: 'success', gatewayNo: paid.gatewayNo, paidAt: now, updatedAt: now })
     .where(and(eq(orders.id, order.id), inArray(orders.status, CREDITABLE)))
   if (order.status !== 'pending') await alertRoot(env, `late payment for ${order.status} order ${order.tradeNo} credited`, meta)
+  if (!credit.duplicate) await notifyPayment(env, order.userId, `${centsToDecimal(order.orderAmount)} ${order.orderCurrency}`, gatewayRow.name, credit.userQuota)
   return { ok: true, duplicate: Boolean(credit.duplicate) }
 }
 

@@ -76,14 +76,14 @@ export function publicBotName(s: Settings): string {
 }
 
 /** A grammY bot on the configured API base; `botInfo` skips getMe when the reload already asked. */
-export function createBot(cfg: TelegramConfig, botInfo?: UserFromGetMe): Bot {
+export function createBot(cfg: TelegramConfig, botInfo?: UserFromGetMe, timeoutSeconds = 30): Bot {
   return new Bot(cfg.token, {
     botInfo,
     client: {
       apiRoot: cfg.apiBase,
       // Looked up per call so the worker tests' fetch mock answers the Bot API.
       fetch: ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init)) as typeof fetch,
-      timeoutSeconds: 30,
+      timeoutSeconds,
     },
   })
 }

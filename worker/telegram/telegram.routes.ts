@@ -2,11 +2,15 @@
  * Telegram routes: the webhook (POST /api/telegram/webhook, authenticated only by the
  * X-Telegram-Bot-Api-Secret-Token header, compared in constant time; wrong or missing → 401 and
  * nothing runs), the admin's menu CRUD, reload and status under /api/option/telegram (one-hub's
- * paths), and the signed-in user's binding: status, a one-time bind code with its deep link, unbind.
+ * paths), and the signed-in user's binding: status, a one-time bind code with its deep link, unbind,
+ * and the switch for notices to the bound chat (telegram/notify.ts).
  */
 import { Hono } from 'hono'
 import { webhookCallback } from 'grammy/web'
+import { eq } from 'drizzle-orm'
 import { z } from 'zod'
+import { createDb } from '../db/client'
+import { users } from '../db/schema'
 import { adminRoute, publicRoute, userRoute } from '../middleware/access'
 import { badRequest, notFound, unauthorized } from '../lib/errors'
 import { safeEqual } from '../lib/crypto'
@@ -22,6 +26,7 @@ import { botActive, readApplied, telegramConfig } from './config'
 import { createMenu, createMenuSchema, deleteMenu, getMenu, listMenus, updateMenu, updateMenuSchema } from './menus.service'
 
 const SECRET_HEADER = 'X-Telegram-Bot-Api-Secret-Token'
+const notifySchema = z.object({ notify: z.boolean('must be true or false') })
 const updateShape = z.looseObject({ update_id: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER) })
 
 export const telegramRoutes = new Hono<HonoEnv>()
@@ -61,7 +66,12 @@ export const telegramRoutes = new Hono<HonoEnv>()
   .get('/user/telegram', userRoute, async (c) => {
     const [cfg, applied, user] = await Promise.all([telegramConfig(c.env), readApplied(c.env), getUser(c.env, c.get('user')!.id)])
     if (!user) throw notFound('User not found')
-    return ok(c, { enabled: botActive(cfg) && Boolean(applied), bot_username: botActive(cfg) ? (applied?.bot.username ?? '') : '', telegram_id: user.telegramId })
+    return ok(c, { enabled: botActive(cfg) && Boolean(applied), bot_username: botActive(cfg) ? (applied?.bot.username ?? '') : '', telegram_id: user.telegramId, notify: user.telegramNotify })
+  })
+  .put('/user/telegram', userRoute, validate('json', notifySchema), async (c) => {
+    const notify = c.req.valid('json').notify
+    await createDb(c.env.DB).update(users).set({ telegramNotify: notify }).where(eq(users.id, c.get('user')!.id))
+    return ok(c, { notify }, notify ? 'Telegram notices on' : 'Telegram notices off')
   })
   .post('/user/telegram/code', userRoute, async (c) => {
     const [cfg, applied] = await Promise.all([telegramConfig(c.env), readApplied(c.env)])

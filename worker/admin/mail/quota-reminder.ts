@@ -4,11 +4,13 @@
  * reaches 0, the user gets one mail for that crossing. Only the cached settings are read when no
  * threshold was crossed; users without an email, a disabled SMTP setup or a failed delivery
  * are skipped quietly (logged), so billing never fails because of mail. A 10-minute mark per user
- * and kind absorbs overlapping reports of the same crossing from concurrent requests.
+ * and kind absorbs overlapping reports of the same crossing from concurrent requests. Users who
+ * bound Telegram and switched notices on also get the reminder there.
  */
 import { sendMail, smtpConfigured } from '../../lib/mailer'
 import { getSettings, type Settings } from '../../settings/store'
 import { quotaReminderMail } from './templates'
+import { remindOnTelegram } from '../../telegram/notify'
 
 export type QuotaReminderKind = 'low' | 'exhausted'
 
@@ -43,7 +45,10 @@ export async function remindLowQuota(env: Env, change: QuotaChange): Promise<Quo
   if (change.after >= change.before) return null
   const settings = await getSettings(env)
   const kind = quotaCrossing(change.before, change.after, settings.int('QuotaRemindThreshold'))
-  if (!kind || !smtpConfigured(settings)) return null
+  if (!kind) return null
+  // The bound Telegram chat gets the same reminder when the user opted in (telegram/notify.ts).
+  await remindOnTelegram(env, settings, change.userId, kind, change.after)
+  if (!smtpConfigured(settings)) return null
   const user = await env.DB.prepare('SELECT email, status FROM users WHERE id = ?')
     .bind(change.userId)
     .first<{ email: string; status: number }>()

@@ -21,6 +21,8 @@ export const users = sqliteTable(
     wechatId: text('wechat_id').notNull().default(''),
     larkId: text('lark_id').notNull().default(''),
     telegramId: integer('telegram_id').notNull().default(0),
+    /** Send low-balance, payment and task notices to the bound Telegram chat (the user's choice). */
+    telegramNotify: integer('telegram_notify', { mode: 'boolean' }).notNull().default(false),
     /** SHA-256 of the personal access token (the token itself is shown once). */
     accessToken: text('access_token'),
     quota: integer('quota').notNull().default(0),

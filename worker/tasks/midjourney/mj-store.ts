@@ -6,6 +6,7 @@
  */
 import type { RoutedChannel } from '../../relay/routing-table'
 import { refundFailedTask } from '../task-charge'
+import { notifyTaskFinished } from '../../telegram/notify'
 
 export const MJ_CHANNEL_TYPE = 34
 export const MJ_TIMEOUT_MS = 60 * 60 * 1000
@@ -170,6 +171,7 @@ export async function applyMjUpdate(env: Env, row: MjRow, up: MjUpstreamTask | {
       reason: next.fail_reason || 'failed',
     })
   }
+  if (next.progress === '100%') await notifyTaskFinished(env, row.user_id, `Midjourney ${row.action}`, row.mj_id, next.status, next.fail_reason)
   return next
 }
 

@@ -6,6 +6,7 @@
 import type { RoutedChannel } from '../../relay/routing-table'
 import { nowSeconds } from '../../lib/time'
 import { refundFailedTask } from '../task-charge'
+import { notifyTaskFinished } from '../../telegram/notify'
 
 export const SUNO_CHANNEL_TYPE = 41
 export const SUNO_TIMEOUT_SECONDS = 60 * 60
@@ -134,6 +135,7 @@ export async function applySunoUpdate(env: Env, row: TaskRow, up: SunoUpstreamTa
       reason: next.fail_reason || 'failed',
     })
   }
+  if (next.progress === '100%') await notifyTaskFinished(env, row.user_id, `Suno ${row.action}`, row.task_id, next.status, next.fail_reason)
   return next
 }
 

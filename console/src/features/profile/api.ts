@@ -2,9 +2,10 @@
  * Own-account calls of the profile page: update (PUT /api/user/self), the access token
  * (GET /api/user/token), binding an email with a code (GET /api/oauth/email/bind) and unbinding a
  * sign-in method (POST /api/user/unbind). Each answers with the new profile, which replaces the cached one.
- * Telegram: a one-time bind code (POST /api/user/telegram/code) and unbinding (DELETE /api/user/telegram).
+ * Telegram: a one-time bind code (POST /api/user/telegram/code), unbinding (DELETE /api/user/telegram)
+ * and the notices switch (GET/PUT /api/user/telegram).
  */
-import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { api } from '@/lib/api-client'
 import { notify } from '@/lib/notify'
@@ -89,6 +90,22 @@ export function useUnbindTelegram() {
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: selfQueryOptions.queryKey })
       notify.success(t('binding.unbound'))
+    },
+  })
+}
+
+export const telegramBindingQueryOptions = queryOptions({
+  queryKey: ['profile', 'telegram'] as const,
+  queryFn: ({ signal }) => api.get<{ enabled: boolean; bot_username: string; telegram_id: number; notify: boolean }>('/api/user/telegram', undefined, signal),
+})
+
+/** Notices (low balance, payments, finished tasks) to the bound chat on or off (PUT /api/user/telegram). */
+export function useTelegramNotify() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (notify: boolean) => api.put<{ notify: boolean }>('/api/user/telegram', { notify }),
+    onSuccess: (data) => {
+      queryClient.setQueryData(telegramBindingQueryOptions.queryKey, (old) => old && { ...old, notify: data.notify })
     },
   })
 }

@@ -3,7 +3,8 @@
  * (ids from /api/user/self), with Bind — only for methods the site enables (email always) — and
  * Unbind after a confirmation. GitHub, OIDC and Lark bind through the provider's sign-in page
  * (the callback answers 'bind'); WeChat and email bind with a code in a dialog. Telegram is listed
- * only when the site has a bot; it binds with a one-time code sent to the bot (telegram-bind-dialog.tsx).
+ * only when the site has a bot; it binds with a one-time code sent to the bot (telegram-bind-dialog.tsx)
+ * and, once bound, offers the switch for notices in the chat.
  */
 import { useState } from 'react'
 import { Link2, Loader2, Pencil, Unlink } from 'lucide-react'
@@ -22,6 +23,7 @@ import { useSiteInfo } from '@/features/site/api'
 import { useUnbind, useUnbindTelegram } from '../api'
 import { EmailBindDialog } from './email-bind-dialog'
 import { TelegramBindDialog } from './telegram-bind-dialog'
+import { TelegramNotifySwitch } from './telegram-notify-switch'
 
 type RowKey = BindingType | 'telegram'
 
@@ -143,6 +145,7 @@ export function AccountBindingCard({ user }: { user: UserProfile }) {
             )
           })}
         </ul>
+        {site.telegram_bot && Number(user.telegram_id) !== 0 && <TelegramNotifySwitch />}
       </CardContent>
       <EmailBindDialog open={dialog === 'email'} onOpenChange={(open) => setDialog(open ? 'email' : null)} current={user.email} />
       {site.telegram_bot && <TelegramBindDialog open={dialog === 'telegram'} onOpenChange={(open) => setDialog(open ? 'telegram' : null)} />}

@@ -1,0 +1,1 @@
+ALTER TABLE `users` ADD `telegram_notify` integer DEFAULT 0 NOT NULL;
