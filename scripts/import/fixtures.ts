@@ -155,6 +155,11 @@ function oneHubExtras(): Table[] {
       columns: [I('id'), I('code'), I('user_id'), T('action'), T('mj_id'), T('prompt'), T('prompt_en'), T('description'), T('state'), I('submit_time'), I('start_time'), I('finish_time'), T('image_url'), T('status'), T('progress'), T('fail_reason'), I('channel_id'), I('quota')],
       rows: [[1, 1, 2, 'IMAGINE', 'mj-123', 'a cat', 'a cat', '', '', 1700000000123, 1700000001456, 1700000060789, 'https://img/cat.png', 'SUCCESS', '100%', '', 4, 25_000]],
     },
+    {
+      name: 'statistics',
+      columns: [['date', 'text', 'date', 'date'], I('user_id'), I('channel_id'), T('model_name'), I('request_count'), I('quota'), I('prompt_tokens'), I('completion_tokens'), I('request_time')],
+      rows: [['2023-11-14', 2, 1, 'gpt-4o-mini', 3, 4500, 300, 60, 2550]],
+    },
     { name: 'payments', columns: [I('id'), T('type'), T('uuid')], rows: [] },
   ]
 }

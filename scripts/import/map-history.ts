@@ -1,5 +1,6 @@
 /**
- * History: request logs (only with --with-logs; they are the bulk of a database) and Midjourney
+ * History: request logs (only with --with-logs; they are the bulk of a database), the daily
+ * statistics the dashboards read (one-hub's table, or rolled up from the imported logs) and Midjourney
  * tasks. Ids are kept, so a re-run skips rows already present. one-api's log type 5 ("test") has no
  * twin here (5 is an error log), so those rows become system rows; Midjourney times are
  * milliseconds in the source and seconds here.
@@ -82,4 +83,57 @@ export function mapMidjourneys(plan: ImportPlan, rows: Row[]) {
     })
   }
   plan.add({ table: 'midjourneys', rows: out, onConflict: 'ignore' })
+}
+
+/** A one-hub `date` column as this gateway's YYYY-MM-DD (UTC). */
+function day(v: unknown): string | undefined {
+  if (typeof v === 'number' && v > 0) return new Date((v > 100_000_000_000 ? v : v * 1000)).toISOString().slice(0, 10)
+  const m = /^(\d{4}-\d{2}-\d{2})/.exec(String(v ?? ''))
+  return m?.[1]
+}
+
+/** one-hub's daily rollup (dashboards read it, never raw logs): its history shows even without --with-logs. */
+export function mapStatistics(plan: ImportPlan, rows: Row[]) {
+  const out: Record<string, Value>[] = []
+  for (const r of rows) {
+    plan.count('statistics').read++
+    const date = day(r.date)
+    if (!date) {
+      plan.skip('statistics', { id: `${str(r.date)}/${str(r.user_id)}/${str(r.model_name)}` }, 'no readable date')
+      continue
+    }
+    out.push({
+      date,
+      user_id: int(r.user_id),
+      channel_id: int(r.channel_id),
+      model_name: str(r.model_name),
+      request_count: int(r.request_count),
+      quota: int(r.quota),
+      prompt_tokens: int(r.prompt_tokens),
+      completion_tokens: int(r.completion_tokens),
+      request_time: int(r.request_time),
+    })
+  }
+  const update = ['request_count', 'quota', 'prompt_tokens', 'completion_tokens', 'request_time']
+  plan.add({ table: 'statistics', rows: out, onConflict: { target: ['date', 'user_id', 'channel_id', 'model_name'], update } })
+}
+
+/**
+ * Without a source rollup, the days the imported logs cover are rolled up from the logs after they
+ * are written (as the gateway's cron does for today), one month per statement.
+ */
+export function statisticsFromLogs(logs: Record<string, Value>[]): string[] {
+  const months = new Set(logs.filter((l) => l.type === 2).map((l) => new Date(Number(l.created_at) * 1000).toISOString().slice(0, 7)))
+  return [...months].sort().flatMap((month) => {
+    const from = Date.parse(`${month}-01T00:00:00Z`) / 1000
+    const next = new Date(from * 1000)
+    next.setUTCMonth(next.getUTCMonth() + 1)
+    const to = next.getTime() / 1000
+    return [
+      `DELETE FROM statistics WHERE date >= '${month}-01' AND date < '${next.toISOString().slice(0, 10)}'`,
+      `INSERT INTO statistics (date, user_id, channel_id, model_name, request_count, quota, prompt_tokens, completion_tokens, request_time) ` +
+        `SELECT strftime('%Y-%m-%d', created_at, 'unixepoch'), user_id, channel_id, model_name, COUNT(*), SUM(quota), SUM(prompt_tokens), SUM(completion_tokens), SUM(request_time) ` +
+        `FROM logs WHERE type = 2 AND created_at >= ${from} AND created_at < ${to} GROUP BY 1, user_id, channel_id, model_name`,
+    ]
+  })
 }

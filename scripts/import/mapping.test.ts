@@ -166,6 +166,10 @@ describe('one-hub in all three formats', () => {
     expect(rowsOf(plan, 'midjourneys')[0]).toMatchObject({ submit_time: 1700000000, start_time: 1700000001, finish_time: 1700000060 })
     expect(rowsOf(plan, 'prices')[0]).toEqual({ model: 'gpt-4o-mini', type: 'tokens', channel_type: 1, input: 0.075, output: 0.3, locked: 0, extra_ratios: '{"cached_tokens":0.5}' })
     expect(rowsOf(plan, 'user_groups')[1]).toMatchObject({ symbol: 'vip', ratio: 0.8, api_rate: 1200, public: 0 })
+    // The daily rollup comes along (dashboards read it), even without --with-logs.
+    expect(rowsOf(await planOf(files.mysql, false), 'statistics')).toEqual([
+      { date: '2023-11-14', user_id: 2, channel_id: 1, model_name: 'gpt-4o-mini', request_count: 3, quota: 4500, prompt_tokens: 300, completion_tokens: 60, request_time: 2550 },
+    ])
   })
 })
 
@@ -204,6 +208,14 @@ describe('generated SQL', () => {
     for (const s of planStatements(plan)) db.exec(s)
     expect((db.prepare('SELECT count(*) AS n FROM prices').get() as { n: number }).n).toBeGreaterThan(3)
     expect(db.prepare("SELECT input, output FROM prices WHERE model = 'gpt-4o-mini'").get()).toEqual({ input: 0.075, output: 0.3 })
+  })
+
+  it('rolls the imported one-api logs up into the daily statistics the dashboards read', async () => {
+    const db = migratedDb()
+    for (const s of planStatements(await planOf(oneApiFile))) db.exec(s)
+    expect(db.prepare('SELECT date, user_id, channel_id, model_name, request_count, quota, prompt_tokens, completion_tokens, request_time FROM statistics').all()).toEqual([
+      { date: '2023-11-14', user_id: 2, channel_id: 1, model_name: 'gpt-4o-mini', request_count: 1, quota: 1500, prompt_tokens: 100, completion_tokens: 20, request_time: 850 },
+    ])
   })
 
   it('a re-run leaves the balances the wallet has moved since the first import alone', async () => {

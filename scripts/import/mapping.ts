@@ -5,7 +5,7 @@
 import type { SourceKind } from './channel-types'
 import { balanceRows, mapGroups, mapRedemptions, mapTokens, mapUsers } from './map-accounts'
 import { mapAbilities, mapChannels } from './map-channels'
-import { mapLogs, mapMidjourneys } from './map-history'
+import { mapLogs, mapMidjourneys, mapStatistics, statisticsFromLogs } from './map-history'
 import { mapOptions, mapPrices } from './map-settings'
 import { ImportPlan, int } from './plan'
 import type { SourceDatabase } from './source'
@@ -21,8 +21,7 @@ export function detectSource(tables: Set<string>): SourceKind | undefined {
 const KNOWN_SKIPPED: Record<string, string> = {
   abilities: 'rebuilt from channels',
   migrations: 'bookkeeping of the source',
-  statistics: 'rebuilt by the rollup cron from logs',
-  statistics_months: 'rebuilt by the rollup cron from logs',
+  statistics_months: 'monthly totals; the daily statistics are imported',
 }
 
 export interface MapOptions {
@@ -56,8 +55,12 @@ export function buildPlan(db: SourceDatabase, opts: MapOptions = {}): ImportPlan
   mapPrices(plan, db.tables.has('prices') ? rows('prices') : undefined, options)
   mapRedemptions(plan, rows('redemptions'))
   if (db.tables.has('midjourneys')) mapMidjourneys(plan, rows('midjourneys'))
-  if (opts.withLogs) mapLogs(plan, rows('logs'))
-  else if (db.tables.has('logs')) plan.notes.push(`logs: ${rows('logs').length} rows not imported (add --with-logs)`)
+  if (opts.withLogs) {
+    mapLogs(plan, rows('logs'))
+    const logWrite = plan.writes.at(-1)!
+    if (!db.tables.has('statistics')) logWrite.after = statisticsFromLogs(logWrite.rows)
+  } else if (db.tables.has('logs')) plan.notes.push(`logs: ${rows('logs').length} rows not imported (add --with-logs)`)
+  if (db.tables.has('statistics')) mapStatistics(plan, rows('statistics'))
   // After the history, with ids above it: every imported balance gets the ledger row explaining it.
   const maxLogId = rows('logs').reduce((m, r) => Math.max(m, int(r.id)), 0)
   plan.add(
@@ -65,7 +68,7 @@ export function buildPlan(db: SourceDatabase, opts: MapOptions = {}): ImportPlan
     'balance ledger rows'
   )
 
-  const handled = new Set(['options', 'user_groups', 'users', 'tokens', 'channels', 'prices', 'redemptions', 'midjourneys', 'logs'])
+  const handled = new Set(['options', 'user_groups', 'users', 'tokens', 'channels', 'prices', 'redemptions', 'midjourneys', 'logs', 'statistics'])
   for (const t of [...db.tables].sort()) {
     if (handled.has(t)) continue
     const n = rows(t).length
