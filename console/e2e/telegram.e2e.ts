@@ -163,6 +163,17 @@ describe('telegram bot', () => {
       await presetTheme(page, v.theme)
       await signIn(page, ROOT)
       await screens(page, v.name)
+      if (v.name === 'light') {
+        // Root's settings card: the token and the generated webhook secret are write-only.
+        await page.goto('/panel/setting?tab=system')
+        const card = page.getByTestId('settings-telegram')
+        await card.scrollIntoViewIfNeeded()
+        await card.getByTestId('secret-TelegramBotToken-status').getByText('Configured').waitFor()
+        await card.getByTestId('secret-TelegramWebhookSecret-status').getByText('Configured').waitFor()
+        expect(await card.locator('input[name="TelegramBotToken"]').inputValue()).toBe('')
+        expect(await card.locator('input[name="TelegramApiBase"]').inputValue()).toBe(mock.url)
+        await card.screenshot({ path: 'test-artifacts/screenshots/telegram-settings-card.png' })
+      }
       if (v.name === 'zh-light' || v.name === 'phone-dark-zh') {
         await page.getByTestId('telegram-create').click()
         await page.getByTestId('telegram-menu-dialog').waitFor()
