@@ -41,7 +41,7 @@ class PassThroughStream implements StreamTransformer {
       return []
     }
     // In-stream errors are reported through error(); the relay then writes its own error payload.
-    if (!data || typeof data !== 'object' || 'error' in data) return []
+    if (!data || typeof data !== 'object' || 'error' in data || (data as { type?: unknown }).type === 'error') return []
     return [JSON.stringify({ native: data })]
   }
   usage = () => this.inner.usage()

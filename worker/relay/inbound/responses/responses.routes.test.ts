@@ -8,6 +8,7 @@ import { env } from 'cloudflare:workers'
 import { createChannel, createToken, createUser, ledger, send, setPrice } from '../../../test/factories'
 import { mockUpstream, REPLY, USAGE } from '../../../test/upstream-mock'
 import { decodeSse } from '../../../providers/stream-harness'
+import { routingSnapshot } from '../../routing-table'
 
 let upstream: ReturnType<typeof mockUpstream>
 const QUOTA = 1_000_000
@@ -19,7 +20,8 @@ beforeEach(async () => {
     return Response.json({ id: 'chatcmpl-t', object: 'chat.completion', created: 1, model: body.model, choices: [{ index: 0, message, finish_reason: 'tool_calls' }], usage: USAGE })
   })
   await setPrice('gpt-4o', 2, 4)
-  await createChannel({ key: 'good' })
+  // Custom (OpenAI-compatible) channels convert through chat; OpenAI channels (type 1) pass through below.
+  await createChannel({ key: 'good', type: 8 })
 })
 afterEach(() => upstream.restore())
 
@@ -142,5 +144,69 @@ describe('/v1/responses', () => {
     expect(res.json.error.type).toBe('invalid_request_error')
     expect(upstream.calls).toHaveLength(0)
     expect((await ledger(user.id)).quota).toBe(QUOTA)
+  })
+})
+
+describe('/v1/responses on an OpenAI channel (native pass-through)', () => {
+  const native = {
+    id: 'resp_upstream1',
+    object: 'response',
+    created_at: 1764000000,
+    status: 'completed',
+    model: 'gpt-4o-2024-08-06',
+    output: [{ id: 'msg_u1', type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: 'Native hello.', annotations: [] }] }],
+    usage: { input_tokens: 30, input_tokens_details: { cached_tokens: 10 }, output_tokens: 5, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 35 },
+  }
+  const streamed = [
+    { type: 'response.created', sequence_number: 0, response: { ...native, status: 'in_progress', output: [], usage: null } },
+    { type: 'response.output_item.added', sequence_number: 1, output_index: 0, item: { id: 'msg_u1', type: 'message', status: 'in_progress', role: 'assistant', content: [] } },
+    { type: 'response.output_text.delta', sequence_number: 2, item_id: 'msg_u1', output_index: 0, content_index: 0, delta: 'Native ' },
+    { type: 'response.output_text.delta', sequence_number: 3, item_id: 'msg_u1', output_index: 0, content_index: 0, delta: 'hello.' },
+    { type: 'response.completed', sequence_number: 4, response: native },
+  ]
+  beforeEach(async () => {
+    upstream.restore()
+    upstream = mockUpstream((req, body) => {
+      if (new URL(req.url).pathname !== '/v1/responses') return undefined
+      if (!body.stream) return Response.json(native)
+      return new Response(streamed.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join(''), { headers: { 'content-type': 'text/event-stream' } })
+    })
+    await env.DB.prepare('UPDATE channels SET type = 1').run()
+    await routingSnapshot.invalidate(env)
+  })
+
+  it('sends the request natively, inlines a stored conversation, returns and stores the native answer, bills its usage', async () => {
+    const { user, token } = await customer()
+    const first = await send('/v1/responses', { key: token.key, json: { model: 'gpt-4o', input: 'My name is Ada.', include: ['reasoning.encrypted_content'], truncation: 'auto' } })
+    expect(first.status).toBe(200)
+    expect(first.json).toEqual(native)
+    expect(upstream.calls[0]!.body).toMatchObject({ model: 'gpt-4o', input: 'My name is Ada.', include: ['reasoning.encrypted_content'], truncation: 'auto' })
+    expect((await send('/v1/responses/resp_upstream1', { key: token.key })).json).toEqual(native)
+    const next = await send('/v1/responses', { key: token.key, json: { model: 'gpt-4o', input: 'What is my name?', previous_response_id: 'resp_upstream1', max_output_tokens: 50 } })
+    expect(next.status).toBe(200)
+    expect(upstream.calls[1]!.body).not.toHaveProperty('previous_response_id')
+    expect(upstream.calls[1]!.body).toMatchObject({
+      max_output_tokens: 50,
+      input: [{ role: 'user', content: 'My name is Ada.' }, { role: 'assistant', content: 'Native hello.' }, { role: 'user', content: 'What is my name?' }],
+    })
+    const l = await ledger(user.id)
+    expect(l.consumeLogs).toBe(2)
+    expect(QUOTA - l.quota).toBe(l.loggedQuota)
+    const log = await env.DB.prepare('SELECT prompt_tokens, completion_tokens FROM logs WHERE user_id = ? AND type = 2 LIMIT 1').bind(user.id).first<any>()
+    expect(log).toEqual({ prompt_tokens: 30, completion_tokens: 5 })
+  })
+
+  it('streams the channel\'s own events unchanged and bills the completed usage', async () => {
+    const { user, token } = await customer()
+    const res = await send('/v1/responses', { key: token.key, json: { model: 'gpt-4o', input: 'Hi', stream: true } })
+    expect(res.status).toBe(200)
+    expect(upstream.calls[0]!.body).toMatchObject({ stream: true })
+    expect(upstream.calls[0]!.body).not.toHaveProperty('stream_options')
+    expect(decodeSse(res.text).map((e) => JSON.parse(e.data))).toEqual(streamed)
+    const l = await ledger(user.id)
+    expect(l.consumeLogs).toBe(1)
+    expect(QUOTA - l.quota).toBe(l.loggedQuota)
+    expect(l.loggedQuota).toBe(30 * 2 + 5 * 4)
+    expect((await send('/v1/responses/resp_upstream1', { key: token.key })).json).toEqual(native)
   })
 })

@@ -5,7 +5,8 @@
  * call function_call_arguments.delta… → .done, for reasoning reasoning_summary_part.added →
  * reasoning_summary_text.delta… → .done → reasoning_summary_part.done; then output_item.done; at
  * the end response.completed (or response.incomplete) with usage. A relay error becomes `error`
- * then response.failed.
+ * then response.failed. Events passed through from an OpenAI channel (`{native: event}`) are
+ * written as they came.
  */
 import { eventFrame, type InboundStreamEncoder } from '../types'
 import { itemId, responseObject, responsesUsage, statusOf, type ResponseContext } from './response'
@@ -15,6 +16,8 @@ type Item = Record<string, any> & { type: 'message' | 'function_call' | 'reasoni
 export class ResponsesStreamEncoder implements InboundStreamEncoder {
   private seq = 0
   private started = false
+  /** The events come natively from an OpenAI channel (they carry their own sequence numbers). */
+  private native = false
   private finished = false
   private model = ''
   private readonly output: Item[] = []
@@ -27,7 +30,7 @@ export class ResponsesStreamEncoder implements InboundStreamEncoder {
   constructor(
     private readonly ctx: ResponseContext,
     /** Called once with the final response (to store it). */
-    private readonly onComplete?: (response: ReturnType<typeof responseObject>) => void
+    private readonly onComplete?: (response: Record<string, any>) => void
   ) {}
 
   private ev(type: string, fields: Record<string, unknown>): string {
@@ -44,6 +47,14 @@ export class ResponsesStreamEncoder implements InboundStreamEncoder {
       const failed = responseObject(this.ctx, { status: 'failed', model: this.model, output: this.output })
       out.push(this.ev('response.failed', { response: { ...failed, error: { code: 'server_error', message: String(e.message ?? '') } } }))
       return out
+    }
+    // Pass-through from an OpenAI channel (native.ts): the channel's own events, unchanged.
+    if (chunk.native_usage) return []
+    if (chunk.native) {
+      this.native = true
+      const ev = chunk.native as Record<string, any>
+      if ((ev.type === 'response.completed' || ev.type === 'response.incomplete') && ev.response) this.onComplete?.(ev.response)
+      return typeof ev.type === 'string' ? [eventFrame(ev.type, ev)] : []
     }
     if (typeof chunk.model === 'string' && chunk.model) this.model = chunk.model
     if (!this.started) this.start(out)
@@ -86,6 +97,7 @@ export class ResponsesStreamEncoder implements InboundStreamEncoder {
   end(): string[] {
     if (this.finished) return []
     this.finished = true
+    if (this.native) return []
     const out: string[] = []
     if (!this.started) this.start(out)
     this.close(out)
