@@ -33,7 +33,7 @@ export async function boundUser(env: Env, telegramId: number): Promise<User | un
   return row && row.status === USER_ENABLED ? row : undefined
 }
 
-export type BindOutcome = 'bound' | 'invalid_code' | 'telegram_taken' | 'account_taken'
+export type BindOutcome = 'bound' | 'invalid_code' | 'already_bound' | 'telegram_taken' | 'account_taken'
 
 /** Binds `telegramId` to the account the code was issued for; the code is spent on success. */
 export async function bindWithCode(env: Env, telegramId: number, code: string): Promise<{ outcome: BindOutcome; username?: string }> {
@@ -43,7 +43,7 @@ export async function bindWithCode(env: Env, telegramId: number, code: string): 
   if (!Number.isSafeInteger(userId) || userId <= 0) return { outcome: 'invalid_code' }
   const db = createDb(env.DB)
   const [other] = await db.select({ id: users.id }).from(users).where(eq(users.telegramId, telegramId)).limit(1)
-  if (other) return { outcome: other.id === userId ? 'account_taken' : 'telegram_taken' }
+  if (other) return { outcome: other.id === userId ? 'already_bound' : 'telegram_taken' }
   const [row] = await db
     .update(users)
     .set({ telegramId })

@@ -20,11 +20,14 @@ import { botActive, createBot, readApplied, telegramConfig, writeApplied, type A
 export const WEBHOOK_PATH = '/api/telegram/webhook'
 export const ALLOWED_UPDATES = ['message', 'callback_query'] as const
 
-/** A Bot API failure as a 502 naming Telegram's own description (never the token). */
+/**
+ * A Bot API failure as a 502 naming Telegram's own description. No `cause` is attached: the error
+ * handler logs causes, and a network error may carry the request URL, which holds the bot token.
+ */
 export function botApiError(err: unknown): ApiError {
-  if (err instanceof GrammyError) return new ApiError(502, `Telegram answered ${err.error_code}: ${err.description}`, { cause: err })
-  if (err instanceof HttpError) return new ApiError(502, 'The Telegram Bot API is unreachable', { cause: err })
-  return new ApiError(502, 'The Telegram Bot API call failed', { cause: err })
+  if (err instanceof GrammyError) return new ApiError(502, `Telegram answered ${err.error_code}: ${err.description}`)
+  if (err instanceof HttpError) return new ApiError(502, 'The Telegram Bot API is unreachable')
+  return new ApiError(502, 'The Telegram Bot API call failed')
 }
 
 export const pollerStub = (env: Env) => env.TELEGRAM_POLLER.getByName('telegram')

@@ -42,6 +42,7 @@ async function bind(env: Env, ctx: Context, code: string) {
   const replies: Record<typeof result.outcome, string> = {
     bound: `Bound to <b>${esc(result.username ?? '')}</b>. Try /balance.`,
     invalid_code: 'This bind code is invalid or has expired. Create a new one on your profile page.',
+    already_bound: 'This chat is already bound to that account.',
     telegram_taken: 'This Telegram account is already bound to another gateway account. Send /unbind there first.',
     account_taken: 'That gateway account is already bound to a Telegram account. Unbind it on the profile page first.',
   }

@@ -114,6 +114,8 @@ describe('telegram commands', () => {
     const issued = (await bob.client.post('/api/user/telegram/code')).body.data
     expect(issued.link).toBe(`https://t.me/gateway_mock_bot?start=${issued.code}`)
     expect((await say(ALICE_TG, `/bind ${issued.code}`))[0]).toContain('already bound to another gateway account')
+    const again = (await alice.client.post('/api/user/telegram/code')).body.data.code as string
+    expect((await say(ALICE_TG, `/bind ${again}`))[0]).toBe('This chat is already bound to that account.')
     expect((await say(BOB_TG, `/start ${issued.code}`))[0]).toContain('Bound to <b>bob</b>')
     expect((await say(7777, `/bind ${issued.code}`))[0]).toContain('invalid or has expired')
     expect((await say(ALICE_TG, '/unbind'))[0]).toContain('Unbound')
