@@ -15,7 +15,8 @@ import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest'
 import { startServer } from '../serve.mjs'
 import type {} from '../test-server' // inject('mockUrl') typing
 import { main } from './cli'
-import { ONE_API_KEY, PASSWORDS, oneApiTables, writeSqlite } from './fixtures'
+import { writeFileSync } from 'node:fs'
+import { ONE_API_KEY, ONE_HUB_OLD_KEY, ONE_HUB_SIGNED_KEY, PASSWORDS, mysqlDump, oneApiTables, oneHubTables, writeSqlite } from './fixtures'
 import { queryTarget, type Target } from './writer'
 
 const root = path.resolve(import.meta.dirname, '../..')
@@ -27,11 +28,15 @@ let server: { url: URL; stop(): Promise<void> } | undefined
 
 /** Runs the CLI in-process with its console output captured. */
 async function runImport(...args: string[]): Promise<{ code: number; out: string; ms: number }> {
+  return runImportOf(source, persistDir, args)
+}
+
+async function runImportOf(file: string, into: string, args: string[]): Promise<{ code: number; out: string; ms: number }> {
   const lines: string[] = []
   const log = vi.spyOn(console, 'log').mockImplementation((line: unknown) => void lines.push(String(line)))
   const started = Date.now()
   try {
-    const code = await main([source, '--persist-to', persistDir, ...args])
+    const code = await main([file, '--persist-to', into, ...args])
     return { code, out: lines.join('\n'), ms: Date.now() - started }
   } finally {
     log.mockRestore()
@@ -47,13 +52,16 @@ const state = () =>
             (SELECT count(*) FROM options) AS options`
   )[0]
 
-beforeAll(() => {
-  writeSqlite(source, oneApiTables(inject('mockUrl')))
-  execFileSync(process.execPath, [path.join(root, 'node_modules/wrangler/bin/wrangler.js'), 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persistDir], {
+const migrate = (dir: string) =>
+  execFileSync(process.execPath, [path.join(root, 'node_modules/wrangler/bin/wrangler.js'), 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', dir], {
     cwd: root,
     stdio: 'ignore',
     env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: '1' },
   })
+
+beforeAll(() => {
+  writeSqlite(source, oneApiTables(inject('mockUrl')))
+  migrate(persistDir)
 })
 
 afterAll(async () => {
@@ -83,7 +91,7 @@ describe('npm run import (one-api SQLite → local D1 → gateway)', () => {
     const second = await runImport('--with-logs')
     expect(second.code).toBe(0)
     expect(state()).toEqual(after)
-  })
+  }, 240_000)
 
   it('serves the imported state: the old key answers through the SDK and is billed, the old password signs in', async () => {
     server = await startServer({ port: 0, persistDir, quiet: true, cron: false, build: false, vars: { CRITICAL_RATE_LIMIT: '100000' } })
@@ -120,5 +128,22 @@ describe('npm run import (one-api SQLite → local D1 → gateway)', () => {
     // The password was upgraded to the gateway's own hash on that first sign-in.
     const stored = queryTarget<{ password: string }>(target, 'SELECT password FROM users WHERE id = 1')[0]!.password
     expect(stored).toMatch(/^pbkdf2_sha256\$/)
-  })
+  }, 120_000)
+
+  it('takes a one-hub mysqldump too: its 59-character signed keys and old 48-character keys keep working', async () => {
+    await server?.stop()
+    server = undefined
+    const hubDir = path.join(dir, 'hub-state')
+    const dump = path.join(dir, 'one-hub.sql')
+    writeFileSync(dump, mysqlDump(oneHubTables(inject('mockUrl'))))
+    migrate(hubDir)
+    expect((await runImportOf(dump, hubDir, [])).code).toBe(0)
+    server = await startServer({ port: 0, persistDir: hubDir, quiet: true, cron: false, build: false, vars: { CRITICAL_RATE_LIMIT: '100000' } })
+    const url = server!.url.href.replace(/\/$/, '')
+    for (const key of [ONE_HUB_SIGNED_KEY, ONE_HUB_OLD_KEY]) {
+      const client = new OpenAI({ baseURL: `${url}/v1`, apiKey: `sk-${key}`, maxRetries: 0 })
+      const reply = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] })
+      expect(reply.choices[0]!.message.content).toMatch(/\S/)
+    }
+  }, 240_000)
 })
