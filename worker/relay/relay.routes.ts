@@ -12,6 +12,7 @@ import type { HonoEnv } from '../env'
 import { relayRequest } from './relay-request'
 import { anthropicApp } from './inbound/anthropic/anthropic.routes'
 import { responsesApp } from './inbound/responses/responses.routes'
+import { realtimeHandler } from './realtime/realtime.routes'
 import { getRoutingTable, modelsOfGroup, type RoutingTable } from './routing-table'
 import { authenticateRelay, type RelayAuth } from './token-auth'
 
@@ -79,6 +80,7 @@ for (const [path, op] of POST_ROUTES) relay.post(path, (c) => relayRequest(c, op
 // Other inbound formats (worker/relay/inbound/<format>/), each with its own error envelope.
 relay.route('/', anthropicApp)
 relay.route('/', responsesApp)
+relay.get('/realtime', realtimeHandler)
 
 export const relayApp = relay
 

@@ -1,0 +1,158 @@
+/**
+ * GET /v1/realtime through the Worker with a fetch-level mock realtime upstream (a WebSocket pair
+ * speaking the realtime events): frames relayed both ways, each response.done billed with its text,
+ * audio and cached tokens, subprotocol auth, the session ending when the balance runs out, and the
+ * balance moving by exactly the logged quota.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
+import { env } from 'cloudflare:workers'
+import worker from '../../index'
+import { createChannel, createToken, createUser, ledger, send, setPrice } from '../../test/factories'
+import { mockUpstream } from '../../test/upstream-mock'
+import { computeQuota } from '../../billing/formula'
+import { getPriceTable, resolvePrice } from '../../billing/pricing'
+import { realtimeUsage } from './billing'
+
+const MODEL = 'gpt-4o-realtime-preview'
+const USAGE = {
+  total_tokens: 300,
+  input_tokens: 200,
+  output_tokens: 100,
+  input_token_details: { cached_tokens: 50, text_tokens: 120, audio_tokens: 80 },
+  output_token_details: { text_tokens: 40, audio_tokens: 60 },
+}
+let upstream: ReturnType<typeof mockUpstream>
+let upstreamSaw: { url: string; auth: string | null; beta: string | null; frames: string[] }
+
+beforeEach(async () => {
+  upstreamSaw = { url: '', auth: null, beta: null, frames: [] }
+  upstream = mockUpstream((req) => {
+    if (!new URL(req.url).pathname.endsWith('/v1/realtime')) return undefined
+    upstreamSaw.url = req.url
+    upstreamSaw.auth = req.headers.get('authorization')
+    upstreamSaw.beta = req.headers.get('openai-beta')
+    const pair = new WebSocketPair()
+    const [theirs, ours] = [pair[0], pair[1]]
+    ours.accept()
+    ours.send(JSON.stringify({ type: 'session.created', session: { id: 'sess_1', model: MODEL } }))
+    let n = 0
+    ours.addEventListener('message', (ev) => {
+      upstreamSaw.frames.push(String(ev.data))
+      if (JSON.parse(String(ev.data)).type !== 'response.create') return
+      n++
+      ours.send(JSON.stringify({ type: 'response.output_text.delta', delta: 'Hi' }))
+      ours.send(JSON.stringify({ type: 'response.done', response: { id: `resp_${n}`, status: 'completed', usage: USAGE } }))
+    })
+    return new Response(null, { status: 101, webSocket: theirs })
+  })
+  await setPrice(MODEL, 2.5, 10)
+  await createChannel({ key: 'sk-realtime', models: MODEL })
+})
+afterEach(() => upstream.restore())
+
+async function open(headers: Record<string, string>, query = `?model=${MODEL}`) {
+  const ctx = createExecutionContext()
+  const res = await worker.fetch(new Request(`http://gateway.test/v1/realtime${query}`, { headers: { upgrade: 'websocket', ...headers } }), env, ctx)
+  const ws = res.webSocket
+  const events: any[] = []
+  const waiters: { type: string; resolve: (e: any) => void }[] = []
+  let closed: (code: number) => void
+  const closedP = new Promise<number>((r) => (closed = r))
+  if (ws) {
+    ws.accept()
+    ws.addEventListener('message', (ev) => {
+      const e = JSON.parse(String(ev.data))
+      events.push(e)
+      for (const w of waiters.splice(0)) {
+        if (w.type === e.type) w.resolve(e)
+        else waiters.push(w)
+      }
+    })
+    ws.addEventListener('close', (ev) => closed(ev.code))
+  }
+  const next = (type: string) => {
+    const seen = events.find((e) => e.type === type && !e.__taken)
+    if (seen) return Promise.resolve(Object.assign(seen, { __taken: true }))
+    return new Promise<any>((resolve) => waiters.push({ type, resolve: (e) => resolve(Object.assign(e, { __taken: true })) }))
+  }
+  return { res, ws, ctx, events, next, closed: closedP }
+}
+
+describe('realtime usage', () => {
+  it('maps response.done usage with audio and cached tokens', () => {
+    expect(realtimeUsage(USAGE)).toEqual({ promptTokens: 200, completionTokens: 100, extra: { cached_tokens: 50, input_audio_tokens: 80, output_audio_tokens: 60 } })
+    expect(realtimeUsage(undefined)).toBeUndefined()
+  })
+})
+
+describe('GET /v1/realtime', () => {
+  it('relays frames both ways and bills each response.done exactly, logging the format', async () => {
+    const user = await createUser({ quota: 10_000_000 })
+    const token = await createToken(user.id)
+    const s = await open({ authorization: `Bearer ${token.key}` })
+    expect(s.res.status).toBe(101)
+    expect(await s.next('session.created')).toMatchObject({ session: { id: 'sess_1' } })
+    expect(upstreamSaw).toMatchObject({ auth: 'Bearer sk-realtime', beta: 'realtime=v1' })
+    expect(upstreamSaw.url).toBe(`https://upstream.test/v1/realtime?model=${MODEL}`)
+    s.ws!.send(JSON.stringify({ type: 'session.update', session: { voice: 'alloy' } }))
+    s.ws!.send(JSON.stringify({ type: 'response.create' }))
+    expect((await s.next('response.done')).response.id).toBe('resp_1')
+    s.ws!.send(JSON.stringify({ type: 'response.create' }))
+    expect((await s.next('response.done')).response.id).toBe('resp_2')
+    expect(upstreamSaw.frames.map((f) => JSON.parse(f).type)).toEqual(['session.update', 'response.create', 'response.create'])
+    s.ws!.close(1000, 'bye')
+    await waitOnExecutionContext(s.ctx)
+    const l = await ledger(user.id)
+    expect(l.consumeLogs).toBe(2)
+    expect(10_000_000 - l.quota).toBe(l.loggedQuota)
+    const logs = await env.DB.prepare('SELECT prompt_tokens, completion_tokens, quota, metadata FROM logs WHERE user_id = ? AND type = 2 ORDER BY id').bind(user.id).all<any>()
+    expect(logs.results.map((r) => [r.prompt_tokens, r.completion_tokens])).toEqual([[200, 100], [200, 100]])
+    const meta = JSON.parse(logs.results[0].metadata)
+    expect(meta).toMatchObject({ inbound_format: 'realtime', response_id: 'resp_1' })
+    const price = resolvePrice(await getPriceTable(env), MODEL)!
+    expect(logs.results.map((r) => r.quota)).toEqual([1, 2].map(() => computeQuota(price, realtimeUsage(USAGE)!, 1).quota))
+  })
+
+  it('accepts the key as a subprotocol and echoes "realtime"', async () => {
+    const user = await createUser({ quota: 10_000_000 })
+    const token = await createToken(user.id)
+    const s = await open({ 'sec-websocket-protocol': `realtime, openai-insecure-api-key.${token.key}, openai-beta.realtime-v1` })
+    expect(s.res.status).toBe(101)
+    expect(s.res.headers.get('sec-websocket-protocol')).toBe('realtime')
+    await s.next('session.created')
+    s.ws!.close(1000)
+    await waitOnExecutionContext(s.ctx)
+  })
+
+  it('ends the session with an insufficient_quota error when the balance runs out', async () => {
+    // Enough for one response's floor (256 + 256 tokens = 3,200 here), not for a second after 1,500 is charged.
+    const user = await createUser({ quota: 4_000 })
+    const token = await createToken(user.id)
+    const s = await open({ authorization: `Bearer ${token.key}` })
+    expect(s.res.status).toBe(101)
+    s.ws!.send(JSON.stringify({ type: 'response.create' }))
+    await s.next('response.done')
+    const err = await s.next('error')
+    expect(err.error).toMatchObject({ code: 'insufficient_quota' })
+    expect(await s.closed).toBe(1008)
+    await waitOnExecutionContext(s.ctx)
+    const l = await ledger(user.id)
+    expect(l.consumeLogs).toBe(1)
+    expect(4_000 - l.quota).toBe(l.loggedQuota)
+    expect(upstreamSaw.frames).toHaveLength(1)
+  })
+
+  it('refuses missing models, missing keys, plain GETs and too-small balances before upgrading', async () => {
+    const user = await createUser({ quota: 10_000_000 })
+    const token = await createToken(user.id)
+    expect((await open({ authorization: `Bearer ${token.key}` }, '')).res.status).toBe(400)
+    expect((await open({})).res.status).toBe(401)
+    expect((await send(`/v1/realtime?model=${MODEL}`, { key: token.key })).status).toBe(400)
+    const poor = await createUser({ quota: 10 })
+    const poorToken = await createToken(poor.id)
+    const refused = await open({ authorization: `Bearer ${poorToken.key}` })
+    expect(refused.res.status).toBe(429)
+    expect(refused.res.webSocket).toBeNull()
+  })
+})
