@@ -4,11 +4,13 @@
  * same protocol runs in `scripts/mock-upstream.mjs` (HTTP) and in worker tests (fetch-level mock).
  *
  * Tasks progress with time: SUBMITTED for one step, IN_PROGRESS (50%) for two, then SUCCESS — or
- * FAILURE when the prompt contains "fail". A prompt containing "banned" is refused at submit (code
+ * FAILURE when the prompt contains "fail" (one containing "slow" keeps running for ten minutes). A prompt containing "banned" is refused at submit (code
  * 24 / Suno `submit_failed`). Keys: `mock-401` answers 401; anything else is accepted.
  */
 
 const STEP_MS = 1000
+/** A prompt containing "slow" stays IN_PROGRESS for this many steps (ten minutes at the default pace). */
+const SLOW_STEPS = 600
 
 /** A fresh mock with its own task store; `now` is injectable so tests can move time. */
 export function createTaskMock(options = {}) {
@@ -22,7 +24,7 @@ export function createTaskMock(options = {}) {
   const phase = (t) => {
     const elapsed = now() - t.submitTime
     if (elapsed < stepMs) return { status: 'SUBMITTED', progress: 0 }
-    if (elapsed < 3 * stepMs) return { status: 'IN_PROGRESS', progress: 50 }
+    if (elapsed < 3 * stepMs || (t.slow && elapsed < SLOW_STEPS * stepMs)) return { status: 'IN_PROGRESS', progress: 50 }
     return t.fails ? { status: 'FAILURE', progress: 100 } : { status: 'SUCCESS', progress: 100 }
   }
 
@@ -68,7 +70,7 @@ export function createTaskMock(options = {}) {
       if (route === 'imagine') {
         if (!body?.prompt) return reply(200, { code: 4, description: 'prompt must not be empty', result: null, properties: {} })
         if (/banned/i.test(body.prompt)) return reply(200, { code: 24, description: 'Banned prompt', result: null, properties: { promptEn: body.prompt, bannedWord: 'banned' } })
-        return submitted({ ...base, action: 'IMAGINE', prompt: body.prompt, fails: /fail/i.test(body.prompt) })
+        return submitted({ ...base, action: 'IMAGINE', prompt: body.prompt, fails: /fail/i.test(body.prompt), slow: /slow/i.test(body.prompt) })
       }
       if (route === 'upload-discord-images') {
         const n = Array.isArray(body?.base64Array) ? body.base64Array.length : 0
@@ -138,7 +140,7 @@ export function createTaskMock(options = {}) {
       const prompt = String(body?.prompt ?? body?.gpt_description_prompt ?? '')
       if (action === 'LYRICS' && !body?.prompt) return reply(400, { code: 'invalid_request', message: 'prompt is required', data: null })
       if (/banned/i.test(prompt)) return reply(400, { code: 'submit_failed', message: 'prompt contains banned words', data: null })
-      const t = { id: crypto.randomUUID(), action, prompt, title: body?.title, tags: body?.tags, description: body?.gpt_description_prompt, mv: body?.mv ?? 'chirp-v3-0', submitTime: now(), fails: /fail/i.test(prompt) }
+      const t = { id: crypto.randomUUID(), action, prompt, title: body?.title, tags: body?.tags, description: body?.gpt_description_prompt, mv: body?.mv ?? 'chirp-v3-0', submitTime: now(), fails: /fail/i.test(prompt), slow: /slow/i.test(prompt) }
       suno.set(t.id, t)
       return reply(200, { code: 'success', message: '', data: t.id })
     }

@@ -26,12 +26,14 @@ import { Route as PanelAnalyticsRouteImport } from './routes/panel/analytics'
 import { Route as PanelChannelRouteImport } from './routes/panel/channel'
 import { Route as PanelDashboardRouteImport } from './routes/panel/dashboard'
 import { Route as PanelLogRouteImport } from './routes/panel/log'
+import { Route as PanelMidjourneyRouteImport } from './routes/panel/midjourney'
 import { Route as PanelModel_priceRouteImport } from './routes/panel/model_price'
 import { Route as PanelPlaygroundRouteImport } from './routes/panel/playground'
 import { Route as PanelPricingRouteImport } from './routes/panel/pricing'
 import { Route as PanelProfileRouteImport } from './routes/panel/profile'
 import { Route as PanelRedemptionRouteImport } from './routes/panel/redemption'
 import { Route as PanelSettingRouteImport } from './routes/panel/setting'
+import { Route as PanelTaskRouteImport } from './routes/panel/task'
 import { Route as PanelTelegramRouteImport } from './routes/panel/telegram'
 import { Route as PanelTokenRouteImport } from './routes/panel/token'
 import { Route as PanelTopupRouteImport } from './routes/panel/topup'
@@ -123,6 +125,11 @@ const PanelLogRoute = PanelLogRouteImport.update({
   path: '/log',
   getParentRoute: () => PanelRouteRoute,
 } as any)
+const PanelMidjourneyRoute = PanelMidjourneyRouteImport.update({
+  id: '/midjourney',
+  path: '/midjourney',
+  getParentRoute: () => PanelRouteRoute,
+} as any)
 const PanelModel_priceRoute = PanelModel_priceRouteImport.update({
   id: '/model_price',
   path: '/model_price',
@@ -151,6 +158,11 @@ const PanelRedemptionRoute = PanelRedemptionRouteImport.update({
 const PanelSettingRoute = PanelSettingRouteImport.update({
   id: '/setting',
   path: '/setting',
+  getParentRoute: () => PanelRouteRoute,
+} as any)
+const PanelTaskRoute = PanelTaskRouteImport.update({
+  id: '/task',
+  path: '/task',
   getParentRoute: () => PanelRouteRoute,
 } as any)
 const PanelTelegramRoute = PanelTelegramRouteImport.update({
@@ -200,12 +212,14 @@ export interface FileRoutesByFullPath {
   '/panel/channel': typeof PanelChannelRoute
   '/panel/dashboard': typeof PanelDashboardRoute
   '/panel/log': typeof PanelLogRoute
+  '/panel/midjourney': typeof PanelMidjourneyRoute
   '/panel/model_price': typeof PanelModel_priceRoute
   '/panel/playground': typeof PanelPlaygroundRoute
   '/panel/pricing': typeof PanelPricingRoute
   '/panel/profile': typeof PanelProfileRoute
   '/panel/redemption': typeof PanelRedemptionRoute
   '/panel/setting': typeof PanelSettingRoute
+  '/panel/task': typeof PanelTaskRoute
   '/panel/telegram': typeof PanelTelegramRoute
   '/panel/token': typeof PanelTokenRoute
   '/panel/topup': typeof PanelTopupRoute
@@ -228,12 +242,14 @@ export interface FileRoutesByTo {
   '/panel/channel': typeof PanelChannelRoute
   '/panel/dashboard': typeof PanelDashboardRoute
   '/panel/log': typeof PanelLogRoute
+  '/panel/midjourney': typeof PanelMidjourneyRoute
   '/panel/model_price': typeof PanelModel_priceRoute
   '/panel/playground': typeof PanelPlaygroundRoute
   '/panel/pricing': typeof PanelPricingRoute
   '/panel/profile': typeof PanelProfileRoute
   '/panel/redemption': typeof PanelRedemptionRoute
   '/panel/setting': typeof PanelSettingRoute
+  '/panel/task': typeof PanelTaskRoute
   '/panel/telegram': typeof PanelTelegramRoute
   '/panel/token': typeof PanelTokenRoute
   '/panel/topup': typeof PanelTopupRoute
@@ -260,12 +276,14 @@ export interface FileRoutesById {
   '/panel/channel': typeof PanelChannelRoute
   '/panel/dashboard': typeof PanelDashboardRoute
   '/panel/log': typeof PanelLogRoute
+  '/panel/midjourney': typeof PanelMidjourneyRoute
   '/panel/model_price': typeof PanelModel_priceRoute
   '/panel/playground': typeof PanelPlaygroundRoute
   '/panel/pricing': typeof PanelPricingRoute
   '/panel/profile': typeof PanelProfileRoute
   '/panel/redemption': typeof PanelRedemptionRoute
   '/panel/setting': typeof PanelSettingRoute
+  '/panel/task': typeof PanelTaskRoute
   '/panel/telegram': typeof PanelTelegramRoute
   '/panel/token': typeof PanelTokenRoute
   '/panel/topup': typeof PanelTopupRoute
@@ -293,12 +311,14 @@ export interface FileRouteTypes {
     | '/panel/channel'
     | '/panel/dashboard'
     | '/panel/log'
+    | '/panel/midjourney'
     | '/panel/model_price'
     | '/panel/playground'
     | '/panel/pricing'
     | '/panel/profile'
     | '/panel/redemption'
     | '/panel/setting'
+    | '/panel/task'
     | '/panel/telegram'
     | '/panel/token'
     | '/panel/topup'
@@ -321,12 +341,14 @@ export interface FileRouteTypes {
     | '/panel/channel'
     | '/panel/dashboard'
     | '/panel/log'
+    | '/panel/midjourney'
     | '/panel/model_price'
     | '/panel/playground'
     | '/panel/pricing'
     | '/panel/profile'
     | '/panel/redemption'
     | '/panel/setting'
+    | '/panel/task'
     | '/panel/telegram'
     | '/panel/token'
     | '/panel/topup'
@@ -352,12 +374,14 @@ export interface FileRouteTypes {
     | '/panel/channel'
     | '/panel/dashboard'
     | '/panel/log'
+    | '/panel/midjourney'
     | '/panel/model_price'
     | '/panel/playground'
     | '/panel/pricing'
     | '/panel/profile'
     | '/panel/redemption'
     | '/panel/setting'
+    | '/panel/task'
     | '/panel/telegram'
     | '/panel/token'
     | '/panel/topup'
@@ -494,6 +518,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PanelLogRouteImport
       parentRoute: typeof PanelRouteRoute
     }
+    '/panel/midjourney': {
+      id: '/panel/midjourney'
+      path: '/midjourney'
+      fullPath: '/panel/midjourney'
+      preLoaderRoute: typeof PanelMidjourneyRouteImport
+      parentRoute: typeof PanelRouteRoute
+    }
     '/panel/model_price': {
       id: '/panel/model_price'
       path: '/model_price'
@@ -534,6 +565,13 @@ declare module '@tanstack/react-router' {
       path: '/setting'
       fullPath: '/panel/setting'
       preLoaderRoute: typeof PanelSettingRouteImport
+      parentRoute: typeof PanelRouteRoute
+    }
+    '/panel/task': {
+      id: '/panel/task'
+      path: '/task'
+      fullPath: '/panel/task'
+      preLoaderRoute: typeof PanelTaskRouteImport
       parentRoute: typeof PanelRouteRoute
     }
     '/panel/telegram': {
@@ -619,12 +657,14 @@ interface PanelRouteRouteChildren {
   PanelChannelRoute: typeof PanelChannelRoute
   PanelDashboardRoute: typeof PanelDashboardRoute
   PanelLogRoute: typeof PanelLogRoute
+  PanelMidjourneyRoute: typeof PanelMidjourneyRoute
   PanelModel_priceRoute: typeof PanelModel_priceRoute
   PanelPlaygroundRoute: typeof PanelPlaygroundRoute
   PanelPricingRoute: typeof PanelPricingRoute
   PanelProfileRoute: typeof PanelProfileRoute
   PanelRedemptionRoute: typeof PanelRedemptionRoute
   PanelSettingRoute: typeof PanelSettingRoute
+  PanelTaskRoute: typeof PanelTaskRoute
   PanelTelegramRoute: typeof PanelTelegramRoute
   PanelTokenRoute: typeof PanelTokenRoute
   PanelTopupRoute: typeof PanelTopupRoute
@@ -638,12 +678,14 @@ const PanelRouteRouteChildren: PanelRouteRouteChildren = {
   PanelChannelRoute: PanelChannelRoute,
   PanelDashboardRoute: PanelDashboardRoute,
   PanelLogRoute: PanelLogRoute,
+  PanelMidjourneyRoute: PanelMidjourneyRoute,
   PanelModel_priceRoute: PanelModel_priceRoute,
   PanelPlaygroundRoute: PanelPlaygroundRoute,
   PanelPricingRoute: PanelPricingRoute,
   PanelProfileRoute: PanelProfileRoute,
   PanelRedemptionRoute: PanelRedemptionRoute,
   PanelSettingRoute: PanelSettingRoute,
+  PanelTaskRoute: PanelTaskRoute,
   PanelTelegramRoute: PanelTelegramRoute,
   PanelTokenRoute: PanelTokenRoute,
   PanelTopupRoute: PanelTopupRoute,

@@ -6,7 +6,9 @@
 import { z } from 'zod'
 import { ROLE, type SessionUser } from '../../env'
 import type { Page } from '../../lib/respond'
-import { scrubData } from '../../tasks/suno/suno-store'
+import { getRoutingTable } from '../../relay/routing-table'
+import { refreshMjTasks, type MjRow } from '../../tasks/midjourney/mj-store'
+import { refreshSunoTasks, scrubData, type TaskRow } from '../../tasks/suno/suno-store'
 
 const STATUS = z.enum(['NOT_START', 'SUBMITTED', 'QUEUED', 'IN_PROGRESS', 'MODAL', 'FAILURE', 'SUCCESS', 'UNKNOWN'])
 const common = {
@@ -70,9 +72,22 @@ async function page<R>(env: Env, from: string, q: { p: number; page_size: number
   return { rows: (rows!.results ?? []) as R[], total: ((count!.results?.[0] as { n: number } | undefined)?.n ?? 0) as number }
 }
 
+/** Unfinished rows on the page are brought up to date from their channels (one batched call each). */
+async function fresh<R extends { id: number; progress: string; username?: string }>(
+  env: Env,
+  rows: R[],
+  refresh: (env: Env, rows: R[], channels: Awaited<ReturnType<typeof getRoutingTable>>['channels']) => Promise<R[]>
+): Promise<R[]> {
+  if (rows.every((r) => r.progress === '100%')) return rows
+  const updated = await refresh(env, rows, (await getRoutingTable(env)).channels)
+  return updated.map((r, i) => ({ ...r, username: rows[i]!.username }))
+}
+
 export async function listMj(env: Env, q: MjQuery, scope: Scope): Promise<Page<Record<string, unknown>>> {
   const admin = 'admin' in scope
-  const { rows, total } = await page<Record<string, any>>(env, 'midjourneys m', q, where(q, scope, 'm'), 'm')
+  const listed = await page<MjRow & { username?: string }>(env, 'midjourneys m', q, where(q, scope, 'm'), 'm')
+  const rows = await fresh<MjRow & { username?: string }>(env, listed.rows, refreshMjTasks)
+  const total = listed.total
   const data = rows.map((r) => ({
     id: r.id,
     action: r.action,
@@ -96,7 +111,9 @@ export async function listMj(env: Env, q: MjQuery, scope: Scope): Promise<Page<R
 
 export async function listTasks(env: Env, q: TaskQuery, scope: Scope): Promise<Page<Record<string, unknown>>> {
   const admin = 'admin' in scope
-  const { rows, total } = await page<Record<string, any>>(env, 'tasks t', q, where(q, scope, 't'), 't')
+  const listed = await page<TaskRow & { username?: string }>(env, 'tasks t', q, where(q, scope, 't'), 't')
+  const rows = await fresh<TaskRow & { username?: string }>(env, listed.rows, refreshSunoTasks)
+  const total = listed.total
   const data = rows.map((r) => ({
     id: r.id,
     platform: r.platform,

@@ -1,0 +1,69 @@
+/**
+ * Midjourney page calls: admins GET /api/mj/ (every task they outrank, channel and user filters),
+ * everyone GET /api/mj/self. The URL keeps times in Unix seconds; the API takes milliseconds.
+ */
+import { keepPreviousData, queryOptions } from '@tanstack/react-query'
+import { api } from '@/lib/api-client'
+
+export interface MjRow {
+  id: number
+  action: string
+  status: string
+  progress: string
+  prompt: string
+  prompt_en: string
+  description: string
+  fail_reason: string
+  image_url: string
+  /** Milliseconds. */
+  submit_time: number
+  start_time: number
+  finish_time: number
+  quota: number
+  mode: string
+  channel_id?: number
+  user_id?: number
+  username?: string
+  mj_id?: string
+}
+
+export interface MjSearch {
+  p?: number
+  page_size?: number
+  scope?: 'all' | 'self'
+  status?: string
+  action?: string
+  task_id?: string
+  username?: string
+  channel_id?: number
+  start_timestamp?: number
+  end_timestamp?: number
+}
+
+export const MJ_ACTIONS = ['IMAGINE', 'UPSCALE', 'VARIATION', 'REROLL', 'DESCRIBE', 'BLEND', 'SHORTEN', 'ZOOM', 'PAN', 'MODAL', 'INPAINT', 'UPLOAD', 'SWAP_FACE'] as const
+
+export const mjKeys = { all: ['midjourney'] as const }
+
+const ms = (seconds: number | undefined, end = false) => (seconds === undefined ? undefined : seconds * 1000 + (end ? 999 : 0))
+
+export const mjQueryOptions = (search: MjSearch, all: boolean) =>
+  queryOptions({
+    queryKey: ['midjourney', all ? 'all' : 'self', search],
+    queryFn: ({ signal }) =>
+      api.get<{ data: MjRow[]; total_count: number }>(
+        all ? '/api/mj/' : '/api/mj/self',
+        {
+          p: search.p,
+          page_size: search.page_size,
+          status: search.status,
+          action: search.action,
+          task_id: search.task_id,
+          start_timestamp: ms(search.start_timestamp),
+          end_timestamp: ms(search.end_timestamp, true),
+          ...(all ? { username: search.username, channel_id: search.channel_id } : {}),
+        },
+        signal
+      ),
+    placeholderData: keepPreviousData,
+    refetchInterval: (q) => (q.state.data?.data.some((r) => r.progress !== '100%') ? 10_000 : false),
+  })

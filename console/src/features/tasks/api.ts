@@ -1,0 +1,88 @@
+/**
+ * Async-task page calls (Suno and future platforms): admins GET /api/task/ (every task they
+ * outrank, channel and user filters), everyone GET /api/task/self. Times are Unix seconds.
+ */
+import { keepPreviousData, queryOptions } from '@tanstack/react-query'
+import { api } from '@/lib/api-client'
+
+export interface SunoSong {
+  id: string
+  title?: string
+  audio_url?: string
+  video_url?: string
+  image_url?: string
+  image_large_url?: string
+  model_name?: string
+  status?: string
+  text?: string
+  metadata?: { tags?: string; prompt?: string; duration?: number | null; error_message?: string | null }
+}
+
+export interface SunoLyrics {
+  id?: string
+  title?: string
+  text?: string
+  status?: string
+}
+
+export interface TaskRow {
+  id: number
+  platform: string
+  action: string
+  status: string
+  progress: string
+  fail_reason: string
+  submit_time: number
+  start_time: number
+  finish_time: number
+  quota: number
+  properties: { title?: string; prompt?: string; tags?: string; mv?: string | null }
+  data: SunoSong[] | SunoLyrics | null
+  channel_id?: number
+  user_id?: number
+  username?: string
+  task_id?: string
+}
+
+export interface TaskSearch {
+  p?: number
+  page_size?: number
+  scope?: 'all' | 'self'
+  platform?: 'suno'
+  status?: string
+  action?: string
+  task_id?: string
+  username?: string
+  channel_id?: number
+  start_timestamp?: number
+  end_timestamp?: number
+}
+
+export const PLATFORMS = ['suno'] as const
+export const ACTIONS = ['MUSIC', 'LYRICS'] as const
+
+export const taskKeys = { all: ['tasks'] as const }
+
+export const tasksQueryOptions = (search: TaskSearch, all: boolean) =>
+  queryOptions({
+    queryKey: ['tasks', all ? 'all' : 'self', search],
+    queryFn: ({ signal }) =>
+      api.get<{ data: TaskRow[]; total_count: number }>(
+        all ? '/api/task/' : '/api/task/self',
+        {
+          p: search.p,
+          page_size: search.page_size,
+          platform: search.platform,
+          status: search.status,
+          action: search.action,
+          task_id: search.task_id,
+          start_timestamp: search.start_timestamp,
+          end_timestamp: search.end_timestamp,
+          ...(all ? { username: search.username, channel_id: search.channel_id } : {}),
+        },
+        signal
+      ),
+    placeholderData: keepPreviousData,
+    // Unfinished tasks move on their own: look again while any row on the page is still running.
+    refetchInterval: (q) => (q.state.data?.data.some((r) => r.progress !== '100%') ? 10_000 : false),
+  })
