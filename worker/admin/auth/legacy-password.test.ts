@@ -34,4 +34,19 @@ describe('bcrypt passwords from one-api / one-hub', () => {
     const again = await login('old-password-1')
     expect(again.status).toBe(200)
   })
+
+  it('are accepted as the current password when changing it (an imported user signed in another way)', async () => {
+    await setupRoot()
+    const user = await createUser({ username: 'imported1' })
+    const legacy = bcrypt.hashSync('old-password-1', 4)
+    await env.DB.prepare('UPDATE users SET password = ? WHERE id = ?').bind(legacy, user.id).run()
+    const client = new TestClient()
+    await client.get('/api/status')
+    expect((await client.post('/api/user/login', { username: 'imported1', password: 'old-password-1' })).status).toBe(200)
+    // As if the user had signed in with OAuth: the stored hash is still the imported one.
+    await env.DB.prepare('UPDATE users SET password = ? WHERE id = ?').bind(legacy, user.id).run()
+    expect((await client.put('/api/user/self', { password: 'new-password-2', original_password: 'wrong-one-1' })).status).toBe(400)
+    expect((await client.put('/api/user/self', { password: 'new-password-2', original_password: 'old-password-1' })).status).toBe(200)
+    expect((await login('new-password-2')).status).toBe(200)
+  })
 })

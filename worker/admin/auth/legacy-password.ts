@@ -4,6 +4,7 @@
  * first successful sign-in, so each imported password is checked with bcrypt at most once.
  */
 import bcrypt from 'bcryptjs'
+import { verifyPassword } from '../../lib/crypto'
 
 const BCRYPT_HASH = /^\$2[abxy]\$\d\d\$[./A-Za-z0-9]{53}$/
 
@@ -13,4 +14,9 @@ export function isBcryptHash(stored: string | undefined | null): stored is strin
 
 export function verifyBcrypt(password: string, stored: string): Promise<boolean> {
   return bcrypt.compare(password, stored)
+}
+
+/** Checks a password against either kind of stored hash (e.g. the current password on a change). */
+export function verifyStoredPassword(password: string, stored: string): Promise<boolean> {
+  return isBcryptHash(stored) ? verifyBcrypt(password, stored) : verifyPassword(password, stored)
 }

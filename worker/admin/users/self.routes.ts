@@ -9,7 +9,8 @@ import { createDb } from '../../db/client'
 import { users } from '../../db/schema'
 import { userRoute } from '../../middleware/access'
 import { badRequest, forbidden, notFound } from '../../lib/errors'
-import { hashPassword, randomString, sha256Hex, verifyPassword } from '../../lib/crypto'
+import { hashPassword, randomString, sha256Hex } from '../../lib/crypto'
+import { verifyStoredPassword } from '../auth/legacy-password'
 import { ok } from '../../lib/respond'
 import { validate } from '../../lib/validate'
 import type { HonoEnv } from '../../env'
@@ -46,7 +47,7 @@ export const selfRoutes = new Hono<HonoEnv>()
       if (!current.password && c.get('authMethod') !== 'session') {
         throw forbidden('Sign in with your account in the browser to set a password')
       }
-      if (current.password && !(await verifyPassword(body.original_password ?? '', current.password))) {
+      if (current.password && !(await verifyStoredPassword(body.original_password ?? '', current.password))) {
         throw badRequest('original_password: the current password is wrong', {
           fields: { original_password: 'the current password is wrong' },
         })
