@@ -28,6 +28,7 @@ import { Route as PanelDashboardRouteImport } from './routes/panel/dashboard'
 import { Route as PanelLogRouteImport } from './routes/panel/log'
 import { Route as PanelMidjourneyRouteImport } from './routes/panel/midjourney'
 import { Route as PanelModel_priceRouteImport } from './routes/panel/model_price'
+import { Route as PanelPaymentRouteImport } from './routes/panel/payment'
 import { Route as PanelPlaygroundRouteImport } from './routes/panel/playground'
 import { Route as PanelPricingRouteImport } from './routes/panel/pricing'
 import { Route as PanelProfileRouteImport } from './routes/panel/profile'
@@ -135,6 +136,11 @@ const PanelModel_priceRoute = PanelModel_priceRouteImport.update({
   path: '/model_price',
   getParentRoute: () => PanelRouteRoute,
 } as any)
+const PanelPaymentRoute = PanelPaymentRouteImport.update({
+  id: '/payment',
+  path: '/payment',
+  getParentRoute: () => PanelRouteRoute,
+} as any)
 const PanelPlaygroundRoute = PanelPlaygroundRouteImport.update({
   id: '/playground',
   path: '/playground',
@@ -214,6 +220,7 @@ export interface FileRoutesByFullPath {
   '/panel/log': typeof PanelLogRoute
   '/panel/midjourney': typeof PanelMidjourneyRoute
   '/panel/model_price': typeof PanelModel_priceRoute
+  '/panel/payment': typeof PanelPaymentRoute
   '/panel/playground': typeof PanelPlaygroundRoute
   '/panel/pricing': typeof PanelPricingRoute
   '/panel/profile': typeof PanelProfileRoute
@@ -244,6 +251,7 @@ export interface FileRoutesByTo {
   '/panel/log': typeof PanelLogRoute
   '/panel/midjourney': typeof PanelMidjourneyRoute
   '/panel/model_price': typeof PanelModel_priceRoute
+  '/panel/payment': typeof PanelPaymentRoute
   '/panel/playground': typeof PanelPlaygroundRoute
   '/panel/pricing': typeof PanelPricingRoute
   '/panel/profile': typeof PanelProfileRoute
@@ -278,6 +286,7 @@ export interface FileRoutesById {
   '/panel/log': typeof PanelLogRoute
   '/panel/midjourney': typeof PanelMidjourneyRoute
   '/panel/model_price': typeof PanelModel_priceRoute
+  '/panel/payment': typeof PanelPaymentRoute
   '/panel/playground': typeof PanelPlaygroundRoute
   '/panel/pricing': typeof PanelPricingRoute
   '/panel/profile': typeof PanelProfileRoute
@@ -313,6 +322,7 @@ export interface FileRouteTypes {
     | '/panel/log'
     | '/panel/midjourney'
     | '/panel/model_price'
+    | '/panel/payment'
     | '/panel/playground'
     | '/panel/pricing'
     | '/panel/profile'
@@ -343,6 +353,7 @@ export interface FileRouteTypes {
     | '/panel/log'
     | '/panel/midjourney'
     | '/panel/model_price'
+    | '/panel/payment'
     | '/panel/playground'
     | '/panel/pricing'
     | '/panel/profile'
@@ -376,6 +387,7 @@ export interface FileRouteTypes {
     | '/panel/log'
     | '/panel/midjourney'
     | '/panel/model_price'
+    | '/panel/payment'
     | '/panel/playground'
     | '/panel/pricing'
     | '/panel/profile'
@@ -532,6 +544,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PanelModel_priceRouteImport
       parentRoute: typeof PanelRouteRoute
     }
+    '/panel/payment': {
+      id: '/panel/payment'
+      path: '/payment'
+      fullPath: '/panel/payment'
+      preLoaderRoute: typeof PanelPaymentRouteImport
+      parentRoute: typeof PanelRouteRoute
+    }
     '/panel/playground': {
       id: '/panel/playground'
       path: '/playground'
@@ -659,6 +678,7 @@ interface PanelRouteRouteChildren {
   PanelLogRoute: typeof PanelLogRoute
   PanelMidjourneyRoute: typeof PanelMidjourneyRoute
   PanelModel_priceRoute: typeof PanelModel_priceRoute
+  PanelPaymentRoute: typeof PanelPaymentRoute
   PanelPlaygroundRoute: typeof PanelPlaygroundRoute
   PanelPricingRoute: typeof PanelPricingRoute
   PanelProfileRoute: typeof PanelProfileRoute
@@ -680,6 +700,7 @@ const PanelRouteRouteChildren: PanelRouteRouteChildren = {
   PanelLogRoute: PanelLogRoute,
   PanelMidjourneyRoute: PanelMidjourneyRoute,
   PanelModel_priceRoute: PanelModel_priceRoute,
+  PanelPaymentRoute: PanelPaymentRoute,
   PanelPlaygroundRoute: PanelPlaygroundRoute,
   PanelPricingRoute: PanelPricingRoute,
   PanelProfileRoute: PanelProfileRoute,

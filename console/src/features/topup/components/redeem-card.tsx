@@ -1,6 +1,6 @@
 /**
  * Redemption-code top-up: the code box (POST /api/user/topup) and where to buy codes — the site's
- * top_up_link as a button, or 'Admin setup required!' when none is configured.
+ * top_up_link as a button, or 'Admin setup required!' when neither it nor an online gateway exists.
  */
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
@@ -15,7 +15,7 @@ import { useSiteInfo } from '@/features/site/api'
 import { useRedeem } from '../api'
 import { redeemSchema, type RedeemValues } from '../schema'
 
-export function RedeemCard() {
+export function RedeemCard({ hasGateways = false }: { hasGateways?: boolean }) {
   const { t } = useTranslation('topup')
   const { top_up_link: link } = useSiteInfo()
   const redeem = useRedeem()
@@ -59,6 +59,8 @@ export function RedeemCard() {
               <ExternalLink />
             </a>
           </Button>
+        ) : hasGateways ? (
+          <span className="text-muted-foreground">{t('redeem.orPayOnline')}</span>
         ) : (
           <span className="font-medium text-warning" data-testid="buy-codes-missing">
             {t('redeem.adminSetup')}

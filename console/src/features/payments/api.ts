@@ -1,0 +1,224 @@
+/**
+ * Payment calls. Admin: gateways (GET/POST/PUT /api/payment/, GET/DELETE /api/payment/:id, the
+ * per-type config fields from /api/payment/types) and orders (GET /api/payment/order with filters,
+ * POST /api/payment/order/:id/refund). Users: enabled gateways (GET /api/user/payment), ordering
+ * (POST /api/user/order), own orders (GET /api/user/order) and the paid check polled by the QR
+ * dialog (GET /api/user/order/status, which answers success only once the order is paid).
+ */
+import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
+import { useTranslation } from 'react-i18next'
+import { api } from '@/lib/api-client'
+import { notify } from '@/lib/notify'
+
+export type GatewayType = 'stripe' | 'alipay' | 'wxpay' | 'epay'
+export const GATEWAY_TYPES: GatewayType[] = ['stripe', 'alipay', 'wxpay', 'epay']
+export const ORDER_STATUSES = ['pending', 'success', 'failed', 'closed', 'refunded'] as const
+export type OrderStatus = (typeof ORDER_STATUSES)[number]
+
+export interface Gateway {
+  id: number
+  uuid: string
+  name: string
+  type: GatewayType
+  icon: string
+  currency: 'USD' | 'CNY'
+  /** USD. */
+  fixed_fee: number
+  /** Fraction (0.05 = 5 %). */
+  percent_fee: number
+  sort: number
+  enable: boolean
+  notify_domain: string
+  notify_url: string
+  created_at: number
+  updated_at: number
+}
+
+export interface GatewayDetail extends Gateway {
+  /** Secret fields are always empty here; `config_set` says which are stored. */
+  config: Record<string, string>
+  config_set: Record<string, boolean>
+}
+
+export interface ConfigField {
+  key: string
+  secret?: boolean
+  required?: boolean
+  kind: 'text' | 'textarea' | 'select'
+  options?: string[]
+  default?: string
+  advanced?: boolean
+}
+
+export interface GatewayTypeInfo {
+  type: GatewayType
+  currencies: ('USD' | 'CNY')[]
+  fields: ConfigField[]
+}
+
+/** What a signed-in user sees of an enabled gateway. */
+export interface UserGateway {
+  uuid: string
+  name: string
+  type: GatewayType
+  icon: string
+  fixed_fee: number
+  percent_fee: number
+  currency: 'USD' | 'CNY'
+  sort: number
+}
+
+export interface Order {
+  id: number
+  trade_no: string
+  gateway_id: number
+  gateway_name: string
+  gateway_type: string
+  gateway_no: string
+  user_id: number
+  username: string
+  amount: number
+  order_amount: number
+  order_currency: string
+  fee: number
+  discount: number
+  quota: number
+  status: OrderStatus
+  created_at: number
+  paid_at: number
+}
+
+export interface PlacedOrder {
+  trade_no: string
+  type: 'redirect' | 'qr'
+  data: { url: string; method?: 'GET' | 'POST'; params?: Record<string, string> }
+}
+
+interface ListPage<T> {
+  data: T[]
+  page: number
+  size: number
+  total_count: number
+}
+
+export interface OrderSearch {
+  p?: number
+  page_size?: number
+  order?: string
+  status?: OrderStatus
+  gateway_id?: number
+  user_id?: number
+  trade_no?: string
+  gateway_no?: string
+  start_timestamp?: number
+  end_timestamp?: number
+}
+
+export const paymentKeys = {
+  all: ['payments'] as const,
+  gateways: ['payments', 'gateways'] as const,
+  gateway: (id: number) => ['payments', 'gateway', id] as const,
+  types: ['payments', 'types'] as const,
+  orders: (search: OrderSearch) => ['payments', 'orders', search] as const,
+  userGateways: ['payments', 'user-gateways'] as const,
+  myOrders: (p: number) => ['payments', 'my-orders', p] as const,
+}
+
+export const gatewaysQueryOptions = queryOptions({
+  queryKey: paymentKeys.gateways,
+  queryFn: ({ signal }) => api.get<ListPage<Gateway>>('/api/payment/', { page_size: 100 }, signal),
+})
+
+export const gatewayQueryOptions = (id: number) =>
+  queryOptions({ queryKey: paymentKeys.gateway(id), queryFn: ({ signal }) => api.get<GatewayDetail>(`/api/payment/${id}`, undefined, signal), staleTime: 0, gcTime: 0 })
+
+export const gatewayTypesQueryOptions = queryOptions({
+  queryKey: paymentKeys.types,
+  queryFn: ({ signal }) => api.get<GatewayTypeInfo[]>('/api/payment/types', undefined, signal),
+  staleTime: Infinity,
+})
+
+export const ordersQueryOptions = (search: OrderSearch) =>
+  queryOptions({
+    queryKey: paymentKeys.orders(search),
+    queryFn: ({ signal }) => api.get<ListPage<Order>>('/api/payment/order', { ...search }, signal),
+    placeholderData: keepPreviousData,
+  })
+
+export const userGatewaysQueryOptions = queryOptions({
+  queryKey: paymentKeys.userGateways,
+  queryFn: ({ signal }) => api.get<UserGateway[]>('/api/user/payment', undefined, signal),
+})
+
+export const myOrdersQueryOptions = (p: number) =>
+  queryOptions({
+    queryKey: paymentKeys.myOrders(p),
+    queryFn: ({ signal }) => api.get<ListPage<Order>>('/api/user/order', { p, page_size: 5 }, signal),
+    placeholderData: keepPreviousData,
+  })
+
+/** Whether the order is paid (the endpoint answers success: true only then). */
+export async function orderPaid(tradeNo: string, signal?: AbortSignal): Promise<{ paid: boolean; status: OrderStatus | undefined }> {
+  const res = await fetch(`/api/user/order/status?trade_no=${encodeURIComponent(tradeNo)}`, { credentials: 'same-origin', signal, headers: { Accept: 'application/json' } })
+  const body = (await res.json().catch(() => ({}))) as { success?: boolean; data?: { status?: OrderStatus } }
+  return { paid: body.success === true, status: body.data?.status }
+}
+
+function useRefresh() {
+  const queryClient = useQueryClient()
+  return () => void queryClient.invalidateQueries({ queryKey: paymentKeys.all })
+}
+
+export type GatewayBody = Omit<Gateway, 'id' | 'uuid' | 'notify_url' | 'created_at' | 'updated_at'> & { config: Record<string, string> }
+
+export function useSaveGateway() {
+  const { t } = useTranslation('payments')
+  const refresh = useRefresh()
+  return useMutation({
+    mutationFn: (body: GatewayBody & { id?: number }) => (body.id ? api.put<GatewayDetail>('/api/payment/', body) : api.post<GatewayDetail>('/api/payment/', body)),
+    onSuccess: (_, body) => {
+      refresh()
+      notify.success(body.id ? t('toast.updated') : t('toast.created'))
+    },
+  })
+}
+
+export function useToggleGateway() {
+  const { t } = useTranslation('payments')
+  const refresh = useRefresh()
+  return useMutation({
+    mutationFn: (body: { id: number; enable: boolean }) => api.put<GatewayDetail>('/api/payment/', body),
+    onSuccess: (_, body) => {
+      refresh()
+      notify.success(body.enable ? t('toast.enabled') : t('toast.disabled'))
+    },
+  })
+}
+
+export function useDeleteGateway() {
+  const { t } = useTranslation('payments')
+  const refresh = useRefresh()
+  return useMutation({
+    mutationFn: (id: number) => api.delete<null>(`/api/payment/${id}`),
+    onSuccess: () => {
+      refresh()
+      notify.success(t('toast.deleted'))
+    },
+  })
+}
+
+export function useRefundOrder() {
+  const { t } = useTranslation('payments')
+  const refresh = useRefresh()
+  return useMutation({
+    mutationFn: (id: number) => api.post<Order>(`/api/payment/order/${id}/refund`),
+    onSuccess: () => {
+      refresh()
+      notify.success(t('toast.refunded'))
+    },
+  })
+}
+
+export function usePlaceOrder() {
+  return useMutation({ mutationFn: (body: { uuid: string; amount: number }) => api.post<PlacedOrder>('/api/user/order', body) })
+}
