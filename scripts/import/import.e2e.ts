@@ -3,7 +3,8 @@
  * channel pointing at the mock upstream) is imported into a fresh local D1; a dry run writes
  * nothing and a second import changes nothing; then the real gateway serves that state: the
  * imported key answers through the official openai SDK and is billed from the imported balance,
- * and the imported user signs in with the old one-api password.
+ * and the imported user signs in with the old one-api password. A one-hub mysqldump goes the same
+ * way, and both of its key styles (59-character signed, 48-character old) answer.
  */
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'

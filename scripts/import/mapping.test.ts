@@ -226,6 +226,15 @@ describe('generated SQL', () => {
     expect(db.prepare('SELECT quota, used_quota FROM users WHERE id = 2').get()).toEqual({ quota: 1_999_000, used_quota: 124_456 })
   })
 
+  it('survives the statement splitter wrangler runs over the batch files, whatever the text holds', async () => {
+    const statements = [
+      ...planStatements(await planOf(oneApiFile)),
+      ...statementsFor({ table: 'logs', rows: [{ id: 99, content: "a; b -- c /* d */ 'e' \\ \n f;" }], onConflict: 'ignore' }),
+    ]
+    const { unstable_splitSqlQuery } = await import('wrangler')
+    expect(unstable_splitSqlQuery(statements.join(';\n') + ';\n')).toEqual(statements)
+  })
+
   it('splits large tables into statements under D1’s size limit and files into batches', () => {
     const rows = Array.from({ length: 3000 }, (_, i) => ({ id: i + 1, content: 'x'.repeat(100) }))
     const statements = statementsFor({ table: 'logs', rows, onConflict: 'ignore' })
