@@ -6,7 +6,7 @@
  * route it lives on (`to`), and nothing else in the layout changes.
  */
 import type { LinkProps } from '@tanstack/react-router'
-import { BadgeDollarSign, ChartColumnBig, CreditCard, KeyRound, LayoutDashboard, MessagesSquare, ScrollText, Send, Settings, Tags, TicketPercent, UserRoundCog, Users, WalletCards, Waypoints, type LucideIcon } from 'lucide-react'
+import { BadgeDollarSign, ChartColumnBig, CreditCard, Images, ListMusic, KeyRound, LayoutDashboard, MessagesSquare, ScrollText, Send, Settings, Tags, TicketPercent, UserRoundCog, Users, WalletCards, Waypoints, type LucideIcon } from 'lucide-react'
 
 /** Every menu entry id the product knows (spec §2); titles exist for all of them. */
 export type NavId =
@@ -82,6 +82,8 @@ export const navGroups: NavGroup[] = [
     children: [
       { type: 'item', id: 'token', to: '/panel/token', icon: KeyRound, breadcrumbs: false },
       { type: 'item', id: 'log', to: '/panel/log', icon: ScrollText, breadcrumbs: false },
+      { type: 'item', id: 'midjourney', to: '/panel/midjourney', icon: Images, breadcrumbs: false },
+      { type: 'item', id: 'task', to: '/panel/task', icon: ListMusic, breadcrumbs: false },
     ],
   },
   {
