@@ -19,6 +19,7 @@
  *   anything else     normal answers
  * Under /mj (midjourney-proxy) and /suno (Suno-API) it runs asynchronous tasks that finish after
  * a few seconds (scripts/mock-tasks.mjs; TASK_STEP_MS sets the pace, default 1000).
+ * GET /v1/realtime upgrades to the Realtime WebSocket (scripts/mock-realtime.mjs).
  * GET /__stats returns request counts per key and path; POST /__reset clears them.
  * Options: PORT (default 3999), DELAY_MS (default delay for every request).
  */
@@ -27,6 +28,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { supplierRoute } from './mock-suppliers.mjs'
 import { createTaskMock } from './mock-tasks.mjs'
+import { attachRealtime } from './mock-realtime.mjs'
 
 const REPLY = 'Hello! This is the mock upstream answering your request.'
 const words = (s) => (String(s).match(/\S+/g) ?? []).length
@@ -324,6 +326,7 @@ export async function startMockUpstream({ port = Number(process.env.PORT ?? 3999
     return openAIError(res, 404, `Unknown mock path ${p}`, 'invalid_request_error')
   })
   server.keepAliveTimeout = 60_000
+  attachRealtime(server)
   await new Promise((resolve) => server.listen(port, host, resolve))
   const address = server.address()
   const url = `http://${host}:${address.port}`
