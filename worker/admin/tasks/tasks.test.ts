@@ -16,9 +16,11 @@ describe('task lists', () => {
     const root = await setupRoot()
     const alice = await signedInUser('alice')
     const bob = await signedInUser('bob')
-    await mjRow(alice.id, { status: 'SUCCESS', channel: 1, submit: 1_000 })
-    await mjRow(alice.id, { status: 'FAILURE', channel: 2, submit: 2_000 })
-    await mjRow(bob.id, { status: 'IN_PROGRESS', channel: 2, submit: 3_000 })
+    // Submit times in ms; the unfinished row is recent (older than an hour it would time out when listed).
+    const now = Date.now()
+    await mjRow(alice.id, { status: 'SUCCESS', channel: 1, submit: now - 3_000 })
+    await mjRow(alice.id, { status: 'FAILURE', channel: 2, submit: now - 2_000 })
+    await mjRow(bob.id, { status: 'IN_PROGRESS', channel: 2, submit: now - 1_000 })
 
     const own = await alice.client.get('/api/mj/self')
     expect(own.status).toBe(200)
@@ -34,8 +36,19 @@ describe('task lists', () => {
     expect(all.body.data.data[0].mj_id).toMatch(/^up-/)
     expect((await root.get('/api/mj/?channel_id=2')).body.data.total_count).toBe(2)
     expect((await root.get('/api/mj/?username=alice')).body.data.total_count).toBe(2)
-    expect((await root.get('/api/mj/?start_timestamp=1500&end_timestamp=2500')).body.data.total_count).toBe(1)
+    expect((await root.get(`/api/mj/?start_timestamp=${now - 2_500}&end_timestamp=${now - 1_500}`)).body.data.total_count).toBe(1)
     expect((await root.get('/api/mj/?page_size=1000')).status).toBe(400)
+  })
+
+  it('listing fails and refunds an unfinished task past the 1 h timeout (its channel is gone)', async () => {
+    const root = await setupRoot()
+    const dave = await signedInUser('dave')
+    await mjRow(dave.id, { status: 'IN_PROGRESS', channel: 99, submit: Date.now() - 2 * 3600_000 })
+    const row = (await dave.client.get('/api/mj/self')).body.data.data[0]
+    expect(row).toMatchObject({ status: 'FAILURE', progress: '100%', fail_reason: expect.stringContaining('timed out') })
+    const refund = await env.DB.prepare("SELECT COUNT(*) AS n FROM logs WHERE user_id = ? AND type = 4 AND content LIKE '%refunded 50000%'").bind(dave.id).first('n')
+    expect(refund).toBe(1)
+    expect((await root.get('/api/mj/?username=dave')).body.data.data[0].status).toBe('FAILURE')
   })
 
   it('tasks: Suno rows with their data, user_id scrubbed, filtered by platform and action', async () => {
