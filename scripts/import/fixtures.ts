@@ -75,19 +75,19 @@ function tokens(kind: 'one-api' | 'one-hub'): Table {
 function channels(kind: 'one-api' | 'one-hub', mockUrl: string): Table {
   const columns = [I('id'), I('type'), T('key'), I('status'), T('name'), I('weight'), I('created_time'), T('base_url'), T('other'), F('balance'), T('models'), T('group'), I('used_quota'), T('model_mapping'), I('priority')]
   if (kind === 'one-api') columns.push(T('config'))
-  else columns.push(T('tag'), T('test_model'), B('only_chat'), T('plugin'), I('deleted_at'))
+  else columns.push(T('tag'), T('test_model'), B('only_chat'), T('plugin'), I('deleted_at'), T('disabled_stream'))
   const x = (a: Cell[], api: Cell[], hub: Cell[]) => [...a, ...(kind === 'one-api' ? api : hub)]
   return {
     name: 'channels',
     columns,
     rows: [
-      x([1, 1, 'sk-mock-upstream', 1, 'mock openai', 1, 1700000000, mockUrl, '', 0, 'gpt-4o-mini,gpt-4o', 'default,vip', 0, '', 5], [''], ['', 'gpt-4o-mini', false, '', null]),
+      x([1, 1, 'sk-mock-upstream', 1, 'mock openai', 1, 1700000000, mockUrl, '', 0, 'gpt-4o-mini,gpt-4o', 'default,vip', 0, '', 5], [''], ['', 'gpt-4o-mini', false, '', null, '["o1"]']),
       // one-api 24 = Gemini (one-hub 25); one-hub 25 = Gemini.
-      x([2, kind === 'one-api' ? 24 : 25, 'AIzaFAKE', 1, 'gemini', 1, 1700000000, '', '', 0, 'gemini-2.0-flash', 'default', 0, '{"gemini-flash":"gemini-2.0-flash"}', 0], [''], ['', '', false, '', null]),
+      x([2, kind === 'one-api' ? 24 : 25, 'AIzaFAKE', 1, 'gemini', 1, 1700000000, '', '', 0, 'gemini-2.0-flash', 'default', 0, '{"gemini-flash":"gemini-2.0-flash"}', 0], [''], ['', '', false, '', null, '[]']),
       // one-api 36 = DeepSeek (one-hub 28); one-hub 28 = DeepSeek.
-      x([3, kind === 'one-api' ? 36 : 28, 'sk-deepseek', 2, 'deepseek', 1, 1700000000, '', '', 0, 'deepseek-chat', 'default', 0, '', 0], [''], ['', '', false, '', null]),
+      x([3, kind === 'one-api' ? 36 : 28, 'sk-deepseek', 2, 'deepseek', 1, 1700000000, '', '', 0, 'deepseek-chat', 'default', 0, '', 0], [''], ['', '', false, '', null, '[]']),
       // one-api 33 = AwsClaude with keys in config; one-hub 19 = 360 (no adapter here).
-      x([4, kind === 'one-api' ? 33 : 19, kind === 'one-api' ? 'unused' : 'mj-key', 1, 'misc', 1, 1700000000, '', '', 0, 'claude-3-haiku', 'default', 0, '', 0], ['{"region":"us-west-2","ak":"AKIAFAKE","sk":"secretFAKE"}'], ['', '', false, '', null]),
+      x([4, kind === 'one-api' ? 33 : 19, kind === 'one-api' ? 'unused' : 'mj-key', 1, 'misc', 1, 1700000000, '', '', 0, 'claude-3-haiku', 'default', 0, '', 0], ['{"region":"us-west-2","ak":"AKIAFAKE","sk":"secretFAKE"}'], ['', '', false, '', null, null]),
     ],
   }
 }

@@ -106,6 +106,8 @@ function tokenSetting(plan: ImportPlan, r: Row): Record<string, unknown> {
   const subnets = splitList(str(r.subnet))
   if (subnets.length) limits.limits_ip_setting = { enabled: true, whitelist: subnets }
   if (setting.heartbeat?.enabled) plan.notes.push(`tokens id ${r.id}: one-hub heartbeat setting is not supported and was dropped`)
+  if (setting.billing_tag) plan.notes.push(`tokens id ${r.id}: one-hub billing tag ${JSON.stringify(setting.billing_tag)} has no equivalent here and was dropped`)
+  if (str(r.backup_group)) plan.notes.push(`tokens id ${r.id}: one-hub backup group ${str(r.backup_group)} has no equivalent here and was dropped`)
   return Object.keys(limits).length ? { limits } : {}
 }
 

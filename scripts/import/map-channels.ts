@@ -34,6 +34,14 @@ function reshape(plan: ImportPlan, r: Row, type: number, sourceType: number): { 
   return { key, other }
 }
 
+/** one-hub channel settings this gateway has no equivalent for, with their "unset" values. */
+const DROPPED_SETTINGS: [string, (v: string) => boolean][] = [
+  ['disabled_stream', (v) => v === '' || v === '[]' || v === 'null'],
+  ['compatible_response', (v) => v === '' || v === '0' || v === 'false' || v === 'f'],
+  ['allow_extra_body', (v) => v === '' || v === '0' || v === 'false' || v === 'f'],
+  ['pre_cost', (v) => v === '' || v === '0' || v === '1'],
+]
+
 export function mapChannels(plan: ImportPlan, rows: Row[]): Record<string, Value>[] {
   const out: Record<string, Value>[] = []
   for (const r of rows) {
@@ -65,6 +73,8 @@ export function mapChannels(plan: ImportPlan, rows: Row[]): Record<string, Value
       statusReason = `imported from ${plan.source}: a legacy Baidu APIKey|SecretKey; this gateway needs a Qianfan API key`
       plan.problems.push(`channels id ${r.id} (${str(r.name)}): ${statusReason}; imported disabled`)
     }
+    const dropped = DROPPED_SETTINGS.filter(([col, isDefault]) => r[col] !== undefined && r[col] !== null && !isDefault(str(r[col]))).map(([col]) => col)
+    if (dropped.length) plan.notes.push(`channels id ${r.id}: ${dropped.join(', ')} ha${dropped.length > 1 ? 've' : 's'} no equivalent here and ${dropped.length > 1 ? 'were' : 'was'} dropped`)
     const mapping = str(r.model_mapping)
     if (mapping && !parseJson(mapping)) plan.problems.push(`channels id ${r.id}: model_mapping is not JSON; kept as text`)
     out.push({

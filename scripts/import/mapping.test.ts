@@ -156,6 +156,8 @@ describe('one-hub in all three formats', () => {
     expect(ONE_HUB_SIGNED_KEY).toHaveLength(59)
     expect(JSON.parse(String(rowsOf(plan, 'tokens')[1]!.setting))).toEqual({ limits: { limits_ip_setting: { enabled: true, whitelist: ['127.0.0.1'] } } })
     expect(plan.problems).toContain('tokens id 3: deleted in the source; skipped')
+    expect(plan.notes).toContain('channels id 1: disabled_stream has no equivalent here and was dropped')
+    expect(plan.notes.filter((n) => n.startsWith('channels id'))).toHaveLength(1)
     expect(rowsOf(plan, 'users')[2]).toMatchObject({ username: 'bob', status: 2, telegram_id: 0 })
     expect(rowsOf(plan, 'channels').map((c) => [c.type, c.status, c.status_reason])).toEqual([
       [1, 1, ''],
