@@ -1,9 +1,10 @@
 /**
- * Realtime session billing through the wallet: the session holds a credit lease (wallet-types.ts
- * LeaseInput) sized for a few responses; each upstream `response.done` is charged exactly (its
- * usage: text, audio and cached tokens at their ratios) with its own log row, and the lease is
- * topped up. When the wallet can no longer grant the floor of one more response, the session is
- * out of money and is closed by the caller. Wallet calls run one at a time.
+ * Realtime session billing through the wallet: each upstream `response.done` is charged exactly
+ * (its usage: text, audio and cached tokens at their ratios) with its own log row — responses the
+ * server starts itself (voice activity) included — and after each charge the wallet is asked,
+ * atomically, whether the balance still covers the floor of one more response (a reservation of
+ * that floor, given straight back). When it does not, the session is out of money and the caller
+ * ends it. Nothing is held between responses; wallet calls run one at a time.
  */
 import { computeQuota, sanitizeUsage, worstCaseQuota, type ModelPrice, type Usage } from '../../billing/formula'
 import type { RefusalReason, WalletLog } from '../../../durable-objects/wallet-types'
@@ -26,6 +27,7 @@ type WalletStub = ReturnType<Env['WALLET']['getByName']>
 export interface RealtimeBillingOptions {
   userId: number
   tokenId: number
+  /** The session's server-made request id; each response and check gets its own id under it. */
   sessionId: string
   channelId: number
   price: ModelPrice
@@ -35,16 +37,14 @@ export interface RealtimeBillingOptions {
   metadata: Record<string, unknown>
 }
 
-/** Output tokens one response is assumed to need at least, and the lease size in responses. */
+/** Tokens in and out one response is assumed to need at least. */
 const FLOOR_TOKENS = 256
-const LEASE_TOKENS = 4096
 
 export class RealtimeBilling {
-  private held = 0
   private responses = 0
+  private checks = 0
   private chain: Promise<unknown> = Promise.resolve()
   private readonly floor: number
-  private readonly size: number
   exhausted = false
 
   constructor(
@@ -52,11 +52,6 @@ export class RealtimeBilling {
     private readonly opts: RealtimeBillingOptions
   ) {
     this.floor = Math.max(1, worstCaseQuota(opts.price, { promptTokens: FLOOR_TOKENS, outputTokens: FLOOR_TOKENS }, opts.groupRatio))
-    this.size = Math.max(this.floor, worstCaseQuota(opts.price, { promptTokens: LEASE_TOKENS, outputTokens: LEASE_TOKENS }, opts.groupRatio))
-  }
-
-  private get leaseId() {
-    return `realtime:${this.opts.sessionId}`
   }
 
   private run<T>(op: () => Promise<T>): Promise<T> {
@@ -65,24 +60,25 @@ export class RealtimeBilling {
     return next
   }
 
-  /** Takes (or renews) the lease; a refusal reason when the balance cannot cover one response. */
+  /** Can the balance cover one response? A refusal reason when not (the session must not start or go on). */
   open(): Promise<RefusalReason | undefined> {
-    return this.run(() => this.grant())
+    return this.run(() => this.check())
   }
 
-  private async grant(): Promise<RefusalReason | undefined> {
-    const res = await this.wallet.lease({ userId: this.opts.userId, tokenId: this.opts.tokenId, leaseId: this.leaseId, amount: this.size, floor: this.floor })
+  private async check(): Promise<RefusalReason | undefined> {
+    const reqId = `${this.opts.sessionId}:check:${++this.checks}`
+    const res = await this.wallet.reserve({ userId: this.opts.userId, tokenId: this.opts.tokenId, reqId, amount: this.floor, floor: this.floor })
     if (!res.ok) {
       this.exhausted = true
       return res.reason
     }
-    this.held = res.held
+    await this.wallet.refund({ userId: this.opts.userId, reqId })
     return undefined
   }
 
-  /** May another response start? (The lease still covers the floor of one.) */
+  /** May another response start? */
   canStart(): boolean {
-    return !this.exhausted && this.held >= this.floor
+    return !this.exhausted
   }
 
   /** Charges one finished response; afterwards `exhausted` says whether the session must end. */
@@ -97,24 +93,15 @@ export class RealtimeBilling {
         metadata: { ...breakdown, ...this.opts.metadata, response_id: responseId },
       }
       const reqId = `${this.opts.sessionId}:${++this.responses}`
-      const res = await this.wallet.settleLease({
-        userId: this.opts.userId,
-        leaseId: this.leaseId,
-        items: [{ reqId, quota: breakdown.quota, channelId: this.opts.channelId, log }],
-        extend: this.size,
-      })
+      const res = await this.wallet.settle({ userId: this.opts.userId, reqId, quota: breakdown.quota, channelId: this.opts.channelId, log })
       if (!res.ok) throw new Error(`realtime settle refused: ${res.reason}`)
-      this.held = res.held
-      // The lease ran dry or the wallet gave it back (idle longer than its TTL): ask again.
-      if (this.held < this.floor) await this.grant()
+      await this.check()
       return breakdown.quota
     })
   }
 
-  /** Gives what is left of the lease back (the session ended). */
+  /** Waits for the charges still running (the session ended). */
   close(): Promise<unknown> {
-    return this.run(async () => {
-      await this.wallet.settleLease({ userId: this.opts.userId, leaseId: this.leaseId, items: [], release: true })
-    })
+    return this.run(async () => undefined)
   }
 }

@@ -3,8 +3,8 @@
  * endpoint (OpenAI and OpenAI-compatible channels) through the Worker's WebSocket pair. Auth by
  * `Authorization: Bearer` or, for browsers, the `openai-insecure-api-key.<key>` subprotocol (the
  * `realtime` subprotocol is echoed). Frames pass unchanged both ways; each upstream
- * `response.done` is billed through the wallet (billing.ts), a `response.create` is refused once the
- * balance cannot cover another response, and the session then ends with an error event.
+ * `response.done` is billed through the wallet (billing.ts); once the balance cannot cover another
+ * response the session ends with an `insufficient_quota` error event.
  */
 import type { Context } from 'hono'
 import { getPriceTable, groupRatio, resolvePrice } from '../../billing/pricing'
@@ -57,7 +57,6 @@ export async function realtimeHandler(c: Context<HonoEnv>): Promise<Response> {
   const wallet = c.env.WALLET.getByName(`user:${auth.userId}`)
   const tried = new Set<number>()
   let lastError = `No available realtime channel for model "${model}" in group "${auth.group}".`
-  let billing: RealtimeBilling | undefined
   for (let attempt = 0; attempt <= settings.int('RetryTimes'); attempt++) {
     const channel = selectChannel(table, { group: auth.group, model, tried, isFrozen, hasTools: false })
     if (!channel) break
@@ -66,7 +65,7 @@ export async function realtimeHandler(c: Context<HonoEnv>): Promise<Response> {
     const { upstream: upstreamModel, billed } = mapModel(channel, model)
     const price = resolvePrice(prices, billed, settings)
     if (!price) throw new ApiError(400, `The model "${billed}" has no price on this gateway; ask the administrator to set one.`, { code: 'model_not_priced', param: 'model' })
-    billing ??= new RealtimeBilling(wallet, {
+    const billing = new RealtimeBilling(wallet, {
       userId: auth.userId,
       tokenId: auth.id,
       sessionId: reqId,
@@ -76,7 +75,7 @@ export async function realtimeHandler(c: Context<HonoEnv>): Promise<Response> {
       log: { type: LOG_TYPE.CONSUME, username: auth.username, tokenName: auth.name, tokenId: auth.id, modelName: model, channelId: channel.id, isStream: true, sourceIp: clientIp(c.req), requestId: reqId, upstreamModel },
       metadata: { billed_model: billed, group: auth.group, inbound_format: 'realtime' },
     })
-    if (billing.exhausted || (!billing.canStart() && (await billing.open()))) {
+    if (await billing.open()) {
       throw new ApiError(429, 'Your balance is too low for a realtime session.', { code: 'insufficient_quota', type: 'insufficient_quota' })
     }
     const upstream = await connect(channel, upstreamModel)
@@ -86,7 +85,6 @@ export async function realtimeHandler(c: Context<HonoEnv>): Promise<Response> {
     }
     return bridge(c, upstream, billing, protocols.includes('realtime'))
   }
-  if (billing) c.executionCtx.waitUntil(billing.close())
   throw new ApiError(502, lastError, { code: 'upstream_error' })
 }
 
