@@ -111,6 +111,15 @@ function tokenSetting(plan: ImportPlan, r: Row): Record<string, unknown> {
   return Object.keys(limits).length ? { limits } : {}
 }
 
+/**
+ * Keys here are enabled (1) or disabled (2); one-hub's 3 "expired" and 4 "exhausted" are derived
+ * here from the expiry time and the remaining quota, which come along, so such keys stay refused
+ * until an administrator extends them — as in one-hub.
+ */
+function tokenStatus(status: number): number {
+  return status === 1 || status === 3 || status === 4 ? 1 : 2
+}
+
 export function mapTokens(plan: ImportPlan, rows: Row[], userIds: Set<number>) {
   const out: Record<string, Value>[] = []
   for (const r of rows) {
@@ -133,7 +142,7 @@ export function mapTokens(plan: ImportPlan, rows: Row[], userIds: Set<number>) {
       id: int(r.id),
       user_id: int(r.user_id),
       key,
-      status: int(r.status, 1),
+      status: tokenStatus(int(r.status, 1)),
       name: str(r.name) || `imported-${r.id}`,
       created_time: int(r.created_time),
       accessed_time: int(r.accessed_time),

@@ -147,6 +147,23 @@ describe('one-hub in all three formats', () => {
     expect(plans[1]!.problems).toEqual(plans[0]!.problems)
   })
 
+  it('turns one-hub key statuses 3 (expired) and 4 (exhausted) into the expiry and quota that already say so', async () => {
+    const file = path.join(dir, 'statuses.sql')
+    const tables = oneHubTables()
+    const tokens = tables.find((t) => t.name === 'tokens')!
+    tokens.rows = [
+      [10, 1, 'E'.repeat(48), 3, 'expired', 1700000000, 0, 1700000100, 0, true, 0, '', '{}', null],
+      [11, 1, 'X'.repeat(48), 4, 'exhausted', 1700000000, 0, -1, 0, false, 500, '', '{}', null],
+      [12, 1, 'Y'.repeat(48), 2, 'disabled', 1700000000, 0, -1, 0, true, 0, '', '{}', null],
+    ]
+    writeFileSync(file, mysqlDump(tables))
+    expect(rowsOf(await planOf(file), 'tokens').map((t) => [t.id, t.status, t.expired_time, t.remain_quota, t.unlimited_quota])).toEqual([
+      [10, 1, 1700000100, 0, 1],
+      [11, 1, -1, 0, 0],
+      [12, 2, -1, 0, 1],
+    ])
+  })
+
   it('keeps both key styles, skips soft-deleted rows, remaps nothing and converts Midjourney times to seconds', async () => {
     const plan = await planOf(files.mysql)
     expect(rowsOf(plan, 'tokens').map((t) => [t.key, t.group])).toEqual([
