@@ -2,27 +2,38 @@
  * CSRF double-submit for cookie-authenticated calls: every /api response makes sure the browser
  * holds a readable `XSRF-TOKEN` cookie; every state-changing request without an `Authorization`
  * header must echo it in `X-XSRF-TOKEN`. Gateway callbacks (payment notify, Telegram webhook)
- * are exempt because they authenticate by signature.
+ * are exempt because they authenticate by signature. Over https the cookie is `__Host-XSRF-TOKEN`
+ * (Secure, Path=/, no Domain), so a sibling subdomain cannot plant a value of its own (cookie tossing).
  */
 import { createMiddleware } from 'hono/factory'
 import { getCookie, setCookie } from 'hono/cookie'
 import { ApiError } from '../lib/errors'
 import { randomString, safeEqual } from '../lib/crypto'
+import type { Context } from 'hono'
 import type { HonoEnv } from '../env'
 
 export const XSRF_COOKIE = 'XSRF-TOKEN'
+export const XSRF_COOKIE_HTTPS = '__Host-XSRF-TOKEN'
 export const XSRF_HEADER = 'X-XSRF-TOKEN'
+
+const isHttps = (c: Context) => new URL(c.req.url).protocol === 'https:'
+
+/** The XSRF cookie of this request's scheme (`__Host-` prefixed over https). */
+export const xsrfCookie = (c: Context) => getCookie(c, isHttps(c) ? XSRF_COOKIE_HTTPS : XSRF_COOKIE)
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 const EXEMPT_PREFIXES = ['/api/payment/notify/', '/api/telegram/']
 
 export const csrf = createMiddleware<HonoEnv>(async (c, next) => {
-  const cookie = getCookie(c, XSRF_COOKIE)
+  const cookie = xsrfCookie(c)
   if (!cookie) {
+    const https = isHttps(c)
+    // Hono's `prefix: 'host'` names it __Host-XSRF-TOKEN and forces Secure, Path=/ and no Domain.
     setCookie(c, XSRF_COOKIE, randomString(32), {
       path: '/',
       sameSite: 'Lax',
-      secure: new URL(c.req.url).protocol === 'https:',
+      secure: https,
       httpOnly: false,
+      ...(https ? { prefix: 'host' as const } : {}),
     })
   }
   const exempt =

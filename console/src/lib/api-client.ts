@@ -56,7 +56,8 @@ export function readCookie(name: string): string | undefined {
 /** Performs the call and returns the whole success envelope (for callers that want `message`). */
 export async function request<T>(path: string, options: RequestOptions = {}): Promise<Envelope<T>> {
   const headers: Record<string, string> = { Accept: 'application/json', ...options.headers }
-  const xsrf = readCookie('XSRF-TOKEN')
+  // Over https the server names it __Host-XSRF-TOKEN (no subdomain can plant it).
+  const xsrf = readCookie('__Host-XSRF-TOKEN') ?? readCookie('XSRF-TOKEN')
   if (xsrf) headers['X-XSRF-TOKEN'] = xsrf
   let body: string | undefined
   if (options.body !== undefined) {

@@ -5,15 +5,14 @@
  * Calls authenticated by an access token in Authorization are exempt, as in middleware/csrf.ts.
  */
 import { createMiddleware } from 'hono/factory'
-import { getCookie } from 'hono/cookie'
 import { ApiError } from '../../lib/errors'
 import { safeEqual } from '../../lib/crypto'
-import { XSRF_COOKIE, XSRF_HEADER } from '../../middleware/csrf'
+import { XSRF_HEADER, xsrfCookie } from '../../middleware/csrf'
 import type { HonoEnv } from '../../env'
 
 export const requireXsrf = createMiddleware<HonoEnv>(async (c, next) => {
   if (c.req.header('authorization') === undefined) {
-    const cookie = getCookie(c, XSRF_COOKIE)
+    const cookie = xsrfCookie(c)
     const header = c.req.header(XSRF_HEADER)
     if (!cookie || !header || !safeEqual(cookie, header)) {
       throw new ApiError(403, 'CSRF token missing or invalid: reload the page and try again', { code: 'csrf' })
