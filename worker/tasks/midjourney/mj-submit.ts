@@ -125,30 +125,42 @@ export async function submitMj(c: Context<HonoEnv>, auth: RelayAuth, route: MjRo
   const now = Date.now()
   const props = (answer.properties ?? {}) as Record<string, any>
   const done = action === 'UPLOAD' || (code === 21 && props.status === 'SUCCESS')
-  const row = await c.env.DB.prepare(
-    `INSERT INTO midjourneys (code, user_id, action, mj_id, prompt, description, state, submit_time, image_url, status, progress, channel_id, quota, mode, token_id)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`
-  )
-    .bind(
-      code,
-      auth.userId,
-      action,
-      action === 'UPLOAD' ? '' : String(answer.result ?? '').slice(0, 64),
-      String(body.prompt ?? origin?.prompt ?? '').slice(0, 8192),
-      String(answer.description ?? '').slice(0, 1000),
-      String(body.state ?? '').slice(0, 1000),
-      now,
-      done && typeof props.imageUrl === 'string' ? props.imageUrl.slice(0, 2000) : '',
-      done ? 'SUCCESS' : 'SUBMITTED',
-      done ? '100%' : '0%',
-      channel.id,
-      charge.quota,
-      mode,
-      auth.id
-    )
-    .first<{ id: number }>()
-  await charge.settle(String(row!.id), { action, mode, upstream_code: code, task_id: row!.id })
+  const row = await insertRow()
+  await charge.settle(String(row.id), { action, mode, upstream_code: code, task_id: row.id })
   if (action === 'UPLOAD') return c.json(answer)
   const rewritten = code === 22 || (code === 21 && done && !FREE_ACTIONS.has(action)) ? 1 : code
-  return c.json({ ...answer, code: rewritten, result: String(row!.id) })
+  return c.json({ ...answer, code: rewritten, result: String(row.id) })
+
+  /** The task's row; when it cannot be written the hold is released rather than left to expire. */
+  async function insertRow(): Promise<{ id: number }> {
+    try {
+      const inserted = await c.env.DB.prepare(
+        `INSERT INTO midjourneys (code, user_id, action, mj_id, prompt, description, state, submit_time, image_url, status, progress, channel_id, quota, mode, token_id)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`
+      )
+        .bind(
+          code,
+          auth.userId,
+          action,
+          action === 'UPLOAD' ? '' : String(answer.result ?? '').slice(0, 64),
+          String(body.prompt ?? origin?.prompt ?? '').slice(0, 8192),
+          String(answer.description ?? '').slice(0, 1000),
+          String(body.state ?? '').slice(0, 1000),
+          now,
+          done && typeof props.imageUrl === 'string' ? props.imageUrl.slice(0, 2000) : '',
+          done ? 'SUCCESS' : 'SUBMITTED',
+          done ? '100%' : '0%',
+          channel.id,
+          charge.quota,
+          mode,
+          auth.id
+        )
+        .first<{ id: number }>()
+      if (!inserted) throw new Error('no row id returned')
+      return inserted
+    } catch (err) {
+      await charge.refund(`Midjourney task accepted upstream but not stored: ${(err as Error).message}`)
+      throw new ApiError(500, 'The gateway could not store the task.', { cause: err })
+    }
+  }
 }

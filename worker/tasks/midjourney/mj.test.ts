@@ -92,6 +92,21 @@ describe('midjourney relay', () => {
     ])
   })
 
+  it('upload-discord-images answers the upstream URLs, is stored as a finished UPLOAD and costs its (zero) price', async () => {
+    const { user, key } = await setup()
+    await setPrice('mj_upload', 0, 0, 'times')
+    await createChannel({ key: 'mj-upload', type: 34, models: 'mj_upload' })
+    const res = await mj('/mj/submit/upload-discord-images', key, { base64Array: ['data:image/png;base64,AAAA', 'data:image/png;base64,BBBB'] })
+    expect(res.json.code).toBe(1)
+    expect(res.json.result).toHaveLength(2)
+    expect(res.json.result[0]).toMatch(/^https:\/\/cdn\.discordapp\.com\//)
+    const row = await env.DB.prepare('SELECT action, status, progress, quota, mj_id FROM midjourneys WHERE user_id = ?').bind(user.id).first<any>()
+    expect(row).toEqual({ action: 'UPLOAD', status: 'SUCCESS', progress: '100%', quota: 0, mj_id: '' })
+    const l = await ledger(user.id)
+    expect(l.quota).toBe(START)
+    expect(l.consumeLogs).toBe(1)
+  })
+
   it('another user cannot fetch, list or act on a task (404); unknown keys are refused', async () => {
     const { key } = await setup()
     const other = await createToken((await createUser({ quota: START })).id)
