@@ -139,7 +139,7 @@ describe('midjourney relay', () => {
     const banned = await mj('/mj/submit/imagine', key, { prompt: 'something banned' })
     expect(banned.status).toBe(200)
     expect(banned.json).toMatchObject({ code: 24, result: null })
-    await createChannel({ key: 'mock-401', type: 34, models: 'mj_describe' })
+    await createChannel({ key: 'mock-401', type: 34, models: 'mj_describe', priority: 5 })
     await setPrice('mj_describe', 25, 0, 'times')
     const unauthorized = await mj('/mj/submit/describe', key, { base64: 'data:image/png;base64,AAAA' })
     expect(unauthorized.status).toBe(502)
