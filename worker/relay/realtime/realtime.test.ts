@@ -39,7 +39,9 @@ beforeEach(async () => {
     let n = 0
     ours.addEventListener('message', (ev) => {
       upstreamSaw.frames.push(String(ev.data))
-      if (JSON.parse(String(ev.data)).type !== 'response.create') return
+      // With server voice activity detection a committed audio buffer starts a response by itself.
+      const type = JSON.parse(String(ev.data)).type
+      if (type !== 'response.create' && type !== 'input_audio_buffer.commit') return
       n++
       ours.send(JSON.stringify({ type: 'response.output_text.delta', delta: 'Hi' }))
       ours.send(JSON.stringify({ type: 'response.done', response: { id: `resp_${n}`, status: 'completed', usage: USAGE } }))
@@ -112,6 +114,20 @@ describe('GET /v1/realtime', () => {
     expect(meta).toMatchObject({ inbound_format: 'realtime', response_id: 'resp_1' })
     const price = resolvePrice(await getPriceTable(env), MODEL)!
     expect(logs.results.map((r) => r.quota)).toEqual([1, 2].map(() => computeQuota(price, realtimeUsage(USAGE)!, 1).quota))
+  })
+
+  it('bills responses the server starts itself (no response.create)', async () => {
+    const user = await createUser({ quota: 10_000_000 })
+    const token = await createToken(user.id)
+    const s = await open({ authorization: `Bearer ${token.key}` })
+    s.ws!.send(JSON.stringify({ type: 'input_audio_buffer.append', audio: 'AAAA' }))
+    s.ws!.send(JSON.stringify({ type: 'input_audio_buffer.commit' }))
+    expect((await s.next('response.done')).response.id).toBe('resp_1')
+    s.ws!.close(1000)
+    await waitOnExecutionContext(s.ctx)
+    const l = await ledger(user.id)
+    expect(l.consumeLogs).toBe(1)
+    expect(10_000_000 - l.quota).toBe(l.loggedQuota)
   })
 
   it('accepts the key as a subprotocol and echoes "realtime"', async () => {
