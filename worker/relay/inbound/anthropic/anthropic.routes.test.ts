@@ -5,7 +5,9 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
-import { createChannel, createToken, createUser, ledger, send, setOptions, setPrice } from '../../../test/factories'
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
+import worker from '../../../index'
+import { createChannel, createToken, createUser, ledger, send, setOptions, setPrice, wallet } from '../../../test/factories'
 import { mockUpstream, REPLY, USAGE } from '../../../test/upstream-mock'
 import { decodeSse } from '../../../providers/stream-harness'
 import toolStream from '../../../providers/anthropic/__fixtures__/message-tools.sse?raw'
@@ -98,6 +100,25 @@ describe('/v1/messages on an OpenAI channel', () => {
     expect(upstream.calls[0]!.body.stream_options).toEqual({ include_usage: true })
     expect(res.text).not.toContain('[DONE]')
     await expectBalanceMatchesLog(user.id, 1)
+  })
+
+  it('settles what was generated when the client cancels the converted stream, leaving nothing reserved', async () => {
+    const { user, token } = await customer()
+    const ctx = createExecutionContext()
+    const res = await worker.fetch(
+      new Request('http://gateway.test/v1/messages', { method: 'POST', headers: { ...anthropicHeaders(token.key), 'content-type': 'application/json' }, body: JSON.stringify(messages({ stream: true })) }),
+      env,
+      ctx
+    )
+    const reader = res.body!.getReader()
+    expect(new TextDecoder().decode((await reader.read()).value)).toContain('event: message_start')
+    await reader.cancel('client went away')
+    await waitOnExecutionContext(ctx)
+    const l = await expectBalanceMatchesLog(user.id, 1)
+    expect(l.loggedQuota).toBeGreaterThan(0)
+    expect((await wallet(user.id).balance({ userId: user.id }))!.reserved).toBe(0)
+    const log = await env.DB.prepare('SELECT content FROM logs WHERE user_id = ? AND type = 2').bind(user.id).first<{ content: string }>()
+    expect(log!.content).toContain('client disconnected')
   })
 
   it('round-trips tools: tool_use out, tool_result back in as a tool message', async () => {
