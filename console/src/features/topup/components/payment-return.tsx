@@ -2,8 +2,8 @@
  * Back from a gateway's page (`/panel/topup?trade_no=…`): the return URL proves nothing, so the
  * banner polls the order status and says "paid" only when the server has credited it.
  */
-import { useEffect } from 'react'
-import { CheckCircle2, Loader2, X } from 'lucide-react'
+import { useEffect, useState } from 'react'
+import { CheckCircle2, Clock, Loader2, X } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
@@ -13,15 +13,23 @@ import { usePaidPoll } from './pay-qr-dialog'
 export function PaymentReturn({ tradeNo, onDismiss }: { tradeNo: string; onDismiss: () => void }) {
   const { t } = useTranslation('topup')
   const paid = usePaidPoll(tradeNo)
+  // Cancelled at the gateway, or its notify is late: after a minute, say so (the poll goes on).
+  const [late, setLate] = useState(false)
+  useEffect(() => {
+    setLate(false)
+    const timer = setTimeout(() => setLate(true), 60_000)
+    return () => clearTimeout(timer)
+  }, [tradeNo])
   useEffect(() => {
     if (paid) notify.success(t('return.paidToast'))
   }, [paid, t])
+  const state = paid ? 'paid' : late ? 'late' : 'checking'
   return (
     <Alert className="relative" data-testid="payment-return">
-      {paid ? <CheckCircle2 className="text-success" /> : <Loader2 className="animate-spin" />}
-      <AlertTitle data-testid="payment-return-title">{paid ? t('return.paid') : t('return.checking')}</AlertTitle>
+      {paid ? <CheckCircle2 className="text-success" /> : late ? <Clock /> : <Loader2 className="animate-spin" />}
+      <AlertTitle data-testid="payment-return-title">{t(`return.${state}`)}</AlertTitle>
       <AlertDescription>
-        <span>{paid ? t('return.paidDescription') : t('return.checkingDescription')}</span>
+        <span>{t(`return.${state}Description`)}</span>
         <code className="text-xs">{tradeNo}</code>
       </AlertDescription>
       <Button variant="ghost" size="icon" className="absolute top-2 right-2 size-7" onClick={onDismiss} aria-label={t('return.dismiss')}>
