@@ -26,7 +26,6 @@ import { mailRoutes } from './mail/mail.routes'
 import { telegramRoutes } from '../telegram/telegram.routes'
 import { paymentRoutes } from '../payments/payments.routes'
 import { taskListRoutes } from './tasks/tasks.routes'
-import { taskListRoutes } from './tasks/tasks.routes'
 
 export const adminApp = new Hono<HonoEnv>()
   .use(
@@ -56,7 +55,6 @@ export const adminApp = new Hono<HonoEnv>()
   .route('/', dashboardRoutes)
   .route('/', telegramRoutes)
   .route('/', paymentRoutes)
-  .route('/', taskListRoutes)
   .route('/', taskListRoutes)
 
 export type AdminApiType = typeof adminApp
