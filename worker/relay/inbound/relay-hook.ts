@@ -1,8 +1,9 @@
 /**
  * Plumbing between an inbound codec and the relay (relay-request.ts): the client's body is replaced
- * by the codec's internal chat body before relay-input.ts reads and validates it, and the relay's
- * answer — a chat completion or the chat SSE stream, priced and settled exactly as for an OpenAI
- * client — is turned back into the client's format. Errors render in the format's envelope.
+ * by the codec's internal OpenAI body (chat, or embeddings for Gemini embedContent) before
+ * relay-input.ts reads and validates it, and the relay's answer — JSON or the chat SSE stream,
+ * priced and settled exactly as for an OpenAI client — is turned back into the client's format.
+ * Errors render in the format's envelope.
  */
 import type { Context, ErrorHandler } from 'hono'
 import { ApiError, toApiError } from '../../lib/errors'
@@ -19,7 +20,7 @@ export async function readJsonBody(c: Context<HonoEnv>): Promise<unknown> {
   }
 }
 
-/** Reads the client's JSON body, converts it and leaves the chat body where `c.req.json()` finds it. */
+/** Reads the client's JSON body, converts it and leaves the OpenAI body where `c.req.json()` finds it. */
 export async function useChatBody(c: Context<HonoEnv>, codec: InboundCodec): Promise<Record<string, unknown>> {
   const chat = codec.toOpenAI(await readJsonBody(c))
   // The request now carries the chat body; Hono's body cache is dropped so c.req.json() reads it.
