@@ -16,6 +16,8 @@ import { useFreshGateway } from './support/suite'
 
 const admin = { username: 'payadmin', password: 'pay-admin-password-1' }
 const member = { username: 'paymember', password: 'pay-member-password-1' }
+/** Browser steps on a busy two-core machine: each test gets two minutes. */
+const SLOW = 120_000
 
 describe('payments console', () => {
   const suite = useFreshGateway(admin)
@@ -71,7 +73,7 @@ describe('payments console', () => {
     expect(gateway.config_set).toEqual({ secret_key: true, webhook_secret: true })
     await shot(page, 'payment-gateways-light')
     await context.close()
-  })
+  }, SLOW)
 
   it('tops up with Stripe: checkout at the gateway, back to the console, credited once', async () => {
     // The WeChat Pay gateway for the next test, through the API.
@@ -103,7 +105,7 @@ describe('payments console', () => {
     await shot(page, 'topup-stripe-returned-light')
     expect((await user.ok<{ quota: number }>('GET', '/api/user/self')).quota).toBe(10_000_000)
     await context.close()
-  })
+  }, SLOW)
 
   it('tops up with WeChat Pay: the QR dialog waits for the payment and shows the new balance', async () => {
     const { context, page } = await openPage(suite.browser, { baseURL: suite.server.url })
@@ -130,7 +132,7 @@ describe('payments console', () => {
     await page.getByTestId('topup-balance').getByText('$120.00').waitFor()
     expect((await user.ok<{ quota: number }>('GET', '/api/user/self')).quota).toBe(60_000_000)
     await context.close()
-  })
+  }, SLOW)
 
   it('lists the orders for the administrator, filtered by status', async () => {
     // One unpaid order too.
@@ -150,7 +152,7 @@ describe('payments console', () => {
     await expect.poll(() => page.getByTestId('order-status').count(), { timeout: 15_000 }).toBe(3)
     await shot(page, 'payment-orders-light')
     await context.close()
-  })
+  }, SLOW)
 
   for (const v of [
     { name: 'dark', viewport: DESKTOP, theme: 'dark' as const, locale: 'en-US' },
@@ -179,6 +181,6 @@ describe('payments console', () => {
         }
         await context.close()
       }
-    })
+    }, SLOW)
   }
 })
