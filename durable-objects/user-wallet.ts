@@ -23,6 +23,11 @@ import { buildDeadLetterStatements, buildFlushStatements, channelUsage, DEAD_LET
 import type {
   CreditInput,
   CreditResult,
+  LeaseInput,
+  LeaseResult,
+  LeaseSettleInput,
+  LeaseSettleResult,
+  RefusalReason,
   ReserveInput,
   ReserveResult,
   SettleInput,
@@ -37,6 +42,10 @@ const FLUSH_DELAY_MS = 1000
 /** Log rows per D1 batch (≈100 INSERT statements): D1 bounds statements and parameters per batch. */
 const MAX_LOGS_PER_FLUSH = 500
 const RESERVATION_TTL_MS = 60 * 60 * 1000
+/** A lease not heard from for this long is given back (its isolate died or went idle). */
+const LEASE_TTL_MS = 2 * 60 * 1000
+const LOG_TYPE_SYSTEM = 4
+const ttl = (r: Reservation) => (r.lease ? LEASE_TTL_MS : RESERVATION_TTL_MS)
 const LOG_TYPE_CONSUME = 2
 
 /** Whether `n` may be used as an amount (≥ min); a refused amount is logged, never stored. */
@@ -72,34 +81,108 @@ export class UserWallet extends DurableObject<Env> {
     await this.ctx.storage.setAlarm(at)
   }
 
+  /**
+   * Whether `floor` more may be held for this user and token now: status, expiry and what is free
+   * of the balance and the token's quota (beyond every hold). Counts the request for the group RPM.
+   */
+  private async admit(userId: number, tokenId: number, floor: number, rpm?: number, isRequest = true): Promise<{ refused: RefusalReason } | { refused?: undefined; token: TokenState; free: number; now: number }> {
+    const user = await this.store.ensureUser(userId)
+    if (!user) return { refused: 'user_not_found' }
+    const token = await this.store.ensureToken(tokenId)
+    if (!token) return { refused: 'token_not_found' }
+    if (user.status !== 1) return { refused: 'user_disabled' }
+    if (token.status !== 1) return { refused: 'token_disabled' }
+    const now = Date.now()
+    if (token.expired !== -1 && token.expired * 1000 <= now) return { refused: 'token_expired' }
+    const tokenFree = this.store.tokenFree(token)
+    if (tokenFree <= 0 || tokenFree < floor) return { refused: 'insufficient_token_quota' }
+    const userFree = user.quota - this.store.holdTotal()
+    if (userFree <= 0 || userFree < floor) return { refused: 'insufficient_user_quota' }
+    if (rpm && rpm > 0 && this.countRequests(0, rpm)) return { refused: 'rate_limited' }
+    if (isRequest) this.countRequests(1)
+    return { token, free: Math.min(userFree, tokenFree), now }
+  }
+
+  /** Count `n` requests this minute; true when the count has reached `rpm` (0 = no limit). */
+  private countRequests(n: number, rpm = 0): boolean {
+    const minute = Math.floor(Date.now() / 60_000)
+    if (this.rate.minute !== minute) this.rate = { minute, count: 0 }
+    this.rate.count += n
+    return rpm > 0 && this.rate.count >= rpm
+  }
+
   /** Hold the request's worst case (or, with a floor, whatever is free above it) against balance and token. */
   async reserve(input: ReserveInput): Promise<ReserveResult> {
     if (!isAmount('amount', input.amount) || (input.floor !== undefined && !isAmount('floor', input.floor))) return { ok: false, reason: 'invalid_amount' }
     const amount = input.amount
-    const floor = Math.min(input.floor ?? amount, amount)
-    const user = await this.store.ensureUser(input.userId)
-    if (!user) return { ok: false, reason: 'user_not_found' }
-    const token = await this.store.ensureToken(input.tokenId)
-    if (!token) return { ok: false, reason: 'token_not_found' }
-    if (user.status !== 1) return { ok: false, reason: 'user_disabled' }
-    if (token.status !== 1) return { ok: false, reason: 'token_disabled' }
-    const now = Date.now()
-    if (token.expired !== -1 && token.expired * 1000 <= now) return { ok: false, reason: 'token_expired' }
-    const holds = this.store.holds()
-    if (holds.has(input.reqId)) return { ok: false, reason: 'duplicate_request' }
-    const tokenFree = this.store.tokenFree(token)
-    if (tokenFree <= 0 || tokenFree < floor) return { ok: false, reason: 'insufficient_token_quota' }
-    const userFree = user.quota - this.store.holdTotal()
-    if (userFree <= 0 || userFree < floor) return { ok: false, reason: 'insufficient_user_quota' }
-    const minute = Math.floor(now / 60_000)
-    if (this.rate.minute !== minute) this.rate = { minute, count: 0 }
-    if (input.rpm && input.rpm > 0 && this.rate.count >= input.rpm) return { ok: false, reason: 'rate_limited' }
-    this.rate.count++
-    const held = Math.min(amount, userFree, tokenFree)
-    const r: Reservation = { tokenId: token.id, amount: held, at: now }
-    this.store.hold(input.reqId, r)
+    if (this.store.holds().has(input.reqId)) return { ok: false, reason: 'duplicate_request' }
+    const admitted = await this.admit(input.userId, input.tokenId, Math.min(input.floor ?? amount, amount), input.rpm)
+    if (admitted.refused) return { ok: false, reason: admitted.refused }
+    const held = Math.min(amount, admitted.free)
+    this.store.hold(input.reqId, { tokenId: admitted.token.id, amount: held, at: admitted.now })
     if (this.alarmAt === undefined) await this.scheduleFlush()
     return { ok: true, held }
+  }
+
+  /** Grant or extend a credit lease (wallet-leases.ts) by up to `amount`, at least `floor`. */
+  async lease(input: LeaseInput): Promise<LeaseResult> {
+    if (!isAmount('amount', input.amount) || !isAmount('floor', input.floor)) return { ok: false, reason: 'invalid_amount' }
+    const existing = this.store.holds().get(input.leaseId)
+    if (existing && !existing.lease) return { ok: false, reason: 'duplicate_request' }
+    const admitted = await this.admit(input.userId, input.tokenId, Math.min(input.floor, input.amount), undefined, false)
+    if (admitted.refused) return { ok: false, reason: admitted.refused }
+    const granted = Math.min(input.amount, admitted.free)
+    const held = existing
+      ? this.store.resize(input.leaseId, granted, admitted.now)!.amount
+      : (this.store.hold(input.leaseId, { tokenId: admitted.token.id, amount: granted, at: admitted.now, lease: true }), granted)
+    if (this.alarmAt === undefined) await this.scheduleFlush()
+    return { ok: true, granted, held }
+  }
+
+  /**
+   * Requests an isolate served from its lease: each is charged in full with its log row, and the
+   * lease shrinks by what it covered (a cost beyond it is an overrun, logged); then the lease is
+   * extended, renewed or released. A lease the wallet no longer has (expired, revoked) still
+   * charges every request; the isolate learns `held: 0` and stops spending from it.
+   */
+  async settleLease(input: LeaseSettleInput): Promise<LeaseSettleResult> {
+    if (input.items.some((i) => !isAmount('quota', i.quota)) || (input.extend !== undefined && !isAmount('extend', input.extend))) {
+      return { ok: false, reason: 'invalid_amount' }
+    }
+    const user = await this.store.ensureUser(input.userId)
+    if (!user) return { ok: false, reason: 'user_not_found' }
+    let charged = 0
+    let overrun = 0
+    const now = Date.now()
+    for (const item of input.items) {
+      if (item.quota === 0 && item.log.type !== LOG_TYPE_CONSUME) {
+        // A failed request: its error row only (its hold was given back to the lease in the isolate).
+        this.store.appendLog({ ...item.log, metadata: { ...item.log.metadata, lease: input.leaseId } }, 0)
+        continue
+      }
+      const lease = this.store.holds().get(input.leaseId)
+      const covered = lease ? Math.min(lease.amount, item.quota) : 0
+      if (lease) this.store.resize(input.leaseId, -covered, now)
+      const over = item.quota - covered
+      const tokenId = lease?.tokenId ?? item.log.tokenId
+      this.store.charge(user, tokenId ? await this.store.ensureToken(tokenId) : undefined, item.quota, true)
+      const notes: Record<string, unknown> = { lease: input.leaseId }
+      if (over > 0) notes.overrun = over
+      if (user.quota < 0) notes.balance_after = user.quota
+      this.store.appendLog({ ...item.log, metadata: { ...item.log.metadata, ...notes } }, item.quota, item.channelId && item.quota ? [item.channelId, item.quota] : undefined)
+      charged += item.quota
+      overrun += over
+    }
+    const lease = this.store.holds().get(input.leaseId)
+    if (lease && input.release) this.store.release(input.leaseId)
+    else if (lease && input.extend) {
+      const token = await this.store.ensureToken(lease.tokenId)
+      const free = token && token.status === 1 && user.status === 1 ? Math.min(user.quota - this.store.holdTotal(), this.store.tokenFree(token)) : 0
+      this.store.resize(input.leaseId, Math.max(0, Math.min(input.extend, free)), now)
+    } else if (lease) this.store.resize(input.leaseId, 0, now)
+    if (input.items.length > 0 || lease) await this.scheduleFlush()
+    const held = input.release ? 0 : (this.store.holds().get(input.leaseId)?.amount ?? 0)
+    return { ok: true, held, userQuota: user.quota, charged, overrun, rateLimited: this.countRequests(input.items.length, input.rpm) }
   }
 
   /** Charge the exact cost in full and write its log row. */
@@ -173,6 +256,7 @@ export class UserWallet extends DurableObject<Env> {
       .bind(input.tokenId)
       .first<{ unlimited_quota: number; status: number; expired_time: number }>()
     if (!row) {
+      this.revokeLeases((r) => r.tokenId === input.tokenId)
       this.store.tokens.delete(input.tokenId)
       this.kv.delete(`t:${input.tokenId}`)
       return
@@ -182,10 +266,16 @@ export class UserWallet extends DurableObject<Env> {
     token.unlimited = Boolean(row.unlimited_quota)
     token.status = row.status
     token.expired = row.expired_time
+    if (token.status !== 1) this.revokeLeases((r) => r.tokenId === token.id)
     if (input.remain !== undefined) token.remain = input.remain
     this.store.touchToken(token)
     await this.scheduleFlush()
     await this.flush()
+  }
+
+  /** Give back the leases of a disabled token or user: their isolates learn it at their next report. */
+  private revokeLeases(which: (r: Reservation) => boolean) {
+    for (const [id, r] of [...this.store.holds()]) if (r.lease && which(r)) this.store.release(id)
   }
 
   /** The user API changed the user's status. */
@@ -194,6 +284,7 @@ export class UserWallet extends DurableObject<Env> {
     if (!user) return
     const row = await this.env.DB.prepare('SELECT status FROM users WHERE id = ?').bind(input.userId).first<{ status: number }>()
     if (row) user.status = row.status
+    if (!row || user.status !== 1) this.revokeLeases(() => true)
     this.kv.put('user', user)
   }
 
@@ -326,7 +417,7 @@ export class UserWallet extends DurableObject<Env> {
     // the alarm again at their expiry, which must never push that window back.
     const holds = this.store.holds()
     if (holds.size > 0) {
-      const next = Math.min(...[...holds.values()].map((r) => r.at + RESERVATION_TTL_MS))
+      const next = Math.min(...[...holds.values()].map((r) => r.at + ttl(r)))
       await this.armAlarm(Math.max(next, Date.now() + FLUSH_DELAY_MS))
     }
   }
@@ -338,8 +429,23 @@ export class UserWallet extends DurableObject<Env> {
     if (!user) return
     const now = Date.now()
     for (const [reqId, r] of [...this.store.holds()]) {
-      if (now - r.at < RESERVATION_TTL_MS) continue
+      if (now - r.at < ttl(r)) continue
       this.store.release(reqId)
+      if (r.lease) {
+        // Nothing was charged by holding it: the rest goes back (a row with quota 0 says so).
+        this.store.appendLog(
+          {
+            type: LOG_TYPE_SYSTEM,
+            createdAt: Math.floor(now / 1000),
+            tokenId: r.tokenId,
+            requestId: reqId,
+            content: `Credit lease expired unused for ${LEASE_TTL_MS / 60_000} minutes: ${r.amount} units returned to the balance`,
+            metadata: { lease: reqId, returned: r.amount },
+          },
+          0
+        )
+        continue
+      }
       this.store.charge(user, await this.store.ensureToken(r.tokenId), r.amount, true)
       this.kv.put(`X:${reqId}`, r.amount)
       this.store.appendLog(

@@ -2,8 +2,9 @@
  * The wallet's money invariants: a D1 flush that commits but loses its acknowledgement (and one
  * interrupted by a restart) writes every log row exactly once; amounts that are not safe integers
  * are refused; a broken stored balance heals from D1; credits apply once per idempotency key; a
- * settle after expiry charges only the difference; and random interleavings of reserve / settle /
- * refund / credit / expire / restart / flush keep Σ log quota equal to the balance change.
+ * settle after expiry charges only the difference; credit leases hold, spend, expire and revoke
+ * without losing a unit; and random interleavings of reserve / settle / refund / credit / lease /
+ * spend / expire / restart / flush keep Σ log quota equal to the balance change.
  */
 import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
@@ -147,6 +148,67 @@ describe('credits and expiry', () => {
   })
 })
 
+describe('credit leases', () => {
+  it('hold free balance, charge each reported request in full, shrink, and give the rest back', async () => {
+    const user = await createUser({ quota: 1000 })
+    const token = await createToken(user.id, { unlimited: true })
+    const stub = wallet(user.id)
+    expect(await stub.lease({ userId: user.id, tokenId: token.id, leaseId: 'lease:a', amount: 800, floor: 10 })).toEqual({ ok: true, granted: 800, held: 800 })
+    // What the lease holds is not free for anyone else.
+    expect(await stub.reserve({ userId: user.id, tokenId: token.id, reqId: 'big', amount: 300 })).toEqual({ ok: false, reason: 'insufficient_user_quota' })
+    const items = [30, 50].map((quota, i) => ({ reqId: `l${i}`, quota, channelId: 0, log: consumeLog(`l${i}`, token.id) }))
+    expect(await stub.settleLease({ userId: user.id, leaseId: 'lease:a', items })).toMatchObject({ ok: true, held: 720, charged: 80, overrun: 0, userQuota: 920 })
+    expect(await stub.settleLease({ userId: user.id, leaseId: 'lease:a', items: [], release: true })).toMatchObject({ ok: true, held: 0 })
+    const l = await ledger(user.id)
+    expect(l).toMatchObject({ quota: 920, used_quota: 80, request_count: 2, consumeLogs: 2, loggedQuota: 80 })
+    expect((await stub.balance({ userId: user.id }))!.reserved).toBe(0)
+  })
+
+  it('expire when their isolate stops reporting (rest returned, a row says so); a late report is still charged', async () => {
+    const user = await createUser({ quota: 1000 })
+    const token = await createToken(user.id, { unlimited: true })
+    const stub = wallet(user.id)
+    await stub.lease({ userId: user.id, tokenId: token.id, leaseId: 'lease:b', amount: 500, floor: 0 })
+    await restart(stub)
+    expect((await stub.balance({ userId: user.id }))!.reserved).toBe(500)
+    await runInDurableObject(stub, (instance: UserWallet) => {
+      for (const r of (instance as unknown as { store: WalletStore }).store.holds().values()) r.at = 0
+    })
+    await runDurableObjectAlarm(stub)
+    expect((await stub.balance({ userId: user.id }))!).toMatchObject({ quota: 1000, reserved: 0 })
+    const late = await stub.settleLease({ userId: user.id, leaseId: 'lease:b', items: [{ reqId: 'late', quota: 40, log: consumeLog('late', token.id) }] })
+    expect(late).toMatchObject({ ok: true, held: 0, charged: 40, overrun: 40 })
+    const rows = await logRows(user.id)
+    expect(rows.find((r) => r.type === 4)).toMatchObject({ quota: 0, request_id: 'lease:b' })
+    expect((await ledger(user.id)).quota).toBe(960)
+  })
+
+  it('are revoked when the token is disabled: the next report learns it, and every request is still charged', async () => {
+    const user = await createUser({ quota: 1000 })
+    const token = await createToken(user.id, { unlimited: true })
+    const stub = wallet(user.id)
+    await stub.lease({ userId: user.id, tokenId: token.id, leaseId: 'lease:c', amount: 600, floor: 0 })
+    await env.DB.prepare('UPDATE tokens SET status = 2 WHERE id = ?').bind(token.id).run()
+    await stub.syncToken({ userId: user.id, tokenId: token.id })
+    expect((await stub.balance({ userId: user.id }))!.reserved).toBe(0)
+    const r = await stub.settleLease({ userId: user.id, leaseId: 'lease:c', items: [{ reqId: 'inflight', quota: 25, log: consumeLog('inflight', token.id) }], extend: 100 })
+    expect(r).toMatchObject({ ok: true, held: 0, charged: 25 })
+    expect(await stub.lease({ userId: user.id, tokenId: token.id, leaseId: 'lease:c', amount: 100, floor: 1 })).toEqual({ ok: false, reason: 'token_disabled' })
+    expect((await ledger(user.id)).quota).toBe(975)
+  })
+
+  it('count reported requests toward the group limit and say when it is reached', async () => {
+    const user = await createUser({ quota: 1000 })
+    const token = await createToken(user.id, { unlimited: true })
+    const stub = wallet(user.id)
+    await stub.lease({ userId: user.id, tokenId: token.id, leaseId: 'lease:d', amount: 500, floor: 0 })
+    const report = (ids: string[]) => stub.settleLease({ userId: user.id, leaseId: 'lease:d', rpm: 3, items: ids.map((reqId) => ({ reqId, quota: 1, log: consumeLog(reqId, token.id) })) })
+    expect(await report(['r1', 'r2'])).toMatchObject({ rateLimited: false })
+    expect(await report(['r3'])).toMatchObject({ rateLimited: true })
+    expect(await stub.reserve({ userId: user.id, tokenId: token.id, reqId: 'r4', amount: 1, rpm: 3 })).toEqual({ ok: false, reason: 'rate_limited' })
+  })
+})
+
 /** A small deterministic generator (mulberry32) so a failing interleaving can be replayed by its seed. */
 function rng(seed: number) {
   let a = seed >>> 0
@@ -159,7 +221,7 @@ function rng(seed: number) {
   }
 }
 
-describe('random interleavings (seeded)', () => {
+describe('random interleavings (seeded), with a credit lease', () => {
   for (const seed of [1, 2, 3, 4, 5, 6, 7, 8]) {
     it(`seed ${seed}: Σ log quota = balance change, no hold lost, below zero only by a logged overrun`, async () => {
       const random = rng(seed)
@@ -170,10 +232,12 @@ describe('random interleavings (seeded)', () => {
       const stub = wallet(user.id)
       /** Open requests: what each holds, 0 once an expiry charged it. */
       const open = new Map<string, number>()
+      /** What the wallet holds for the one credit lease of this run. */
+      let leaseHeld = 0
       const keys: string[] = []
       let n = 0
       for (let step = 0; step < 60; step++) {
-        const op = pick(['reserve', 'reserve', 'settle', 'settle', 'refund', 'credit', 'expire', 'restart', 'flush'])
+        const op = pick(['reserve', 'reserve', 'settle', 'settle', 'refund', 'credit', 'expire', 'restart', 'flush', 'lease', 'spend', 'spend'])
         if (op === 'reserve') {
           const reqId = `q${n++}`
           const amount = Math.floor(random() * 400)
@@ -188,24 +252,37 @@ describe('random interleavings (seeded)', () => {
           const key = random() < 0.3 && keys.length ? pick(keys) : `c${n++}`
           keys.push(key)
           await stub.credit({ userId: user.id, amount: Math.floor(random() * 600) - 200, key, log: { type: 3, createdAt: now() } })
-        } else if (op === 'expire' && open.size > 0) {
+        } else if (op === 'lease') {
+          const r = await stub.lease({ userId: user.id, tokenId: token.id, leaseId: 'lease:run', amount: Math.floor(random() * 500), floor: 0 })
+          if (r.ok) leaseHeld = r.held
+        } else if (op === 'spend') {
+          const items = Array.from({ length: Math.floor(random() * 3) }, () => {
+            const reqId = `s${n++}`
+            return { reqId, quota: Math.floor(random() * 300), log: consumeLog(reqId, token.id) }
+          })
+          const r = await stub.settleLease({ userId: user.id, leaseId: 'lease:run', items, release: random() < 0.2 })
+          if (r.ok) leaseHeld = r.held
+        } else if (op === 'expire' && (open.size > 0 || leaseHeld > 0)) {
           await runInDurableObject(stub, (instance: UserWallet) => {
             for (const r of (instance as unknown as { store: WalletStore }).store.holds().values()) r.at = 0
           })
           await runDurableObjectAlarm(stub)
           for (const id of open.keys()) open.set(id, 0)
+          leaseHeld = 0
         } else if (op === 'restart') await restart(stub)
         else await stub.flush()
         const b = (await stub.balance({ userId: user.id }))!
         expect(Number.isSafeInteger(b.quota) && Number.isSafeInteger(b.reserved)).toBe(true)
         // No hold is lost or invented, across restarts too.
-        expect(b.reserved).toBe([...open.values()].reduce((x, y) => x + y, 0))
+        expect(b.reserved).toBe([...open.values()].reduce((x, y) => x + y, 0) + leaseHeld)
       }
-      // Requests still open report back (each settles or fails once).
+      // Requests still open report back (each settles or fails once), and the lease goes back.
       for (const reqId of open.keys()) await stub.settle({ userId: user.id, reqId, quota: 3, log: consumeLog(reqId, token.id) })
+      await stub.settleLease({ userId: user.id, leaseId: 'lease:run', items: [], release: true })
       const l = await ledger(user.id)
       const rows = await logRows(user.id)
-      const credits = rows.filter((r) => r.type !== 2 && r.type !== 5).reduce((s, r) => s + r.quota, 0)
+      const credits = rows.filter((r) => r.type === 1 || r.type === 3).reduce((s, r) => s + r.quota, 0)
+      expect(rows.filter((r) => r.type === 4).every((r) => r.quota === 0)).toBe(true)
       const charges = rows.filter((r) => r.type === 2 || r.type === 5).reduce((s, r) => s + r.quota, 0)
       expect(l.quota).toBe(start + credits - charges)
       expect(l.used_quota).toBe(charges)

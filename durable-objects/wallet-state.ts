@@ -32,7 +32,10 @@ export interface TokenState {
 export interface Reservation {
   tokenId: number
   amount: number
+  /** When it was made (a lease: its last contact). */
   at: number
+  /** A credit lease (worker/relay/wallet-lease.ts): spent by many requests, released — never charged — on expiry. */
+  lease?: boolean
 }
 
 export interface Meta {

@@ -171,6 +171,16 @@ export class WalletStore {
     this.tokenReserved.set(r.tokenId, (this.tokenReserved.get(r.tokenId) ?? 0) + r.amount)
   }
 
+  /** Change a hold's amount by `delta` (a lease spent or extended) and renew its contact time. */
+  resize(reqId: string, delta: number, at: number): Reservation | undefined {
+    const r = this.holds().get(reqId)
+    if (!r) return undefined
+    const next: Reservation = { ...r, amount: Math.max(0, r.amount + delta), at }
+    this.release(reqId)
+    this.hold(reqId, next)
+    return next
+  }
+
   release(reqId: string): Reservation | undefined {
     const holds = this.holds()
     const r = holds.get(reqId)

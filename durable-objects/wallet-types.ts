@@ -99,3 +99,48 @@ export interface WalletBalance {
   pendingLogs: number
   token?: { remain: number; used: number; unlimited: boolean }
 }
+
+/** A credit lease asked for (or extended) by an isolate: a hold its requests spend from locally. */
+export interface LeaseInput {
+  userId: number
+  tokenId: number
+  leaseId: string
+  /** Units wanted (granted up to what is free). */
+  amount: number
+  /** Refuse unless at least this much can be granted (the request waiting for it). */
+  floor: number
+}
+
+export type LeaseResult = { ok: true; granted: number; held: number } | { ok: false; reason: RefusalReason }
+
+/** One request served from a lease, reported with its exact cost and log row. */
+export interface LeaseItem {
+  reqId: string
+  quota: number
+  channelId?: number
+  log: WalletLog
+}
+
+export interface LeaseSettleInput {
+  userId: number
+  leaseId: string
+  items: LeaseItem[]
+  /** Units to add to the lease (background top-up), granted up to what is free. */
+  extend?: number
+  /** Give the rest of the lease back. */
+  release?: boolean
+  /** The group's requests-per-minute limit: the items count toward it (0 = none). */
+  rpm?: number
+}
+
+export type LeaseSettleResult =
+  | {
+      ok: true
+      held: number
+      userQuota: number
+      charged: number
+      overrun: number
+      /** The user reached the group's requests-per-minute limit this minute: stop admitting locally. */
+      rateLimited: boolean
+    }
+  | { ok: false; reason: 'invalid_amount' | 'user_not_found' }

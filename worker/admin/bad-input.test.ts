@@ -88,7 +88,7 @@ describe('bad input', () => {
     expect(failures).toEqual([])
   }, 300_000)
 
-  it('never answers 5xx on /v1, refuses in the OpenAI envelope, and stays healthy', async () => {
+  it('never answers 5xx on /v1, refuses in each format\'s envelope, and stays healthy', async () => {
     await setPrice('gpt-4o', 1, 1)
     await createChannel({ key: 'good' })
     const user = await createUser({ quota: 1_000_000 })
@@ -104,7 +104,9 @@ describe('bad input', () => {
             if (res.status >= 500 && res.status !== 503 && res.status !== 502) failures.push(`${label}: ${res.text.slice(0, 200)}`)
             if (res.status >= 400) {
               const e = res.json?.error
-              if (!e || typeof e.message !== 'string' || typeof e.type !== 'string') failures.push(`${label}: bad envelope ${res.text.slice(0, 120)}`)
+              // Each inbound format answers in its own envelope: Google's {code, message, status} on /v1beta.
+              const shaped = path.startsWith('/v1beta') ? typeof e?.status === 'string' && typeof e?.code === 'number' : typeof e?.type === 'string'
+              if (!e || typeof e.message !== 'string' || !shaped) failures.push(`${label}: bad envelope ${res.text.slice(0, 120)}`)
             }
           }
         }

@@ -36,6 +36,7 @@ import { assertModelAllowed, authenticateRelay, type RelayAuth } from './token-a
 import { requestsPerMinute } from './group-limits'
 import { countChatPrompt, countTokens } from './tokenizer'
 import { planReservation, withOutputCap, type ReservationPlan } from './reservation'
+import { holdFromLease, settleToLease, type LeaseHold } from './wallet-lease'
 import { callUpstream, withChannelParameters } from './upstream'
 import { redactSecrets, supplierMessage } from './supplier-error'
 import { adaptAnswer, useChatBody } from './inbound/relay-hook'
@@ -88,6 +89,8 @@ class RelayRun {
   private attempts = 0
   /** Output tokens per choice the balance pays for, sent upstream when the client set no limit. */
   private outputCap: number | undefined
+  /** Set when the request holds its worst case in the isolate's credit lease. */
+  private leaseHold: LeaseHold | undefined
   /** Phase durations for the Server-Timing header (waits only: the runtime clock moves at I/O). */
   private readonly timings: [string, number][] = []
   private lastMark: number
@@ -131,16 +134,7 @@ class RelayRun {
     let channel = this.pick()
     const first = this.priceFor(channel)
     const plan: ReservationPlan = planReservation(this.input, first.price, first.billed, this.ratio, this.settings)
-    const reserved = await this.wallet.reserve({
-      userId: this.auth.userId,
-      tokenId: this.auth.id,
-      reqId: this.reqId,
-      amount: plan.amount,
-      floor: plan.floor,
-      rpm: this.rpm,
-    })
-    if (!reserved.ok) throw REFUSALS[reserved.reason]()
-    this.outputCap = plan.outputCap(reserved.held)
+    await this.hold(plan)
     this.mark('reserve')
 
     const maxAttempts = this.auth.pinChannel !== undefined ? 1 : 1 + this.settings.int('RetryTimes')
@@ -169,6 +163,31 @@ class RelayRun {
       type: mapped.type,
       code: last!.error.code ?? (mapped.status === 429 ? 'rate_limit_exceeded' : 'upstream_error'),
     })
+  }
+
+  /**
+   * Hold the request's worst case: from the isolate's credit lease when it covers it (no wallet
+   * round trip, wallet-lease.ts), else by an exact reservation in the wallet (which also refuses a
+   * user over the group's requests-per-minute limit).
+   */
+  private async hold(plan: ReservationPlan) {
+    if (plan.amount > 0) {
+      this.leaseHold = await holdFromLease(this.wallet, this.ctx, { userId: this.auth.userId, tokenId: this.auth.id, rpm: this.rpm }, plan.amount)
+      if (this.leaseHold) {
+        this.outputCap = plan.outputCap(plan.amount)
+        return
+      }
+    }
+    const reserved = await this.wallet.reserve({
+      userId: this.auth.userId,
+      tokenId: this.auth.id,
+      reqId: this.reqId,
+      amount: plan.amount,
+      floor: plan.floor,
+      rpm: this.rpm,
+    })
+    if (!reserved.ok) throw REFUSALS[reserved.reason]()
+    this.outputCap = plan.outputCap(reserved.held)
   }
 
   // ---- channel and price ------------------------------------------------------------------
@@ -371,13 +390,16 @@ class RelayRun {
       content: note,
       metadata: this.meta({ ...breakdown, billed_model: bill.billed, group: this.auth.group, attempts: this.attempts }),
     }
-    const settled = await this.wallet.settle({
-      userId: this.auth.userId,
-      reqId: this.reqId,
-      quota: breakdown.quota,
-      channelId: bill.channel.id,
-      log: this.settings.bool('LogConsumeEnabled') ? log : undefined,
-    })
+    const logged = this.settings.bool('LogConsumeEnabled') ? log : undefined
+    const settled = this.leaseHold
+      ? await settleToLease(this.wallet, this.ctx, this.leaseHold, {
+          reqId: this.reqId,
+          quota: breakdown.quota,
+          channelId: bill.channel.id,
+          log: logged ?? { type: LOG_TYPE.CONSUME, createdAt: log.createdAt, tokenId: this.auth.id, requestId: this.reqId },
+        })
+      : await this.wallet.settle({ userId: this.auth.userId, reqId: this.reqId, quota: breakdown.quota, channelId: bill.channel.id, log: logged })
+    if (!settled) return
     if (!settled.ok) {
       console.error(`[${this.reqId}] settle refused (${settled.reason}): quota ${breakdown.quota}`)
       return
@@ -393,7 +415,8 @@ class RelayRun {
       content: message.slice(0, 1000),
       metadata: this.meta({ status: status ?? null, attempts: this.attempts, tried: [...this.tried], ...upstream }),
     }
-    await this.wallet.refund({ userId: this.auth.userId, reqId: this.reqId, log })
+    if (this.leaseHold) await settleToLease(this.wallet, this.ctx, this.leaseHold, { reqId: this.reqId, quota: 0, log })
+    else await this.wallet.refund({ userId: this.auth.userId, reqId: this.reqId, log })
   }
 
   private recordFailure(channel: RoutedChannel, status: number, error: UpstreamError, freeze: boolean, disableReason?: string) {

@@ -8,6 +8,7 @@ import { env } from 'cloudflare:workers'
 import worker from '../index'
 import { priceSnapshot } from '../billing/pricing'
 import { routingSnapshot } from '../relay/routing-table'
+import { releaseLeases } from '../relay/wallet-lease'
 import { generateTokenKey } from '../relay/token-key'
 import { getTokenSecret, saveOptions } from '../settings/store'
 
@@ -135,6 +136,8 @@ export async function topUp(userId: number, amount: number) {
 
 /** Flush a user's wallet and read the D1 truth used by the invariants. */
 export async function ledger(userId: number) {
+  // Credit leases held by this isolate go back first, so `reserved` means in-flight requests only.
+  await releaseLeases(env)
   await wallet(userId).flush()
   const user = await env.DB.prepare('SELECT quota, used_quota, request_count FROM users WHERE id = ?').bind(userId).first<{ quota: number; used_quota: number; request_count: number }>()
   const logs = await env.DB.prepare('SELECT COUNT(*) AS n, COALESCE(SUM(quota), 0) AS q FROM logs WHERE user_id = ? AND type = 2').bind(userId).first<{ n: number; q: number }>()

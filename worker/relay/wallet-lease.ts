@@ -1,0 +1,207 @@
+/**
+ * Credit leases: the warm relay path spends from money already in the isolate instead of a
+ * synchronous wallet round trip per request. An isolate takes a lease per (user, token) from the
+ * wallet Durable Object — a hold the wallet debits from the free balance when it grants it, so
+ * nothing can be overspent — and each request holds its worst case from the lease locally. Exact
+ * costs and log rows go to the wallet in batches (one RPC per batch window, inside the requests'
+ * waitUntil), which also tops the lease up in the background before it runs dry. The wallet gives a
+ * lease back when its isolate stops reporting (LEASE_TTL in the wallet), revokes it when the token
+ * or user is disabled, and charges every reported request in full whatever happened to the lease.
+ *
+ * A request whose worst case does not fit the lease, or a user who reached the group's
+ * requests-per-minute limit (admitLocally), takes the synchronous path: the wallet's own
+ * reserve/settle, which refuses exactly.
+ *
+ * All wallet calls of one lease run one at a time (a promise chain), so the local view — held by
+ * the wallet, minus costs not yet reported, minus in-flight worst cases — never counts a unit twice.
+ */
+import { onIsolateReset } from '../cache/isolate'
+import type { LeaseItem, LeaseSettleResult } from '../../durable-objects/wallet-types'
+
+/** Requests' worth of worst case a new lease asks for. */
+const LEASE_REQUESTS = 16
+/** Gather settlements for this long before one batched report. */
+const BATCH_MS = 20
+/** Stop spending this long before the wallet would give the lease back (its TTL is 2 minutes). */
+const LOCAL_TTL_MS = 90_000
+
+type WalletStub = ReturnType<Env['WALLET']['getByName']>
+
+interface Lease {
+  id: string
+  userId: number
+  tokenId: number
+  /** What the wallet holds for this lease, less the costs queued here and not yet reported. */
+  held: number
+  /** Worst cases of requests in flight. */
+  inflight: number
+  /** Reports waiting for the next batch. */
+  queue: LeaseItem[]
+  /** Units to ask for with the next report (0: none). */
+  wanted: number
+  /** The last wallet call, which the next one waits for. */
+  chain: Promise<unknown>
+  /** A grant in progress, shared by the requests waiting for it. */
+  growing?: Promise<boolean>
+  expiresAt: number
+  /** Size of the last grant (the top-up threshold is half of it). */
+  size: number
+  /** Requests admitted here this minute, and whether the wallet said the group's limit is reached. */
+  rate: { minute: number; count: number; blocked: boolean }
+  /** The group's requests-per-minute limit, sent with each report. */
+  rpm: number
+}
+
+const leases = new Map<string, Lease>()
+onIsolateReset(() => leases.clear())
+
+export interface LeaseHold {
+  lease: Lease
+  amount: number
+}
+
+const available = (l: Lease) => l.held - l.inflight
+
+function chained<T>(lease: Lease, op: () => Promise<T>): Promise<T> {
+  const next = lease.chain.then(op, op)
+  lease.chain = next.catch(() => undefined)
+  return next
+}
+
+/**
+ * Hold `amount` from the user's lease: at once when the lease covers it (no wallet call), else by
+ * asking the wallet for a new or larger lease (a synchronous call, shared by the requests that
+ * arrive meanwhile). Undefined when the wallet cannot grant it: the caller then reserves the exact
+ * way (and gets the precise refusal).
+ */
+export async function holdFromLease(
+  wallet: WalletStub,
+  ctx: ExecutionContext,
+  who: { userId: number; tokenId: number; rpm: number },
+  amount: number
+): Promise<LeaseHold | undefined> {
+  const key = `${who.userId}:${who.tokenId}`
+  let lease = leases.get(key)
+  if (!lease) {
+    lease = {
+      id: `lease:${crypto.randomUUID()}`,
+      userId: who.userId,
+      tokenId: who.tokenId,
+      held: 0,
+      inflight: 0,
+      queue: [],
+      wanted: 0,
+      chain: Promise.resolve(),
+      expiresAt: 0,
+      size: 0,
+      rate: { minute: 0, count: 0, blocked: false },
+      rpm: 0,
+    }
+    leases.set(key, lease)
+  }
+  if (!admitLocally(lease, who.rpm)) return undefined
+  for (let attempt = 0; attempt < 2; attempt++) {
+    if (Date.now() < lease.expiresAt && available(lease) >= amount) {
+      lease.inflight += amount
+      if (available(lease) < lease.size / 2 && lease.wanted === 0) {
+        lease.wanted = lease.size
+        report(wallet, ctx, lease)
+      }
+      return { lease, amount }
+    }
+    lease.growing ??= grow(wallet, lease, amount).finally(() => (lease.growing = undefined))
+    if (!(await lease.growing)) return undefined
+  }
+  return undefined
+}
+
+/**
+ * The group's requests-per-minute limit, approximately: counted here and exactly at the wallet,
+ * which says in each report when the user has reached it; from then until the minute ends this
+ * isolate sends the user's requests the exact way (the wallet refuses them). Over-admission is
+ * bounded by the requests one isolate admits while one report is on its way.
+ */
+function admitLocally(lease: Lease, rpm: number): boolean {
+  lease.rpm = rpm
+  if (rpm <= 0) return true
+  const minute = Math.floor(Date.now() / 60_000)
+  if (lease.rate.minute !== minute) lease.rate = { minute, count: 0, blocked: false }
+  if (lease.rate.blocked || lease.rate.count >= rpm) return false
+  lease.rate.count++
+  return true
+}
+
+/** Ask the wallet for a lease that covers `amount` more (serialized with the lease's reports). */
+function grow(wallet: WalletStub, lease: Lease, amount: number): Promise<boolean> {
+  const want = Math.max(amount * LEASE_REQUESTS, lease.size)
+  return chained(lease, async () => {
+    const floor = Math.max(0, amount - available(lease))
+    const res = await wallet.lease({ userId: lease.userId, tokenId: lease.tokenId, leaseId: lease.id, amount: want, floor })
+    if (!res.ok) return false
+    lease.held = res.held - queuedCost(lease)
+    lease.size = Math.max(lease.size, res.granted)
+    lease.expiresAt = Date.now() + LOCAL_TTL_MS
+    return true
+  }).catch((err) => {
+    console.error(`lease ${lease.id}: the wallet did not answer`, err)
+    return false
+  })
+}
+
+const queuedCost = (l: Lease) => l.queue.reduce((s, i) => s + i.quota, 0)
+
+/** The request is done: give its hold back to the lease and queue its exact cost and log row. */
+export function settleToLease(wallet: WalletStub, ctx: ExecutionContext, hold: LeaseHold, item: LeaseItem): Promise<LeaseSettleResult | undefined> {
+  const { lease } = hold
+  lease.inflight -= hold.amount
+  lease.held -= item.quota
+  lease.queue.push(item)
+  return report(wallet, ctx, lease)
+}
+
+/**
+ * Send what is queued (and any wanted top-up) in one wallet call after a short batch window; the
+ * call runs inside the request's waitUntil so the isolate stays alive until the wallet has it.
+ */
+function report(wallet: WalletStub, ctx: ExecutionContext, lease: Lease): Promise<LeaseSettleResult | undefined> {
+  const sent = chained(lease, async () => {
+    await new Promise((resolve) => setTimeout(resolve, BATCH_MS))
+    const items = lease.queue.splice(0)
+    const extend = lease.wanted
+    lease.wanted = 0
+    if (items.length === 0 && extend === 0) return undefined
+    let res: LeaseSettleResult
+    try {
+      res = await wallet.settleLease({ userId: lease.userId, leaseId: lease.id, items, rpm: lease.rpm, ...(extend ? { extend } : {}) })
+    } catch (err) {
+      // Keep the reports for the next batch (the lease bounds what an isolate can lose).
+      lease.queue.unshift(...items)
+      throw err
+    }
+    if (!res.ok) {
+      console.error(`lease ${lease.id}: the wallet refused a report (${res.reason})`)
+      return res
+    }
+    lease.held = res.held - queuedCost(lease)
+    if (res.rateLimited) lease.rate.blocked = true
+    if (res.held === 0 && extend === 0) lease.expiresAt = 0
+    else lease.expiresAt = Date.now() + LOCAL_TTL_MS
+    return res
+  })
+  ctx.waitUntil(sent.catch((err) => console.error(`lease ${lease.id}: report failed; kept for the next batch`, err)))
+  return sent.catch(() => undefined)
+}
+
+/** Give back every lease of this isolate (tests, and an isolate that wants its money returned). */
+export async function releaseLeases(env: Env): Promise<void> {
+  const all = [...leases.values()]
+  leases.clear()
+  await Promise.all(
+    all.map((lease) =>
+      chained(lease, async () => {
+        const items = lease.queue.splice(0)
+        await env.WALLET.getByName(`user:${lease.userId}`).settleLease({ userId: lease.userId, leaseId: lease.id, items, release: true })
+      })
+    )
+  )
+}
