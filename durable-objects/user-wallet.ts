@@ -11,15 +11,18 @@
  *   so, and reserve refuses the user until the balance is positive again. Nothing is forgiven.
  * - A hold never settled within RESERVATION_TTL_MS is charged by the alarm; a late settle then
  *   charges only the difference (`X:` keys remember what the expiry took).
+ * - lease grants an isolate a credit lease (a hold its requests spend from without a round trip,
+ *   worker/relay/wallet-lease.ts); settleLease charges the requests it reports in full, shrinks,
+ *   extends or releases the lease; a lease not heard from within LEASE_TTL_MS is given back.
  * - credit applies a signed amount once per idempotency key (`I:` keys).
  * - Only safe integers reach money: anything else is refused with an error, and a stored state that
  *   somehow holds another number heals from the last value flushed to D1.
- * Settled changes and their log rows are written behind to D1 (wallet-flush.ts) about a second later.
- * The state itself (loading, healing, holds, pending rows) lives in wallet-store.ts; this class is
- * the RPC surface, the money rules and the write-behind.
+ * Settled changes and their log rows are written behind to D1 about a second later
+ * (wallet-write-behind.ts). The state itself (loading, healing, holds, pending rows) lives in
+ * wallet-store.ts; this class is the RPC surface, the money rules and the alarm.
  */
 import { DurableObject } from 'cloudflare:workers'
-import { buildDeadLetterStatements, buildFlushStatements, channelUsage, DEAD_LETTER_AFTER, isAlreadyApplied, isStatementError, toFlushPlan, type StoredPlan } from './wallet-flush'
+import { drainToD1 } from './wallet-write-behind'
 import type {
   CreditInput,
   CreditResult,
@@ -35,12 +38,10 @@ import type {
   WalletBalance,
   WalletLog,
 } from './wallet-types'
-import { isMoney, type AppliedCredit, type PendingLog, type Reservation, type TokenState, type UserState } from './wallet-state'
+import { isMoney, type AppliedCredit, type Reservation, type TokenState, type UserState } from './wallet-state'
 import { WalletStore } from './wallet-store'
 
 const FLUSH_DELAY_MS = 1000
-/** Log rows per D1 batch (≈100 INSERT statements): D1 bounds statements and parameters per batch. */
-const MAX_LOGS_PER_FLUSH = 500
 const RESERVATION_TTL_MS = 60 * 60 * 1000
 /** A lease not heard from for this long is given back (its isolate died or went idle). */
 const LEASE_TTL_MS = 2 * 60 * 1000
@@ -318,87 +319,10 @@ export class UserWallet extends DurableObject<Env> {
 
   private async flushNow(): Promise<void> {
     while (this.flushing) await this.flushing
-    this.flushing = this.drain().finally(() => (this.flushing = undefined))
+    this.flushing = drainToD1(this.store, this.env.DB).finally(() => (this.flushing = undefined))
     await this.flushing
   }
 
-
-  /** A backlog (e.g. after a D1 outage) goes out in bounded batches, oldest logs first. */
-  private async drain(): Promise<void> {
-    while (await this.flushOnce());
-  }
-
-  /** The plan in progress, or a new one saved before D1 sees it (so a retry replays it exactly). */
-  private currentPlan(user: UserState): StoredPlan | undefined {
-    const saved = this.kv.get<StoredPlan>('plan')
-    if (saved) return saved
-    const meta = this.store.getMeta()
-    const logs = [...this.kv.list<PendingLog>({ prefix: 'L:', limit: MAX_LOGS_PER_FLUSH })]
-    const counters = [...this.kv.list<number>({ prefix: 'c:' })].map(([k, v]) => ({ id: Number(k.slice(2)), amount: v }))
-    const plan: StoredPlan = {
-      seq: meta.flushSeq + 1,
-      user: meta.flushedUserVersion !== user.version ? { ...user } : undefined,
-      tokens: this.store.dirtyTokens()
-        .map((id) => this.store.tokens.get(id) ?? this.kv.get<TokenState>(`t:${id}`))
-        .filter((t): t is TokenState => t !== undefined)
-        .map((t) => ({ ...t })),
-      channels: channelUsage(counters, logs.map(([, l]) => l)),
-      logKeys: logs.map(([k]) => k),
-      counters,
-    }
-    if (!plan.user && plan.tokens.length === 0 && plan.channels.length === 0 && plan.logKeys.length === 0) return undefined
-    this.kv.put('plan', plan)
-    return plan
-  }
-
-  /** Writes one batch; true when more may be waiting (a replayed plan, or a full batch). */
-  private async flushOnce(): Promise<boolean> {
-    const user = this.store.user ?? this.kv.get<UserState>('user')
-    if (!user) return false
-    const replay = this.kv.get<StoredPlan>('plan') !== undefined
-    const stored = this.currentPlan(user)
-    if (!stored) return false
-    const plan = toFlushPlan(user.id, stored, (key) => this.kv.get<PendingLog>(key))
-    try {
-      await this.env.DB.batch(buildFlushStatements(this.env.DB, plan))
-    } catch (err) {
-      if (!isAlreadyApplied(err)) await this.afterFailedFlush(stored, plan, err)
-    }
-    // Forget exactly what the plan wrote; changes made while the batch ran stay pending.
-    const meta = this.store.getMeta()
-    meta.flushSeq = stored.seq
-    if (stored.user) meta.flushedUserVersion = stored.user.version
-    meta.logSeq = this.store.logSeq ?? meta.logSeq
-    this.kv.put('meta', meta)
-    const stillDirty = stored.tokens.filter((t) => (this.store.tokens.get(t.id)?.version ?? t.version) !== t.version).map((t) => t.id)
-    const newlyDirty = this.store.dirtyTokens().filter((id) => !stored.tokens.some((t) => t.id === id))
-    this.store.setDirtyTokens([...stillDirty, ...newlyDirty])
-    for (const c of stored.counters) {
-      const left = (this.kv.get<number>(`c:${c.id}`) ?? 0) - c.amount
-      if (left === 0) this.kv.delete(`c:${c.id}`)
-      else this.kv.put(`c:${c.id}`, left)
-    }
-    for (const key of stored.logKeys) this.kv.delete(key)
-    this.kv.delete('plan')
-    return replay || stored.logKeys.length === MAX_LOGS_PER_FLUSH
-  }
-
-  /**
-   * A plan D1 refused: count the attempt and rethrow — unless D1 keeps refusing the statements
-   * themselves (not an outage) and the parked batch succeeds: then its log rows become dead letters
-   * for root, and balances, tokens and channel usage land without them.
-   */
-  private async afterFailedFlush(stored: StoredPlan, plan: ReturnType<typeof toFlushPlan>, err: unknown): Promise<void> {
-    stored.attempts = (stored.attempts ?? 0) + 1
-    this.kv.put('plan', stored)
-    if (stored.attempts < DEAD_LETTER_AFTER || plan.logs.length === 0 || !isStatementError(err)) throw err
-    try {
-      await this.env.DB.batch(buildDeadLetterStatements(this.env.DB, plan, String((err as Error)?.message ?? err)))
-    } catch (parkErr) {
-      if (!isAlreadyApplied(parkErr)) throw err
-    }
-    console.error(`wallet ${plan.userId}: ${plan.logs.length} log row(s) parked as dead letters after ${stored.attempts} failed flushes`, err)
-  }
 
   async alarm(): Promise<void> {
     this.alarmAt = undefined

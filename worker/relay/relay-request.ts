@@ -12,8 +12,7 @@
  *     background; on final failure refund everything and log the error.
  */
 import type { Context } from 'hono'
-import { audioMinutes, computeQuota, countOf, sanitizeUsage, type ModelPrice, type Usage } from '../billing/formula'
-import { imageRatio } from '../billing/image-ratios'
+import { computeQuota, sanitizeUsage, type ModelPrice, type Usage } from '../billing/formula'
 import { getPriceTable, groupRatio, resolvePrice, type PriceTable } from '../billing/pricing'
 import { LOG_TYPE } from '../db/schema'
 import { ApiError } from '../lib/errors'
@@ -34,7 +33,7 @@ import { mapModel, selectChannel } from './select-channel'
 import { primeStream } from './stream-relay'
 import { assertModelAllowed, authenticateRelay, type RelayAuth } from './token-auth'
 import { requestsPerMinute } from './group-limits'
-import { countChatPrompt, countTokens } from './tokenizer'
+import { RelayUsage } from './relay-usage'
 import { planReservation, withOutputCap, type ReservationPlan } from './reservation'
 import { holdFromLease, settleToLease, type LeaseHold } from './wallet-lease'
 import { callUpstream, withChannelParameters } from './upstream'
@@ -91,6 +90,7 @@ class RelayRun {
   private outputCap: number | undefined
   /** Set when the request holds its worst case in the isolate's credit lease. */
   private leaseHold: LeaseHold | undefined
+  private readonly usage: RelayUsage
   /** Phase durations for the Server-Timing header (waits only: the runtime clock moves at I/O). */
   private readonly timings: [string, number][] = []
   private lastMark: number
@@ -110,6 +110,7 @@ class RelayRun {
     this.env = c.env
     this.ctx = c.executionCtx as ExecutionContext
     this.reqId = c.get('requestId')
+    this.usage = new RelayUsage(c.env, settings, input)
     this.wallet = c.env.WALLET.getByName(`user:${auth.userId}`)
     if (auth.excludeChannel !== undefined) this.tried.add(auth.excludeChannel)
     this.lastMark = startedAt
@@ -272,13 +273,13 @@ class RelayRun {
         transformer: adapter.createStream(call),
         includeUsage: call.includeUsage,
         startedAt: this.startedAt,
-        resolveUsage: (text) => this.countUsage(text, upstream),
+        resolveUsage: (text) => this.usage.counted(text, upstream),
       })
       if (!primed.ok) return { failure: { status: 0, error: primed.error } }
       reportSuccess(this.env, this.ctx, channel.id, this.input.model)
       this.ctx.waitUntil(
         primed.stream.done.then(async (end) => {
-          const usage = sanitizeUsage(end.usage) ?? (await this.countUsage(end.text, upstream))
+          const usage = sanitizeUsage(end.usage) ?? (await this.usage.counted(end.text, upstream))
           const note = end.kind === 'cancelled' ? 'client disconnected; billed for what was generated' : end.kind === 'failed' ? `stream cut: ${end.error.message}` : ''
           await this.settle(bill, usage, primed.stream.firstByteMs, note)
         })
@@ -296,57 +297,14 @@ class RelayRun {
     reportSuccess(this.env, this.ctx, channel.id, this.input.model)
     const elapsed = Date.now() - this.startedAt
     if (parsed.kind === 'raw') {
-      const usage = await this.usageOfRaw(upstream, parsed.response)
+      const usage = await this.usage.ofRaw(upstream, parsed.response)
       this.ctx.waitUntil(this.settle(bill, usage, elapsed, ''))
       return { response: new Response(parsed.response.body, { status: parsed.response.status, headers: passHeaders(parsed.response.headers) }) }
     }
-    const usage = await this.usageOfJson(parsed, upstream, price)
+    const usage = await this.usage.ofJson(parsed, upstream, price)
     this.ctx.waitUntil(this.settle(bill, usage, elapsed, ''))
     this.ctx.waitUntil(storeCachedAnswer(this.env, this.settings, this.auth, this.input, { body: parsed.body, usage }))
     return { response: Response.json(parsed.body) }
-  }
-
-  // ---- usage --------------------------------------------------------------------------------
-
-  private approximate() {
-    return this.settings.bool('ApproximateTokenEnabled')
-  }
-
-  /** Usage when the upstream gave none: count the prompt and the answer with the tokenizer. */
-  private async countUsage(text: string, model: string): Promise<Usage> {
-    const json = this.input.json ?? {}
-    const prompt = Array.isArray(json.messages)
-      ? await countChatPrompt(this.env, model, json.messages, this.approximate())
-      : await countTokens(this.env, model, promptText(json), this.approximate())
-    return { promptTokens: prompt, completionTokens: await countTokens(this.env, model, text, this.approximate()) }
-  }
-
-  /** Speech bills the input's characters; a plain-text transcript bills its text tokens (one call for times prices). */
-  private async usageOfRaw(model: string, response: Response): Promise<Usage> {
-    if (this.input.op === 'audio.speech') {
-      const input = this.input.json?.input
-      return { promptTokens: typeof input === 'string' ? input.length : 0, completionTokens: 0 }
-    }
-    const text = await response.clone().text()
-    return { promptTokens: 0, completionTokens: await countTokens(this.env, model, text, this.approximate()) }
-  }
-
-  /** Usage of a JSON answer, with the calls and ratio that times prices bill (formula.ts). */
-  private async usageOfJson(parsed: Extract<ParsedResponse, { kind: 'json' }>, model: string, price: ModelPrice): Promise<Usage> {
-    const op = this.input.op
-    const reported = sanitizeUsage(parsed.usage)
-    if (op.startsWith('images.')) {
-      const images = Array.isArray((parsed.body as { data?: unknown[] })?.data) ? (parsed.body as { data: unknown[] }).data.length : this.input.n
-      const usage = reported ?? (price.type === 'tokens' ? await this.countUsage('', model) : { promptTokens: 0, completionTokens: 0 })
-      return { ...usage, calls: Math.max(1, Math.min(images, this.input.n)), callRatio: imageRatio(this.settings, price.model, this.input.imageSize, this.input.imageQuality) }
-    }
-    if (op === 'audio.transcriptions' || op === 'audio.translations') {
-      const body = parsed.body as { duration?: unknown; usage?: { seconds?: unknown } } | undefined
-      const seconds = countOf(body?.usage?.seconds) ?? (typeof body?.duration === 'number' ? body.duration : undefined)
-      const usage = reported ?? { promptTokens: 0, completionTokens: await countTokens(this.env, model, parsed.text ?? '', this.approximate()) }
-      return { ...usage, calls: audioMinutes(seconds) }
-    }
-    return reported ?? (await this.countUsage(parsed.text ?? '', model))
   }
 
   // ---- money and logs -----------------------------------------------------------------------
@@ -456,10 +414,6 @@ function withModel(form: FormData, model: string): FormData {
   return copy
 }
 
-function promptText(json: Record<string, unknown>): string {
-  const parts = [json.prompt, json.input, json.query, json.documents].flat().filter((v) => typeof v === 'string')
-  return parts.join('\n')
-}
 
 const PASS_HEADERS = ['content-type', 'content-length', 'content-disposition']
 function passHeaders(headers: Headers): Headers {

@@ -1,0 +1,99 @@
+/**
+ * The write-behind of a UserWallet: its pending changes (balances, dirty tokens, log rows, channel
+ * usage) go to D1 in bounded, idempotent batches (wallet-flush.ts builds the statements). Each batch
+ * is saved as a plan before D1 sees it and replayed exactly on retry; rows D1 keeps refusing are
+ * parked as dead letters for root.
+ */
+import {
+  buildDeadLetterStatements,
+  buildFlushStatements,
+  channelUsage,
+  DEAD_LETTER_AFTER,
+  isAlreadyApplied,
+  isStatementError,
+  toFlushPlan,
+  type FlushPlan,
+  type StoredPlan,
+} from './wallet-flush'
+import type { PendingLog, TokenState, UserState } from './wallet-state'
+import type { WalletStore } from './wallet-store'
+
+/** Log rows per D1 batch (≈100 INSERT statements): D1 bounds statements and parameters per batch. */
+const MAX_LOGS_PER_FLUSH = 500
+
+/** Write everything pending; a backlog (e.g. after a D1 outage) goes out in bounded batches, oldest logs first. */
+export async function drainToD1(store: WalletStore, db: D1Database): Promise<void> {
+  while (await flushOnce(store, db));
+}
+
+/** The plan in progress, or a new one saved before D1 sees it (so a retry replays it exactly). */
+function currentPlan(store: WalletStore, user: UserState): StoredPlan | undefined {
+  const saved = store.kv.get<StoredPlan>('plan')
+  if (saved) return saved
+  const meta = store.getMeta()
+  const logs = [...store.kv.list<PendingLog>({ prefix: 'L:', limit: MAX_LOGS_PER_FLUSH })]
+  const counters = [...store.kv.list<number>({ prefix: 'c:' })].map(([k, v]) => ({ id: Number(k.slice(2)), amount: v }))
+  const plan: StoredPlan = {
+    seq: meta.flushSeq + 1,
+    user: meta.flushedUserVersion !== user.version ? { ...user } : undefined,
+    tokens: store.dirtyTokens()
+      .map((id) => store.tokens.get(id) ?? store.kv.get<TokenState>(`t:${id}`))
+      .filter((t): t is TokenState => t !== undefined)
+      .map((t) => ({ ...t })),
+    channels: channelUsage(counters, logs.map(([, l]) => l)),
+    logKeys: logs.map(([k]) => k),
+    counters,
+  }
+  if (!plan.user && plan.tokens.length === 0 && plan.channels.length === 0 && plan.logKeys.length === 0) return undefined
+  store.kv.put('plan', plan)
+  return plan
+}
+
+/** Writes one batch; true when more may be waiting (a replayed plan, or a full batch). */
+async function flushOnce(store: WalletStore, db: D1Database): Promise<boolean> {
+  const user = store.user ?? store.kv.get<UserState>('user')
+  if (!user) return false
+  const replay = store.kv.get<StoredPlan>('plan') !== undefined
+  const stored = currentPlan(store, user)
+  if (!stored) return false
+  const plan = toFlushPlan(user.id, stored, (key) => store.kv.get<PendingLog>(key))
+  try {
+    await db.batch(buildFlushStatements(db, plan))
+  } catch (err) {
+    if (!isAlreadyApplied(err)) await afterFailedFlush(store, db, stored, plan, err)
+  }
+  // Forget exactly what the plan wrote; changes made while the batch ran stay pending.
+  const meta = store.getMeta()
+  meta.flushSeq = stored.seq
+  if (stored.user) meta.flushedUserVersion = stored.user.version
+  meta.logSeq = store.logSeq ?? meta.logSeq
+  store.kv.put('meta', meta)
+  const stillDirty = stored.tokens.filter((t) => (store.tokens.get(t.id)?.version ?? t.version) !== t.version).map((t) => t.id)
+  const newlyDirty = store.dirtyTokens().filter((id) => !stored.tokens.some((t) => t.id === id))
+  store.setDirtyTokens([...stillDirty, ...newlyDirty])
+  for (const c of stored.counters) {
+    const left = (store.kv.get<number>(`c:${c.id}`) ?? 0) - c.amount
+    if (left === 0) store.kv.delete(`c:${c.id}`)
+    else store.kv.put(`c:${c.id}`, left)
+  }
+  for (const key of stored.logKeys) store.kv.delete(key)
+  store.kv.delete('plan')
+  return replay || stored.logKeys.length === MAX_LOGS_PER_FLUSH
+}
+
+/**
+ * A plan D1 refused: count the attempt and rethrow — unless D1 keeps refusing the statements
+ * themselves (not an outage) and the parked batch succeeds: then its log rows become dead letters
+ * for root, and balances, tokens and channel usage land without them.
+ */
+async function afterFailedFlush(store: WalletStore, db: D1Database, stored: StoredPlan, plan: FlushPlan, err: unknown): Promise<void> {
+  stored.attempts = (stored.attempts ?? 0) + 1
+  store.kv.put('plan', stored)
+  if (stored.attempts < DEAD_LETTER_AFTER || plan.logs.length === 0 || !isStatementError(err)) throw err
+  try {
+    await db.batch(buildDeadLetterStatements(db, plan, String((err as Error)?.message ?? err)))
+  } catch (parkErr) {
+    if (!isAlreadyApplied(parkErr)) throw err
+  }
+  console.error(`wallet ${plan.userId}: ${plan.logs.length} log row(s) parked as dead letters after ${stored.attempts} failed flushes`, err)
+}
