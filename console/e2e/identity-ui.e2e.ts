@@ -204,7 +204,7 @@ describe('sign-in methods and account binding', () => {
     expect(larkUrl.searchParams.get('redirect_uri')).toBe(`${suite.server.url}/oauth/lark`)
     expect(larkUrl.searchParams.get('state')).toMatch(/^[A-Za-z0-9]{32}$/)
 
-    claims = { sub: 'oidc-sub-newbie', preferred_username: 'oidcnewbie', email: 'oidcnewbie@idp.test', name: 'OIDC Newbie' }
+    claims = { sub: 'oidc-sub-newbie', preferred_username: 'oidcnewbie', email: 'oidcnewbie@idp.test', email_verified: true, name: 'OIDC Newbie' }
     await page.goto('/login')
     await page.getByRole('button', { name: 'Sign in with OIDC' }).click()
     // Login page → provider's /authorize → /oauth/oidc?code&state → /panel.

@@ -114,7 +114,7 @@ describe('OIDC against a local oauth2-mock-server', () => {
     const endpoint = await browser.ok<string>('GET', '/api/oauth/endpoint')
     expect(new URL(endpoint).searchParams.get('scope')).toBe('openid email profile')
     const { code, state } = await authorize(endpoint)
-    const claims = { sub: `sub-${run}`, preferred_username: username, email: `${username}@idp.test`, name: 'E2E OIDC' }
+    const claims = { sub: `sub-${run}`, preferred_username: username, email: `${username}@idp.test`, email_verified: true, name: 'E2E OIDC' }
     const login = await withTokenClaims(claims, () => browser.call('GET', `/api/oauth/oidc?code=${code}&state=${state}`))
     expect(login.status).toBe(200)
     expect(login.body).toMatchObject({ message: 'Logged in', data: { username, oidc_id: `sub-${run}`, email: `${username}@idp.test` } })

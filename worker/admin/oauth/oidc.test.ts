@@ -43,6 +43,7 @@ async function oidcProvider(opts: { tamper?: Tamper; foreignKey?: boolean; disco
         nonce: nonces.get(code),
         preferred_username: 'oidc-user',
         email: 'oidc-user@id.example.com',
+        email_verified: true,
         name: 'OIDC User',
       }
       if (opts.tamper) claims = opts.tamper(claims)
@@ -114,6 +115,14 @@ describe('OIDC login', () => {
     const form = new URLSearchParams(mock.to(`${ISSUER}/token`)[0]!.body)
     expect(Object.fromEntries(form)).toEqual({ grant_type: 'authorization_code', code: 'good-code', redirect_uri: 'http://gateway.test/oauth/oidc' })
     expect((await c.get('/api/user/self')).body.data.oidc_id).toBe('subject-1')
+  })
+
+  it('keeps an email the provider did not say it verified out of the account', async () => {
+    await enableOidc()
+    const { authorize } = await oidcProvider({ tamper: ({ email_verified: _dropped, ...claims }) => claims })
+    const res = await signIn(await browser(), authorize)
+    expect(res.status).toBe(200)
+    expect(res.body.data).toMatchObject({ username: 'oidc-user', email: '' })
   })
 
   it('takes the username from userinfo when the configured claim is not in the ID token', async () => {

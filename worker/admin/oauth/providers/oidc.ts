@@ -143,7 +143,8 @@ export async function oidcIdentity(settings: Settings, siteBase: string, code: s
   if (!usernameFrom(settings, claims) || typeof claims.email !== 'string') {
     claims = { ...(await userInfo(doc, tokens.access_token ?? '', String(claims.sub))), ...claims }
   }
-  const email = typeof claims.email === 'string' && claims.email_verified !== false ? claims.email : undefined
+  // An address counts only when the provider says it verified it (an absent claim is not a yes).
+  const email = typeof claims.email === 'string' && claims.email_verified === true ? claims.email : undefined
   const username = usernameFrom(settings, claims)
   return {
     id: String(claims.sub),
