@@ -2,7 +2,8 @@
  * What the relay needs of the enabled user groups: each group's `api_rate` (requests per minute
  * per user; 0 = unlimited) and whether it is public (token groups are re-checked against it at
  * auth time), from an isolate snapshot of the user_groups table (cache/versioned.ts).
- * The count itself is kept by the user's wallet Durable Object, which the relay calls anyway.
+ * The count is kept approximately by the isolate's credit lease and exactly by the user's wallet
+ * Durable Object (relay/wallet-lease.ts).
  */
 import { Snapshot, type BackgroundCtx } from '../cache/versioned'
 import { ROLE } from '../env'

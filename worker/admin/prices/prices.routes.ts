@@ -12,7 +12,8 @@ import { readCapped } from '../../providers/url'
 import { validate } from '../../lib/validate'
 import { getPriceTable, groupRatio, resolvePrice } from '../../billing/pricing'
 import { channelType } from '../../providers/registry'
-import { getRoutingTable, modelsOfGroup } from '../../relay/routing-table'
+import { getRoutingTable, modelsOfGroup, type RoutingTable } from '../../relay/routing-table'
+import { groupLimitsSnapshot } from '../../relay/group-limits'
 import { getSettings } from '../../settings/store'
 import type { HonoEnv } from '../../env'
 import { DEFAULT_PRICES } from '../../billing/default-prices'
@@ -22,6 +23,18 @@ import { createPrice, deletePrices, listPrices, modelCatalogue, priceView, setMu
 export const DEFAULT_PRICE_LIST_URL = 'https://raw.githubusercontent.com/MartialBE/one-api/prices/prices.json'
 
 const modelParam = z.object({ model: z.string().min(1).max(400) })
+
+/** Model → the type of the first channel serving it, computed once per routing snapshot (not per call). */
+const ownersByTable = new WeakMap<RoutingTable, Map<string, number>>()
+function modelOwners(table: RoutingTable): Map<string, number> {
+  let owners = ownersByTable.get(table)
+  if (!owners) {
+    owners = new Map()
+    for (const ch of Object.values(table.channels)) for (const m of ch.models) if (!owners.has(m)) owners.set(m, ch.type)
+    ownersByTable.set(table, owners)
+  }
+  return owners
+}
 
 export const priceRoutes = new Hono<HonoEnv>()
   .get('/prices', adminRoute, validate('query', z.object({ type: z.enum(['db', 'default']).default('db') })), async (c) =>
@@ -65,17 +78,21 @@ export const priceRoutes = new Hono<HonoEnv>()
   })
   .get('/available_model', publicRoute, async (c) => {
     const settings = await getSettings(c.env, c.executionCtx)
-    const [table, priceTable] = await Promise.all([getRoutingTable(c.env, c.executionCtx), getPriceTable(c.env, c.executionCtx)])
+    const [table, priceTable, limits] = await Promise.all([
+      getRoutingTable(c.env, c.executionCtx),
+      getPriceTable(c.env, c.executionCtx),
+      groupLimitsSnapshot.get(c.env, c.executionCtx),
+    ])
     const user = c.get('user')
-    const groups = user ? [user.group] : Object.keys(table.groups)
+    // Signed in: the user's own group. Anonymous: only groups anyone may join (public and enabled).
+    const groups = user ? [user.group] : Object.keys(table.groups).filter((g) => Object.hasOwn(limits, g) && limits[g]!.public)
     const ratio = user ? (groupRatio(settings, user.group) ?? 1) : 1
+    const owners = modelOwners(table)
     const models = new Map<string, { model: string; owned_by: string; groups: string[] }>()
     for (const g of groups) {
       for (const m of modelsOfGroup(table, g)) {
-        const entry = models.get(m) ?? { model: m, owned_by: '', groups: [] }
+        const entry = models.get(m) ?? { model: m, owned_by: channelType(owners.get(m) ?? 0)?.name ?? 'Custom', groups: [] }
         entry.groups.push(g)
-        const owner = Object.values(table.channels).find((ch) => ch.models.includes(m))
-        entry.owned_by = channelType(owner?.type ?? 0)?.name ?? 'Custom'
         models.set(m, entry)
       }
     }
