@@ -49,7 +49,9 @@ export const mailRoutes = new Hono<HonoEnv>()
     if (!smtpConfigured(settings)) throw smtpNotConfigured()
     const { email: address, purpose } = c.req.valid('query')
     assertEmailDomainAllowed(settings, address)
-    if (await findUserByBinding(c.env, 'email', address, c.get('user')?.id)) throw conflict('This email is already in use')
+    // Same answer whether or not the address is taken (no account enumeration); a taken address gets
+    // no code, and registering or binding it is refused later anyway.
+    if (await findUserByBinding(c.env, 'email', address, c.get('user')?.id)) return ok(c, null, 'Verification code sent')
     const slot = await claimSendSlot(c.env, address)
     try {
       const code = await issueVerificationCode(c.env, purpose, address)
