@@ -6,7 +6,8 @@ export const username = z
   .trim()
   .min(3, 'must be at least 3 characters')
   .max(20, 'must be at most 20 characters')
-  .regex(/^[^\s<>"'&]+$/, 'must not contain spaces or <>"\'&')
+  // No @: sign-in takes a username or an email, so a username must never look like an address.
+  .regex(/^[^\s<>"'&@]+$/, 'must not contain spaces, @ or <>"\'&')
 export const password = z.string().min(8, 'must be at least 8 characters').max(64, 'must be at most 64 characters')
 
 export const setupSchema = z
