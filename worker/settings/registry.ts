@@ -99,6 +99,8 @@ export const OPTIONS = {
   QuotaForNewUser: i(0),
   QuotaForInviter: i(0),
   QuotaForInvitee: i(0),
+  /** Invitations an inviter is rewarded for per day (0 = none); more invitees still register. */
+  InviteRewardDailyLimit: i(10, 0, 10000),
   /** Output-token limits per model or trailing-`*` pattern, over the built-in table (billing/output-limits.ts). */
   ModelOutputLimits: { kind: 'json', default: '{}', check: z.record(z.string(), z.number().int().min(1).max(10_000_000)) } as OptionDef,
   /** Image size/quality ratios per model, over the built-in table (billing/image-ratios.ts). */

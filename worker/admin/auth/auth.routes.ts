@@ -6,7 +6,7 @@
  * passes the per-account failure lock (login-guard.ts).
  */
 import { Hono } from 'hono'
-import { eq, sql } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import { createDb } from '../../db/client'
 import { LOG_TYPE, users } from '../../db/schema'
 import { publicRoute } from '../../middleware/access'
@@ -111,13 +111,30 @@ export const authRoutes = new Hono<HonoEnv>()
         ...(inviter ? [{ amount: settings.int('QuotaForInvitee'), note: `Invitee reward: registered with the invite code of ${inviter.username}` }] : []),
       ],
     })
-    if (inviter) await rewardInviter(c.env, inviter, user.username, settings.int('QuotaForInviter'))
+    if (inviter) {
+      const capped = !(await underDailyInviteCap(c.env, inviter.id, settings.int('InviteRewardDailyLimit')))
+      await rewardInviter(c.env, inviter, user.username, capped ? 0 : settings.int('QuotaForInviter'))
+    }
     return ok(c, { id: user.id, username: user.username }, 'Registered')
   })
 
+/** The owner of an invite code; a disabled account invites nobody (and earns nothing). */
 async function findInviter(env: Env, affCode: string) {
-  const [row] = await createDb(env.DB).select({ id: users.id, username: users.username }).from(users).where(eq(users.affCode, affCode)).limit(1)
+  const [row] = await createDb(env.DB)
+    .select({ id: users.id, username: users.username })
+    .from(users)
+    .where(and(eq(users.affCode, affCode), eq(users.status, USER_STATUS.ENABLED)))
+    .limit(1)
   return row
+}
+
+/** Whether the inviter may still be rewarded today (InviteRewardDailyLimit invitees in 24 hours, this one included). */
+async function underDailyInviteCap(env: Env, inviterId: number, limit: number): Promise<boolean> {
+  if (limit <= 0) return false
+  const row = await env.DB.prepare('SELECT COUNT(*) AS n FROM users WHERE inviter_id = ? AND created_time > ?')
+    .bind(inviterId, nowSeconds() - 86_400)
+    .first<{ n: number }>()
+  return (row?.n ?? 0) <= limit
 }
 
 /** The inviter's reward goes through their wallet (with a system log); the invite count is kept on the user. */

@@ -49,6 +49,30 @@ describe('user groups and invite rewards', () => {
     ])
   })
 
+  it('caps the rewards an inviter earns per day, and a disabled inviter earns nothing', async () => {
+    const root = await setupRoot()
+    await root.put('/api/option/', { options: { QuotaForInviter: '300', QuotaForInvitee: '200', InviteRewardDailyLimit: '2' } })
+    const { client: inviter, id: inviterId } = await signedInUser('busy-inviter')
+    const aff = (await inviter.get('/api/user/aff')).body.data
+    const register = async (name: string, code: string) => {
+      const c = new TestClient()
+      await c.get('/api/status')
+      expect((await c.post('/api/user/register', { username: name, password: 'password-1', aff_code: code })).status).toBe(200)
+    }
+    for (const name of ['inv-a', 'inv-b', 'inv-c']) await register(name, aff)
+    // Three invitees in a day, two rewarded: 2 × 300.
+    expect((await inviter.get('/api/user/self')).body.data).toMatchObject({ quota: 600, aff_count: 3 })
+    const rewards = await env.DB.prepare("SELECT COUNT(*) AS n FROM logs WHERE user_id = ? AND content LIKE 'Inviter reward%'").bind(inviterId).first<number>('n')
+    expect(rewards).toBe(2)
+
+    const { client: dormant, id: dormantId } = await signedInUser('dormant-inviter')
+    const dormantAff = (await dormant.get('/api/user/aff')).body.data
+    expect((await root.post('/api/user/manage', { id: dormantId, action: 'disable' })).status).toBe(200)
+    await register('inv-d', dormantAff)
+    const row = await env.DB.prepare('SELECT quota, aff_count FROM users WHERE id = ?').bind(dormantId).first()
+    expect(row).toEqual({ quota: 0, aff_count: 0 })
+  })
+
   it('seeds the default price table at setup', async () => {
     await setupRoot()
     const n = await env.DB.prepare('SELECT COUNT(*) AS n FROM prices').first<number>('n')

@@ -21,6 +21,7 @@ export const LIMITS: Record<string, { min: number; max?: number; integer: boolea
   ChannelTestFrequency: { min: 0, max: 10080, integer: true },
   ChannelBalanceFrequency: { min: 0, max: 10080, integer: true },
   ChatCacheExpireMinute: { min: 1, max: 10080, integer: true },
+  InviteRewardDailyLimit: { min: 0, max: 10000, integer: true },
   PaymentUSDRate: { min: 0, integer: false },
   PaymentMinAmount: { min: 1, max: 1000000, integer: true },
   SMTPPort: { min: 1, max: 65535, integer: true },

@@ -1,5 +1,6 @@
 /**
- * Operation → Quota (rewards for new users, inviters and invitees, pre-consumed quota per request)
+ * Operation → Quota (rewards for new users, inviters and invitees, the inviter's daily reward cap,
+ * pre-consumed quota per request)
  * and Monitoring (automatic channel disable/enable, slow-response threshold, low-balance reminder,
  * disabling keywords, scheduled tests and balance refreshes). Quotas are typed in dollars when the
  * site shows currency, in units otherwise (lib/format quotaToInput / inputToQuota).
@@ -29,7 +30,14 @@ function useCurrency(): boolean {
 export function QuotaSection({ options }: { options: OptionMap }) {
   const { t } = useTranslation('settings')
   const currency = useCurrency()
-  const schema = useMemo(() => z.object(Object.fromEntries(QUOTA_KEYS.map((k) => [k, quotaText(currency)])) as Record<(typeof QUOTA_KEYS)[number], ReturnType<typeof quotaText>>), [currency])
+  const schema = useMemo(
+    () =>
+      z.object({
+        ...(Object.fromEntries(QUOTA_KEYS.map((k) => [k, quotaText(currency)])) as Record<(typeof QUOTA_KEYS)[number], ReturnType<typeof quotaText>>),
+        InviteRewardDailyLimit: numberText('InviteRewardDailyLimit'),
+      }),
+    [currency]
+  )
   type Values = z.infer<typeof schema>
   return (
     <SettingsSection
@@ -39,14 +47,20 @@ export function QuotaSection({ options }: { options: OptionMap }) {
       description={currency ? t('sections.quota.descriptionDollars') : t('sections.quota.descriptionUnits')}
       options={options}
       schema={schema}
-      toForm={(o) => Object.fromEntries(QUOTA_KEYS.map((k) => [k, quotaFromOption(o, k)])) as Values}
-      toOptions={(v) => Object.fromEntries(QUOTA_KEYS.map((k) => [k, quotaToOption(v[k])]))}
+      toForm={(o) => ({ ...Object.fromEntries(QUOTA_KEYS.map((k) => [k, quotaFromOption(o, k)])), InviteRewardDailyLimit: optionValue(o, 'InviteRewardDailyLimit') }) as Values}
+      toOptions={(v) => ({ ...Object.fromEntries(QUOTA_KEYS.map((k) => [k, quotaToOption(v[k])])), InviteRewardDailyLimit: v.InviteRewardDailyLimit.trim() })}
     >
       {(form) => (
         <FieldGrid className="xl:grid-cols-4">
           {QUOTA_KEYS.map((key) => (
             <QuotaField key={key} control={form.control} name={key} label={t(`fields.${key}.label`)} description={t(`fields.${key}.help`)} />
           ))}
+          <NumberField
+            control={form.control}
+            name="InviteRewardDailyLimit"
+            label={t('fields.InviteRewardDailyLimit.label')}
+            description={t('fields.InviteRewardDailyLimit.help')}
+          />
         </FieldGrid>
       )}
     </SettingsSection>
