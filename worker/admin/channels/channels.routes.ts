@@ -8,6 +8,7 @@ import { Hono } from 'hono'
 import { z } from 'zod'
 import { adminRoute } from '../../middleware/access'
 import { ApiError } from '../../lib/errors'
+import { assertOutboundUrls } from '../../lib/outbound-url'
 import { ok } from '../../lib/respond'
 import { idParam, validate } from '../../lib/validate'
 import { CHANNEL_TYPES, channelType } from '../../providers/registry'
@@ -88,6 +89,7 @@ export const channelRoutes = new Hono<HonoEnv>()
   })
   .post('/channel/provider_models_list', adminRoute, validate('json', providerModelsSchema), async (c) => {
     const body = c.req.valid('json')
+    assertOutboundUrls(c.env, body.base_url, 'base_url')
     const type = channelType(body.type)!
     if (!type.adapter.modelsRequest || !type.adapter.parseModels) throw new ApiError(400, 'This channel type cannot list its models')
     const key = body.key || (body.id !== undefined ? (await getChannel(c.env, body.id)).key : '')
@@ -106,12 +108,14 @@ export const channelRoutes = new Hono<HonoEnv>()
     ok(c, channelView(await getChannel(c.env, c.req.valid('param').id), c.get('user')!.role >= ROLE.ROOT, true))
   )
   .post('/channel/', adminRoute, validate('json', channelFields), async (c) => {
+    assertOutboundUrls(c.env, c.req.valid('json').base_url, 'base_url')
     const created = await createChannels(c.env, c.req.valid('json'))
     return ok(c, created.map((ch) => channelView(ch)), created.length > 1 ? `Created ${created.length} channels` : 'Created')
   })
   .post('/channel/copy/:id', adminRoute, validate('param', idParam), async (c) => ok(c, channelView(await copyChannel(c.env, c.req.valid('param').id)), 'Copied'))
   .put('/channel/', adminRoute, validate('json', updateChannelSchema), async (c) => {
     const body = c.req.valid('json')
+    assertOutboundUrls(c.env, body.base_url, 'base_url')
     return ok(c, channelView(await updateChannel(c.env, body.id, body)), 'Updated')
   })
   .patch('/channel/', adminRoute, validate('json', patchChannelSchema), async (c) => {

@@ -8,6 +8,7 @@ import { z } from 'zod'
 import { adminRoute, publicRoute } from '../../middleware/access'
 import { ok } from '../../lib/respond'
 import { ApiError } from '../../lib/errors'
+import { assertOutboundUrls } from '../../lib/outbound-url'
 import { readCapped } from '../../providers/url'
 import { validate } from '../../lib/validate'
 import { getPriceTable, groupRatio, resolvePrice } from '../../billing/pricing'
@@ -57,6 +58,7 @@ export const priceRoutes = new Hono<HonoEnv>()
   .put('/prices/multiple/delete', adminRoute, validate('json', deleteManySchema), async (c) => ok(c, await deletePrices(c.env, c.req.valid('json').models), 'Deleted'))
   .get('/prices/remote', adminRoute, validate('query', z.object({ url: z.url('must be a valid URL').refine((u) => /^https?:/i.test(u), 'must be an http(s) URL') })), async (c) => {
     // Fetched by the Worker so the console needs neither CORS on the list's host nor a CSP exception.
+    assertOutboundUrls(c.env, c.req.valid('query').url, 'url')
     const res = await fetch(c.req.valid('query').url, { signal: AbortSignal.timeout(15_000), headers: { accept: 'application/json' } }).catch((err: Error) => {
       throw new ApiError(502, `Failed to fetch the price list: ${err.message}`)
     })
