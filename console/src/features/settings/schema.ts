@@ -75,50 +75,50 @@ export const proxyText = z
   .trim()
   .refine((v) => v === '' || urlPattern(/^(https?|socks5h?):$/)(v), msg('proxy'))
 
+/** The JSON object in `raw`, or undefined after adding the issue that says why not. */
+function jsonObject(raw: string, ctx: z.RefinementCtx): Record<string, unknown> | undefined {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(raw)
+  } catch {
+    ctx.addIssue({ code: 'custom', message: msg('json') })
+    return undefined
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    ctx.addIssue({ code: 'custom', message: msg('jsonObject') })
+    return undefined
+  }
+  return parsed as Record<string, unknown>
+}
+
+/** The issue with a map's values (numbers ≥ 0) and keys (non-empty; amounts > 0 when asked). */
+function numberMapIssue(map: Record<string, unknown>, amountKeys: boolean): string | undefined {
+  const entries = Object.entries(map)
+  if (entries.some(([, v]) => typeof v !== 'number' || !Number.isFinite(v) || v < 0)) return msg('jsonNumbers')
+  if (entries.some(([k]) => k.trim() === '')) return msg('jsonKeys')
+  if (amountKeys && entries.some(([k]) => !isNumber(k) || Number(k) <= 0)) return msg('jsonAmounts')
+  return undefined
+}
+
 /** A JSON object whose values are numbers ≥ 0; `amountKeys` also wants every key to be an amount > 0. */
 export function numberMapText({ amountKeys = false }: { amountKeys?: boolean } = {}) {
   return z.string().superRefine((raw, ctx) => {
-    let parsed: unknown
-    try {
-      parsed = JSON.parse(raw)
-    } catch {
-      ctx.addIssue({ code: 'custom', message: msg('json') })
-      return
-    }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-      ctx.addIssue({ code: 'custom', message: msg('jsonObject') })
-      return
-    }
-    const entries = Object.entries(parsed)
-    if (entries.some(([, v]) => typeof v !== 'number' || !Number.isFinite(v) || v < 0)) {
-      ctx.addIssue({ code: 'custom', message: msg('jsonNumbers') })
-    } else if (entries.some(([k]) => k.trim() === '')) {
-      ctx.addIssue({ code: 'custom', message: msg('jsonKeys') })
-    } else if (amountKeys && entries.some(([k]) => !isNumber(k) || Number(k) <= 0)) {
-      ctx.addIssue({ code: 'custom', message: msg('jsonAmounts') })
-    }
+    const map = jsonObject(raw, ctx)
+    const issue = map && numberMapIssue(map, amountKeys)
+    if (issue) ctx.addIssue({ code: 'custom', message: issue })
   })
 }
 
 /** A JSON object of JSON objects of numbers ≥ 0 (ImagePriceRatios: model → key → ratio). */
 export function nestedNumberMapText() {
-  const inner = numberMapText()
   return z.string().superRefine((raw, ctx) => {
-    let parsed: unknown
-    try {
-      parsed = JSON.parse(raw)
-    } catch {
-      ctx.addIssue({ code: 'custom', message: msg('json') })
-      return
-    }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-      ctx.addIssue({ code: 'custom', message: msg('jsonObject') })
-      return
-    }
-    for (const value of Object.values(parsed)) {
-      const checked = inner.safeParse(JSON.stringify(value))
-      if (!checked.success) {
-        ctx.addIssue({ code: 'custom', message: checked.error.issues[0]!.message })
+    const map = jsonObject(raw, ctx)
+    if (!map) return
+    for (const value of Object.values(map)) {
+      const inner = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined
+      const issue = inner ? numberMapIssue(inner, false) : msg('jsonObject')
+      if (issue) {
+        ctx.addIssue({ code: 'custom', message: issue })
         return
       }
     }
