@@ -19,6 +19,7 @@ import { Miniflare, Log, LogLevel, convertV4MiniflareOptions } from 'miniflare'
 import { unstable_getMiniflareWorkerOptions } from 'wrangler'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const STOP_GRACE_MS = 300
 
 export async function startServer({
   port = Number(process.env.PORT ?? 8787),
@@ -72,6 +73,9 @@ export async function startServer({
     mf,
     async stop() {
       if (timer) clearInterval(timer)
+      // A moment for background work the last answers scheduled (credit-lease reports to the
+      // wallets) to reach the Durable Objects, which keep it across the restart.
+      await new Promise((resolve) => setTimeout(resolve, STOP_GRACE_MS))
       await mf.dispose()
     },
   }

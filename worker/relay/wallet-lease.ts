@@ -3,8 +3,9 @@
  * synchronous wallet round trip per request. An isolate takes a lease per (user, token) from the
  * wallet Durable Object — a hold the wallet debits from the free balance when it grants it, so
  * nothing can be overspent — and each request holds its worst case from the lease locally. Exact
- * costs and log rows go to the wallet in batches (one RPC per batch window, inside the requests'
- * waitUntil), which also tops the lease up in the background before it runs dry. The wallet gives a
+ * costs and log rows go to the wallet in batches (one RPC at a time per lease: what settles while
+ * one is in flight goes in the next; inside the requests' waitUntil), which also tops the lease up
+ * in the background before it runs dry. The wallet gives a
  * lease back when its isolate stops reporting (LEASE_TTL in the wallet), revokes it when the token
  * or user is disabled, and charges every reported request in full whatever happened to the lease.
  *
@@ -20,8 +21,10 @@ import type { LeaseItem, LeaseSettleResult } from '../../durable-objects/wallet-
 
 /** Requests' worth of worst case a new lease asks for. */
 const LEASE_REQUESTS = 16
-/** Gather settlements for this long before one batched report. */
-const BATCH_MS = 20
+/**
+ * Reports wait only for the wallet call in flight (settlements that arrive meanwhile go together
+ * in the next one), so a quiet isolate reports each request at once and a busy one in batches.
+ */
 /** Stop spending this long before the wallet would give the lease back (its TTL is 2 minutes). */
 const LOCAL_TTL_MS = 90_000
 
@@ -160,12 +163,11 @@ export function settleToLease(wallet: WalletStub, ctx: ExecutionContext, hold: L
 }
 
 /**
- * Send what is queued (and any wanted top-up) in one wallet call after a short batch window; the
- * call runs inside the request's waitUntil so the isolate stays alive until the wallet has it.
+ * Send what is queued (and any wanted top-up) in one wallet call once the call before it is done;
+ * it runs inside the request's waitUntil so the isolate stays alive until the wallet has it.
  */
 function report(wallet: WalletStub, ctx: ExecutionContext, lease: Lease): Promise<LeaseSettleResult | undefined> {
   const sent = chained(lease, async () => {
-    await new Promise((resolve) => setTimeout(resolve, BATCH_MS))
     const items = lease.queue.splice(0)
     const extend = lease.wanted
     lease.wanted = 0
