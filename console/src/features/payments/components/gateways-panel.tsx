@@ -113,7 +113,9 @@ export function GatewaysPanel() {
           </TableBody>
         </Table>
       </Card>
-      <GatewaySheet open={sheet.open} row={sheet.row} onOpenChange={(open) => setSheet((s) => ({ ...s, open }))} />
+      {/* Keyed by the gateway: editing right after the create sheet closed gets a fresh sheet, so the
+          closing one's outside-click dismissal cannot swallow the new one. */}
+      <GatewaySheet key={sheet.row?.id ?? 'new'} open={sheet.open} row={sheet.row} onOpenChange={(open) => setSheet((s) => ({ ...s, open }))} />
       <ConfirmDialog
         open={Boolean(deleting)}
         onOpenChange={(open) => !open && setDeleting(undefined)}
