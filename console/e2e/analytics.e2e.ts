@@ -42,7 +42,8 @@ describe('analytics', () => {
     await register(`invited${suffix}`, affCode)
 
     fixtureUser = `ana${suffix}`
-    const fx = await relayFixture({ model: MODEL, username: fixtureUser })
+    // An expensive model, so it ranks among the top ten even after every other file's traffic on this shared server.
+    const fx = await relayFixture({ model: MODEL, username: fixtureUser, price: { input: 20_000, output: 20_000 } })
     for (let i = 0; i < 2; i++) {
       const res = await fetch(`${inject('gatewayUrl')}/v1/chat/completions`, {
         method: 'POST',

@@ -94,7 +94,8 @@ describe('official openai SDK', () => {
 
     const poor = await fixture.user.ok<{ key: string }>('POST', '/api/token/', { name: 'poor', unlimited_quota: false, remain_quota: 1 })
     const poorClient = new OpenAI({ apiKey: poor.key, baseURL: `${inject('gatewayUrl')}/v1`, maxRetries: 0 })
-    const err = await poorClient.chat.completions.create({ model: fixture.model, messages: [{ role: 'user', content: 'x' }] }).catch((e) => e)
+    // With max_tokens the worst case must fit (without it the answer would be capped at what the unit pays).
+    const err = await poorClient.chat.completions.create({ model: fixture.model, messages: [{ role: 'user', content: 'x' }], max_tokens: 100 }).catch((e) => e)
     expect(err).toBeInstanceOf(OpenAI.RateLimitError)
     expect(err.code).toBe('insufficient_quota')
 

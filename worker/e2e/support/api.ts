@@ -69,11 +69,11 @@ export async function userSession(username: string, password = 'user-password-1'
 }
 
 /** A channel pointing at the mock upstream, a price and an API key with balance for a fresh user. */
-export async function relayFixture(opts: { model?: string; channelKey?: string; quota?: number; username?: string } = {}) {
+export async function relayFixture(opts: { model?: string; channelKey?: string; quota?: number; username?: string; price?: { input: number; output: number } } = {}) {
   const root = await rootSession()
   const model = opts.model ?? 'gpt-4o-mini'
   const mock = inject('mockUrl')
-  await root.call('POST', '/api/prices/single', { model, type: 'tokens', channel_type: 1, input: 0.075, output: 0.3 })
+  await root.call('POST', '/api/prices/single', { model, type: 'tokens', channel_type: 1, ...(opts.price ?? { input: 0.075, output: 0.3 }) })
   const [channel] = await root.ok<any[]>('POST', '/api/channel/', {
     type: 8,
     name: `mock-${opts.channelKey ?? 'default'}-${Date.now()}`,
