@@ -43,7 +43,8 @@ describe('dashboard', () => {
       name: `mock-dash-${suffix}`,
       key: 'sk-mock-dash',
       base_url: inject('mockUrl'),
-      models: [MODEL_B],
+      // A long model name as suppliers have them (Bedrock, Vertex): it must not widen the phone layout.
+      models: [MODEL_B, `anthropic.claude-3-5-sonnet-20240620-v1:0-dashboard-${suffix}-with-a-very-long-name`],
       group: ['default'],
       test_model: MODEL_B,
     })

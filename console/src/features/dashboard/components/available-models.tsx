@@ -10,7 +10,7 @@ import { copyText } from '@/lib/clipboard'
 export function AvailableModels({ models }: { models: string[] | undefined }) {
   const { t } = useTranslation('dashboard')
   return (
-    <Card className="gap-4" data-testid="available-models">
+    <Card className="min-w-0 gap-4" data-testid="available-models">
       <CardHeader>
         <CardTitle>{t('models.title')}</CardTitle>
         <CardDescription>{models ? t('models.description', { count: models.length }) : t('models.loading')}</CardDescription>
@@ -35,7 +35,8 @@ export function AvailableModels({ models }: { models: string[] | undefined }) {
         ) : (
           <ul className="flex max-h-56 flex-wrap gap-2 overflow-y-auto" aria-label={t('models.title')}>
             {models.map((model) => (
-              <li key={model}>
+              // The item may not grow past the card: a long model name truncates instead of widening the page.
+              <li key={model} className="min-w-0 max-w-full">
                 <Tooltip>
                   <TooltipTrigger asChild>
                     <button
