@@ -3,11 +3,12 @@
  * synchronous wallet round trip per request. An isolate takes a lease per (user, token) from the
  * wallet Durable Object — a hold the wallet debits from the free balance when it grants it, so
  * nothing can be overspent — and each request holds its worst case from the lease locally. Exact
- * costs and log rows go to the wallet in batches (one RPC at a time per lease: what settles while
- * one is in flight goes in the next; inside the requests' waitUntil), which also tops the lease up
- * in the background before it runs dry. The wallet gives a
- * lease back when its isolate stops reporting (LEASE_TTL in the wallet), revokes it when the token
- * or user is disabled, and charges every reported request in full whatever happened to the lease.
+ * costs and log rows go to the wallet in batches — one report in flight per lease, and whatever
+ * settles meanwhile goes in the next, so a quiet isolate reports each request at once and a busy
+ * one in batches (inside the requests' waitUntil) — which also top the lease up in the background
+ * before it runs dry. The wallet gives a lease back when its isolate stops reporting (LEASE_TTL in
+ * the wallet), revokes it when the token or user is disabled, and charges every reported request
+ * in full whatever happened to the lease.
  *
  * A request whose worst case does not fit the lease, or a user who reached the group's
  * requests-per-minute limit (admitLocally), takes the synchronous path: the wallet's own
@@ -21,10 +22,6 @@ import type { LeaseItem, LeaseSettleResult } from '../../durable-objects/wallet-
 
 /** Requests' worth of worst case a new lease asks for. */
 const LEASE_REQUESTS = 16
-/**
- * Reports wait only for the wallet call in flight (settlements that arrive meanwhile go together
- * in the next one), so a quiet isolate reports each request at once and a busy one in batches.
- */
 /** Stop spending this long before the wallet would give the lease back (its TTL is 2 minutes). */
 const LOCAL_TTL_MS = 90_000
 
