@@ -31,7 +31,7 @@ export default defineConfig(async () => {
             testTimeout: 30_000,
             setupFiles: ['./worker/test/apply-migrations.ts'],
             // A local SMTP server for the mail tests (real delivery over connect() from workerd).
-            globalSetup: ['./worker/admin/mail/smtp-global-setup.ts'],
+            globalSetup: ['./worker/test/smtp-global-setup.ts'],
           },
         },
         {

@@ -3,7 +3,7 @@
  * deleteWebhook, getWebhookInfo, getUpdates (offset confirms, 409 while a webhook is set),
  * setMyCommands, getMyCommands, sendMessage, editMessageText, answerCallbackQuery. Every call is
  * recorded; tests feed updates with `feed`. Served over HTTP by scripts/mock-telegram.mjs and at
- * fetch level in worker tests (worker/telegram/bot-api-mock.ts).
+ * fetch level in worker tests (worker/test/telegram-bot-mock.ts).
  */
 
 export const MOCK_BOT_TOKEN = '123456:mock-telegram-token'

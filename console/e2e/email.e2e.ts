@@ -4,7 +4,7 @@
  * link, whose page shows the new password.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startSmtpCapture, type SmtpCapture } from '../../worker/admin/mail/smtp-capture'
+import { startSmtpCapture, type SmtpCapture } from '../../worker/test/smtp-capture'
 import { openPage } from './support/browser'
 import { signIn } from './support/console'
 import { saveOptions } from './support/fresh-server'

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { OAuth2Server } from 'oauth2-mock-server'
 import { ApiSession, rootSession } from './support/api'
-import { startSmtpCapture, type SmtpCapture } from '../admin/mail/smtp-capture'
+import { startSmtpCapture, type SmtpCapture } from '../test/smtp-capture'
 
 const CLIENT_ID = 'e2e-gateway'
 const CLIENT_SECRET = 'e2e-oidc-secret'

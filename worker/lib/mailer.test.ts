@@ -3,7 +3,7 @@ import { env } from 'cloudflare:workers'
 import { saveOptions } from '../settings/store'
 import { ApiError } from './errors'
 import { sendMail, smtpConfigured, smtpOptions } from './mailer'
-import { mailsTo, testSmtpOptions, uniqueEmail, TEST_SMTP_USER } from '../admin/mail/test-smtp'
+import { mailsTo, testSmtpOptions, uniqueEmail, TEST_SMTP_USER } from '../test/test-smtp'
 
 describe('SMTP options', () => {
   it('uses STARTTLS on 587 by default and implicit TLS on 465, with AUTH credentials when a token is set', async () => {

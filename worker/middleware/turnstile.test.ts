@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { ROOT, TestClient, setupRoot } from '../test/client'
-import { jsonResponse, mockProviders } from '../admin/oauth/provider-mock'
+import { jsonResponse, mockProviders } from '../test/oauth-provider-mock'
 import { SITEVERIFY_URL } from './turnstile'
 
 const GOOD = 'good-turnstile-token'

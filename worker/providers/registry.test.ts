@@ -1,6 +1,6 @@
 /** Channel-type registry: unique one-hub ids, names, chat-capable adapters and lookups. */
 import { describe, expect, it } from 'vitest'
-import { channel, chatCall } from './stream-harness'
+import { channel, chatCall } from '../test/stream-harness'
 import { anthropicAdapter } from './anthropic/adapter'
 import { azureAdapter } from './azure/adapter'
 import { geminiAdapter } from './gemini/adapter'

@@ -1,7 +1,7 @@
 /** callUpstream: a channel whose adapter cannot build the request fails like an upstream; a client error stays one. */
 import { describe, expect, it } from 'vitest'
 import { ApiError } from '../lib/errors'
-import { chatCall } from '../providers/stream-harness'
+import { chatCall } from '../test/stream-harness'
 import { openAIBaseAdapter } from '../providers/openai/adapter'
 import type { ProviderAdapter } from '../providers/types'
 import type { RoutedChannel } from './routing-table'

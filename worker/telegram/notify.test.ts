@@ -9,7 +9,7 @@ import { MOCK_BOT_TOKEN } from '../../scripts/mock-telegram-api.mjs'
 import { remindLowQuota } from '../admin/mail/quota-reminder'
 import { setOptions } from '../test/factories'
 import { setupRoot, signedInUser } from '../test/client'
-import { mockTelegram, TG_BASE } from './bot-api-mock'
+import { mockTelegram, TG_BASE } from '../test/telegram-bot-mock'
 import { notifyPayment, notifyTaskFinished } from './notify'
 
 const CHAT = 6001

@@ -11,7 +11,7 @@ import { callbackUpdate, feed, MOCK_BOT_TOKEN, textUpdate } from '../../scripts/
 import { setOptions } from '../test/factories'
 import { setupRoot, signedInUser, TestClient } from '../test/client'
 import type { TelegramPoller } from '../../durable-objects/telegram-poller'
-import { mockTelegram, TG_BASE } from './bot-api-mock'
+import { mockTelegram, TG_BASE } from '../test/telegram-bot-mock'
 
 const SECRET = 'test-secret_0123456789'
 const ALICE_TG = 5001

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
 import { TestClient, setupRoot, signedInUser } from '../../test/client'
-import { configureTestSmtp, mailsTo, uniqueEmail } from './test-smtp'
+import { configureTestSmtp, mailsTo, uniqueEmail } from '../../test/test-smtp'
 
 const codeIn = (text: string) => /verification code is: ([A-Z0-9]{6})/.exec(text)?.[1]
 

@@ -3,7 +3,7 @@ import { env } from 'cloudflare:workers'
 import { saveOptions } from '../../settings/store'
 import { createUser } from '../../test/factories'
 import { formatBalance, quotaCrossing, remindLowQuota } from './quota-reminder'
-import { mailsTo, testSmtpOptions, uniqueEmail } from './test-smtp'
+import { mailsTo, testSmtpOptions, uniqueEmail } from '../../test/test-smtp'
 
 async function userWithEmail(email: string) {
   const { id } = await createUser({ quota: 0 })

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { TestClient, setupRoot, signedInUser } from '../../test/client'
-import { jsonResponse, mockProviders } from './provider-mock'
+import { jsonResponse, mockProviders } from '../../test/oauth-provider-mock'
 import { LARK_APP_TOKEN_URL, LARK_USER_INFO_URL, LARK_USER_TOKEN_URL } from './providers/lark'
 
 const WECHAT_SERVER = 'https://wechat.example.com'

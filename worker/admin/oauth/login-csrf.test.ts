@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { env } from 'cloudflare:workers'
 import { TestClient, setupRoot } from '../../test/client'
-import { jsonResponse, mockProviders } from './provider-mock'
+import { jsonResponse, mockProviders } from '../../test/oauth-provider-mock'
 import { GITHUB_TOKEN_URL, GITHUB_USER_URL } from './providers/github'
 import { BROWSER_COOKIE } from './state'
 

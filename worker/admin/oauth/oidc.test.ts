@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { SignJWT, exportJWK, generateKeyPair, type JWTPayload } from 'jose'
 import { TestClient, setupRoot, signedInUser } from '../../test/client'
-import { jsonResponse, mockProviders } from './provider-mock'
+import { jsonResponse, mockProviders } from '../../test/oauth-provider-mock'
 
 const ISSUER = 'https://id.example.com'
 const CLIENT_ID = 'gateway-client'

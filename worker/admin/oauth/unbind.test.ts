@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { env } from 'cloudflare:workers'
 import { TestClient, setupRoot, signedInUser } from '../../test/client'
-import { jsonResponse, mockProviders } from './provider-mock'
+import { jsonResponse, mockProviders } from '../../test/oauth-provider-mock'
 
 afterEach(() => vi.restoreAllMocks())
 

@@ -1,6 +1,6 @@
 /** Anthropic Messages answers and streams → OpenAI chat completions, usage with cache kinds, errors. */
 import { describe, expect, it } from 'vitest'
-import { chatCall, jsonResponse, runStream, SPLITS, stripVolatile } from '../stream-harness'
+import { chatCall, jsonResponse, runStream, SPLITS, stripVolatile } from '../../test/stream-harness'
 import { anthropicAdapter } from './adapter'
 import { finishReason } from './response'
 import thinkingTools from './__fixtures__/message-thinking-tools.json?raw'

@@ -1,7 +1,7 @@
 /** OpenAI chat request → Anthropic Messages request, and the HTTP request the adapter builds. */
 import { describe, expect, it } from 'vitest'
 import type { ChatRequest } from '../chat-types'
-import { channel, chatCall } from '../stream-harness'
+import { channel, chatCall } from '../../test/stream-harness'
 import { ANTHROPIC_VERSION, anthropicAdapter } from './adapter'
 import { CLAUDE_DEFAULT_MAX_TOKENS, toAnthropicRequest } from './request'
 

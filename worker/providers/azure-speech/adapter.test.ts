@@ -1,6 +1,6 @@
 /** Azure Speech: SSML from the OpenAI speech body (voices, speed, escaping), region host, output formats, raw audio and errors. */
 import { describe, expect, it } from 'vitest'
-import { channel, chatCall } from '../stream-harness'
+import { channel, chatCall } from '../../test/stream-harness'
 import { channelType } from '../registry'
 import { azureSpeechAdapter, azureVoice, toSsml } from './adapter'
 

@@ -1,6 +1,6 @@
 /** Azure OpenAI: deployment URLs, api-version from "other", api-key header, shared OpenAI parsing. */
 import { describe, expect, it } from 'vitest'
-import { channel, chatCall, jsonResponse, runStream } from '../stream-harness'
+import { channel, chatCall, jsonResponse, runStream } from '../../test/stream-harness'
 import { AZURE_DEFAULT_API_VERSION, azureAdapter, azureDeployment } from './adapter'
 
 const azure = (other = '') => channel({ type: 3, baseUrl: 'https://contoso-eastus.openai.azure.com/', key: 'azkey123', other })

@@ -1,6 +1,6 @@
 /** Baidu Qianfan: v2 bearer keys, the legacy access-token exchange and cache, native requests, answers, streams and errors. */
 import { describe, expect, it } from 'vitest'
-import { channel, chatCall, jsonResponse, runStream, SPLITS, stripVolatile } from '../stream-harness'
+import { channel, chatCall, jsonResponse, runStream, SPLITS, stripVolatile } from '../../test/stream-harness'
 import { channelType } from '../registry'
 import { MalformedUpstreamError } from '../openai/adapter'
 import { baiduAdapter, createBaiduAdapter } from './adapter'

@@ -1,6 +1,6 @@
 /** Bedrock Converse adapter: request (URL, signing, body), answers, the binary stream end to end, errors. */
 import { describe, expect, it } from 'vitest'
-import { channel, chatCall, decodeSse, jsonResponse, SPLITS, stripVolatile } from '../stream-harness'
+import { channel, chatCall, decodeSse, jsonResponse, SPLITS, stripVolatile } from '../../test/stream-harness'
 import { channelType } from '../registry'
 import { bedrockAdapter } from './adapter'
 import { toConverseRequest } from './request'

@@ -1,6 +1,6 @@
 /** AWS event-stream framing: CRC-32 check value, frames split anywhere, corrupt and truncated frames, SSE re-emission. */
 import { describe, expect, it } from 'vitest'
-import { SPLITS } from '../stream-harness'
+import { SPLITS } from '../../test/stream-harness'
 import { crc32, EventStreamDecoder, eventStreamToSse } from './event-stream'
 import { frameResponse, fromBase64 } from './frames-harness'
 import toolsB64 from './__fixtures__/converse-stream-tools.b64?raw'

@@ -1,6 +1,6 @@
 /** Workers AI: account-scoped OpenAI-compatible URLs, the token, a proxy base URL, model search and the key check. */
 import { describe, expect, it } from 'vitest'
-import { channel, chatCall, jsonResponse } from '../stream-harness'
+import { channel, chatCall, jsonResponse } from '../../test/stream-harness'
 import { channelType } from '../registry'
 import { cloudflareAdapter, cloudflareKeyProblem } from './adapter'
 

@@ -1,6 +1,6 @@
 /** Cohere: chat v2 / embed v2 / rerank v2 requests, answers with billed usage, streams at every split, errors. */
 import { describe, expect, it } from 'vitest'
-import { channel, chatCall, jsonResponse, runStream, SPLITS, stripVolatile } from '../stream-harness'
+import { channel, chatCall, jsonResponse, runStream, SPLITS, stripVolatile } from '../../test/stream-harness'
 import { channelType } from '../registry'
 import { cohereAdapter } from './adapter'
 import { toCohereChat } from './chat'

@@ -1,6 +1,6 @@
 /** OpenAI-compatible presets: version segments, local base URLs, supported operations and balance queries. */
 import { describe, expect, it } from 'vitest'
-import { channel, chatCall, jsonResponse } from '../stream-harness'
+import { channel, chatCall, jsonResponse } from '../../test/stream-harness'
 import { deepseekBalance, moonshotBalance, openRouterBalance, siliconflowBalance } from '../balance'
 import { channelType } from '../registry'
 

@@ -1,6 +1,6 @@
 /** Coze: bot id from the model, query and history, answers (answer messages only), streams at every split, errors inside a 200. */
 import { describe, expect, it } from 'vitest'
-import { channel, chatCall, jsonResponse, runStream, SPLITS, stripVolatile } from '../stream-harness'
+import { channel, chatCall, jsonResponse, runStream, SPLITS, stripVolatile } from '../../test/stream-harness'
 import { channelType } from '../registry'
 import { MalformedUpstreamError } from '../openai/adapter'
 import { cozeAdapter, toCozeRequest } from './adapter'

@@ -1,6 +1,6 @@
 /** Gemini generateContent answers and alt=sse streams → OpenAI chat completions, usage and errors. */
 import { describe, expect, it } from 'vitest'
-import { chatCall, jsonResponse, runStream, SPLITS, stripVolatile } from '../stream-harness'
+import { chatCall, jsonResponse, runStream, SPLITS, stripVolatile } from '../../test/stream-harness'
 import { geminiAdapter } from './adapter'
 import { geminiFinish } from './response'
 import answer from './__fixtures__/response.json?raw'

@@ -1,7 +1,7 @@
 /** OpenAI chat request → Gemini generateContent request, tool schemas, and the URL/headers the adapter builds. */
 import { describe, expect, it } from 'vitest'
 import type { ChatRequest } from '../chat-types'
-import { channel, chatCall } from '../stream-harness'
+import { channel, chatCall } from '../../test/stream-harness'
 import { geminiAdapter } from './adapter'
 import { toGeminiRequest } from './request'
 import { toGeminiSchema } from './schema'

@@ -1,6 +1,6 @@
 /** Hunyuan: the TC3 vector, request headers and PascalCase body, answers, 200-with-error, stream at every split. */
 import { describe, expect, it } from 'vitest'
-import { channel, chatCall, decodeSse, jsonResponse, runStream, SPLITS, stripVolatile } from '../stream-harness'
+import { channel, chatCall, decodeSse, jsonResponse, runStream, SPLITS, stripVolatile } from '../../test/stream-harness'
 import { channelType } from '../registry'
 import { MalformedUpstreamError } from '../openai/adapter'
 import { hunyuanAdapter, hunyuanKeyProblem } from './adapter'

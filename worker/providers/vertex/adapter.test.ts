@@ -1,7 +1,7 @@
 /** Vertex AI: the service-account JWT assertion, the cached token exchange, Gemini and Claude URLs/bodies, answers and streams. */
 import { decodeProtectedHeader, exportPKCS8, exportSPKI, generateKeyPair, importSPKI, jwtVerify } from 'jose'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { channel, chatCall, jsonResponse, runStream, stripVolatile } from '../stream-harness'
+import { channel, chatCall, jsonResponse, runStream, stripVolatile } from '../../test/stream-harness'
 import { channelType } from '../registry'
 import { createVertexAdapter, vertexAdapter, vertexLocation } from './adapter'
 import { CLOUD_PLATFORM_SCOPE, serviceAccountAssertion, serviceAccountProblem, tokenSource, type ServiceAccount } from './token'

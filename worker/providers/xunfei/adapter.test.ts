@@ -1,6 +1,6 @@
 /** Xunfei Spark HTTP: one-hub's three-part key as APIKey:APISecret, the X1 path, base URL and stream pass-through. */
 import { describe, expect, it } from 'vitest'
-import { channel, chatCall, runStream } from '../stream-harness'
+import { channel, chatCall, runStream } from '../../test/stream-harness'
 import { channelType } from '../registry'
 import { sparkBearer, xunfeiAdapter } from './adapter'
 

@@ -1,7 +1,7 @@
 /** Zhipu GLM: the JWT (checked with an independent HMAC and by jose), its cache, the v4 URLs and the bearer fallback. */
 import { decodeProtectedHeader, jwtVerify } from 'jose'
 import { describe, expect, it } from 'vitest'
-import { channel, chatCall, jsonResponse } from '../stream-harness'
+import { channel, chatCall, jsonResponse } from '../../test/stream-harness'
 import { channelType } from '../registry'
 import { zhipuAdapter, zhipuKeyProblem } from './adapter'
 import { cachedZhipuJwt, zhipuJwt } from './jwt'

@@ -9,7 +9,7 @@ import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import worker from '../../../index'
 import { createChannel, createToken, createUser, ledger, send, setOptions, setPrice, wallet } from '../../../test/factories'
 import { mockUpstream, REPLY, USAGE } from '../../../test/upstream-mock'
-import { decodeSse } from '../../../providers/stream-harness'
+import { decodeSse } from '../../../test/stream-harness'
 import toolStream from '../../../providers/anthropic/__fixtures__/message-tools.sse?raw'
 
 let upstream: ReturnType<typeof mockUpstream>

@@ -1,7 +1,7 @@
 /** Internal chat stream → Anthropic events: exact order and content at every chunk split, errors, empty answers. */
 import { describe, expect, it } from 'vitest'
-import { SPLITS } from '../../../providers/stream-harness'
-import { encodeStream, payloads } from '../stream-harness'
+import { SPLITS } from '../../../test/stream-harness'
+import { encodeStream, payloads } from '../../../test/inbound-stream-harness'
 import { AnthropicStreamEncoder } from './stream'
 import toolStream from '../__fixtures__/chat-stream-tools.sse?raw'
 

@@ -1,7 +1,7 @@
 /** Internal chat stream → Gemini alt=sse frames at every chunk split: text and thought parts, whole function calls, the final frame, errors. */
 import { describe, expect, it } from 'vitest'
-import { SPLITS } from '../../../providers/stream-harness'
-import { encodeStream } from '../stream-harness'
+import { SPLITS } from '../../../test/stream-harness'
+import { encodeStream } from '../../../test/inbound-stream-harness'
 import { GeminiStreamEncoder } from './stream'
 import toolStream from '../__fixtures__/chat-stream-tools.sse?raw'
 

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
 import { createChannel, createToken, createUser, ledger, send, setPrice } from '../../../test/factories'
 import { mockUpstream, REPLY, USAGE } from '../../../test/upstream-mock'
-import { decodeSse } from '../../../providers/stream-harness'
+import { decodeSse } from '../../../test/stream-harness'
 import { routingSnapshot } from '../../routing-table'
 
 let upstream: ReturnType<typeof mockUpstream>

@@ -1,7 +1,7 @@
 /** Internal chat stream → Responses events: item order, ids, sequence numbers at every chunk split, errors, incomplete answers. */
 import { describe, expect, it } from 'vitest'
-import { SPLITS } from '../../../providers/stream-harness'
-import { encodeStream, payloads } from '../stream-harness'
+import { SPLITS } from '../../../test/stream-harness'
+import { encodeStream, payloads } from '../../../test/inbound-stream-harness'
 import { parseResponsesRequest } from './request'
 import { ResponsesStreamEncoder } from './stream'
 import toolStream from '../__fixtures__/chat-stream-tools.sse?raw'

@@ -1,8 +1,8 @@
 /** Test harness: runs a recorded gateway chat SSE body through adaptStream in byte chunks and decodes what the client would read. */
-import { decodeSse } from '../../providers/stream-harness'
-import type { SseEvent } from '../sse'
-import { adaptStream } from './relay-hook'
-import type { InboundStreamEncoder } from './types'
+import { decodeSse } from './stream-harness'
+import type { SseEvent } from '../relay/sse'
+import { adaptStream } from '../relay/inbound/relay-hook'
+import type { InboundStreamEncoder } from '../relay/inbound/types'
 
 export async function encodeStream(encoder: InboundStreamEncoder, raw: string, every: number = Infinity): Promise<{ events: SseEvent[]; text: string }> {
   const bytes = new TextEncoder().encode(raw)

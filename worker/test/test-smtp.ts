@@ -3,7 +3,7 @@
  * gateway's SMTP settings at it and read the mail delivered to an address.
  */
 import { inject } from 'vitest'
-import type { TestClient } from '../../test/client'
+import type { TestClient } from './client'
 import type { CapturedMail } from './smtp-capture'
 
 export const TEST_SMTP_USER = 'mailer@gateway.test'
