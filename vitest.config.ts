@@ -27,7 +27,7 @@ export default defineConfig(async () => {
           ],
           test: {
             name: 'worker',
-            include: ['worker/**/*.test.ts', 'durable-objects/**/*.test.ts'],
+            include: ['worker/**/*.test.ts', 'durable-objects/**/*.test.ts', 'shared/**/*.test.ts'],
             testTimeout: 30_000,
             setupFiles: ['./worker/test/apply-migrations.ts'],
             // A local SMTP server for the mail tests (real delivery over connect() from workerd).

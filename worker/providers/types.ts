@@ -4,7 +4,7 @@
  * shape (JSON or SSE events), and report usage. No D1/KV/DO access; the relay does the I/O.
  */
 import type { Usage } from '../billing/formula'
-import type { SseEvent } from '../relay/sse'
+import type { SseEvent } from '../../shared/contract/sse'
 
 export type RelayOp =
   | 'chat'

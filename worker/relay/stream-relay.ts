@@ -8,7 +8,7 @@
  */
 import type { Usage } from '../billing/formula'
 import type { StreamTransformer, UpstreamError } from '../providers/types'
-import { encodeData, SseDecoder } from './sse'
+import { encodeData, SseDecoder } from '../../shared/contract/sse'
 import { redactSecrets } from './supplier-error'
 
 export type StreamEnd =

@@ -6,7 +6,7 @@
 import { env } from 'cloudflare:workers'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { MOCK_BOT_TOKEN } from '../../scripts/mock-telegram-api.mjs'
-import { remindLowQuota } from '../admin/mail/quota-reminder'
+import { remindLowQuota } from '../mail/quota-reminder'
 import { setOptions } from '../test/factories'
 import { setupRoot, signedInUser } from '../test/client'
 import { mockTelegram, TG_BASE } from '../test/telegram-bot-mock'

@@ -1,7 +1,7 @@
 /**
  * Notices to a user's bound Telegram chat, only for users who switched them on
  * (users.telegram_notify) and only while the bot is on: the low-balance reminder (called by
- * admin/mail/quota-reminder.ts on the same crossing as the mail, with its own 10-minute mark),
+ * mail/quota-reminder.ts on the same crossing as the mail, with its own 10-minute mark),
  * payment success (payments.service.ts) and finished tasks. Best effort: a failure is logged and
  * never reaches billing or the caller.
  */

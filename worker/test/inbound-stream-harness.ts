@@ -1,6 +1,6 @@
 /** Test harness: runs a recorded gateway chat SSE body through adaptStream in byte chunks and decodes what the client would read. */
 import { decodeSse } from './stream-harness'
-import type { SseEvent } from '../relay/sse'
+import type { SseEvent } from '../../shared/contract/sse'
 import { adaptStream } from '../relay/inbound/relay-hook'
 import type { InboundStreamEncoder } from '../relay/inbound/types'
 

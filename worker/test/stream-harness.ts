@@ -1,5 +1,5 @@
 /** Test harness: feeds a raw SSE fixture through SseDecoder in byte chunks and a StreamTransformer. */
-import { SseDecoder, type SseEvent } from '../relay/sse'
+import { SseDecoder, type SseEvent } from '../../shared/contract/sse'
 import type { ChannelInfo, RelayCall, RelayOp, StreamTransformer } from '../providers/types'
 
 /** Chunk sizes every stream test runs at: whole body, then byte splits that cut events, CRLFs and UTF-8 sequences. */

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
 import { TestClient, setupRoot, signedInUser } from '../../test/client'
-import { consumeResetToken, issueResetToken } from '../mail/password-reset'
+import { consumeResetToken, issueResetToken } from '../../mail/password-reset'
 
 const asToken = (token: string) => ({ headers: { Authorization: `Bearer ${token}` } })
 const script = new TestClient()

@@ -12,7 +12,7 @@ import { sessions, users } from '../../db/schema'
 import { randomString, sha256Hex } from '../../lib/crypto'
 import { nowSeconds } from '../../lib/time'
 import type { HonoEnv, SessionUser } from '../../env'
-import { forgetResetTokens } from '../mail/password-reset'
+import { forgetResetTokens } from '../../mail/password-reset'
 import { clientIp } from '../../lib/client-ip'
 
 export const SESSION_COOKIE = 'session'

@@ -4,7 +4,7 @@
  * output at message_delta) and any in-stream error event.
  */
 import type { Usage } from '../../billing/formula'
-import type { SseEvent } from '../../relay/sse'
+import type { SseEvent } from '../../../shared/contract/sse'
 import type { RelayCall, StreamTransformer, UpstreamError } from '../types'
 import { toOpenAIUsage } from '../openai/usage'
 import { finishReason, fromAnthropicUsage, type AnthropicUsage } from './response'

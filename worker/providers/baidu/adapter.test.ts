@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import { channel, chatCall, jsonResponse, runStream, SPLITS, stripVolatile } from '../../test/stream-harness'
 import { channelType } from '../registry'
-import { MalformedUpstreamError } from '../openai/adapter'
+import { MalformedUpstreamError } from '../../lib/upstream-error'
 import { baiduAdapter, createBaiduAdapter } from './adapter'
 import { nativePath, toErnieRequest } from './native'
 import { accessTokenSource } from './token'

@@ -6,10 +6,11 @@
  */
 import type { ChatRequest } from '../chat-types'
 import type { Usage } from '../../billing/formula'
-import type { SseEvent } from '../../relay/sse'
+import type { SseEvent } from '../../../shared/contract/sse'
 import type { ProviderAdapter, RelayCall, StreamTransformer } from '../types'
 import { errorFromBody, joinUrl } from '../url'
-import { MalformedUpstreamError, openAIBaseAdapter, parseOpenAIResponse } from '../openai/adapter'
+import { MalformedUpstreamError } from '../../lib/upstream-error'
+import { openAIBaseAdapter, parseOpenAIResponse } from '../openai/adapter'
 import { ErnieStream, ernieError, fromErnieAnswer, nativePath, toErnieRequest } from './native'
 import { accessTokenSource, BAIDU_AIP_URL, splitLegacyKey, type Fetcher } from './token'
 

@@ -4,7 +4,7 @@
  * OpenAI shape. Failures come as `{error_code, error_msg}`, often with HTTP 200.
  */
 import type { Usage } from '../../billing/formula'
-import type { SseEvent } from '../../relay/sse'
+import type { SseEvent } from '../../../shared/contract/sse'
 import { stopList, textOf, type ChatRequest } from '../chat-types'
 import type { RelayCall, StreamTransformer, UpstreamError } from '../types'
 import { fromOpenAIUsage, toOpenAIUsage } from '../openai/usage'

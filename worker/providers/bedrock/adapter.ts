@@ -5,7 +5,7 @@
 import type { ChatRequest } from '../chat-types'
 import type { ProviderAdapter } from '../types'
 import { errorFromBody, joinUrl } from '../url'
-import { MalformedUpstreamError } from '../openai/adapter'
+import { MalformedUpstreamError } from '../../lib/upstream-error'
 import { eventStreamToSse } from './event-stream'
 import { parseBedrockKey } from './key'
 import { toConverseRequest } from './request'

@@ -4,7 +4,7 @@
  * of each content block, usage from the trailing `metadata` event and any exception frame.
  */
 import type { Usage } from '../../billing/formula'
-import type { SseEvent } from '../../relay/sse'
+import type { SseEvent } from '../../../shared/contract/sse'
 import type { RelayCall, StreamTransformer, UpstreamError } from '../types'
 import { toOpenAIUsage } from '../openai/usage'
 import { finishReason, fromConverseUsage } from './response'

@@ -2,7 +2,7 @@
 import type { ChatRequest } from '../chat-types'
 import type { ProviderAdapter } from '../types'
 import { errorFromBody, joinUrl } from '../url'
-import { MalformedUpstreamError } from '../openai/adapter'
+import { MalformedUpstreamError } from '../../lib/upstream-error'
 import { toCohereChat, toOpenAIChat } from './chat'
 import { fromCohereEmbed, fromCohereRerank, toCohereEmbed, toCohereRerank } from './embed-rerank'
 import { CohereStream } from './stream'

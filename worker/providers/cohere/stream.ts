@@ -3,7 +3,7 @@
  * tool-call-start/-delta, message-end with finish reason and usage) → OpenAI chunks.
  */
 import type { Usage } from '../../billing/formula'
-import type { SseEvent } from '../../relay/sse'
+import type { SseEvent } from '../../../shared/contract/sse'
 import type { RelayCall, StreamTransformer, UpstreamError } from '../types'
 import { toOpenAIUsage } from '../openai/usage'
 import { cohereFinish, fromCohereUsage } from './chat'

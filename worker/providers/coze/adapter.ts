@@ -4,11 +4,11 @@
  * the chat history. Only `answer` messages are returned; Coze reports no usage (the gateway counts).
  */
 import type { Usage } from '../../billing/formula'
-import type { SseEvent } from '../../relay/sse'
+import type { SseEvent } from '../../../shared/contract/sse'
 import { textOf, type ChatRequest } from '../chat-types'
 import type { ProviderAdapter, RelayCall, StreamTransformer, UpstreamError } from '../types'
 import { errorFromBody, joinUrl } from '../url'
-import { MalformedUpstreamError } from '../openai/adapter'
+import { MalformedUpstreamError } from '../../lib/upstream-error'
 import { toOpenAIUsage } from '../openai/usage'
 
 export const COZE_BASE_URL = 'https://api.coze.com'

@@ -5,7 +5,7 @@
 import type { ChatRequest } from '../chat-types'
 import type { ChannelInfo, ProviderAdapter } from '../types'
 import { errorFromBody, joinUrl } from '../url'
-import { MalformedUpstreamError } from '../openai/adapter'
+import { MalformedUpstreamError } from '../../lib/upstream-error'
 import { toGeminiRequest } from './request'
 import { toOpenAIChat } from './response'
 import { GeminiStream } from './stream'

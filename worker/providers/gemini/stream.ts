@@ -1,6 +1,6 @@
 /** Gemini streamGenerateContent (alt=sse) → OpenAI chat.completion.chunk stream. */
 import type { Usage } from '../../billing/formula'
-import type { SseEvent } from '../../relay/sse'
+import type { SseEvent } from '../../../shared/contract/sse'
 import type { RelayCall, StreamTransformer, UpstreamError } from '../types'
 import { toOpenAIUsage } from '../openai/usage'
 import { candidateDelta, fromGeminiUsage, geminiFinish } from './response'

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import { channel, chatCall, decodeSse, jsonResponse, runStream, SPLITS, stripVolatile } from '../../test/stream-harness'
 import { channelType } from '../registry'
-import { MalformedUpstreamError } from '../openai/adapter'
+import { MalformedUpstreamError } from '../../lib/upstream-error'
 import { hunyuanAdapter, hunyuanKeyProblem } from './adapter'
 import { toHunyuanRequest } from './request'
 import { tc3Authorization } from './sign'

@@ -5,7 +5,7 @@
 import type { ChatRequest } from '../chat-types'
 import type { ProviderAdapter } from '../types'
 import { errorFromBody, joinUrl } from '../url'
-import { MalformedUpstreamError } from '../openai/adapter'
+import { MalformedUpstreamError } from '../../lib/upstream-error'
 import { toHunyuanRequest } from './request'
 import { HunyuanStream, hunyuanError, toOpenAIChat } from './response'
 import { TC3_CONTENT_TYPE, tc3Authorization } from './sign'

@@ -1,6 +1,6 @@
 /** Hunyuan answers (`{Response:{Choices, Usage, Error}}`) and stream chunks → OpenAI shape and billing usage. */
 import type { Usage } from '../../billing/formula'
-import type { SseEvent } from '../../relay/sse'
+import type { SseEvent } from '../../../shared/contract/sse'
 import type { RelayCall, StreamTransformer, UpstreamError } from '../types'
 import { toOpenAIUsage } from '../openai/usage'
 

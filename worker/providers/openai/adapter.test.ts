@@ -1,7 +1,8 @@
 /** OpenAI-compatible adapter: pass-through body, URLs, usage mapping, stream capture and error shapes. */
 import { describe, expect, it } from 'vitest'
 import { channel, chatCall, jsonResponse, runStream, SPLITS, stripVolatile } from '../../test/stream-harness'
-import { MalformedUpstreamError, openAIBaseAdapter, OpenAIStream, upstreamJson } from './adapter'
+import { MalformedUpstreamError } from '../../lib/upstream-error'
+import { openAIBaseAdapter, OpenAIStream, upstreamJson } from './adapter'
 import completion from './__fixtures__/chat-completion.json?raw'
 import completionTools from './__fixtures__/chat-completion-tools.json?raw'
 import toolStream from './__fixtures__/chat-stream-tools.sse?raw'

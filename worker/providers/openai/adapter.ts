@@ -4,7 +4,8 @@
  * `stream_options.include_usage` injected upstream and the usage chunk is captured.
  */
 import type { Usage } from '../../billing/formula'
-import type { SseEvent } from '../../relay/sse'
+import { MalformedUpstreamError } from '../../lib/upstream-error'
+import type { SseEvent } from '../../../shared/contract/sse'
 import type { ChannelInfo, ParsedResponse, ProviderAdapter, RelayCall, RelayOp, StreamTransformer, UpstreamError } from '../types'
 import { errorFromBody, joinUrl } from '../url'
 import { fromOpenAIUsage, toOpenAIUsage } from './usage'
@@ -70,9 +71,6 @@ export async function parseOpenAIResponse(call: RelayCall, res: Response): Promi
   const answer = call.op === 'audio.transcriptions' || call.op === 'audio.translations' ? String(body?.text ?? '') : answerText(call.op, body)
   return { kind: 'json', body, usage, text: answer }
 }
-
-/** Thrown when a 2xx upstream body cannot be parsed: the relay treats it like a 5xx. */
-export class MalformedUpstreamError extends Error {}
 
 /** Pass-through stream: content chunks go out untouched; usage-only chunks are captured. */
 export class OpenAIStream implements StreamTransformer {

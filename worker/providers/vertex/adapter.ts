@@ -7,7 +7,7 @@
 import type { ChatRequest } from '../chat-types'
 import type { ChannelInfo, ProviderAdapter, RelayCall } from '../types'
 import { errorFromBody, joinUrl } from '../url'
-import { MalformedUpstreamError } from '../openai/adapter'
+import { MalformedUpstreamError } from '../../lib/upstream-error'
 import { toAnthropicRequest } from '../anthropic/request'
 import { toOpenAIChat as anthropicToOpenAI } from '../anthropic/response'
 import { AnthropicStream } from '../anthropic/stream'

@@ -10,9 +10,9 @@
  * stream encoder unwraps them; a native JSON answer is kept here under the id of its chat view.
  */
 import type { Usage } from '../../billing/formula'
-import { MalformedUpstreamError } from '../../providers/openai/adapter'
+import { MalformedUpstreamError } from '../../lib/upstream-error'
 import type { ChannelInfo, ParsedResponse, ProviderAdapter, RelayCall, StreamTransformer, UpstreamError } from '../../providers/types'
-import type { SseEvent } from '../sse'
+import type { SseEvent } from '../../../shared/contract/sse'
 
 export interface NativeSpec {
   /** Channel types that speak the format natively. */

@@ -8,7 +8,7 @@
 import type { Context, ErrorHandler } from 'hono'
 import { ApiError, toApiError } from '../../lib/errors'
 import type { HonoEnv } from '../../env'
-import { SseDecoder, type SseEvent } from '../sse'
+import { SseDecoder, type SseEvent } from '../../../shared/contract/sse'
 import type { InboundCodec, InboundStreamEncoder } from './types'
 
 /** The client's JSON body, or the 400 the format renders. */

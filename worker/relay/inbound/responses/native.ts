@@ -9,7 +9,7 @@ import type { Usage } from '../../../billing/formula'
 import { fromOpenAIUsage } from '../../../providers/openai/usage'
 import type { RelayCall, StreamTransformer, UpstreamError } from '../../../providers/types'
 import { errorFromBody, joinUrl } from '../../../providers/url'
-import type { SseEvent } from '../../sse'
+import type { SseEvent } from '../../../../shared/contract/sse'
 import type { NativeSpec } from '../native'
 import type { ChatMessage } from './request'
 

@@ -7,10 +7,10 @@
  * and kind absorbs overlapping reports of the same crossing from concurrent requests. Users who
  * bound Telegram and switched notices on also get the reminder there.
  */
-import { sendMail, smtpConfigured } from '../../lib/mailer'
-import { getSettings, type Settings } from '../../settings/store'
+import { sendMail, smtpConfigured } from './mailer'
+import { getSettings, type Settings } from '../settings/store'
 import { quotaReminderMail } from './templates'
-import { remindOnTelegram } from '../../telegram/notify'
+import { remindOnTelegram } from '../telegram/notify'
 
 export type QuotaReminderKind = 'low' | 'exhausted'
 

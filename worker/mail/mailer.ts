@@ -6,7 +6,7 @@
  * 502 when delivery fails (details go to the log, not to the caller).
  */
 import { LogLevel, WorkerMailer, type WorkerMailerOptions } from 'worker-mailer'
-import { ApiError } from './errors'
+import { ApiError } from '../lib/errors'
 import { getSettings, type Settings } from '../settings/store'
 
 export interface MailMessage {

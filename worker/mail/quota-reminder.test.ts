@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
-import { saveOptions } from '../../settings/store'
-import { createUser } from '../../test/factories'
+import { saveOptions } from '../settings/store'
+import { createUser } from '../test/factories'
 import { formatBalance, quotaCrossing, remindLowQuota } from './quota-reminder'
-import { mailsTo, testSmtpOptions, uniqueEmail } from '../../test/test-smtp'
+import { mailsTo, testSmtpOptions, uniqueEmail } from '../test/test-smtp'
 
 async function userWithEmail(email: string) {
   const { id } = await createUser({ quota: 0 })

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
 import { saveOptions } from '../settings/store'
-import { ApiError } from './errors'
+import { ApiError } from '../lib/errors'
 import { sendMail, smtpConfigured, smtpOptions } from './mailer'
 import { mailsTo, testSmtpOptions, uniqueEmail, TEST_SMTP_USER } from '../test/test-smtp'
 

@@ -3,7 +3,7 @@
  * low-quota / exhausted-quota reminders. Each mail is English followed by Chinese, in plain text
  * and a simple HTML version, and names the site (SystemName).
  */
-import type { MailMessage } from '../../lib/mailer'
+import type { MailMessage } from './mailer'
 
 type Mail = Omit<MailMessage, 'to'>
 
