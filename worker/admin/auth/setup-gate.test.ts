@@ -7,9 +7,9 @@ import { ROOT, setupRoot } from '../../test/client'
 import { isLoopbackRequest, ROOT_INITIAL_QUOTA } from './setup-gate'
 
 /** Calls the app with extra env vars and a client address, carrying the XSRF cookie like a browser. */
-async function setupAs(ip: string | undefined, vars: Record<string, string>, body: Record<string, unknown>) {
+async function setupAs(ip: string | undefined, vars: Record<string, string>, body: Record<string, unknown>, extra: Record<string, string> = {}) {
   const withEnv = { ...env, ...vars } as Env
-  const headers: Record<string, string> = ip ? { 'cf-connecting-ip': ip } : {}
+  const headers: Record<string, string> = { ...(ip ? { 'cf-connecting-ip': ip } : {}), ...extra }
   const call = async (req: Request) => {
     const ctx = createExecutionContext()
     const res = await app.fetch(req, withEnv, ctx)
@@ -71,6 +71,21 @@ describe('setup code', () => {
     expect(spoofed.codeRequired).toBe(true)
     expect(spoofed.status).toBe(403)
     const local = await setupAs('127.0.0.1', { SETUP_CODE: 'open-sesame-42' }, account)
+    expect(local.codeRequired).toBe(false)
+    expect(local.status).toBe(200)
+  })
+
+  it('spoofed cf-connecting-ip ignored on the local runtime', async () => {
+    // npm start on a public interface: a client claiming loopback still needs the code.
+    const publicLocal = { LOCAL_RUNTIME: '1', SETUP_CODE: 'open-sesame-42', SETUP_CODE_ALWAYS: '1' }
+    expect((await setupAs('127.0.0.1', publicLocal, account)).status).toBe(403)
+    // Behind a trusted proxy on this machine: the proxy's header decides, not the client's CF-Connecting-IP.
+    const proxied = { LOCAL_RUNTIME: '1', SETUP_CODE: 'open-sesame-42', CLIENT_IP_HEADER: 'X-Real-IP' }
+    const spoofed = await setupAs('127.0.0.1', proxied, account, { 'x-real-ip': '203.0.113.7' })
+    expect(spoofed.codeRequired).toBe(true)
+    expect(spoofed.status).toBe(403)
+    // Listening on loopback only: every peer is this machine, whatever it claims.
+    const local = await setupAs('203.0.113.7', { LOCAL_RUNTIME: '1', SETUP_CODE: 'open-sesame-42' }, account)
     expect(local.codeRequired).toBe(false)
     expect(local.status).toBe(200)
   })

@@ -8,6 +8,7 @@
 import type { Context } from 'hono'
 import { forbidden } from '../../lib/errors'
 import { safeEqual } from '../../lib/crypto'
+import { clientIp, type ClientIpVars } from '../../lib/client-ip'
 
 /** Root's initial balance, logged as a system log row in the setup batch. */
 export const ROOT_INITIAL_QUOTA = 100_000_000
@@ -19,13 +20,12 @@ interface SetupEnv {
 }
 
 /**
- * Loopback as seen by the runtime: Cloudflare's edge always sets CF-Connecting-IP to the real
- * client (never loopback); workerd via Miniflare sets it to the socket's peer. No header at all
- * means an in-process call (tests, service bindings).
+ * Whether an address (from clientIp(): Cloudflare's edge gives the real client, never loopback;
+ * the self-hosted runtime gives loopback only when it listens on loopback) is this machine.
  */
-export function isLoopbackRequest(header: string | undefined): boolean {
-  if (header === undefined) return true
-  const ip = header.trim().toLowerCase().replace(/^::ffff:/, '')
+export function isLoopbackRequest(address: string | undefined): boolean {
+  if (address === undefined) return true
+  const ip = address.trim().toLowerCase().replace(/^::ffff:/, '')
   return ip === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(ip)
 }
 
@@ -37,7 +37,7 @@ function setupEnv(c: Context): SetupEnv {
 export function setupCodeRequired(c: Context): boolean {
   const env = setupEnv(c)
   if (env.SETUP_CODE && env.SETUP_CODE_ALWAYS === '1') return true
-  return !isLoopbackRequest(c.req.header('cf-connecting-ip'))
+  return !isLoopbackRequest(clientIp(c.req, c.env as ClientIpVars))
 }
 
 /** Throws 403 unless the request may create the root account. */
