@@ -1,10 +1,12 @@
 /**
- * One-time email verification codes (registration, email binding), kept in KV with a TTL and
- * consumed on first successful use; the 60-second resend guard per address; and the email-domain
- * whitelist check shared by registration and the verification-code sender.
+ * One-time email verification codes (registration, email binding), kept as single-use secrets in
+ * D1 with a TTL, consumed atomically on first successful use and dead after five wrong guesses;
+ * the 60-second resend guard per address; and the email-domain whitelist check shared by
+ * registration and the verification-code sender.
  */
 import { randomString } from '../../lib/crypto'
 import { ApiError } from '../../lib/errors'
+import { guessSecret, putSecret } from '../../lib/single-use'
 import type { Settings } from '../../settings/store'
 
 export const CODE_TTL_SECONDS = 10 * 60
@@ -16,15 +18,13 @@ const sentKey = (email: string) => `v1:verify-sent:${email.toLowerCase()}`
 
 export async function issueVerificationCode(env: Env, purpose: string, email: string): Promise<string> {
   const code = randomString(6).toUpperCase()
-  await env.CACHE.put(key(purpose, email), code, { expirationTtl: CODE_TTL_SECONDS })
+  await putSecret(env.DB, key(purpose, email), code, CODE_TTL_SECONDS)
   return code
 }
 
+/** True once for the right code; a wrong guess counts, and after five the code is dead. */
 export async function consumeVerificationCode(env: Env, purpose: string, email: string, code: string): Promise<boolean> {
-  const stored = await env.CACHE.get(key(purpose, email))
-  if (!stored || stored !== code.trim().toUpperCase()) return false
-  await env.CACHE.delete(key(purpose, email))
-  return true
+  return guessSecret(env.DB, key(purpose, email), code.trim().toUpperCase())
 }
 
 /**

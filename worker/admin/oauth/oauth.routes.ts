@@ -19,7 +19,7 @@ import { siteBaseUrl } from '../../lib/site-url'
 import { BINDING_LABEL, type ExternalIdentity, type Provider } from './accounts'
 import { bindIdentity, loginWithIdentity } from './complete-login'
 import { requireXsrf } from './require-xsrf'
-import { createOAuthState, deleteOAuthState, fromIssuingBrowser, readOAuthState, type OAuthState } from './state'
+import { createOAuthState, fromIssuingBrowser, takeOAuthState, readOAuthState, type OAuthState } from './state'
 import { githubIdentity } from './providers/github'
 import { larkIdentity } from './providers/lark'
 import { oidcAuthorizationUrl, oidcIdentity } from './providers/oidc'
@@ -66,10 +66,9 @@ function stateCallback(provider: Provider, identityOf: IdentityOf) {
       if (me.id !== record.userId) throw forbidden('This binding was started by another account')
     }
     const identity = await identityOf(settings, c, code, record)
-    const response =
-      record.userId !== null ? await bindIdentity(c, record.userId, provider, identity) : await loginWithIdentity(c, settings, provider, identity)
-    await deleteOAuthState(c.env, state)
-    return response
+    // The provider answered: take the state now (atomically), so a replayed or parallel callback stops here.
+    if (!(await takeOAuthState(c.env, state))) throw invalidState()
+    return record.userId !== null ? bindIdentity(c, record.userId, provider, identity) : loginWithIdentity(c, settings, provider, identity)
   }
 }
 

@@ -3,12 +3,14 @@
  * signed-in user's id (which turns the callback into an account binding), an OIDC nonce and the
  * SHA-256 of a browser secret. The secret lives in an HttpOnly SameSite=Lax cookie set when the
  * state is issued, so only the browser that started the flow can finish it (no login CSRF with a
- * state fetched by someone else). A callback reads the state first and deletes it only after
- * success, so the console may retry a failed callback; a completed state cannot be used again.
+ * state fetched by someone else). States are single-use secrets in D1: a callback reads the state
+ * first and takes it (one conditional delete) only once the provider has answered, so the console
+ * may retry a failed callback, and of two concurrent callbacks with one state only one goes on.
  */
 import type { Context } from 'hono'
 import { getCookie, setCookie } from 'hono/cookie'
 import { randomString, safeEqual, sha256Hex } from '../../lib/crypto'
+import { consumeSecret, peekSecret, putSecret } from '../../lib/single-use'
 
 export const STATE_TTL_SECONDS = 10 * 60
 export const STATE_PATTERN = /^[A-Za-z0-9]{32}$/
@@ -41,13 +43,13 @@ function browserSecret(c: Context): string {
 export async function createOAuthState(c: Context, userId: number | undefined): Promise<{ state: string } & OAuthState> {
   const state = randomString(32)
   const record: OAuthState = { userId: userId ?? null, nonce: randomString(32), browser: await sha256Hex(browserSecret(c)) }
-  await c.env.CACHE.put(key(state), JSON.stringify(record), { expirationTtl: STATE_TTL_SECONDS })
+  await putSecret(c.env.DB, key(state), JSON.stringify(record), STATE_TTL_SECONDS)
   return { state, ...record }
 }
 
 export async function readOAuthState(env: Env, state: string): Promise<OAuthState | undefined> {
   if (!STATE_PATTERN.test(state)) return undefined
-  const raw = await env.CACHE.get(key(state))
+  const raw = await peekSecret(env.DB, key(state))
   return raw ? (JSON.parse(raw) as OAuthState) : undefined
 }
 
@@ -58,6 +60,7 @@ export async function fromIssuingBrowser(c: Context, record: OAuthState): Promis
   return safeEqual(await sha256Hex(secret), record.browser)
 }
 
-export async function deleteOAuthState(env: Env, state: string): Promise<void> {
-  await env.CACHE.delete(key(state))
+/** Takes the state for good; false when another callback took it first (or it expired). */
+export async function takeOAuthState(env: Env, state: string): Promise<boolean> {
+  return (await consumeSecret(env.DB, key(state))) !== undefined
 }
