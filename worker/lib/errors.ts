@@ -5,6 +5,7 @@
  */
 import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import { EMAIL_TAKEN_MESSAGE, isEmailUniqueViolation } from '../db/errors'
 
 export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 500 | 502 | 503 | 504
 
@@ -35,6 +36,8 @@ export interface ApiErrorOptions {
   /** OpenAI `type` override. */
   type?: string
   cause?: unknown
+  /** Response headers the error carries (e.g. Retry-After on a 429), in every envelope. */
+  headers?: Record<string, string>
 }
 
 export class ApiError extends HTTPException {
@@ -42,9 +45,11 @@ export class ApiError extends HTTPException {
   readonly data: unknown
   readonly param: string | null
   readonly type: string
+  readonly headers: Record<string, string> | undefined
 
   constructor(status: ErrorStatus, message: string, options: ApiErrorOptions = {}) {
     super(status, { message, cause: options.cause })
+    this.headers = options.headers
     this.code = options.code
     this.data = options.data
     this.param = options.param ?? null
@@ -59,6 +64,12 @@ export const notFound = (message = 'Not found') => new ApiError(404, message)
 export const conflict = (message: string) => new ApiError(409, message)
 export const tooManyRequests = (message = 'Too many requests, please try again later') =>
   new ApiError(429, message)
+
+/** Set the error's own headers (Retry-After…) on the response that renders it. */
+export function withErrorHeaders(err: ApiError, res: Response): Response {
+  for (const [k, v] of Object.entries(err.headers ?? {})) res.headers.set(k, v)
+  return res
+}
 
 /** Management API body for a failure. */
 export function managementBody(err: ApiError) {
@@ -88,5 +99,7 @@ export function toApiError(err: unknown): ApiError {
       status === 413 ? 'Request body too large' : err.message || 'Request failed'
     return new ApiError((status >= 400 ? status : 500) as ErrorStatus, message)
   }
+  // Any write that gives a second account an address in use (admin edit, binding, sign-up race).
+  if (isEmailUniqueViolation(err)) return new ApiError(409, EMAIL_TAKEN_MESSAGE, { cause: err })
   return new ApiError(500, 'Internal server error', { cause: err })
 }

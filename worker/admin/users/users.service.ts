@@ -7,7 +7,7 @@ import { createDb } from '../../db/client'
 import { LOG_TYPE, users, type User } from '../../db/schema'
 import { hashPassword, randomString } from '../../lib/crypto'
 import { conflict } from '../../lib/errors'
-import { isUniqueViolation } from '../../db/errors'
+import { EMAIL_TAKEN_MESSAGE, isEmailUniqueViolation, isUniqueViolation } from '../../db/errors'
 import { nowSeconds } from '../../lib/time'
 
 export interface CreateUserInput {
@@ -67,6 +67,7 @@ export async function createUser(env: Env, input: CreateUserInput): Promise<User
   try {
     await env.DB.batch([insertUser, ...logCredits])
   } catch (err) {
+    if (isEmailUniqueViolation(err)) throw conflict(EMAIL_TAKEN_MESSAGE)
     if (isUniqueViolation(err)) throw conflict('Username already exists')
     throw err
   }
