@@ -1,4 +1,7 @@
-/** Every KV key the gateway writes, in one place (versioned prefixes keep old data harmless). */
+/**
+ * Every KV key the gateway writes, in one place (versioned prefixes keep old data harmless).
+ * One-time secrets (reset links, verification codes, OAuth states) are D1 rows: lib/single-use.ts.
+ */
 export const cacheKeys = {
   snapshot: (name: string) => `v1:snapshot:${name}`,
   token: (key: string) => `v1:token:${key}`,
@@ -14,4 +17,9 @@ export const cacheKeys = {
   telegramUpdate: (updateId: number) => `v1:tg-update:${updateId}`,
   /** Unix time of the last update the bot handled. */
   telegramLastUpdate: 'v1:tg-last-update',
+  /** When a cron job that runs every N minutes last ran (ms); see cron/index.ts. */
+  cronLastRun: (job: string) => `v1:cron:last:${job}`,
+  /** The 10-minute mark of a low-quota reminder per user and kind, by mail and by Telegram; see mail/quota-reminder.ts. */
+  quotaRemindMail: (userId: number, kind: string) => `v1:quota-remind:${userId}:${kind}`,
+  quotaRemindTelegram: (userId: number, kind: string) => `v1:quota-remind-tg:${userId}:${kind}`,
 }

@@ -12,6 +12,7 @@
 import { testAllChannels } from '../admin/channels/channel-test'
 import { refreshAllBalances } from '../admin/channels/channel-balance'
 import { deleteLogsBefore } from '../admin/logs/logs.service'
+import { cacheKeys } from '../cache/keys'
 import { nowSeconds } from '../lib/time'
 import { getSettings } from '../settings/store'
 import { closeStaleOrders } from '../payments/payments.service'
@@ -23,7 +24,7 @@ export const DAILY_CRON = '10 0 * * *'
 
 async function dueEvery(env: Env, job: string, minutes: number): Promise<boolean> {
   if (minutes <= 0) return false
-  const key = `v1:cron:last:${job}`
+  const key = cacheKeys.cronLastRun(job)
   const last = Number((await env.CACHE.get(key)) ?? 0)
   if (Date.now() - last < minutes * 60_000 - 30_000) return false
   await env.CACHE.put(key, String(Date.now()))

@@ -7,6 +7,7 @@
  * and kind absorbs overlapping reports of the same crossing from concurrent requests. Users who
  * bound Telegram and switched notices on also get the reminder there.
  */
+import { cacheKeys } from '../cache/keys'
 import { sendMail, smtpConfigured } from './mailer'
 import { getSettings, type Settings } from '../settings/store'
 import { quotaReminderMail } from './templates'
@@ -15,7 +16,7 @@ import { remindOnTelegram } from '../telegram/notify'
 export type QuotaReminderKind = 'low' | 'exhausted'
 
 const DEDUPE_TTL_SECONDS = 10 * 60
-const markKey = (userId: number, kind: QuotaReminderKind) => `v1:quota-remind:${userId}:${kind}`
+const markKey = cacheKeys.quotaRemindMail
 
 /** Which reminder (if any) a balance change from `before` to `after` calls for. */
 export function quotaCrossing(before: number, after: number, threshold: number): QuotaReminderKind | null {

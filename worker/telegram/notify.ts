@@ -6,6 +6,7 @@
  * never reaches billing or the caller.
  */
 import { eq } from 'drizzle-orm'
+import { cacheKeys } from '../cache/keys'
 import { createDb } from '../db/client'
 import { users } from '../db/schema'
 import type { Settings } from '../settings/store'
@@ -39,7 +40,7 @@ export async function notifyTelegram(env: Env, userId: number, html: string): Pr
 /** The low-balance or exhausted reminder, once per crossing (10-minute mark per user and kind). */
 export async function remindOnTelegram(env: Env, settings: Settings, userId: number, kind: 'low' | 'exhausted', balance: number): Promise<boolean> {
   if (!settings.bool('TelegramBotEnabled')) return false
-  const mark = `v1:quota-remind-tg:${userId}:${kind}`
+  const mark = cacheKeys.quotaRemindTelegram(userId, kind)
   if (await env.CACHE.get(mark)) return false
   await env.CACHE.put(mark, String(Date.now()), { expirationTtl: DEDUPE_TTL_SECONDS })
   const amount = formatQuota({ displayInCurrency: settings.bool('DisplayInCurrencyEnabled'), quotaPerUnit: Math.max(1, settings.int('QuotaPerUnit')) }, Math.max(0, balance))
