@@ -3,6 +3,7 @@
  * then every resource's routes. Each route declares its minimum role with `access()`.
  */
 import { Hono } from 'hono'
+import type { RouterRoute } from 'hono/types'
 import { bodyLimit } from 'hono/body-limit'
 import { csrf } from '../middleware/csrf'
 import { sessionAuth } from '../middleware/session-auth'
@@ -26,6 +27,7 @@ import { mailRoutes } from './mail/mail.routes'
 import { telegramRoutes } from '../telegram/telegram.routes'
 import { paymentRoutes } from '../payments/payments.routes'
 import { taskListRoutes } from './tasks/tasks.routes'
+import { openApiRoutes } from './openapi/openapi.routes'
 
 export const adminApp = new Hono<HonoEnv>()
   .use(
@@ -56,5 +58,7 @@ export const adminApp = new Hono<HonoEnv>()
   .route('/', telegramRoutes)
   .route('/', paymentRoutes)
   .route('/', taskListRoutes)
+  // The document is built from this very table, read lazily on the first request.
+  .route('/', openApiRoutes((): readonly RouterRoute[] => adminApp.routes))
 
 export type AdminApiType = typeof adminApp

@@ -39,6 +39,16 @@ describe('route table authorization', () => {
     expect(routes.length).toBeGreaterThan(40)
   })
 
+  it('keeps the OpenAPI document (the whole admin surface) to administrators', async () => {
+    const openapi = apiRoutes().find((r) => r.path === '/api/openapi.json')
+    expect(openapi).toMatchObject({ method: 'GET', role: 10 })
+    const root = await setupRoot()
+    const { client: user } = await signedInUser('openapireader')
+    expect((await new TestClient().get('/api/openapi.json')).status).toBe(401)
+    expect((await user.get('/api/openapi.json')).status).toBe(403)
+    expect(((await root.get('/api/openapi.json')).body as unknown as { openapi: string }).openapi).toBe('3.1.0')
+  })
+
   it('refuses anonymous callers (401), users (403) and admins on root routes (403)', async () => {
     const routes = apiRoutes()
     const root = await setupRoot()
@@ -76,7 +86,8 @@ describe('route table authorization', () => {
       if (r.path === '/api/setup' || r.path.includes('logout')) continue
       const res = await root.call(r.method, concrete(r.path), { body: r.method === 'GET' ? undefined : {} })
       if (res.status >= 500 && !r.path.includes('/channel/test')) failures.push(`${r.method} ${r.path} → ${res.status} ${res.body.message}`)
-      if (res.body.success === undefined && !r.path.includes('export')) failures.push(`${r.method} ${r.path} → no envelope`)
+      // Exports and the OpenAPI document are files, not envelopes.
+      if (res.body.success === undefined && !r.path.includes('export') && !r.path.endsWith('/openapi.json')) failures.push(`${r.method} ${r.path} → no envelope`)
     }
     expect(failures).toEqual([])
   })

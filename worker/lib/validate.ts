@@ -1,7 +1,8 @@
 /**
  * Route-edge validation. `validate(target, schema)` wraps @hono/zod-validator so that a failure
  * becomes `ApiError(400)` with one message per field (`data.fields`), rendered by the error handler
- * in the envelope of the surface (management or relay).
+ * in the envelope of the surface (management or relay). The returned middleware carries its
+ * (target, schema) under `VALIDATED` so the OpenAPI generator (admin/openapi) can read the route table.
  */
 import { zValidator } from '@hono/zod-validator'
 import type { ValidationTargets } from 'hono'
@@ -25,10 +26,19 @@ export function validationError(error: z.ZodError): ApiError {
   return new ApiError(400, message || 'Invalid input', { data: { fields }, param: Object.keys(fields)[0] })
 }
 
+/** Marker on a `validate()` middleware: which part of the request it checks, with which schema. */
+export const VALIDATED = Symbol('validated')
+export interface ValidatedInput {
+  target: keyof ValidationTargets
+  schema: z.ZodType
+}
+
 export function validate<T extends keyof ValidationTargets, S extends z.ZodType>(target: T, schema: S) {
-  return zValidator(target, schema, (result) => {
+  const mw = zValidator(target, schema, (result) => {
     if (!result.success) throw validationError(result.error as unknown as z.ZodError)
   })
+  Object.defineProperty(mw, VALIDATED, { value: { target, schema } satisfies ValidatedInput })
+  return mw
 }
 
 /** Trimmed string helpers used by many schemas (spec: text inputs are trimmed). */
