@@ -2,6 +2,7 @@
  * Model prices as the relay reads them: the `prices` table in an isolate snapshot fed by KV
  * (cache/versioned.ts), resolved by exact name first, then by the longest trailing-`*` wildcard,
  * then the admin's DefaultModelPrice option. An unpriced model is refused, never billed silently.
+ * Lookups by a client's model or group name are own-key only (`constructor` is not a price).
  */
 import { createDb } from '../db/client'
 import { prices } from '../db/schema'
@@ -30,7 +31,7 @@ async function loadPrices(env: Env): Promise<PriceTable> {
 export const priceSnapshot = new Snapshot('prices', loadPrices)
 
 export function resolvePrice(table: PriceTable, model: string, settings?: Settings): ModelPrice | undefined {
-  const exact = table.exact[model]
+  const exact = Object.hasOwn(table.exact, model) ? table.exact[model] : undefined
   if (exact) return exact
   for (const w of table.wildcards) if (model.startsWith(w.prefix)) return w.price
   const fallback = settings?.str('DefaultModelPrice')
@@ -48,6 +49,6 @@ export async function getPriceTable(env: Env, ctx?: BackgroundCtx): Promise<Pric
 /** Group ratio from the GroupRatio setting (kept in sync with user groups); undefined = unknown group. */
 export function groupRatio(settings: Settings, group: string): number | undefined {
   const ratios = settings.json<Record<string, number>>('GroupRatio')
-  const r = ratios[group]
+  const r = Object.hasOwn(ratios, group) ? ratios[group] : undefined
   return typeof r === 'number' && r >= 0 ? r : undefined
 }

@@ -65,13 +65,16 @@ describe('prototype keys', () => {
     expect(failures).toEqual([])
   })
 
-  it('answers 4xx or falls back to the default order for prototype sort fields, and caps pages', async () => {
+  it('answers 400 for prototype sort fields on every list route that sorts, and caps pages', async () => {
     const root = await setupRoot()
     const failures: string[] = []
-    for (const path of ['/api/token/', '/api/user/', '/api/channel/', '/api/redemption/', '/api/log/', '/api/log/self', '/api/token/admin/search', '/api/prices/']) {
+    // Lists that take `order`; the others ignore it (fixed order) and must simply not fail.
+    const sorted = ['/api/token/', '/api/user/', '/api/channel/', '/api/redemption/', '/api/payment/', '/api/payment/order', '/api/user/order', '/api/option/telegram/']
+    for (const path of [...sorted, '/api/log/', '/api/log/self', '/api/prices/', '/api/token/admin/search', '/api/log/dead-letters']) {
       for (const order of NAMES.flatMap((n) => [n, `-${n}`])) {
         const res = await root.get(`${path}?order=${order}`)
         if (res.status >= 500) failures.push(`${path}?order=${order} → ${res.status} ${res.body.message}`)
+        if (sorted.includes(path) && res.status !== 400) failures.push(`${path}?order=${order} → ${res.status}, not 400`)
       }
       const far = await root.get(`${path}?p=100000000`)
       if (far.status !== 400 && far.status !== 404) failures.push(`${path}?p=100000000 → ${far.status}`)
