@@ -4,6 +4,11 @@
  * auto-disable action (status 3 + reason in D1, then a routing-table version bump so every isolate
  * drops the channel). Relays report outcomes off the response path and read freezes through an
  * isolate-local view (worker/relay/health-view.ts), never waiting on this object.
+ *
+ * Auto-disable strikes (issue 12): the channel is disabled only after `threshold` consecutive
+ * qualifying failures (auth/billing) within the window that came from at least two different users
+ * or from a channel test, so one user's bad traffic cannot take a shared channel out alone; any
+ * reported success clears the strikes. Model names are client input: own keys only.
  */
 import { DurableObject } from 'cloudflare:workers'
 
@@ -25,9 +30,28 @@ export interface HealthState {
   lastErrorAt: number
   lastSuccessAt: number
   frozen: Record<string, number>
+  /** Qualifying failures since the last success: when, and whose request (`user:<id>` or `test`). */
+  strikes?: { at: number; actor: string }[]
 }
 
-const EMPTY: HealthState = { consecutiveFailures: 0, successes: 0, failures: 0, lastError: '', lastErrorAt: 0, lastSuccessAt: 0, frozen: {} }
+/** One qualifying (auth/billing) failure towards auto-disable. */
+export interface StrikeInput {
+  /** Who sent the failing request: `user:<id>`, or `test` for a channel test. */
+  actor: string
+  threshold: number
+  windowMs: number
+}
+
+const EMPTY: HealthState = { consecutiveFailures: 0, successes: 0, failures: 0, lastError: '', lastErrorAt: 0, lastSuccessAt: 0, frozen: {}, strikes: [] }
+
+/** Whether the strikes justify disabling: enough of them, from two users or a channel test. */
+export function strikesDisable(strikes: { actor: string }[], threshold: number): boolean {
+  if (strikes.length < Math.max(1, threshold)) return false
+  const actors = new Set(strikes.map((s) => s.actor))
+  return actors.has('test') || actors.size >= 2
+}
+
+const frozenUntil = (frozen: Record<string, number>, model: string) => (Object.hasOwn(frozen, model) ? frozen[model]! : 0)
 
 export const CHANNEL_STATUS = { ENABLED: 1, MANUAL_DISABLED: 2, AUTO_DISABLED: 3, TEST_DISABLED: 4 } as const
 
@@ -47,16 +71,35 @@ export class ChannelHealth extends DurableObject<Env> {
     if (r.ok) {
       s.successes++
       s.consecutiveFailures = 0
+      s.strikes = []
       s.lastSuccessAt = now
-      delete s.frozen[r.model]
+      if (Object.hasOwn(s.frozen, r.model)) delete s.frozen[r.model]
     } else {
       s.failures++
       s.consecutiveFailures++
       s.lastError = `${r.status ?? 'network'}: ${(r.message ?? '').slice(0, 300)}`
       s.lastErrorAt = now
-      if (r.freezeSeconds && r.freezeSeconds > 0) s.frozen[r.model] = Math.max(s.frozen[r.model] ?? 0, now + r.freezeSeconds * 1000)
+      if (r.freezeSeconds && r.freezeSeconds > 0) {
+        // defineProperty: a model named `__proto__` is an own entry like any other.
+        const value = Math.max(frozenUntil(s.frozen, r.model), now + r.freezeSeconds * 1000)
+        Object.defineProperty(s.frozen, r.model, { value, enumerable: true, writable: true, configurable: true })
+      }
     }
     this.ctx.storage.kv.put('state', s)
+  }
+
+  /**
+   * Records a qualifying failure; true when the channel should now be disabled (the caller then
+   * calls disable). Strikes older than the window drop out; a success (report ok) clears them.
+   */
+  strike(input: StrikeInput): boolean {
+    const s = this.load()
+    const now = Date.now()
+    s.strikes = [...(s.strikes ?? []).filter((x) => now - x.at < input.windowMs), { at: now, actor: input.actor }].slice(-100)
+    const disable = strikesDisable(s.strikes, input.threshold)
+    if (disable) s.strikes = []
+    this.ctx.storage.kv.put('state', s)
+    return disable
   }
 
   frozen(): Record<string, number> {
@@ -85,6 +128,7 @@ export class ChannelHealth extends DurableObject<Env> {
     if (res.meta.changes > 0) {
       const s = this.load()
       s.consecutiveFailures = 0
+      s.strikes = []
       s.frozen = {}
       this.ctx.storage.kv.put('state', s)
       await this.env.CONFIG_VERSION.getByName('global').bump('channels')

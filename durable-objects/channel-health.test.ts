@@ -1,0 +1,51 @@
+/**
+ * Auto-disable strikes in the ChannelHealth object (issue 12): consecutive qualifying failures
+ * disable a channel only when they come from two different users or a channel test, and a success
+ * starts the count again. Model names are own keys (a `__proto__` freeze is an entry, not a prototype).
+ */
+import { describe, expect, it } from 'vitest'
+import { env } from 'cloudflare:workers'
+
+const health = (id: number) => env.CHANNEL_HEALTH.getByName(`channel:${id}`)
+const strike = (id: number, actor: string, threshold = 3) => health(id).strike({ actor, threshold, windowMs: 600_000 })
+
+describe('auto-disable strikes', () => {
+  it('one user alone never reaches the disable, however many failures', async () => {
+    for (let i = 0; i < 10; i++) expect(await strike(1, 'user:7')).toBe(false)
+  })
+
+  it('disables at the threshold once two users failed, or a channel test did', async () => {
+    expect(await strike(2, 'user:7')).toBe(false)
+    expect(await strike(2, 'user:7')).toBe(false)
+    expect(await strike(2, 'user:8')).toBe(true)
+    expect(await strike(3, 'user:7')).toBe(false)
+    expect(await strike(3, 'user:7')).toBe(false)
+    expect(await strike(3, 'test')).toBe(true)
+    // A threshold of 1 still needs a second user (or a test).
+    expect(await strike(4, 'user:7', 1)).toBe(false)
+    expect(await strike(4, 'user:9', 1)).toBe(true)
+  })
+
+  it('a success in between starts the count again', async () => {
+    expect(await strike(5, 'user:7')).toBe(false)
+    expect(await strike(5, 'user:8')).toBe(false)
+    await health(5).report({ channelId: 5, model: 'gpt-4o', ok: true })
+    expect(await strike(5, 'user:8')).toBe(false)
+    expect(await strike(5, 'user:7')).toBe(false)
+    expect(await strike(5, 'user:7')).toBe(true)
+  })
+
+  it('strikes older than the window drop out', async () => {
+    expect(await health(6).strike({ actor: 'user:1', threshold: 2, windowMs: 1 })).toBe(false)
+    await new Promise((r) => setTimeout(r, 5))
+    expect(await health(6).strike({ actor: 'user:2', threshold: 2, windowMs: 1 })).toBe(false)
+  })
+
+  it('keeps prototype model names as own freeze entries', async () => {
+    await health(7).report({ channelId: 7, model: '__proto__', ok: false, status: 429, freezeSeconds: 60 })
+    await health(7).report({ channelId: 7, model: 'constructor', ok: false, status: 429, freezeSeconds: 60 })
+    const frozen = await health(7).frozen()
+    expect(Object.keys(frozen).sort()).toEqual(['__proto__', 'constructor'])
+    expect(Object.values(frozen).every((until) => typeof until === 'number' && until > Date.now())).toBe(true)
+  })
+})
