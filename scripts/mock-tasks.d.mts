@@ -8,4 +8,9 @@ export interface TaskMock {
   handle(method: string, path: string, headers: (name: string) => string | undefined | null, body: any): TaskMockReply
   tasks: { mj: Map<string, any>; suno: Map<string, any> }
 }
-export function createTaskMock(options?: { now?: () => number; stepMs?: number }): TaskMock
+export function createTaskMock(options?: {
+  now?: () => number
+  stepMs?: number
+  /** Called at submit for each later state change of a task that has a notifyHook. */
+  onTransition?: (hook: string, delayMs: number, dto: () => Record<string, unknown>) => void
+}): TaskMock

@@ -6,6 +6,12 @@
  * Tasks progress with time: SUBMITTED for one step, IN_PROGRESS (50%) for two, then SUCCESS — or
  * FAILURE when the prompt contains "fail" (one containing "slow" keeps running for ten minutes). A prompt containing "banned" is refused at submit (code
  * 24 / Suno `submit_failed`). Keys: `mock-401` answers 401; anything else is accepted.
+ * A fast-mode imagine whose prompt contains "nofast" is refused with code 3 (no account with fast
+ * hours left), as midjourney-proxy does when the fast hours are used up; relax mode accepts it.
+ *
+ * notifyHook: when a Midjourney submit carries one, the mock calls `options.onTransition(hook,
+ * delayMs, dto)` for each later state change (IN_PROGRESS, then SUCCESS/FAILURE); `dto()` gives the
+ * task as it is at that moment. The HTTP mock POSTs it after the delay; tests deliver it by hand.
  */
 
 const STEP_MS = 1000
@@ -58,6 +64,10 @@ export function createTaskMock(options = {}) {
   const reply = (status, body) => ({ status, body })
   const submitted = (t) => {
     mj.set(t.id, t)
+    if (t.notifyHook && options.onTransition) {
+      const last = t.slow ? SLOW_STEPS : 3
+      for (const steps of [1, last]) options.onTransition(t.notifyHook, steps * stepMs, () => mjDto(t))
+    }
     return reply(200, { code: 1, description: 'Submit success', result: t.id, properties: {} })
   }
 
@@ -66,9 +76,11 @@ export function createTaskMock(options = {}) {
     if (method === 'POST' && (submit || path === '/mj/insight-face/swap')) {
       const route = submit ? submit[1] : 'swap'
       const modes = body?.accountFilter?.modes
-      const base = { id: nextId(), submitTime: now(), state: body?.state, modes }
+      const notifyHook = typeof body?.notifyHook === 'string' ? body.notifyHook : undefined
+      const base = { id: nextId(), submitTime: now(), state: body?.state, modes, notifyHook }
       if (route === 'imagine') {
         if (!body?.prompt) return reply(200, { code: 4, description: 'prompt must not be empty', result: null, properties: {} })
+        if (/nofast/i.test(body.prompt) && Array.isArray(modes) && modes.includes('FAST')) return reply(200, { code: 3, description: 'No available account instance (fast hours used up)', result: null, properties: {} })
         if (/banned/i.test(body.prompt)) return reply(200, { code: 24, description: 'Banned prompt', result: null, properties: { promptEn: body.prompt, bannedWord: 'banned' } })
         return submitted({ ...base, action: 'IMAGINE', prompt: body.prompt, fails: /fail/i.test(body.prompt), slow: /slow/i.test(body.prompt) })
       }

@@ -18,7 +18,8 @@
  *   mock-delay-<ms>   waits before answering (e.g. mock-delay-60)
  *   anything else     normal answers
  * Under /mj (midjourney-proxy) and /suno (Suno-API) it runs asynchronous tasks that finish after
- * a few seconds (scripts/mock-tasks.mjs; TASK_STEP_MS sets the pace, default 1000).
+ * a few seconds (scripts/mock-tasks.mjs; TASK_STEP_MS sets the pace, default 1000) and call the
+ * notifyHook a Midjourney submit gave them at each state change.
  * GET /v1/realtime upgrades to the Realtime WebSocket (scripts/mock-realtime.mjs).
  * GET /__stats returns request counts per key and path; POST /__reset clears them.
  * Options: PORT (default 3999), DELAY_MS (default delay for every request).
@@ -235,7 +236,15 @@ function geminiGenerate(res, body, model, stream, mode) {
 
 export async function startMockUpstream({ port = Number(process.env.PORT ?? 3999), host = '127.0.0.1', delayMs = Number(process.env.DELAY_MS ?? 0) } = {}) {
   const stats = {}
-  const taskMock = createTaskMock({ stepMs: Number(process.env.TASK_STEP_MS ?? 1000) })
+  const taskMock = createTaskMock({
+    stepMs: Number(process.env.TASK_STEP_MS ?? 1000),
+    // midjourney-proxy's notifyHook: POST the task DTO to the hook after each state change.
+    onTransition: (hook, delayMs, dto) => {
+      setTimeout(() => {
+        fetch(hook, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(dto()), signal: AbortSignal.timeout(5000) }).catch(() => {})
+      }, delayMs).unref?.()
+    },
+  })
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url, 'http://mock')
     if (url.pathname === '/__stats') return json(res, 200, stats)

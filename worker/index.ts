@@ -7,6 +7,7 @@ import { runScheduled } from './cron'
 export { ChannelHealth } from '../durable-objects/channel-health'
 export { ConfigVersion } from '../durable-objects/config-version'
 export { RateLimiter } from '../durable-objects/rate-limiter'
+export { TaskQueue } from '../durable-objects/task-queue'
 export { TelegramPoller } from '../durable-objects/telegram-poller'
 export { UserWallet } from '../durable-objects/user-wallet'
 

@@ -1,19 +1,43 @@
 /**
- * The cron sweep over unfinished asynchronous tasks (Midjourney and Suno): each run takes at most
- * `limit` of the oldest unfinished rows per platform, refreshes them from their channels in one
- * batched call per channel, and fails (and refunds) those past the 1 h timeout. Clients that poll
- * their task get it refreshed at once by the fetch routes; this sweep catches the tasks nobody asks
- * about, so every charge for a failed task comes back even when the client went away.
+ * The cron's part in polling asynchronous tasks (Midjourney and Suno): the per-channel TaskQueue
+ * Durable Objects poll running tasks with alarms (tasks/task-queue.ts); this sweep takes at most
+ * `limit` of the oldest unfinished rows per platform, fails (and refunds) those past the 1 h timeout
+ * at once, and puts the rest back into their channel's queue — a no-op for tasks already queued, so
+ * only stragglers (a lost add, a queue that was reset) are re-armed.
  */
 import { getRoutingTable } from '../relay/routing-table'
-import { refreshMjTasks, type MjRow } from './midjourney/mj-store'
-import { refreshSunoTasks, type TaskRow } from './suno/suno-store'
+import { MJ_TIMEOUT_MS, refreshMjTasks, type MjRow } from './midjourney/mj-store'
+import { refreshSunoTasks, SUNO_TIMEOUT_SECONDS, type TaskRow } from './suno/suno-store'
+import { trackTasks } from './task-queue'
+import type { QueuedPlatform } from '../../durable-objects/task-queue'
+import { nowSeconds } from '../lib/time'
 
-export async function pollUnfinishedTasks(env: Env, limit = 200): Promise<{ mj: number; suno: number }> {
-  const table = await getRoutingTable(env)
-  const mj = await env.DB.prepare("SELECT * FROM midjourneys WHERE progress != '100%' ORDER BY id LIMIT ?").bind(limit).all<MjRow>()
-  if (mj.results.length) await refreshMjTasks(env, mj.results, table.channels)
-  const suno = await env.DB.prepare("SELECT * FROM tasks WHERE platform = 'suno' AND progress != '100%' ORDER BY id LIMIT ?").bind(limit).all<TaskRow>()
-  if (suno.results.length) await refreshSunoTasks(env, suno.results, table.channels)
-  return { mj: mj.results.length, suno: suno.results.length }
+export interface SweepResult {
+  mj: number
+  suno: number
+  /** Tasks that were in no queue and were put back. */
+  rearmed: number
+}
+
+async function requeue(env: Env, platform: QueuedPlatform, rows: { id: number; channel_id: number }[]): Promise<number> {
+  const byChannel = new Map<number, number[]>()
+  for (const r of rows) byChannel.set(r.channel_id, [...(byChannel.get(r.channel_id) ?? []), r.id])
+  let added = 0
+  for (const [channelId, ids] of byChannel) added += await trackTasks(env, channelId, platform, ids)
+  return added
+}
+
+export async function pollUnfinishedTasks(env: Env, limit = 200): Promise<SweepResult> {
+  const mj = (await env.DB.prepare("SELECT * FROM midjourneys WHERE progress != '100%' ORDER BY id LIMIT ?").bind(limit).all<MjRow>()).results
+  const suno = (await env.DB.prepare("SELECT * FROM tasks WHERE platform = 'suno' AND progress != '100%' ORDER BY id LIMIT ?").bind(limit).all<TaskRow>()).results
+  const lateMj = mj.filter((r) => Date.now() - r.submit_time > MJ_TIMEOUT_MS)
+  const lateSuno = suno.filter((r) => nowSeconds() - r.submit_time > SUNO_TIMEOUT_SECONDS)
+  if (lateMj.length || lateSuno.length) {
+    const { channels } = await getRoutingTable(env)
+    if (lateMj.length) await refreshMjTasks(env, lateMj, channels)
+    if (lateSuno.length) await refreshSunoTasks(env, lateSuno, channels)
+  }
+  let rearmed = await requeue(env, 'mj', mj.filter((r) => !lateMj.includes(r)))
+  rearmed += await requeue(env, 'suno', suno.filter((r) => !lateSuno.includes(r)))
+  return { mj: mj.length, suno: suno.length, rearmed }
 }

@@ -1,15 +1,31 @@
 /**
  * The midjourney-proxy and Suno-API mock of scripts/mock-tasks.mjs behind the fetch-level upstream
- * mock (https://upstream.test/mj/…, /suno/…), with a clock the test moves by hand.
+ * mock (https://upstream.test/mj/…, /suno/…), with a clock the test moves by hand. The notify
+ * callbacks the mock would send (notifyHook) wait in a list until the clock passes them; the test
+ * delivers them itself. https://upstream.test/img/<name> answers a small PNG (image proxy tests).
  */
 import { createTaskMock } from '../../scripts/mock-tasks.mjs'
 import { mockUpstream } from './upstream-mock'
 
+export const MOCK_PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3])
+
+export interface PendingNotify {
+  hook: string
+  due: number
+  dto: () => Record<string, unknown>
+}
+
 export function mockTaskUpstream(stepMs = 1000) {
   let clock = Date.now()
-  const tasks = createTaskMock({ now: () => clock, stepMs })
+  const pending: PendingNotify[] = []
+  const tasks = createTaskMock({
+    now: () => clock,
+    stepMs,
+    onTransition: (hook: string, delayMs: number, dto: () => Record<string, unknown>) => pending.push({ hook, due: clock + delayMs, dto }),
+  })
   const upstream = mockUpstream((req, body) => {
     const path = new URL(req.url).pathname
+    if (path.startsWith('/img/')) return new Response(MOCK_PNG, { headers: { 'content-type': 'image/png' } })
     if (!tasks.handles(path)) return undefined
     const answer = tasks.handle(req.method, path, (name) => req.headers.get(name), body)
     return Response.json(answer.body, { status: answer.status })
@@ -21,6 +37,12 @@ export function mockTaskUpstream(stepMs = 1000) {
     /** Move the mock's clock: one step = SUBMITTED → IN_PROGRESS, three = finished. */
     advance: (steps: number) => {
       clock += steps * stepMs
+    },
+    /** The notify calls whose time has come (removed from the list), each with the task as it is now. */
+    dueNotifies: () => {
+      const due = pending.filter((p) => p.due <= clock)
+      for (const p of due) pending.splice(pending.indexOf(p), 1)
+      return due.map((p) => ({ hook: p.hook, body: p.dto() }))
     },
   }
 }

@@ -9,6 +9,7 @@ import type { Page } from '../../lib/respond'
 import { getRoutingTable } from '../../relay/routing-table'
 import { refreshMjTasks, type MjRow } from '../../tasks/midjourney/mj-store'
 import { refreshSunoTasks, scrubData, type TaskRow } from '../../tasks/suno/suno-store'
+import type { ImageRewrite } from '../../tasks/task-images'
 
 const STATUS = z.enum(['NOT_START', 'SUBMITTED', 'QUEUED', 'IN_PROGRESS', 'MODAL', 'FAILURE', 'SUCCESS', 'UNKNOWN'])
 const common = {
@@ -83,12 +84,13 @@ async function fresh<R extends { id: number; progress: string; username?: string
   return updated.map((r, i) => ({ ...r, username: rows[i]!.username }))
 }
 
-export async function listMj(env: Env, q: MjQuery, scope: Scope): Promise<Page<Record<string, unknown>>> {
+/** `rewrite` gives the image link clients may see (the MjImageProxy setting, tasks/task-images.ts). */
+export async function listMj(env: Env, q: MjQuery, scope: Scope, rewrite: ImageRewrite = async (_id, url) => url): Promise<Page<Record<string, unknown>>> {
   const admin = 'admin' in scope
   const listed = await page<MjRow & { username?: string }>(env, 'midjourneys m', q, where(q, scope, 'm'), 'm')
   const rows = await fresh<MjRow & { username?: string }>(env, listed.rows, refreshMjTasks)
   const total = listed.total
-  const data = rows.map((r) => ({
+  const data = await Promise.all(rows.map(async (r) => ({
     id: r.id,
     action: r.action,
     status: r.status,
@@ -97,7 +99,7 @@ export async function listMj(env: Env, q: MjQuery, scope: Scope): Promise<Page<R
     prompt_en: r.prompt_en,
     description: r.description,
     fail_reason: r.fail_reason,
-    image_url: r.image_url,
+    image_url: await rewrite(r.id, r.image_url),
     submit_time: r.submit_time,
     start_time: r.start_time,
     finish_time: r.finish_time,
@@ -105,7 +107,7 @@ export async function listMj(env: Env, q: MjQuery, scope: Scope): Promise<Page<R
     mode: r.mode,
     token_id: r.token_id,
     ...(admin ? { channel_id: r.channel_id, user_id: r.user_id, username: r.username ?? '', mj_id: r.mj_id } : {}),
-  }))
+  })))
   return { data, page: q.p, size: q.page_size, total_count: total }
 }
 

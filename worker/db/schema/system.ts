@@ -42,6 +42,10 @@ export const midjourneys = sqliteTable(
     properties: text('properties').notNull().default(''),
     mode: text('mode').notNull().default(''),
     tokenId: integer('token_id').notNull().default(0),
+    /** SHA-256 (hex) of the per-task secret in the gateway notify URL given to the upstream. */
+    notifySecret: text('notify_secret').notNull().default(''),
+    /** The client's own notifyHook, to which updates are forwarded (MjNotifyEnabled). */
+    notifyHook: text('notify_hook').notNull().default(''),
   },
   (t) => [index('idx_mj_user').on(t.userId, t.submitTime), index('idx_mj_mjid').on(t.mjId)]
 )

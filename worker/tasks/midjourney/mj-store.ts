@@ -35,6 +35,10 @@ export interface MjRow {
   properties: string
   mode: string
   token_id: number
+  /** SHA-256 (hex) of the secret in the gateway's notify URL ('' when none was given). */
+  notify_secret: string
+  /** The client's own notifyHook ('' when none, or forwarding is off). */
+  notify_hook: string
 }
 
 /** The midjourney-proxy task DTO as the upstream sends it (fields we read). */

@@ -2,8 +2,11 @@
  * A Midjourney submit, in order: validate the route's body (zod), work out the action (from the
  * route, `action`, the simple-change content or the button's customId), resolve the origin task
  * for follow-up actions (own tasks only; pinned to its channel and mode), price the action as
- * `mj_[<mode>_]<action>`, reserve, forward to the midjourney-proxy with the upstream ids, then
- * settle (codes 1/21/22) or refund (anything else), store the row and answer with the gateway id.
+ * `mj_[<mode>_]<action>`, reserve, hold the task's row, forward to the midjourney-proxy with the
+ * upstream ids and the gateway's own notify hook (mj-notify.ts), then settle (codes 1/21/22) and
+ * fill the row, or refund and drop it (anything else), and answer with the gateway id. A fast-mode
+ * new task refused with code 3 (no fast hours left) is sent once more in relax mode, at the relax
+ * price, when MjFastFallbackRelax is on. Accepted tasks join their channel's poll queue.
  */
 import type { Context } from 'hono'
 import { z } from 'zod'
@@ -11,8 +14,12 @@ import { ApiError } from '../../lib/errors'
 import type { HonoEnv } from '../../env'
 import { getRoutingTable } from '../../relay/routing-table'
 import type { RelayAuth } from '../../relay/token-auth'
+import { siteBaseUrl } from '../../lib/site-url'
+import { getSettings } from '../../settings/store'
 import { pickTaskChannel, TaskCharge } from '../task-charge'
+import { trackTasks } from '../task-queue'
 import { isFinished, MJ_CHANNEL_TYPE, mjHeaders, ownMjTask, refreshMjTasks, type MjRow } from './mj-store'
+import { clientHookProblem, notifyTicket } from './mj-notify'
 
 export type MjMode = 'fast' | 'turbo' | 'relax'
 export type MjRoute = 'imagine' | 'change' | 'simple-change' | 'describe' | 'blend' | 'shorten' | 'action' | 'modal' | 'upload-discord-images' | 'swap'
@@ -50,6 +57,8 @@ const CUSTOM_IDS: [RegExp, string][] = [
 /** First steps of a modal flow: never charged (the MODAL submit that follows is). */
 const FREE_ACTIONS = new Set(['INPAINT', 'CUSTOM_ZOOM'])
 const ACCEPTED = new Set([1, 21, 22])
+/** midjourney-proxy's "no account available" (in fast mode: the fast hours are used up). */
+const NO_ACCOUNT = 3
 
 export function actionOf(route: MjRoute, body: Record<string, any>): string {
   if (route === 'change') return body.action
@@ -67,9 +76,10 @@ export const priceName = (mode: MjMode, action: string) => `mj_${mode === 'fast'
 
 const MODE_FLAGS = /\s--(?:fast|relax|turbo)\b/gi
 
-function upstreamBody(route: MjRoute, body: Record<string, any>, mode: MjMode, origin: MjRow | null): Record<string, unknown> {
+function upstreamBody(route: MjRoute, body: Record<string, any>, mode: MjMode, origin: MjRow | null, hook: string | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = { ...body, accountFilter: { ...(body.accountFilter ?? {}), modes: [mode.toUpperCase()] } }
   delete out.notifyHook
+  if (hook) out.notifyHook = hook
   if (typeof out.prompt === 'string') out.prompt = out.prompt.replace(MODE_FLAGS, '').trim()
   if (origin && route === 'simple-change') out.content = `${origin.mj_id} ${String(body.content).split(' ')[1]}`
   else if (origin) out.taskId = origin.mj_id
@@ -84,6 +94,11 @@ export async function submitMj(c: Context<HonoEnv>, auth: RelayAuth, route: MjRo
   if (!parsed.success) throw new ApiError(400, parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '))
   const body = parsed.data as Record<string, any>
   const action = actionOf(route, body)
+  const settings = await getSettings(c.env, c.executionCtx)
+  // The client's hook is only kept (and checked) when forwarding is on; otherwise it is dropped, as one-hub does.
+  const clientHook = typeof body.notifyHook === 'string' && body.notifyHook && settings.bool('MjNotifyEnabled') ? body.notifyHook : ''
+  const hookProblem = clientHook ? clientHookProblem(c.env, clientHook) : undefined
+  if (hookProblem) throw new ApiError(400, `notifyHook: ${hookProblem}`)
 
   const originId = route === 'simple-change' ? String(body.content).split(' ')[0]! : typeof body.taskId === 'string' ? body.taskId : undefined
   const table = await getRoutingTable(c.env, c.executionCtx)
@@ -93,74 +108,115 @@ export async function submitMj(c: Context<HonoEnv>, auth: RelayAuth, route: MjRo
   if (origin && !isFinished(origin)) origin = (await refreshMjTasks(c.env, [origin], table.channels))[0]!
   if (origin && route !== 'modal' && origin.status !== 'SUCCESS') throw new ApiError(400, `Task ${originId} has not succeeded (status ${origin.status || 'unknown'}).`)
   const mode: MjMode = origin ? ((origin.mode as MjMode) || 'fast') : requestedMode
-  const model = priceName(mode, action)
 
-  const channel = pickTaskChannel(table, auth, MJ_CHANNEL_TYPE, model, origin?.channel_id)
-  const charge = new TaskCharge(c, auth, model, channel)
-  await charge.reserve(FREE_ACTIONS.has(action))
-
-  const path = route === 'swap' ? '/mj/insight-face/swap' : `/mj/submit/${route}`
-  let res: Response
-  let answer: Record<string, any>
-  try {
-    res = await fetch(`${channel.baseUrl.replace(/\/+$/, '')}${path}`, {
-      method: 'POST',
-      headers: mjHeaders(channel),
-      body: JSON.stringify(upstreamBody(route, body, mode, origin)),
-      signal: AbortSignal.timeout(60_000),
-    })
-    answer = await res.json()
-    if (!answer || typeof answer !== 'object' || Array.isArray(answer)) throw new Error('the answer is not a JSON object')
-  } catch (err) {
-    await charge.refund(`Midjourney upstream failed: ${(err as Error).message}`)
-    throw new ApiError(502, 'The Midjourney upstream could not be reached or answered garbage.', { code: 'upstream_error' })
+  const first = await attempt(mode)
+  if ('refused' in first && first.code === NO_ACCOUNT && first.status === 200 && mode === 'fast' && !origin && action !== 'UPLOAD' && settings.bool('MjFastFallbackRelax')) {
+    // Fast hours used up: once more in relax mode (relax price); if relax cannot even be tried, the first refusal stands.
+    const second = await attempt('relax').catch((err) => (err instanceof ApiError && err.status !== 502 ? undefined : Promise.reject(err)))
+    if (second) return answer(second)
   }
-  const code = Number(answer.code)
-  if (res.status !== 200 || !ACCEPTED.has(code)) {
-    await charge.refund(`Midjourney refused the task: HTTP ${res.status}, code ${answer.code}: ${String(answer.description ?? '')}`, { upstream_code: answer.code })
-    if (res.status !== 200) throw new ApiError(res.status === 429 ? 429 : 502, `The Midjourney upstream answered HTTP ${res.status}.`, { code: 'upstream_error' })
-    return c.json({ code: answer.code, description: answer.description ?? '', result: null, properties: answer.properties ?? {} })
+  return answer(first)
+
+  function answer(result: Attempt): Response {
+    if ('refused' in result) {
+      if (result.status !== 200) throw new ApiError(result.status === 429 ? 429 : 502, `The Midjourney upstream answered HTTP ${result.status}.`, { code: 'upstream_error' })
+      return c.json({ code: result.body.code, description: result.body.description ?? '', result: null, properties: result.body.properties ?? {} })
+    }
+    return c.json(result.body)
   }
 
-  const now = Date.now()
-  const props = (answer.properties ?? {}) as Record<string, any>
-  const done = action === 'UPLOAD' || (code === 21 && props.status === 'SUCCESS')
-  const row = await insertRow()
-  await charge.settle(String(row.id), { action, mode, upstream_code: code, task_id: row.id })
-  if (action === 'UPLOAD') return c.json(answer)
-  const rewritten = code === 22 || (code === 21 && done && !FREE_ACTIONS.has(action)) ? 1 : code
-  return c.json({ ...answer, code: rewritten, result: String(row.id) })
+  /** One submit in `tryMode`: reserve, hold the row, send, then settle and fill the row or refund and drop it. */
+  async function attempt(tryMode: MjMode): Promise<Attempt> {
+    const model = priceName(tryMode, action)
+    const channel = pickTaskChannel(table, auth, MJ_CHANNEL_TYPE, model, origin?.channel_id)
+    const charge = new TaskCharge(c, auth, model, channel)
+    await charge.reserve(FREE_ACTIONS.has(action))
+    const now = Date.now()
+    const rowId = await holdRow(charge, channel.id, tryMode, now)
+    const ticket = action === 'UPLOAD' ? undefined : await notifyTicket(siteBaseUrl(c, settings), rowId)
+    if (ticket) await c.env.DB.prepare('UPDATE midjourneys SET notify_secret = ? WHERE id = ?').bind(ticket.secretHash, rowId).run()
 
-  /** The task's row; when it cannot be written the hold is released rather than left to expire. */
-  async function insertRow(): Promise<{ id: number }> {
+    const path = route === 'swap' ? '/mj/insight-face/swap' : `/mj/submit/${route}`
+    let res: Response
+    let answer: Record<string, any>
+    try {
+      res = await fetch(`${channel.baseUrl.replace(/\/+$/, '')}${path}`, {
+        method: 'POST',
+        headers: mjHeaders(channel),
+        body: JSON.stringify(upstreamBody(route, body, tryMode, origin, ticket?.url)),
+        signal: AbortSignal.timeout(60_000),
+      })
+      answer = await res.json()
+      if (!answer || typeof answer !== 'object' || Array.isArray(answer)) throw new Error('the answer is not a JSON object')
+    } catch (err) {
+      await dropRow(rowId)
+      await charge.refund(`Midjourney upstream failed: ${(err as Error).message}`)
+      throw new ApiError(502, 'The Midjourney upstream could not be reached or answered garbage.', { code: 'upstream_error' })
+    }
+    const code = Number(answer.code)
+    if (res.status !== 200 || !ACCEPTED.has(code)) {
+      await dropRow(rowId)
+      await charge.refund(`Midjourney refused the task: HTTP ${res.status}, code ${answer.code}: ${String(answer.description ?? '')}`, { upstream_code: answer.code, mode: tryMode })
+      return { refused: true, status: res.status, code, body: answer }
+    }
+
+    const props = (answer.properties ?? {}) as Record<string, any>
+    const done = action === 'UPLOAD' || (code === 21 && props.status === 'SUCCESS')
+    await fillRow(rowId, charge, code, answer, done, props)
+    await charge.settle(String(rowId), { action, mode: tryMode, upstream_code: code, task_id: rowId })
+    if (!done) c.executionCtx.waitUntil(trackTasks(c.env, channel.id, 'mj', [rowId]).catch((err) => console.error(`mj queue ${rowId}: ${(err as Error).message}`)))
+    if (action === 'UPLOAD') return { body: answer }
+    const rewritten = code === 22 || (code === 21 && done && !FREE_ACTIONS.has(action)) ? 1 : code
+    return { body: { ...answer, code: rewritten, result: String(rowId) } }
+  }
+
+  /**
+   * The task's row, written before the upstream is asked so its id can go into the notify hook.
+   * It starts "finished" at no charge, so no poller touches it until fillRow opens it.
+   */
+  async function holdRow(charge: TaskCharge, channelId: number, tryMode: MjMode, now: number): Promise<number> {
     try {
       const inserted = await c.env.DB.prepare(
-        `INSERT INTO midjourneys (code, user_id, action, mj_id, prompt, description, state, submit_time, image_url, status, progress, channel_id, quota, mode, token_id)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`
+        `INSERT INTO midjourneys (user_id, action, prompt, state, submit_time, status, progress, channel_id, quota, mode, token_id, notify_hook)
+         VALUES (?, ?, ?, ?, ?, 'NOT_START', '100%', ?, 0, ?, ?, ?) RETURNING id`
+      )
+        .bind(auth.userId, action, String(body.prompt ?? origin?.prompt ?? '').slice(0, 8192), String(body.state ?? '').slice(0, 1000), now, channelId, tryMode, auth.id, clientHook.slice(0, 2000))
+        .first<{ id: number }>()
+      if (!inserted) throw new Error('no row id returned')
+      return inserted.id
+    } catch (err) {
+      await charge.refund(`Midjourney task not stored: ${(err as Error).message}`)
+      throw new ApiError(500, 'The gateway could not store the task.', { cause: err })
+    }
+  }
+
+  async function dropRow(rowId: number): Promise<void> {
+    await c.env.DB.prepare("DELETE FROM midjourneys WHERE id = ? AND mj_id = ''").bind(rowId).run().catch((err) => console.error(`mj drop ${rowId}`, err))
+  }
+
+  /** Open the held row with the upstream's answer; when it cannot be written the hold is released. */
+  async function fillRow(rowId: number, charge: TaskCharge, code: number, answer: Record<string, any>, done: boolean, props: Record<string, any>): Promise<void> {
+    try {
+      await c.env.DB.prepare(
+        'UPDATE midjourneys SET code = ?, mj_id = ?, description = ?, image_url = ?, status = ?, progress = ?, quota = ? WHERE id = ?'
       )
         .bind(
           code,
-          auth.userId,
-          action,
           action === 'UPLOAD' ? '' : String(answer.result ?? '').slice(0, 64),
-          String(body.prompt ?? origin?.prompt ?? '').slice(0, 8192),
           String(answer.description ?? '').slice(0, 1000),
-          String(body.state ?? '').slice(0, 1000),
-          now,
           done && typeof props.imageUrl === 'string' ? props.imageUrl.slice(0, 2000) : '',
           done ? 'SUCCESS' : 'SUBMITTED',
           done ? '100%' : '0%',
-          channel.id,
           charge.quota,
-          mode,
-          auth.id
+          rowId
         )
-        .first<{ id: number }>()
-      if (!inserted) throw new Error('no row id returned')
-      return inserted
+        .run()
     } catch (err) {
+      await dropRow(rowId)
       await charge.refund(`Midjourney task accepted upstream but not stored: ${(err as Error).message}`)
       throw new ApiError(500, 'The gateway could not store the task.', { cause: err })
     }
   }
 }
+
+type Attempt = { refused: true; status: number; code: number; body: Record<string, any> } | { body: Record<string, unknown> }

@@ -2,7 +2,9 @@
  * The midjourney-proxy surface of the relay, mounted at /mj and at /mj-fast/mj, /mj-turbo/mj,
  * /mj-relax/mj. The gateway key comes in `mj-api-secret` (or Authorization). Errors answer in
  * midjourney-proxy's `{code, description, result}` envelope with real HTTP statuses. Fetches read
- * our D1 rows (own tasks only) and refresh unfinished ones from the upstream on the way.
+ * our D1 rows (own tasks only) and refresh unfinished ones from the upstream on the way; their
+ * image links go through the image proxy setting (task-images.ts). `/mj/notify/:id` takes the
+ * upstream's callbacks (mj-notify.ts) and `/mj/image/:id` streams a task's image.
  */
 import { Hono, type Context } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
@@ -12,7 +14,9 @@ import type { HonoEnv } from '../../env'
 import { getRoutingTable } from '../../relay/routing-table'
 import { authenticateRelay } from '../../relay/token-auth'
 import { mjDto, mjHeaders, ownMjTask, refreshMjTasks, type MjRow } from './mj-store'
+import { handleMjNotify } from './mj-notify'
 import { submitMj, type MjMode, type MjRoute } from './mj-submit'
+import { requestImageRewriter, streamImage, validImageSignature } from '../task-images'
 
 export const MJ_MODE_PREFIXES = ['mj-fast', 'mj-turbo', 'mj-relax'] as const
 
@@ -27,6 +31,12 @@ function modeOf(c: Context<HonoEnv>): MjMode {
 const auth = (c: Context<HonoEnv>) => authenticateRelay(c, c.req.header('mj-api-secret'))
 
 const ListBody = z.object({ ids: z.array(z.string().max(64)).max(100) }).passthrough()
+
+/** Client DTOs with the image links the image proxy setting asks for. */
+async function dtos(c: Context<HonoEnv>, rows: MjRow[]) {
+  const rewrite = await requestImageRewriter(c)
+  return Promise.all(rows.map(async (r) => ({ ...mjDto(r), imageUrl: await rewrite(r.id, r.image_url) })))
+}
 
 async function refreshed(c: Context<HonoEnv>, rows: MjRow[]): Promise<MjRow[]> {
   if (rows.every((r) => r.progress === '100%')) return rows
@@ -45,8 +55,8 @@ export function createMjApp() {
     const a = await auth(c)
     const row = await ownMjTask(c.env, a.userId, c.req.param('id'))
     if (!row) throw new ApiError(404, 'Task not found.')
-    const [fresh] = await refreshed(c, [row])
-    return c.json(mjDto(fresh!))
+    const [dto] = await dtos(c, await refreshed(c, [row]))
+    return c.json(dto!)
   })
   app.post('/task/list-by-condition', async (c) => {
     const a = await auth(c)
@@ -57,7 +67,7 @@ export function createMjApp() {
     const { results } = await c.env.DB.prepare(`SELECT * FROM midjourneys WHERE user_id = ? AND id IN (${ids.map(() => '?').join(',')}) ORDER BY id`)
       .bind(a.userId, ...ids)
       .all<MjRow>()
-    return c.json((await refreshed(c, results)).map(mjDto))
+    return c.json(await dtos(c, await refreshed(c, results)))
   })
   app.get('/task/:id/image-seed', async (c) => {
     const a = await auth(c)
@@ -73,6 +83,18 @@ export function createMjApp() {
     const body = await res.json().catch(() => undefined)
     if (!res.ok || !body) throw new ApiError(502, `The Midjourney upstream answered HTTP ${res.status}.`)
     return c.json(body)
+  })
+  app.post('/notify/:id', handleMjNotify)
+  app.get('/image/:id', async (c) => {
+    const id = c.req.param('id')
+    if (!/^\d{1,15}$/.test(id)) throw new ApiError(404, 'Task not found.')
+    let row: MjRow | null
+    if (c.req.query('sig')) {
+      if (!(await validImageSignature(c.env, Number(id), c.req.query('exp'), c.req.query('sig')))) throw new ApiError(403, 'This image link is invalid or has expired.')
+      row = await c.env.DB.prepare('SELECT * FROM midjourneys WHERE id = ?').bind(Number(id)).first<MjRow>()
+    } else row = await ownMjTask(c.env, (await auth(c)).userId, id)
+    if (!row || !row.image_url) throw new ApiError(404, 'Task not found or it has no image.')
+    return streamImage(c.env, row.image_url)
   })
   app.all('*', () => {
     throw new ApiError(404, 'No such Midjourney route.')

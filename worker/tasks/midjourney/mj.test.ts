@@ -43,7 +43,8 @@ describe('midjourney relay', () => {
     expect(upstreamTask.id).not.toBe(id)
     const sent = upstream.calls.find((c) => c.url.endsWith('/mj/submit/imagine'))!
     expect(sent.body).toMatchObject({ prompt: 'a red fox', accountFilter: { modes: ['FAST'] } })
-    expect(sent.body.notifyHook).toBeUndefined()
+    // The upstream gets the gateway's own hook with a per-task secret, never the client's.
+    expect(sent.body.notifyHook).toMatch(new RegExp(`^http://gateway\\.test/mj/notify/${id}\\?secret=[A-Za-z0-9]{32}$`))
     expect((await ledger(user.id)).quota).toBe(START - 50_000)
 
     const running = await mj(`/mj/task/${id}/fetch`, key)
@@ -170,7 +171,7 @@ describe('midjourney relay', () => {
     const { user, key } = await setup()
     const submit = await mj('/mj/submit/imagine', key, { prompt: 'slow' })
     await env.DB.prepare('UPDATE midjourneys SET submit_time = ? WHERE id = ?').bind(Date.now() - 61 * 60_000, Number(submit.json.result)).run()
-    expect(await pollUnfinishedTasks(env)).toEqual({ mj: 1, suno: 0 })
+    expect(await pollUnfinishedTasks(env)).toEqual({ mj: 1, suno: 0, rearmed: 0 })
     const row = await mj(`/mj/task/${submit.json.result}/fetch`, key)
     expect(row.json).toMatchObject({ status: 'FAILURE', progress: '100%' })
     expect(row.json.failReason).toContain('timed out')

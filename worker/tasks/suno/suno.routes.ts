@@ -1,8 +1,8 @@
 /**
  * The Suno-API surface of the relay under /suno: submit music or lyrics (priced per call by the
  * music version `mv`, default chirp-v3-0, or `suno_lyrics`; reserve → settle on `code:"success"`,
- * refund otherwise), and fetch own tasks one by one or in a batch (refreshed from the upstream on
- * the way). Errors answer `{code, message, data:null}` with real HTTP statuses.
+ * refund otherwise; accepted tasks join their channel's poll queue), and fetch own tasks one by
+ * one or in a batch (refreshed from the upstream on the way). Errors answer `{code, message, data:null}` with real HTTP statuses.
  */
 import { Hono, type Context } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
@@ -13,6 +13,7 @@ import type { HonoEnv } from '../../env'
 import { getRoutingTable } from '../../relay/routing-table'
 import { authenticateRelay } from '../../relay/token-auth'
 import { pickTaskChannel, TaskCharge } from '../task-charge'
+import { trackTasks } from '../task-queue'
 import { ownSunoTask, refreshSunoTasks, SUNO_CHANNEL_TYPE, sunoDto, sunoHeaders, type TaskRow } from './suno-store'
 
 const text = (max: number) => z.string().max(max).optional()
@@ -87,6 +88,7 @@ async function submit(c: Context<HonoEnv>): Promise<Response> {
     .bind(answer.data.slice(0, 64), auth.userId, channel.id, charge.quota, action, now, JSON.stringify(properties), auth.id, now, now)
     .first<{ id: number }>()
   await charge.settle(String(row!.id), { action, task_id: row!.id })
+  c.executionCtx.waitUntil(trackTasks(c.env, channel.id, 'suno', [row!.id]).catch((err) => console.error(`suno queue ${row!.id}: ${(err as Error).message}`)))
   return c.json({ code: 'success', message: '', data: String(row!.id) })
 }
 

@@ -1,0 +1,111 @@
+/**
+ * TaskQueue: polling of unfinished asynchronous tasks (Midjourney, Suno) without a server. One
+ * object per channel (`channel:<id>`, see worker/tasks/task-queue.ts) keeps the ids of its tasks
+ * that are still running, each with its next poll time. Its alarm polls the due ones in one batched
+ * upstream call per platform (list-by-condition for Midjourney, /suno/fetch for Suno) through the
+ * same refresh code as the fetch routes and the notify callback: a task that changed is asked
+ * again after 15 s, one that did not backs off 15 s → 30 s → 60 s; the 1 h timeout fails and
+ * refunds it there. Finished or vanished tasks leave the queue; the alarm stops when it is empty.
+ */
+import { DurableObject } from 'cloudflare:workers'
+import { getRoutingTable } from '../worker/relay/routing-table'
+import { refreshMjTasks, type MjRow } from '../worker/tasks/midjourney/mj-store'
+import { refreshSunoTasks, type TaskRow } from '../worker/tasks/suno/suno-store'
+
+export type QueuedPlatform = 'mj' | 'suno'
+
+export const FIRST_POLL_MS = 15_000
+export const MAX_POLL_MS = 60_000
+/** After a failed pass (D1 or routing table unavailable) the due tasks wait this long. */
+const RETRY_MS = 30_000
+/** Tasks polled per pass and platform (the upstream batch and a D1 IN list stay small). */
+const BATCH = 100
+
+interface Entry {
+  platform: QueuedPlatform
+  id: number
+  /** Wait before the next poll (ms). */
+  interval: number
+  /** When it is due (ms since the epoch). */
+  next: number
+}
+
+const keyOf = (platform: QueuedPlatform, id: number) => `t:${platform}:${id}`
+
+export class TaskQueue extends DurableObject<Env> {
+  private get kv() {
+    return this.ctx.storage.kv
+  }
+
+  private entries(): Entry[] {
+    return [...this.kv.list<Entry>({ prefix: 't:' })].map(([, e]) => e)
+  }
+
+  /** Add tasks (already-queued ones keep their schedule); returns how many were new. */
+  async track(platform: QueuedPlatform, ids: number[]): Promise<number> {
+    let added = 0
+    const now = Date.now()
+    for (const id of ids) {
+      if (this.kv.get(keyOf(platform, id))) continue
+      this.kv.put(keyOf(platform, id), { platform, id, interval: FIRST_POLL_MS, next: now + FIRST_POLL_MS } satisfies Entry)
+      added++
+    }
+    await this.arm()
+    return added
+  }
+
+  /** The queued tasks (for tests and the status of a channel). */
+  list(): Entry[] {
+    return this.entries().sort((a, b) => a.next - b.next)
+  }
+
+  async alarm(): Promise<void> {
+    await this.pollDue(Date.now())
+  }
+
+  /** Poll every task due at `now`, reschedule or drop each, and re-arm the alarm. */
+  async pollDue(now: number): Promise<{ polled: number; finished: number }> {
+    const due = this.entries().filter((e) => e.next <= now)
+    let finished = 0
+    try {
+      const channels = due.length ? (await getRoutingTable(this.env)).channels : {}
+      for (const platform of ['mj', 'suno'] as const) {
+        const mine = due.filter((e) => e.platform === platform).slice(0, BATCH)
+        if (mine.length === 0) continue
+        const ids = mine.map((e) => e.id)
+        const marks = ids.map(() => '?').join(',')
+        const before =
+          platform === 'mj'
+            ? (await this.env.DB.prepare(`SELECT * FROM midjourneys WHERE id IN (${marks})`).bind(...ids).all<MjRow>()).results
+            : (await this.env.DB.prepare(`SELECT * FROM tasks WHERE platform = 'suno' AND id IN (${marks})`).bind(...ids).all<TaskRow>()).results
+        const open = before.filter((r) => r.progress !== '100%')
+        const after: (MjRow | TaskRow)[] =
+          platform === 'mj' ? await refreshMjTasks(this.env, open as MjRow[], channels) : await refreshSunoTasks(this.env, open as TaskRow[], channels)
+        const byId = new Map(after.map((r, i) => [r.id, { row: r, changed: r !== open[i] }]))
+        for (const e of mine) {
+          const hit = byId.get(e.id)
+          if (!hit || hit.row.progress === '100%') {
+            this.kv.delete(keyOf(platform, e.id))
+            finished++
+            continue
+          }
+          const interval = hit.changed ? FIRST_POLL_MS : Math.min(e.interval * 2, MAX_POLL_MS)
+          this.kv.put(keyOf(platform, e.id), { ...e, interval, next: now + interval } satisfies Entry)
+        }
+      }
+    } catch (err) {
+      console.error(`task queue pass failed: ${(err as Error).message}`)
+      for (const e of due) if (this.kv.get(keyOf(e.platform, e.id))) this.kv.put(keyOf(e.platform, e.id), { ...e, next: now + RETRY_MS } satisfies Entry)
+    }
+    await this.arm()
+    return { polled: due.length, finished }
+  }
+
+  /** The alarm at the earliest due task, or none when the queue is empty. */
+  private async arm(): Promise<void> {
+    const next = Math.min(...this.entries().map((e) => e.next))
+    if (!Number.isFinite(next)) return this.ctx.storage.deleteAlarm()
+    const current = await this.ctx.storage.getAlarm()
+    if (current === null || current > next) await this.ctx.storage.setAlarm(next)
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * midjourney-proxy's notify callback. At submit the gateway gives the upstream its own hook,
+ * `<public base>/mj/notify/<gateway task id>?secret=<random>`, and keeps only the secret's SHA-256
+ * with the task (the client's own notifyHook is kept aside). A callback with the right secret
+ * (constant-time check) is applied at once through applyMjUpdate — the poller's code path, so a
+ * FAILURE is refunded exactly once whoever sees it first — and, when MjNotifyEnabled is on and the
+ * client gave a hook, the updated task (with proxied image links) is forwarded there in the
+ * background through the SSRF guard with a short timeout.
+ */
+import type { Context } from 'hono'
+import { z } from 'zod'
+import type { HonoEnv } from '../../env'
+import { ApiError } from '../../lib/errors'
+import { randomString, safeEqual, sha256Hex } from '../../lib/crypto'
+import { outboundUrlProblem, privateUpstreamsAllowed } from '../../lib/outbound-url'
+import { siteBaseUrl } from '../../lib/site-url'
+import { getSettings, type Settings } from '../../settings/store'
+import { imageRewriter } from '../task-images'
+import { applyMjUpdate, mjDto, type MjRow, type MjUpstreamTask } from './mj-store'
+
+const FORWARD_TIMEOUT_MS = 5000
+
+export interface NotifyTicket {
+  /** The hook to hand the upstream. */
+  url: string
+  /** What the row keeps: the secret's SHA-256 (hex). */
+  secretHash: string
+}
+
+export async function notifyTicket(base: string, taskId: number): Promise<NotifyTicket> {
+  const secret = randomString(32)
+  return { url: `${base}/mj/notify/${taskId}?secret=${secret}`, secretHash: await sha256Hex(secret) }
+}
+
+/** What is wrong with a client's notifyHook (undefined when it may be called). Query strings are allowed. */
+export function clientHookProblem(env: Env, hook: string): string | undefined {
+  let url: URL
+  try {
+    url = new URL(hook)
+  } catch {
+    return 'must be a valid URL'
+  }
+  if (url.username || url.password) return 'must not carry credentials'
+  return outboundUrlProblem(`${url.origin}${url.pathname}`, privateUpstreamsAllowed(env))
+}
+
+/** The fields of the DTO a callback may carry (anything else is ignored). */
+const NotifyBody = z
+  .object({
+    id: z.string().max(64),
+    promptEn: z.string().optional(),
+    description: z.string().optional(),
+    state: z.string().optional(),
+    startTime: z.number().optional(),
+    finishTime: z.number().optional(),
+    imageUrl: z.string().optional(),
+    status: z.string().optional(),
+    progress: z.string().optional(),
+    failReason: z.string().nullable().optional(),
+    buttons: z.array(z.unknown()).optional(),
+    properties: z.record(z.string(), z.unknown()).optional(),
+  })
+  .passthrough()
+
+/** The updated task as the client's hook receives it (the gateway's id, proxied image link). */
+export async function clientPayload(env: Env, settings: Settings, base: string, row: MjRow) {
+  const dto = mjDto(row)
+  dto.imageUrl = await (await imageRewriter(env, settings, base))(row.id, dto.imageUrl)
+  return dto
+}
+
+/** POST the task to the client's hook; failures are logged, never retried. */
+export async function forwardToClient(env: Env, hook: string, payload: unknown): Promise<void> {
+  const problem = clientHookProblem(env, hook)
+  if (problem) return console.error(`mj notify forward refused: the hook ${problem}`)
+  try {
+    const res = await fetch(hook, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(payload),
+      redirect: 'manual',
+      signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS),
+    })
+    await res.body?.cancel()
+  } catch (err) {
+    console.error(`mj notify forward failed: ${(err as Error).message}`)
+  }
+}
+
+/** POST /mj/notify/:id?secret=…: the upstream's callback. */
+export async function handleMjNotify(c: Context<HonoEnv>): Promise<Response> {
+  const id = c.req.param('id') ?? ''
+  const secret = c.req.query('secret') ?? ''
+  const row = /^\d{1,15}$/.test(id) ? await c.env.DB.prepare('SELECT * FROM midjourneys WHERE id = ?').bind(Number(id)).first<MjRow>() : null
+  // One answer for an unknown task and a wrong secret: the route tells nothing about which ids exist.
+  const expected = row?.notify_secret ?? ''
+  const given = secret ? await sha256Hex(secret) : ''
+  if (!row || !expected || !safeEqual(given, expected)) throw new ApiError(403, 'Invalid notify secret.')
+  const parsed = NotifyBody.safeParse(await c.req.json().catch(() => null))
+  if (!parsed.success) throw new ApiError(400, 'The body must be a midjourney-proxy task.')
+  if (parsed.data.id !== row.mj_id) throw new ApiError(400, 'The task id does not match this hook.')
+  const update: MjUpstreamTask = { ...parsed.data, failReason: parsed.data.failReason ?? undefined }
+  const next = await applyMjUpdate(c.env, row, update)
+  if (next !== row && row.notify_hook) {
+    const settings = await getSettings(c.env, c.executionCtx)
+    if (settings.bool('MjNotifyEnabled')) {
+      const payload = await clientPayload(c.env, settings, siteBaseUrl(c, settings), next)
+      c.executionCtx.waitUntil(forwardToClient(c.env, row.notify_hook, payload))
+    }
+  }
+  return c.json({ code: 1, description: 'ok', result: String(row.id) })
+}
