@@ -65,7 +65,7 @@ export function refreshFreezes(env: Env, ctx: BackgroundCtx, channelIds: number[
   )
 }
 
-/** Qualifying failures are counted per channel over this window (RateLimiter object `auto-disable:<id>`). */
+/** Qualifying failures are counted per channel over a window (RateLimiter object `auto-disable:<id>`); this is the default. */
 const STRIKE_WINDOW_MS = 10 * 60 * 1000
 
 /**
@@ -73,10 +73,18 @@ const STRIKE_WINDOW_MS = 10 * 60 * 1000
  * disabled once `threshold` of them fall within the strike window, so a single odd answer — or
  * one a client provoked — does not take a channel out for everyone.
  */
-export function strikeChannel(env: Env, ctx: BackgroundCtx, channelId: number, reason: string, threshold: number, onDone: () => Promise<unknown>) {
+export function strikeChannel(
+  env: Env,
+  ctx: BackgroundCtx,
+  channelId: number,
+  reason: string,
+  threshold: number,
+  onDone: () => Promise<unknown>,
+  windowMs = STRIKE_WINDOW_MS
+) {
   ctx.waitUntil(
     env.RATE_LIMITER.getByName(`auto-disable:${channelId}`)
-      .hit(Math.max(1, threshold) - 1, STRIKE_WINDOW_MS)
+      .hit(Math.max(1, threshold) - 1, windowMs)
       .then((strikes) => (strikes.allowed ? undefined : stub(env, channelId).disable({ channelId, reason: `${reason} (${Math.max(1, threshold)} failures)` })))
       .then((changed) => (changed ? onDone() : undefined))
       .catch((err) => console.error('auto-disable failed', err))

@@ -24,10 +24,13 @@ import { getSettings, type Settings } from '../settings/store'
 import { remindLowQuota } from '../mail/quota-reminder'
 import type { RefusalReason, WalletLog } from '../../durable-objects/wallet-types'
 import type { HonoEnv } from '../env'
-import { isFrozen, refreshFreezes, reportFailure, reportSuccess, strikeChannel } from './health-view'
+import { isFrozen, refreshFreezes, reportSuccess } from './health-view'
+import { affinityKey } from './affinity'
+import { reportAttemptFailure } from './failure-report'
+import { keyFreezeName, RequestKeys } from './key-pool'
 import { readCachedAnswer, storeCachedAnswer } from './response-cache'
 import { readRelayInput, type RelayInput } from './relay-input'
-import { candidatesFor, getRoutingTable, routingSnapshot, type RoutedChannel, type RoutingTable } from './routing-table'
+import { candidatesFor, getRoutingTable, type RoutedChannel, type RoutingTable } from './routing-table'
 import { clientStatus, decideFailure } from './retry-policy'
 import { mapModel, selectChannel } from './select-channel'
 import { primeStream } from './stream-relay'
@@ -86,6 +89,9 @@ class RelayRun {
   private readonly wallet
   private readonly tried = new Set<number>()
   private attempts = 0
+  /** Sticky routing key (affinity.ts), when the setting is on and the body has one. */
+  private readonly affinity: string | undefined
+  private readonly keys: RequestKeys
   /** Output tokens per choice the balance pays for, sent upstream when the client set no limit. */
   private outputCap: number | undefined
   /** Set when the request holds its worst case in the isolate's credit lease. */
@@ -113,6 +119,8 @@ class RelayRun {
     this.usage = new RelayUsage(c.env, settings, input)
     this.wallet = c.env.WALLET.getByName(`user:${auth.userId}`)
     if (auth.excludeChannel !== undefined) this.tried.add(auth.excludeChannel)
+    this.affinity = settings.bool('ChannelAffinityEnabled') ? affinityKey(input.model, input.json) : undefined
+    this.keys = new RequestKeys(this.affinity, (id, hash) => isFrozen(id, keyFreezeName(hash)))
     this.lastMark = startedAt
     this.mark('auth')
   }
@@ -146,8 +154,13 @@ class RelayRun {
         if (outcome.response) return this.withTiming(outcome.response)
         last = { ...outcome.failure!, channel }
         const decision = decideFailure(outcome.failure!, this.keywords())
-        this.recordFailure(channel, outcome.failure!.status, outcome.failure!.error, decision.freeze, decision.disableReason)
-        if (!decision.retry || this.attempts >= maxAttempts || this.retryWindowClosed()) break
+        const failure = { channel, key: this.keys.current, model: this.input.model, ...outcome.failure!, decision, requestId: this.reqId }
+        // A pool key's own auth/billing failure retries on another key of the channel (not counted in RetryTimes).
+        if (reportAttemptFailure(this.env, this.ctx, this.settings, failure) && this.keys.hasUntried(channel) && !this.retryWindowClosed()) {
+          this.keys.retries++
+          continue
+        }
+        if (!decision.retry || this.attempts - this.keys.retries >= maxAttempts || this.retryWindowClosed()) break
         const next = this.pickOrNone()
         if (!next) break
         channel = next
@@ -206,6 +219,7 @@ class RelayRun {
       tried: this.tried,
       isFrozen,
       hasTools: this.input.hasTools,
+      affinity: this.affinity,
     })
   }
 
@@ -244,9 +258,10 @@ class RelayRun {
 
   // ---- one attempt ------------------------------------------------------------------------
 
-  private async attempt(channel: RoutedChannel): Promise<{ response?: Response; failure?: { status: number; error: UpstreamError } }> {
+  private async attempt(routed: RoutedChannel): Promise<{ response?: Response; failure?: { status: number; error: UpstreamError } }> {
     this.attempts++
-    this.tried.add(channel.id)
+    this.tried.add(routed.id)
+    const channel = this.keys.use(routed)
     const type = channelType(channel.type)
     // A channel speaking the client's own format (inbound codec) gets the client's body natively.
     const adapter = type && (this.inbound?.nativeAdapter?.(channel.type) ?? type.adapter)
@@ -346,7 +361,7 @@ class RelayRun {
       completionTokens: usage.completionTokens,
       firstResponseTime: firstByteMs,
       content: note,
-      metadata: this.meta({ ...breakdown, billed_model: bill.billed, group: this.auth.group, attempts: this.attempts }),
+      metadata: this.meta({ ...breakdown, billed_model: bill.billed, group: this.auth.group, attempts: this.attempts, cached_tokens: cachedTokens(usage) }),
     }
     const logged = this.settings.bool('LogConsumeEnabled') ? log : undefined
     const settled = this.leaseHold
@@ -377,21 +392,6 @@ class RelayRun {
     else await this.wallet.refund({ userId: this.auth.userId, reqId: this.reqId, log })
   }
 
-  private recordFailure(channel: RoutedChannel, status: number, error: UpstreamError, freeze: boolean, disableReason?: string) {
-    reportFailure(this.env, this.ctx, {
-      channelId: channel.id,
-      model: this.input.model,
-      ok: false,
-      status,
-      message: error.message,
-      freezeSeconds: freeze ? this.settings.int('RetryCooldownSeconds') : 0,
-    })
-    if (disableReason && channel.autoBan && this.settings.bool('AutomaticDisableChannelEnabled')) {
-      const threshold = this.settings.int('AutoDisableFailureThreshold')
-      strikeChannel(this.env, this.ctx, channel.id, disableReason, threshold, () => routingSnapshot.invalidate(this.env))
-    }
-  }
-
   private async answerFromCache(cached: { body: unknown; usage: Usage }): Promise<Response> {
     const log: WalletLog = {
       ...this.baseLog(),
@@ -406,6 +406,9 @@ class RelayRun {
     return Response.json(cached.body, { headers: { 'x-cache': 'HIT' } })
   }
 }
+
+/** Prompt tokens the supplier served from its prompt cache (OpenAI cached_tokens, Anthropic cache reads). */
+const cachedTokens = (usage: Usage) => (usage.extra?.cached_tokens ?? 0) + (usage.extra?.cached_read_tokens ?? 0)
 
 function withModel(form: FormData, model: string): FormData {
   const copy = new FormData()

@@ -4,6 +4,7 @@
  * (cache/versioned.ts, encrypted there because it holds the keys); every channel write bumps its version.
  */
 import { Snapshot, type BackgroundCtx } from '../cache/versioned'
+import { poolKeys, type KeyMode, type PoolKey } from './key-pool'
 
 export interface RoutedChannel {
   id: number
@@ -20,6 +21,13 @@ export interface RoutedChannel {
   headers: Record<string, string>
   customParameter: Record<string, unknown>
   models: string[]
+  /** Absent on channels built by hand (tests): a single key. */
+  keyMode?: KeyMode
+  /** Enabled keys (a pool's keys minus auto-disabled ones; otherwise the one key). */
+  keys?: PoolKey[]
+  /** Per-channel auto-disable overrides (0 or absent = the global setting). */
+  autoDisableThreshold?: number
+  autoDisableWindow?: number
 }
 
 export interface GroupIndex {
@@ -55,14 +63,25 @@ function parseJsonObject<T>(text: string): Record<string, T> {
 const dict = <T>() => Object.create(null) as Record<string, T>
 const own = <T>(map: Record<string, T>, key: string): T | undefined => (Object.hasOwn(map, key) ? map[key] : undefined)
 
-export function buildRoutingTable(rows: Record<string, any>[]): RoutingTable {
+/** `disabledKeys`: channel id → hashes of its auto-disabled pool keys. */
+export function buildRoutingTable(rows: Record<string, any>[], disabledKeys: ReadonlyMap<number, ReadonlySet<string>> = new Map()): RoutingTable {
   const table: RoutingTable = { channels: dict(), groups: dict() }
   for (const r of rows) {
+    const keyMode: KeyMode = r.key_mode === 'pool' ? 'pool' : 'batch'
+    const all = poolKeys(String(r.key ?? ''), keyMode)
+    const dead = disabledKeys.get(r.id)
+    const live = dead ? all.filter((k) => !dead.has(k.hash)) : all
+    // A pool whose keys are all disabled is about to be disabled itself; until then it keeps them all.
+    const keys = live.length ? live : all
     const ch: RoutedChannel = {
       id: r.id,
       type: r.type,
       name: r.name,
-      key: r.key,
+      key: keys[0]?.key ?? '',
+      keyMode,
+      keys,
+      autoDisableThreshold: Number(r.auto_disable_threshold ?? 0),
+      autoDisableWindow: Number(r.auto_disable_window ?? 0),
       baseUrl: String(r.base_url ?? '').replace(/\/+$/, ''),
       other: r.other ?? '',
       priority: r.priority ?? 0,
@@ -91,8 +110,17 @@ export function buildRoutingTable(rows: Record<string, any>[]): RoutingTable {
 }
 
 async function loadRoutingTable(env: Env): Promise<RoutingTable> {
-  const { results } = await env.DB.prepare('SELECT * FROM channels WHERE status = 1').all<Record<string, any>>()
-  return buildRoutingTable(results)
+  const [channels, dead] = await env.DB.batch<Record<string, any>>([
+    env.DB.prepare('SELECT * FROM channels WHERE status = 1'),
+    env.DB.prepare("SELECT channel_id, key_hash FROM channel_key_states WHERE status = 3 AND key_hash != ''"),
+  ])
+  const disabled = new Map<number, Set<string>>()
+  for (const row of dead!.results) {
+    const set = disabled.get(row.channel_id) ?? new Set<string>()
+    set.add(row.key_hash)
+    disabled.set(row.channel_id, set)
+  }
+  return buildRoutingTable(channels!.results, disabled)
 }
 
 /** Sealed in KV: the table carries every channel's supplier key. */

@@ -3,8 +3,10 @@
  * serve the model (exact name or trailing-`*` wildcard). The highest priority tier is tried first;
  * inside a tier the pick is weighted random; channels frozen for this model, channels already tried
  * in this request and chat-only channels for tool calls are skipped; a lower tier is used only
- * when every channel above it is exhausted.
+ * when every channel above it is exhausted. With an affinity key (affinity.ts) the pick inside the
+ * tier is rendezvous hashing instead, so the same key keeps its channel while it stays usable.
  */
+import { rendezvousPick } from './affinity'
 import { candidatesFor, type RoutedChannel, type RoutingTable } from './routing-table'
 
 export interface SelectOptions {
@@ -17,6 +19,8 @@ export interface SelectOptions {
   hasTools?: boolean
   /** Injectable randomness for tests. */
   random?: () => number
+  /** Sticky routing: requests with the same key pick the same channel of the tier (weights respected). */
+  affinity?: string
 }
 
 export function selectChannel(table: RoutingTable, opts: SelectOptions): RoutedChannel | undefined {
@@ -25,10 +29,9 @@ export function selectChannel(table: RoutingTable, opts: SelectOptions): RoutedC
   )
   if (usable.length === 0) return undefined
   const top = Math.max(...usable.map((ch) => ch.priority))
-  return weightedPick(
-    usable.filter((ch) => ch.priority === top),
-    opts.random ?? Math.random
-  )
+  const tier = usable.filter((ch) => ch.priority === top)
+  if (opts.affinity) return rendezvousPick(tier, opts.affinity, (ch) => ch.id, (ch) => ch.weight)
+  return weightedPick(tier, opts.random ?? Math.random)
 }
 
 export function weightedPick(channels: RoutedChannel[], random: () => number): RoutedChannel | undefined {

@@ -84,9 +84,15 @@ export const OPTIONS = {
   LogCleanupDays: i(0, 0, 3650),
   // --- operation: monitoring
   AutomaticDisableChannelEnabled: b(false),
-  /** Auth/billing failures of a channel within 10 minutes before the relay disables it. */
+  /** Auth/billing failures of a channel (or a pool key) within the window before the relay disables it; channels may override. */
   AutoDisableFailureThreshold: i(3, 1, 100),
+  /** Seconds of that failure window; channels may override. */
+  AutoDisableWindowSeconds: i(600, 10, 86400),
   AutomaticEnableChannelEnabled: b(false),
+  /** First cron retest of an auto-disabled channel or key after this many minutes, doubling after each failed retest (up to a day). */
+  AutoRetestBaseMinutes: i(5, 1, 1440),
+  /** Sticky routing: requests sharing prompt_cache_key / user / a prompt prefix keep their channel and key. */
+  ChannelAffinityEnabled: b(true),
   ChannelDisableThreshold: f(5),
   QuotaRemindThreshold: i(1000),
   DisableChannelKeywords: s(DEFAULT_KEYWORDS),
@@ -116,14 +122,6 @@ export const OPTIONS = {
   CFWorkerImageUrl: url(),
   CFWorkerImageKey: secret(),
   MjNotifyEnabled: b(false),
-  /**
-   * Midjourney result images as clients see them: 'off' (the upstream's own links), 'gateway'
-   * (signed short-lived /mj/image/<task id> links streamed by the gateway) or 'worker' (links to the
-   * CFWorkerImageUrl image-proxy Worker, signed with CFWorkerImageKey). tasks/task-images.ts.
-   */
-  MjImageProxy: { kind: 'string', default: 'off', check: z.enum(['off', 'gateway', 'worker']) } as OptionDef,
-  /** A fast-mode Midjourney submit refused for want of fast hours (code 3) is sent once more in relax mode, at the relax price. */
-  MjFastFallbackRelax: b(false),
   /** Price used for models with no price row: '' refuses them (no silent default). */
   DefaultModelPrice: {
     kind: 'string',

@@ -2,7 +2,8 @@
  * Channel speed tests: one tiny chat request through the channel's adapter (never billed), timed,
  * with the result saved on the channel (response_time ms, test_time). Testing all channels (the
  * button and the cron job) also applies the monitoring settings: auto-disable on credential errors
- * or when slower than ChannelDisableThreshold, auto-enable of auto/test-disabled channels that pass.
+ * or when slower than ChannelDisableThreshold (a pool's failing key alone), auto-enable of
+ * auto/test-disabled channels that pass; every change goes to the status history.
  */
 import { eq, inArray } from 'drizzle-orm'
 import { createDb } from '../../db/client'
@@ -12,6 +13,8 @@ import { channelType } from '../../providers/registry'
 import { MalformedUpstreamError } from '../../lib/upstream-error'
 import { buildRoutingTable } from '../../relay/routing-table'
 import { decideFailure } from '../../relay/retry-policy'
+import { channelDisabled, channelEnabled, disableKey } from '../../relay/channel-status'
+import type { PoolKey } from '../../relay/key-pool'
 import { mapModel } from '../../relay/select-channel'
 import { callUpstream } from '../../relay/upstream'
 import { nowSeconds } from '../../lib/time'
@@ -25,18 +28,23 @@ export interface TestResult {
   /** False when the test never reached the supplier (no test model, not a chat model): the admin's input error. */
   reached: boolean
   disableReason?: string
+  /** The pool key the test used (pool channels). */
+  keyHash?: string
 }
 
 const TEST_TIMEOUT_MS = 60_000
 const NOT_CHAT = /(embedding|embed|tts|whisper|dall-e|image|rerank|moderation|^mj_|^chirp|audio)/i
 
-export async function testChannel(env: Env, channel: Channel, requestedModel?: string): Promise<TestResult> {
+/** `key`: test this one key of a pool (the cron retest of a disabled key); otherwise a pool's first key. */
+export async function testChannel(env: Env, channel: Channel, requestedModel?: string, key?: PoolKey): Promise<TestResult> {
   const model = (requestedModel || channel.testModel || '').trim()
   if (!model) return { success: false, message: 'Set a test model on this channel first', time: 0, reached: false }
   if (NOT_CHAT.test(model)) return { success: false, message: `Speed tests apply to chat models only (${model})`, time: 0, reached: false }
   const type = channelType(channel.type)
   if (!type?.adapter.supports('chat')) return { success: false, message: 'Channel type error', time: 0, reached: false }
-  const routed = buildRoutingTable([{ ...snake(channel) }]).channels[channel.id]!
+  const table = buildRoutingTable([{ ...snake(channel) }]).channels[channel.id]!
+  const used = key ?? (table.keyMode === 'pool' ? table.keys?.[0] : undefined)
+  const routed = used ? { ...table, key: used.key } : table
   const upstream = mapModel(routed, model).upstream
   const started = Date.now()
   const result = await callUpstream(
@@ -69,7 +77,7 @@ export async function testChannel(env: Env, channel: Channel, requestedModel?: s
     .update(channels)
     .set({ responseTime: Math.round(outcome.time * 1000), testTime: nowSeconds() })
     .where(eq(channels.id, channel.id))
-  return outcome
+  return used ? { ...outcome, keyHash: used.hash } : outcome
 }
 
 /** Column names as the routing table reads them from raw rows. */
@@ -90,6 +98,7 @@ function snake(ch: Channel): Record<string, unknown> {
     custom_parameter: ch.customParameter,
     models: ch.models,
     group: ch.group,
+    key_mode: ch.keyMode,
   }
 }
 
@@ -98,19 +107,31 @@ export async function applyMonitoring(env: Env, channel: Channel, r: TestResult)
   const settings = await getSettings(env)
   const health = env.CHANNEL_HEALTH.getByName(`channel:${channel.id}`)
   if (channel.status === CHANNEL_STATUS.ENABLED && channel.autoBan && settings.bool('AutomaticDisableChannelEnabled')) {
+    if (!r.success && r.disableReason && r.keyHash) {
+      // A pool's key failed: that key goes alone (the channel follows when no key is left).
+      return (await disableKey(env, { channelId: channel.id, keyHash: r.keyHash, reason: `test failed: ${r.disableReason}` })).keyDisabled ? 'disabled' : 'unchanged'
+    }
     if (!r.success && r.disableReason) {
-      return (await health.disable({ channelId: channel.id, reason: `test failed: ${r.disableReason}` })) ? 'disabled' : 'unchanged'
+      const reason = `test failed: ${r.disableReason}`
+      if (!(await health.disable({ channelId: channel.id, reason }))) return 'unchanged'
+      await channelDisabled(env, { channelId: channel.id, status: CHANNEL_STATUS.AUTO_DISABLED, reason })
+      return 'disabled'
     }
     const threshold = settings.num('ChannelDisableThreshold')
     if (r.success && threshold > 0 && r.time > threshold) {
       const reason = `response time ${r.time.toFixed(2)} s exceeds the threshold of ${threshold} s`
-      return (await health.disable({ channelId: channel.id, reason, status: CHANNEL_STATUS.TEST_DISABLED })) ? 'disabled' : 'unchanged'
+      if (!(await health.disable({ channelId: channel.id, reason, status: CHANNEL_STATUS.TEST_DISABLED }))) return 'unchanged'
+      await channelDisabled(env, { channelId: channel.id, status: CHANNEL_STATUS.TEST_DISABLED, reason })
+      return 'disabled'
     }
   }
   const autoOff = channel.status === CHANNEL_STATUS.AUTO_DISABLED || channel.status === CHANNEL_STATUS.TEST_DISABLED
   if (autoOff && r.success && settings.bool('AutomaticEnableChannelEnabled')) {
     const threshold = settings.num('ChannelDisableThreshold')
-    if (threshold <= 0 || r.time <= threshold) return (await health.enable({ channelId: channel.id })) ? 'enabled' : 'unchanged'
+    if ((threshold <= 0 || r.time <= threshold) && (await health.enable({ channelId: channel.id }))) {
+      await channelEnabled(env, { channelId: channel.id, reason: `test passed in ${r.time.toFixed(2)} s` })
+      return 'enabled'
+    }
   }
   return 'unchanged'
 }

@@ -38,6 +38,12 @@ export const channels = sqliteTable(
     /** Whether auto-disable may act on this channel (per-channel opt-out). */
     autoBan: integer('auto_ban', { mode: 'boolean' }).notNull().default(true),
     plugin: text('plugin').notNull().default(''),
+    /** 'batch': one key (batch add made one channel per line); 'pool': several keys, one per line, rotated. */
+    keyMode: text('key_mode').notNull().default('batch'),
+    /** Auth/billing failures within the window before auto-disable; 0 = the global setting. */
+    autoDisableThreshold: integer('auto_disable_threshold').notNull().default(0),
+    /** Seconds of that window; 0 = the global setting. */
+    autoDisableWindow: integer('auto_disable_window').notNull().default(0),
     createdTime: integer('created_time').notNull().default(0),
   },
   (t) => [index('idx_channels_tag').on(t.tag), index('idx_channels_status').on(t.status)]
@@ -58,6 +64,40 @@ export const abilities = sqliteTable(
     index('idx_abilities_channel').on(t.channelId),
     index('idx_abilities_model').on(t.model),
   ]
+)
+
+/**
+ * Auto-disabled keys of pool channels (key_hash = sha-256 prefix of the key) and the cron retest
+ * schedule (exponential backoff); the row with key_hash '' schedules the retest of an
+ * auto-disabled channel itself. A key without a row is enabled.
+ */
+export const channelKeyStates = sqliteTable(
+  'channel_key_states',
+  {
+    channelId: integer('channel_id').notNull(),
+    keyHash: text('key_hash').notNull(),
+    status: integer('status').notNull().default(3),
+    reason: text('reason').notNull().default(''),
+    changedAt: integer('changed_at').notNull().default(0),
+    retestAt: integer('retest_at').notNull().default(0),
+    retests: integer('retests').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.channelId, t.keyHash] }), index('idx_channel_key_states_retest').on(t.retestAt)]
+)
+
+/** Every automatic or manual status change of a channel or one of its keys (key_hash '' = the channel). */
+export const channelStatusHistory = sqliteTable(
+  'channel_status_history',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    channelId: integer('channel_id').notNull(),
+    keyHash: text('key_hash').notNull().default(''),
+    createdAt: integer('created_at').notNull(),
+    status: integer('status').notNull(),
+    reason: text('reason').notNull().default(''),
+    requestId: text('request_id').notNull().default(''),
+  },
+  (t) => [index('idx_channel_status_history_channel').on(t.channelId, t.createdAt)]
 )
 
 export type Channel = typeof channels.$inferSelect

@@ -1,0 +1,137 @@
+/**
+ * Status changes of channels and pool keys that the gateway makes by itself (and the admin's
+ * re-enables): the history table (time, status, reason, request id), the per-key disabled state,
+ * and the cron retest schedule with exponential backoff (`channel_key_states`; key_hash '' is the
+ * channel itself). Disabling a pool's last key disables the channel through its ChannelHealth
+ * object. Every change bumps the routing table version so isolates drop the key or channel.
+ */
+import type { BackgroundCtx } from '../cache/versioned'
+import { CHANNEL_STATUS } from '../../durable-objects/channel-health'
+import { nowSeconds } from '../lib/time'
+import { getSettings } from '../settings/store'
+import { poolKeys } from './key-pool'
+import { routingSnapshot } from './routing-table'
+
+/** Retests back off from AutoRetestBaseMinutes, doubling, up to this. */
+export const MAX_RETEST_SECONDS = 86400
+
+export function retestDelaySeconds(baseMinutes: number, retests: number): number {
+  return Math.min(MAX_RETEST_SECONDS, Math.max(60, baseMinutes * 60) * 2 ** Math.min(retests, 20))
+}
+
+export interface StatusChange {
+  channelId: number
+  /** '' = the channel itself. */
+  keyHash?: string
+  status: number
+  reason: string
+  requestId?: string
+}
+
+export function historyStatement(env: Env, change: StatusChange, at = nowSeconds()) {
+  return env.DB.prepare('INSERT INTO channel_status_history (channel_id, key_hash, created_at, status, reason, request_id) VALUES (?, ?, ?, ?, ?, ?)').bind(
+    change.channelId,
+    change.keyHash ?? '',
+    at,
+    change.status,
+    change.reason.slice(0, 500),
+    (change.requestId ?? '').slice(0, 128)
+  )
+}
+
+const retestBase = async (env: Env) => (await getSettings(env)).int('AutoRetestBaseMinutes')
+
+/** After a channel was disabled (auto or by a test): history, and a retest schedule when automatic. */
+export async function channelDisabled(env: Env, change: Omit<StatusChange, 'keyHash'>) {
+  const now = nowSeconds()
+  const statements = [historyStatement(env, change, now)]
+  if (change.status === CHANNEL_STATUS.AUTO_DISABLED || change.status === CHANNEL_STATUS.TEST_DISABLED) {
+    const at = now + retestDelaySeconds(await retestBase(env), 0)
+    statements.push(
+      env.DB.prepare(
+        `INSERT INTO channel_key_states (channel_id, key_hash, status, reason, changed_at, retest_at, retests) VALUES (?, '', ?, ?, ?, ?, 0)
+         ON CONFLICT (channel_id, key_hash) DO UPDATE SET status = excluded.status, reason = excluded.reason, changed_at = excluded.changed_at, retest_at = excluded.retest_at, retests = 0`
+      ).bind(change.channelId, change.status, change.reason.slice(0, 500), now, at)
+    )
+  }
+  await env.DB.batch(statements)
+}
+
+/** After a channel was enabled again: history, and its retest schedule goes. */
+export async function channelEnabled(env: Env, change: { channelId: number; reason: string; requestId?: string }) {
+  await env.DB.batch([
+    historyStatement(env, { ...change, status: CHANNEL_STATUS.ENABLED }),
+    env.DB.prepare("DELETE FROM channel_key_states WHERE channel_id = ? AND key_hash = ''").bind(change.channelId),
+  ])
+}
+
+/**
+ * Disable one key of a pool (only if it is enabled) with its reason; when no key of the channel is
+ * left the channel is auto-disabled too. Returns what changed.
+ */
+export async function disableKey(env: Env, input: { channelId: number; keyHash: string; reason: string; requestId?: string }) {
+  const now = nowSeconds()
+  const at = now + retestDelaySeconds(await retestBase(env), 0)
+  const reason = input.reason.slice(0, 500)
+  const res = await env.DB.prepare(
+    `INSERT INTO channel_key_states (channel_id, key_hash, status, reason, changed_at, retest_at, retests) VALUES (?, ?, 3, ?, ?, ?, 0)
+     ON CONFLICT (channel_id, key_hash) DO UPDATE SET status = 3, reason = excluded.reason, changed_at = excluded.changed_at, retest_at = excluded.retest_at, retests = 0
+     WHERE channel_key_states.status != 3`
+  )
+    .bind(input.channelId, input.keyHash, reason, now, at)
+    .run()
+  if (res.meta.changes === 0) return { keyDisabled: false, channelDisabled: false }
+  await historyStatement(env, { ...input, status: CHANNEL_STATUS.AUTO_DISABLED }, now).run()
+  let channelOff = false
+  if ((await enabledKeyCount(env, input.channelId)) === 0) {
+    const why = `no key left in the pool (last: ${reason})`
+    channelOff = await env.CHANNEL_HEALTH.getByName(`channel:${input.channelId}`).disable({ channelId: input.channelId, reason: why })
+    if (channelOff) await channelDisabled(env, { channelId: input.channelId, status: CHANNEL_STATUS.AUTO_DISABLED, reason: why, requestId: input.requestId })
+  }
+  await routingSnapshot.invalidate(env)
+  return { keyDisabled: true, channelDisabled: channelOff }
+}
+
+/** Enable a key again (admin or a passing retest); an auto-disabled pool channel comes back with it. */
+export async function enableKey(env: Env, input: { channelId: number; keyHash: string; reason: string }) {
+  const res = await env.DB.prepare('DELETE FROM channel_key_states WHERE channel_id = ? AND key_hash = ?').bind(input.channelId, input.keyHash).run()
+  if (res.meta.changes === 0) return false
+  await historyStatement(env, { ...input, status: CHANNEL_STATUS.ENABLED }).run()
+  const row = await env.DB.prepare('SELECT status FROM channels WHERE id = ?').bind(input.channelId).first<{ status: number }>()
+  if (row?.status === CHANNEL_STATUS.AUTO_DISABLED) {
+    if (await env.CHANNEL_HEALTH.getByName(`channel:${input.channelId}`).enable({ channelId: input.channelId })) {
+      await channelEnabled(env, { channelId: input.channelId, reason: `key ${input.keyHash} works again` })
+    }
+  }
+  await routingSnapshot.invalidate(env)
+  return true
+}
+
+async function enabledKeyCount(env: Env, channelId: number): Promise<number> {
+  const [ch, dead] = await env.DB.batch<Record<string, any>>([
+    env.DB.prepare('SELECT key, key_mode FROM channels WHERE id = ?').bind(channelId),
+    env.DB.prepare("SELECT key_hash FROM channel_key_states WHERE channel_id = ? AND key_hash != '' AND status = 3").bind(channelId),
+  ])
+  const row = ch!.results[0]
+  if (!row) return 0
+  const disabled = new Set(dead!.results.map((r) => r.key_hash as string))
+  return poolKeys(String(row.key), String(row.key_mode)).filter((k) => !disabled.has(k.hash)).length
+}
+
+/**
+ * One auth/billing failure of a pool key: the key is disabled once the channel's threshold of them
+ * fall within its window (RateLimiter object `auto-disable:<channel>:<key hash>`).
+ */
+export function strikeKey(
+  env: Env,
+  ctx: BackgroundCtx,
+  input: { channelId: number; keyHash: string; reason: string; requestId: string; threshold: number; windowSeconds: number }
+) {
+  const threshold = Math.max(1, input.threshold)
+  ctx.waitUntil(
+    env.RATE_LIMITER.getByName(`auto-disable:${input.channelId}:${input.keyHash}`)
+      .hit(threshold - 1, Math.max(1, input.windowSeconds) * 1000)
+      .then((strikes) => (strikes.allowed ? undefined : disableKey(env, { ...input, reason: `${input.reason} (${threshold} failures)` })))
+      .catch((err) => console.error('key auto-disable failed', err))
+  )
+}

@@ -1,0 +1,65 @@
+/**
+ * What one failed upstream attempt does to the channel's health: the (channel, model) freeze and
+ * the channel's strike towards auto-disable, or — when a pool key failed auth/billing — a freeze
+ * and a strike of that key alone (the channel keeps serving with its other keys). Thresholds and
+ * windows are the global settings unless the channel overrides them. Channel auto-disables are
+ * written to the status history with the request id.
+ */
+import type { BackgroundCtx } from '../cache/versioned'
+import type { UpstreamError } from '../providers/types'
+import type { Settings } from '../settings/store'
+import { CHANNEL_STATUS } from '../../durable-objects/channel-health'
+import { channelDisabled, strikeKey } from './channel-status'
+import { reportFailure, strikeChannel } from './health-view'
+import { keyFreezeName, type PoolKey } from './key-pool'
+import type { FailureDecision } from './retry-policy'
+import { routingSnapshot, type RoutedChannel } from './routing-table'
+
+export interface AttemptFailure {
+  channel: RoutedChannel
+  /** The key the attempt used (pool channels). */
+  key?: PoolKey
+  model: string
+  status: number
+  error: UpstreamError
+  decision: FailureDecision
+  requestId: string
+}
+
+/** The channel's auto-disable threshold and window (seconds), overrides first. */
+export function autoDisableLimits(channel: RoutedChannel, settings: Settings) {
+  return {
+    threshold: channel.autoDisableThreshold || settings.int('AutoDisableFailureThreshold'),
+    windowSeconds: channel.autoDisableWindow || settings.int('AutoDisableWindowSeconds'),
+  }
+}
+
+/** Records the failure; returns true when it was a pool key's own failure (try another key of the channel). */
+export function reportAttemptFailure(env: Env, ctx: BackgroundCtx, settings: Settings, f: AttemptFailure): boolean {
+  const { channel, decision } = f
+  const keyFailure = channel.keyMode === 'pool' && f.key !== undefined && decision.disableReason !== undefined
+  reportFailure(env, ctx, {
+    channelId: channel.id,
+    model: keyFailure ? keyFreezeName(f.key!.hash) : f.model,
+    ok: false,
+    status: f.status,
+    message: f.error.message,
+    freezeSeconds: decision.freeze || keyFailure ? settings.int('RetryCooldownSeconds') : 0,
+  })
+  const mayDisable = channel.autoBan && settings.bool('AutomaticDisableChannelEnabled')
+  if (!decision.disableReason || !mayDisable) return keyFailure
+  const { threshold, windowSeconds } = autoDisableLimits(channel, settings)
+  if (keyFailure) {
+    strikeKey(env, ctx, { channelId: channel.id, keyHash: f.key!.hash, reason: decision.disableReason, requestId: f.requestId, threshold, windowSeconds })
+    return true
+  }
+  const reason = `${decision.disableReason} (${Math.max(1, threshold)} failures)`
+  strikeChannel(env, ctx, channel.id, decision.disableReason, threshold, () =>
+    Promise.all([
+      routingSnapshot.invalidate(env),
+      channelDisabled(env, { channelId: channel.id, status: CHANNEL_STATUS.AUTO_DISABLED, reason, requestId: f.requestId }),
+    ]),
+    windowSeconds * 1000
+  )
+  return false
+}
