@@ -7,6 +7,7 @@
 import { mapChannelType } from './channel-types'
 import { ImportPlan, bool, int, num, parseJson, softDeleted, splitList, str, type Value } from './plan'
 import type { Row } from './sql-dump'
+import { clearAbilitiesSql } from './statements'
 
 interface OneApiConfig {
   region?: string
@@ -131,9 +132,6 @@ export function mapAbilities(plan: ImportPlan, channels: Record<string, Value>[]
     }
   }
   // A re-run after a model or group was removed in the source must not leave its old rows behind.
-  const before: string[] = []
-  for (let i = 0; i < channels.length; i += 1000) {
-    before.push(`DELETE FROM abilities WHERE channel_id IN (${channels.slice(i, i + 1000).map((c) => Number(c.id)).join(',')})`)
-  }
+  const before = clearAbilitiesSql(channels.map((c) => Number(c.id)))
   plan.add({ table: 'abilities', rows, onConflict: { target: ['group', 'model', 'channel_id'], update: ['enabled', 'priority', 'weight'] }, before })
 }

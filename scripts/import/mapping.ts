@@ -9,6 +9,7 @@ import { mapLogs, mapMidjourneys, mapStatistics, statisticsFromLogs } from './ma
 import { mapOptions, mapPrices } from './map-settings'
 import { ImportPlan, int } from './plan'
 import type { SourceDatabase } from './source'
+import { GROUP_RATIO_SQL } from './statements'
 
 /** one-hub has `prices` / `user_groups` / `payments`; one-api has `abilities` and no `prices`. */
 export function detectSource(tables: Set<string>): SourceKind | undefined {
@@ -41,10 +42,7 @@ export function buildPlan(db: SourceDatabase, opts: MapOptions = {}): ImportPlan
 
   const options = mapOptions(plan, rows('options'))
   mapGroups(plan, db.tables.has('user_groups') ? rows('user_groups') : undefined, options.get('GroupRatio'))
-  // The relay reads group ratios from the GroupRatio setting, kept equal to the enabled groups.
-  plan.writes.at(-1)!.after = [
-    `INSERT INTO options (key, value) SELECT 'GroupRatio', json_group_object(symbol, ratio) FROM user_groups WHERE enable = 1 ON CONFLICT(key) DO UPDATE SET value = excluded.value`,
-  ]
+  plan.writes.at(-1)!.after = [GROUP_RATIO_SQL]
   const users = mapUsers(plan, rows('users'))
   const knownGroups = new Set(plan.writes.find((w) => w.table === 'user_groups')!.rows.map((g) => String(g.symbol)))
   const missing = [...new Set(users.map((u) => String(u.group)))].filter((g) => !knownGroups.has(g) && !['default', 'vip', 'svip'].includes(g))

@@ -3,7 +3,8 @@
  * present, the per-table report (read, written, skipped) and the problems found. Also the value
  * coercions every mapper shares (SQLite/MySQL 0/1 vs PostgreSQL true/false and 't'/'f', text ids).
  */
-import { createHash } from 'node:crypto'
+import { sha256 } from '@noble/hashes/sha2.js'
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
 import type { Row, SqlValue } from './sql-dump'
 import type { SourceKind } from './channel-types'
 
@@ -97,8 +98,9 @@ export function seconds(v: SqlValue | undefined): number {
   return n > 100_000_000_000 ? Math.floor(n / 1000) : n
 }
 
+/** Synchronous and runtime-neutral (Node for the CLI, the browser for the console's import page). */
 export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text).digest('hex')
+  return bytesToHex(sha256(utf8ToBytes(text)))
 }
 
 export function parseJson<T>(text: string): T | undefined {

@@ -1,81 +1,16 @@
 /**
- * Turns an import plan into SQL and applies it to D1 through wrangler (`d1 execute --file`, local
- * or --remote), in batch files of bounded size. Every statement is idempotent: upserts on the
- * row's key that never touch wallet-owned balance columns, INSERT OR IGNORE for history, and
- * insert-unless-present for the ledger rows, so a second run changes nothing.
+ * Applies an import plan's SQL (./statements.ts) to D1 through wrangler (`d1 execute --file`, local
+ * or --remote), in batch files of bounded size. Every statement is idempotent, so a second run
+ * changes nothing.
  */
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import type { ImportPlan, TableWrite, Value } from './plan'
+export { planStatements, sqlLiteral, statementsFor } from './statements'
 
-/** D1 refuses statements over 100 KB; stay well below. */
-const MAX_STATEMENT_BYTES = 90_000
 /** Statements per file handed to wrangler (one file = one progress step). */
 const MAX_FILE_BYTES = 4_000_000
-
-const q = (name: string) => `"${name.replace(/"/g, '""')}"`
-
-export function sqlLiteral(v: Value): string {
-  if (v === null) return 'NULL'
-  if (typeof v === 'boolean') return v ? '1' : '0'
-  if (typeof v === 'number') {
-    if (!Number.isFinite(v)) throw new Error(`not a finite number: ${v}`)
-    return String(v)
-  }
-  return `'${v.replace(/'/g, "''")}'`
-}
-
-function tuple(columns: string[], row: Record<string, Value>) {
-  return `(${columns.map((c) => sqlLiteral(row[c] ?? null)).join(',')})`
-}
-
-/** The statements of one table write, multi-row where the conflict rule allows. */
-export function statementsFor(w: TableWrite): string[] {
-  const out = [...(w.before ?? [])]
-  if (w.rows.length > 0) {
-    const columns = Object.keys(w.rows[0]!)
-    const cols = columns.map(q).join(',')
-    const rule = w.onConflict
-    if (rule !== 'ignore' && 'match' in rule) {
-      for (const row of w.rows) {
-        const values = columns.map((c) => sqlLiteral(row[c] ?? null)).join(',')
-        const match = rule.match.map((c) => `${q(c)} = ${sqlLiteral(row[c] ?? null)}`).join(' AND ')
-        out.push(
-          `INSERT INTO ${q(w.table)} (${cols},"id") SELECT ${values}, max((SELECT coalesce(max(id), 0) FROM ${q(w.table)}), ${rule.idAbove}) + 1 ` +
-            `WHERE NOT EXISTS (SELECT 1 FROM ${q(w.table)} WHERE ${match})`
-        )
-      }
-    } else {
-      const head = rule === 'ignore' ? `INSERT OR IGNORE INTO ${q(w.table)} (${cols}) VALUES ` : `INSERT INTO ${q(w.table)} (${cols}) VALUES `
-      const tail =
-        rule === 'ignore'
-          ? ''
-          : ` ON CONFLICT(${rule.target.map(q).join(',')}) DO ` +
-            (rule.update.length ? `UPDATE SET ${rule.update.map((c) => `${q(c)} = excluded.${q(c)}`).join(', ')}` : 'NOTHING')
-      let values: string[] = []
-      let size = head.length + tail.length
-      for (const row of w.rows) {
-        const t = tuple(columns, row)
-        if (values.length > 0 && size + t.length + 1 > MAX_STATEMENT_BYTES) {
-          out.push(head + values.join(',') + tail)
-          values = []
-          size = head.length + tail.length
-        }
-        values.push(t)
-        size += t.length + 1
-      }
-      if (values.length) out.push(head + values.join(',') + tail)
-    }
-  }
-  out.push(...(w.after ?? []))
-  return out
-}
-
-export function planStatements(plan: ImportPlan): string[] {
-  return plan.writes.flatMap(statementsFor)
-}
 
 /** Groups statements into file-sized batches. */
 export function batches(statements: string[], maxBytes = MAX_FILE_BYTES): string[][] {

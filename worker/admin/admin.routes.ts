@@ -27,6 +27,7 @@ import { mailRoutes } from './mail/mail.routes'
 import { telegramRoutes } from '../telegram/telegram.routes'
 import { paymentRoutes } from '../payments/payments.routes'
 import { taskListRoutes } from './tasks/tasks.routes'
+import { importRoutes } from './import/import.routes'
 import { openApiRoutes } from './openapi/openapi.routes'
 
 export const adminApp = new Hono<HonoEnv>()
@@ -58,6 +59,7 @@ export const adminApp = new Hono<HonoEnv>()
   .route('/', telegramRoutes)
   .route('/', paymentRoutes)
   .route('/', taskListRoutes)
+  .route('/', importRoutes)
   // The document is built from this very table, read lazily on the first request.
   .route('/', openApiRoutes((): readonly RouterRoute[] => adminApp.routes))
 

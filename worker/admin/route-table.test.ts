@@ -49,6 +49,13 @@ describe('route table authorization', () => {
     expect(((await root.get('/api/openapi.json')).body as unknown as { openapi: string }).openapi).toBe('3.1.0')
   })
 
+  it('keeps the import routes (they write a whole database) to root', () => {
+    const routes = apiRoutes().filter((r) => r.path.startsWith('/api/import/'))
+    expect(routes.map((r) => `${r.method} ${r.path} ${r.role}`).sort()).toEqual(
+      ['check', 'start', 'batch', 'finish'].map((p) => `POST /api/import/${p} 100`).sort()
+    )
+  })
+
   it('refuses anonymous callers (401), users (403) and admins on root routes (403)', async () => {
     const routes = apiRoutes()
     const root = await setupRoot()

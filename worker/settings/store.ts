@@ -76,6 +76,11 @@ async function writeOptions(env: Env, entries: { key: string; value: string }[])
   if (first) await db.batch([first, ...rest])
 }
 
+/** Re-reads every option from D1 (after rows were written outside saveOptions, e.g. an import). */
+export async function reloadSettings(env: Env): Promise<void> {
+  await snapshot.invalidate(env)
+}
+
 /** Write an internal option (state kept by the code, not an operator setting) and refresh the snapshot. */
 export async function saveInternalOption(env: Env, key: OptionKey, value: string): Promise<void> {
   if (!OPTIONS[key].internal) throw new Error(`${key} is not an internal option`)
