@@ -15,6 +15,11 @@
  *   worker/relay/wallet-lease.ts); settleLease charges the requests it reports in full, shrinks,
  *   extends or releases the lease; a lease not heard from within LEASE_TTL_MS is given back.
  * - credit applies a signed amount once per idempotency key (`I:` keys).
+ * - Token limits (wallet-limits.ts): reserve checks the token's requests/tokens per minute and
+ *   concurrency exactly and counts the request; lease reports count the requests an isolate
+ *   admitted and answer which windows are full. A token's budget is part of its state: what its
+ *   log rows in the current period add up to, reset at the period start (the fake-clock-able
+ *   clockNow); holds and leases never exceed the remainder, so only a supplier overrun can pass it.
  * - Only safe integers reach money: anything else is refused with an error, and a stored state that
  *   somehow holds another number heals from the last value flushed to D1.
  * Settled changes and their log rows are written behind to D1 about a second later
@@ -40,6 +45,9 @@ import type {
 } from './wallet-types'
 import { isMoney, type AppliedCredit, type Reservation, type TokenState, type UserState } from './wallet-state'
 import { WalletStore } from './wallet-store'
+import { LimitBook, type LimitSpec, type LimitRefusal, type RateRule } from './wallet-limits'
+import { periodBounds } from '../worker/lib/budget-period'
+import { clockNow } from '../worker/lib/clock'
 
 const FLUSH_DELAY_MS = 1000
 const RESERVATION_TTL_MS = 60 * 60 * 1000
@@ -65,6 +73,9 @@ export class UserWallet extends DurableObject<Env> {
   private flushFailures = 0
   /** Requests admitted in the current minute (for the group's requests-per-minute limit). */
   private rate = { minute: 0, count: 0 }
+  /** The user's tokens' rate windows and in-flight requests (memory only: never money). */
+  private limits = new LimitBook()
+  private limitsSweptAt = 0
 
   private get kv() {
     return this.ctx.storage.kv
@@ -86,7 +97,14 @@ export class UserWallet extends DurableObject<Env> {
    * Whether `floor` more may be held for this user and token now: status, expiry and what is free
    * of the balance and the token's quota (beyond every hold). Counts the request for the group RPM.
    */
-  private async admit(userId: number, tokenId: number, floor: number, rpm?: number, isRequest = true): Promise<{ refused: RefusalReason } | { refused?: undefined; token: TokenState; free: number; now: number }> {
+  private async admit(
+    userId: number,
+    tokenId: number,
+    floor: number,
+    rpm?: number,
+    isRequest = true,
+    spec?: Pick<LimitSpec, 'budget'> & Partial<LimitSpec>
+  ): Promise<{ refused: RefusalReason; retryAfterMs?: number } | { refused?: undefined; token: TokenState; free: number; now: number }> {
     const user = await this.store.ensureUser(userId)
     if (!user) return { refused: 'user_not_found' }
     const token = await this.store.ensureToken(tokenId)
@@ -95,13 +113,63 @@ export class UserWallet extends DurableObject<Env> {
     if (token.status !== 1) return { refused: 'token_disabled' }
     const now = Date.now()
     if (token.expired !== -1 && token.expired * 1000 <= now) return { refused: 'token_expired' }
+    // Callers without limits (realtime, tasks) leave the budget settings as the relay last sent them.
+    if (spec) await this.configureBudget(token, spec.budget)
     const tokenFree = this.store.tokenFree(token)
-    if (tokenFree <= 0 || tokenFree < floor) return { refused: 'insufficient_token_quota' }
+    if (tokenFree <= 0 || tokenFree < floor) {
+      const quotaFree = this.store.quotaFree(token)
+      if (token.budget && quotaFree > 0 && quotaFree >= floor) return { refused: 'budget_exceeded', retryAfterMs: Math.max(1000, token.budget.end - clockNow()) }
+      return { refused: 'insufficient_token_quota' }
+    }
     const userFree = user.quota - this.store.holdTotal()
     if (userFree <= 0 || userFree < floor) return { refused: 'insufficient_user_quota' }
     if (rpm && rpm > 0 && this.countRequests(0, rpm)) return { refused: 'rate_limited' }
+    const limited = spec?.rules ? this.checkLimits(spec as LimitSpec) : undefined
+    if (limited) return { refused: limited.code, retryAfterMs: limited.retryAfterMs }
     if (isRequest) this.countRequests(1)
     return { token, free: Math.min(userFree, tokenFree), now }
+  }
+
+  private checkLimits(spec: LimitSpec): LimitRefusal | undefined {
+    const now = clockNow()
+    if (now - this.limitsSweptAt > 60_000) {
+      this.limitsSweptAt = now
+      this.limits.sweep(now)
+    }
+    return this.limits.check(spec, now)
+  }
+
+  /**
+   * Keep the token's budget settings as the relay sent them. A new budget (or a new period or time
+   * zone) starts from what the token's log rows in the current period already add up to: pending
+   * rows are flushed first and D1 is summed with every other event held off, so the sum is exact.
+   */
+  private async configureBudget(token: TokenState, budget: LimitSpec['budget'] | undefined) {
+    const b = token.budget
+    if (!budget) {
+      if (b) {
+        token.budget = undefined
+        this.store.touchToken(token)
+      }
+      return
+    }
+    if (b && b.period === budget.period && b.tz === budget.tz) {
+      if (b.quota !== budget.quota) {
+        b.quota = budget.quota
+        this.store.touchToken(token)
+      }
+      return
+    }
+    await this.ctx.blockConcurrencyWhile(async () => {
+      if (token.budget && token.budget.period === budget.period && token.budget.tz === budget.tz) return
+      const { start, end } = periodBounds(budget.period, budget.tz, clockNow())
+      await this.flushNow()
+      const row = await this.env.DB.prepare('SELECT COALESCE(SUM(quota), 0) AS used FROM logs WHERE user_id = ? AND token_id = ? AND created_at >= ? AND created_at < ?')
+        .bind(this.store.user!.id, token.id, Math.ceil(start / 1000), Math.ceil(end / 1000))
+        .first<{ used: number }>()
+      token.budget = { period: budget.period, tz: budget.tz, quota: budget.quota, start, end, used: row?.used ?? 0 }
+      this.store.touchToken(token)
+    })
   }
 
   /** Count `n` requests this minute; true when the count has reached `rpm` (0 = no limit). */
@@ -117,10 +185,11 @@ export class UserWallet extends DurableObject<Env> {
     if (!isAmount('amount', input.amount) || (input.floor !== undefined && !isAmount('floor', input.floor))) return { ok: false, reason: 'invalid_amount' }
     const amount = input.amount
     if (this.store.holds().has(input.reqId)) return { ok: false, reason: 'duplicate_request' }
-    const admitted = await this.admit(input.userId, input.tokenId, Math.min(input.floor ?? amount, amount), input.rpm)
-    if (admitted.refused) return { ok: false, reason: admitted.refused }
+    const admitted = await this.admit(input.userId, input.tokenId, Math.min(input.floor ?? amount, amount), input.rpm, true, input.limits)
+    if (admitted.refused) return { ok: false, reason: admitted.refused, ...(admitted.retryAfterMs ? { retryAfterMs: admitted.retryAfterMs } : {}) }
     const held = Math.min(amount, admitted.free)
     this.store.hold(input.reqId, { tokenId: admitted.token.id, amount: held, at: admitted.now })
+    if (input.limits) this.limits.admit(input.limits, input.reqId, clockNow())
     if (this.alarmAt === undefined) await this.scheduleFlush()
     return { ok: true, held }
   }
@@ -130,7 +199,7 @@ export class UserWallet extends DurableObject<Env> {
     if (!isAmount('amount', input.amount) || !isAmount('floor', input.floor)) return { ok: false, reason: 'invalid_amount' }
     const existing = this.store.holds().get(input.leaseId)
     if (existing && !existing.lease) return { ok: false, reason: 'duplicate_request' }
-    const admitted = await this.admit(input.userId, input.tokenId, Math.min(input.floor, input.amount), undefined, false)
+    const admitted = await this.admit(input.userId, input.tokenId, Math.min(input.floor, input.amount), undefined, false, { budget: input.budget })
     if (admitted.refused) return { ok: false, reason: admitted.refused }
     const granted = Math.min(input.amount, admitted.free)
     const held = existing
@@ -155,7 +224,12 @@ export class UserWallet extends DurableObject<Env> {
     let charged = 0
     let overrun = 0
     const now = Date.now()
+    const rules = new Map<string, RateRule>()
     for (const item of input.items) {
+      if (item.limits) {
+        this.limits.record(item.limits.rules, item.limits.at, item.limits.tokens)
+        for (const r of item.limits.rules) rules.set(`${r.kind}|${r.key}`, r)
+      }
       if (item.quota === 0 && item.log.type !== LOG_TYPE_CONSUME) {
         // A failed request: its error row only (its hold was given back to the lease in the isolate).
         this.store.appendLog({ ...item.log, metadata: { ...item.log.metadata, lease: input.leaseId } }, 0)
@@ -166,7 +240,7 @@ export class UserWallet extends DurableObject<Env> {
       if (lease) this.store.resize(input.leaseId, -covered, now)
       const over = item.quota - covered
       const tokenId = lease?.tokenId ?? item.log.tokenId
-      this.store.charge(user, tokenId ? await this.store.ensureToken(tokenId) : undefined, item.quota, true)
+      this.store.charge(user, tokenId ? await this.store.ensureToken(tokenId) : undefined, item.quota, true, item.log.createdAt * 1000)
       const notes: Record<string, unknown> = { lease: input.leaseId }
       if (over > 0) notes.overrun = over
       if (user.quota < 0) notes.balance_after = user.quota
@@ -183,7 +257,16 @@ export class UserWallet extends DurableObject<Env> {
     } else if (lease) this.store.resize(input.leaseId, 0, now)
     if (input.items.length > 0 || lease) await this.scheduleFlush()
     const held = input.release ? 0 : (this.store.holds().get(input.leaseId)?.amount ?? 0)
-    return { ok: true, held, userQuota: user.quota, charged, overrun, rateLimited: this.countRequests(input.items.length, input.rpm) }
+    const full = rules.size > 0 ? this.limits.full([...rules.values()], clockNow()) : {}
+    return {
+      ok: true,
+      held,
+      userQuota: user.quota,
+      charged,
+      overrun,
+      rateLimited: this.countRequests(input.items.length, input.rpm),
+      ...(Object.keys(full).length > 0 ? { full } : {}),
+    }
   }
 
   /** Charge the exact cost in full and write its log row. */
@@ -193,14 +276,15 @@ export class UserWallet extends DurableObject<Env> {
     const user = await this.store.ensureUser(input.userId)
     if (!user) return { ok: false, reason: 'user_not_found' }
     const reservation = this.store.release(input.reqId)
+    this.limits.settle(input.reqId, input.tokens ?? 0)
     const expired = this.kv.get<number>(`X:${input.reqId}`)
     if (expired !== undefined) this.kv.delete(`X:${input.reqId}`)
     const tokenId = reservation?.tokenId ?? input.log?.tokenId
     const token = tokenId ? await this.store.ensureToken(tokenId) : undefined
     const charged = cost - (expired ?? 0)
     const overrun = reservation ? Math.max(0, cost - reservation.amount) : 0
-    this.store.charge(user, token, charged, expired === undefined)
-    const log: WalletLog = input.log ?? { type: LOG_TYPE_CONSUME, createdAt: Math.floor(Date.now() / 1000), tokenId, requestId: input.reqId }
+    const log: WalletLog = input.log ?? { type: LOG_TYPE_CONSUME, createdAt: Math.floor(clockNow() / 1000), tokenId, requestId: input.reqId }
+    this.store.charge(user, token, charged, expired === undefined, log.createdAt * 1000)
     const notes: Record<string, unknown> = {}
     if (reservation) notes.reserved = reservation.amount
     if (overrun > 0) notes.overrun = overrun
@@ -216,14 +300,15 @@ export class UserWallet extends DurableObject<Env> {
     const user = await this.store.ensureUser(input.userId)
     if (!user) return
     const reservation = this.store.release(input.reqId)
+    this.limits.settle(input.reqId, 0)
     const expired = this.kv.get<number>(`X:${input.reqId}`)
+    const log = input.log ?? { type: LOG_TYPE_CONSUME, createdAt: Math.floor(clockNow() / 1000), requestId: input.reqId }
     if (expired !== undefined) {
       this.kv.delete(`X:${input.reqId}`)
       const tokenId = reservation?.tokenId ?? input.log?.tokenId
-      this.store.charge(user, tokenId ? await this.store.ensureToken(tokenId) : undefined, -expired, false)
+      this.store.charge(user, tokenId ? await this.store.ensureToken(tokenId) : undefined, -expired, false, log.createdAt * 1000)
     }
     if (input.log || expired !== undefined) {
-      const log = input.log ?? { type: LOG_TYPE_CONSUME, createdAt: Math.floor(Date.now() / 1000), requestId: input.reqId }
       this.store.appendLog(expired !== undefined ? { ...log, metadata: { ...log.metadata, refunded_expiry_charge: expired } } : log, -(expired ?? 0))
       await this.scheduleFlush()
     }
@@ -300,8 +385,32 @@ export class UserWallet extends DurableObject<Env> {
       requestCount: user.requestCount,
       reserved: this.store.holdTotal(),
       pendingLogs: [...this.kv.list({ prefix: 'L:' })].length,
-      token: token && { remain: token.remain, used: token.used, unlimited: token.unlimited },
+      token: token && {
+        remain: token.remain,
+        used: token.used,
+        unlimited: token.unlimited,
+        ...(token.budget ? { budget: this.budgetView(token) } : {}),
+      },
     }
+  }
+
+  /** The token's budget in its current period (rolled over when a new period began). */
+  private budgetView(token: TokenState) {
+    const b = token.budget!
+    this.store.tokenFree(token)
+    return { period: b.period, quota: b.quota, used: b.used, start: b.start, end: b.end }
+  }
+
+  /** The current period's budget use of several tokens (the token list). */
+  async budgets(input: { userId: number; tokenIds: number[] }): Promise<Record<number, { period: string; quota: number; used: number; start: number; end: number }>> {
+    const user = await this.store.ensureUser(input.userId)
+    if (!user) return {}
+    const out: Record<number, { period: string; quota: number; used: number; start: number; end: number }> = {}
+    for (const id of input.tokenIds.slice(0, 200)) {
+      const token = await this.store.ensureToken(id)
+      if (token?.budget) out[id] = this.budgetView(token)
+    }
+    return out
   }
 
   // ---- write-behind ------------------------------------------------------------------------
@@ -370,12 +479,14 @@ export class UserWallet extends DurableObject<Env> {
         )
         continue
       }
-      this.store.charge(user, await this.store.ensureToken(r.tokenId), r.amount, true)
+      this.limits.settle(reqId, 0)
+      const createdAt = Math.floor(clockNow() / 1000)
+      this.store.charge(user, await this.store.ensureToken(r.tokenId), r.amount, true, createdAt * 1000)
       this.kv.put(`X:${reqId}`, r.amount)
       this.store.appendLog(
         {
           type: LOG_TYPE_CONSUME,
-          createdAt: Math.floor(now / 1000),
+          createdAt,
           tokenId: r.tokenId,
           requestId: reqId,
           content: 'Reservation settled on expiry: the request did not report its usage within an hour, so the reserved amount was charged',

@@ -8,6 +8,7 @@
  * `dirtyTokens`, and `c:<channelId>` (legacy channel counters, drained by the next flush).
  */
 import type { WalletLog } from './wallet-types'
+import type { BudgetState } from './wallet-limits'
 
 export interface UserState {
   id: number
@@ -27,6 +28,8 @@ export interface TokenState {
   expired: number
   accessed: number
   version: number
+  /** The token's budget period and what its log rows in that period add up to (wallet-limits.ts). */
+  budget?: BudgetState
 }
 
 export interface Reservation {

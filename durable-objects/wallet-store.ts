@@ -7,6 +7,8 @@
  * Storage keys are listed in wallet-state.ts.
  */
 import type { WalletLog } from './wallet-types'
+import { budgetLeft, rollBudget } from './wallet-limits'
+import { clockNow } from '../worker/lib/clock'
 import { isMoney, type Meta, type PendingLog, type Reservation, type TokenState, type UserState } from './wallet-state'
 
 export class WalletStore {
@@ -27,8 +29,14 @@ export class WalletStore {
     private readonly db: () => D1Database
   ) {}
 
-  /** Units a token may still spend beyond its holds (unlimited tokens: the safe maximum). */
+  /** Units a token may still spend beyond its holds (unlimited tokens: the safe maximum), within its budget. */
   tokenFree(token: TokenState): number {
+    const quota = this.quotaFree(token)
+    return token.budget ? Math.min(quota, budgetLeft(token.budget, clockNow()) - (this.tokenReserved.get(token.id) ?? 0)) : quota
+  }
+
+  /** Units the token's quota alone allows beyond its holds (the budget aside). */
+  quotaFree(token: TokenState): number {
     return token.unlimited ? Number.MAX_SAFE_INTEGER : token.remain - (this.tokenReserved.get(token.id) ?? 0)
   }
 
@@ -139,8 +147,12 @@ export class WalletStore {
     this.kv.put(this.nextLogKey(), { ...log, quota, userId: this.user!.id, ...(channelCharge ? { channelCharge } : {}) } satisfies PendingLog)
   }
 
-  /** Move `amount` (signed) out of the balance and the token, and count it as use. */
-  charge(user: UserState, token: TokenState | undefined, amount: number, countRequest: boolean) {
+  /**
+   * Move `amount` (signed) out of the balance and the token, and count it as use. `at` (ms) is the
+   * time of the log row that records it: the token's budget counts it when that is in the current
+   * period, so the budget used is always the sum of the token's log rows in the period.
+   */
+  charge(user: UserState, token: TokenState | undefined, amount: number, countRequest: boolean, at = clockNow()) {
     user.quota -= amount
     user.usedQuota += amount
     if (countRequest) user.requestCount++
@@ -148,6 +160,10 @@ export class WalletStore {
     if (token) {
       if (!token.unlimited) token.remain -= amount
       token.used += amount
+      if (token.budget) {
+        rollBudget(token.budget, clockNow())
+        if (at >= token.budget.start && at < token.budget.end) token.budget.used += amount
+      }
       token.accessed = Math.floor(Date.now() / 1000)
       this.touchToken(token)
     }

@@ -1,3 +1,5 @@
+import type { LimitSpec, RateRule } from './wallet-limits'
+
 /**
  * The typed surface of the UserWallet Durable Object as the Worker uses it: inputs and results of
  * its RPC methods. Results are plain objects (never thrown errors) so refusals cross RPC cleanly.
@@ -33,13 +35,18 @@ export type RefusalReason =
   | 'insufficient_user_quota'
   | 'insufficient_token_quota'
   | 'rate_limited'
+  /** The token's own limits (wallet-limits.ts): requests or tokens per minute, requests in flight, budget. */
+  | 'rate_limit_exceeded'
+  | 'tokens_per_minute_exceeded'
+  | 'concurrency_limit_exceeded'
+  | 'budget_exceeded'
   /** An amount that is not a safe integer in range (a bug upstream of the wallet; nothing was stored). */
   | 'invalid_amount'
   /** The request id already holds a reservation (ids are server-made, so this is a bug). */
   | 'duplicate_request'
 
 /** `held` is what the wallet holds for the request: `amount`, or less (≥ `floor`) when only that was free. */
-export type ReserveResult = { ok: true; held: number } | { ok: false; reason: RefusalReason }
+export type ReserveResult = { ok: true; held: number } | { ok: false; reason: RefusalReason; retryAfterMs?: number }
 
 export interface ReserveInput {
   userId: number
@@ -55,6 +62,8 @@ export interface ReserveInput {
   floor?: number
   /** Requests per minute allowed to this user (their group's api_rate); 0 = unlimited. */
   rpm?: number
+  /** The token's limits and budget for this request (checked exactly, then counted until it settles). */
+  limits?: LimitSpec
 }
 
 export interface SettleInput {
@@ -65,6 +74,8 @@ export interface SettleInput {
   channelId?: number
   /** The consume log row (the wallet writes a minimal one when it is omitted). */
   log?: WalletLog
+  /** Prompt + completion tokens the request used (its tokens-per-minute count). */
+  tokens?: number
 }
 
 export type SettleResult =
@@ -97,7 +108,7 @@ export interface WalletBalance {
   requestCount: number
   reserved: number
   pendingLogs: number
-  token?: { remain: number; used: number; unlimited: boolean }
+  token?: { remain: number; used: number; unlimited: boolean; budget?: { period: string; quota: number; used: number; start: number; end: number } }
 }
 
 /** A credit lease asked for (or extended) by an isolate: a hold its requests spend from locally. */
@@ -109,6 +120,8 @@ export interface LeaseInput {
   amount: number
   /** Refuse unless at least this much can be granted (the request waiting for it). */
   floor: number
+  /** The token's budget: a lease never holds more than its remainder in the current period. */
+  budget?: LimitSpec['budget']
 }
 
 export type LeaseResult = { ok: true; granted: number; held: number } | { ok: false; reason: RefusalReason }
@@ -119,6 +132,8 @@ export interface LeaseItem {
   quota: number
   channelId?: number
   log: WalletLog
+  /** The windows the request counted in locally, when it was admitted, and its settled tokens. */
+  limits?: { rules: RateRule[]; at: number; tokens: number }
 }
 
 export interface LeaseSettleInput {
@@ -142,5 +157,7 @@ export type LeaseSettleResult =
       overrun: number
       /** The user reached the group's requests-per-minute limit this minute: stop admitting locally. */
       rateLimited: boolean
+      /** Windows of the reported requests now full (wallet-limits.ts key → until, ms): ask the wallet until then. */
+      full?: Record<string, number>
     }
   | { ok: false; reason: 'invalid_amount' | 'user_not_found' }

@@ -1,6 +1,6 @@
 /**
  * Builds the Hono app: server-made request ids, security headers, the management API under /api, the relay,
- * and the single error handler that renders `ApiError` in the envelope of each surface.
+ * the test clock (only with TEST_CLOCK=1) and the single error handler that renders `ApiError` in the envelope of each surface.
  */
 import { Hono, type Context } from 'hono'
 import { requestId } from 'hono/request-id'
@@ -10,16 +10,17 @@ import { legacyBillingApp, relayApp } from './relay/relay.routes'
 import { geminiApp } from './relay/inbound/gemini/gemini.routes'
 import { createMjApp, MJ_MODE_PREFIXES } from './tasks/midjourney/mj.routes'
 import { createSunoApp } from './tasks/suno/suno.routes'
-import { ApiError, managementBody, openAIBody, toApiError } from './lib/errors'
+import { ApiError, managementBody, openAIBody, toApiError, withErrorHeaders } from './lib/errors'
 import type { HonoEnv } from './env'
+import { setTestClockOffset } from './lib/clock'
 
 const isRelayPath = (path: string) => path.startsWith('/v1') || path.startsWith('/dashboard')
 
 export function renderError(c: Context<HonoEnv>, err: unknown) {
   const apiError = toApiError(err)
   if (apiError.status >= 500) console.error(`[${c.get('requestId')}] ${c.req.method} ${c.req.path}`, apiError.cause ?? err)
-  if (isRelayPath(c.req.path)) return c.json(openAIBody(apiError, c.get('requestId')), apiError.status)
-  return c.json(managementBody(apiError), apiError.status)
+  if (isRelayPath(c.req.path)) return withErrorHeaders(apiError, c.json(openAIBody(apiError, c.get('requestId')), apiError.status))
+  return withErrorHeaders(apiError, c.json(managementBody(apiError), apiError.status))
 }
 
 export function createApp() {
@@ -38,6 +39,12 @@ export function createApp() {
       crossOriginOpenerPolicy: false,
     })
   )
+  // Test-only: moves the limits' and budgets' clock (lib/clock.ts); 404 unless the TEST_CLOCK var is "1".
+  app.post('/__test/clock', async (c) => {
+    const body = (await c.req.json().catch(() => ({}))) as { offset_ms?: unknown }
+    if (!setTestClockOffset(c.env as { TEST_CLOCK?: string }, Number(body.offset_ms ?? 0))) throw new ApiError(404, `Not found: ${c.req.method} ${c.req.path}`)
+    return c.json({ success: true, message: '', data: { offset_ms: Number(body.offset_ms ?? 0), now: Date.now() + Number(body.offset_ms ?? 0) } })
+  })
   app.route('/api', adminApp)
   app.route('/v1', relayApp)
   app.route('/v1beta', geminiApp)

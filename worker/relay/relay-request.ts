@@ -3,9 +3,11 @@
  *  1. authenticate the API key (token-auth.ts) and read the body (relay-input.ts);
  *  2. check the model whitelist and the group ratio; answer from the response cache when allowed;
  *  3. pick a channel (select-channel.ts) and its price; refuse unpriced models;
- *  4. reserve the request's worst case in the user's wallet Durable Object (reservation.ts; 429 when
- *     it does not fit, or when the group's requests-per-minute limit is reached) — a client that set
- *     no max_tokens gets the answer capped at what the balance can pay;
+ *  4. check the token's limits (token-limits.ts: RPM, TPM, concurrency, per-model; 429 with
+ *     Retry-After) and reserve the request's worst case in the user's wallet Durable Object
+ *     (reservation.ts; 429 when it does not fit the balance or the token's budget, or when the
+ *     group's requests-per-minute limit is reached) — a client that set no max_tokens gets the
+ *     answer capped at what the balance can pay; the answer carries the x-ratelimit-* headers;
  *  5. call the upstream through the channel's adapter; on a retriable failure freeze the
  *     (channel, model), maybe auto-disable the channel, and try the next channel (retry-policy.ts);
  *  6. answer the client (JSON, raw or a stream) and settle the exact cost with its log row in the
@@ -35,7 +37,10 @@ import { clientStatus, decideFailure } from './retry-policy'
 import { mapModel, selectChannel } from './select-channel'
 import { primeStream } from './stream-relay'
 import { assertModelAllowed, authenticateRelay, type RelayAuth } from './token-auth'
-import { requestsPerMinute } from './group-limits'
+import { groupRates } from './group-limits'
+import { clockNow } from '../lib/clock'
+import type { LimitCode, LimitSpec } from '../../durable-objects/wallet-limits'
+import { admitLocally, checkLocally, hasLimits, limitError, limitSpec, localStatus, rateLimitHeaders, settleLocally, walletSaysFull } from './token-limits'
 import { RelayUsage } from './relay-usage'
 import { planReservation, withOutputCap, type ReservationPlan } from './reservation'
 import { holdFromLease, settleToLease, type LeaseHold } from './wallet-lease'
@@ -57,7 +62,13 @@ const REFUSALS: Record<RefusalReason, () => ApiError> = {
   rate_limited: () => new ApiError(429, 'Too many requests for your group this minute; please slow down.', { code: 'rate_limit_exceeded' }),
   invalid_amount: () => new ApiError(500, 'The gateway could not price this request.', { code: 'billing_error', type: 'server_error' }),
   duplicate_request: () => new ApiError(500, 'The gateway could not reserve this request.', { code: 'billing_error', type: 'server_error' }),
+  rate_limit_exceeded: () => limitError('rate_limit_exceeded', 1000),
+  tokens_per_minute_exceeded: () => limitError('tokens_per_minute_exceeded', 1000),
+  concurrency_limit_exceeded: () => limitError('concurrency_limit_exceeded', 1000),
+  budget_exceeded: () => limitError('budget_exceeded', 1000),
 }
+
+const LIMIT_CODES = new Set<string>(['rate_limit_exceeded', 'tokens_per_minute_exceeded', 'concurrency_limit_exceeded', 'budget_exceeded'])
 
 /**
  * `inbound`: the client speaks another API (Anthropic Messages, Responses, Gemini); its codec turns
@@ -70,15 +81,15 @@ export async function relayRequest(c: Context<HonoEnv>, op: RelayOp, inbound?: I
   if (inbound) await useChatBody(c, inbound)
   const input = await readRelayInput(c, op)
   assertModelAllowed(auth, input.model)
-  const [settings, prices, table, rpm] = await Promise.all([
+  const [settings, prices, table, rates] = await Promise.all([
     getSettings(c.env, c.executionCtx),
     getPriceTable(c.env, c.executionCtx),
     getRoutingTable(c.env, c.executionCtx),
-    requestsPerMinute(c.env, auth.group, c.executionCtx),
+    groupRates(c.env, auth.group, c.executionCtx),
   ])
   const ratio = groupRatio(settings, auth.group)
   if (ratio === undefined) throw new ApiError(403, `The group "${auth.group}" is not configured on this gateway.`, { code: 'group_not_found' })
-  const res = await new RelayRun(c, auth, input, settings, prices, table, ratio, rpm, startedAt, inbound).execute()
+  const res = await new RelayRun(c, auth, input, settings, prices, table, ratio, rates, startedAt, inbound).execute()
   return inbound ? adaptAnswer(inbound, res) : res
 }
 
@@ -96,6 +107,10 @@ class RelayRun {
   private outputCap: number | undefined
   /** Set when the request holds its worst case in the isolate's credit lease. */
   private leaseHold: LeaseHold | undefined
+  /** The token's limits for this request, when it was admitted, and the x-ratelimit-* headers. */
+  private limits: LimitSpec | undefined
+  private admittedAt = 0
+  private rateHeaders: Record<string, string> = {}
   private readonly usage: RelayUsage
   /** Phase durations for the Server-Timing header (waits only: the runtime clock moves at I/O). */
   private readonly timings: [string, number][] = []
@@ -109,7 +124,8 @@ class RelayRun {
     private readonly prices: PriceTable,
     private readonly table: RoutingTable,
     private readonly ratio: number,
-    private readonly rpm: number,
+    /** The group's per-user requests and tokens per minute. */
+    private readonly rates: { rpm: number; tpm: number },
     private readonly startedAt: number,
     private readonly inbound?: InboundCodec
   ) {
@@ -133,6 +149,7 @@ class RelayRun {
 
   private withTiming(res: Response): Response {
     res.headers.set('server-timing', this.timings.map(([n, d]) => `${n};dur=${d}`).join(', '))
+    for (const [k, v] of Object.entries(this.rateHeaders)) res.headers.set(k, v)
     return res
   }
 
@@ -185,9 +202,16 @@ class RelayRun {
    * user over the group's requests-per-minute limit).
    */
   private async hold(plan: ReservationPlan) {
-    if (plan.amount > 0) {
-      this.leaseHold = await holdFromLease(this.wallet, this.ctx, { userId: this.auth.userId, tokenId: this.auth.id, rpm: this.rpm }, plan.amount)
+    const now = clockNow()
+    const estimate = plan.shape.promptTokens + plan.shape.outputTokens * (plan.shape.n ?? 1)
+    const who = { tokenId: this.auth.id, userId: this.auth.userId, limits: this.auth.limits }
+    const spec = limitSpec(who, this.input.model, this.rates.tpm, this.settings.str('BudgetTimezone') || 'UTC', estimate)
+    const local = checkLocally(spec, now)
+    if (local) throw limitError(local.code, local.retryAfterMs, rateLimitHeaders(localStatus(spec, now)))
+    if (plan.amount > 0 && !walletSaysFull(spec, now)) {
+      this.leaseHold = await holdFromLease(this.wallet, this.ctx, { userId: this.auth.userId, tokenId: this.auth.id, rpm: this.rates.rpm, budget: spec.budget }, plan.amount)
       if (this.leaseHold) {
+        this.admit(spec, now)
         this.outputCap = plan.outputCap(plan.amount)
         return
       }
@@ -198,10 +222,29 @@ class RelayRun {
       reqId: this.reqId,
       amount: plan.amount,
       floor: plan.floor,
-      rpm: this.rpm,
+      rpm: this.rates.rpm,
+      limits: spec,
     })
-    if (!reserved.ok) throw REFUSALS[reserved.reason]()
+    if (!reserved.ok) {
+      if (LIMIT_CODES.has(reserved.reason)) throw limitError(reserved.reason as LimitCode, reserved.retryAfterMs ?? 1000, rateLimitHeaders(localStatus(spec, now)))
+      throw REFUSALS[reserved.reason]()
+    }
+    this.admit(spec, now)
     this.outputCap = plan.outputCap(reserved.held)
+  }
+
+  /** Count the admitted request in this isolate's windows and note the headers it answers with. */
+  private admit(spec: LimitSpec, now: number) {
+    this.limits = spec
+    this.admittedAt = now
+    admitLocally(spec, this.reqId, now)
+    this.rateHeaders = rateLimitHeaders(localStatus(spec, now))
+  }
+
+  /** The lease report's rate entry of this request (its windows, admission time and settled tokens). */
+  private limitItem(tokens: number) {
+    settleLocally(this.reqId, tokens)
+    return this.limits && hasLimits(this.limits) ? { limits: { rules: this.limits.rules, at: this.admittedAt, tokens } } : {}
   }
 
   // ---- channel and price ------------------------------------------------------------------
@@ -327,7 +370,7 @@ class RelayRun {
   private baseLog(channel?: RoutedChannel): WalletLog {
     return {
       type: LOG_TYPE.CONSUME,
-      createdAt: Math.floor(Date.now() / 1000),
+      createdAt: Math.floor(clockNow() / 1000),
       username: this.auth.username,
       tokenName: this.auth.name,
       tokenId: this.auth.id,
@@ -364,14 +407,17 @@ class RelayRun {
       metadata: this.meta({ ...breakdown, billed_model: bill.billed, group: this.auth.group, attempts: this.attempts, cached_tokens: cachedTokens(usage) }),
     }
     const logged = this.settings.bool('LogConsumeEnabled') ? log : undefined
+    const tokens = usage.promptTokens + usage.completionTokens
     const settled = this.leaseHold
       ? await settleToLease(this.wallet, this.ctx, this.leaseHold, {
           reqId: this.reqId,
           quota: breakdown.quota,
           channelId: bill.channel.id,
           log: logged ?? { type: LOG_TYPE.CONSUME, createdAt: log.createdAt, tokenId: this.auth.id, requestId: this.reqId },
+          ...this.limitItem(tokens),
         })
-      : await this.wallet.settle({ userId: this.auth.userId, reqId: this.reqId, quota: breakdown.quota, channelId: bill.channel.id, log: logged })
+      : (settleLocally(this.reqId, tokens),
+        await this.wallet.settle({ userId: this.auth.userId, reqId: this.reqId, quota: breakdown.quota, channelId: bill.channel.id, log: logged, tokens }))
     if (!settled) return
     if (!settled.ok) {
       console.error(`[${this.reqId}] settle refused (${settled.reason}): quota ${breakdown.quota}`)
@@ -388,8 +434,11 @@ class RelayRun {
       content: message.slice(0, 1000),
       metadata: this.meta({ status: status ?? null, attempts: this.attempts, tried: [...this.tried], ...upstream }),
     }
-    if (this.leaseHold) await settleToLease(this.wallet, this.ctx, this.leaseHold, { reqId: this.reqId, quota: 0, log })
-    else await this.wallet.refund({ userId: this.auth.userId, reqId: this.reqId, log })
+    if (this.leaseHold) await settleToLease(this.wallet, this.ctx, this.leaseHold, { reqId: this.reqId, quota: 0, log, ...this.limitItem(0) })
+    else {
+      settleLocally(this.reqId, 0)
+      await this.wallet.refund({ userId: this.auth.userId, reqId: this.reqId, log })
+    }
   }
 
   private async answerFromCache(cached: { body: unknown; usage: Usage }): Promise<Response> {

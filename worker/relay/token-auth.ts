@@ -16,6 +16,9 @@ import { parseKeyHeader, verifyTokenKey } from './token-key'
 import { groupOpenTo } from './group-limits'
 import { importedKeysPresent, looksLikeImportedKey } from './imported-keys'
 import type { BackgroundCtx } from '../cache/versioned'
+import type { TokenLimits } from './token-limits'
+import type { BudgetPeriod } from '../lib/budget-period'
+import type { ModelLimits } from '../db/schema/limits'
 
 export interface TokenRecord {
   id: number
@@ -36,6 +39,8 @@ export interface TokenRecord {
   userStatus: number
   /** Imported from one-api/one-hub: accepted without this gateway's signature (imported-keys.ts). */
   imported?: boolean
+  /** The token's limits and budget, its 0 / '' values filled from its owner's defaults (token-limits.ts). */
+  limits: TokenLimits
 }
 
 export interface RelayAuth extends TokenRecord {
@@ -53,6 +58,9 @@ onIsolateReset(() => cache.clear())
 async function loadFromD1(env: Env, key: string): Promise<TokenRecord | null> {
   const row = await env.DB.prepare(
     `SELECT t.id, t.user_id, t.name, t.status, t.expired_time, t.unlimited_quota, t."group" AS token_group, t.chat_cache, t.setting, t.imported,
+            t.rpm_limit, t.tpm_limit, t.concurrency_limit, t.budget_period, t.budget_quota, t.model_limits,
+            u.rpm_limit AS u_rpm_limit, u.tpm_limit AS u_tpm_limit, u.concurrency_limit AS u_concurrency_limit,
+            u.budget_period AS u_budget_period, u.budget_quota AS u_budget_quota, u.model_limits AS u_model_limits,
             u.username, u.role, u.status AS user_status, u."group" AS user_group
      FROM tokens t JOIN users u ON u.id = t.user_id WHERE t.key = ?`
   )
@@ -83,6 +91,31 @@ async function loadFromD1(env: Env, key: string): Promise<TokenRecord | null> {
     userRole: row.role,
     userStatus: row.user_status,
     imported: Boolean(row.imported),
+    limits: limitsOf(row),
+  }
+}
+
+function parseModelLimits(json: unknown): ModelLimits {
+  try {
+    const parsed = typeof json === 'string' ? JSON.parse(json || '{}') : json
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as ModelLimits) : {}
+  } catch {
+    return {}
+  }
+}
+
+/** A token's own limits, each 0 / '' / {} filled from its owner's default; a budget is taken whole (period and quota together). */
+function limitsOf(row: Record<string, any>): TokenLimits {
+  const own = (k: string) => Number(row[k]) || Number(row[`u_${k}`]) || 0
+  const tokenBudget = row.budget_period && row.budget_quota > 0
+  const models = parseModelLimits(row.model_limits)
+  return {
+    rpm: own('rpm_limit'),
+    tpm: own('tpm_limit'),
+    concurrency: own('concurrency_limit'),
+    budgetPeriod: ((tokenBudget ? row.budget_period : row.u_budget_quota > 0 ? row.u_budget_period : '') || '') as BudgetPeriod,
+    budgetQuota: (tokenBudget ? row.budget_quota : row.u_budget_period && row.u_budget_quota > 0 ? row.u_budget_quota : 0) || 0,
+    models: Object.keys(models).length > 0 ? models : parseModelLimits(row.u_model_limits),
   }
 }
 
@@ -90,8 +123,8 @@ export async function findToken(env: Env, key: string): Promise<TokenRecord | nu
   const hit = cache.get(key)
   if (hit && Date.now() - hit.at < ISOLATE_TTL_MS) return hit.record
   let record = await env.CACHE.get<TokenRecord>(cacheKeys.token(key), 'json')
-  // A record cached before tokenGroup/userGroup existed cannot be re-checked: read D1 again.
-  if (!record || record.tokenGroup === undefined) {
+  // A record cached before tokenGroup/userGroup or the limits existed cannot be re-checked: read D1 again.
+  if (!record || record.tokenGroup === undefined || record.limits === undefined) {
     record = await loadFromD1(env, key)
     if (record) await env.CACHE.put(cacheKeys.token(key), JSON.stringify(record), { expirationTtl: KV_TTL_SECONDS })
   }

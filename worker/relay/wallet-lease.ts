@@ -14,11 +14,17 @@
  * requests-per-minute limit (admitLocally), takes the synchronous path: the wallet's own
  * reserve/settle, which refuses exactly.
  *
+ * A token with a budget gets leases only up to the budget's remainder in the current period (the
+ * wallet caps every grant and extension), and reports carry each request's rate windows so the
+ * wallet can count them and say which are full (token-limits.ts).
+ *
  * All wallet calls of one lease run one at a time (a promise chain), so the local view — held by
  * the wallet, minus costs not yet reported, minus in-flight worst cases — never counts a unit twice.
  */
 import { onIsolateReset } from '../cache/isolate'
 import type { LeaseItem, LeaseSettleResult } from '../../durable-objects/wallet-types'
+import type { LimitSpec } from '../../durable-objects/wallet-limits'
+import { noteWalletFull } from './token-limits'
 
 /** Requests' worth of worst case a new lease asks for. */
 const LEASE_REQUESTS = 16
@@ -50,6 +56,8 @@ interface Lease {
   rate: { minute: number; count: number; blocked: boolean }
   /** The group's requests-per-minute limit, sent with each report. */
   rpm: number
+  /** The token's budget, sent with each grant. */
+  budget?: LimitSpec['budget']
 }
 
 const leases = new Map<string, Lease>()
@@ -77,7 +85,7 @@ function chained<T>(lease: Lease, op: () => Promise<T>): Promise<T> {
 export async function holdFromLease(
   wallet: WalletStub,
   ctx: ExecutionContext,
-  who: { userId: number; tokenId: number; rpm: number },
+  who: { userId: number; tokenId: number; rpm: number; budget?: LimitSpec['budget'] },
   amount: number
 ): Promise<LeaseHold | undefined> {
   const key = `${who.userId}:${who.tokenId}`
@@ -99,6 +107,7 @@ export async function holdFromLease(
     }
     leases.set(key, lease)
   }
+  lease.budget = who.budget
   if (!admitLocally(lease, who.rpm)) return undefined
   for (let attempt = 0; attempt < 2; attempt++) {
     if (Date.now() < lease.expiresAt && available(lease) >= amount) {
@@ -136,7 +145,7 @@ function grow(wallet: WalletStub, lease: Lease, amount: number): Promise<boolean
   const want = Math.max(amount * LEASE_REQUESTS, lease.size)
   return chained(lease, async () => {
     const floor = Math.max(0, amount - available(lease))
-    const res = await wallet.lease({ userId: lease.userId, tokenId: lease.tokenId, leaseId: lease.id, amount: want, floor })
+    const res = await wallet.lease({ userId: lease.userId, tokenId: lease.tokenId, leaseId: lease.id, amount: want, floor, budget: lease.budget })
     if (!res.ok) return false
     lease.held = res.held - queuedCost(lease)
     lease.size = Math.max(lease.size, res.granted)
@@ -183,6 +192,7 @@ function report(wallet: WalletStub, ctx: ExecutionContext, lease: Lease): Promis
     }
     lease.held = res.held - queuedCost(lease)
     if (res.rateLimited) lease.rate.blocked = true
+    noteWalletFull(res.full)
     if (res.held === 0 && extend === 0) lease.expiresAt = 0
     else lease.expiresAt = Date.now() + LOCAL_TTL_MS
     return res

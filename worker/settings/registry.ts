@@ -4,6 +4,7 @@
  * all read this one table.
  */
 import { z } from 'zod'
+import { isTimeZone } from '../lib/budget-period'
 
 type Kind = 'bool' | 'int' | 'float' | 'string' | 'json'
 
@@ -107,6 +108,8 @@ export const OPTIONS = {
   QuotaForInvitee: i(0),
   /** Invitations an inviter is rewarded for per day (0 = none); more invitees still register. */
   InviteRewardDailyLimit: i(10, 0, 10000),
+  /** IANA time zone whose midnight starts the tokens' budget periods (day, week from Monday, month). */
+  BudgetTimezone: { kind: 'string', default: 'UTC', check: z.string().refine(isTimeZone, 'must be an IANA time zone such as UTC or Asia/Shanghai') } as OptionDef,
   /** Output-token limits per model or trailing-`*` pattern, over the built-in table (billing/output-limits.ts). */
   ModelOutputLimits: { kind: 'json', default: '{}', check: z.record(z.string(), z.number().int().min(1).max(10_000_000)) } as OptionDef,
   /** Image size/quality ratios per model, over the built-in table (billing/image-ratios.ts). */

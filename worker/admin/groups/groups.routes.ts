@@ -17,6 +17,8 @@ const fields = z.object({
   name: z.string().trim().min(1, 'Name is required').max(50),
   ratio: z.coerce.number().min(0, 'must be at least 0').max(1000),
   api_rate: z.coerce.number().int().min(0).max(1_000_000).default(600),
+  /** Tokens per minute per user of the group (0 = none). */
+  tpm: z.coerce.number().int().min(0).max(100_000_000).default(0),
   public: z.boolean().default(false),
   enable: z.boolean().default(true),
 })
@@ -27,7 +29,7 @@ async function findGroup(env: Env, id: number) {
   return row
 }
 
-const columns = (f: z.infer<typeof fields>) => ({ symbol: f.symbol, name: f.name, ratio: f.ratio, apiRate: f.api_rate, public: f.public, enable: f.enable })
+const columns = (f: z.infer<typeof fields>) => ({ symbol: f.symbol, name: f.name, ratio: f.ratio, apiRate: f.api_rate, tpm: f.tpm, public: f.public, enable: f.enable })
 
 export const groupRoutes = new Hono<HonoEnv>()
   .get('/group/', adminRoute, async (c) => ok(c, (await listGroups(c.env)).filter((g) => g.enable).map((g) => g.symbol)))

@@ -16,6 +16,7 @@ export const groupView = (g: UserGroup) => ({
   name: g.name,
   ratio: g.ratio,
   api_rate: g.apiRate,
+  tpm: g.tpm,
   public: g.public,
   enable: g.enable,
 })

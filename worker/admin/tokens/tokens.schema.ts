@@ -1,6 +1,7 @@
-/** Token form validation (spec §5: name required; quota ≥ 0; IP/CIDR whitelist; model whitelist). */
+/** Token form validation (spec §5: name required; quota ≥ 0; IP/CIDR whitelist; model whitelist; limits and budget). */
 import { z } from 'zod'
 import { isValidIpOrCidr } from '../../lib/cidr'
+import { limitFields } from '../shared/limit-fields'
 
 const setting = z
   .object({
@@ -35,6 +36,7 @@ export const tokenFields = z.object({
   group: z.string().trim().max(64).default(''),
   chat_cache: z.boolean().default(false),
   setting,
+  ...limitFields,
 })
 
 export const createTokenSchema = tokenFields

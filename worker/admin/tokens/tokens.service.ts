@@ -18,6 +18,7 @@ import { assertRank } from '../shared/rank'
 import { auditLog } from '../shared/audit-log'
 import type { z } from 'zod'
 import type { tokenFields } from './tokens.schema'
+import { limitColumnValues, limitView } from '../shared/limit-fields'
 
 export type TokenFields = z.infer<typeof tokenFields>
 
@@ -42,6 +43,7 @@ export function tokenView(t: Token, username?: string, opts: { masked?: boolean 
     group: t.group,
     chat_cache: t.chatCache,
     setting: t.setting,
+    ...limitView(t),
     ...(username !== undefined ? { username } : {}),
   }
 }
@@ -109,6 +111,7 @@ function columns(f: TokenFields) {
     group: f.group,
     chatCache: f.chat_cache,
     setting: f.setting,
+    ...limitColumnValues(f),
   }
 }
 
@@ -162,7 +165,7 @@ export async function playgroundToken(env: Env, owner: SessionUser) {
   return createToken(
     env,
     owner,
-    { name: PLAYGROUND_TOKEN_NAME, remain_quota: 0, unlimited_quota: true, expired_time: -1, group: '', chat_cache: false, setting: {} },
+    { name: PLAYGROUND_TOKEN_NAME, remain_quota: 0, unlimited_quota: true, expired_time: -1, group: '', chat_cache: false, setting: {}, rpm_limit: 0, tpm_limit: 0, concurrency_limit: 0, budget_period: '', budget_quota: 0, model_limits: {} },
     { hidden: true }
   )
 }

@@ -13,6 +13,7 @@ import { ROLE, type SessionUser } from '../../env'
 import { destroyUserSessions, revokeCredentials } from '../auth/session'
 import { contains, offset, orderBy, page, type ListQuery } from '../shared/paging'
 import { forgetUserTokens } from '../tokens/tokens.service'
+import { limitView, partialLimitColumns, type LimitFieldValues } from '../shared/limit-fields'
 import { getUser, usernameTaken } from './users.service'
 
 export function userRow(u: User) {
@@ -37,6 +38,7 @@ export function userRow(u: User) {
     created_time: u.createdTime,
     last_login_time: u.lastLoginTime,
     last_login_ip: u.lastLoginIp,
+    ...limitView(u),
   }
 }
 
@@ -106,12 +108,13 @@ export async function adjustQuota(env: Env, actor: SessionUser, target: User, de
 export async function updateUser(
   env: Env,
   actor: SessionUser,
-  body: { id: number; username: string; display_name: string; email: string; password?: string; group: string; quota?: number }
+  body: { id: number; username: string; display_name: string; email: string; password?: string; group: string; quota?: number } & Partial<LimitFieldValues>
 ) {
   const target = await targetUser(env, { id: body.id })
   assertCanManage(actor, target)
   if (await usernameTaken(env, body.username, target.id)) throw conflict('Username already exists')
-  const patch: Partial<typeof users.$inferInsert> = { username: body.username, displayName: body.display_name, email: body.email, group: body.group }
+  const limits = partialLimitColumns(body)
+  const patch: Partial<typeof users.$inferInsert> = { username: body.username, displayName: body.display_name, email: body.email, group: body.group, ...limits }
   if (body.password) patch.password = await hashPassword(body.password)
   await createDb(env.DB).update(users).set(patch).where(eq(users.id, target.id))
   if (body.password) await revokeCredentials(env, target.id)
@@ -119,7 +122,8 @@ export async function updateUser(
     const current = (await wallet(env, target.id).balance({ userId: target.id }))?.quota ?? target.quota
     if (body.quota !== current) await adjustQuota(env, actor, target, body.quota - current, 'set by administrator')
   }
-  if (body.group !== target.group || body.username !== target.username) await forgetUserTokens(env, target.id)
+  // Cached keys carry the group, the username and the owner's default limits.
+  if (body.group !== target.group || body.username !== target.username || Object.keys(limits).length > 0) await forgetUserTokens(env, target.id)
   return (await getUser(env, target.id))!
 }
 

@@ -1,6 +1,7 @@
 /** User administration validation (spec §5: username, password, group required; quota ≥ 0). */
 import { z } from 'zod'
 import { password, username } from '../auth/auth.schema'
+import { optionalLimitFields } from '../shared/limit-fields'
 
 const group = z.string().trim().min(1, 'Group is required').max(64)
 const quota = z.coerce.number().int('must be an integer').min(0, 'must be at least 0').max(Number.MAX_SAFE_INTEGER)
@@ -22,6 +23,8 @@ export const updateUserSchema = z.object({
   password: z.union([z.literal(''), password]).optional(),
   group,
   quota: quota.optional(),
+  /** The default limits and budget of the user's tokens (absent: unchanged). */
+  ...optionalLimitFields,
 })
 
 export const manageSchema = z

@@ -23,6 +23,8 @@ export const userGroups = sqliteTable('user_groups', {
   name: text('name').notNull(),
   ratio: real('ratio').notNull().default(1),
   apiRate: integer('api_rate').notNull().default(600),
+  /** Tokens per minute per user of the group, prompt + completion (0 = none). */
+  tpm: integer('tpm').notNull().default(0),
   public: integer('public', { mode: 'boolean' }).notNull().default(false),
   promotion: integer('promotion', { mode: 'boolean' }).notNull().default(false),
   min: integer('min').notNull().default(0),

@@ -4,6 +4,7 @@
  */
 import { sql } from 'drizzle-orm'
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+import { limitColumns } from './limits'
 
 export interface TokenSetting {
   limits?: {
@@ -34,6 +35,7 @@ export const tokens = sqliteTable(
     setting: text('setting', { mode: 'json' }).$type<TokenSetting>().notNull().default({}),
     /** Imported from one-api/one-hub (scripts/import): accepted by lookup without this gateway's signature. */
     imported: integer('imported', { mode: 'boolean' }).notNull().default(false),
+    ...limitColumns(),
   },
   (t) => [
     index('idx_tokens_user').on(t.userId, t.id),

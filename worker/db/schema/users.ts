@@ -4,6 +4,7 @@
  * Durable Object (durable-objects/user-wallet.ts); everything else by the management API.
  */
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+import { limitColumns } from './limits'
 
 export const users = sqliteTable(
   'users',
@@ -36,6 +37,8 @@ export const users = sqliteTable(
     lastLoginTime: integer('last_login_time').notNull().default(0),
     lastLoginIp: text('last_login_ip').notNull().default(''),
     createdTime: integer('created_time').notNull().default(0),
+    /** Default limits and budget of the user's tokens (limits.ts). */
+    ...limitColumns(),
   },
   (t) => [
     index('idx_users_email').on(t.email),

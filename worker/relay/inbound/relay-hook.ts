@@ -6,7 +6,7 @@
  * Errors render in the format's envelope.
  */
 import type { Context, ErrorHandler } from 'hono'
-import { ApiError, toApiError } from '../../lib/errors'
+import { ApiError, toApiError, withErrorHeaders } from '../../lib/errors'
 import type { HonoEnv } from '../../env'
 import { SseDecoder, type SseEvent } from '../../../shared/contract/sse'
 import type { InboundCodec, InboundStreamEncoder } from './types'
@@ -87,6 +87,6 @@ export function inboundErrorHandler(codec: Pick<InboundCodec, 'errorResponse'>):
   return (err, c) => {
     const apiError = toApiError(err)
     if (apiError.status >= 500) console.error(`[${c.get('requestId')}] ${c.req.method} ${c.req.path}`, apiError.cause ?? err)
-    return codec.errorResponse(apiError, c.get('requestId'))
+    return withErrorHeaders(apiError, codec.errorResponse(apiError, c.get('requestId')))
   }
 }
