@@ -61,6 +61,7 @@ function keyOf(req) {
     req.headers['x-api-key'] ||
     req.headers['api-key'] ||
     req.headers['x-goog-api-key'] ||
+    req.headers['mj-api-secret'] ||
     new URL(req.url, 'http://x').searchParams.get('key') ||
     ''
   )

@@ -1,14 +1,17 @@
 /**
  * Operation → Other: the response cache for identical chat requests and its expiry, the proxy
- * used to fetch images in chat requests, the Cloudflare Worker image proxy (URL + secret key) and
- * Midjourney callback notifications.
+ * used to fetch images in chat requests, the Cloudflare Worker image proxy (URL + secret key),
+ * Midjourney callback notifications, how Midjourney images reach clients (MjImageProxy: upstream
+ * links, gateway-signed links or the Worker image proxy) and the fast → relax fallback.
  */
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod'
+import { FormControl, FormDescription, FormField, FormItem, FormLabel } from '@/components/ui/form'
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select'
 import type { OptionMap } from '../api'
 import { numberText, proxyText, urlText } from '../schema'
 import { isConfigured, plainCodec } from '../values'
-import { FieldGrid, NumberField, SwitchField, TextField } from './settings-fields'
+import { FieldGrid, FieldMessage, NumberField, SwitchField, TextField } from './settings-fields'
 import { SecretField } from './settings-secret-field'
 import { SettingsSection } from './settings-section'
 
@@ -19,6 +22,8 @@ const schema = z.object({
   CFWorkerImageUrl: urlText,
   CFWorkerImageKey: z.string(),
   MjNotifyEnabled: z.boolean(),
+  MjImageProxy: z.enum(['off', 'gateway', 'worker']),
+  MjFastFallbackRelax: z.boolean(),
 })
 const codec = plainCodec(schema, { stripSlash: ['CFWorkerImageUrl'] })
 
@@ -38,6 +43,30 @@ export function OperationOtherSection({ options }: { options: OptionMap }) {
           <FieldGrid className="xl:grid-cols-2">
             <SwitchField control={form.control} name="ChatCacheEnabled" label={t('fields.ChatCacheEnabled.label')} description={t('fields.ChatCacheEnabled.help')} />
             <SwitchField control={form.control} name="MjNotifyEnabled" label={t('fields.MjNotifyEnabled.label')} description={t('fields.MjNotifyEnabled.help')} />
+            <SwitchField control={form.control} name="MjFastFallbackRelax" label={t('fields.MjFastFallbackRelax.label')} description={t('fields.MjFastFallbackRelax.help')} />
+            <FormField
+              control={form.control}
+              name="MjImageProxy"
+              render={({ field }) => (
+                <FormItem>
+                  <FormLabel>{t('fields.MjImageProxy.label')}</FormLabel>
+                  <Select value={field.value} onValueChange={field.onChange}>
+                    <FormControl>
+                      <SelectTrigger name="MjImageProxy" className="w-full" data-testid="mj-image-proxy-select">
+                        <SelectValue />
+                      </SelectTrigger>
+                    </FormControl>
+                    <SelectContent>
+                      <SelectItem value="off">{t('fields.MjImageProxy.off')}</SelectItem>
+                      <SelectItem value="gateway">{t('fields.MjImageProxy.gateway')}</SelectItem>
+                      <SelectItem value="worker">{t('fields.MjImageProxy.worker')}</SelectItem>
+                    </SelectContent>
+                  </Select>
+                  <FormDescription className="text-xs">{t('fields.MjImageProxy.help')}</FormDescription>
+                  <FieldMessage />
+                </FormItem>
+              )}
+            />
           </FieldGrid>
           <FieldGrid className="xl:grid-cols-2">
             <NumberField control={form.control} name="ChatCacheExpireMinute" label={t('fields.ChatCacheExpireMinute.label')} description={t('fields.ChatCacheExpireMinute.help')} suffix={t('units.minutes')} />
