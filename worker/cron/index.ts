@@ -3,7 +3,8 @@
  * - every 5 minutes: statistics rollup of today and yesterday; channel speed tests when
  *   ChannelTestFrequency minutes have passed since the last run; balance refresh every
  *   ChannelBalanceFrequency minutes; a bounded sweep of unfinished Midjourney/Suno tasks
- *   (tasks/task-poller.ts: updates, 1 h timeout, refunds of failures);
+ *   (tasks/task-poller.ts: fails and refunds those past 1 h, puts tasks that are in no TaskQueue
+ *   back into their channel's queue, whose alarms do the polling);
  * - daily at 00:10 UTC: log retention (LogCleanupDays) after the rollup, and expired sessions.
  * Every 5 minutes also: pending top-up orders older than 3 h are closed (the gateway asked first);
  * in Telegram polling mode the TelegramPoller's alarm is re-armed if it went missing.
