@@ -31,6 +31,7 @@ import { assertEmailDomainAllowed, consumeVerificationCode } from './verificatio
 import { assertLoginNotLocked, recordLoginFailure, verifyOrDummy } from './login-guard'
 import { requireXsrf } from '../oauth/require-xsrf'
 import { isBcryptHash } from './legacy-password'
+import { holdSignupRewards, paySignupRewardsQuietly } from '../../billing/signup-rewards'
 
 export const authRoutes = new Hono<HonoEnv>()
   .post('/setup', publicRoute, criticalRateLimit('setup'), validate('json', setupSchema), async (c) => {
@@ -101,20 +102,18 @@ export const authRoutes = new Hono<HonoEnv>()
     }
     if (email) assertEmailDomainAllowed(settings, email)
     const inviter = body.aff_code ? await findInviter(c.env, body.aff_code) : undefined
-    const user = await createUser(c.env, {
-      username: body.username,
-      password: body.password,
-      email,
-      inviterId: inviter?.id,
-      credits: [
-        { amount: settings.int('QuotaForNewUser'), note: 'New user quota' },
-        ...(inviter ? [{ amount: settings.int('QuotaForInvitee'), note: `Invitee reward: registered with the invite code of ${inviter.username}` }] : []),
-      ],
+    const user = await createUser(c.env, { username: body.username, password: body.password, email, inviterId: inviter?.id })
+    if (inviter) await countInvitee(c.env, inviter.id)
+    // Rewards wait for a verified email or a first top-up (signup-rewards.ts), so throwaway accounts earn nothing.
+    const capped = inviter ? !(await underDailyInviteCap(c.env, inviter.id, settings.int('InviteRewardDailyLimit'))) : true
+    await holdSignupRewards(c.env, user.id, {
+      newUser: settings.int('QuotaForNewUser'),
+      invitee: inviter ? settings.int('QuotaForInvitee') : 0,
+      inviterId: inviter?.id ?? 0,
+      inviterReward: capped ? 0 : settings.int('QuotaForInviter'),
     })
-    if (inviter) {
-      const capped = !(await underDailyInviteCap(c.env, inviter.id, settings.int('InviteRewardDailyLimit')))
-      await rewardInviter(c.env, inviter, user.username, capped ? 0 : settings.int('QuotaForInviter'))
-    }
+    // With email verification on, the code above proved the address: pay at once.
+    if (settings.bool('EmailVerificationEnabled')) await paySignupRewardsQuietly(c.env, user.id)
     return ok(c, { id: user.id, username: user.username }, 'Registered')
   })
 
@@ -137,17 +136,10 @@ async function underDailyInviteCap(env: Env, inviterId: number, limit: number): 
   return (row?.n ?? 0) <= limit
 }
 
-/** The inviter's reward goes through their wallet (with a system log); the invite count is kept on the user. */
-async function rewardInviter(env: Env, inviter: { id: number; username: string }, invitee: string, reward: number) {
+/** The inviter's invite count (the reward itself is paid later, see signup-rewards.ts). */
+async function countInvitee(env: Env, inviterId: number) {
   await createDb(env.DB)
     .update(users)
-    .set({ affCount: sql`${users.affCount} + 1`, affQuota: sql`${users.affQuota} + ${reward}` })
-    .where(eq(users.id, inviter.id))
-  if (reward <= 0) return
-  await env.WALLET.getByName(`user:${inviter.id}`).credit({
-    userId: inviter.id,
-    amount: reward,
-    key: `invite-reward:${invitee}`,
-    log: { type: LOG_TYPE.SYSTEM, createdAt: nowSeconds(), username: inviter.username, content: `Inviter reward: ${invitee} registered with your invite link` },
-  })
+    .set({ affCount: sql`${users.affCount} + 1` })
+    .where(eq(users.id, inviterId))
 }

@@ -106,13 +106,16 @@ describe('login, sessions and CSRF', () => {
 })
 
 describe('registration', () => {
-  it('registers with new-user quota written as a system log, honouring the toggles', async () => {
+  it('registers with new-user quota (paid at the first top-up) written as a system log, honouring the toggles', async () => {
     const root = await setupRoot()
     await root.put('/api/option/', { options: { QuotaForNewUser: '1234' } })
     const { client, id } = await signedInUser('alice')
+    expect((await client.get('/api/user/self')).body.data).toMatchObject({ id, username: 'alice', role: 1, quota: 0 })
+    const [code] = (await root.post('/api/redemption/', { name: 'first', quota: 1, count: 1 })).body.data as string[]
+    expect((await client.post('/api/user/topup', { key: code })).status).toBe(200)
     const self = await client.get('/api/user/self')
-    expect(self.body.data).toMatchObject({ id, username: 'alice', role: 1, quota: 1234 })
-    const log = await env.DB.prepare('SELECT type, quota FROM logs WHERE user_id = ?').bind(id).first()
+    expect(self.body.data).toMatchObject({ id, username: 'alice', role: 1, quota: 1235 })
+    const log = await env.DB.prepare('SELECT type, quota FROM logs WHERE user_id = ? AND type = 4').bind(id).first()
     expect(log).toMatchObject({ type: 4, quota: 1234 })
 
     const dup = new TestClient()

@@ -27,7 +27,7 @@ describe('user groups and invite rewards', () => {
     expect(Object.keys((await client.get('/api/user_group_map')).body.data)).toEqual(['default', 'cheap'])
   })
 
-  it('rewards inviter and invitee and gives the new-user quota, each with a system log', async () => {
+  it('rewards inviter and invitee and gives the new-user quota at the first top-up, each with a system log', async () => {
     const root = await setupRoot()
     await root.put('/api/option/', { options: { QuotaForNewUser: '100', QuotaForInviter: '300', QuotaForInvitee: '200' } })
     const { client: inviter, id: inviterId } = await signedInUser('inviter')
@@ -36,13 +36,16 @@ describe('user groups and invite rewards', () => {
     await newcomer.get('/api/status')
     expect((await newcomer.post('/api/user/register', { username: 'invitee', password: 'password-1', aff_code: aff })).status).toBe(200)
     await newcomer.post('/api/user/login', { username: 'invitee', password: 'password-1' })
+    // Held until the invitee verifies an email or tops up (signup-rewards.ts).
+    expect((await newcomer.get('/api/user/self')).body.data).toMatchObject({ quota: 0, inviter_id: inviterId })
+    const [code] = (await root.post('/api/redemption/', { name: 'first', quota: 1000, count: 1 })).body.data as string[]
+    expect((await newcomer.post('/api/user/topup', { key: code })).status).toBe(200)
     const me = (await newcomer.get('/api/user/self')).body.data
-    expect(me).toMatchObject({ quota: 300, inviter_id: inviterId })
+    expect(me).toMatchObject({ quota: 1300, inviter_id: inviterId })
     const inviterSelf = (await inviter.get('/api/user/self')).body.data
-    expect(inviterSelf).toMatchObject({ quota: 400, aff_count: 1 })
+    expect(inviterSelf).toMatchObject({ quota: 300, aff_count: 1 })
     const logs = await env.DB.prepare('SELECT user_id, type, quota FROM logs WHERE type = 4 AND user_id IN (?, ?) ORDER BY id').bind(inviterId, me.id).all<any>()
     expect(logs.results).toEqual([
-      { user_id: inviterId, type: 4, quota: 100 },
       { user_id: me.id, type: 4, quota: 100 },
       { user_id: me.id, type: 4, quota: 200 },
       { user_id: inviterId, type: 4, quota: 300 },
@@ -58,6 +61,9 @@ describe('user groups and invite rewards', () => {
       const c = new TestClient()
       await c.get('/api/status')
       expect((await c.post('/api/user/register', { username: name, password: 'password-1', aff_code: code })).status).toBe(200)
+      expect((await c.post('/api/user/login', { username: name, password: 'password-1' })).status).toBe(200)
+      const [gift] = (await root.post('/api/redemption/', { name: 'gift', quota: 1, count: 1 })).body.data as string[]
+      expect((await c.post('/api/user/topup', { key: gift })).status).toBe(200)
     }
     for (const name of ['inv-a', 'inv-b', 'inv-c']) await register(name, aff)
     // Three invitees in a day, two rewarded: 2 × 300.

@@ -30,6 +30,7 @@ import { revokeCredentials } from '../auth/session'
 import { getUser, profileOf } from '../users/users.service'
 import { bindToUser, findUserByBinding } from '../oauth/accounts'
 import { requireXsrf } from '../oauth/require-xsrf'
+import { paySignupRewardsQuietly } from '../../billing/signup-rewards'
 import { consumeResetToken, issueResetToken, RESET_TTL_SECONDS } from '../../mail/password-reset'
 import { siteBaseUrl } from '../../lib/site-url'
 import { passwordResetMail, verificationMail } from '../../mail/templates'
@@ -107,6 +108,8 @@ export const mailRoutes = new Hono<HonoEnv>()
     if (!(await consumeVerificationCode(c.env, 'bind', address, code))) {
       throw badRequest('Invalid or expired verification code', { fields: { code: 'is invalid or expired' } })
     }
-    const user = await bindToUser(c.env, me.id, 'email', address)
-    return ok(c, profileOf(user), 'Email bound')
+    const bound = await bindToUser(c.env, me.id, 'email', address)
+    // A verified address releases the held sign-up rewards (once).
+    await paySignupRewardsQuietly(c.env, me.id)
+    return ok(c, profileOf((await getUser(c.env, me.id)) ?? bound), 'Email bound')
   })

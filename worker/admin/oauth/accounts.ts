@@ -2,9 +2,11 @@
  * External identities on user accounts: find a user by a bound id (GitHub, OIDC, Lark, WeChat,
  * email), bind atomically (one D1 statement that refuses an id already bound to someone else),
  * unbind while keeping at least one way to sign in, and create the account on a first external
- * login (unique username derived from the provider login, new-user quota like registration).
+ * login (unique username derived from the provider login; the new-user quota is held like at
+ * registration and paid at once when the provider vouches for the email).
  */
-import { LOG_TYPE, type User } from '../../db/schema'
+import type { User } from '../../db/schema'
+import { holdSignupRewards, paySignupRewardsQuietly } from '../../billing/signup-rewards'
 import { conflict, badRequest, notFound } from '../../lib/errors'
 import { randomString } from '../../lib/crypto'
 import type { Settings } from '../../settings/store'
@@ -119,7 +121,11 @@ export async function registerExternalUser(env: Env, settings: Settings, provide
     password: '',
     displayName: (identity.displayName ?? '').trim().slice(0, 40) || username,
     email,
-    credits: [{ amount: settings.int('QuotaForNewUser'), note: 'New user quota', type: LOG_TYPE.SYSTEM }],
   })
-  return bindToUser(env, user.id, provider, identity.id)
+  await holdSignupRewards(env, user.id, { newUser: settings.int('QuotaForNewUser'), invitee: 0, inviterId: 0, inviterReward: 0 })
+  const bound = await bindToUser(env, user.id, provider, identity.id)
+  // The provider vouches for the address (OIDC only with email_verified): pay the new-user quota now.
+  if (!email) return bound
+  await paySignupRewardsQuietly(env, user.id)
+  return (await getUser(env, user.id)) ?? bound
 }

@@ -11,6 +11,7 @@ import { ApiError, badRequest } from '../../lib/errors'
 import { sha256Hex } from '../../lib/crypto'
 import { nowSeconds } from '../../lib/time'
 import { ROLE } from '../../env'
+import { paySignupRewardsQuietly } from '../../billing/signup-rewards'
 
 export interface Redeemer {
   id: number
@@ -60,5 +61,7 @@ export async function redeemCode(env: Env, me: Redeemer, key: string, via = ''):
       .where(and(eq(redemptions.id, won.id), eq(redemptions.userId, me.id), eq(redemptions.status, 3)))
     throw new ApiError(503, 'The top-up could not be credited; the code is still unused, please try again')
   }
+  // A first top-up releases the held sign-up rewards (once).
+  await paySignupRewardsQuietly(env, me.id)
   return { quota: won.quota, balance: result.userQuota }
 }
