@@ -6,10 +6,19 @@
  * static assets, and the cron triggers fired on schedule. No dev proxy, inspector or live reload:
  * that path is `npm run dev`.
  *
+ * Serve stack: the port is a direct workerd socket on the Worker itself (Miniflare's
+ * `unsafeDirectSockets`), so no entry or asset-router worker runs in front of `/v1` and `/api`.
+ * The Worker sends every path that is not its own to its ASSETS binding (worker/lib/self-hosted.ts),
+ * which here is a second, assets-only worker with wrangler.toml's [assets] (SPA fallback, _headers).
+ * Miniflare's own entry socket stays on a random loopback port for its internal use (cron,
+ * bindings from Node); nothing is served there. LOG_REQUESTS=1 serves through that entry worker
+ * instead, which prints a line per request (slower: two more workers on every request).
+ *
  * Options (env): PORT (8787), HOST (127.0.0.1), PERSIST_DIR (.wrangler/state),
  * VARS as JSON to override [vars] (the test server raises CRITICAL_RATE_LIMIT), NO_CRON=1,
- * SETUP_CODE (otherwise a random one per start; printed in the setup link while setup is pending),
- * SETUP_CODE_ALWAYS=1 (require the code even from loopback; implied when HOST is not loopback).
+ * LOG_REQUESTS=1, SETUP_CODE (otherwise a random one per start; printed in the setup link while
+ * setup is pending), SETUP_CODE_ALWAYS=1 (require the code even from loopback; implied when HOST is
+ * not loopback).
  */
 import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
@@ -33,6 +42,8 @@ export async function startServer({
   /** Open the V8 inspector on this port (the CPU profile script uses it, with minify off). */
   inspectorPort,
   minify = true,
+  /** Serve through Miniflare's entry worker, which logs every request (off the fast path otherwise). */
+  logRequests = process.env.LOG_REQUESTS === '1',
 } = {}) {
   const outdir = path.join(root, '.wrangler/build')
   if (build) execFileSync(process.execPath, [path.join(root, 'node_modules/wrangler/bin/wrangler.js'), 'deploy', '--dry-run', ...(minify ? ['--minify'] : []), '--outdir', outdir], {
@@ -41,28 +52,44 @@ export async function startServer({
     env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
   })
   const { workerOptions } = unstable_getMiniflareWorkerOptions(path.join(root, 'wrangler.toml'))
+  const { assets, ...gatewayOptions } = workerOptions
+  const direct = !logRequests
   const mf = new Miniflare(
     convertV4MiniflareOptions({
       rootPath: root,
-      host,
-      port,
+      // With the direct socket, Miniflare's entry only serves its own calls from Node: loopback, any port.
+      host: direct ? '127.0.0.1' : host,
+      port: direct ? 0 : port,
       resourcePersistencePath: path.join(persistDir, 'v3'),
       telemetry: { enabled: false },
       // No request.cf lookup from the network at start (works offline; request.cf gets Miniflare's defaults).
       cf: false,
       ...(inspectorPort ? { inspectorPort } : {}),
       log: new Log(quiet ? LogLevel.ERROR : LogLevel.INFO),
-      workers: [
-        {
-          ...workerOptions,
-          bindings: { ...workerOptions.bindings, ...vars },
-          modules: [{ type: 'ESModule', path: path.join(outdir, 'index.js') }],
-          modulesRoot: outdir,
-        },
-      ],
+      workers: direct
+        ? [
+            {
+              ...gatewayOptions,
+              bindings: { ...gatewayOptions.bindings, ...vars },
+              serviceBindings: { ...gatewayOptions.serviceBindings, [assets.binding]: ASSETS_WORKER },
+              modules: [{ type: 'ESModule', path: path.join(outdir, 'index.js') }],
+              modulesRoot: outdir,
+              unsafeDirectSockets: [{ host, port }],
+            },
+            assetsWorker(assets, workerOptions.compatibilityDate),
+          ]
+        : [
+            {
+              ...workerOptions,
+              bindings: { ...workerOptions.bindings, ...vars },
+              modules: [{ type: 'ESModule', path: path.join(outdir, 'index.js') }],
+              modulesRoot: outdir,
+            },
+          ],
     })
   )
-  const url = await mf.ready
+  const entry = await mf.ready
+  const url = direct ? await mf.unsafeGetDirectURL(workerOptions.name) : entry
   let timer
   if (cron) {
     const crons = workerOptions.triggers?.crons ?? ['*/5 * * * *']
@@ -78,6 +105,24 @@ export async function startServer({
       await new Promise((resolve) => setTimeout(resolve, STOP_GRACE_MS))
       await mf.dispose()
     },
+  }
+}
+
+const ASSETS_WORKER = 'console-assets'
+
+/**
+ * The target of the gateway's ASSETS binding: a worker with wrangler.toml's [assets] whose own code
+ * only hands requests to the asset server (what the binding does on Cloudflare).
+ */
+function assetsWorker(assets, compatibilityDate) {
+  // No run_worker_first here: every request this worker gets is meant for the assets.
+  const { run_worker_first: _ignored, routerConfig: _router, ...rest } = assets
+  return {
+    name: ASSETS_WORKER,
+    compatibilityDate,
+    modules: true,
+    script: 'export default { fetch: (request, env) => env.ASSETS.fetch(request) }',
+    assets: rest,
   }
 }
 
@@ -144,6 +189,10 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     SETUP_CODE: setupCode,
     // Also on request (SETUP_CODE_ALWAYS=1), e.g. behind a reverse proxy on this machine.
     ...(isLoopbackHost(host) && process.env.SETUP_CODE_ALWAYS !== '1' ? {} : { SETUP_CODE_ALWAYS: '1' }),
+    // The direct socket passes a client's CF-Connecting-IP through and knows no peer address: the
+    // Worker replaces the header with what is known (worker/lib/self-hosted.ts). Tests leave this
+    // unset to play remote clients with the header.
+    SELF_HOSTED_CLIENT_IP: isLoopbackHost(host) ? '127.0.0.1' : 'unknown',
   }
   const server = await startServer({ host, vars })
   await printWelcome(server.url.href.replace(/\/$/, ''), setupCode)
