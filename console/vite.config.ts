@@ -20,7 +20,7 @@ export default defineConfig(({ mode }) => {
     root: here('.'),
     base: base.endsWith('/') ? base : `${base}/`,
     envDir: here('..'),
-    resolve: { alias: { '@': here('./src') } },
+    resolve: { alias: { '@': here('./src'), '@contract': here('../shared/contract') } },
     plugins: [
       tanstackRouter({
         target: 'react',

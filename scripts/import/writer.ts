@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-export { planStatements, sqlLiteral, statementsFor } from './statements'
+export { planStatements, statementsFor } from './statements'
 
 /** Statements per file handed to wrangler (one file = one progress step). */
 const MAX_FILE_BYTES = 4_000_000

@@ -63,4 +63,3 @@ export const adminApp = new Hono<HonoEnv>()
   // The document is built from this very table, read lazily on the first request.
   .route('/', openApiRoutes((): readonly RouterRoute[] => adminApp.routes))
 
-export type AdminApiType = typeof adminApp

@@ -41,14 +41,4 @@ export function validate<T extends keyof ValidationTargets, S extends z.ZodType>
   return mw
 }
 
-/** Trimmed string helpers used by many schemas (spec: text inputs are trimmed). */
-export const trimmed = () => z.string().trim()
 export const idParam = z.object({ id: z.coerce.number().int().positive('must be a positive integer') })
-
-/** Pagination query used by every list: p (1-based), page_size (≤ 100). */
-export const pageQuery = z.object({
-  p: z.coerce.number().int().min(1).max(1_000_000).default(1),
-  page_size: z.coerce.number().int().min(1).max(100).default(10),
-  order: z.string().trim().max(40).optional(),
-  keyword: z.string().trim().max(200).optional(),
-})

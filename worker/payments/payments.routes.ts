@@ -23,7 +23,7 @@ import type { HonoEnv } from '../env'
 import { getSettings } from '../settings/store'
 import { listQuery, offset, orderBy, page } from '../admin/shared/paging'
 import { withinRank } from '../admin/shared/rank'
-import { PAYMENT_CURRENCIES } from './amount'
+import { PAYMENT_CURRENCIES } from '../../shared/contract/payment-amount'
 import { GATEWAYS, GATEWAY_TYPES, gatewayOf } from './gateways/registry'
 import { GatewayError } from './gateways/types'
 import {

@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { TestClient, setupRoot, signedInUser } from '../test/client'
 import { rsaSign } from './gateways/crypto'
 import * as K from './gateways/test-keys'
-import { alipayNotify, epayNotify, stripeNotify, wxpayNotify, type BuiltNotify } from './test-notify'
+import { alipayNotify, epayNotify, stripeNotify, wxpayNotify, type BuiltNotify } from '../test/payments-notify'
 import { closeStaleOrders } from './payments.service'
 
 const APIV3 = '0123456789abcdef0123456789abcdef'

@@ -1,8 +1,8 @@
 /**
- * The top-up price rules, the very file the server prices orders with (worker/payments/amount.ts),
+ * The top-up price rules, the very file the server prices orders with (shared/contract/payment-amount.ts),
  * so the preview on /panel/topup always shows what the gateway will charge.
  */
-export * from '../../../worker/payments/amount'
+export * from '@contract/payment-amount'
 
 /** Cents as money for display: "¥689.85" / "$94.50". */
 export function formatMoney(cents: number, currency: string): string {

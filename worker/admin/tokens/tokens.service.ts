@@ -3,7 +3,7 @@
  * disable, delete, and the hidden playground key. After every change the relay caches forget the
  * key and the owner's wallet Durable Object re-reads the token (it owns the remaining quota).
  */
-import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm'
+import { and, count, desc, eq, type SQL } from 'drizzle-orm'
 import { createDb } from '../../db/client'
 import { tokens, users, type Token } from '../../db/schema'
 import { badRequest, notFound } from '../../lib/errors'

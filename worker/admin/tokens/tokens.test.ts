@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { env } from 'cloudflare:workers'
 import { setupRoot, signedInUser } from '../../test/client'
 import { createChannel, ledger, send, setPrice, topUp } from '../../test/factories'
 import { mockUpstream } from '../../test/upstream-mock'

@@ -10,7 +10,7 @@ import { epay, epaySign } from './epay'
 import { alipay, rawResponseValue, type AlipayConfig } from './alipay'
 import { wxpay, wxpayAuthorization, type WxpayConfig } from './wxpay'
 import { stripe, type StripeConfig } from './stripe'
-import { alipayNotify, epayNotify, stripeNotify, toNotifyRequest, wxpayNotify } from '../test-notify'
+import { alipayNotify, epayNotify, stripeNotify, toNotifyRequest, wxpayNotify } from '../../test/payments-notify'
 import * as K from './test-keys'
 
 afterEach(() => vi.restoreAllMocks())

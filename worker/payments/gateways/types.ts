@@ -6,7 +6,7 @@
  * registers its webhook). Gateways never touch D1 or the wallet: the order service does.
  */
 import type { z } from 'zod'
-import type { PaymentCurrency } from '../amount'
+import type { PaymentCurrency } from '../../../shared/contract/payment-amount'
 
 export type GatewayType = 'stripe' | 'alipay' | 'wxpay' | 'epay'
 

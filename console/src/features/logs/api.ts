@@ -13,7 +13,6 @@ import { notify } from '@/lib/notify'
 export const renderLogQuota = (quota: number) => renderQuota(quota, quota !== 0 && Math.abs(quota) < quotaPerUnit() / 100 ? 6 : 2)
 
 export const LOG_TYPES = [1, 2, 3, 4, 5] as const
-export type LogType = (typeof LOG_TYPES)[number]
 export const LOG_TYPE = { TOPUP: 1, CONSUME: 2, MANAGE: 3, SYSTEM: 4, ERROR: 5 } as const
 
 export interface ExtraLine {

@@ -40,7 +40,7 @@ export interface SiteInfo {
   turnstile_check: boolean
   turnstile_site_key: string
   telegram_bot: string
-  /** Online top-up (worker/payments/amount.ts): CNY per USD, the minimum whole-USD amount, the discount map (JSON). */
+  /** Online top-up (shared/contract/payment-amount.ts): CNY per USD, the minimum whole-USD amount, the discount map (JSON). */
   payment_usd_rate?: number
   payment_min_amount?: number
   recharge_discount?: string

@@ -8,7 +8,7 @@
  * The config is read on every call: there is no process-wide client as in one-hub.
  */
 import { z } from 'zod'
-import { centsToDecimal, decimalToCents } from '../../amount'
+import { centsToDecimal, decimalToCents } from '../../../../shared/contract/payment-amount'
 import { isRsaPrivateKey, isRsaPublicKey, rsaSign, rsaVerify, sortedQuery } from '../crypto'
 import { GatewayError, type Gateway } from '../types'
 

@@ -6,7 +6,7 @@
  * gateway expects the plain text `success`.
  */
 import { z } from 'zod'
-import { centsToDecimal, decimalToCents } from '../../amount'
+import { centsToDecimal, decimalToCents } from '../../../../shared/contract/payment-amount'
 import { md5Hex, safeEqual, sortedQuery } from '../crypto'
 import type { Gateway, NotifyRequest } from '../types'
 

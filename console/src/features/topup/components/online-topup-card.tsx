@@ -6,7 +6,6 @@
  * opens the gateway's page, or the QR dialog for QR gateways (WeChat Pay, Alipay face-to-face).
  */
 import { useMemo, useState } from 'react'
-import { useQuery } from '@tanstack/react-query'
 import { CreditCard, Loader2 } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import { Badge } from '@/components/ui/badge'

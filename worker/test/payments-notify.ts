@@ -3,8 +3,8 @@
  * encrypted) exactly as each real gateway sends them, with the fixed test keys of
  * gateways/test-keys.ts. scripts/mock-payments.mjs does the same from Node for the e2e tests.
  */
-import { bytesToBase64, md5Hex, rsaSign, sortedQuery } from './gateways/crypto'
-import { PLATFORM_CERT_SERIAL, PLATFORM_KEY_PKCS8 } from './gateways/test-keys'
+import { bytesToBase64, md5Hex, rsaSign, sortedQuery } from '../payments/gateways/crypto'
+import { PLATFORM_CERT_SERIAL, PLATFORM_KEY_PKCS8 } from '../payments/gateways/test-keys'
 
 const enc = new TextEncoder()
 

@@ -1,6 +1,6 @@
 /** The amount formula (reference §1.4) as a table: the worked example, fee rules, FX and edges. */
 import { describe, expect, it } from 'vitest'
-import { amountProblem, centsToDecimal, computeOrderAmount, decimalToCents, discountFor, parseDiscounts, type OrderAmountInput } from './amount'
+import { amountProblem, centsToDecimal, computeOrderAmount, decimalToCents, discountFor, parseDiscounts, type OrderAmountInput } from './payment-amount'
 
 const base: OrderAmountInput = { amount: 100, discounts: {}, percentFee: 0, fixedFeeCents: 0, currency: 'USD', usdRate: 7.3, quotaPerUnit: 500_000 }
 

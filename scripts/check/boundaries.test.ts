@@ -1,0 +1,49 @@
+/**
+ * Proof that the import-boundary rules in biome.json bite: each deliberate violation, written into
+ * a scratch copy of the tree layout with the real biome.json, fails `biome lint` with its message,
+ * and the allowed neighbour passes. (The rules themselves live in biome.json "overrides".)
+ */
+import { spawnSync } from 'node:child_process'
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+
+const root = resolve(import.meta.dirname, '../..')
+const scratch = mkdtempSync(join(tmpdir(), 'boundaries-'))
+copyFileSync(join(root, 'biome.json'), join(scratch, 'biome.json'))
+afterAll(() => rmSync(scratch, { recursive: true, force: true }))
+
+function lint(path: string, source: string) {
+  const file = join(scratch, path)
+  mkdirSync(dirname(file), { recursive: true })
+  writeFileSync(file, source)
+  const run = spawnSync(join(root, 'node_modules/.bin/biome'), ['lint', '--vcs-enabled=false', '--colors=off', path], { cwd: scratch, encoding: 'utf8' })
+  return { failed: run.status !== 0, output: `${run.stdout}${run.stderr}` }
+}
+
+describe('import boundaries (biome noRestrictedImports)', () => {
+  it.each([
+    ['providers ↛ relay', 'worker/providers/openai/probe.ts', "import { x } from '../../relay/select-channel'\nexport const y = x\n", 'Providers do not import the relay'],
+    ['console ↛ worker', 'console/src/features/logs/probe.ts', "import { x } from '../../../../worker/lib/time'\nexport const y = x\n", 'only through the shared contract'],
+    ['production ↛ vitest', 'worker/relay/probe.ts', "import { vi } from 'vitest'\nexport const y = vi\n", 'never imports vitest'],
+    ['production ↛ test helpers', 'worker/admin/probe.ts', "import { x } from '../test/client'\nexport const y = x\n", 'never imports test helpers'],
+    ['contract ↛ test helpers', 'shared/contract/probe.ts', "import { x } from '../../worker/test/factories'\nexport const y = x\n", 'never imports test helpers'],
+    ['console ↛ console.log', 'console/src/lib/probe.ts', "export const y = () => console.log('x')\n", 'noConsole'],
+  ])('%s fails lint', (_rule, path, source, message) => {
+    const result = lint(path, source)
+    expect(result.failed).toBe(true)
+    expect(result.output).toContain(message)
+  })
+
+  it.each([
+    ['admin may import the relay', 'worker/admin/ok.ts', "import { x } from '../relay/select-channel'\nexport const y = x\n"],
+    ['the console imports the contract', 'console/src/lib/ok.ts', "import { x } from '@contract/sse'\nexport const y = x\n"],
+    ['tests import vitest and helpers', 'worker/relay/ok.test.ts', "import { vi } from 'vitest'\nimport { x } from '../test/client'\nexport const y = [vi, x]\n"],
+    ['the worker logs errors', 'worker/relay/ok.ts', "export const y = () => console.error('x')\n"],
+  ])('%s', (_case, path, source) => {
+    const result = lint(path, source)
+    expect(result.output).not.toContain('noRestrictedImports')
+    expect(result.failed).toBe(false)
+  })
+})
