@@ -20,17 +20,19 @@ import { applyMjUpdate, mjDto, type MjRow, type MjUpstreamTask } from './mj-stor
 
 const FORWARD_TIMEOUT_MS = 5000
 
-export interface NotifyTicket {
-  /** The hook to hand the upstream. */
-  url: string
+export interface NotifySecret {
+  /** Goes into the hook handed to the upstream, never stored. */
+  secret: string
   /** What the row keeps: the secret's SHA-256 (hex). */
-  secretHash: string
+  hash: string
 }
 
-export async function notifyTicket(base: string, taskId: number): Promise<NotifyTicket> {
+export async function newNotifySecret(): Promise<NotifySecret> {
   const secret = randomString(32)
-  return { url: `${base}/mj/notify/${taskId}?secret=${secret}`, secretHash: await sha256Hex(secret) }
+  return { secret, hash: await sha256Hex(secret) }
 }
+
+export const notifyUrl = (base: string, taskId: number, secret: string) => `${base}/mj/notify/${taskId}?secret=${secret}`
 
 /** What is wrong with a client's notifyHook (undefined when it may be called). Query strings are allowed. */
 export function clientHookProblem(env: Env, hook: string): string | undefined {

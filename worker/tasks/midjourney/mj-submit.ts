@@ -19,7 +19,7 @@ import { getSettings } from '../../settings/store'
 import { pickTaskChannel, TaskCharge } from '../task-charge'
 import { trackTasks } from '../task-queue'
 import { isFinished, MJ_CHANNEL_TYPE, mjHeaders, ownMjTask, refreshMjTasks, type MjRow } from './mj-store'
-import { clientHookProblem, notifyTicket } from './mj-notify'
+import { clientHookProblem, newNotifySecret, notifyUrl } from './mj-notify'
 
 export type MjMode = 'fast' | 'turbo' | 'relax'
 export type MjRoute = 'imagine' | 'change' | 'simple-change' | 'describe' | 'blend' | 'shorten' | 'action' | 'modal' | 'upload-discord-images' | 'swap'
@@ -131,10 +131,8 @@ export async function submitMj(c: Context<HonoEnv>, auth: RelayAuth, route: MjRo
     const channel = pickTaskChannel(table, auth, MJ_CHANNEL_TYPE, model, origin?.channel_id)
     const charge = new TaskCharge(c, auth, model, channel)
     await charge.reserve(FREE_ACTIONS.has(action))
-    const now = Date.now()
-    const rowId = await holdRow(charge, channel.id, tryMode, now)
-    const ticket = action === 'UPLOAD' ? undefined : await notifyTicket(siteBaseUrl(c, settings), rowId)
-    if (ticket) await c.env.DB.prepare('UPDATE midjourneys SET notify_secret = ? WHERE id = ?').bind(ticket.secretHash, rowId).run()
+    const notify = action === 'UPLOAD' ? undefined : await newNotifySecret()
+    const rowId = await holdRow(charge, channel.id, tryMode, notify?.hash ?? '')
 
     const path = route === 'swap' ? '/mj/insight-face/swap' : `/mj/submit/${route}`
     let res: Response
@@ -143,7 +141,7 @@ export async function submitMj(c: Context<HonoEnv>, auth: RelayAuth, route: MjRo
       res = await fetch(`${channel.baseUrl.replace(/\/+$/, '')}${path}`, {
         method: 'POST',
         headers: mjHeaders(channel),
-        body: JSON.stringify(upstreamBody(route, body, tryMode, origin, ticket?.url)),
+        body: JSON.stringify(upstreamBody(route, body, tryMode, origin, notify && notifyUrl(siteBaseUrl(c, settings), rowId, notify.secret))),
         signal: AbortSignal.timeout(60_000),
       })
       answer = await res.json()
@@ -174,13 +172,13 @@ export async function submitMj(c: Context<HonoEnv>, auth: RelayAuth, route: MjRo
    * The task's row, written before the upstream is asked so its id can go into the notify hook.
    * It starts "finished" at no charge, so no poller touches it until fillRow opens it.
    */
-  async function holdRow(charge: TaskCharge, channelId: number, tryMode: MjMode, now: number): Promise<number> {
+  async function holdRow(charge: TaskCharge, channelId: number, tryMode: MjMode, secretHash: string): Promise<number> {
     try {
       const inserted = await c.env.DB.prepare(
-        `INSERT INTO midjourneys (user_id, action, prompt, state, submit_time, status, progress, channel_id, quota, mode, token_id, notify_hook)
-         VALUES (?, ?, ?, ?, ?, 'NOT_START', '100%', ?, 0, ?, ?, ?) RETURNING id`
+        `INSERT INTO midjourneys (user_id, action, prompt, state, submit_time, status, progress, channel_id, quota, mode, token_id, notify_hook, notify_secret)
+         VALUES (?, ?, ?, ?, ?, 'NOT_START', '100%', ?, 0, ?, ?, ?, ?) RETURNING id`
       )
-        .bind(auth.userId, action, String(body.prompt ?? origin?.prompt ?? '').slice(0, 8192), String(body.state ?? '').slice(0, 1000), now, channelId, tryMode, auth.id, clientHook.slice(0, 2000))
+        .bind(auth.userId, action, String(body.prompt ?? origin?.prompt ?? '').slice(0, 8192), String(body.state ?? '').slice(0, 1000), Date.now(), channelId, tryMode, auth.id, clientHook.slice(0, 2000), secretHash)
         .first<{ id: number }>()
       if (!inserted) throw new Error('no row id returned')
       return inserted.id
