@@ -1,7 +1,8 @@
 /**
  * What runs on cron (wrangler.toml [triggers]):
  * - every 5 minutes: statistics rollup of today and yesterday; channel speed tests when
- *   ChannelTestFrequency minutes have passed since the last run; balance refresh every
+ *   ChannelTestFrequency minutes have passed since the last run; retests of auto-disabled channels
+ *   and pool keys that are due (admin/channels/channel-retest.ts, exponential backoff); balance refresh every
  *   ChannelBalanceFrequency minutes; a bounded sweep of unfinished Midjourney/Suno tasks
  *   (tasks/task-poller.ts: fails and refunds those past 1 h, puts tasks that are in no TaskQueue
  *   back into their channel's queue, whose alarms do the polling);
@@ -12,6 +13,7 @@
  */
 import { testAllChannels } from '../admin/channels/channel-test'
 import { refreshAllBalances } from '../admin/channels/channel-balance'
+import { retestDue } from '../admin/channels/channel-retest'
 import { deleteLogsBefore } from '../admin/logs/logs.service'
 import { cacheKeys } from '../cache/keys'
 import { nowSeconds } from '../lib/time'
@@ -53,6 +55,7 @@ export async function runScheduled(controller: Pick<ScheduledController, 'cron' 
   await run('payment-orders', () => closeStaleOrders(env))
   await run('async-tasks', () => pollUnfinishedTasks(env))
   if (await dueEvery(env, 'channel-test', settings.int('ChannelTestFrequency'))) await run('channel-test', () => testAllChannels(env))
+  await run('channel-retest', () => retestDue(env))
   if (await dueEvery(env, 'channel-balance', settings.int('ChannelBalanceFrequency'))) await run('channel-balance', () => refreshAllBalances(env))
   // Telegram polling mode: re-arm the poller's alarm if it went missing (telegram/apply.ts starts it).
   if (settings.bool('TelegramBotEnabled') && settings.str('TelegramMode') === 'polling') await run('telegram-poller', () => env.TELEGRAM_POLLER.getByName('telegram').ensure())

@@ -1,6 +1,8 @@
 /**
  * Statistics rollup: consume logs → `statistics` rows per day × user × channel × model (requests,
- * quota, prompt and completion tokens, total duration). A day is recomputed from its logs in one
+ * quota, prompt and completion tokens, total duration, prompt tokens served from the supplier's
+ * prompt cache — `cached_tokens` of the log metadata, counted here only, so it trails the
+ * write-behind figures by up to one cron run). A day is recomputed from its logs in one
  * D1 transaction (delete + insert-select), so reruns are idempotent; dashboards read only these rows.
  * Days are rolled up before log retention deletes their rows, and a finished day is never
  * recomputed after cleanup, so totals survive log deletion.
@@ -16,8 +18,9 @@ export async function rollupDay(env: Env, date: string): Promise<number> {
   const [, inserted] = await env.DB.batch([
     env.DB.prepare('DELETE FROM statistics WHERE date = ?').bind(date),
     env.DB.prepare(
-      `INSERT INTO statistics (date, user_id, channel_id, model_name, request_count, quota, prompt_tokens, completion_tokens, request_time)
-       SELECT ?, user_id, channel_id, model_name, COUNT(*), SUM(quota), SUM(prompt_tokens), SUM(completion_tokens), SUM(request_time)
+      `INSERT INTO statistics (date, user_id, channel_id, model_name, request_count, quota, prompt_tokens, completion_tokens, request_time, cached_tokens)
+       SELECT ?, user_id, channel_id, model_name, COUNT(*), SUM(quota), SUM(prompt_tokens), SUM(completion_tokens), SUM(request_time),
+              SUM(COALESCE(json_extract(metadata, '$.cached_tokens'), 0))
        FROM logs WHERE type = ? AND created_at >= ? AND created_at < ?
        GROUP BY user_id, channel_id, model_name`
     ).bind(date, LOG_TYPE.CONSUME, from, to),

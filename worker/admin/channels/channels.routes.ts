@@ -1,7 +1,8 @@
 /**
  * /api/channel (admin): lists and filters, detail (key in clear for root, masked for other admins),
  * create (batch keys), update (an empty key keeps the current one), inline edits, copy, delete
- * (one, batch, all disabled), batch model removal and Azure API version,
+ * (one, batch, all disabled), batch model removal and Azure API version, pool keys (masked, with
+ * status; re-enable one) and the status history,
  * speed tests (one or all), live model lists from the supplier, the type catalogue and tags.
  */
 import { Hono } from 'hono'
@@ -16,9 +17,12 @@ import { ROLE, type HonoEnv } from '../../env'
 import { applyMonitoring, testAllChannels, testChannel } from './channel-test'
 import { refreshAllBalances, refreshBalance } from './channel-balance'
 import { requireXsrf } from '../oauth/require-xsrf'
+import { enableKeyByAdmin, listHistory, listKeys } from './channel-keys'
 import {
   batchValueSchema,
   channelFields,
+  channelKeyParam,
+  historyQuery,
   channelListQuery,
   idsSchema,
   patchChannelSchema,
@@ -120,7 +124,18 @@ export const channelRoutes = new Hono<HonoEnv>()
   })
   .patch('/channel/', adminRoute, validate('json', patchChannelSchema), async (c) => {
     const { id, ...patch } = c.req.valid('json')
-    return ok(c, channelView(await patchChannel(c.env, id, patch)), 'Updated')
+    return ok(c, channelView(await patchChannel(c.env, id, patch, c.get('user')!.username)), 'Updated')
+  })
+  // Pool keys (masked) with their status, re-enabling one, and the channel's status history.
+  .get('/channel/:id/keys', adminRoute, validate('param', idParam), async (c) => ok(c, await listKeys(c.env, await getChannel(c.env, c.req.valid('param').id))))
+  .post('/channel/:id/keys/:hash/enable', adminRoute, validate('param', channelKeyParam), async (c) => {
+    const { id, hash } = c.req.valid('param')
+    await enableKeyByAdmin(c.env, await getChannel(c.env, id), hash, c.get('user')!.username)
+    return ok(c, null, 'Key enabled')
+  })
+  .get('/channel/:id/history', adminRoute, validate('param', idParam), validate('query', historyQuery), async (c) => {
+    const { p, page_size } = c.req.valid('query')
+    return ok(c, await listHistory(c.env, (await getChannel(c.env, c.req.valid('param').id)).id, p, page_size))
   })
   .put('/channel/batch/azure_api', adminRoute, validate('json', batchValueSchema), async (c) => {
     const { ids, value } = c.req.valid('json')

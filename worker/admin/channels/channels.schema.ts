@@ -66,6 +66,11 @@ const channelObject = z
     proxy,
     only_chat: z.boolean().default(false),
     auto_ban: z.boolean().default(true),
+    /** 'batch': one channel per key line; 'pool': one channel rotating over all the lines. */
+    key_mode: z.enum(['batch', 'pool']).default('batch'),
+    /** Per-channel auto-disable overrides: failures within the window (seconds); 0 = the global settings. */
+    auto_disable_threshold: z.coerce.number().int('must be an integer').min(0, 'must be at least 0').max(100, 'must be at most 100').default(0),
+    auto_disable_window: z.coerce.number().int('must be an integer').min(0, 'must be at least 0').max(86400, 'must be at most 86400').default(0),
   })
 
 function baseUrlRequired(v: { type: number; base_url: string }, ctx: z.RefinementCtx) {
@@ -104,7 +109,14 @@ export type ChannelFields = z.infer<typeof channelFields>
 
 /** An update may leave the key empty: the channel keeps its current key (admins never see it). */
 export const updateChannelSchema = channelObject
-  .extend({ id: z.coerce.number().int().positive(), key: z.string().trim().max(100_000).default('') })
+  .extend({
+    id: z.coerce.number().int().positive(),
+    key: z.string().trim().max(100_000).default(''),
+    // Left out, the pool settings stay as they are (older clients never turn a pool into one multi-line key).
+    key_mode: channelObject.shape.key_mode.removeDefault().optional(),
+    auto_disable_threshold: channelObject.shape.auto_disable_threshold.removeDefault().optional(),
+    auto_disable_window: channelObject.shape.auto_disable_window.removeDefault().optional(),
+  })
   .superRefine(baseUrlRequired)
   .superRefine(keyFormat)
   .transform(compactJsonKey)
@@ -128,6 +140,13 @@ export const channelListQuery = z.object({
   model: z.string().trim().max(200).optional(),
   tag: z.string().trim().max(100).optional(),
   key: z.string().trim().max(200).optional(),
+})
+
+export const channelKeyParam = z.object({ id: z.coerce.number().int().positive(), hash: z.string().regex(/^[0-9a-f]{16}$/, 'must be a key hash') })
+
+export const historyQuery = z.object({
+  p: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  page_size: z.coerce.number().int().min(1).max(100).default(20),
 })
 
 export const idsSchema = z.object({ ids: z.array(z.coerce.number().int().positive()).min(1, 'select at least one channel').max(1000) })

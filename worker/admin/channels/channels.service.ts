@@ -1,6 +1,6 @@
 /**
  * Channel administration: filtered lists, one channel (its key in clear for root only), batch creation (one channel
- * per key line under one tag), updates, inline edits, copies, batch deletes and batch edits.
+ * per key line under one tag) or one key-pool channel, updates, inline edits, copies, batch deletes and batch edits.
  * Every write rebuilds the channel's rows in the `abilities` index and bumps the routing table
  * version so every relay isolate picks the change up.
  */
@@ -10,6 +10,8 @@ import { abilities, channels, type Channel } from '../../db/schema'
 import { notFound } from '../../lib/errors'
 import { nowSeconds } from '../../lib/time'
 import { routingSnapshot } from '../../relay/routing-table'
+import { historyStatement } from '../../relay/channel-status'
+import { splitKeys } from '../../relay/key-pool'
 import { contains, orderBy } from '../shared/paging'
 import type { z } from 'zod'
 import type { ChannelFields, channelListQuery } from './channels.schema'
@@ -51,6 +53,10 @@ export function channelView(ch: Channel, withKey = false, masked = false) {
     only_chat: ch.onlyChat,
     auto_ban: ch.autoBan,
     created_time: ch.createdTime,
+    key_mode: ch.keyMode,
+    key_count: splitKeys(ch.key, ch.keyMode).length,
+    auto_disable_threshold: ch.autoDisableThreshold,
+    auto_disable_window: ch.autoDisableWindow,
   }
 }
 
@@ -72,6 +78,9 @@ const columns = (f: ChannelFields) => ({
   proxy: f.proxy,
   onlyChat: f.only_chat,
   autoBan: f.auto_ban,
+  keyMode: f.key_mode,
+  autoDisableThreshold: f.auto_disable_threshold,
+  autoDisableWindow: f.auto_disable_window,
 })
 
 const sortable = {
@@ -139,9 +148,13 @@ export async function afterChannelWrite(env: Env, rows: Channel[]) {
   await routingSnapshot.invalidate(env)
 }
 
-/** One channel per key line (names get _2, _3…), all under one tag; base URLs may be given per line. */
+/**
+ * Batch mode: one channel per key line (names get _2, _3…), all under one tag; base URLs may be
+ * given per line. Pool mode: one channel holding every key line.
+ */
 export async function createChannels(env: Env, f: ChannelFields): Promise<Channel[]> {
-  const keys = f.key.split('\n').map((k) => k.trim()).filter(Boolean)
+  const lines = f.key.split('\n').map((k) => k.trim()).filter(Boolean)
+  const keys = f.key_mode === 'pool' ? [splitKeys(f.key, 'pool').join('\n')] : lines
   const baseUrls = f.base_url.split('\n').map((u) => u.trim().replace(/\/+$/, ''))
   const batch = keys.length > 1
   const db = createDb(env.DB)
@@ -165,19 +178,29 @@ export async function createChannels(env: Env, f: ChannelFields): Promise<Channe
   return created
 }
 
-/** An empty key keeps the channel's current key. */
-export async function updateChannel(env: Env, id: number, f: ChannelFields) {
+type PoolFields = 'key_mode' | 'auto_disable_threshold' | 'auto_disable_window'
+export type ChannelUpdate = Omit<ChannelFields, PoolFields> & Partial<Pick<ChannelFields, PoolFields>>
+
+/** An empty key keeps the channel's current key; pool fields left out keep their values. */
+export async function updateChannel(env: Env, id: number, update: ChannelUpdate) {
   const current = await getChannel(env, id)
+  const f: ChannelFields = {
+    ...update,
+    key_mode: update.key_mode ?? (current.keyMode === 'pool' ? 'pool' : 'batch'),
+    auto_disable_threshold: update.auto_disable_threshold ?? current.autoDisableThreshold,
+    auto_disable_window: update.auto_disable_window ?? current.autoDisableWindow,
+  }
+  const key = f.key_mode === 'pool' && f.key ? splitKeys(f.key, 'pool').join('\n') : f.key || current.key
   const [row] = await createDb(env.DB)
     .update(channels)
-    .set({ ...columns(f), key: f.key || current.key, baseUrl: f.base_url.split('\n')[0]!.trim() })
+    .set({ ...columns(f), key, baseUrl: f.base_url.split('\n')[0]!.trim() })
     .where(eq(channels.id, id))
     .returning()
   await afterChannelWrite(env, [row!])
   return row!
 }
 
-export async function patchChannel(env: Env, id: number, patch: { priority?: number; weight?: number; status?: 1 | 2 }) {
+export async function patchChannel(env: Env, id: number, patch: { priority?: number; weight?: number; status?: 1 | 2 }, admin = 'an administrator') {
   await getChannel(env, id)
   const set: Partial<typeof channels.$inferInsert> = {}
   if (patch.priority !== undefined) set.priority = patch.priority
@@ -187,8 +210,17 @@ export async function patchChannel(env: Env, id: number, patch: { priority?: num
     set.statusReason = patch.status === 2 ? 'disabled manually' : ''
   }
   const [row] = await createDb(env.DB).update(channels).set(set).where(eq(channels.id, id)).returning()
+  if (patch.status !== undefined) await manualStatusChange(env, id, patch.status, admin)
   await afterChannelWrite(env, [row!])
   return row!
+}
+
+/** A status set by hand goes to the history and ends any automatic retest schedule of the channel. */
+async function manualStatusChange(env: Env, channelId: number, status: number, admin: string) {
+  await env.DB.batch([
+    historyStatement(env, { channelId, status, reason: `${status === 1 ? 'enabled' : 'disabled'} by ${admin}` }),
+    env.DB.prepare("DELETE FROM channel_key_states WHERE channel_id = ? AND key_hash = ''").bind(channelId),
+  ])
 }
 
 export async function copyChannel(env: Env, id: number) {

@@ -2,7 +2,8 @@
  * Dashboards read the `statistics` rollup (kept current by the wallets' write-behind and rebuilt by
  * cron), never raw logs. /api/user/dashboard: the caller's balance (exact, from the wallet), today's
  * figures and per-day × model rows for a range. /api/analytics/*: admin totals, time series,
- * registrations (direct vs invited), redemptions, channel counts by status, top users and models.
+ * registrations (direct vs invited), redemptions, channel counts by status, top users and models,
+ * and the prompt-cache hit share per model.
  */
 import { Hono } from 'hono'
 import { z } from 'zod'
@@ -79,7 +80,7 @@ export const dashboardRoutes = new Hono<HonoEnv>()
   .get('/analytics/period', adminRoute, validate('query', rangeQuery), async (c) => {
     const { start, end, from, to } = c.req.valid('query')
     const db = c.env.DB
-    const [daily, models, users, registrations, redemptions] = await db.batch<Record<string, any>>([
+    const [daily, models, users, registrations, redemptions, cache] = await db.batch<Record<string, any>>([
       db
         .prepare(
           `SELECT date, SUM(request_count) AS request_count, SUM(quota) AS quota, SUM(prompt_tokens) AS prompt_tokens, SUM(completion_tokens) AS completion_tokens, SUM(request_time) AS request_time
@@ -110,6 +111,13 @@ export const dashboardRoutes = new Hono<HonoEnv>()
            FROM redemptions WHERE status = 3 AND redeemed_time BETWEEN ? AND ? GROUP BY date ORDER BY date`
         )
         .bind(start, end),
+      // Cache-hit share per model: prompt tokens served from the supplier's prompt cache.
+      db
+        .prepare(
+          `SELECT model_name, SUM(prompt_tokens) AS prompt_tokens, SUM(cached_tokens) AS cached_tokens
+           FROM statistics WHERE date BETWEEN ? AND ? GROUP BY model_name HAVING SUM(prompt_tokens) > 0 ORDER BY prompt_tokens DESC LIMIT 10`
+        )
+        .bind(from, to),
     ])
     return ok(c, {
       daily: daily!.results,
@@ -117,5 +125,6 @@ export const dashboardRoutes = new Hono<HonoEnv>()
       top_users: users!.results,
       registrations: registrations!.results,
       redemptions: redemptions!.results,
+      cache_hits: cache!.results,
     })
   })

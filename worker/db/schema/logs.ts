@@ -5,7 +5,7 @@
  */
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 
-export const LOG_TYPE = { TOPUP: 1, CONSUME: 2, MANAGE: 3, SYSTEM: 4, ERROR: 5 } as const
+export { LOG_TYPE } from '../../../shared/contract/enums'
 
 export const logs = sqliteTable(
   'logs',
@@ -58,6 +58,8 @@ export const statistics = sqliteTable(
     promptTokens: integer('prompt_tokens').notNull().default(0),
     completionTokens: integer('completion_tokens').notNull().default(0),
     requestTime: integer('request_time').notNull().default(0),
+    /** Prompt tokens read from the supplier's prompt cache (filled by the rollup from log metadata). */
+    cachedTokens: integer('cached_tokens').notNull().default(0),
   },
   (t) => [
     primaryKey({ columns: [t.date, t.userId, t.channelId, t.modelName] }),
