@@ -23,6 +23,7 @@ import { Route as PublicSetupRouteImport } from './routes/_public/setup'
 import { Route as PanelIndexRouteImport } from './routes/panel/index'
 import { Route as PanelSplatRouteImport } from './routes/panel/$'
 import { Route as PanelAnalyticsRouteImport } from './routes/panel/analytics'
+import { Route as PanelApiDocsRouteImport } from './routes/panel/api-docs'
 import { Route as PanelChannelRouteImport } from './routes/panel/channel'
 import { Route as PanelDashboardRouteImport } from './routes/panel/dashboard'
 import { Route as PanelLogRouteImport } from './routes/panel/log'
@@ -109,6 +110,11 @@ const PanelSplatRoute = PanelSplatRouteImport.update({
 const PanelAnalyticsRoute = PanelAnalyticsRouteImport.update({
   id: '/analytics',
   path: '/analytics',
+  getParentRoute: () => PanelRouteRoute,
+} as any)
+const PanelApiDocsRoute = PanelApiDocsRouteImport.update({
+  id: '/api-docs',
+  path: '/api-docs',
   getParentRoute: () => PanelRouteRoute,
 } as any)
 const PanelChannelRoute = PanelChannelRouteImport.update({
@@ -215,6 +221,7 @@ export interface FileRoutesByFullPath {
   '/setup': typeof PublicSetupRoute
   '/panel/$': typeof PanelSplatRoute
   '/panel/analytics': typeof PanelAnalyticsRoute
+  '/panel/api-docs': typeof PanelApiDocsRoute
   '/panel/channel': typeof PanelChannelRoute
   '/panel/dashboard': typeof PanelDashboardRoute
   '/panel/log': typeof PanelLogRoute
@@ -246,6 +253,7 @@ export interface FileRoutesByTo {
   '/setup': typeof PublicSetupRoute
   '/panel/$': typeof PanelSplatRoute
   '/panel/analytics': typeof PanelAnalyticsRoute
+  '/panel/api-docs': typeof PanelApiDocsRoute
   '/panel/channel': typeof PanelChannelRoute
   '/panel/dashboard': typeof PanelDashboardRoute
   '/panel/log': typeof PanelLogRoute
@@ -281,6 +289,7 @@ export interface FileRoutesById {
   '/_public/setup': typeof PublicSetupRoute
   '/panel/$': typeof PanelSplatRoute
   '/panel/analytics': typeof PanelAnalyticsRoute
+  '/panel/api-docs': typeof PanelApiDocsRoute
   '/panel/channel': typeof PanelChannelRoute
   '/panel/dashboard': typeof PanelDashboardRoute
   '/panel/log': typeof PanelLogRoute
@@ -317,6 +326,7 @@ export interface FileRouteTypes {
     | '/setup'
     | '/panel/$'
     | '/panel/analytics'
+    | '/panel/api-docs'
     | '/panel/channel'
     | '/panel/dashboard'
     | '/panel/log'
@@ -348,6 +358,7 @@ export interface FileRouteTypes {
     | '/setup'
     | '/panel/$'
     | '/panel/analytics'
+    | '/panel/api-docs'
     | '/panel/channel'
     | '/panel/dashboard'
     | '/panel/log'
@@ -382,6 +393,7 @@ export interface FileRouteTypes {
     | '/_public/setup'
     | '/panel/$'
     | '/panel/analytics'
+    | '/panel/api-docs'
     | '/panel/channel'
     | '/panel/dashboard'
     | '/panel/log'
@@ -507,6 +519,13 @@ declare module '@tanstack/react-router' {
       path: '/analytics'
       fullPath: '/panel/analytics'
       preLoaderRoute: typeof PanelAnalyticsRouteImport
+      parentRoute: typeof PanelRouteRoute
+    }
+    '/panel/api-docs': {
+      id: '/panel/api-docs'
+      path: '/api-docs'
+      fullPath: '/panel/api-docs'
+      preLoaderRoute: typeof PanelApiDocsRouteImport
       parentRoute: typeof PanelRouteRoute
     }
     '/panel/channel': {
@@ -673,6 +692,7 @@ const PublicRouteRouteWithChildren = PublicRouteRoute._addFileChildren(
 interface PanelRouteRouteChildren {
   PanelSplatRoute: typeof PanelSplatRoute
   PanelAnalyticsRoute: typeof PanelAnalyticsRoute
+  PanelApiDocsRoute: typeof PanelApiDocsRoute
   PanelChannelRoute: typeof PanelChannelRoute
   PanelDashboardRoute: typeof PanelDashboardRoute
   PanelLogRoute: typeof PanelLogRoute
@@ -695,6 +715,7 @@ interface PanelRouteRouteChildren {
 const PanelRouteRouteChildren: PanelRouteRouteChildren = {
   PanelSplatRoute: PanelSplatRoute,
   PanelAnalyticsRoute: PanelAnalyticsRoute,
+  PanelApiDocsRoute: PanelApiDocsRoute,
   PanelChannelRoute: PanelChannelRoute,
   PanelDashboardRoute: PanelDashboardRoute,
   PanelLogRoute: PanelLogRoute,

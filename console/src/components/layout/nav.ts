@@ -6,7 +6,7 @@
  * route it lives on (`to`), and nothing else in the layout changes.
  */
 import type { LinkProps } from '@tanstack/react-router'
-import { BadgeDollarSign, ChartColumnBig, CreditCard, Images, ListMusic, KeyRound, LayoutDashboard, MessagesSquare, ScrollText, Send, Settings, Tags, TicketPercent, UserRoundCog, Users, WalletCards, Waypoints, type LucideIcon } from 'lucide-react'
+import { BadgeDollarSign, BookOpenText, ChartColumnBig, CreditCard, Images, ListMusic, KeyRound, LayoutDashboard, MessagesSquare, ScrollText, Send, Settings, Tags, TicketPercent, UserRoundCog, Users, WalletCards, Waypoints, type LucideIcon } from 'lucide-react'
 
 /** Every menu entry id the product knows (spec §2); titles exist for all of them. */
 export type NavId =
@@ -27,6 +27,7 @@ export type NavId =
   | 'payment'
   | 'setting'
   | 'telegram'
+  | 'api_docs'
 
 export type NavGroupId = 'dashboard' | 'usage' | 'billing' | 'setting'
 
@@ -106,6 +107,7 @@ export const navGroups: NavGroup[] = [
       { type: 'item', id: 'profile', to: '/panel/profile', icon: UserRoundCog, breadcrumbs: false },
       { type: 'item', id: 'setting', to: '/panel/setting', icon: Settings, breadcrumbs: false, isAdmin: true },
       { type: 'item', id: 'telegram', to: '/panel/telegram', icon: Send, breadcrumbs: false, isAdmin: true },
+      { type: 'item', id: 'api_docs', to: '/panel/api-docs', icon: BookOpenText, breadcrumbs: false, isAdmin: true },
     ],
   },
 ]
