@@ -34,7 +34,8 @@ export default async function setup(project: TestProject) {
     persistDir,
     quiet: true,
     cron: false,
-    vars: { CRITICAL_RATE_LIMIT: '100000' },
+    // TEST_CLOCK lets tests move the limits' and budgets' clock (root-only POST /api/test/clock, worker/lib/clock.ts).
+    vars: { CRITICAL_RATE_LIMIT: '100000', TEST_CLOCK: '1' },
   })
   project.provide('gatewayUrl', server.url.href.replace(/\/$/, ''))
   project.provide('mockUrl', mock.url)

@@ -13,6 +13,9 @@ import { createSunoApp } from './tasks/suno/suno.routes'
 import { ApiError, managementBody, openAIBody, toApiError, withErrorHeaders } from './lib/errors'
 import type { HonoEnv } from './env'
 import { setTestClockOffset } from './lib/clock'
+import { csrf } from './middleware/csrf'
+import { sessionAuth } from './middleware/session-auth'
+import { rootRoute } from './middleware/access'
 
 const isRelayPath = (path: string) => path.startsWith('/v1') || path.startsWith('/dashboard')
 
@@ -39,11 +42,12 @@ export function createApp() {
       crossOriginOpenerPolicy: false,
     })
   )
-  // Test-only: moves the limits' and budgets' clock (lib/clock.ts); 404 unless the TEST_CLOCK var is "1".
-  app.post('/__test/clock', async (c) => {
+  // Test-only, root only: moves the limits' and budgets' clock (lib/clock.ts); 404 unless the TEST_CLOCK var is "1".
+  app.post('/api/test/clock', csrf, sessionAuth, rootRoute, async (c) => {
     const body = (await c.req.json().catch(() => ({}))) as { offset_ms?: unknown }
-    if (!setTestClockOffset(c.env as { TEST_CLOCK?: string }, Number(body.offset_ms ?? 0))) throw new ApiError(404, `Not found: ${c.req.method} ${c.req.path}`)
-    return c.json({ success: true, message: '', data: { offset_ms: Number(body.offset_ms ?? 0), now: Date.now() + Number(body.offset_ms ?? 0) } })
+    const offset = Number(body.offset_ms ?? 0)
+    if (!setTestClockOffset(c.env as { TEST_CLOCK?: string }, offset)) throw new ApiError(404, `Not found: ${c.req.method} ${c.req.path}`)
+    return c.json({ success: true, message: '', data: { offset_ms: offset, now: Date.now() + offset } })
   })
   app.route('/api', adminApp)
   app.route('/v1', relayApp)
