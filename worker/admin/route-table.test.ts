@@ -56,6 +56,10 @@ describe('route table authorization', () => {
     )
   })
 
+  it('keeps the OAuth account-switch confirmation to signed-in users (issue 12)', () => {
+    expect(apiRoutes().find((r) => r.path === '/api/oauth/switch')).toMatchObject({ method: 'POST', role: 1 })
+  })
+
   it('refuses anonymous callers (401), users (403) and admins on root routes (403)', async () => {
     const routes = apiRoutes()
     const root = await setupRoot()

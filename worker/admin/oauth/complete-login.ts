@@ -2,7 +2,8 @@
  * The end of every external sign-in (GitHub, OIDC, Lark, WeChat): bind the identity to the
  * signed-in user who started the flow (message 'bind', session unchanged), else log in the user
  * who holds it, else register a new account when RegisterEnabled — then a fresh session, with the
- * same answer as password login (data = profile).
+ * same answer as password login (data = profile). A browser already signed in as someone else is
+ * asked first (account-switch.ts) instead of being switched silently.
  */
 import type { Context } from 'hono'
 import { eq } from 'drizzle-orm'
@@ -18,6 +19,7 @@ import type { HonoEnv } from '../../env'
 import { createSession } from '../auth/session'
 import { getUser, profileOf } from '../users/users.service'
 import { BINDING_LABEL, bindToUser, findUserByBinding, registerExternalUser, type ExternalIdentity, type Provider } from './accounts'
+import { askBeforeSwitching } from './account-switch'
 
 export const BIND_MESSAGE = 'bind'
 
@@ -35,8 +37,14 @@ async function logIn(c: Context<HonoEnv>, user: User) {
   return ok(c, profileOf({ ...user, lastLoginTime, lastLoginIp }), 'Logged in')
 }
 
-export async function loginWithIdentity(c: Context<HonoEnv>, settings: Settings, provider: Provider, identity: ExternalIdentity) {
+/** `confirmed`: the signed-in user already agreed to switch (POST /api/oauth/switch). */
+export async function loginWithIdentity(c: Context<HonoEnv>, settings: Settings, provider: Provider, identity: ExternalIdentity, confirmed = false) {
   const holder = await findUserByBinding(c.env, provider, identity.id)
+  const me = c.get('user')
+  if (me && !confirmed && holder?.id !== me.id) {
+    const target = holder ? (await getUser(c.env, holder.id))?.username ?? null : null
+    return askBeforeSwitching(c, { id: me.id, username: me.username }, target, provider, identity)
+  }
   if (holder) return logIn(c, (await getUser(c.env, holder.id))!)
   if (!settings.bool('RegisterEnabled')) {
     throw forbidden(`No account is bound to this ${BINDING_LABEL[provider]} account and new registrations are closed by the administrator`)

@@ -3,7 +3,9 @@
  * of GitHub, Lark and OIDC (code + state) and WeChat (verification code), each only when its
  * login method is enabled. A state issued to a signed-in user turns the callback into a binding;
  * a state is honoured only from the browser it was issued to (its cookie, see state.ts).
- * Callbacks change the session, so they require the X-XSRF-TOKEN header like POST calls.
+ * Callbacks change the session, so they require the X-XSRF-TOKEN header like POST calls. A login
+ * callback in a browser signed in as another account answers 'switch' with a token; POST
+ * /api/oauth/switch with it confirms (account-switch.ts).
  */
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
@@ -19,6 +21,7 @@ import { siteBaseUrl } from '../../lib/site-url'
 import { BINDING_LABEL, type ExternalIdentity, type Provider } from './accounts'
 import { bindIdentity, loginWithIdentity } from './complete-login'
 import { requireXsrf } from './require-xsrf'
+import { SWITCH_TOKEN_PATTERN, takePendingSwitch } from './account-switch'
 import { createOAuthState, fromIssuingBrowser, takeOAuthState, readOAuthState, type OAuthState } from './state'
 import { githubIdentity } from './providers/github'
 import { larkIdentity } from './providers/lark'
@@ -46,6 +49,7 @@ const callbackQuery = z.object({
 })
 const codeQuery = z.object({ code: z.string().trim().min(1, 'is required').max(128) })
 const endpointQuery = z.object({ state: z.string().trim().max(64).optional() })
+const switchSchema = z.object({ token: z.string().trim().regex(SWITCH_TOKEN_PATTERN, 'is invalid') })
 
 type CallbackContext = Context<HonoEnv, string, { out: { query: z.infer<typeof callbackQuery> } }>
 type IdentityOf = (settings: Settings, c: CallbackContext, code: string, state: OAuthState) => Promise<ExternalIdentity>
@@ -120,6 +124,12 @@ export const oauthRoutes = new Hono<HonoEnv>()
     const settings = await enabledSettings(c, 'wechat')
     const identity = await wechatIdentity(settings, c.req.valid('query').code)
     return loginWithIdentity(c, settings, 'wechat', identity)
+  })
+  .post('/oauth/switch', userRoute, criticalRateLimit('oauth'), validate('json', switchSchema), async (c) => {
+    const pending = await takePendingSwitch(c.env, c.req.valid('json').token, c.get('user')!.id)
+    if (!pending) throw badRequest('This account switch has expired; please sign in again', { fields: { token: 'is invalid or expired' } })
+    const settings = await enabledSettings(c, pending.provider)
+    return loginWithIdentity(c, settings, pending.provider, pending.identity, true)
   })
   .get('/oauth/wechat/bind', userRoute, criticalRateLimit('oauth'), requireXsrf, validate('query', codeQuery), async (c) => {
     const settings = await enabledSettings(c, 'wechat')
