@@ -9,6 +9,7 @@ import { z } from 'zod'
 import { ACCESS_ROLE } from '../../middleware/access'
 import { XSRF_HEADER } from '../../middleware/csrf'
 import { SESSION_COOKIE } from '../auth/session'
+import { requireXsrf } from '../oauth/require-xsrf'
 import { VALIDATED, type ValidatedInput } from '../../lib/validate'
 import { ROLE } from '../../env'
 
@@ -159,9 +160,9 @@ function sharedResponses() {
   )
 }
 
-function securityOf(role: number, method: string): Record<string, string[]>[] {
+function securityOf(role: number, method: string, xsrfOnGet: boolean): Record<string, string[]>[] {
   if (role <= ROLE.GUEST) return [{}]
-  const session: Record<string, string[]> = STATE_CHANGING.has(method) ? { session: [], xsrf: [] } : { session: [] }
+  const session: Record<string, string[]> = STATE_CHANGING.has(method) || xsrfOnGet ? { session: [], xsrf: [] } : { session: [] }
   return [session, { accessToken: [] }]
 }
 
@@ -170,6 +171,8 @@ interface Collected {
   path: string
   roles: number[]
   inputs: ValidatedInput[]
+  /** A state-changing GET guarded by requireXsrf (OAuth binding, access token). */
+  xsrf: boolean
 }
 
 /** Groups the route table's handlers (middlewares and the final handler) per method and path. */
@@ -179,12 +182,13 @@ function collect(routes: readonly RouterRoute[], prefix: string): Collected[] {
     if (r.method === 'ALL') continue
     const path = prefix + (r.path === '/' ? '' : r.path)
     const key = `${r.method} ${path}`
-    const entry = byKey.get(key) ?? { method: r.method, path, roles: [], inputs: [] }
+    const entry = byKey.get(key) ?? { method: r.method, path, roles: [], inputs: [], xsrf: false }
     const handler = r.handler as unknown as Record<symbol, unknown>
     const role = handler[ACCESS_ROLE]
     if (typeof role === 'number') entry.roles.push(role)
     const input = handler[VALIDATED] as ValidatedInput | undefined
     if (input) entry.inputs.push(input)
+    if (r.handler === requireXsrf) entry.xsrf = true
     byKey.set(key, entry)
   }
   return [...byKey.values()]
@@ -207,7 +211,7 @@ export function buildOpenApi(routes: readonly RouterRoute[], options: { prefix: 
       tags: [tag],
       'x-role': roleName,
       description: ROLE_TEXT[roleName],
-      security: securityOf(role, route.method),
+      security: securityOf(role, route.method, route.xsrf),
       ...(parameters.length ? { parameters } : {}),
       ...(requestBody ? { requestBody } : {}),
       responses: responsesOf(role, route.inputs.length > 0),

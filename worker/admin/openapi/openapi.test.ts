@@ -46,7 +46,8 @@ describe('OpenAPI document', () => {
     const names: Record<number, string> = { 0: 'guest', 1: 'user', 10: 'admin', 100: 'root' }
     const expected = new Map<string, string>()
     for (const r of app.routes) {
-      if (!r.path.startsWith('/api') || r.method === 'ALL') continue
+      // /api/test/* are test hooks on the outer app (404 unless enabled), not part of the management API.
+      if (!r.path.startsWith('/api') || r.path.startsWith('/api/test/') || r.method === 'ALL') continue
       const role = (r.handler as unknown as Record<symbol, number>)[ACCESS_ROLE]
       const key = `${r.method.toLowerCase()} ${toOpenApiPath(r.path)}`
       if (role !== undefined) expected.set(key, names[role]!)
@@ -71,6 +72,9 @@ describe('OpenAPI document', () => {
     expect(op(doc, 'get', '/api/openapi.json')['x-role']).toBe('admin')
     expect(op(doc, 'get', '/api/status').security).toEqual([{}])
     expect(op(doc, 'post', '/api/token/').security).toEqual([{ session: [], xsrf: [] }, { accessToken: [] }])
+    expect(op(doc, 'get', '/api/token/').security).toEqual([{ session: [] }, { accessToken: [] }])
+    // A GET that hands out a secret is guarded like a POST (requireXsrf).
+    expect(op(doc, 'get', '/api/user/token').security).toEqual([{ session: [], xsrf: [] }, { accessToken: [] }])
   })
 
   it('takes request bodies and parameters from the routes’ zod schemas', async () => {
