@@ -7,7 +7,9 @@
  *   too, without a signature);
  * - 'worker': `<CFWorkerImageUrl>?url=<upstream link>&exp=<unix s>&sig=<HMAC>`, signed with
  *   CFWorkerImageKey (HMAC-SHA256 of `<url>:<exp>`, base62, 22 characters): the key itself never
- *   leaves the gateway; the image-proxy Worker recomputes the signature to check a link.
+ *   leaves the gateway; the image-proxy Worker recomputes the signature to check a link. Without
+ *   the Worker's URL or key, 'worker' falls back to 'gateway'.
+ * The gateway route checks the image link and each redirect against the SSRF guard.
  */
 import type { Context } from 'hono'
 import type { HonoEnv } from '../env'
@@ -31,7 +33,8 @@ export async function imageRewriter(env: Env, settings: Settings, base: string):
   const mode = settings.str('MjImageProxy')
   const worker = settings.str('CFWorkerImageUrl').trim().replace(/\/+$/, '')
   const workerKey = settings.str('CFWorkerImageKey')
-  if (mode === 'gateway') {
+  // A Worker proxy without its URL or key falls back to the gateway: the admin asked for no upstream links.
+  if (mode === 'gateway' || (mode === 'worker' && !(worker && workerKey))) {
     const secret = await getTokenSecret(env)
     return async (taskId, url) => {
       if (!url) return url
@@ -39,7 +42,7 @@ export async function imageRewriter(env: Env, settings: Settings, base: string):
       return `${base}/mj/image/${taskId}?exp=${exp}&sig=${await gatewaySig(secret, taskId, exp)}`
     }
   }
-  if (mode === 'worker' && worker && workerKey) {
+  if (mode === 'worker') {
     return async (_taskId, url) => {
       if (!url) return url
       const exp = nowSeconds() + IMAGE_LINK_SECONDS
@@ -61,18 +64,34 @@ export async function validImageSignature(env: Env, taskId: number, exp: string 
   return safeEqual(await gatewaySig(await getTokenSecret(env), taskId, Number(exp)), sig)
 }
 
+const MAX_REDIRECTS = 3
+
+/** Fetch an image link, checking it and every redirect against the SSRF guard. */
+async function fetchChecked(env: Env, url: string): Promise<Response | undefined> {
+  const signal = AbortSignal.timeout(20_000)
+  let next = url
+  for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+    let parsed: URL
+    try {
+      parsed = new URL(next)
+    } catch {
+      throw new ApiError(502, "The task's image link is not a valid URL.")
+    }
+    // Discord CDN links carry signed query strings; the host check is what matters here.
+    const problem = outboundUrlProblem(`${parsed.origin}${parsed.pathname}`, privateUpstreamsAllowed(env))
+    if (problem) throw new ApiError(502, `The task's image link is refused: it ${problem}.`)
+    const res = await fetch(parsed, { signal, redirect: 'manual' }).catch(() => undefined)
+    const location = res && res.status >= 300 && res.status < 400 ? res.headers.get('location') : null
+    if (!location) return res
+    await res!.body?.cancel()
+    next = new URL(location, parsed).href
+  }
+  return undefined
+}
+
 /** Stream an upstream image to the client (http(s), no link-local/metadata hosts, image types only). */
 export async function streamImage(env: Env, url: string): Promise<Response> {
-  let parsed: URL
-  try {
-    parsed = new URL(url)
-  } catch {
-    throw new ApiError(404, 'This task has no image.')
-  }
-  // Discord CDN links carry signed query strings; the host check is what matters here.
-  const problem = outboundUrlProblem(`${parsed.origin}${parsed.pathname}`, privateUpstreamsAllowed(env))
-  if (problem) throw new ApiError(502, `The task's image link is refused: it ${problem}.`)
-  const res = await fetch(parsed, { signal: AbortSignal.timeout(20_000), redirect: 'follow' }).catch(() => undefined)
+  const res = await fetchChecked(env, url)
   if (!res || !res.ok || !res.body) throw new ApiError(502, `The image could not be fetched from the upstream${res ? ` (HTTP ${res.status})` : ''}.`)
   const type = res.headers.get('content-type') ?? ''
   return new Response(res.body, {

@@ -2,7 +2,8 @@
  * The midjourney-proxy and Suno-API mock of scripts/mock-tasks.mjs behind the fetch-level upstream
  * mock (https://upstream.test/mj/…, /suno/…), with a clock the test moves by hand. The notify
  * callbacks the mock would send (notifyHook) wait in a list until the clock passes them; the test
- * delivers them itself. https://upstream.test/img/<name> answers a small PNG (image proxy tests).
+ * delivers them itself. https://upstream.test/img/<name> answers a small PNG and /redirect-to-metadata
+ * redirects to a cloud-metadata address (image proxy tests).
  */
 import { createTaskMock } from '../../scripts/mock-tasks.mjs'
 import { mockUpstream } from './upstream-mock'
@@ -26,6 +27,7 @@ export function mockTaskUpstream(stepMs = 1000) {
   const upstream = mockUpstream((req, body) => {
     const path = new URL(req.url).pathname
     if (path.startsWith('/img/')) return new Response(MOCK_PNG, { headers: { 'content-type': 'image/png' } })
+    if (path === '/redirect-to-metadata') return new Response(null, { status: 302, headers: { location: 'http://169.254.169.254/latest/meta-data' } })
     if (!tasks.handles(path)) return undefined
     const answer = tasks.handle(req.method, path, (name) => req.headers.get(name), body)
     return Response.json(answer.body, { status: answer.status })

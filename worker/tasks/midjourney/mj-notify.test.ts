@@ -136,6 +136,11 @@ describe('midjourney image proxy', () => {
     expect(new TextEncoder().encode(image.text).length).toBeGreaterThan(0)
     const byKey = await mj(`/mj/image/${id}`, key)
     expect(byKey.status).toBe(200)
+    // An image link (or a redirect from it) to a link-local address is never fetched.
+    await env.DB.prepare('UPDATE midjourneys SET image_url = ? WHERE id = ?').bind('https://upstream.test/redirect-to-metadata', Number(id)).run()
+    expect((await mj(`/mj/image/${id}`, key)).status).toBe(502)
+    expect(upstream.calls.some((c) => c.url.includes('169.254'))).toBe(false)
+    await env.DB.prepare('UPDATE midjourneys SET image_url = ? WHERE id = ?').bind('https://upstream.test/img/bridge.png?ex=1&is=2', Number(id)).run()
     link.searchParams.set('sig', 'A'.repeat(22))
     expect((await send(`${link.pathname}${link.search}`)).status).toBe(403)
     expect((await send(`/mj/image/${id}?exp=1&sig=${new URL(fetched.json.imageUrl).searchParams.get('sig')}`)).status).toBe(403)
@@ -143,6 +148,9 @@ describe('midjourney image proxy', () => {
     expect((await mj(`/mj/image/${id}`, stranger.key)).status).toBe(404)
     expect((await send(`/mj/image/${id}`)).status).toBe(401)
 
+    // The Worker mode without its URL falls back to the gateway's links, never the upstream's.
+    await saveOptions(env, { MjImageProxy: 'worker', CFWorkerImageKey: 'worker-key' })
+    expect((await mj(`/mj/task/${id}/fetch`, key)).json.imageUrl).toMatch(/^http:\/\/gateway\.test\/mj\/image\//)
     await saveOptions(env, { MjImageProxy: 'worker', CFWorkerImageUrl: 'https://img.example.com/proxy', CFWorkerImageKey: 'worker-key' })
     const viaWorker = new URL((await mj(`/mj/task/${id}/fetch`, key)).json.imageUrl)
     expect(viaWorker.origin + viaWorker.pathname).toBe('https://img.example.com/proxy')
