@@ -4,7 +4,9 @@
  * callback (/api/oauth/github|lark|oidc?code&state), and WeChat with a typed code (login and
  * binding). An answer with message 'bind' means the account was bound to the signed-in user: no
  * session change, the profile is refreshed and the browser goes to /panel/profile. Anything else
- * is a login: the user is stored like a password login and the browser goes to /panel.
+ * is a login: the user is stored like a password login and the browser goes to /panel. Message
+ * 'switch' means the browser is signed in as another account: nothing changed yet, and the page
+ * asks before confirming with POST /api/oauth/switch.
  */
 import { useEffect } from 'react'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
@@ -19,6 +21,16 @@ import { githubAuthorizeUrl, larkAuthorizeUrl, type RedirectProvider } from './p
 
 /** The server's message when a callback bound the account instead of signing in. */
 export const BIND_MESSAGE = 'bind'
+/** The server's message when the login would switch the signed-in browser to another account. */
+export const SWITCH_MESSAGE = 'switch'
+
+/** A login held for confirmation: `target` null means a new account would be created. */
+export interface PendingSwitch {
+  pending_switch: string
+  current: string
+  target: string | null
+  provider: RedirectProvider | 'wechat'
+}
 
 /**
  * Leaves for the provider's authorization page. The state is requested only now (the `oauth`
@@ -44,13 +56,17 @@ export function useStartOAuth() {
   return mutation
 }
 
-/** Applies the answer of a callback or WeChat call: a binding, or a login. */
-export function useFinishExternalSignIn() {
+/** Applies the answer of a callback or WeChat call: a binding, a login, or a switch to confirm. */
+export function useFinishExternalSignIn(onSwitch: (pending: PendingSwitch) => void = () => {}) {
   const { t } = useTranslation('oauth')
   const queryClient = useQueryClient()
   const navigate = useNavigate()
   const complete = useCompleteSignIn()
   return ({ message, data }: Envelope<UserProfile>) => {
+    if (message === SWITCH_MESSAGE) {
+      onSwitch(data as unknown as PendingSwitch)
+      return
+    }
     if (message === BIND_MESSAGE) {
       queryClient.setQueryData(selfQueryOptions.queryKey, data)
       notify.success(t('bound'))
@@ -62,9 +78,22 @@ export function useFinishExternalSignIn() {
   }
 }
 
+/** Confirms a held login: the browser switches to the other account. */
+export function useConfirmSwitch() {
+  const { t } = useTranslation('oauth')
+  const complete = useCompleteSignIn()
+  return useMutation({
+    mutationFn: (token: string) => api.post<UserProfile>('/api/oauth/switch', { token }),
+    onSuccess: (user) => {
+      notify.success(t('loggedIn'))
+      complete(user)
+    },
+  })
+}
+
 /** One attempt at a provider callback; the page retries failed attempts itself. */
-export function useOAuthCallback(provider: RedirectProvider) {
-  const finish = useFinishExternalSignIn()
+export function useOAuthCallback(provider: RedirectProvider, onSwitch?: (pending: PendingSwitch) => void) {
+  const finish = useFinishExternalSignIn(onSwitch)
   return useMutation({
     mutationFn: (query: { code: string; state: string }) => request<UserProfile>(`/api/oauth/${provider}`, { query }),
     onSuccess: finish,
@@ -72,8 +101,8 @@ export function useOAuthCallback(provider: RedirectProvider) {
 }
 
 /** WeChat: the code the official account replied with, for a login or (signed in) a binding. */
-export function useWeChatCode(mode: 'login' | 'bind') {
-  const finish = useFinishExternalSignIn()
+export function useWeChatCode(mode: 'login' | 'bind', onSwitch?: (pending: PendingSwitch) => void) {
+  const finish = useFinishExternalSignIn(onSwitch)
   return useMutation({
     mutationFn: (code: string) => request<UserProfile>(mode === 'bind' ? '/api/oauth/wechat/bind' : '/api/oauth/wechat', { query: { code } }),
     onSuccess: finish,

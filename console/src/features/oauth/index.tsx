@@ -3,7 +3,8 @@
  * with code and state; GET /api/oauth/<provider>?code&state logs in (→ /panel) or, for a state
  * issued to a signed-in user, binds the account (→ /panel/profile). A failed attempt shows the
  * server's message and is retried up to 3 times with a visible count (the server keeps the state
- * until success), then the browser returns to /login — or to the profile when binding.
+ * until success), then the browser returns to /login — or to the profile when binding. A login
+ * for another account than the signed-in one asks first (SwitchAccountDialog).
  */
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { Link, getRouteApi, useNavigate } from '@tanstack/react-router'
@@ -14,8 +15,9 @@ import { useCountdown } from '@/hooks/use-countdown'
 import { errorMessage } from '@/lib/handle-error'
 import { useAuthUser } from '@/stores/auth-store'
 import { AuthCard } from '@/features/auth/components/auth-card'
-import { useOAuthCallback } from './api'
+import { useOAuthCallback, type PendingSwitch } from './api'
 import { BINDING_ICONS } from './components/provider-icons'
+import { SwitchAccountDialog } from './components/switch-account-dialog'
 import type { RedirectProvider } from './providers'
 
 const route = getRouteApi('/_public/oauth/$provider')
@@ -40,7 +42,8 @@ export function OAuthCallback() {
     }
   }, [])
   const signedIn = useAuthUser() !== null
-  const callback = useOAuthCallback(provider)
+  const [pendingSwitch, setPendingSwitch] = useState<PendingSwitch>()
+  const callback = useOAuthCallback(provider, setPendingSwitch)
   const countdown = useCountdown()
   const [attempt, setAttempt] = useState(0)
   const [failures, setFailures] = useState(0)
@@ -93,6 +96,7 @@ export function OAuthCallback() {
         </Link>
       }
     >
+      <SwitchAccountDialog pending={pendingSwitch} onStay={() => void navigate({ to: '/panel' })} />
       <div className="grid gap-4" data-testid="oauth-callback">
         {!hasCode ? (
           <Alert variant="destructive">
