@@ -11,6 +11,7 @@
  * reported success clears the strikes. Model names are client input: own keys only.
  */
 import { DurableObject } from 'cloudflare:workers'
+import { CHANNEL_STATUS } from '../shared/contract/enums'
 
 export interface HealthReport {
   channelId: number
@@ -53,7 +54,7 @@ export function strikesDisable(strikes: { actor: string }[], threshold: number):
 
 const frozenUntil = (frozen: Record<string, number>, model: string) => (Object.hasOwn(frozen, model) ? frozen[model]! : 0)
 
-export const CHANNEL_STATUS = { ENABLED: 1, MANUAL_DISABLED: 2, AUTO_DISABLED: 3, TEST_DISABLED: 4 } as const
+export { CHANNEL_STATUS }
 
 export class ChannelHealth extends DurableObject<Env> {
   private state: HealthState | undefined

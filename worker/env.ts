@@ -4,8 +4,7 @@
  */
 import type { RequestIdVariables } from 'hono/request-id'
 
-export const ROLE = { GUEST: 0, USER: 1, ADMIN: 10, ROOT: 100 } as const
-export type Role = (typeof ROLE)[keyof typeof ROLE]
+export { ROLE, type Role } from '../shared/contract/enums'
 
 /** The signed-in user as seen by handlers. */
 export interface SessionUser {

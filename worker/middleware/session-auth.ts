@@ -8,7 +8,9 @@ import { getCookie } from 'hono/cookie'
 import { SESSION_COOKIE, userFromAccessToken, userFromSession } from '../admin/auth/session'
 import type { HonoEnv } from '../env'
 
-export const USER_STATUS = { ENABLED: 1, DISABLED: 2 } as const
+import { USER_STATUS } from '../../shared/contract/enums'
+
+export { USER_STATUS }
 
 export const sessionAuth = createMiddleware<HonoEnv>(async (c, next) => {
   const authorization = c.req.header('authorization')

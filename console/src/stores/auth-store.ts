@@ -4,6 +4,7 @@
  */
 import { useSyncExternalStore } from 'react'
 import { STORAGE_KEYS, readJson, writeJson } from '@/lib/storage'
+import { ROLE } from '@contract/enums'
 
 /** The profile the server returns from login, setup and /api/user/self. */
 export interface UserProfile {
@@ -31,8 +32,6 @@ export interface UserProfile {
   last_login_time: number
   created_time: number
 }
-
-export const ADMIN_ROLE = 10
 
 type Listener = () => void
 const listeners = new Set<Listener>()
@@ -78,4 +77,4 @@ export function useAuthUser(): UserProfile | null {
   return useSyncExternalStore(authStore.subscribe, authStore.getUser)
 }
 
-export const isAdmin = (user: Pick<UserProfile, 'role'> | null | undefined) => (user?.role ?? 0) >= ADMIN_ROLE
+export const isAdmin = (user: Pick<UserProfile, 'role'> | null | undefined) => (user?.role ?? 0) >= ROLE.ADMIN

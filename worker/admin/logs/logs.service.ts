@@ -5,6 +5,7 @@
  * in chunks (manual and by the retention cron). Views redact key-like strings; users never see the
  * channels a request tried nor the supplier's error text (admins read it in the metadata).
  */
+import type { LogPage, LogRow } from '../../../shared/contract/logs'
 import { and, count, desc, eq, gte, lt, lte, sql, type SQL } from 'drizzle-orm'
 import { z } from 'zod'
 import { createDb } from '../../db/client'
@@ -73,7 +74,7 @@ export function logView(l: Log, admin: boolean) {
     is_stream: l.isStream,
     metadata: admin ? l.metadata : userMetadata(l.metadata),
     ...(admin ? { channel_id: l.channelId, upstream_model: l.upstreamModel, source_ip: l.sourceIp, request_id: l.requestId } : {}),
-  }
+  } satisfies LogRow
 }
 
 export async function listLogs(env: Env, q: LogQuery, scope: LogScope, admin: boolean) {
@@ -86,7 +87,7 @@ export async function listLogs(env: Env, q: LogQuery, scope: LogScope, admin: bo
     db.select({ n: count() }).from(capped),
   ])
   const n = counted?.n ?? 0
-  return { data: rows.map((r) => logView(r, admin)), page: q.p, size: q.page_size, total_count: Math.min(n, COUNT_CAP), total_capped: n > COUNT_CAP }
+  return { data: rows.map((r) => logView(r, admin)), page: q.p, size: q.page_size, total_count: Math.min(n, COUNT_CAP), total_capped: n > COUNT_CAP } satisfies LogPage
 }
 
 export async function sumQuota(env: Env, q: LogQuery, scope: LogScope) {

@@ -17,6 +17,7 @@ import { randomString, sha256Hex } from '../../lib/crypto'
 import { ok } from '../../lib/respond'
 import { nowSeconds } from '../../lib/time'
 import { idParam, validate } from '../../lib/validate'
+import type { Redemption as RedemptionView } from '../../../shared/contract/redemptions'
 import type { HonoEnv } from '../../env'
 import { contains, listQuery, offset, orderBy, page } from '../shared/paging'
 import { auditLog } from '../shared/audit-log'
@@ -34,7 +35,7 @@ const view = (r: Redemption) => ({
   created_by: r.createdBy,
   created_time: r.createdTime,
   redeemed_time: r.redeemedTime,
-})
+}) satisfies RedemptionView
 
 const name = z.string().trim().min(1, 'Name is required').max(20, 'must be at most 20 characters')
 const quota = z.coerce.number().int('must be an integer').min(0, 'must be at least 0').max(Number.MAX_SAFE_INTEGER)

@@ -7,6 +7,7 @@
 import { asc, desc, sql, type SQL } from 'drizzle-orm'
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core'
 import { z } from 'zod'
+import type { Page } from '../../../shared/contract/paging'
 import { badRequest } from '../../lib/errors'
 
 export const listQuery = z.object({
@@ -33,12 +34,7 @@ export function orderBy(order: string | undefined, columns: Record<string, SQLit
   return descending ? desc(column) : asc(column)
 }
 
-export interface PageResult<T> {
-  data: T[]
-  page: number
-  size: number
-  total_count: number
-}
+export type PageResult<T> = Page<T>
 
 export const page = <T>(q: ListQuery, data: T[], total: number): PageResult<T> => ({ data, page: q.p, size: q.page_size, total_count: total })
 

@@ -9,6 +9,7 @@ import { LOG_TYPE, sessions, tokens, users, type User } from '../../db/schema'
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors'
 import { hashPassword } from '../../lib/crypto'
 import { nowSeconds } from '../../lib/time'
+import type { AdminUser } from '../../../shared/contract/users'
 import { ROLE, type SessionUser } from '../../env'
 import { destroyUserSessions, revokeCredentials } from '../auth/session'
 import { contains, offset, orderBy, page, type ListQuery } from '../shared/paging'
@@ -39,7 +40,7 @@ export function userRow(u: User) {
     last_login_time: u.lastLoginTime,
     last_login_ip: u.lastLoginIp,
     ...limitView(u),
-  }
+  } satisfies AdminUser
 }
 
 const sortable = {

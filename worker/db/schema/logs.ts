@@ -5,7 +5,7 @@
  */
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 
-export const LOG_TYPE = { TOPUP: 1, CONSUME: 2, MANAGE: 3, SYSTEM: 4, ERROR: 5 } as const
+export { LOG_TYPE } from '../../../shared/contract/enums'
 
 export const logs = sqliteTable(
   'logs',

@@ -8,76 +8,12 @@ import { useTranslation } from 'react-i18next'
 import { api, request } from '@/lib/api-client'
 import { quotaPerUnit, renderQuota } from '@/lib/format'
 import { notify } from '@/lib/notify'
+import type { LogPage } from '@contract/logs'
+
+export type { LogRow } from '@contract/logs'
 
 /** Quota of a log: six decimals for amounts under a cent (single calls), two otherwise. */
 export const renderLogQuota = (quota: number) => renderQuota(quota, quota !== 0 && Math.abs(quota) < quotaPerUnit() / 100 ? 6 : 2)
-
-export const LOG_TYPES = [1, 2, 3, 4, 5] as const
-export const LOG_TYPE = { TOPUP: 1, CONSUME: 2, MANAGE: 3, SYSTEM: 4, ERROR: 5 } as const
-
-export interface ExtraLine {
-  kind: string
-  count: number
-  ratio: number
-}
-
-/** What the relay writes into `metadata` (the price breakdown of worker/billing/formula.ts, and more). */
-export interface LogMetadata {
-  type?: 'tokens' | 'times'
-  model?: string
-  input_ratio?: number
-  output_ratio?: number
-  group_ratio?: number
-  prompt_tokens?: number
-  completion_tokens?: number
-  extra?: ExtraLine[]
-  billed_prompt?: number
-  billed_completion?: number
-  input_usd?: number
-  output_usd?: number
-  quota?: number
-  billed_model?: string
-  group?: string
-  attempts?: number
-  capped_from?: number
-  cache_hit?: boolean
-  status?: number | null
-  remark?: string
-  [key: string]: unknown
-}
-
-export interface LogRow {
-  id: number
-  user_id: number
-  created_at: number
-  type: number
-  content: string
-  username: string
-  token_name: string
-  model_name: string
-  quota: number
-  prompt_tokens: number
-  completion_tokens: number
-  /** Milliseconds. */
-  request_time: number
-  /** Milliseconds to the first byte (streams). */
-  first_response_time: number
-  is_stream: boolean
-  metadata: LogMetadata | null
-  /** Admin view only. */
-  channel_id?: number
-  upstream_model?: string
-  source_ip?: string
-  request_id?: string
-}
-
-export interface LogPage {
-  data: LogRow[]
-  page: number
-  size: number
-  total_count: number
-  total_capped: boolean
-}
 
 /** The log page's URL state. `scope` is the admin's choice between all logs and their own. */
 export interface LogSearch {

@@ -9,6 +9,7 @@ import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@ta
 import { useTranslation } from 'react-i18next'
 import { api } from '@/lib/api-client'
 import { notify } from '@/lib/notify'
+import type { Page } from '@contract/paging'
 
 export type GatewayType = 'stripe' | 'alipay' | 'wxpay' | 'epay'
 export const GATEWAY_TYPES: GatewayType[] = ['stripe', 'alipay', 'wxpay', 'epay']
@@ -94,13 +95,6 @@ export interface PlacedOrder {
   data: { url: string; method?: 'GET' | 'POST'; params?: Record<string, string> }
 }
 
-interface ListPage<T> {
-  data: T[]
-  page: number
-  size: number
-  total_count: number
-}
-
 export interface OrderSearch {
   p?: number
   page_size?: number
@@ -126,7 +120,7 @@ export const paymentKeys = {
 
 export const gatewaysQueryOptions = queryOptions({
   queryKey: paymentKeys.gateways,
-  queryFn: ({ signal }) => api.get<ListPage<Gateway>>('/api/payment/', { page_size: 100 }, signal),
+  queryFn: ({ signal }) => api.get<Page<Gateway>>('/api/payment/', { page_size: 100 }, signal),
 })
 
 export const gatewayQueryOptions = (id: number) =>
@@ -141,7 +135,7 @@ export const gatewayTypesQueryOptions = queryOptions({
 export const ordersQueryOptions = (search: OrderSearch) =>
   queryOptions({
     queryKey: paymentKeys.orders(search),
-    queryFn: ({ signal }) => api.get<ListPage<Order>>('/api/payment/order', { ...search }, signal),
+    queryFn: ({ signal }) => api.get<Page<Order>>('/api/payment/order', { ...search }, signal),
     placeholderData: keepPreviousData,
   })
 
@@ -153,7 +147,7 @@ export const userGatewaysQueryOptions = queryOptions({
 export const myOrdersQueryOptions = (p: number) =>
   queryOptions({
     queryKey: paymentKeys.myOrders(p),
-    queryFn: ({ signal }) => api.get<ListPage<Order>>('/api/user/order', { p, page_size: 5 }, signal),
+    queryFn: ({ signal }) => api.get<Page<Order>>('/api/user/order', { p, page_size: 5 }, signal),
     placeholderData: keepPreviousData,
   })
 

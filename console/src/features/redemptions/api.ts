@@ -7,36 +7,11 @@ import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@ta
 import { useTranslation } from 'react-i18next'
 import { api } from '@/lib/api-client'
 import { notify } from '@/lib/notify'
+import type { ListSearch, Page } from '@contract/paging'
+import type { Redemption } from '@contract/redemptions'
 
-export const REDEMPTION_STATUS = { UNUSED: 1, DISABLED: 2, REDEEMED: 3 } as const
-
-export interface Redemption {
-  id: number
-  name: string
-  /** The first characters of the code's SHA-256 followed by '…' (the plain code is shown only at creation). */
-  key: string
-  status: number
-  quota: number
-  /** The user who redeemed it (0 until then). */
-  user_id: number
-  created_time: number
-  /** 0 until redeemed. */
-  redeemed_time: number
-}
-
-export interface RedemptionListSearch {
-  p?: number
-  page_size?: number
-  order?: string
-  keyword?: string
-}
-
-interface ListPage<T> {
-  data: T[]
-  page: number
-  size: number
-  total_count: number
-}
+export type { Redemption }
+export type RedemptionListSearch = ListSearch
 
 export const redemptionKeys = {
   all: ['redemptions'] as const,
@@ -47,7 +22,7 @@ export const redemptionsQueryOptions = (search: RedemptionListSearch) =>
   queryOptions({
     queryKey: redemptionKeys.list(search),
     queryFn: ({ signal }) =>
-      api.get<ListPage<Redemption>>('/api/redemption/', { p: search.p, page_size: search.page_size, order: search.order, keyword: search.keyword }, signal),
+      api.get<Page<Redemption>>('/api/redemption/', { p: search.p, page_size: search.page_size, order: search.order, keyword: search.keyword }, signal),
     placeholderData: keepPreviousData,
   })
 

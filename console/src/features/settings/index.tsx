@@ -15,16 +15,15 @@ import { PageHeader } from '@/components/page-header'
 import { useAuthUser } from '@/stores/auth-store'
 import { optionsQueryOptions } from './api'
 import { SETTINGS_TABS, SettingsTabBody, sectionCount, type SettingsTab } from './components/settings-tabs'
-
-/** The option API answers the super administrator only. */
-export const ROOT_ROLE = 100
+import { ROLE } from '@contract/enums'
 
 const route = getRouteApi('/panel/setting')
 
 export function Settings() {
   const { t } = useTranslation('settings')
   const user = useAuthUser()
-  const isRoot = (user?.role ?? 0) >= ROOT_ROLE
+  // The option API answers the super administrator only.
+  const isRoot = (user?.role ?? 0) >= ROLE.ROOT
   return (
     <>
       <PageHeader title={t('title')} description={t('description')} />

@@ -7,6 +7,7 @@ import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@ta
 import { useTranslation } from 'react-i18next'
 import { api } from '@/lib/api-client'
 import { notify } from '@/lib/notify'
+import type { Page } from '@contract/paging'
 
 export const PARSE_MODES = ['MarkdownV2', 'Markdown', 'HTML', 'plain'] as const
 export type ParseMode = (typeof PARSE_MODES)[number]
@@ -40,13 +41,6 @@ export interface TelegramListSearch {
   keyword?: string
 }
 
-interface ListPage<T> {
-  data: T[]
-  page: number
-  size: number
-  total_count: number
-}
-
 export const telegramKeys = {
   all: ['telegram'] as const,
   list: (search: TelegramListSearch) => ['telegram', 'menus', search] as const,
@@ -57,7 +51,7 @@ export const telegramMenusQueryOptions = (search: TelegramListSearch) =>
   queryOptions({
     queryKey: telegramKeys.list(search),
     queryFn: ({ signal }) =>
-      api.get<ListPage<TelegramMenu>>('/api/option/telegram/', { p: search.p, page_size: search.page_size, order: search.order, keyword: search.keyword }, signal),
+      api.get<Page<TelegramMenu>>('/api/option/telegram/', { p: search.p, page_size: search.page_size, order: search.order, keyword: search.keyword }, signal),
     placeholderData: keepPreviousData,
   })
 

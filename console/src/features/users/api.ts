@@ -8,39 +8,11 @@ import { useTranslation } from 'react-i18next'
 import { api } from '@/lib/api-client'
 import { notify } from '@/lib/notify'
 import { selfQueryOptions } from '@/features/auth/api'
+import type { ListSearch, Page } from '@contract/paging'
+import type { AdminUser } from '@contract/users'
 
-/** A user as the admin list returns it. */
-export interface AdminUser {
-  id: number
-  username: string
-  display_name: string
-  email: string
-  role: number
-  status: number
-  group: string
-  quota: number
-  used_quota: number
-  request_count: number
-  aff_count: number
-  inviter_id: number
-  created_time: number
-  last_login_time: number
-  last_login_ip: string
-}
-
-export interface ListPage<T> {
-  data: T[]
-  page: number
-  size: number
-  total_count: number
-}
-
-export interface UserListSearch {
-  p?: number
-  page_size?: number
-  order?: string
-  keyword?: string
-}
+export type { AdminUser }
+export type UserListSearch = ListSearch
 
 export type ManageAction = 'enable' | 'disable' | 'delete' | 'promote' | 'demote'
 
@@ -54,7 +26,7 @@ export const usersQueryOptions = (search: UserListSearch) =>
   queryOptions({
     queryKey: userKeys.list(search),
     queryFn: ({ signal }) =>
-      api.get<ListPage<AdminUser>>('/api/user/', { p: search.p, page_size: search.page_size, order: search.order, keyword: search.keyword }, signal),
+      api.get<Page<AdminUser>>('/api/user/', { p: search.p, page_size: search.page_size, order: search.order, keyword: search.keyword }, signal),
     placeholderData: keepPreviousData,
   })
 

@@ -4,10 +4,8 @@
  * is offered: only root promotes or demotes; root is never disabled, deleted or demoted; an admin
  * cannot act on peers or root; nobody disables or deletes their own account.
  */
+import { ROLE, USER_STATUS } from '@contract/enums'
 import type { AdminUser, ManageAction } from './api'
-
-export const ROLE = { USER: 1, ADMIN: 10, ROOT: 100 } as const
-export const USER_STATUS = { ENABLED: 1, DISABLED: 2 } as const
 
 export type RoleKey = 'user' | 'admin' | 'root' | 'unknown'
 

@@ -10,7 +10,8 @@ import { Button } from '@/components/ui/button'
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select'
 import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip'
 import { DataTableToolbar } from '@/components/data-table'
-import { LOG_TYPES, exportUrl, type LogRow, type LogSearch } from '../api'
+import { LOG_TYPES } from '@contract/enums'
+import { exportUrl, type LogRow, type LogSearch } from '../api'
 import { DateTimeInput, DebouncedInput } from './logs-filter-input'
 
 interface Props {

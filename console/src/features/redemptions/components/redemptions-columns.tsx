@@ -9,7 +9,8 @@ import { Badge } from '@/components/ui/badge'
 import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip'
 import { DataTableColumnHeader } from '@/components/data-table'
 import { renderQuota, timestamp2string } from '@/lib/format'
-import { REDEMPTION_STATUS, type Redemption } from '../api'
+import { REDEMPTION_STATUS } from '@contract/enums'
+import type { Redemption } from '../api'
 import { RedemptionsRowActions } from './redemptions-row-actions'
 
 function StatusBadge({ status }: { status: number }) {

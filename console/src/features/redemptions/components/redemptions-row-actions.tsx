@@ -6,7 +6,8 @@ import { Ban, CircleCheck, MoreHorizontal, Pencil, Trash2 } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/ui/button'
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuSeparator, DropdownMenuTrigger } from '@/components/ui/dropdown-menu'
-import { REDEMPTION_STATUS, useUpdateRedemption, type Redemption } from '../api'
+import { REDEMPTION_STATUS } from '@contract/enums'
+import { useUpdateRedemption, type Redemption } from '../api'
 import { useRedemptionsDialog } from './redemptions-provider'
 
 export function RedemptionsRowActions({ row }: { row: Redemption }) {

@@ -2,7 +2,8 @@
 import { useTranslation } from 'react-i18next'
 import { Badge } from '@/components/ui/badge'
 import { cn } from '@/lib/utils'
-import { USER_STATUS, roleKey } from '../options'
+import { USER_STATUS } from '@contract/enums'
+import { roleKey } from '../options'
 
 const ROLE_CLASS = {
   user: '',

@@ -1,0 +1,15 @@
+/** Wire shape of a redemption code in the admin list (GET /api/redemption/); `status` uses REDEMPTION_STATUS. */
+export interface Redemption {
+  id: number
+  name: string
+  /** The first characters of the code's SHA-256 followed by '…' (the plain code is shown only at creation). */
+  key: string
+  status: number
+  quota: number
+  /** The user who redeemed it (0 until then). */
+  user_id: number
+  created_by: number
+  created_time: number
+  /** 0 until redeemed. */
+  redeemed_time: number
+}
