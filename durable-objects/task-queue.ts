@@ -6,9 +6,13 @@
  * same refresh code as the fetch routes and the notify callback: a task that changed is asked
  * again after 15 s, one that did not backs off 15 s → 30 s → 60 s; the 1 h timeout fails and
  * refunds it there. Finished or vanished tasks leave the queue; the alarm stops when it is empty.
+ * A Midjourney change found here is forwarded to the client's own notifyHook (MjNotifyEnabled),
+ * as the notify route does, so the client hears of it even when the upstream's callback is lost.
  */
 import { DurableObject } from 'cloudflare:workers'
 import { getRoutingTable } from '../worker/relay/routing-table'
+import { getSettings } from '../worker/settings/store'
+import { clientPayload, forwardToClient } from '../worker/tasks/midjourney/mj-notify'
 import { refreshMjTasks, type MjRow } from '../worker/tasks/midjourney/mj-store'
 import { refreshSunoTasks, type TaskRow } from '../worker/tasks/suno/suno-store'
 
@@ -41,8 +45,12 @@ export class TaskQueue extends DurableObject<Env> {
     return [...this.kv.list<Entry>({ prefix: 't:' })].map(([, e]) => e)
   }
 
-  /** Add tasks (already-queued ones keep their schedule); returns how many were new. */
-  async track(platform: QueuedPlatform, ids: number[]): Promise<number> {
+  /**
+   * Add tasks (already-queued ones keep their schedule); returns how many were new. `base` is the
+   * gateway's public base URL as the submit saw it (for image links in forwarded updates).
+   */
+  async track(platform: QueuedPlatform, ids: number[], base?: string): Promise<number> {
+    if (base) this.kv.put('base', base)
     let added = 0
     const now = Date.now()
     for (const id of ids) {
@@ -82,6 +90,7 @@ export class TaskQueue extends DurableObject<Env> {
         const after: (MjRow | TaskRow)[] =
           platform === 'mj' ? await refreshMjTasks(this.env, open as MjRow[], channels) : await refreshSunoTasks(this.env, open as TaskRow[], channels)
         const byId = new Map(after.map((r, i) => [r.id, { row: r, changed: r !== open[i] }]))
+        if (platform === 'mj') await this.forward(after.filter((r, i) => r !== open[i]) as MjRow[])
         for (const e of mine) {
           const hit = byId.get(e.id)
           if (!hit || hit.row.progress === '100%') {
@@ -99,6 +108,16 @@ export class TaskQueue extends DurableObject<Env> {
     }
     await this.arm()
     return { polled: due.length, finished }
+  }
+
+  /** Send changed Midjourney tasks to their clients' hooks (only when MjNotifyEnabled is on). */
+  private async forward(changed: MjRow[]): Promise<void> {
+    const hooked = changed.filter((r) => r.notify_hook)
+    if (hooked.length === 0) return
+    const settings = await getSettings(this.env)
+    if (!settings.bool('MjNotifyEnabled')) return
+    const base = settings.str('ServerAddress').trim().replace(/\/+$/, '') || this.kv.get<string>('base') || ''
+    await Promise.all(hooked.map(async (r) => forwardToClient(this.env, r.notify_hook, await clientPayload(this.env, settings, base, r))))
   }
 
   /** The alarm at the earliest due task, or none when the queue is empty. */

@@ -7,7 +7,7 @@ import type { QueuedPlatform } from '../../durable-objects/task-queue'
 
 export const taskQueueOf = (env: Env, channelId: number) => env.TASK_QUEUE.getByName(`channel:${channelId}`)
 
-/** Put tasks into their channel's queue (idempotent); returns how many were not queued yet. */
-export function trackTasks(env: Env, channelId: number, platform: QueuedPlatform, ids: number[]): Promise<number> {
-  return taskQueueOf(env, channelId).track(platform, ids)
+/** Put tasks into their channel's queue (idempotent); returns how many were not queued yet. `base`: the public base URL. */
+export function trackTasks(env: Env, channelId: number, platform: QueuedPlatform, ids: number[], base?: string): Promise<number> {
+  return taskQueueOf(env, channelId).track(platform, ids, base)
 }

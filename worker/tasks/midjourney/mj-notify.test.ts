@@ -114,6 +114,30 @@ describe('midjourney notify callback', () => {
   })
 })
 
+describe('client hook without the upstream callback', () => {
+  it('the queue forwards the changes it finds to the client hook (MjNotifyEnabled on), and nothing when it is off', async () => {
+    const { channel, key } = await setup()
+    await saveOptions(env, { MjNotifyEnabled: 'true', MjImageProxy: 'gateway' })
+    const submit = await mj('/mj/submit/imagine', key, { prompt: 'lost callbacks', notifyHook: 'https://upstream.test/client-hook' })
+    const queue = taskQueueOf(env, channel)
+    const forwarded = () => upstream.calls.filter((c) => c.url === 'https://upstream.test/client-hook').map((c) => c.body)
+    upstream.advance(1)
+    await queue.pollDue(Date.now() + 15_000)
+    upstream.advance(2)
+    await queue.pollDue(Date.now() + 60_000)
+    expect(forwarded().map((b) => b.status)).toEqual(['IN_PROGRESS', 'SUCCESS'])
+    expect(forwarded()[1]).toMatchObject({ id: submit.json.result })
+    expect(forwarded()[1].imageUrl).toMatch(/^http:\/\/gateway\.test\/mj\/image\//)
+
+    // Switched off after the submit: the queue forwards nothing.
+    await mj('/mj/submit/imagine', key, { prompt: 'quiet one', notifyHook: 'https://upstream.test/client-hook' })
+    await saveOptions(env, { MjNotifyEnabled: 'false' })
+    upstream.advance(3)
+    await queue.pollDue(Date.now() + 60_000)
+    expect(forwarded()).toHaveLength(2)
+  })
+})
+
 describe('midjourney image proxy', () => {
   it('off by default; gateway mode serves signed links and the owner key; worker mode signs links to the Worker', async () => {
     const { user, key } = await setup()

@@ -162,7 +162,7 @@ export async function submitMj(c: Context<HonoEnv>, auth: RelayAuth, route: MjRo
     const done = action === 'UPLOAD' || (code === 21 && props.status === 'SUCCESS')
     await fillRow(rowId, charge, code, answer, done, props)
     await charge.settle(String(rowId), { action, mode: tryMode, upstream_code: code, task_id: rowId })
-    if (!done) c.executionCtx.waitUntil(trackTasks(c.env, channel.id, 'mj', [rowId]).catch((err) => console.error(`mj queue ${rowId}: ${(err as Error).message}`)))
+    if (!done) c.executionCtx.waitUntil(trackTasks(c.env, channel.id, 'mj', [rowId], siteBaseUrl(c, settings)).catch((err) => console.error(`mj queue ${rowId}: ${(err as Error).message}`)))
     if (action === 'UPLOAD') return { body: answer }
     const rewritten = code === 22 || (code === 21 && done && !FREE_ACTIONS.has(action)) ? 1 : code
     return { body: { ...answer, code: rewritten, result: String(rowId) } }
