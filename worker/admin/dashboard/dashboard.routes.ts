@@ -30,7 +30,7 @@ const rangeQuery = z
   .refine((r) => r.start <= r.end, { message: 'start must be before end', path: ['start_timestamp'] })
   .refine((r) => r.end - r.start <= MAX_RANGE_DAYS * 86400, { message: `the range is limited to ${MAX_RANGE_DAYS} days`, path: ['start_timestamp'] })
 
-type Row = { date: string; model_name: string; request_count: number; quota: number; prompt_tokens: number; completion_tokens: number; request_time: number }
+type Row = { date: string; model_name: string; request_count: number; quota: number; prompt_tokens: number; completion_tokens: number; request_time: number; cached_tokens: number }
 
 export const dashboardRoutes = new Hono<HonoEnv>()
   .get('/user/dashboard', userRoute, validate('query', rangeQuery), async (c) => {
@@ -40,7 +40,7 @@ export const dashboardRoutes = new Hono<HonoEnv>()
     const [rows, balance, table] = await Promise.all([
       c.env.DB.prepare(
         `SELECT date, model_name, SUM(request_count) AS request_count, SUM(quota) AS quota, SUM(prompt_tokens) AS prompt_tokens,
-                SUM(completion_tokens) AS completion_tokens, SUM(request_time) AS request_time
+                SUM(completion_tokens) AS completion_tokens, SUM(request_time) AS request_time, SUM(cached_tokens) AS cached_tokens
          FROM statistics WHERE user_id = ? AND date BETWEEN ? AND ? GROUP BY date, model_name ORDER BY date, model_name`
       )
         .bind(me.id, from, to)

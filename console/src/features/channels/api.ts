@@ -44,6 +44,12 @@ export interface Channel {
   only_chat: boolean
   auto_ban: boolean
   created_time: number
+  /** 'pool': one channel rotating over several keys (one per line). */
+  key_mode: 'batch' | 'pool'
+  key_count: number
+  /** Auto-disable overrides (0 = the global settings). */
+  auto_disable_threshold: number
+  auto_disable_window: number
 }
 
 export interface ChannelType {
@@ -96,6 +102,9 @@ export interface ChannelBody {
   proxy: string
   only_chat: boolean
   auto_ban: boolean
+  key_mode: 'batch' | 'pool'
+  auto_disable_threshold: number
+  auto_disable_window: number
 }
 
 export const channelKeys = {

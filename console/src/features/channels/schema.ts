@@ -2,7 +2,8 @@
  * Channels page schemas: the URL search type of the list and the create/edit form (spec §5):
  * name, type, key, models and groups required; base URL required for types without a default (trailing slash removed); model mapping, headers and extra
  * parameters must be JSON objects; a wildcard * only last and after some text; priority ≥ 0;
- * weight ≥ 1; proxy http(s)/socks5://host:port; the key format of signed types (key-format.ts).
+ * weight ≥ 1; proxy http(s)/socks5://host:port; the key format of signed types (key-format.ts);
+ * key mode batch/pool; auto-disable overrides 0–100 failures within 0–86400 s (0 = the settings).
  * Messages are i18n keys.
  */
 import { z } from 'zod'
@@ -70,6 +71,9 @@ export function channelFormSchema(types: ChannelType[], edit = false) {
       proxy: z.string().trim().refine((v) => v === '' || PROXY.test(v), 'channels:validation.proxy'),
       only_chat: z.boolean(),
       auto_ban: z.boolean(),
+      key_mode: z.enum(['batch', 'pool']),
+      auto_disable_threshold: z.string().refine((v) => isInt(v) && Number(v) <= 100, 'channels:validation.thresholdRange'),
+      auto_disable_window: z.string().refine((v) => isInt(v) && Number(v) <= 86400, 'channels:validation.windowRange'),
     })
     .superRefine((v, ctx) => {
       const type = types.find((t) => String(t.id) === v.type)
@@ -104,6 +108,9 @@ export function channelFormDefaults(channel?: Channel, type?: ChannelType): Chan
     proxy: channel?.proxy ?? '',
     only_chat: channel?.only_chat ?? false,
     auto_ban: channel?.auto_ban ?? true,
+    key_mode: channel?.key_mode ?? 'batch',
+    auto_disable_threshold: String(channel?.auto_disable_threshold ?? 0),
+    auto_disable_window: String(channel?.auto_disable_window ?? 0),
   }
 }
 
@@ -131,6 +138,9 @@ export function channelBody(v: ChannelFormValues): ChannelBody {
     proxy: v.proxy,
     only_chat: v.only_chat,
     auto_ban: v.auto_ban,
+    key_mode: v.key_mode,
+    auto_disable_threshold: Number(v.auto_disable_threshold),
+    auto_disable_window: Number(v.auto_disable_window),
   }
 }
 

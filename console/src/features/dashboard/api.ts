@@ -12,6 +12,8 @@ export interface UsageRow {
   prompt_tokens: number
   completion_tokens: number
   request_time: number
+  /** Prompt tokens served from the supplier's prompt cache (filled by the rollup). */
+  cached_tokens?: number
 }
 
 export interface DashboardData {

@@ -16,6 +16,7 @@ import { renderNumber } from '@/lib/format'
 import { cn } from '@/lib/utils'
 import { dashboardQueryOptions } from './api'
 import { AvailableModels } from './components/available-models'
+import { CacheHitChart } from './components/cache-hit-chart'
 import { ConsumptionChart, ModelShareChart, RequestsChart, TokensChart } from './components/dashboard-charts'
 import { DateRangePicker } from './components/date-range-picker'
 import { GettingStarted } from './components/getting-started'
@@ -130,6 +131,17 @@ export function Dashboard() {
             <RequestsChart rows={rows} days={days} palette={palette} />
           </ChartCard>
         </div>
+
+        <ChartCard
+          title={t('charts.cacheHits')}
+          description={t('charts.cacheHitsHint')}
+          loading={isPending}
+          empty={!isPending && !rows.some((r) => r.prompt_tokens > 0) ? t('noUsage') : false}
+          bodyHeight="h-72"
+          testId="card-cache-hits"
+        >
+          <CacheHitChart rows={rows} />
+        </ChartCard>
 
         <Card className="min-w-0 gap-4" data-testid="model-stats">
           <CardHeader>

@@ -17,6 +17,8 @@ export const LIMITS: Record<string, { min: number; max?: number; integer: boolea
   UpstreamTimeoutSeconds: { min: 0, max: 3600, integer: true },
   LogCleanupDays: { min: 0, max: 3650, integer: true },
   AutoDisableFailureThreshold: { min: 1, max: 100, integer: true },
+  AutoDisableWindowSeconds: { min: 10, max: 86400, integer: true },
+  AutoRetestBaseMinutes: { min: 1, max: 1440, integer: true },
   ChannelDisableThreshold: { min: 0, integer: false },
   ChannelTestFrequency: { min: 0, max: 10080, integer: true },
   ChannelBalanceFrequency: { min: 0, max: 10080, integer: true },

@@ -1,8 +1,10 @@
 /**
  * Create / edit a channel in a side sheet (one form for both). Editing first loads the channel
  * with its key (GET /api/channel/:id). The type's hints (key format, base URL, other parameter)
- * follow the chosen type; in create mode one key per line creates one channel per key under one
- * tag. Client rules come from schema.ts; the server's per-field messages land on the fields.
+ * follow the chosen type; one key per line creates one channel per key under one tag (batch mode)
+ * or one channel rotating over the keys (pool mode). Editing also shows the channel's health
+ * (pool keys, status history: channels-health.tsx). Client rules come from schema.ts; the
+ * server's per-field messages land on the fields.
  */
 import { useMemo } from 'react'
 import { useForm, useWatch } from 'react-hook-form'
@@ -24,6 +26,7 @@ import { channelQueryOptions, channelTypesQueryOptions, groupsQueryOptions, useC
 import { keysOf } from '../key-format'
 import { AZURE_TYPE } from '../options'
 import { channelBody, channelFormDefaults, channelFormSchema, type ChannelFormValues } from '../schema'
+import { ChannelsHealth } from './channels-health'
 import { ChannelsModelsField, ChannelsTestModelField } from './channels-models-field'
 
 interface SheetProps {
@@ -78,6 +81,7 @@ function ChannelForm({ types, channel, preset, onDone }: { types: ChannelType[];
   const key = useWatch({ control: form.control, name: 'key' })
   const name = useWatch({ control: form.control, name: 'name' })
   const tag = useWatch({ control: form.control, name: 'tag' })
+  const pool = useWatch({ control: form.control, name: 'key_mode' }) === 'pool'
   const type = types.find((ty) => String(ty.id) === typeId)
   const keyCount = keysOf(key).length
   const keyHint = type ? t(`keyHints.${type.id}`, { defaultValue: type.key_hint }) : ''
@@ -143,9 +147,35 @@ function ChannelForm({ types, channel, preset, onDone }: { types: ChannelType[];
                 <>
                   {keyHint && <span className="block">{t('form.keyFormat', { hint: keyHint })}</span>}
                   {edit && channel?.key === undefined && <span className="block">{t('form.keyKeep', { masked: channel?.key_masked ?? '' })}</span>}
-                  {!edit && <span className="block">{keyCount > 1 ? t('form.batchActive', { count: keyCount, tag: tag || name || '—' }) : t('form.batchHint')}</span>}
+                  {pool ? (
+                    <span className="block">{t('form.poolActive', { count: keyCount })}</span>
+                  ) : (
+                    !edit && <span className="block">{keyCount > 1 ? t('form.batchActive', { count: keyCount, tag: tag || name || '—' }) : t('form.batchHint')}</span>
+                  )}
                 </>
               }
+            />
+            <FormField
+              control={form.control}
+              name="key_mode"
+              render={({ field }) => (
+                <FormItem className="sm:col-span-2">
+                  <FormLabel>{t('fields.keyMode')}</FormLabel>
+                  <Select value={field.value} onValueChange={field.onChange}>
+                    <FormControl>
+                      <SelectTrigger data-testid="channel-key-mode">
+                        <SelectValue />
+                      </SelectTrigger>
+                    </FormControl>
+                    <SelectContent>
+                      <SelectItem value="batch">{t('form.keyModeBatch')}</SelectItem>
+                      <SelectItem value="pool">{t('form.keyModePool')}</SelectItem>
+                    </SelectContent>
+                  </Select>
+                  <FormDescription>{t('form.keyModeHint')}</FormDescription>
+                  <FormMessage />
+                </FormItem>
+              )}
             />
             {(type?.other_hint || type?.id === AZURE_TYPE || form.getValues('other')) && (
               <InputField
@@ -227,6 +257,31 @@ function ChannelForm({ types, channel, preset, onDone }: { types: ChannelType[];
             />
             <SwitchField control={form.control} name="only_chat" label={t('fields.onlyChat')} description={t('form.onlyChatHint')} />
             <SwitchField control={form.control} name="auto_ban" label={t('fields.autoBanAllowed')} description={t('form.autoBanHint')} />
+            <InputField
+              control={form.control}
+              name="auto_disable_threshold"
+              type="number"
+              inputMode="numeric"
+              min={0}
+              label={t('fields.autoDisableThreshold')}
+              description={t('form.autoDisableThresholdHint')}
+            />
+            <InputField
+              control={form.control}
+              name="auto_disable_window"
+              type="number"
+              inputMode="numeric"
+              min={0}
+              label={t('fields.autoDisableWindow')}
+              description={t('form.autoDisableWindowHint')}
+            />
+            {channel && (
+              <>
+                <Separator className="sm:col-span-2" />
+                <SectionTitle>{t('form.sectionHealth')}</SectionTitle>
+                <ChannelsHealth channelId={channel.id} />
+              </>
+            )}
           </form>
         </Form>
       </div>
@@ -236,7 +291,7 @@ function ChannelForm({ types, channel, preset, onDone }: { types: ChannelType[];
         </Button>
         <Button type="submit" form="channel-form" disabled={pending} data-testid="channel-submit">
           {pending && <Loader2 className="animate-spin" />}
-          {edit ? t('form.save') : keyCount > 1 ? t('form.createMany', { count: keyCount }) : t('form.create')}
+          {edit ? t('form.save') : keyCount > 1 && !pool ? t('form.createMany', { count: keyCount }) : t('form.create')}
         </Button>
       </div>
     </>

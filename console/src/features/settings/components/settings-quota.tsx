@@ -71,6 +71,9 @@ const monitoringPlain = {
   AutomaticDisableChannelEnabled: z.boolean(),
   AutomaticEnableChannelEnabled: z.boolean(),
   AutoDisableFailureThreshold: numberText('AutoDisableFailureThreshold'),
+  AutoDisableWindowSeconds: numberText('AutoDisableWindowSeconds'),
+  AutoRetestBaseMinutes: numberText('AutoRetestBaseMinutes'),
+  ChannelAffinityEnabled: z.boolean(),
   ChannelDisableThreshold: numberText('ChannelDisableThreshold'),
   DisableChannelKeywords: z.string(),
   ChannelTestFrequency: numberText('ChannelTestFrequency'),
@@ -94,6 +97,9 @@ export function MonitoringSection({ options }: { options: OptionMap }) {
     AutomaticDisableChannelEnabled: optionValue(o, 'AutomaticDisableChannelEnabled') === 'true',
     AutomaticEnableChannelEnabled: optionValue(o, 'AutomaticEnableChannelEnabled') === 'true',
     AutoDisableFailureThreshold: optionValue(o, 'AutoDisableFailureThreshold'),
+    AutoDisableWindowSeconds: optionValue(o, 'AutoDisableWindowSeconds'),
+    AutoRetestBaseMinutes: optionValue(o, 'AutoRetestBaseMinutes'),
+    ChannelAffinityEnabled: optionValue(o, 'ChannelAffinityEnabled') === 'true',
     ChannelDisableThreshold: optionValue(o, 'ChannelDisableThreshold'),
     QuotaRemindThreshold: quotaFromOption(o, 'QuotaRemindThreshold'),
     DisableChannelKeywords: optionValue(o, 'DisableChannelKeywords'),
@@ -104,6 +110,9 @@ export function MonitoringSection({ options }: { options: OptionMap }) {
     AutomaticDisableChannelEnabled: String(v.AutomaticDisableChannelEnabled),
     AutomaticEnableChannelEnabled: String(v.AutomaticEnableChannelEnabled),
     AutoDisableFailureThreshold: v.AutoDisableFailureThreshold.trim(),
+    AutoDisableWindowSeconds: v.AutoDisableWindowSeconds.trim(),
+    AutoRetestBaseMinutes: v.AutoRetestBaseMinutes.trim(),
+    ChannelAffinityEnabled: String(v.ChannelAffinityEnabled),
     ChannelDisableThreshold: v.ChannelDisableThreshold.trim(),
     QuotaRemindThreshold: quotaToOption(v.QuotaRemindThreshold),
     DisableChannelKeywords: cleanKeywords(v.DisableChannelKeywords),
@@ -126,9 +135,12 @@ export function MonitoringSection({ options }: { options: OptionMap }) {
           <FieldGrid className="xl:grid-cols-2">
             <SwitchField control={form.control} name="AutomaticDisableChannelEnabled" label={t('fields.AutomaticDisableChannelEnabled.label')} description={t('fields.AutomaticDisableChannelEnabled.help')} />
             <SwitchField control={form.control} name="AutomaticEnableChannelEnabled" label={t('fields.AutomaticEnableChannelEnabled.label')} description={t('fields.AutomaticEnableChannelEnabled.help')} />
+            <SwitchField control={form.control} name="ChannelAffinityEnabled" label={t('fields.ChannelAffinityEnabled.label')} description={t('fields.ChannelAffinityEnabled.help')} />
           </FieldGrid>
           <FieldGrid className="xl:grid-cols-4">
             <NumberField control={form.control} name="AutoDisableFailureThreshold" label={t('fields.AutoDisableFailureThreshold.label')} description={t('fields.AutoDisableFailureThreshold.help')} suffix={t('units.times')} />
+            <NumberField control={form.control} name="AutoDisableWindowSeconds" label={t('fields.AutoDisableWindowSeconds.label')} description={t('fields.AutoDisableWindowSeconds.help')} suffix={t('units.seconds')} />
+            <NumberField control={form.control} name="AutoRetestBaseMinutes" label={t('fields.AutoRetestBaseMinutes.label')} description={t('fields.AutoRetestBaseMinutes.help')} suffix={t('units.minutes')} />
             <NumberField control={form.control} name="ChannelDisableThreshold" label={t('fields.ChannelDisableThreshold.label')} description={t('fields.ChannelDisableThreshold.help')} suffix={t('units.seconds')} />
             <QuotaField control={form.control} name="QuotaRemindThreshold" label={t('fields.QuotaRemindThreshold.label')} description={t('fields.QuotaRemindThreshold.help')} />
             <NumberField control={form.control} name="ChannelTestFrequency" label={t('fields.ChannelTestFrequency.label')} description={t('fields.ChannelTestFrequency.help')} suffix={t('units.minutes')} />

@@ -1,0 +1,66 @@
+/**
+ * A channel's health as the console reads it: the keys of a pool (masked, with status, reason and
+ * next retest; GET /api/channel/:id/keys), re-enabling one key, and the status history
+ * (GET /api/channel/:id/history: automatic and manual changes with their request ids).
+ */
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
+import { useTranslation } from 'react-i18next'
+import { api } from '@/lib/api-client'
+import { notify } from '@/lib/notify'
+import { channelKeys, type ListPage } from './api'
+
+export interface ChannelKey {
+  index: number
+  /** Identity of the key (never the key itself). */
+  hash: string
+  masked: string
+  /** 1 enabled, 3 auto-disabled. */
+  status: number
+  reason: string
+  changed_at: number
+  /** Unix seconds of the next cron retest (0: none scheduled). */
+  retest_at: number
+  retests: number
+}
+
+export interface ChannelKeysView {
+  key_mode: 'batch' | 'pool'
+  channel_retest_at: number
+  keys: ChannelKey[]
+}
+
+export interface StatusChange {
+  id: number
+  /** '' = the channel itself. */
+  key_hash: string
+  created_at: number
+  status: number
+  reason: string
+  request_id: string
+}
+
+export const channelKeysQueryOptions = (id: number) =>
+  queryOptions({
+    queryKey: [...channelKeys.detail(id), 'keys'] as const,
+    queryFn: ({ signal }) => api.get<ChannelKeysView>(`/api/channel/${id}/keys`, undefined, signal),
+    staleTime: 0,
+  })
+
+export const channelHistoryQueryOptions = (id: number, p = 1) =>
+  queryOptions({
+    queryKey: [...channelKeys.detail(id), 'history', p] as const,
+    queryFn: ({ signal }) => api.get<ListPage<StatusChange>>(`/api/channel/${id}/history`, { p, page_size: 10 }, signal),
+    staleTime: 0,
+  })
+
+export function useEnableChannelKey(channelId: number) {
+  const queryClient = useQueryClient()
+  const { t } = useTranslation('channels')
+  return useMutation({
+    mutationFn: (hash: string) => api.post(`/api/channel/${channelId}/keys/${hash}/enable`, {}),
+    onSuccess: async () => {
+      notify.success(t('health.keyEnabled'))
+      await queryClient.invalidateQueries({ queryKey: channelKeys.all, predicate: (q) => q.queryKey[1] !== 'types' && q.queryKey[1] !== 'balance-support' })
+    },
+  })
+}
