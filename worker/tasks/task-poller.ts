@@ -3,7 +3,8 @@
  * Durable Objects poll running tasks with alarms (tasks/task-queue.ts); this sweep takes at most
  * `limit` of the oldest unfinished rows per platform, fails (and refunds) those past the 1 h timeout
  * at once, and puts the rest back into their channel's queue — a no-op for tasks already queued, so
- * only stragglers (a lost add, a queue that was reset) are re-armed.
+ * only stragglers (a lost add, a queue that was reset) are re-armed. It also deletes Midjourney rows
+ * a submit held but never opened (the isolate died while asking the upstream; they cost nothing).
  */
 import { getRoutingTable } from '../relay/routing-table'
 import { MJ_TIMEOUT_MS, refreshMjTasks, type MjRow } from './midjourney/mj-store'
@@ -19,6 +20,9 @@ export interface SweepResult {
   rearmed: number
 }
 
+/** A submit holds its row for at most the upstream's 60 s timeout; this leaves a wide margin. */
+const HELD_ROW_MAX_AGE_MS = 10 * 60_000
+
 async function requeue(env: Env, platform: QueuedPlatform, rows: { id: number; channel_id: number }[]): Promise<number> {
   const byChannel = new Map<number, number[]>()
   for (const r of rows) byChannel.set(r.channel_id, [...(byChannel.get(r.channel_id) ?? []), r.id])
@@ -28,6 +32,7 @@ async function requeue(env: Env, platform: QueuedPlatform, rows: { id: number; c
 }
 
 export async function pollUnfinishedTasks(env: Env, limit = 200): Promise<SweepResult> {
+  await env.DB.prepare("DELETE FROM midjourneys WHERE mj_id = '' AND status = 'NOT_START' AND quota = 0 AND submit_time < ?").bind(Date.now() - HELD_ROW_MAX_AGE_MS).run()
   const mj = (await env.DB.prepare("SELECT * FROM midjourneys WHERE progress != '100%' ORDER BY id LIMIT ?").bind(limit).all<MjRow>()).results
   const suno = (await env.DB.prepare("SELECT * FROM tasks WHERE platform = 'suno' AND progress != '100%' ORDER BY id LIMIT ?").bind(limit).all<TaskRow>()).results
   const lateMj = mj.filter((r) => Date.now() - r.submit_time > MJ_TIMEOUT_MS)

@@ -251,6 +251,22 @@ describe('task queue', () => {
     expect(await row(String(id))).toMatchObject({ status: 'SUCCESS' })
   })
 
+  it('the cron deletes a held row a submit never opened, and only such rows', async () => {
+    const { user, key } = await setup()
+    const live = await mj('/mj/submit/imagine', key, { prompt: 'kept' })
+    const old = Date.now() - 11 * 60_000
+    await env.DB.prepare(
+      "INSERT INTO midjourneys (user_id, action, submit_time, status, progress, channel_id, quota, mode) VALUES (?, 'IMAGINE', ?, 'NOT_START', '100%', 1, 0, 'fast'), (?, 'IMAGINE', ?, 'NOT_START', '100%', 1, 0, 'fast')"
+    )
+      .bind(user.id, old, user.id, Date.now())
+      .run()
+    const { pollUnfinishedTasks } = await import('../task-poller')
+    await pollUnfinishedTasks(env)
+    const left = await env.DB.prepare('SELECT id, submit_time < ? AS stale FROM midjourneys WHERE user_id = ? ORDER BY id').bind(old + 1, user.id).all<{ id: number; stale: number }>()
+    expect(left.results.map((r) => r.stale)).toEqual([0, 0])
+    expect(left.results[0]!.id).toBe(Number(live.json.result))
+  })
+
   it('the queue fails and refunds a task past the 1 h timeout', async () => {
     const { channel, user, key } = await setup()
     const submit = await mj('/mj/submit/imagine', key, { prompt: 'slow' })
