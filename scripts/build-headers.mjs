@@ -17,7 +17,8 @@ export function writeSecurityHeaders(dist = path.resolve(path.dirname(fileURLToP
   )
   const csp = [
     "default-src 'self'",
-    `script-src 'self' ${hashes.join(' ')} https://challenges.cloudflare.com`,
+    // 'wasm-unsafe-eval' compiles WebAssembly only (the import page's SQLite reader); it allows no JS eval.
+    `script-src 'self' 'wasm-unsafe-eval' ${hashes.join(' ')} https://challenges.cloudflare.com`,
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob: https:",
     "font-src 'self' data:",

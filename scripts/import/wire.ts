@@ -51,3 +51,12 @@ export interface WireCheck {
   /** Whether the gateway has prices (without any, the built-in table is written first, as the CLI does). */
   hasPrices: boolean
 }
+
+/** A plan as the browser holds it before sending it. */
+export interface WirePlan {
+  report: WireReport
+  identities: WireIdentities
+  writes: WireWrite[]
+  /** The built-in price table, written first when the gateway has no prices. */
+  defaultPrices: WireWrite
+}

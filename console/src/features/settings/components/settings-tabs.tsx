@@ -3,7 +3,7 @@
  * operation (general, chat links, quota, monitoring, log, payment, rate, output limits and image
  * prices, other), system (server,
  * login, email domains, SMTP, GitHub, WeChat, Lark, OIDC, Turnstile, Telegram bot) and other (notice, branding,
- * home, about, footer).
+ * home, about, footer, and the one-api / one-hub import).
  */
 import { Fragment, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -19,6 +19,7 @@ import { GitHubSection, LarkSection, OidcSection, SmtpSection, TurnstileSection,
 import { MonitoringSection, QuotaSection } from './settings-quota'
 import { SettingsTabLayout } from './settings-tab-layout'
 import { TelegramSection } from './settings-telegram'
+import { ImportSection } from '@/features/import/components/import-section'
 
 export const SETTINGS_TABS = ['operation', 'system', 'other'] as const
 export type SettingsTab = (typeof SETTINGS_TABS)[number]
@@ -55,6 +56,7 @@ const SECTIONS: Record<SettingsTab, Section[]> = {
     { id: 'home', titleKey: 'home', render: (o) => <ContentSection options={o} field="HomePageContent" /> },
     { id: 'about', titleKey: 'about', render: (o) => <ContentSection options={o} field="About" /> },
     { id: 'footer', titleKey: 'footer', render: (o) => <ContentSection options={o} field="Footer" /> },
+    { id: 'import', titleKey: 'import', render: () => <ImportSection /> },
   ],
 }
 
