@@ -1,13 +1,16 @@
 /**
- * Three test projects:
+ * Four test projects:
  * - worker: worker/ and durable-objects/ tests inside workerd (@cloudflare/vitest-plugin) against
  *   the real D1 migrations, with outbound fetches answered by test mocks;
+ * - console: Node tests of pure console logic and of shared/contract/;
  * - scripts: Node tests of scripts/ (the database importer), without a server;
  * - e2e: Node tests that start the real server (console build + worker on workerd) and a mock
  *   upstream, then drive it with the official SDK and with Chromium (playwright-core).
  */
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin'
 import { defineConfig } from 'vitest/config'
+
+const here = (p: string) => decodeURIComponent(new URL(p, import.meta.url).pathname)
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations('migrations')
@@ -27,11 +30,21 @@ export default defineConfig(async () => {
           ],
           test: {
             name: 'worker',
-            include: ['worker/**/*.test.ts', 'durable-objects/**/*.test.ts', 'shared/**/*.test.ts'],
+            include: ['worker/**/*.test.ts', 'durable-objects/**/*.test.ts'],
             testTimeout: 30_000,
             setupFiles: ['./worker/test/apply-migrations.ts'],
             // A local SMTP server for the mail tests (real delivery over connect() from workerd).
             globalSetup: ['./worker/test/smtp-global-setup.ts'],
+          },
+        },
+        {
+          // Pure logic of the console and of the shared contract (formatters, schemas, range helpers,
+          // the SSE decoder, the top-up formula) in plain Node: no browser, no server.
+          resolve: { alias: { '@contract': here('./shared/contract'), '@': here('./console/src') } },
+          test: {
+            name: 'console',
+            include: ['console/src/**/*.test.ts', 'shared/**/*.test.ts'],
+            environment: 'node',
           },
         },
         {

@@ -1,5 +1,5 @@
 /**
- * Server-sent events: one incremental decoder used by every adapter (bytes → events, safe at any
+ * Server-sent events: one incremental decoder used by every adapter and the console playground (bytes → events, safe at any
  * chunk boundary, CRLF/LF/CR line endings, multi-line data, comments ignored) and the encoder
  * for what the gateway writes to clients.
  */

@@ -1,11 +1,11 @@
 /**
  * The playground's calls to the real relay with an API key (not the console session):
  * GET /v1/models (what the key may use) and a streamed POST /v1/chat/completions read through
- * fetch + a ReadableStream reader and the SSE decoder. Relay failures — an OpenAI error envelope
+ * fetch + a ReadableStream reader and the SSE decoder the relay uses (shared/contract/sse.ts). Relay failures — an OpenAI error envelope
  * `{error:{message,type,code}}` as the HTTP answer or as an event inside the stream — become
  * RelayError (deliberately not ApiError: a 401 from a bad key must not end the console session).
  */
-import { createSseParser } from './sse'
+import { SseDecoder } from '@contract/sse'
 
 export class RelayError extends Error {
   readonly status: number
@@ -112,7 +112,7 @@ export async function streamChat(key: string, request: ChatRequest, onDelta: (te
   }
 
   let done = false
-  const parser = createSseParser((data) => {
+  const onData = (data: string) => {
     if (done) return
     if (data.trim() === '[DONE]') {
       done = true
@@ -130,21 +130,20 @@ export async function streamChat(key: string, request: ChatRequest, onDelta: (te
     if (choice?.delta?.content) onDelta(choice.delta.content)
     if (choice?.finish_reason) result.finishReason = choice.finish_reason
     if (chunk.usage) result.usage = chunk.usage
-  })
+  }
 
   const reader = res.body!.getReader()
-  const decoder = new TextDecoder()
+  const decoder = new SseDecoder()
   let ended = false
   try {
     while (!done) {
       const read = await reader.read()
       if (read.done) {
         ended = true
-        parser.push(decoder.decode())
-        parser.end()
+        for (const event of decoder.end()) onData(event.data)
         break
       }
-      parser.push(decoder.decode(read.value, { stream: true }))
+      for (const event of decoder.push(read.value)) onData(event.data)
     }
   } finally {
     // [DONE], an error event or an abort: close the connection instead of reading it to the end.
