@@ -53,7 +53,9 @@ function KeyList({ channelId, keys }: { channelId: number; keys: ChannelKey[] })
       <ul className="divide-y rounded-md border">
         {keys.map((k) => (
           <li key={k.hash} className="flex flex-wrap items-center gap-x-3 gap-y-1 px-3 py-2" data-testid={`channel-key-${k.index}`}>
-            <span className="font-mono text-xs">{k.masked}</span>
+            <span className="font-mono text-xs">
+              <span className="text-muted-foreground">#{k.index + 1}</span> {k.masked}
+            </span>
             <StatusBadge status={k.status} testId={`channel-key-status-${k.index}`} />
             {k.status !== 1 && (
               <Button
@@ -89,7 +91,10 @@ function History({ channelId, keys }: { channelId: number; keys: ChannelKey[] })
   const { t } = useTranslation('channels')
   const [page, setPage] = useState(1)
   const history = useQuery(channelHistoryQueryOptions(channelId, page))
-  const masked = (hash: string) => keys.find((k) => k.hash === hash)?.masked ?? hash
+  const named = (hash: string) => {
+    const key = keys.find((k) => k.hash === hash)
+    return key ? `#${key.index + 1} ${key.masked}` : hash
+  }
   const total = history.data?.total_count ?? 0
   const pages = Math.max(1, Math.ceil(total / 10))
   return (
@@ -106,7 +111,7 @@ function History({ channelId, keys }: { channelId: number; keys: ChannelKey[] })
               <div className="flex flex-wrap items-center gap-2">
                 <span className="tabular-nums text-muted-foreground">{timestamp2string(h.created_at)}</span>
                 <StatusBadge status={h.status} />
-                <span className="text-xs">{h.key_hash ? t('health.keyTarget', { key: masked(h.key_hash) }) : t('health.channelTarget')}</span>
+                <span className="text-xs">{h.key_hash ? t('health.keyTarget', { key: named(h.key_hash) }) : t('health.channelTarget')}</span>
               </div>
               <p className="break-all text-xs text-muted-foreground">{h.reason}</p>
               {h.request_id && <p className="break-all font-mono text-xs text-muted-foreground">{t('health.requestId', { id: h.request_id })}</p>}

@@ -1,0 +1,112 @@
+/**
+ * Key status in the channel sheet (admin): a pool channel whose middle key the mock upstream
+ * refuses (401) has that key disabled by relay traffic; the sheet lists the three keys masked with
+ * their status, the reason and the status history, and re-enabling the key from the sheet shows
+ * it enabled again (with a history row). Screenshots: light, dark and phone width.
+ */
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { SHARED_ROOT, relayFixture } from '../../worker/e2e/support/api'
+import { DESKTOP, PHONE, openPage, shot } from './support/browser'
+import { presetTheme } from './support/console'
+import { useBrowser } from './support/suite'
+
+const suffix = Date.now().toString(36).slice(-6)
+const NAME = `ui-pool-${suffix}`
+const MODEL = `ui-pool-model-${suffix}`
+const K1 = `sk-ui-pool-${suffix}-first`
+const K2 = `sk-ui-pool-${suffix}-second`
+
+let fixture: Awaited<ReturnType<typeof relayFixture>>
+let channelId = 0
+
+async function login(page: Page) {
+  await page.goto('/login')
+  await page.locator('input[name="username"]').fill(SHARED_ROOT.username)
+  await page.locator('input[name="password"]').fill(SHARED_ROOT.password)
+  await page.locator('form button[type="submit"]').click()
+  await page.waitForURL((url) => url.pathname.startsWith('/panel'))
+}
+
+async function openSheet(page: Page) {
+  await page.goto(`/panel/channel?name=${NAME}`)
+  await page.getByRole('button', { name: `Edit ${NAME}` }).click()
+  const sheet = page.getByTestId('channel-sheet')
+  await sheet.getByTestId('channel-health').waitFor()
+  return sheet
+}
+
+describe('channel key status', () => {
+  const suite = useBrowser()
+
+  beforeAll(async () => {
+    fixture = await relayFixture({ username: `uipool${suffix}` })
+    const root = fixture.root
+    await root.ok('POST', '/api/prices/single', { model: MODEL, type: 'tokens', channel_type: 1, input: 0.1, output: 0.2 })
+    await root.ok('PUT', '/api/option/', { key: 'AutomaticDisableChannelEnabled', value: 'true' })
+    const [pool] = await root.ok<any[]>('POST', '/api/channel/', {
+      type: 8,
+      name: NAME,
+      key: `${K1}\nmock-401\n${K2}`,
+      key_mode: 'pool',
+      auto_disable_threshold: 1,
+      base_url: inject('mockUrl'),
+      models: [MODEL],
+      group: ['default'],
+    })
+    channelId = pool.id
+    // Relay traffic meets the revoked key and disables it (in the background of that request).
+    for (let i = 0; i < 6; i++) {
+      const res = await fetch(`${root.base}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${fixture.token.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: `question ${i}` }] }),
+      })
+      expect(res.status).toBe(200)
+    }
+    for (let i = 0; i < 100 && (await root.ok<any>('GET', `/api/channel/${channelId}/keys`)).keys[1].status !== 3; i++) await new Promise((r) => setTimeout(r, 100))
+  })
+
+  afterAll(async () => {
+    await fixture?.root.call('PUT', '/api/option/', { key: 'AutomaticDisableChannelEnabled', value: 'false' })
+  })
+
+  it('shows each key masked with its status and history, and re-enables the disabled key', async () => {
+    const { context, page } = await openPage(suite.browser, { baseURL: fixture.root.base, viewport: DESKTOP })
+    await presetTheme(page, 'light')
+    await login(page)
+    const sheet = await openSheet(page)
+    await expect.poll(() => sheet.getByTestId('channel-key-status-1').textContent()).toBe('Auto-disabled')
+    expect(await sheet.getByTestId('channel-key-status-0').textContent()).toBe('Enabled')
+    expect(await sheet.getByTestId('channel-key-status-2').textContent()).toBe('Enabled')
+    const keyRow = sheet.getByTestId('channel-key-1')
+    expect(await keyRow.textContent()).toContain('401')
+    // Masked only: the full keys never reach the sheet's health section.
+    const health = (await sheet.getByTestId('channel-health').textContent()) ?? ''
+    expect(health).not.toContain(K1)
+    expect(health).toContain('2 of 3 enabled')
+    expect(await sheet.getByTestId('channel-history').textContent()).toContain('Auto-disabled')
+    await sheet.getByTestId('channel-health').scrollIntoViewIfNeeded()
+    await shot(page, 'channel-keys-light')
+
+    await sheet.getByTestId('channel-key-enable-1').click()
+    await page.getByText('Key enabled').first().waitFor()
+    await expect.poll(() => sheet.getByTestId('channel-key-status-1').textContent()).toBe('Enabled')
+    await expect.poll(async () => (await sheet.getByTestId('channel-history').locator('li').count())).toBe(2)
+    expect(await sheet.getByTestId('channel-history').locator('li').first().textContent()).toContain('enabled by')
+    await context.close()
+  })
+
+  it('reads at phone width and in the dark theme', async () => {
+    const phone = await openPage(suite.browser, { baseURL: fixture.root.base, viewport: PHONE })
+    await presetTheme(phone.page, 'dark')
+    await login(phone.page)
+    const sheet = await openSheet(phone.page)
+    await sheet.getByTestId('channel-key-0').waitFor()
+    await sheet.getByTestId('channel-health').scrollIntoViewIfNeeded()
+    const overflow = await sheet.evaluate((el) => el.scrollWidth - el.clientWidth)
+    expect(overflow).toBeLessThanOrEqual(0)
+    await shot(phone.page, 'channel-keys-phone-dark')
+    await phone.context.close()
+  })
+})
