@@ -11,10 +11,5 @@ export function ok<T>(c: Context, data?: T, message = ''): Response {
   return c.json({ success: true, message, data: data ?? null } satisfies Envelope<T | null>)
 }
 
-/** Paged list payload used by every management list. */
-export interface Page<T> {
-  data: T[]
-  page: number
-  size: number
-  total_count: number
-}
+/** The page envelope of every management list (admin/shared/paging.ts builds it). */
+export type { Page } from '../../shared/contract/paging'

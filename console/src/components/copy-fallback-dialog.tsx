@@ -1,4 +1,4 @@
-/** Shown when the browser refuses clipboard access: the text, selected, to copy by hand (spec §8). */
+/** Shown when the browser refuses clipboard access: the text, selected, to copy by hand. */
 import { useSyncExternalStore } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/ui/button'

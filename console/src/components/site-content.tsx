@@ -1,5 +1,5 @@
 /**
- * Admin-configured page content (home, about — spec §2): empty → the page's default section; a
+ * Admin-configured page content (home, about): empty → the page's default section; a
  * bare http(s) link → a full-size iframe; anything else → Markdown/HTML rendered and sanitized.
  */
 import type { ReactNode } from 'react'

@@ -1,5 +1,5 @@
 /**
- * Light/dark theme (spec §4): light by default, saved in localStorage `theme` and applied as the
+ * Light/dark theme: light by default, saved in localStorage `theme` and applied as the
  * `.dark` class on <html>. index.html applies the saved value before first paint; this provider
  * keeps it in step afterwards.
  */

@@ -1,5 +1,5 @@
 /**
- * i18next set-up (spec §9): zh_CN default and fallback, en_US, ja_JP. Each language/namespace JSON is
+ * i18next set-up: zh_CN default and fallback, en_US, ja_JP. Each language/namespace JSON is
  * its own lazy chunk (i18next-resources-to-backend). Detection order: ?lng, cookie, localStorage
  * `appLanguage`, sessionStorage, navigator, <html lang>; browser codes such as 'en-US' or 'zh-TW'
  * are mapped to the supported ones. The choice is saved in localStorage `appLanguage` and mirrored

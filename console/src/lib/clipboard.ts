@@ -1,5 +1,5 @@
 /**
- * Copy to clipboard (spec §8): success toast 'copied successfully'; when the browser refuses, the
+ * Copy to clipboard: success toast 'copied successfully'; when the browser refuses, the
  * text is handed to the manual-copy dialog (components/copy-fallback-dialog.tsx) instead.
  */
 import i18n from '@/i18n'

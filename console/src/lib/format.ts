@@ -1,5 +1,5 @@
 /**
- * Display formatters shared by every page (spec §9): quota as currency or raw units, quota ⇄ form
+ * Display formatters shared by every page: quota as currency or raw units, quota ⇄ form
  * input conversion, and timestamps. The currency flag and quota-per-unit come from the site info
  * saved in the browser at startup (see features/site).
  */

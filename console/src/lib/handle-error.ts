@@ -1,5 +1,5 @@
 /**
- * Global handling of failed calls (spec §8), wired into the QueryClient caches so features need no
+ * Global handling of failed calls, wired into the QueryClient caches so features need no
  * try/catch: 429 and 500 get fixed messages, 405 an informational "demo site" toast, everything
  * else 'Error: ' + the server message. A 401 also clears the signed-in user and sends the browser
  * to /login through the handler registered at bootstrap. Forms additionally show `fields`.

@@ -1,5 +1,5 @@
 /**
- * Toasts with the durations of spec §9 (error 5 s, warning 10 s, success 1.5 s, info 3 s,
+ * Toasts with the durations (error 5 s, warning 10 s, success 1.5 s, info 3 s,
  * notice 20 s). Components call these instead of sonner directly so the durations stay in one place.
  */
 import { toast } from 'sonner'

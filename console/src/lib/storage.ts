@@ -1,5 +1,5 @@
 /**
- * The browser storage keys of the console (spec §3, §9) and safe JSON accessors: private mode or
+ * The browser storage keys of the console and safe JSON accessors: private mode or
  * a full quota must never break rendering.
  */
 export const STORAGE_KEYS = {

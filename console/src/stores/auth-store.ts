@@ -1,5 +1,5 @@
 /**
- * The signed-in user (spec §3 Account): kept in localStorage under `user` so a reload stays signed
+ * The signed-in user: kept in localStorage under `user` so a reload stays signed
  * in, mirrored across tabs, and read through `useAuthUser()`. Cleared on logout and on any 401.
  */
 import { useSyncExternalStore } from 'react'

@@ -1,4 +1,4 @@
-/** Input schemas of setup, login, register and profile updates (spec §5 rules). */
+/** Input schemas of setup, login, register and profile updates. */
 import { z } from 'zod'
 
 export const username = z

@@ -1,4 +1,4 @@
-/** Price validation (spec §5): model required and unique (wildcard only last), type tokens|times, channel type, multipliers ≥ 0. */
+/** Price validation: model required and unique (wildcard only last), type tokens|times, channel type, multipliers ≥ 0. */
 import { z } from 'zod'
 import { modelName } from '../channels/channels.schema'
 

@@ -1,4 +1,4 @@
-/** User administration validation (spec §5: username, password, group required; quota ≥ 0). */
+/** User administration validation (username, password, group required; quota ≥ 0). */
 import { z } from 'zod'
 import { password, username } from '../auth/auth.schema'
 import { optionalLimitFields } from '../shared/limit-fields'

@@ -1,5 +1,5 @@
 /**
- * Layout of the console under /panel (spec §2): top bar, a 260 px drawer — persistent from the lg
+ * Layout of the console under /panel: top bar, a 260 px drawer — persistent from the lg
  * breakpoint up, a temporary sheet below it that closes when an item is chosen — the breadcrumb
  * bar and content up to 1400 px wide. Guards the console: when nobody is signed in (logout, a
  * 401, another tab) it goes to /login. Refreshes the stored user from the server on entry.

@@ -1,7 +1,7 @@
 /**
  * Renders the menu data of nav.ts: collapsible groups, collapsible sub-menus and items. The
  * selected item follows the URL. Data of an unknown group or entry type renders a menu error
- * instead of breaking the drawer (spec §2).
+ * instead of breaking the drawer.
  */
 import { Link, useRouterState } from '@tanstack/react-router'
 import { ChevronDown, TriangleAlert } from 'lucide-react'

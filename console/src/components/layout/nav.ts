@@ -1,5 +1,5 @@
 /**
- * The one menu list of the console (spec §2, §3 menu entry, §6). Groups hold items or collapsible
+ * The one menu list of the console. Groups hold items or collapsible
  * sub-menus; titles are looked up by id in the `nav` translations (`items.<id>`, `groups.<id>`);
  * `isAdmin` entries are hidden from users below role 10 and a group left without visible children
  * is hidden. Only entries whose page exists are listed: a new page adds its entry here with the
@@ -8,7 +8,7 @@
 import type { LinkProps } from '@tanstack/react-router'
 import { BadgeDollarSign, BookOpenText, ChartColumnBig, CreditCard, Images, ListMusic, KeyRound, LayoutDashboard, MessagesSquare, ScrollText, Send, Settings, Tags, TicketPercent, UserRoundCog, Users, WalletCards, Waypoints, type LucideIcon } from 'lucide-react'
 
-/** Every menu entry id the product knows (spec §2); titles exist for all of them. */
+/** Every menu entry id the product knows; titles exist for all of them. */
 export type NavId =
   | 'dashboard'
   | 'analytics'

@@ -1,4 +1,4 @@
-/** Layout of the public pages (spec §2): top bar, content, footer. */
+/** Layout of the public pages: top bar, content, footer. */
 import { Outlet } from '@tanstack/react-router'
 import { PublicHeader } from './public-header'
 import { SiteFooter } from './site-footer'

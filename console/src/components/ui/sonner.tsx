@@ -1,5 +1,5 @@
 /**
- * The toast outlet (sonner) with spec §9 placement: top-right, bottom-centre on screens 600 px
+ * The toast outlet (sonner) with placement: top-right, bottom-centre on screens 600 px
  * wide or less, at most 3 visible, themed with the console tokens.
  */
 import { useSyncExternalStore, type CSSProperties } from 'react'

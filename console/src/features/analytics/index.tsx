@@ -1,5 +1,5 @@
 /**
- * /panel/analytics (spec §2 Analytics, admins only): site totals (users, balances, spending,
+ * /panel/analytics: site totals (users, balances, spending,
  * invited users, channels by status, redemption codes) and, for the chosen period, consumption,
  * tokens, requests, registrations direct vs invited, redemption usage, top users and top models.
  */

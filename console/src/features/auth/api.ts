@@ -1,5 +1,5 @@
 /**
- * Account calls of the console (spec §4 session transitions): who am I, setup, login, register,
+ * Account calls of the console (session transitions): who am I, setup, login, register,
  * verification code, password reset and logout. Signing in (here or through an external account)
  * stores the user and goes to /panel; signing out clears it and goes to /. Login, register, the
  * verification code and the reset mail carry the Turnstile token when the site asks for one.

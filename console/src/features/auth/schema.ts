@@ -1,5 +1,5 @@
 /**
- * Form schemas of the account pages (spec §5). Messages are i18n keys of the common namespace
+ * Form schemas of the account pages. Messages are i18n keys of the common namespace
  * (`validation.*`), translated by FormMessage.
  */
 import { z } from 'zod'

@@ -1,5 +1,5 @@
 /**
- * /panel/dashboard (spec §2 Dashboard), for every user: balance, used quota and request count,
+ * /panel/dashboard, for every user: balance, used quota and request count,
  * today's requests / consumption / tokens, charts of the chosen range (consumption by model, its
  * share per model, tokens and requests per day), per-model statistics and the callable models.
  * Everything comes from GET /api/user/dashboard; the range lives in the URL. Administrators

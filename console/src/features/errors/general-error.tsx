@@ -1,4 +1,4 @@
-/** Render errors of any route (spec §2): 'Unexpected Application Error!' with the error details. */
+/** Render errors of any route: 'Unexpected Application Error!' with the error details. */
 import type { ErrorComponentProps } from '@tanstack/react-router'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/ui/button'

@@ -1,5 +1,5 @@
 /**
- * /panel/log (spec §2 Log page): everyone sees their own logs; admins see all logs (or switch to
+ * /panel/log: everyone sees their own logs; admins see all logs (or switch to
  * their own). Filters in the URL, the filtered quota sum, CSV export, the price breakdown of each
  * charge, and — for root — deleting logs before a date.
  */

@@ -1,5 +1,5 @@
 /**
- * /panel/model_price (every user; spec §2 Model price list): the models the user's group can
+ * /panel/model_price (every user): the models the user's group can
  * call with the price the user actually pays (group ratio applied) in USD — per 1M tokens for input
  * and output, or per call — searchable and filterable by supplier, with the group in the header.
  */

@@ -1,5 +1,5 @@
 /**
- * External sign-in calls (spec §4): start a redirect sign-in (a state from /api/oauth/state for
+ * External sign-in calls: start a redirect sign-in (a state from /api/oauth/state for
  * GitHub and Lark, the whole authorization URL from /api/oauth/endpoint for OIDC), complete a
  * callback (/api/oauth/github|lark|oidc?code&state), and WeChat with a typed code (login and
  * binding). An answer with message 'bind' means the account was bound to the signed-in user: no

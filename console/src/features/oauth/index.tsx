@@ -1,5 +1,5 @@
 /**
- * /oauth/github, /oauth/oidc, /oauth/lark (spec §2, §4, §8): the provider sent the browser back
+ * /oauth/github, /oauth/oidc, /oauth/lark: the provider sent the browser back
  * with code and state; GET /api/oauth/<provider>?code&state logs in (→ /panel) or, for a state
  * issued to a signed-in user, binds the account (→ /panel/profile). A failed attempt shows the
  * server's message and is retried up to 3 times with a visible count (the server keeps the state

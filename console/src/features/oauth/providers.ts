@@ -1,5 +1,5 @@
 /**
- * The external sign-in methods (spec §1): which are enabled in the site info, and the
+ * The external sign-in methods: which are enabled in the site info, and the
  * authorization URLs of GitHub and Lark (OIDC gets its URL from the server). WeChat has no
  * redirect: the user types the code the official account replies with.
  */

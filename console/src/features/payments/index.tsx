@@ -1,5 +1,5 @@
 /**
- * /panel/payment (admin, spec §2 Payment): the order list and the gateway list (with the gateway
+ * /panel/payment (admin): the order list and the gateway list (with the gateway
  * edit sheet) as two tabs; the tab and the order filters live in the URL.
  */
 import { getRouteApi } from '@tanstack/react-router'

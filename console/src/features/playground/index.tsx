@@ -1,5 +1,5 @@
 /**
- * The chat playground (spec §2 /playground and /panel/playground): pick a key (the hidden
+ * The chat playground: pick a key (the hidden
  * playground key or one of the user's own) and a model that key may use, then chat with it
  * through the real relay, the answer streaming in as it is written. Settings sit beside the chat
  * on large screens and in a sheet on small ones; the conversation lives in this tab's session.

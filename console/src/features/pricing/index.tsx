@@ -1,5 +1,5 @@
 /**
- * /panel/pricing (admin; spec §2 Pricing editor): model prices in a single view (one row per
+ * /panel/pricing (admin): model prices in a single view (one row per
  * model) or a merged view (models sharing one price), the unpriced-models warning, new / refresh /
  * check updates, and the user groups whose ratio multiplies every price.
  */

@@ -1,5 +1,5 @@
 /**
- * Form schemas of the pricing page (spec §5 "Pricing", "Model names"): a model name is required,
+ * Form schemas of the pricing page: a model name is required,
  * unique, and may end with one `*` after some text; type is tokens or times; a channel type is
  * required; multipliers are numbers ≥ 0; extra ratios are distinct kinds with a ratio ≥ 0. User
  * groups: symbol (letters, digits, _ and -), name, ratio ≥ 0, API rate (requests per minute).

@@ -1,5 +1,5 @@
 /**
- * Price units (one-hub ratios, spec §9): ratio 1 = $0.002 per 1K tokens = $2 per 1M tokens; a
+ * Price units (one-hub ratios): ratio 1 = $0.002 per 1K tokens = $2 per 1M tokens; a
  * per-call ("times") price charges ratio × 0.002 dollars per request. Every multiplier the console
  * shows carries its dollar equivalent from here.
  */

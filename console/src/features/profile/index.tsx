@@ -1,5 +1,5 @@
 /**
- * /panel/profile (spec §2 Profile): account overview, personal info, password, access token and
+ * /panel/profile: account overview, personal info, password, access token and
  * the accounts bound to this user, all from GET /api/user/self.
  */
 import { useQuery } from '@tanstack/react-query'

@@ -1,4 +1,4 @@
-/** Profile form schemas (spec §5: username ≥ 3, password ≥ 8, confirmation must match; an email to bind with its code). */
+/** Profile form schemas (username ≥ 3, password ≥ 8, confirmation must match; an email to bind with its code). */
 import { z } from 'zod'
 import { passwordField, usernameField } from '@/features/auth/schema'
 

@@ -1,5 +1,5 @@
 /**
- * /panel/redemption (admin, spec §2 Redemption list and edit): generate codes in batches (shown
+ * /panel/redemption (admin): generate codes in batches (shown
  * once), list and search them, edit, enable/disable and delete.
  */
 import { useTranslation } from 'react-i18next'

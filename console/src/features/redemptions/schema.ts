@@ -1,5 +1,5 @@
 /**
- * Form schemas of the redemption page (spec §5: count ≥ 1 — at most 100 per batch —, quota ≥ 0;
+ * Form schemas of the redemption page (count ≥ 1 — at most 100 per batch —, quota ≥ 0;
  * name 1–20 characters). The quota is what the admin types: dollars when the site shows currency.
  */
 import { z } from 'zod'

@@ -1,5 +1,5 @@
 /**
- * Site information and public content (spec §3, §7): GET /api/status at startup — cached in the
+ * Site information and public content: GET /api/status at startup — cached in the
  * browser (`siteInfo`, `quota_per_unit`, `display_in_currency`) and used as the fallback when the
  * call fails — plus the notice, about and home-page content queries.
  */

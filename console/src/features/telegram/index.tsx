@@ -1,5 +1,5 @@
 /**
- * /panel/telegram (admin, spec §2 Telegram bot menu page and edit): the bot's status, the custom
+ * /panel/telegram (admin): the bot's status, the custom
  * menus with create/edit/delete, and Reload — menu changes reach the bot only after a reload.
  */
 import { useTranslation } from 'react-i18next'

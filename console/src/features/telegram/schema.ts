@@ -1,5 +1,5 @@
 /**
- * Form schema of a bot menu (spec §5: command, description, message type and content are
+ * Form schema of a bot menu (command, description, message type and content are
  * required); the command is what Telegram accepts: 1–32 of a-z, 0-9 and _, and not one of the
  * bot's own commands.
  */

@@ -1,5 +1,5 @@
 /**
- * /panel/topup (every user; spec §2 Top-up): the balance, online top-up through the enabled payment
+ * /panel/topup (every user): the balance, online top-up through the enabled payment
  * gateways (only when one exists) with the user's order history, redemption-code top-up with the
  * link to buy codes, and the invite card. Back from a gateway (`?trade_no=`), a banner follows the
  * order until the server has credited it.

@@ -1,5 +1,5 @@
 /**
- * /panel/user (admin, spec §2 User management): list and search users, create and edit them,
+ * /panel/user (admin): list and search users, create and edit them,
  * change their quota, enable/disable, promote/demote (root) and delete them.
  */
 import { useTranslation } from 'react-i18next'

@@ -1,5 +1,5 @@
 /**
- * Form schemas of the users page (spec §5: username ≥ 3, password ≥ 8, group required, quota ≥ 0).
+ * Form schemas of the users page (username ≥ 3, password ≥ 8, group required, quota ≥ 0).
  * Quota fields hold what the admin types — dollars when the site shows currency, raw units
  * otherwise — and are converted with lib/format on submit. Messages are i18n keys.
  */

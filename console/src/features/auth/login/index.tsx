@@ -1,5 +1,5 @@
 /**
- * /login (spec §2): username-or-email and password (POST /api/user/login, with the Turnstile
+ * /login: username-or-email and password (POST /api/user/login, with the Turnstile
  * token when the site asks for one) and, below, the external methods enabled in the site info
  * (GitHub, OIDC, Lark, WeChat). Without password login only the external methods are shown.
  */

@@ -1,5 +1,5 @@
 /**
- * The charge of a log row with its price breakdown from `metadata` (spec §5.7): billing type,
+ * The charge of a log row with its price breakdown from `metadata`: billing type,
  * input/output ratios with their $ per 1M tokens (or $ per call), group ratio, extra token lines,
  * billed model, attempts, a charge capped to the balance, and cache hits.
  */

@@ -1,5 +1,5 @@
 /**
- * WeChat with a verification code (spec §2 /login): the official account's QR code and how to get
+ * WeChat with a verification code: the official account's QR code and how to get
  * a code (valid 3 minutes), then the code → GET /api/oauth/wechat (login) or, from the profile,
  * /api/oauth/wechat/bind (binding). A login for another account than the signed-in one asks first.
  */

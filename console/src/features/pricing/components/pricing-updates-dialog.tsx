@@ -1,5 +1,5 @@
 /**
- * "Check updates" (spec §2 Pricing editor, §4 price update choices): the admin keeps or edits the
+ * "Check updates": the admin keeps or edits the
  * price-list URL (default from GET /api/prices/updateService, the last one used is remembered),
  * the gateway fetches it, the differences are listed (new, changed, only here), and the list is
  * applied with "add new only" or — after a confirmation — "overwrite" (POST /api/prices/sync).

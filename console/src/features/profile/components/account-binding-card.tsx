@@ -1,5 +1,5 @@
 /**
- * Account binding (spec §2 Profile): for email, GitHub, OIDC, WeChat and Lark whether one is bound
+ * Account binding: for email, GitHub, OIDC, WeChat and Lark whether one is bound
  * (ids from /api/user/self), with Bind — only for methods the site enables (email always) — and
  * Unbind after a confirmation. GitHub, OIDC and Lark bind through the provider's sign-in page
  * (the callback answers 'bind'); WeChat and email bind with a code in a dialog. Telegram is listed

@@ -1,5 +1,5 @@
 /**
- * Online top-up (spec §2 Top-up): the amount (a whole number of dollars, at least the site minimum,
+ * Online top-up: the amount (a whole number of dollars, at least the site minimum,
  * at most 1,000,000) with quick amounts from the discount map and their discount badges, the
  * gateway choice, and the price preview — list price, discount, fee and what the gateway will
  * charge in its currency — computed by the server's own formula (lib/payment-amount.ts). Paying

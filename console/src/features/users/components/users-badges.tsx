@@ -1,4 +1,4 @@
-/** Role and status badges of a user (spec §4 roles: user, admin, root, unknown identity). */
+/** Role and status badges of a user (roles: user, admin, root, unknown identity). */
 import { useTranslation } from 'react-i18next'
 import { Badge } from '@/components/ui/badge'
 import { cn } from '@/lib/utils'
