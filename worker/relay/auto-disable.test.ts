@@ -1,8 +1,8 @@
 /**
  * Echo-triggered auto-disable (security finding 6): upstream 400/404/422 bodies that echo the
  * client's input never match the disable keywords, and a channel is disabled only after
- * AutoDisableFailureThreshold (default 3) auth/billing failures, so one client cannot take channels
- * out for everyone.
+ * AutoDisableFailureThreshold (default 3) consecutive auth/billing failures from at least two
+ * different users (or a channel test), so one client cannot take a shared channel out for everyone.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
@@ -49,24 +49,39 @@ describe('auto-disable', () => {
     expect(await status(channel)).toBe(1)
   })
 
-  it('disables a channel only after the threshold of auth failures (default 3)', async () => {
+  it('disables a channel only after the threshold of auth failures (default 3) from two users', async () => {
     const bad = await createChannel({ key: 'mock-401', priority: 5 })
     await createChannel({ key: 'good' })
-    const k = await key()
-    for (let i = 1; i <= 2; i++) {
-      expect((await send('/v1/chat/completions', { key: k, json: chat('gpt-4o', { messages: [{ role: 'user', content: 'hi' }] }) })).status).toBe(200)
+    const [a, b] = [await key(), await key()]
+    const hi = chat('gpt-4o', { messages: [{ role: 'user', content: 'hi' }] })
+    for (const k of [a, a]) {
+      expect((await send('/v1/chat/completions', { key: k, json: hi })).status).toBe(200)
       expect(await status(bad)).toBe(1)
     }
-    expect((await send('/v1/chat/completions', { key: k, json: chat('gpt-4o', { messages: [{ role: 'user', content: 'hi' }] }) })).status).toBe(200)
+    expect((await send('/v1/chat/completions', { key: b, json: hi })).status).toBe(200)
     expect(await status(bad)).toBe(3)
     expect(upstream.count('mock-401')).toBe(3)
   })
 
-  it('honours a threshold of 1', async () => {
+  it("one user's failures alone never disable a shared channel", async () => {
+    const bad = await createChannel({ key: 'mock-401', priority: 5 })
+    await createChannel({ key: 'good' })
+    const k = await key()
+    for (let i = 0; i < 6; i++) {
+      expect((await send('/v1/chat/completions', { key: k, json: chat('gpt-4o', { messages: [{ role: 'user', content: 'hi' }] }) })).status).toBe(200)
+    }
+    expect(upstream.count('mock-401')).toBe(6)
+    expect(await status(bad)).toBe(1)
+  })
+
+  it('honours a threshold of 1 (still needing a second user)', async () => {
     await setOptions({ AutoDisableFailureThreshold: '1' })
     const bad = await createChannel({ key: 'mock-401', priority: 5 })
     await createChannel({ key: 'good' })
-    expect((await send('/v1/chat/completions', { key: await key(), json: chat('gpt-4o', { messages: [{ role: 'user', content: 'hi' }] }) })).status).toBe(200)
+    const hi = chat('gpt-4o', { messages: [{ role: 'user', content: 'hi' }] })
+    expect((await send('/v1/chat/completions', { key: await key(), json: hi })).status).toBe(200)
+    expect(await status(bad)).toBe(1)
+    expect((await send('/v1/chat/completions', { key: await key(), json: hi })).status).toBe(200)
     expect(await status(bad)).toBe(3)
   })
 })

@@ -24,6 +24,8 @@ export interface AttemptFailure {
   error: UpstreamError
   decision: FailureDecision
   requestId: string
+  /** Whose request failed: auto-disable needs failures from two users (or a channel test). */
+  userId?: number
 }
 
 /** The channel's auto-disable threshold and window (seconds), overrides first. */
@@ -59,7 +61,8 @@ export function reportAttemptFailure(env: Env, ctx: BackgroundCtx, settings: Set
       routingSnapshot.invalidate(env),
       channelDisabled(env, { channelId: channel.id, status: CHANNEL_STATUS.AUTO_DISABLED, reason, requestId: f.requestId }),
     ]),
-    windowSeconds * 1000
+    windowSeconds * 1000,
+    `user:${f.userId ?? 0}`
   )
   return false
 }

@@ -65,13 +65,14 @@ export function refreshFreezes(env: Env, ctx: BackgroundCtx, channelIds: number[
   )
 }
 
-/** Qualifying failures are counted per channel over a window (RateLimiter object `auto-disable:<id>`); this is the default. */
+/** Qualifying failures count towards auto-disable over a window (the channel's ChannelHealth object); this is the default. */
 const STRIKE_WINDOW_MS = 10 * 60 * 1000
 
 /**
- * One auth/billing failure of a channel (retry-policy.ts decides which qualify): the channel is
- * disabled once `threshold` of them fall within the strike window, so a single odd answer — or
- * one a client provoked — does not take a channel out for everyone.
+ * One auth/billing failure of a channel (retry-policy.ts decides which qualify) by `actor`
+ * (`user:<id>`): the channel is disabled once `threshold` consecutive ones (no success between)
+ * fall within the window and came from at least two users (ChannelHealth.strike), so a single odd
+ * answer — or one user's provoked failures — does not take a shared channel out for everyone.
  */
 export function strikeChannel(
   env: Env,
@@ -80,12 +81,14 @@ export function strikeChannel(
   reason: string,
   threshold: number,
   onDone: () => Promise<unknown>,
-  windowMs = STRIKE_WINDOW_MS
+  windowMs = STRIKE_WINDOW_MS,
+  actor = 'user:0'
 ) {
+  const health = stub(env, channelId)
   ctx.waitUntil(
-    env.RATE_LIMITER.getByName(`auto-disable:${channelId}`)
-      .hit(Math.max(1, threshold) - 1, windowMs)
-      .then((strikes) => (strikes.allowed ? undefined : stub(env, channelId).disable({ channelId, reason: `${reason} (${Math.max(1, threshold)} failures)` })))
+    health
+      .strike({ actor, threshold, windowMs })
+      .then((disable) => (disable ? health.disable({ channelId, reason: `${reason} (${Math.max(1, threshold)} failures)` }) : undefined))
       .then((changed) => (changed ? onDone() : undefined))
       .catch((err) => console.error('auto-disable failed', err))
   )

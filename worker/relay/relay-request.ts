@@ -171,7 +171,7 @@ class RelayRun {
         if (outcome.response) return this.withTiming(outcome.response)
         last = { ...outcome.failure!, channel }
         const decision = decideFailure(outcome.failure!, this.keywords())
-        const failure = { channel, key: this.keys.current, model: this.input.model, ...outcome.failure!, decision, requestId: this.reqId }
+        const failure = { channel, key: this.keys.current, model: this.input.model, ...outcome.failure!, decision, requestId: this.reqId, userId: this.auth.userId }
         // A pool key's own auth/billing failure retries on another key of the channel (not counted in RetryTimes).
         if (reportAttemptFailure(this.env, this.ctx, this.settings, failure) && this.keys.hasUntried(channel) && !this.retryWindowClosed()) {
           this.keys.retries++
