@@ -21,6 +21,7 @@ import { amountProblem, centsToDecimal, computeOrderAmount, MAX_TOPUP_AMOUNT, pa
 import { gatewayOf } from './gateways/registry'
 import { GatewayError, type Gateway, type NotifyRequest, type PaidNotify, type PayRequest } from './gateways/types'
 import { notifyPayment } from '../telegram/notify'
+import { paySignupRewardsQuietly } from '../billing/signup-rewards'
 
 export const ORDER_STATUSES = ['pending', 'success', 'failed', 'closed', 'refunded'] as const
 export type OrderStatus = (typeof ORDER_STATUSES)[number]
@@ -304,6 +305,8 @@ export async function completeOrder(env: Env, gatewayRow: Payment, order: Order,
     .set({ status: 'success', gatewayNo: paid.gatewayNo, paidAt: now, updatedAt: now })
     .where(and(eq(orders.id, order.id), inArray(orders.status, CREDITABLE)))
   if (order.status !== 'pending') await alertRoot(env, `late payment for ${order.status} order ${order.tradeNo} credited`, meta)
+  // A first top-up releases the held sign-up rewards (once).
+  if (!credit.duplicate) await paySignupRewardsQuietly(env, order.userId)
   if (!credit.duplicate) await notifyPayment(env, order.userId, `${centsToDecimal(order.orderAmount)} ${order.orderCurrency}`, gatewayRow.name, credit.userQuota)
   return { ok: true, duplicate: Boolean(credit.duplicate) }
 }

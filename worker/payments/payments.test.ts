@@ -327,3 +327,19 @@ describe('payment gateways API', () => {
     expect(await quotaOf(user)).toBe(5_000_000)
   })
 })
+
+describe('held sign-up rewards (issue 12)', () => {
+  it('a first online top-up pays the held new-user quota once', async () => {
+    const root = await setupRoot()
+    expect((await root.put('/api/option/', { key: 'QuotaForNewUser', value: '777' })).status).toBe(200)
+    const { client: user } = await signedInUser('payreward')
+    expect(await quotaOf(user)).toBe(0)
+    const gw = await createGateway(root, 'stripe')
+    const placed = await order(user, gw.uuid, 10)
+    const paid = await notifyFor('stripe', placed.trade_no, 1000, 'USD')
+    expect((await send(gw.uuid, paid)).status).toBe(OK_STATUS.stripe)
+    expect(await quotaOf(user)).toBe(5_000_000 + 777)
+    expect((await send(gw.uuid, paid)).status).toBe(OK_STATUS.stripe)
+    expect(await quotaOf(user)).toBe(5_000_000 + 777)
+  })
+})
