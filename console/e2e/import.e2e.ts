@@ -1,10 +1,11 @@
 /**
  * Settings → Other → Import in Chromium, on a private gateway whose root was set up first: a one-api
- * SQLite file built by the CLI's fixture helper (without its root, whose id the gateway's own root
- * holds) is read in the browser; the dry-run report lists the tables, the skipped rows with their
- * table and id, and refuses to write without merge; with merge it applies with a progress bar, a
- * second run changes nothing, and an imported user signs in with the old one-api password. A
- * one-hub mysqldump text is read the same way (dark theme, phone width). Screenshots: import-*.
+ * SQLite file built by the CLI's fixture helper is read in the browser; the dry-run report lists the
+ * tables and the skipped rows with their table and id, and refuses to write without merge, then
+ * while the source's root would take the id of the gateway's root (until it is adopted into that
+ * account); it applies with a progress bar, a second run changes nothing, the old root's key is the
+ * gateway root's, and an imported user signs in with the old one-api password. A one-hub mysqldump
+ * text is read the same way (dark theme, phone width). Screenshots: import-*.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -62,7 +63,7 @@ describe('import page', () => {
   const suite = useFreshGateway(ROOT)
 
   it('shows the dry run, needs merge, applies with a progress bar, re-runs idempotently; the imported user signs in', async () => {
-    writeSqlite(sqliteFile, withoutRoot(oneApiTables(inject('mockUrl'))))
+    writeSqlite(sqliteFile, oneApiTables(inject('mockUrl')))
     const { context, page } = await openPage(suite.browser, { baseURL: suite.server.url, viewport: DESKTOP })
     await presetTheme(page, 'light')
     await signIn(page, ROOT)
@@ -72,15 +73,20 @@ describe('import page', () => {
     const table = page.getByTestId('import-report-table')
     await expect.poll(() => table.locator('tbody tr').count()).toBeGreaterThan(5)
     const usersRow = table.locator('tbody tr', { hasText: /^users/ })
-    expect(await usersRow.locator('td').allInnerTexts()).toEqual(['users', '2', '2', '0'])
-    // The root's key has no user in the file: reported with its table and id, and skipped.
-    expect(await page.getByTestId('import-problems').innerText()).toMatch(/tokens id 1: .*skipped/)
-    // This gateway has its own root: without merge nothing can be written.
+    expect(await usersRow.locator('td').allInnerTexts()).toEqual(['users', '3', '3', '0'])
+    // A key that is not a one-api key: reported with its table and id, and skipped.
+    expect(await page.getByTestId('import-problems').innerText()).toMatch(/tokens id 3: .*skipped/)
+    // This gateway has its own root: without merge nothing can be written…
     expect(await page.getByTestId('import-conflicts').innerText()).toMatch(/already has 1 user/)
     expect(await page.getByTestId('import-apply').isDisabled()).toBe(true)
-
+    // …and with merge the source's root (id 1) would replace this gateway's root, until adopted.
     await page.getByTestId('import-merge').click()
+    await expect.poll(() => page.getByTestId('import-conflicts').innerText()).toMatch(/users id 1 \(root\) would replace the gateway's own user importroot/)
+    expect(await page.getByTestId('import-apply').isDisabled()).toBe(true)
+    await page.getByTestId('import-adopt').click()
     await page.getByTestId('import-ready').waitFor()
+    expect(await usersRow.locator('td').allInnerTexts()).toEqual(['users', '3', '2', '1'])
+    expect(await page.getByTestId('import-notes').innerText()).toMatch(/users id 1 \(root\): imported into your account importroot/)
     await shotCard(page, card, 'import-dry-run-light')
 
     await page.getByTestId('import-apply').click()
@@ -92,6 +98,10 @@ describe('import page', () => {
     await shotCard(page, card, 'import-applied-light')
     const once = await users(page)
     expect(once.find((u) => u.username === 'alice')).toMatchObject({ id: 2, quota: 2_000_000, used_quota: 123_456, request_count: 7 })
+    expect(once.find((u) => u.id === 1)).toMatchObject({ username: ROOT.username })
+    // The old root's key is now this root's.
+    const keys = (await (await page.request.get('/api/token/?p=1&page_size=100')).json()) as { data: { data: { name: string }[] } }
+    expect(keys.data.data.map((k) => k.name)).toContain('root key')
 
     // The same import again: the dry run still allows it (the rows are its own) and nothing changes.
     await page.getByTestId('import-dry-run').click()

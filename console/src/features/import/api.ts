@@ -4,7 +4,7 @@
  * against its own rows (POST /api/import/check, the CLI's merge rule); applying starts an import,
  * sends the table writes in batches (the progress bar counts them) and finishes it.
  */
-import { useMutation } from '@tanstack/react-query'
+import { useMutation, useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import type { PlannerRequest, PlannerResponse } from '../../../../scripts/import/browser/planner-protocol'
 import PlannerWorker from '../../../../scripts/import/browser/planner-worker.ts?worker'
@@ -19,7 +19,7 @@ export interface ImportOptions {
   merge: boolean
 }
 
-export type PlannedImport = WirePlan & { ms: number; check: WireCheck }
+export type PlannedImport = WirePlan & { ms: number }
 
 /** Reads the file in a Web Worker (a big database never freezes the page) and returns its plan. */
 function planInWorker(file: File, options: ImportOptions): Promise<WirePlan & { ms: number }> {
@@ -42,15 +42,52 @@ function planInWorker(file: File, options: ImportOptions): Promise<WirePlan & { 
   )
 }
 
-export const checkTarget = (plan: WirePlan, merge: boolean) => api.post<WireCheck>('/api/import/check', { merge, identities: plan.identities })
+/**
+ * The source's root usually has id 1 — the id of the root signed in here, which no import may take.
+ * Adopting it leaves that user row (password, balance, profile) and its opening-balance ledger row
+ * out, so its keys, logs and codes, which keep their user id, become the signed-in root's.
+ */
+export function adoptSourceUser(plan: WirePlan, userId: number, note: string): WirePlan {
+  let ledgerRows = 0
+  const writes = plan.writes.map((w) => {
+    if (w.table === 'users') return { ...w, rows: w.rows.filter((r) => Number(r.id) !== userId) }
+    if (w.table === 'logs' && w.onConflict !== 'ignore' && 'match' in w.onConflict) {
+      const rows = w.rows.filter((r) => Number(r.user_id) !== userId)
+      ledgerRows += w.rows.length - rows.length
+      return { ...w, rows }
+    }
+    return w
+  })
+  const tables = plan.report.tables.map((t) => {
+    if (t.table === 'users') return { ...t, written: t.written - 1, skipped: t.skipped + 1 }
+    if (t.table === 'balance ledger rows') return { ...t, written: t.written - ledgerRows }
+    return t
+  })
+  return {
+    ...plan,
+    writes,
+    identities: { ...plan.identities, users: plan.identities.users.filter((u) => u.id !== userId) },
+    report: { ...plan.report, tables, notes: [note, ...plan.report.notes] },
+  }
+}
 
-/** The dry run: nothing is written. */
+/** The source user with this id, when it is a root (role 100) — the one that can be adopted. */
+export const sourceRootWithId = (plan: WirePlan, userId: number) =>
+  plan.writes.find((w) => w.table === 'users')?.rows.find((r) => Number(r.id) === userId && Number(r.role) >= 100)
+
+/** The dry run: the file is read and mapped here; nothing is sent or written. */
 export function useDryRun() {
-  return useMutation({
-    mutationFn: async ({ file, options }: { file: File; options: ImportOptions }): Promise<PlannedImport> => {
-      const plan = await planInWorker(file, options)
-      return { ...plan, check: await checkTarget(plan, options.merge) }
-    },
+  return useMutation({ mutationFn: ({ file, options }: { file: File; options: ImportOptions }): Promise<PlannedImport> => planInWorker(file, options) })
+}
+
+/** Whether the gateway accepts this plan (the CLI's merge rule); asked again when the plan or merge changes. */
+export function useTargetCheck(plan: WirePlan | null, planKey: string, merge: boolean) {
+  return useQuery({
+    queryKey: ['import', 'check', planKey, merge],
+    queryFn: () => api.post<WireCheck>('/api/import/check', { merge, identities: plan!.identities }),
+    enabled: plan !== null,
+    staleTime: 0,
+    gcTime: 0,
   })
 }
 

@@ -3,12 +3,12 @@
  * skipped per table, the problems (table + id, skipped), the notes (what has no equivalent here),
  * and whether the gateway accepts the import (the merge rule).
  */
-import { AlertTriangle, Info } from 'lucide-react'
+import { AlertTriangle, Info, Loader2 } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert'
 import { Badge } from '@/components/ui/badge'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table'
-import type { PlannedImport } from '../api'
+import type { PlannedImport, WireCheck } from '../api'
 
 function MessageList({ items, testId }: { items: string[]; testId: string }) {
   return (
@@ -20,9 +20,9 @@ function MessageList({ items, testId }: { items: string[]; testId: string }) {
   )
 }
 
-export function ImportReport({ plan }: { plan: PlannedImport }) {
+export function ImportReport({ plan, check, checkError }: { plan: PlannedImport; check?: WireCheck; checkError?: string }) {
   const { t } = useTranslation('settings')
-  const { report, check } = plan
+  const { report } = plan
   const written = report.tables.reduce((n, r) => n + r.written, 0)
   return (
     <div className="grid gap-4" data-testid="import-report">
@@ -74,7 +74,20 @@ export function ImportReport({ plan }: { plan: PlannedImport }) {
           </AlertDescription>
         </Alert>
       )}
-      {check.conflicts.length > 0 ? (
+      {!check ? (
+        checkError ? (
+          <Alert variant="destructive">
+            <AlertTriangle />
+            <AlertTitle>{t('import.report.checkFailed')}</AlertTitle>
+            <AlertDescription>{checkError}</AlertDescription>
+          </Alert>
+        ) : (
+          <p className="flex items-center gap-2 text-sm text-muted-foreground">
+            <Loader2 className="size-4 animate-spin" />
+            {t('import.report.checking')}
+          </p>
+        )
+      ) : check.conflicts.length > 0 ? (
         <Alert variant="destructive" data-testid="import-conflicts">
           <AlertTriangle />
           <AlertTitle>{t('import.report.conflicts')}</AlertTitle>

@@ -3,7 +3,7 @@
  * mysqldump / pg_dump text), see the dry-run report, then apply it with a progress bar. Same rules
  * as `npm run import`: a re-run changes nothing, and a gateway with users of its own needs merge.
  */
-import { useState } from 'react'
+import { useMemo, useState } from 'react'
 import { CheckCircle2, FileSearch, Loader2, Upload } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert'
@@ -14,7 +14,17 @@ import { Label } from '@/components/ui/label'
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select'
 import { Switch } from '@/components/ui/switch'
 import { notify } from '@/lib/notify'
-import { checkTarget, useApplyImport, useDryRun, type ApplyResult, type ImportOptions, type PlannedImport } from '../api'
+import { useAuthUser } from '@/stores/auth-store'
+import {
+  adoptSourceUser,
+  sourceRootWithId,
+  useApplyImport,
+  useDryRun,
+  useTargetCheck,
+  type ApplyResult,
+  type ImportOptions,
+  type PlannedImport,
+} from '../api'
 import { ImportReport } from './import-report'
 
 function ProgressBar({ done, total }: { done: number; total: number }) {
@@ -51,18 +61,29 @@ function SwitchField({ id, checked, onChange, label, hint }: { id: string; check
 
 export function ImportSection() {
   const { t } = useTranslation('settings')
+  const me = useAuthUser()
   const [file, setFile] = useState<File | null>(null)
   const [options, setOptions] = useState<ImportOptions>({ from: 'auto', withLogs: false, merge: false })
-  const [plan, setPlan] = useState<PlannedImport | null>(null)
+  const [planned, setPlanned] = useState<{ plan: PlannedImport; run: number } | null>(null)
+  const [adopt, setAdopt] = useState(false)
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null)
   const [result, setResult] = useState<ApplyResult | null>(null)
   const dryRun = useDryRun()
   const apply = useApplyImport((done, total) => setProgress({ done, total }))
   const busy = dryRun.isPending || apply.isPending
 
+  // The source's root usually holds the id of the root signed in here: it may be adopted instead.
+  const adoptable = planned && me ? sourceRootWithId(planned.plan, me.id) : undefined
+  const plan = useMemo(() => {
+    if (!planned) return null
+    if (!adopt || !adoptable || !me) return planned.plan
+    return { ...adoptSourceUser(planned.plan, me.id, t('import.adoptNote', { id: me.id, name: String(adoptable.username), me: me.username })), ms: planned.plan.ms }
+  }, [planned, adopt, adoptable, me, t])
+  const check = useTargetCheck(plan, `${planned?.run ?? 0}:${adopt && adoptable ? 1 : 0}`, options.merge)
+
   /** Any change of what is read makes the report stale. */
   const reset = () => {
-    setPlan(null)
+    setPlanned(null)
     setResult(null)
     setProgress(null)
   }
@@ -72,15 +93,8 @@ export function ImportSection() {
     reset()
     dryRun.mutate(
       { file, options },
-      { onSuccess: setPlan, onError: (e) => notify.error(t('import.readFailed', { message: e.message })) }
+      { onSuccess: (p) => setPlanned({ plan: p, run: Date.now() }), onError: (e) => notify.error(t('import.readFailed', { message: e.message })) }
     )
-  }
-
-  const setMerge = (merge: boolean) => {
-    setOptions((o) => ({ ...o, merge }))
-    setResult(null)
-    // The merge toggle changes only the target check: ask again without re-reading the file.
-    if (plan) void checkTarget(plan, merge).then((check) => setPlan((p) => (p ? { ...p, check } : p)), (e: Error) => notify.error(e.message))
   }
 
   const runApply = () => {
@@ -92,6 +106,7 @@ export function ImportSection() {
         onSuccess: (r) => {
           setResult(r)
           notify.success(t('import.doneToast'))
+          void check.refetch()
         },
         onError: (e) => notify.error(t('import.applyFailed', { message: e.message })),
       }
@@ -153,9 +168,30 @@ export function ImportSection() {
             label={t('import.withLogs')}
             hint={t('import.withLogsHint')}
           />
-          <SwitchField id="import-merge" checked={options.merge} onChange={setMerge} label={t('import.merge')} hint={t('import.mergeHint')} />
+          <SwitchField
+            id="import-merge"
+            checked={options.merge}
+            onChange={(merge) => {
+              setOptions((o) => ({ ...o, merge }))
+              setResult(null)
+            }}
+            label={t('import.merge')}
+            hint={t('import.mergeHint')}
+          />
+          {adoptable && me && (
+            <SwitchField
+              id="import-adopt"
+              checked={adopt}
+              onChange={(v) => {
+                setAdopt(v)
+                setResult(null)
+              }}
+              label={t('import.adopt', { id: me.id, name: String(adoptable.username) })}
+              hint={t('import.adoptHint', { me: me.username })}
+            />
+          )}
         </div>
-        {plan && <ImportReport plan={plan} />}
+        {plan && <ImportReport plan={plan} check={check.data} checkError={check.error?.message} />}
         {progress && (apply.isPending || result) && <ProgressBar done={progress.done} total={progress.total} />}
         {result && (
           <Alert data-testid="import-result">
@@ -182,7 +218,7 @@ export function ImportSection() {
           {dryRun.isPending ? <Loader2 className="animate-spin" /> : <FileSearch />}
           {dryRun.isPending ? t('import.reading') : t('import.dryRun')}
         </Button>
-        <Button onClick={runApply} disabled={!plan || plan.check.conflicts.length > 0 || busy} data-testid="import-apply">
+        <Button onClick={runApply} disabled={!plan || !check.data || check.data.conflicts.length > 0 || check.isFetching || busy} data-testid="import-apply">
           {apply.isPending ? <Loader2 className="animate-spin" /> : <Upload />}
           {apply.isPending ? t('import.applying') : t('import.apply')}
         </Button>
