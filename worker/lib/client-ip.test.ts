@@ -33,13 +33,8 @@ describe('clientIp', () => {
     expect(clientIp(headers({ 'cf-connecting-ip': '203.0.113.5', 'x-client-chosen': '10.0.0.1' }))).toBe('203.0.113.5')
   })
 
-  it('ignores CF-Connecting-IP on the self-hosted runtime, where a client can send it (LOCAL_RUNTIME)', () => {
-    // Miniflare keeps a client-sent CF-Connecting-IP (it fills the header in only when absent).
-    const local = { LOCAL_RUNTIME: '1' }
-    expect(clientIp(headers({ 'cf-connecting-ip': '10.1.2.3' }), local)).toBe('127.0.0.1')
-    expect(clientIp(headers({ 'cf-connecting-ip': '127.0.0.1' }), { ...local, SETUP_CODE_ALWAYS: '1' })).toBe('unknown')
-    expect(clientIp(headers({ 'cf-connecting-ip': '127.0.0.1', 'x-real-ip': '203.0.113.9' }), { ...local, CLIENT_IP_HEADER: 'X-Real-IP' })).toBe('203.0.113.9')
-    // On Cloudflare (no LOCAL_RUNTIME) the edge's header is the client.
+  it('takes the variables of the request when given (the setup gate passes its env)', () => {
+    expect(clientIp(headers({ 'cf-connecting-ip': '127.0.0.1', 'x-real-ip': '203.0.113.9' }), { CLIENT_IP_HEADER: 'X-Real-IP' })).toBe('203.0.113.9')
     expect(clientIp(headers({ 'cf-connecting-ip': '10.1.2.3' }), {})).toBe('10.1.2.3')
   })
 

@@ -6,13 +6,8 @@
  * operator names one in the CLIENT_IP_HEADER variable because a trusted proxy sits in front;
  * otherwise anyone could pick their address. A value that is not an IP address is `unknown`
  * (matches no whitelist); no header at all means an in-process call (loopback).
- *
- * The self-hosted runtime (`npm start`, which sets LOCAL_RUNTIME=1) cannot be believed about
- * CF-Connecting-IP: Miniflare's entry worker keeps a client-sent CF-Connecting-IP and only fills it
- * in when absent, and workerd's direct sockets send none, so the client's own header would be the
- * answer. There the header is ignored: the address is the trusted proxy's header when one is
- * named, else loopback when the server listens on loopback only (every peer is this machine), else
- * `unknown` (a public interface without a proxy: whitelists fail closed, setup needs the code).
+ * Under `npm start` a client could send CF-Connecting-IP itself: the entry (worker/index.ts with
+ * lib/self-hosted.ts) replaces it with what the socket knows before any of this runs.
  */
 import { env } from 'cloudflare:workers'
 import { isIp } from './cidr'
@@ -23,13 +18,9 @@ interface HeaderSource {
   header(name: string): string | undefined
 }
 
-/** The variables that decide whose word about the address counts. */
+/** The variable that decides whose word about the address counts. */
 export interface ClientIpVars {
   CLIENT_IP_HEADER?: string
-  /** "1" under `npm start` (workerd via Miniflare): CF-Connecting-IP may come from the client. */
-  LOCAL_RUNTIME?: string
-  /** "1" when `npm start` listens on a public interface (or the operator says loopback is not to be trusted). */
-  SETUP_CODE_ALWAYS?: string
 }
 
 /** The proxy header the operator trusts, if any (CLIENT_IP_HEADER). */
@@ -47,7 +38,6 @@ export function clientIp(req: HeaderSource, vars: ClientIpVars = env as unknown 
     const value = (proxy === 'x-forwarded-for' ? raw?.split(',').at(-1) : raw)?.trim()
     if (value) return isIp(value) ? value : 'unknown'
   }
-  if (vars.LOCAL_RUNTIME === '1') return vars.SETUP_CODE_ALWAYS === '1' ? 'unknown' : '127.0.0.1'
   const peer = req.header('cf-connecting-ip')?.trim()
   if (peer === undefined) return '127.0.0.1'
   return isIp(peer) ? peer : 'unknown'

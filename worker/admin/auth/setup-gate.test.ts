@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
-import { app } from '../../app'
+import entry from '../../index'
 import { LOG_TYPE } from '../../db/schema'
 import { ROOT, setupRoot } from '../../test/client'
 import { isLoopbackRequest, ROOT_INITIAL_QUOTA } from './setup-gate'
@@ -12,7 +12,8 @@ async function setupAs(ip: string | undefined, vars: Record<string, string>, bod
   const headers: Record<string, string> = { ...(ip ? { 'cf-connecting-ip': ip } : {}), ...extra }
   const call = async (req: Request) => {
     const ctx = createExecutionContext()
-    const res = await app.fetch(req, withEnv, ctx)
+    // Through the real entry, which on the self-hosted socket replaces a client's CF-Connecting-IP.
+    const res = await entry.fetch(req as Request<unknown, IncomingRequestCfProperties>, withEnv, ctx)
     await waitOnExecutionContext(ctx)
     return res
   }
@@ -76,16 +77,18 @@ describe('setup code', () => {
   })
 
   it('spoofed cf-connecting-ip ignored on the local runtime', async () => {
-    // npm start on a public interface: a client claiming loopback still needs the code.
-    const publicLocal = { LOCAL_RUNTIME: '1', SETUP_CODE: 'open-sesame-42', SETUP_CODE_ALWAYS: '1' }
-    expect((await setupAs('127.0.0.1', publicLocal, account)).status).toBe(403)
+    // npm start on a public interface (SELF_HOSTED_CLIENT_IP=unknown): a client claiming loopback still needs the code.
+    const publicLocal = { SELF_HOSTED_CLIENT_IP: 'unknown', SETUP_CODE: 'open-sesame-42' }
+    const claimed = await setupAs('127.0.0.1', publicLocal, account)
+    expect(claimed.codeRequired).toBe(true)
+    expect(claimed.status).toBe(403)
     // Behind a trusted proxy on this machine: the proxy's header decides, not the client's CF-Connecting-IP.
-    const proxied = { LOCAL_RUNTIME: '1', SETUP_CODE: 'open-sesame-42', CLIENT_IP_HEADER: 'X-Real-IP' }
+    const proxied = { SELF_HOSTED_CLIENT_IP: '127.0.0.1', SETUP_CODE: 'open-sesame-42', CLIENT_IP_HEADER: 'X-Real-IP' }
     const spoofed = await setupAs('127.0.0.1', proxied, account, { 'x-real-ip': '203.0.113.7' })
     expect(spoofed.codeRequired).toBe(true)
     expect(spoofed.status).toBe(403)
     // Listening on loopback only: every peer is this machine, whatever it claims.
-    const local = await setupAs('203.0.113.7', { LOCAL_RUNTIME: '1', SETUP_CODE: 'open-sesame-42' }, account)
+    const local = await setupAs('203.0.113.7', { SELF_HOSTED_CLIENT_IP: '127.0.0.1', SETUP_CODE: 'open-sesame-42' }, account)
     expect(local.codeRequired).toBe(false)
     expect(local.status).toBe(200)
   })
