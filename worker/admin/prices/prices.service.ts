@@ -4,6 +4,7 @@
  * list does not have), the model catalogue (priced models ∪ channel models) and the unpriced
  * warning. Every write invalidates the price snapshot the relay reads.
  */
+import type { ModelCatalogue, Price as PriceView, SyncResult } from '../../../shared/contract/pricing'
 import { and, eq, inArray } from 'drizzle-orm'
 import { createDb } from '../../db/client'
 import { channels, prices, type Price } from '../../db/schema'
@@ -15,13 +16,14 @@ import type { PriceFields } from './prices.schema'
 export const priceView = (p: Price) => ({
   id: p.id,
   model: p.model,
-  type: p.type,
+  // Writes accept only tokens|times (prices.schema.ts); the column itself is plain text.
+  type: p.type === 'times' ? 'times' : 'tokens',
   channel_type: p.channelType,
   input: p.input,
   output: p.output,
   locked: p.locked,
   extra_ratios: p.extraRatios ?? null,
-})
+}) satisfies PriceView
 
 const columns = (f: Omit<PriceFields, 'model'>) => ({
   type: f.type,
@@ -89,12 +91,7 @@ export async function setMultiple(env: Env, originals: string[], models: string[
   await changed(env)
 }
 
-export interface SyncResult {
-  added: number
-  updated: number
-  removed: number
-  skipped_locked: number
-}
+export type { SyncResult }
 
 /** Apply a remote list. add: only missing models; update: only existing unlocked; overwrite: replace all unlocked. */
 export async function syncPrices(
@@ -143,5 +140,5 @@ export async function modelCatalogue(env: Env) {
   const wildcards = [...priced].filter((m) => m.endsWith('*')).map((m) => m.slice(0, -1))
   const isPriced = (m: string) => priced.has(m) || wildcards.some((w) => m.startsWith(w))
   const all = [...new Set([...priced, ...served])].sort()
-  return { models: all, unpriced: [...served].filter((m) => !isPriced(m)).sort() }
+  return { models: all, unpriced: [...served].filter((m) => !isPriced(m)).sort() } satisfies ModelCatalogue
 }

@@ -7,31 +7,15 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import { useTranslation } from 'react-i18next'
 import { api } from '@/lib/api-client'
 import { notify } from '@/lib/notify'
-import type { PriceType } from './units'
+import type { ExtraRatios, ModelCatalogue, Price, PriceType, SyncResult } from '@contract/pricing'
 
-export type ExtraRatios = Record<string, number>
-
-export interface Price {
-  id: number
-  model: string
-  type: PriceType
-  channel_type: number
-  input: number
-  output: number
-  locked: boolean
-  extra_ratios: ExtraRatios | null
-}
+export type { ExtraRatios, ModelCatalogue, Price, SyncResult }
 
 export type PriceBody = Omit<Price, 'id'>
 
 export interface ChannelTypeInfo {
   id: number
   name: string
-}
-
-export interface ModelCatalogue {
-  models: string[]
-  unpriced: string[]
 }
 
 /** One entry of a remote price list, as the sync endpoint takes it. */
@@ -45,13 +29,6 @@ export interface RemotePrice {
 }
 
 export type SyncMode = 'add' | 'overwrite'
-
-export interface SyncResult {
-  added: number
-  updated: number
-  removed: number
-  skipped_locked: number
-}
 
 export interface UserGroup {
   id: number

@@ -3,7 +3,9 @@
  * per-call ("times") price charges ratio × 0.002 dollars per request. Every multiplier the console
  * shows carries its dollar equivalent from here.
  */
-export type PriceType = 'tokens' | 'times'
+import type { PriceType } from '@contract/pricing'
+
+export type { PriceType }
 
 export const USD_PER_1M_TOKENS_AT_RATIO_1 = 2
 export const USD_PER_CALL_AT_RATIO_1 = 0.002
