@@ -1,8 +1,9 @@
 /**
  * Tokens page: a user creates a key through the dialog (validation first), takes it from the
  * "new key" dialog and calls the relay with it; disables it with the switch and sees the relay
- * refuse it with 401; opens a chat link, which goes through /jump and lands on a URL holding the
- * key, while a javascript: link is refused on /jump; edits and deletes a key behind a
+ * refuse it with 401; opens a chat link, which goes through /jump (key in the fragment only) and
+ * lands on a URL holding the key, an app link waits for a confirmation with the key URL-encoded
+ * into its template, while a javascript: link is refused on /jump; edits and deletes a key behind a
  * confirmation. Root finds the user's key in the all-users search. Screenshots: light, dark, phone.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
@@ -53,6 +54,7 @@ describe('tokens page', () => {
     const links = [
       { name: 'Local chat', url: '{server}/about?from=chat&key={key}', show: true, sort: 5 },
       { name: 'Hidden client', url: 'https://hidden.example/?key={key}', show: false, sort: 9 },
+      { name: 'App client', url: 'chatclient://set?key={key}&host={server}', show: true, sort: 3 },
       { name: 'Bad link', url: 'javascript:alert("{key}")', show: true, sort: 1 },
     ]
     await root.ok('PUT', '/api/option/', { key: 'ChatLinks', value: JSON.stringify(links) })
@@ -141,7 +143,7 @@ describe('tokens page', () => {
     await row.getByTestId(`token-chat-${id}`).click()
     const menu = page.getByRole('menu')
     // Only shown links, the larger sort first.
-    expect(await menu.getByRole('menuitem').allTextContents()).toEqual(['Local chat', 'Bad link'])
+    expect(await menu.getByRole('menuitem').allTextContents()).toEqual(['Local chat', 'App client', 'Bad link'])
     const [popup] = await Promise.all([context.waitForEvent('page'), menu.getByRole('menuitem', { name: 'Local chat' }).click()])
     await popup.waitForURL((url) => url.pathname === '/about')
     const landed = new URL(popup.url())
@@ -149,6 +151,21 @@ describe('tokens page', () => {
     const status = await root.ok<{ server_address: string }>('GET', '/api/status')
     expect(landed.origin).toBe(new URL(status.server_address || inject('gatewayUrl')).origin)
     await popup.close()
+
+    // An app link: /jump asks first, the key never shows in the address, and the template gets it URL-encoded.
+    await row.getByTestId(`token-chat-${id}`).click()
+    const [app] = await Promise.all([context.waitForEvent('page'), page.getByRole('menuitem', { name: 'App client' }).click()])
+    const open = app.getByTestId('jump-open-app')
+    await open.waitFor()
+    expect(new URL(app.url()).pathname).toBe('/jump')
+    expect(app.url()).not.toContain(key)
+    const server = (status.server_address || inject('gatewayUrl')).replace(/\/+$/, '')
+    expect(await open.getAttribute('href')).toBe(`chatclient://set?key=${key}&host=${encodeURIComponent(server)}`)
+    // A key cannot smuggle extra parameters into the app link (a fresh load, as from a new tab).
+    await app.goto('about:blank')
+    await app.goto(`/jump?url=${encodeURIComponent('chatclient://set?key={key}&host={server}')}#key=${encodeURIComponent('x&host=evil')}`)
+    expect(await app.getByTestId('jump-open-app').getAttribute('href')).toBe(`chatclient://set?key=x%26host%3Devil&host=${encodeURIComponent(server)}`)
+    await app.close()
 
     await row.getByTestId(`token-chat-${id}`).click()
     const [bad] = await Promise.all([context.waitForEvent('page'), page.getByRole('menuitem', { name: 'Bad link' }).click()])

@@ -2,8 +2,9 @@
  * Chat links (spec §3 "Chat client link entry"): parsing the site's `chat_links` JSON, the visible
  * ones by descending sort, the /jump address that opens one for a key, and the checks /jump makes
  * before redirecting: the template must be one the administrator configured, {key} and {server} are
- * filled in, and only http(s) or a custom app scheme is followed — never javascript:, data: or other
- * schemes that run or embed content in the browser.
+ * filled in URL-encoded (a key cannot add parameters), and only http(s) or a custom app scheme is
+ * followed — never javascript:, data: or other schemes that run or embed content in the browser.
+ * The key travels in the /jump address's fragment, which is never sent to a server or in a Referer.
  */
 export interface ChatLink {
   name: string
@@ -32,13 +33,23 @@ export const visibleChatLinks = (raw: string | null | undefined) =>
     .filter((l) => l.show)
     .sort((a, b) => b.sort - a.sort)
 
-/** The console's /jump page for a link template and a key (the console may live under a base path). */
+/** The console's /jump page for a link template and a key (the console may live under a base path); the key goes in the fragment. */
 export function jumpHref(template: string, key: string): string {
-  const params = new URLSearchParams({ url: template, key })
-  return `${import.meta.env.BASE_URL}jump?${params.toString()}`
+  const params = new URLSearchParams({ url: template })
+  return `${import.meta.env.BASE_URL}jump?${params.toString()}#${new URLSearchParams({ key }).toString()}`
 }
 
-export const fillTemplate = (template: string, key: string, server: string) => template.replaceAll('{key}', key).replaceAll('{server}', server)
+/** The key of a /jump address (`#key=…`), or '' without one. */
+export const keyFromFragment = (hash: string) => new URLSearchParams(hash.replace(/^#/, '')).get('key') ?? ''
+
+/**
+ * Fills a template: `{key}` and `{server}` are URL-encoded, except `{server}` as the very start of
+ * the template, where it is the address itself (e.g. `{server}/chat?key={key}`).
+ */
+export const fillTemplate = (template: string, key: string, server: string) =>
+  template.replace(/\{(key|server)\}/g, (_match, name: string, offset: number) =>
+    name === 'server' ? (offset === 0 ? server : encodeURIComponent(server)) : encodeURIComponent(key)
+  )
 
 /** Schemes that execute or embed content in the page instead of opening a site or an app. */
 const BLOCKED = new Set(['javascript:', 'data:', 'vbscript:', 'file:', 'blob:', 'about:', 'filesystem:', 'view-source:'])
