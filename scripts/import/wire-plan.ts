@@ -10,7 +10,7 @@ import type { WirePlan, WireReport, WireWrite } from './wire'
 import { insertDefaultPrices } from './wire-batches'
 
 export type { WirePlan } from './wire'
-export { MAX_BATCH_BYTES, wireBatches } from './wire-batches'
+export { wireBatches } from './wire-batches'
 
 function toWireWrite(w: TableWrite, channelIds: number[]): WireWrite {
   const out: WireWrite = { table: w.table, rows: w.rows, onConflict: w.onConflict }

@@ -11,7 +11,7 @@ import PlannerWorker from '../../../../scripts/import/browser/planner-worker.ts?
 import type { WireBatchResult, WireCheck, WirePlan } from '../../../../scripts/import/wire'
 import { insertDefaultPrices, wireBatches } from '../../../../scripts/import/wire-batches'
 
-export type { WireCheck, WirePlan, WireReport } from '../../../../scripts/import/wire'
+export type { WireCheck, WirePlan } from '../../../../scripts/import/wire'
 
 export interface ImportOptions {
   from: 'auto' | 'one-api' | 'one-hub'
