@@ -68,7 +68,8 @@ describe('failover', () => {
   })
 
   it('a channel answering 429 receives no traffic during its cooldown', async () => {
-    await setOptions({ RetryTimes: '1', RetryCooldownSeconds: '60' })
+    // Identical bodies would stick to one channel by affinity; this test is about the cooldown under random spread.
+    await setOptions({ RetryTimes: '1', RetryCooldownSeconds: '60', ChannelAffinityEnabled: 'false' })
     await createChannel({ key: 'mock-429', priority: 10 })
     await createChannel({ key: 'good', priority: 10 })
     const user = await createUser({ quota: 10_000_000 })
