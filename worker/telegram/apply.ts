@@ -5,6 +5,7 @@
  * in polling mode, deletes the webhook and starts the TelegramPoller alarm. The menus and getMe
  * answer are kept as the applied snapshot the handlers serve until the next reload.
  */
+import type { TelegramStatus } from '../../shared/contract/telegram'
 import { asc } from 'drizzle-orm'
 import { GrammyError, HttpError } from 'grammy/web'
 import { createDb } from '../db/client'
@@ -74,19 +75,7 @@ export async function reloadBot(env: Env, origin: string): Promise<AppliedState>
 
 export const webhookUrl = (cfg: TelegramConfig, origin: string) => `${cfg.serverAddress || origin.replace(/\/+$/, '')}${WEBHOOK_PATH}`
 
-export interface BotStatus {
-  enabled: boolean
-  configured: boolean
-  mode: TelegramConfig['mode']
-  bot_username: string
-  applied_at: number
-  applied_mode: string
-  menus_applied: number
-  last_update_time: number
-  webhook?: { url: string; pending_update_count: number; last_error_date: number; last_error_message: string }
-  polling?: { running: boolean; offset: number; last_poll_time: number; last_error: string }
-  error: string
-}
+type BotStatus = TelegramStatus
 
 export async function botStatus(env: Env): Promise<BotStatus> {
   const cfg = await telegramConfig(env)

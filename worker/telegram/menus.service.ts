@@ -10,8 +10,8 @@ import { telegramMenus } from '../db/schema'
 import { conflict, notFound } from '../lib/errors'
 import { offset, orderBy, page, type ListQuery } from '../admin/shared/paging'
 import { RESERVED_COMMANDS } from './bot'
+import { PARSE_MODES, type ParseMode, type TelegramMenu } from '../../shared/contract/telegram'
 
-export const PARSE_MODES = ['MarkdownV2', 'Markdown', 'HTML', 'plain'] as const
 
 export const menuFields = z.object({
   command: z
@@ -29,7 +29,11 @@ export const updateMenuSchema = menuFields.extend({ id: z.coerce.number().int().
 type MenuFields = z.infer<typeof menuFields>
 type Menu = typeof telegramMenus.$inferSelect
 
-export const menuView = (m: Menu) => ({ id: m.id, command: m.command, description: m.description, parse_mode: m.parseMode || 'plain', reply_message: m.replyMessage })
+/** Writes accept only PARSE_MODES; an empty or unknown stored value reads as plain. */
+const parseModeOf = (mode: string): ParseMode => PARSE_MODES.find((m) => m === mode) ?? 'plain'
+
+export const menuView = (m: Menu) =>
+  ({ id: m.id, command: m.command, description: m.description, parse_mode: parseModeOf(m.parseMode), reply_message: m.replyMessage }) satisfies TelegramMenu
 
 const sortable = { id: telegramMenus.id, command: telegramMenus.command }
 

@@ -8,31 +8,9 @@ import { useTranslation } from 'react-i18next'
 import { api } from '@/lib/api-client'
 import { notify } from '@/lib/notify'
 import type { Page } from '@contract/paging'
+import type { TelegramMenu, TelegramStatus } from '@contract/telegram'
 
-export const PARSE_MODES = ['MarkdownV2', 'Markdown', 'HTML', 'plain'] as const
-export type ParseMode = (typeof PARSE_MODES)[number]
-
-export interface TelegramMenu {
-  id: number
-  command: string
-  description: string
-  parse_mode: ParseMode
-  reply_message: string
-}
-
-export interface TelegramStatus {
-  enabled: boolean
-  configured: boolean
-  mode: 'webhook' | 'polling'
-  bot_username: string
-  applied_at: number
-  applied_mode: string
-  menus_applied: number
-  last_update_time: number
-  webhook?: { url: string; pending_update_count: number; last_error_date: number; last_error_message: string }
-  polling?: { running: boolean; offset: number; last_poll_time: number; last_error: string }
-  error: string
-}
+export { PARSE_MODES, type ParseMode, type TelegramMenu, type TelegramStatus } from '@contract/telegram'
 
 export interface TelegramListSearch {
   p?: number
