@@ -125,6 +125,14 @@ export const OPTIONS = {
   CFWorkerImageUrl: url(),
   CFWorkerImageKey: secret(),
   MjNotifyEnabled: b(false),
+  /**
+   * Midjourney result images as clients see them: 'off' (the upstream's own links), 'gateway'
+   * (signed short-lived /mj/image/<task id> links streamed by the gateway) or 'worker' (links to the
+   * CFWorkerImageUrl image-proxy Worker, signed with CFWorkerImageKey). tasks/task-images.ts.
+   */
+  MjImageProxy: { kind: 'string', default: 'off', check: z.enum(['off', 'gateway', 'worker']) } as OptionDef,
+  /** A fast-mode Midjourney submit refused for want of fast hours (code 3) is sent once more in relax mode, at the relax price. */
+  MjFastFallbackRelax: b(false),
   /** Price used for models with no price row: '' refuses them (no silent default). */
   DefaultModelPrice: {
     kind: 'string',
