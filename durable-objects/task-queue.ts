@@ -1,8 +1,9 @@
 /**
- * TaskQueue: polling of unfinished asynchronous tasks (Midjourney, Suno) without a server. One
+ * TaskQueue: polling of unfinished asynchronous tasks (Midjourney, Suno, Kling) without a server. One
  * object per channel (`channel:<id>`, see worker/tasks/task-queue.ts) keeps the ids of its tasks
  * that are still running, each with its next poll time. Its alarm polls the due ones in one batched
- * upstream call per platform (list-by-condition for Midjourney, /suno/fetch for Suno) through the
+ * upstream call per platform (list-by-condition for Midjourney, /suno/fetch for Suno; Kling has
+ * no batch, one GET per task) through the
  * same refresh code as the fetch routes and the notify callback: a task that changed is asked
  * again after 15 s, one that did not backs off 15 s → 30 s → 60 s; the 1 h timeout fails and
  * refunds it there. Finished or vanished tasks leave the queue; the alarm stops when it is empty.
@@ -14,9 +15,10 @@ import { getRoutingTable } from '../worker/relay/routing-table'
 import { getSettings } from '../worker/settings/store'
 import { clientPayload, forwardToClient } from '../worker/tasks/midjourney/mj-notify'
 import { refreshMjTasks, type MjRow } from '../worker/tasks/midjourney/mj-store'
-import { refreshSunoTasks, type TaskRow } from '../worker/tasks/suno/suno-store'
+import type { TaskRow } from '../worker/tasks/suno/suno-store'
+import { refreshTaskRows } from '../worker/tasks/task-rows'
 
-export type QueuedPlatform = 'mj' | 'suno'
+export type QueuedPlatform = 'mj' | 'suno' | 'kling'
 
 export const FIRST_POLL_MS = 15_000
 export const MAX_POLL_MS = 60_000
@@ -77,7 +79,7 @@ export class TaskQueue extends DurableObject<Env> {
     let finished = 0
     try {
       const channels = due.length ? (await getRoutingTable(this.env)).channels : {}
-      for (const platform of ['mj', 'suno'] as const) {
+      for (const platform of ['mj', 'suno', 'kling'] as const) {
         const mine = due.filter((e) => e.platform === platform).slice(0, BATCH)
         if (mine.length === 0) continue
         const ids = mine.map((e) => e.id)
@@ -85,10 +87,10 @@ export class TaskQueue extends DurableObject<Env> {
         const before =
           platform === 'mj'
             ? (await this.env.DB.prepare(`SELECT * FROM midjourneys WHERE id IN (${marks})`).bind(...ids).all<MjRow>()).results
-            : (await this.env.DB.prepare(`SELECT * FROM tasks WHERE platform = 'suno' AND id IN (${marks})`).bind(...ids).all<TaskRow>()).results
+            : (await this.env.DB.prepare(`SELECT * FROM tasks WHERE platform = ? AND id IN (${marks})`).bind(platform, ...ids).all<TaskRow>()).results
         const open = before.filter((r) => r.progress !== '100%')
         const after: (MjRow | TaskRow)[] =
-          platform === 'mj' ? await refreshMjTasks(this.env, open as MjRow[], channels) : await refreshSunoTasks(this.env, open as TaskRow[], channels)
+          platform === 'mj' ? await refreshMjTasks(this.env, open as MjRow[], channels) : await refreshTaskRows(this.env, open as TaskRow[], channels)
         const byId = new Map(after.map((r, i) => [r.id, { row: r, changed: r !== open[i] }]))
         if (platform === 'mj') await this.forward(after.filter((r, i) => r !== open[i]) as MjRow[])
         for (const e of mine) {

@@ -6,7 +6,7 @@ export interface TaskMockReply {
 export interface TaskMock {
   handles(path: string): boolean
   handle(method: string, path: string, headers: (name: string) => string | undefined | null, body: any): TaskMockReply
-  tasks: { mj: Map<string, any>; suno: Map<string, any> }
+  tasks: { mj: Map<string, any>; suno: Map<string, any>; kling: Map<string, any> }
 }
 export function createTaskMock(options?: {
   now?: () => number

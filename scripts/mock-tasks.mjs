@@ -9,6 +9,11 @@
  * A fast-mode imagine whose prompt contains "nofast" is refused with code 3 (no account with fast
  * hours left), as midjourney-proxy does when the fast hours are used up; relax mode accepts it.
  *
+ * Under /kling it plays Kling's video API (`/kling/v1/videos/{text2video,image2video}` and
+ * `GET …/{action}/{task_id}`, answers `{code:0, data:{task_id, task_status, task_result}}`): the
+ * same pace and "fail"/"banned" prompts; a bearer that is not a three-part JWT when the channel key
+ * was `ak|sk` cannot be told apart here, so any bearer but `mock-401` is accepted.
+ *
  * notifyHook: when a Midjourney submit carries one, the mock calls `options.onTransition(hook,
  * delayMs, dto)` for each later state change (IN_PROGRESS, then SUCCESS/FAILURE); `dto()` gives the
  * task as it is at that moment. The HTTP mock POSTs it after the delay; tests deliver it by hand.
@@ -168,9 +173,43 @@ export function createTaskMock(options = {}) {
     return reply(404, { code: 'not_found', message: `no route ${path}`, data: null })
   }
 
+  const kling = new Map()
+  const KLING_STATUS = { SUBMITTED: 'submitted', IN_PROGRESS: 'processing', SUCCESS: 'succeed', FAILURE: 'failed' }
+  const klingTask = (t) => {
+    const p = phase(t)
+    const status = KLING_STATUS[p.status]
+    return {
+      task_id: t.id,
+      task_status: status,
+      ...(status === 'failed' ? { task_status_msg: 'Mock video failed as requested' } : {}),
+      created_at: t.submitTime,
+      updated_at: p.progress === 100 ? t.submitTime + 3 * stepMs : t.submitTime,
+      ...(status === 'succeed' ? { task_result: { videos: [{ id: `${t.id}-v`, url: `https://cdn.klingai.com/mock/${t.id}.mp4`, duration: t.duration }] } } : {}),
+    }
+  }
+
+  function klingApi(method, path, body) {
+    const submit = path.match(/^\/kling\/v1\/videos\/(text2video|image2video)$/)
+    if (method === 'POST' && submit) {
+      const prompt = String(body?.prompt ?? '')
+      if (submit[1] === 'image2video' && !body?.image) return reply(400, { code: 1201, message: 'image is required', request_id: 'mock' })
+      if (/banned/i.test(prompt)) return reply(400, { code: 1301, message: 'The prompt contains sensitive content', request_id: 'mock' })
+      const t = { id: `kl-${nextId()}`, action: submit[1], prompt, duration: String(body?.duration ?? '5'), submitTime: now(), fails: /fail/i.test(prompt), slow: /slow/i.test(prompt) }
+      kling.set(t.id, t)
+      return reply(200, { code: 0, message: 'SUCCEED', request_id: `req-${t.id}`, data: klingTask(t) })
+    }
+    const one = path.match(/^\/kling\/v1\/videos\/(text2video|image2video)\/([^/]+)$/)
+    if (method === 'GET' && one) {
+      const t = kling.get(one[2])
+      if (!t || t.action !== one[1]) return reply(404, { code: 1203, message: 'task not found', request_id: 'mock' })
+      return reply(200, { code: 0, message: 'SUCCEED', request_id: `req-${t.id}-get`, data: klingTask(t) })
+    }
+    return reply(404, { code: 1200, message: `no route ${path}`, request_id: 'mock' })
+  }
+
   return {
     /** True when the path belongs to this mock. */
-    handles: (path) => path.startsWith('/mj/') || path.startsWith('/suno/'),
+    handles: (path) => path.startsWith('/mj/') || path.startsWith('/suno/') || path.startsWith('/kling/'),
     /** Answer one request: `headers` is a lookup function (name → value or undefined). */
     handle(method, path, headers, body) {
       if (path.startsWith('/mj/')) {
@@ -178,9 +217,13 @@ export function createTaskMock(options = {}) {
         return midjourney(method, path, body)
       }
       const bearer = (headers('authorization') ?? '').replace(/^Bearer\s+/i, '')
+      if (path.startsWith('/kling/')) {
+        if (!bearer || bearer === 'mock-401') return reply(401, { code: 1000, message: 'Authentication failed', request_id: 'mock' })
+        return klingApi(method, path, body)
+      }
       if (!bearer || bearer === 'mock-401') return reply(401, { code: 'unauthorized', message: 'invalid token', data: null })
       return sunoApi(method, path, body)
     },
-    tasks: { mj, suno },
+    tasks: { mj, suno, kling },
   }
 }

@@ -10,6 +10,7 @@ import { legacyBillingApp, relayApp } from './relay/relay.routes'
 import { geminiApp } from './relay/inbound/gemini/gemini.routes'
 import { createMjApp, MJ_MODE_PREFIXES } from './tasks/midjourney/mj.routes'
 import { createSunoApp } from './tasks/suno/suno.routes'
+import { createKlingApp } from './tasks/kling/kling.routes'
 import { ApiError, managementBody, openAIBody, toApiError, withErrorHeaders } from './lib/errors'
 import type { HonoEnv } from './env'
 import { setTestClockOffset } from './lib/clock'
@@ -53,11 +54,12 @@ export function createApp() {
   app.route('/v1', relayApp)
   app.route('/v1beta', geminiApp)
   app.route('/dashboard', legacyBillingApp)
-  // Asynchronous tasks: midjourney-proxy (with its speed-mode prefixes) and Suno, in their own envelopes.
+  // Asynchronous tasks: midjourney-proxy (with its speed-mode prefixes), Suno and Kling, in their own envelopes.
   const mj = createMjApp()
   app.route('/mj', mj)
   for (const prefix of MJ_MODE_PREFIXES) app.route(`/${prefix}/mj`, mj)
   app.route('/suno', createSunoApp())
+  app.route('/kling', createKlingApp())
   app.notFound((c) => renderError(c, new ApiError(404, `Not found: ${c.req.method} ${c.req.path}`)))
   app.onError((err, c) => renderError(c, err))
   return app

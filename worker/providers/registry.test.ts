@@ -40,9 +40,10 @@ const ONE_HUB_IDS: Record<number, string> = {
   55: 'Azure OpenAI v1',
   34: 'Midjourney (midjourney-proxy)',
   41: 'Suno (Suno-API)',
+  53: 'Kling (video)',
 }
-/** Asynchronous-task suppliers: called by worker/tasks/, not by the /v1 relay, and always self-hosted. */
-const ASYNC_TASK_IDS = [34, 41]
+/** Asynchronous-task suppliers: called by worker/tasks/, not by the /v1 relay. */
+const ASYNC_TASK_IDS = [34, 41, 53]
 /** Text-to-speech, or embeddings and rerank, only. */
 const NO_CHAT_IDS = [24, 47]
 /** Suppliers one-hub only reaches through "Custom": ids outside its range. */

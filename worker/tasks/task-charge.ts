@@ -1,5 +1,5 @@
 /**
- * Money and channels for asynchronous tasks (Midjourney, Suno). A submit picks a channel of the
+ * Money and channels for asynchronous tasks (Midjourney, Suno, Kling). A submit picks a channel of the
  * task's supplier type that lists the action's price name, prices it as a `times` price × the group
  * ratio, reserves that in the user's wallet, then settles it when the upstream accepts the task or
  * refunds it when the upstream refuses. A task that FAILS later is refunded by a wallet credit keyed
@@ -22,7 +22,9 @@ import type { RelayAuth } from '../relay/token-auth'
 import type { RefusalReason, WalletLog } from '../../durable-objects/wallet-types'
 import type { HonoEnv } from '../env'
 
-export type TaskPlatform = 'mj' | 'suno'
+export type TaskPlatform = 'mj' | 'suno' | 'kling'
+
+const PLATFORM_NAME: Record<TaskPlatform, string> = { mj: 'Midjourney', suno: 'Suno', kling: 'Kling' }
 
 /** A refusal from the wallet, as an HTTP status and a message for the caller's envelope. */
 const REFUSED: Partial<Record<RefusalReason, [401 | 403 | 429, string]>> = {
@@ -146,7 +148,7 @@ export async function refundFailedTask(env: Env, task: FailedTask): Promise<void
     log: {
       type: LOG_TYPE.SYSTEM,
       createdAt: nowSeconds(),
-      content: `${task.platform === 'mj' ? 'Midjourney' : 'Suno'} task ${task.id} (${task.action}) failed; refunded ${task.quota}: ${task.reason}`.slice(0, 1000),
+      content: `${PLATFORM_NAME[task.platform]} task ${task.id} (${task.action}) failed; refunded ${task.quota}: ${task.reason}`.slice(0, 1000),
       tokenId: task.tokenId,
       channelId: task.channelId,
       metadata: { task_refund: true, platform: task.platform, task_id: task.id },

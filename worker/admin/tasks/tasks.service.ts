@@ -1,6 +1,6 @@
 /**
  * Lists for the console's task pages: Midjourney tasks (`midjourneys`, times in ms) and the other
- * asynchronous tasks (`tasks`, Suno; times in seconds). Users see their own rows; admins see every
+ * asynchronous tasks (`tasks`, Suno and Kling; times in seconds). Users see their own rows; admins see every
  * row they outrank (shared/rank), with the channel, the owner and the upstream task id.
  */
 import { z } from 'zod'
@@ -8,7 +8,8 @@ import { ROLE, type SessionUser } from '../../env'
 import type { Page } from '../../lib/respond'
 import { getRoutingTable } from '../../relay/routing-table'
 import { refreshMjTasks, type MjRow } from '../../tasks/midjourney/mj-store'
-import { refreshSunoTasks, scrubData, type TaskRow } from '../../tasks/suno/suno-store'
+import { scrubData, type TaskRow } from '../../tasks/suno/suno-store'
+import { refreshTaskRows } from '../../tasks/task-rows'
 import type { ImageRewrite } from '../../tasks/task-images'
 
 const STATUS = z.enum(['NOT_START', 'SUBMITTED', 'QUEUED', 'IN_PROGRESS', 'MODAL', 'FAILURE', 'SUCCESS', 'UNKNOWN'])
@@ -16,7 +17,7 @@ const common = {
   p: z.coerce.number().int().min(1).max(1_000_000).default(1),
   page_size: z.coerce.number().int().min(1).max(100).default(10),
   status: STATUS.optional(),
-  action: z.string().trim().regex(/^[A-Za-z_]{1,40}$/).optional(),
+  action: z.string().trim().regex(/^[A-Za-z0-9_]{1,40}$/).optional(),
   start_timestamp: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
   end_timestamp: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
   task_id: z.string().trim().regex(/^\d{1,15}$/).optional(),
@@ -24,7 +25,7 @@ const common = {
   username: z.string().trim().max(64).optional(),
 }
 export const mjQuery = z.object(common)
-export const taskQuery = z.object({ ...common, platform: z.enum(['suno']).optional() })
+export const taskQuery = z.object({ ...common, platform: z.enum(['suno', 'kling']).optional() })
 export type MjQuery = z.infer<typeof mjQuery>
 export type TaskQuery = z.infer<typeof taskQuery>
 
@@ -52,9 +53,13 @@ function where(q: MjQuery & { platform?: string }, scope: Scope, table: 'm' | 't
     if (q.channel_id !== undefined) add(`${table}.channel_id = ?`, q.channel_id)
     if (q.username) add(`${table}.user_id IN (SELECT id FROM users WHERE username = ?)`, q.username)
   }
-  if (table === 't') add(`t.platform = ?`, q.platform ?? 'suno')
+  if (table === 't') {
+    if (q.platform) add(`t.platform = ?`, q.platform)
+    else add(`t.platform IN ('suno', 'kling')`)
+  }
   if (q.status) add(`${table}.status = ?`, q.status)
-  if (q.action) add(`${table}.action = ?`, q.action.toUpperCase())
+  // Midjourney and Suno actions are upper-case; Kling's (text2video, image2video) lower-case.
+  if (q.action) add(`${table}.action IN (?, ?)`, q.action.toUpperCase(), q.action.toLowerCase())
   if (q.task_id) add(`${table}.id = ?`, Number(q.task_id))
   if (q.start_timestamp !== undefined) add(`${table}.submit_time >= ?`, q.start_timestamp)
   if (q.end_timestamp !== undefined) add(`${table}.submit_time <= ?`, q.end_timestamp)
@@ -114,7 +119,7 @@ export async function listMj(env: Env, q: MjQuery, scope: Scope, rewrite: ImageR
 export async function listTasks(env: Env, q: TaskQuery, scope: Scope): Promise<Page<Record<string, unknown>>> {
   const admin = 'admin' in scope
   const listed = await page<TaskRow & { username?: string }>(env, 'tasks t', q, where(q, scope, 't'), 't')
-  const rows = await fresh<TaskRow & { username?: string }>(env, listed.rows, refreshSunoTasks)
+  const rows = await fresh<TaskRow & { username?: string }>(env, listed.rows, refreshTaskRows)
   const total = listed.total
   const data = rows.map((r) => ({
     id: r.id,

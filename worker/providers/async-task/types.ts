@@ -1,7 +1,8 @@
 /**
  * Channel types whose upstream runs asynchronous tasks instead of OpenAI operations: Midjourney
- * (a midjourney-proxy, one-hub type 34) and Suno (a Suno-API server, type 41). They serve no /v1
- * operation, so their adapter supports none; the /mj and /suno routes (worker/tasks/) call them.
+ * (a midjourney-proxy, one-hub type 34), Suno (a Suno-API server, type 41) and Kling (video, type
+ * 53). They serve no /v1 operation, so their adapter supports none; the /mj, /suno and /kling
+ * routes (worker/tasks/) call them.
  */
 import type { ChannelType } from '../registry'
 import type { ProviderAdapter } from '../types'
@@ -36,5 +37,14 @@ export const ASYNC_TASK_TYPES: ChannelType[] = [
     keyHint: 'The Suno-API server\'s bearer key',
     baseUrlHint: 'https://your-suno-api (its /suno/... paths are appended)',
     models: ['chirp-v3-0', 'chirp-v3-5', 'suno_lyrics'],
+  },
+  {
+    id: 53,
+    name: 'Kling (video)',
+    adapter: asyncTaskAdapter,
+    defaultBaseUrl: 'https://api.klingai.com',
+    keyHint: 'accessKey|secretKey (signed into a JWT per request), or a ready bearer token',
+    baseUrlHint: 'https://api.klingai.com (its /v1/videos/... paths are appended)',
+    models: ['kling-video_kling-v1_std_5', 'kling-video_kling-v1_std_10', 'kling-video_kling-v1_pro_5', 'kling-video_kling-v1_pro_10'],
   },
 ]

@@ -93,6 +93,9 @@ export async function fetchSunoUpstream(channel: RoutedChannel, ids: string[]): 
 const sec = (v: unknown) => (typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? v : undefined)
 const STATUSES = new Set(['NOT_START', 'SUBMITTED', 'QUEUED', 'IN_PROGRESS', 'FAILURE', 'SUCCESS', 'UNKNOWN'])
 
+const PLATFORM_LABEL: Record<string, string> = { suno: 'Suno', kling: 'Kling' }
+
+/** Apply an update to a row of the `tasks` table (Suno, or Kling mapped to this shape by kling-store.ts). */
 export async function applySunoUpdate(env: Env, row: TaskRow, up: SunoUpstreamTask | { forceFailure: string }): Promise<TaskRow> {
   if (row.progress === '100%') return row
   const next: TaskRow = { ...row }
@@ -125,7 +128,7 @@ export async function applySunoUpdate(env: Env, row: TaskRow, up: SunoUpstreamTa
   if (result.meta.changes !== 1) return (await env.DB.prepare('SELECT * FROM tasks WHERE id = ?').bind(row.id).first<TaskRow>()) ?? row
   if (failed) {
     await refundFailedTask(env, {
-      platform: 'suno',
+      platform: row.platform === 'kling' ? 'kling' : 'suno',
       id: row.id,
       userId: row.user_id,
       tokenId: row.token_id,
@@ -135,7 +138,7 @@ export async function applySunoUpdate(env: Env, row: TaskRow, up: SunoUpstreamTa
       reason: next.fail_reason || 'failed',
     })
   }
-  if (next.progress === '100%') await notifyTaskFinished(env, row.user_id, `Suno ${row.action}`, row.task_id, next.status, next.fail_reason)
+  if (next.progress === '100%') await notifyTaskFinished(env, row.user_id, `${PLATFORM_LABEL[row.platform] ?? row.platform} ${row.action}`, row.task_id, next.status, next.fail_reason)
   return next
 }
 

@@ -1,0 +1,123 @@
+/** Kling relay: the JWT test vector, submit shapes and prices, own-task fetches, polling, refunds on refusal and on later failure. */
+import { env } from 'cloudflare:workers'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createChannel, createToken, createUser, ledger, send, setPrice } from '../../test/factories'
+import { setupRoot, signedInUser } from '../../test/client'
+import { mockTaskUpstream } from '../../test/task-mock'
+import { pollUnfinishedTasks } from '../task-poller'
+import { taskQueueOf } from '../task-queue'
+import { klingJwt } from './kling-auth'
+
+let upstream: ReturnType<typeof mockTaskUpstream>
+beforeEach(() => {
+  upstream = mockTaskUpstream()
+})
+afterEach(() => upstream.restore())
+
+const START = 1_000_000
+const STD5 = 'kling-video_kling-v1_std_5'
+const PRO10 = 'kling-video_kling-v1_pro_10'
+
+async function setup(channelKey = 'AK|SK') {
+  await setPrice(STD5, 100, 0, 'times')
+  await setPrice(PRO10, 350, 0, 'times')
+  const channel = await createChannel({ key: channelKey, type: 53, models: `${STD5},${PRO10}`, baseUrl: 'https://upstream.test/kling' })
+  const user = await createUser({ quota: START })
+  const token = await createToken(user.id)
+  return { channel, user, key: token.key }
+}
+
+const refundRows = async (userId: number) =>
+  (await env.DB.prepare("SELECT COUNT(*) AS n FROM logs WHERE user_id = ? AND type = 4 AND content LIKE 'Kling task%refunded%'").bind(userId).first<number>('n'))!
+
+describe('kling relay', () => {
+  it('signs accessKey|secretKey into the reference HS256 JWT', async () => {
+    expect(await klingJwt('AK', 'SK', 1_700_000_000)).toBe(
+      'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJleHAiOjE3MDAwMDE4MDAsImlzcyI6IkFLIiwibmJmIjoxNjk5OTk5OTk1fQ.U7T-REDerYjObRglA6IqM4tcqGmGmR9u3Ge9jpgZFWA'
+    )
+  })
+
+  it('text2video is priced by model, mode and duration, answers the gateway id and is fetched until it succeeds', async () => {
+    const { channel, user, key } = await setup()
+    const submit = await send('/kling/v1/videos/text2video', { key, json: { prompt: 'a cat surfing', callback_url: 'https://client.example/cb' } })
+    expect(submit.status).toBe(200)
+    expect(submit.json).toMatchObject({ code: 0, data: { task_status: 'submitted' } })
+    const id = submit.json.data.task_id as string
+    expect(id).toMatch(/^\d+$/)
+    const sent = upstream.calls.find((c) => c.url === 'https://upstream.test/kling/v1/videos/text2video')!
+    expect(sent.body).toMatchObject({ prompt: 'a cat surfing', model_name: 'kling-v1', mode: 'std', duration: '5' })
+    expect(sent.body.callback_url).toBeUndefined()
+    expect((await ledger(user.id)).quota).toBe(START - 100_000)
+
+    upstream.advance(1)
+    expect((await send(`/kling/v1/videos/text2video/${id}`, { key })).json.data).toMatchObject({ task_id: id, task_status: 'processing' })
+    upstream.advance(2)
+    const done = await send(`/kling/v1/videos/text2video/${id}`, { key })
+    expect(done.json).toMatchObject({ code: 0, data: { task_id: id, task_status: 'succeed' } })
+    expect(done.json.data.task_result.videos[0].url).toMatch(/\.mp4$/)
+    const row = await env.DB.prepare('SELECT platform, action, status, progress, quota FROM tasks WHERE id = ?').bind(Number(id)).first()
+    expect(row).toEqual({ platform: 'kling', action: 'text2video', status: 'SUCCESS', progress: '100%', quota: 100_000 })
+    // Another action's path, another user: 404.
+    expect((await send(`/kling/v1/videos/image2video/${id}`, { key })).status).toBe(404)
+    const other = await createToken((await createUser({ quota: START })).id)
+    expect((await send(`/kling/v1/videos/text2video/${id}`, { key: other.key })).status).toBe(404)
+    expect(await taskQueueOf(env, channel).list()).toHaveLength(1)
+    await taskQueueOf(env, channel).pollDue(Date.now() + 20_000)
+    expect(await taskQueueOf(env, channel).list()).toEqual([])
+
+    const pro = await send('/kling/v1/videos/image2video', { key, json: { image: 'https://img.example/cat.png', mode: 'pro', duration: '10' } })
+    expect(pro.json.code).toBe(0)
+    expect((await ledger(user.id)).quota).toBe(START - 450_000)
+    const l = await ledger(user.id)
+    expect(l.consumeLogs).toBe(2)
+    expect(l.loggedQuota).toBe(450_000)
+  })
+
+  it('validation and refusals: nothing is charged, an error row is written', async () => {
+    const { user, key } = await setup()
+    expect((await send('/kling/v1/videos/image2video', { key, json: { prompt: 'no image' } })).status).toBe(400)
+    expect((await send('/kling/v1/videos/text2video', { key, json: { prompt: 'x', duration: '7' } })).status).toBe(400)
+    expect((await send('/kling/v1/videos/text2video', { key, json: { prompt: 'x', model_name: 'kling-v9' } })).json.message).toContain('kling-video_kling-v9_std_5')
+    const banned = await send('/kling/v1/videos/text2video', { key, json: { prompt: 'something banned' } })
+    expect(banned.status).toBe(400)
+    expect(banned.json).toMatchObject({ code: 'submit_failed', data: null })
+    expect(banned.json.message).toContain('sensitive')
+    const l = await ledger(user.id)
+    expect(l.quota).toBe(START)
+    expect(l.consumeLogs).toBe(0)
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM logs WHERE user_id = ? AND type = 5 AND content LIKE 'Kling refused%'").bind(user.id).first('n')).toBe(1)
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM tasks WHERE user_id = ?").bind(user.id).first('n')).toBe(0)
+  })
+
+  it('a video that fails later is refunded exactly once, whether the queue, the cron or a fetch sees it', async () => {
+    const { channel, user, key } = await setup('plain-bearer')
+    const submit = await send('/kling/v1/videos/text2video', { key, json: { prompt: 'please fail' } })
+    expect(upstream.calls.at(-1)!.key).toBe('plain-bearer')
+    const id = submit.json.data.task_id
+    upstream.advance(3)
+    await Promise.all([taskQueueOf(env, channel).pollDue(Date.now() + 20_000), send(`/kling/v1/videos/text2video/${id}`, { key }), pollUnfinishedTasks(env)])
+    const failed = await send(`/kling/v1/videos/text2video/${id}`, { key })
+    expect(failed.json.data).toMatchObject({ task_status: 'failed', task_status_msg: 'Mock video failed as requested' })
+    expect(await env.DB.prepare('SELECT status, fail_reason FROM tasks WHERE id = ?').bind(Number(id)).first()).toEqual({ status: 'FAILURE', fail_reason: 'Mock video failed as requested' })
+    expect((await ledger(user.id)).quota).toBe(START)
+    expect(await refundRows(user.id)).toBe(1)
+  })
+
+  it('the console list shows Kling tasks beside Suno ones and filters by platform and action', async () => {
+    const root = await setupRoot()
+    const alice = await signedInUser('alice')
+    const now = Math.floor(Date.now() / 1000)
+    for (const [platform, action] of [['kling', 'text2video'], ['suno', 'MUSIC']]) {
+      await env.DB.prepare(
+        "INSERT INTO tasks (task_id, platform, user_id, channel_id, quota, action, status, submit_time, progress, created_at, updated_at) VALUES (?, ?, ?, 1, 1, ?, 'SUCCESS', ?, '100%', ?, ?)"
+      )
+        .bind(`up-${platform}`, platform, alice.id, action, now, now, now)
+        .run()
+    }
+    expect((await alice.client.get('/api/task/self')).body.data.total_count).toBe(2)
+    expect((await alice.client.get('/api/task/self?platform=kling')).body.data.data.map((r: any) => r.action)).toEqual(['text2video'])
+    expect((await alice.client.get('/api/task/self?action=text2video')).body.data.total_count).toBe(1)
+    expect((await alice.client.get('/api/task/self?action=music')).body.data.total_count).toBe(1)
+    expect((await root.get('/api/task/?platform=kling')).body.data.total_count).toBe(1)
+  })
+})
