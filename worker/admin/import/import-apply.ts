@@ -18,7 +18,7 @@ import { randomString } from '../../lib/crypto'
 import { badRequest, conflict } from '../../lib/errors'
 import { groupLimitsSnapshot } from '../../relay/group-limits'
 import { routingSnapshot } from '../../relay/routing-table'
-import { checkOptionValue, isOptionKey } from '../../settings/registry'
+import { OPTIONS, checkOptionValue, isOptionKey } from '../../settings/registry'
 import { reloadSettings } from '../../settings/store'
 
 /** The tables an import writes (everything else is refused). */
@@ -109,7 +109,9 @@ async function checkWrite(env: Env, w: WireWrite, session: ImportSession, cache:
     }
     if (w.table !== 'options') return true
     const key = String(r.key)
-    const checked = isOptionKey(key) ? checkOptionValue(key, String(r.value ?? '')) : { ok: false as const, message: 'unknown option' }
+    // Internal options (e.g. the key-signing secret) are the gateway's own state, never imported.
+    const checked =
+      isOptionKey(key) && !OPTIONS[key].internal ? checkOptionValue(key, String(r.value ?? '')) : { ok: false as const, message: 'not a setting an import may write' }
     if (!checked.ok) refused.push(`options ${key}: ${checked.message}; skipped`)
     return checked.ok
   })

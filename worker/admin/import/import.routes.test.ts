@@ -127,6 +127,23 @@ describe('console import endpoints', () => {
       "users id 1: would replace the gateway's own user; skipped",
       expect.stringMatching(/^users id 61: .*UNIQUE.*; skipped$/),
     ])
+    const options: WireWrite = {
+      table: 'options',
+      rows: [
+        { key: 'TokenSecret', value: 'stolen' },
+        { key: 'RetryTimes', value: 'many' },
+        { key: 'RetryTimes', value: '2' },
+      ],
+      onConflict: { target: ['key'], update: ['value'] },
+    }
+    const opt = await root.post('/api/import/batch', { import_id: importId, writes: [options] })
+    expect(opt.body.data.problems).toEqual([
+      'options TokenSecret: not a setting an import may write; skipped',
+      expect.stringMatching(/^options RetryTimes: .*; skipped$/),
+    ])
+    const secret = await env.DB.prepare("SELECT value FROM options WHERE key = 'TokenSecret'").first<{ value: string }>()
+    expect(secret?.value).not.toBe('stolen')
+    expect((await env.DB.prepare("SELECT value FROM options WHERE key = 'RetryTimes'").first<{ value: string }>())?.value).toBe('2')
     const names = (await env.DB.prepare('SELECT id, username FROM users ORDER BY id').all()).results
     expect(names).toEqual([
       { id: 1, username: 'root' },
