@@ -38,7 +38,7 @@ export function targetConflicts(plan: ImportPlan, state: TargetState, merge: boo
   if (own.length && !merge) {
     return [
       `The gateway already has ${own.length} user(s) of its own (e.g. ${own[0]![1]}, id ${own[0]![0]}). ` +
-        'Import into a fresh gateway (before the first setup), or pass --merge when the ids do not overlap.',
+        'Import into a fresh gateway (before the first setup), or merge (--merge, or the merge switch of the import page) when the ids do not overlap.',
     ]
   }
   const ownIds = new Map(own.map(([id, name]) => [id, name]))
