@@ -14,6 +14,8 @@ const BCRYPT = /^\$2[abxy]\$\d\d\$[./A-Za-z0-9]{53}$/
 export function mapUsers(plan: ImportPlan, rows: Row[]): Record<string, Value>[] {
   const out: Record<string, Value>[] = []
   const seen = new Set<string>()
+  // One account per address here (unique lower(email)): a later duplicate keeps its account without the address.
+  const emails = new Set<string>()
   for (const r of rows) {
     plan.count('users').read++
     const id = int(r.id)
@@ -37,6 +39,12 @@ export function mapUsers(plan: ImportPlan, rows: Row[]): Record<string, Value>[]
     // one-api 3 = deleted (the username renamed), one-hub soft delete: kept disabled, for their history.
     const status = int(r.status, 1) === 1 && !softDeleted(r) ? 1 : 2
     const accessToken = str(r.access_token)
+    let email = str(r.email).trim()
+    if (email && emails.has(email.toLowerCase())) {
+      plan.problems.push(`users id ${id}: the email ${email} is already used by an earlier user; imported without an email`)
+      email = ''
+    }
+    if (email) emails.add(email.toLowerCase())
     out.push({
       id,
       username,
@@ -44,7 +52,7 @@ export function mapUsers(plan: ImportPlan, rows: Row[]): Record<string, Value>[]
       display_name: str(r.display_name),
       role,
       status,
-      email: str(r.email),
+      email,
       avatar_url: str(r.avatar_url),
       github_id: str(r.github_id) || (int(r.github_id_new) ? String(int(r.github_id_new)) : ''),
       oidc_id: str(r.oidc_id),

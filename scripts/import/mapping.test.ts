@@ -192,6 +192,22 @@ describe('one-hub in all three formats', () => {
   })
 })
 
+describe('emails (issue 12: one account per address)', () => {
+  it('imports a later user with an address already taken (any case) without the address, and says so', async () => {
+    const { ImportPlan } = await import('./plan')
+    const { mapUsers } = await import('./map-accounts')
+    const plan = new ImportPlan('one-api')
+    const users = mapUsers(plan, [
+      { id: 1, username: 'first', email: 'Same@x.io' },
+      { id: 2, username: 'second', email: 'same@X.io' },
+      { id: 3, username: 'third', email: '' },
+      { id: 4, username: 'fourth', email: '' },
+    ])
+    expect(users.map((u) => u.email)).toEqual(['Same@x.io', '', '', ''])
+    expect(plan.problems.some((p) => p.startsWith('users id 2:') && p.includes('same@X.io'))).toBe(true)
+  })
+})
+
 describe('generated SQL', () => {
   function migratedDb(): DatabaseSync {
     const db = new DatabaseSync(':memory:')
