@@ -29,3 +29,21 @@ export interface SyncResult {
   removed: number
   skipped_locked: number
 }
+
+/** GET /api/available_model: one model the caller's group can call, its price after the group ratio (null when unpriced). */
+export interface AvailableModel {
+  model: string
+  owned_by: string
+  groups: string[]
+  priced: boolean
+  type: PriceType | null
+  input: number | null
+  output: number | null
+}
+
+export interface AvailableModels {
+  /** The caller's group; null for an anonymous caller (the public groups are listed). */
+  group: string | null
+  group_ratio: number
+  models: AvailableModel[]
+}

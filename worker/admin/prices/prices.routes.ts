@@ -3,6 +3,7 @@
  * the model catalogue for the editor; and /api/available_model, the models (with prices after the
  * group ratio) a caller's group can use.
  */
+import type { AvailableModels } from '../../../shared/contract/pricing'
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { adminRoute, publicRoute } from '../../middleware/access'
@@ -108,5 +109,5 @@ export const priceRoutes = new Hono<HonoEnv>()
         output: price ? price.output * ratio : null,
       }
     })
-    return ok(c, { group: user?.group ?? null, group_ratio: ratio, models: data })
+    return ok(c, { group: user?.group ?? null, group_ratio: ratio, models: data } satisfies AvailableModels)
   })

@@ -4,23 +4,9 @@
  */
 import { queryOptions } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
-import type { PriceType } from '@/features/pricing/units'
+import type { AvailableModels } from '@contract/pricing'
 
-export interface AvailableModel {
-  model: string
-  owned_by: string
-  groups: string[]
-  priced: boolean
-  type: PriceType | null
-  input: number | null
-  output: number | null
-}
-
-export interface AvailableModels {
-  group: string | null
-  group_ratio: number
-  models: AvailableModel[]
-}
+export type { AvailableModel, AvailableModels } from '@contract/pricing'
 
 export const availableModelsQueryOptions = queryOptions({
   queryKey: ['model-prices', 'available'],

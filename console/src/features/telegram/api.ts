@@ -10,7 +10,7 @@ import { notify } from '@/lib/notify'
 import type { Page } from '@contract/paging'
 import type { TelegramMenu, TelegramStatus } from '@contract/telegram'
 
-export { PARSE_MODES, type ParseMode, type TelegramMenu, type TelegramStatus } from '@contract/telegram'
+export { PARSE_MODES, type TelegramMenu, type TelegramStatus } from '@contract/telegram'
 
 export interface TelegramListSearch {
   p?: number
