@@ -46,7 +46,7 @@ import type {
 import { isMoney, type AppliedCredit, type Reservation, type TokenState, type UserState } from './wallet-state'
 import { WalletStore } from './wallet-store'
 import { LimitBook, type LimitSpec, type LimitRefusal, type RateRule } from './wallet-limits'
-import { periodBounds } from '../worker/lib/budget-period'
+import { budgetView, configureBudget, type BudgetView } from './wallet-budget'
 import { clockNow } from '../worker/lib/clock'
 
 const FLUSH_DELAY_MS = 1000
@@ -139,37 +139,9 @@ export class UserWallet extends DurableObject<Env> {
     return this.limits.check(spec, now)
   }
 
-  /**
-   * Keep the token's budget settings as the relay sent them. A new budget (or a new period or time
-   * zone) starts from what the token's log rows in the current period already add up to: pending
-   * rows are flushed first and D1 is summed with every other event held off, so the sum is exact.
-   */
-  private async configureBudget(token: TokenState, budget: LimitSpec['budget'] | undefined) {
-    const b = token.budget
-    if (!budget) {
-      if (b) {
-        token.budget = undefined
-        this.store.touchToken(token)
-      }
-      return
-    }
-    if (b && b.period === budget.period && b.tz === budget.tz) {
-      if (b.quota !== budget.quota) {
-        b.quota = budget.quota
-        this.store.touchToken(token)
-      }
-      return
-    }
-    await this.ctx.blockConcurrencyWhile(async () => {
-      if (token.budget && token.budget.period === budget.period && token.budget.tz === budget.tz) return
-      const { start, end } = periodBounds(budget.period, budget.tz, clockNow())
-      await this.flushNow()
-      const row = await this.env.DB.prepare('SELECT COALESCE(SUM(quota), 0) AS used FROM logs WHERE user_id = ? AND token_id = ? AND created_at >= ? AND created_at < ?')
-        .bind(this.store.user!.id, token.id, Math.ceil(start / 1000), Math.ceil(end / 1000))
-        .first<{ used: number }>()
-      token.budget = { period: budget.period, tz: budget.tz, quota: budget.quota, start, end, used: row?.used ?? 0 }
-      this.store.touchToken(token)
-    })
+  /** Keep the token's budget settings as the relay sent them (wallet-budget.ts). */
+  private configureBudget(token: TokenState, budget: LimitSpec['budget'] | undefined) {
+    return configureBudget({ store: this.store, ctx: this.ctx, db: this.env.DB, flush: () => this.flushNow() }, token, budget)
   }
 
   /** Count `n` requests this minute; true when the count has reached `rpm` (0 = no limit). */
@@ -389,26 +361,19 @@ export class UserWallet extends DurableObject<Env> {
         remain: token.remain,
         used: token.used,
         unlimited: token.unlimited,
-        ...(token.budget ? { budget: this.budgetView(token) } : {}),
+        ...(token.budget ? { budget: budgetView(this.store, token) } : {}),
       },
     }
   }
 
-  /** The token's budget in its current period (rolled over when a new period began). */
-  private budgetView(token: TokenState) {
-    const b = token.budget!
-    this.store.tokenFree(token)
-    return { period: b.period, quota: b.quota, used: b.used, start: b.start, end: b.end }
-  }
-
   /** The current period's budget use of several tokens (the token list). */
-  async budgets(input: { userId: number; tokenIds: number[] }): Promise<Record<number, { period: string; quota: number; used: number; start: number; end: number }>> {
+  async budgets(input: { userId: number; tokenIds: number[] }): Promise<Record<number, BudgetView>> {
     const user = await this.store.ensureUser(input.userId)
     if (!user) return {}
-    const out: Record<number, { period: string; quota: number; used: number; start: number; end: number }> = {}
+    const out: Record<number, BudgetView> = {}
     for (const id of input.tokenIds.slice(0, 200)) {
       const token = await this.store.ensureToken(id)
-      if (token?.budget) out[id] = this.budgetView(token)
+      if (token?.budget) out[id] = budgetView(this.store, token)
     }
     return out
   }

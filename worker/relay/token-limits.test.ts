@@ -236,6 +236,19 @@ describe('limit fields on the API', () => {
     await root.put('/api/user_group/', { ...g, tpm: 0 })
   })
 
+  it('the token list shows each budget’s use in the current period', async () => {
+    await setupRoot()
+    const { client, id } = await signedInUser('budget-lister')
+    await wallet(id).credit({ userId: id, amount: 100_000, key: `t:${id}`, log: { type: 1, createdAt: Math.floor(Date.now() / 1000) } })
+    const t = (await client.post('/api/token/', { name: 'b', unlimited_quota: true, budget_period: 'month', budget_quota: 1000 })).body.data
+    const plain = (await client.post('/api/token/', { name: 'p', unlimited_quota: true })).body.data
+    expect((await send('/v1/chat/completions', { key: t.key, json: chat('gpt-4o-mini') })).status).toBe(200)
+    await ledger(id)
+    const list = (await client.get('/api/token/?p=1&page_size=10')).body.data.data as any[]
+    expect(list.find((x) => x.id === t.id).budget_use).toMatchObject({ period: 'month', quota: 1000, used: 100 })
+    expect(list.find((x) => x.id === plain.id).budget_use).toBeNull()
+  })
+
   it('formats resets as OpenAI does', () => {
     expect(formatReset(20)).toBe('20ms')
     expect(formatReset(1000)).toBe('1s')

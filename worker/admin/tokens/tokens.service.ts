@@ -19,6 +19,7 @@ import { auditLog } from '../shared/audit-log'
 import type { z } from 'zod'
 import type { tokenFields } from './tokens.schema'
 import { limitColumnValues, limitView } from '../shared/limit-fields'
+import { budgetUses } from './token-budgets'
 
 export type TokenFields = z.infer<typeof tokenFields>
 
@@ -55,7 +56,7 @@ export async function listTokens(env: Env, where: SQL | undefined, q: ListQuery,
   const filter = and(where, eq(tokens.hidden, false), q.keyword ? contains(tokens.name, q.keyword) : undefined)
   const [rows, [total]] = await Promise.all([
     db
-      .select({ t: tokens, username: users.username })
+      .select({ t: tokens, username: users.username, ownerBudgetPeriod: users.budgetPeriod, ownerBudgetQuota: users.budgetQuota })
       .from(tokens)
       .leftJoin(users, eq(users.id, tokens.userId))
       .where(filter)
@@ -64,7 +65,10 @@ export async function listTokens(env: Env, where: SQL | undefined, q: ListQuery,
       .offset(offset(q)),
     db.select({ n: count() }).from(tokens).where(filter),
   ])
-  return page(q, rows.map((r) => tokenView(r.t, r.username ?? '', opts)), total?.n ?? 0)
+  // Budget use (from the wallets) for tokens with a budget of their own or from their owner.
+  const budgeted = rows.filter((r) => (r.t.budgetPeriod && r.t.budgetQuota > 0) || (r.ownerBudgetPeriod && (r.ownerBudgetQuota ?? 0) > 0))
+  const uses = budgeted.length > 0 ? await budgetUses(env, budgeted.map((r) => r.t)) : new Map()
+  return page(q, rows.map((r) => ({ ...tokenView(r.t, r.username ?? '', opts), budget_use: uses.get(r.t.id) ?? null })), total?.n ?? 0)
 }
 
 /**

@@ -10,6 +10,7 @@ import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@ta
 import { useTranslation } from 'react-i18next'
 import { api } from '@/lib/api-client'
 import { notify } from '@/lib/notify'
+import type { BudgetUse, LimitValues } from '@/lib/limits-form'
 
 export interface TokenSetting {
   limits?: {
@@ -18,7 +19,7 @@ export interface TokenSetting {
   }
 }
 
-export interface Token {
+export interface Token extends LimitValues {
   id: number
   user_id: number
   /** `sk-…` */
@@ -38,6 +39,8 @@ export interface Token {
   setting: TokenSetting
   /** The owner (admin search and lists). */
   username?: string
+  /** The budget's use in the current period (lists; null: no budget, or not used since it was set). */
+  budget_use?: BudgetUse | null
 }
 
 export interface ListPage<T> {
@@ -63,7 +66,7 @@ export interface AdminTokenSearch {
 }
 
 /** Body of POST /api/token/ and PUT /api/token/ (with id). */
-export interface TokenBody {
+export interface TokenBody extends LimitValues {
   name: string
   remain_quota: number
   unlimited_quota: boolean

@@ -2,10 +2,12 @@
  * Token form (spec §5: name required): quota in dollars when the site shows currency (else whole
  * units) unless unlimited; expiry as a local date-time unless "never"; group ('' = the user's own);
  * optional model whitelist (at least one model) and IP/CIDR whitelist (one entry per line, each a
- * valid IPv4/IPv6 address or CIDR range); the cache flag. Messages are i18n keys.
+ * valid IPv4/IPv6 address or CIDR range); the cache flag; limits and budget (lib/limits-form.ts).
+ * Messages are i18n keys.
  */
 import { z } from 'zod'
 import { inputToQuota, quotaPerUnit, quotaToInput } from '@/lib/format'
+import { checkLimits, limitsBody, limitsDefaults, limitsFormShape } from '@/lib/limits-form'
 import type { Token, TokenBody } from './api'
 
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/
@@ -51,8 +53,10 @@ export function tokenFormSchema(currency: boolean) {
       ip_enabled: z.boolean(),
       ip_whitelist: z.string(),
       chat_cache: z.boolean(),
+      ...limitsFormShape,
     })
     .superRefine((v, ctx) => {
+      checkLimits(v, ctx, currency)
       const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message })
       if (!v.unlimited_quota) {
         if (!isNumber(v.remain_quota)) issue('remain_quota', 'tokens:validation.quotaNumber')
@@ -95,6 +99,7 @@ export function tokenFormDefaults(token?: Token): TokenFormValues {
     ip_enabled: limits?.limits_ip_setting?.enabled ?? false,
     ip_whitelist: (limits?.limits_ip_setting?.whitelist ?? []).join('\n'),
     chat_cache: token?.chat_cache ?? false,
+    ...limitsDefaults(token),
   }
 }
 
@@ -113,6 +118,7 @@ export function tokenBody(v: TokenFormValues): TokenBody {
         limits_ip_setting: { enabled: v.ip_enabled, whitelist: v.ip_enabled ? ipLines(v.ip_whitelist) : [] },
       },
     },
+    ...limitsBody(v),
   }
 }
 

@@ -10,6 +10,7 @@ import { notify } from '@/lib/notify'
 import { selfQueryOptions } from '@/features/auth/api'
 import type { ListSearch, Page } from '@contract/paging'
 import type { AdminUser } from '@contract/users'
+import type { LimitValues } from '@/lib/limits-form'
 
 export type { AdminUser }
 export type UserListSearch = ListSearch
@@ -62,6 +63,8 @@ export interface UpdateUserBody extends Omit<CreateUserBody, 'quota' | 'password
   quota?: number
 }
 
+export type UpdateUserWithLimits = UpdateUserBody & Partial<LimitValues>
+
 export function useCreateUser() {
   const { t } = useTranslation('users')
   const refresh = useRefresh()
@@ -78,7 +81,7 @@ export function useUpdateUser() {
   const { t } = useTranslation('users')
   const refresh = useRefresh()
   return useMutation({
-    mutationFn: (body: UpdateUserBody) => api.put<AdminUser>('/api/user/', body),
+    mutationFn: (body: UpdateUserWithLimits) => api.put<AdminUser>('/api/user/', body),
     onSuccess: () => {
       refresh()
       notify.success(t('toast.updated'))

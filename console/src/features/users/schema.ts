@@ -1,10 +1,12 @@
 /**
- * Form schemas of the users page (username ≥ 3, password ≥ 8, group required, quota ≥ 0).
+ * Form schemas of the users page (username ≥ 3, password ≥ 8, group required, quota ≥ 0; the
+ * default limits and budget of the user's tokens, lib/limits-form.ts).
  * Quota fields hold what the admin types — dollars when the site shows currency, raw units
  * otherwise — and are converted with lib/format on submit. Messages are i18n keys.
  */
 import { z } from 'zod'
 import { emailField, passwordField, usernameField } from '@/features/auth/schema'
+import { checkLimits, limitsFormShape } from '@/lib/limits-form'
 
 const isNumber = (v: string) => v.trim() !== '' && Number.isFinite(Number(v))
 
@@ -28,7 +30,9 @@ export function userFormSchema(opts: { edit: boolean; currency: boolean }) {
     password: opts.edit ? z.union([z.literal(''), passwordField]) : passwordField,
     group: z.string().trim().min(1, 'users:validation.groupRequired'),
     quota: quotaAmount(opts.currency),
-  })
+    // The default limits and budget of the user's tokens (sent when editing).
+    ...limitsFormShape,
+  }).superRefine((v, ctx) => checkLimits(v, ctx, opts.currency))
 }
 export type UserFormValues = z.infer<ReturnType<typeof userFormSchema>>
 

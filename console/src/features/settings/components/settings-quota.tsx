@@ -1,6 +1,6 @@
 /**
  * Operation → Quota (rewards for new users, inviters and invitees, the inviter's daily reward cap,
- * pre-consumed quota per request)
+ * pre-consumed quota per request, the IANA time zone whose midnight starts token budget periods)
  * and Monitoring (automatic channel disable/enable, slow-response threshold, low-balance reminder,
  * disabling keywords, scheduled tests and balance refreshes). Quotas are typed in dollars when the
  * site shows currency, in units otherwise (lib/format quotaToInput / inputToQuota).
@@ -9,11 +9,20 @@ import { useMemo } from 'react'
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod'
 import { displayInCurrency } from '@/lib/format'
+
+/** Whether the browser knows `tz` as an IANA time zone (the server checks it again). */
+const isTimeZone = (tz: string) => {
+  try {
+    return tz !== '' && Boolean(new Intl.DateTimeFormat('en-US', { timeZone: tz }))
+  } catch {
+    return false
+  }
+}
 import { useSiteInfo } from '@/features/site/api'
 import type { OptionMap } from '../api'
 import { numberText, quotaText } from '../schema'
 import { optionValue, quotaFromOption, quotaToOption } from '../values'
-import { FieldGrid, NumberField, QuotaField, SwitchField, TextareaField } from './settings-fields'
+import { FieldGrid, NumberField, QuotaField, SwitchField, TextareaField, TextField } from './settings-fields'
 import { SettingsSection } from './settings-section'
 
 const QUOTA_KEYS = ['QuotaForNewUser', 'QuotaForInviter', 'QuotaForInvitee', 'PreConsumedQuota'] as const
@@ -35,6 +44,7 @@ export function QuotaSection({ options }: { options: OptionMap }) {
       z.object({
         ...(Object.fromEntries(QUOTA_KEYS.map((k) => [k, quotaText(currency)])) as Record<(typeof QUOTA_KEYS)[number], ReturnType<typeof quotaText>>),
         InviteRewardDailyLimit: numberText('InviteRewardDailyLimit'),
+        BudgetTimezone: z.string().trim().refine(isTimeZone, 'settings:fields.BudgetTimezone.invalid'),
       }),
     [currency]
   )
@@ -47,8 +57,18 @@ export function QuotaSection({ options }: { options: OptionMap }) {
       description={currency ? t('sections.quota.descriptionDollars') : t('sections.quota.descriptionUnits')}
       options={options}
       schema={schema}
-      toForm={(o) => ({ ...Object.fromEntries(QUOTA_KEYS.map((k) => [k, quotaFromOption(o, k)])), InviteRewardDailyLimit: optionValue(o, 'InviteRewardDailyLimit') }) as Values}
-      toOptions={(v) => ({ ...Object.fromEntries(QUOTA_KEYS.map((k) => [k, quotaToOption(v[k])])), InviteRewardDailyLimit: v.InviteRewardDailyLimit.trim() })}
+      toForm={(o) =>
+        ({
+          ...Object.fromEntries(QUOTA_KEYS.map((k) => [k, quotaFromOption(o, k)])),
+          InviteRewardDailyLimit: optionValue(o, 'InviteRewardDailyLimit'),
+          BudgetTimezone: optionValue(o, 'BudgetTimezone') || 'UTC',
+        }) as Values
+      }
+      toOptions={(v) => ({
+        ...Object.fromEntries(QUOTA_KEYS.map((k) => [k, quotaToOption(v[k])])),
+        InviteRewardDailyLimit: v.InviteRewardDailyLimit.trim(),
+        BudgetTimezone: v.BudgetTimezone.trim(),
+      })}
     >
       {(form) => (
         <FieldGrid className="xl:grid-cols-4">
@@ -61,6 +81,7 @@ export function QuotaSection({ options }: { options: OptionMap }) {
             label={t('fields.InviteRewardDailyLimit.label')}
             description={t('fields.InviteRewardDailyLimit.help')}
           />
+          <TextField control={form.control} name="BudgetTimezone" label={t('fields.BudgetTimezone.label')} description={t('fields.BudgetTimezone.help')} placeholder="UTC" mono />
         </FieldGrid>
       )}
     </SettingsSection>

@@ -1,7 +1,8 @@
 /**
  * Column definitions of the tokens table. Column ids are the server's sort fields (name,
- * remain_quota, used_quota, created_time, accessed_time, expired_time); the admins' all-users
- * search cannot sort, so its columns are plain. The owner column appears in that mode only.
+ * remain_quota, used_quota, created_time, accessed_time, expired_time); the budget column shows
+ * the current period's use. The admins' all-users search cannot sort, so its columns are plain.
+ * The owner column appears in that mode only.
  */
 import type { ColumnDef, HeaderContext } from '@tanstack/react-table'
 import type { TFunction } from 'i18next'
@@ -15,6 +16,7 @@ import type { ChatLink } from '@/features/jump/chat-links'
 import { revealTokenKey, type Token } from '../api'
 import { TokenChatMenu, TokenKeyCell, TokenStatusCell } from './tokens-cells'
 import type { TokensDialog } from './tokens-provider'
+import { BudgetBar } from './token-limits-fields'
 
 interface ColumnOptions {
   t: TFunction<'tokens'>
@@ -77,6 +79,20 @@ export function tokenColumns({ t, tableT, admin, myId, isRoot, chatLinks, open }
         ) : (
           <span className="whitespace-nowrap tabular-nums">{renderQuota(row.original.remain_quota)}</span>
         ),
+    },
+    {
+      id: 'budget',
+      enableSorting: false,
+      meta: { title: t('fields.budget') },
+      header: t('fields.budget'),
+      cell: ({ row }) => {
+        const use = row.original.budget_use
+        if (use) return <BudgetBar use={use} className="w-36" />
+        if (row.original.budget_period && row.original.budget_quota > 0) {
+          return <span className="whitespace-nowrap tabular-nums">{t('limits.budgetOnly', { quota: renderQuota(row.original.budget_quota), period: t(`limits.period.${row.original.budget_period}`) })}</span>
+        }
+        return <span className="text-muted-foreground">—</span>
+      },
     },
     {
       id: 'group',

@@ -1,7 +1,7 @@
 /**
  * Create / edit an API key (one form for both): name, remaining quota (dollars when the site
  * shows currency) or unlimited, expiry or never, group (the user's own or a public one), model
- * whitelist, IP/CIDR whitelist and the cache flag. Creating hands the new key to the "created"
+ * whitelist, IP/CIDR whitelist, the cache flag, and limits and budget (with the current period's use). Creating hands the new key to the "created"
  * dialog; admins editing another user's key save through /api/token/admin.
  */
 import { useMemo } from 'react'
@@ -24,6 +24,7 @@ import { useAuthUser } from '@/stores/auth-store'
 import { availableModelsQueryOptions, useCreateToken, useUpdateToken, userGroupsQueryOptions, type Token } from '../api'
 import { toLocalInput, tokenBody, tokenFormDefaults, tokenFormSchema, type TokenFormValues } from '../schema'
 import { useTokensDialog } from './tokens-provider'
+import { TokenLimitsFields } from './token-limits-fields'
 
 const OWN = '__own'
 const DAY = 24 * 3600
@@ -67,7 +68,7 @@ export function TokensMutateDialog({ open, onOpenChange, row }: MutateProps) {
 
   return (
     <Dialog open={open} onOpenChange={(o) => !pending && onOpenChange(o)}>
-      <DialogContent className="sm:max-w-xl" data-testid="token-dialog">
+      <DialogContent className="max-h-[90dvh] overflow-y-auto sm:max-w-xl" data-testid="token-dialog">
         <DialogHeader>
           <DialogTitle>{row ? t('form.editTitle', { name: row.name }) : t('form.createTitle')}</DialogTitle>
           <DialogDescription>{row ? t('form.editDescription') : t('form.createDescription')}</DialogDescription>
@@ -188,6 +189,8 @@ export function TokensMutateDialog({ open, onOpenChange, row }: MutateProps) {
             )}
 
             <SwitchField control={form.control} name="chat_cache" label={t('form.chatCache')} description={t('form.chatCacheHint')} />
+
+            <TokenLimitsFields control={form.control} use={row?.budget_use} />
           </form>
         </Form>
         <DialogFooter>

@@ -1,7 +1,8 @@
 /**
  * Create or edit a user (one form for both): username, display name, password (optional when
  * editing), email, group (from GET /api/group/) and quota — in dollars when the site shows
- * currency. Editing sends the quota only when it was changed, so concurrent spending is not undone.
+ * currency. Editing sends the quota only when it was changed, so concurrent spending is not undone,
+ * and edits the default limits and budget of the user's tokens.
  */
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
@@ -17,6 +18,8 @@ import { displayInCurrency, inputToQuota, quotaPerUnit, quotaToInput } from '@/l
 import { applyFieldErrors } from '@/lib/handle-error'
 import { groupsQueryOptions, useCreateUser, useUpdateUser, type AdminUser } from '../api'
 import { userFormSchema, type UserFormValues } from '../schema'
+import { limitsBody, limitsDefaults, type LimitValues } from '@/lib/limits-form'
+import { TokenLimitsFields } from '@/features/tokens/components/token-limits-fields'
 
 interface Props {
   open: boolean
@@ -42,6 +45,7 @@ export function UsersMutateDialog({ open, onOpenChange, row }: Props) {
       password: '',
       group: row?.group ?? 'default',
       quota: String(row ? quotaToInput(row.quota) : 0),
+      ...limitsDefaults(row as Partial<LimitValues> | undefined),
     },
   })
 
@@ -60,6 +64,7 @@ export function UsersMutateDialog({ open, onOpenChange, row }: Props) {
         id: row.id,
         ...(v.password ? { password: v.password } : {}),
         ...(form.formState.dirtyFields.quota ? { quota: inputToQuota(Number(v.quota)) } : {}),
+        ...limitsBody(v),
       },
       done
     )
@@ -67,7 +72,7 @@ export function UsersMutateDialog({ open, onOpenChange, row }: Props) {
 
   return (
     <Dialog open={open} onOpenChange={(o) => !pending && onOpenChange(o)}>
-      <DialogContent className="sm:max-w-xl" data-testid="user-form-dialog">
+      <DialogContent className="max-h-[90dvh] overflow-y-auto sm:max-w-xl" data-testid="user-form-dialog">
         <DialogHeader>
           <DialogTitle>{edit ? t('form.editTitle', { name: row.username }) : t('form.createTitle')}</DialogTitle>
           <DialogDescription>{edit ? t('form.editDescription') : t('form.createDescription')}</DialogDescription>
@@ -116,6 +121,11 @@ export function UsersMutateDialog({ open, onOpenChange, row }: Props) {
               label={currency ? t('fields.quotaUsd') : t('fields.quotaUnits')}
               description={currency ? t('form.quotaUsdHint', { units: quotaPerUnit() }) : t('form.quotaUnitsHint')}
             />
+            {edit && (
+              <div className="sm:col-span-2">
+                <TokenLimitsFields control={form.control} defaults />
+              </div>
+            )}
           </form>
         </Form>
         <DialogFooter>

@@ -1,0 +1,31 @@
+/**
+ * The current period's budget use of listed tokens, read from their owners' wallets (the budget
+ * used is wallet state: the sum of the token's log rows in the period). One wallet call per owner
+ * on the page; a token whose budget the wallet has not seen yet (never used since it was set)
+ * shows no use.
+ */
+export interface BudgetUse {
+  period: string
+  quota: number
+  used: number
+  /** Unix ms of the current period's start and end. */
+  start: number
+  end: number
+}
+
+export async function budgetUses(env: Env, tokens: { id: number; userId: number }[]): Promise<Map<number, BudgetUse>> {
+  const byUser = new Map<number, number[]>()
+  for (const t of tokens) byUser.set(t.userId, [...(byUser.get(t.userId) ?? []), t.id])
+  const out = new Map<number, BudgetUse>()
+  await Promise.all(
+    [...byUser].map(async ([userId, tokenIds]) => {
+      try {
+        const uses = await env.WALLET.getByName(`user:${userId}`).budgets({ userId, tokenIds })
+        for (const [id, use] of Object.entries(uses)) out.set(Number(id), use)
+      } catch (err) {
+        console.error(`budget use of user ${userId}: the wallet did not answer`, err)
+      }
+    })
+  )
+  return out
+}
