@@ -1,5 +1,5 @@
 /**
- * Async-task page calls (Suno and future platforms): admins GET /api/task/ (every task they
+ * Async-task page calls (Suno and Kling): admins GET /api/task/ (every task they
  * outrank, channel and user filters), everyone GET /api/task/self. Times are Unix seconds.
  */
 import { keepPreviousData, queryOptions } from '@tanstack/react-query'
@@ -25,6 +25,12 @@ export interface SunoLyrics {
   status?: string
 }
 
+/** Kling's last reply as the gateway stored it (a video task's output is in task_result). */
+export interface KlingReply {
+  code?: number
+  data?: { task_status?: string; task_status_msg?: string; task_result?: { videos?: { id?: string; url?: string; duration?: string }[] } }
+}
+
 export interface TaskRow {
   id: number
   platform: string
@@ -36,8 +42,8 @@ export interface TaskRow {
   start_time: number
   finish_time: number
   quota: number
-  properties: { title?: string; prompt?: string; tags?: string; mv?: string | null }
-  data: SunoSong[] | SunoLyrics | null
+  properties: { title?: string; prompt?: string; tags?: string; mv?: string | null; model_name?: string; mode?: string; duration?: string }
+  data: SunoSong[] | SunoLyrics | KlingReply | null
   channel_id?: number
   user_id?: number
   username?: string
@@ -48,7 +54,7 @@ export interface TaskSearch {
   p?: number
   page_size?: number
   scope?: 'all' | 'self'
-  platform?: 'suno'
+  platform?: 'suno' | 'kling'
   status?: string
   action?: string
   task_id?: string
@@ -58,8 +64,8 @@ export interface TaskSearch {
   end_timestamp?: number
 }
 
-export const PLATFORMS = ['suno'] as const
-export const ACTIONS = ['MUSIC', 'LYRICS'] as const
+export const PLATFORMS = ['suno', 'kling'] as const
+export const ACTIONS = ['MUSIC', 'LYRICS', 'text2video', 'image2video'] as const
 
 export const taskKeys = { all: ['tasks'] as const }
 

@@ -1,18 +1,22 @@
 /**
- * What a finished Suno task produced: each song with its cover, a playable audio player, the video
- * and the lyrics; a lyrics task shows its title and text. Opened from the task table's output cell.
+ * What a finished task produced: for Suno each song with its cover, a playable audio player, the
+ * video and the lyrics (a lyrics task shows its title and text); for Kling the generated videos.
+ * Opened from the task table's output cell.
  */
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
-import type { SunoLyrics, SunoSong, TaskRow } from '../api'
+import type { KlingReply, SunoLyrics, SunoSong, TaskRow } from '../api'
 
-const songsOf = (row: TaskRow): SunoSong[] => (Array.isArray(row.data) ? row.data : [])
-const lyricsOf = (row: TaskRow): SunoLyrics | null => (row.data && !Array.isArray(row.data) ? row.data : null)
+const isKling = (row: TaskRow) => row.platform === 'kling'
+const songsOf = (row: TaskRow): SunoSong[] => (!isKling(row) && Array.isArray(row.data) ? row.data : [])
+const lyricsOf = (row: TaskRow): SunoLyrics | null => (!isKling(row) && row.data && !Array.isArray(row.data) ? (row.data as SunoLyrics) : null)
+const videosOf = (row: TaskRow) => (isKling(row) ? ((row.data as KlingReply | null)?.data?.task_result?.videos ?? []).filter((v) => v.url) : [])
 
 /** Whether the task has anything to show. */
-export const hasOutput = (row: TaskRow) => songsOf(row).some((s) => s.audio_url || s.video_url || s.text) || Boolean(lyricsOf(row)?.text)
+export const hasOutput = (row: TaskRow) =>
+  songsOf(row).some((s) => s.audio_url || s.video_url || s.text) || Boolean(lyricsOf(row)?.text) || videosOf(row).length > 0
 
 function Song({ song }: { song: SunoSong }) {
   const { t } = useTranslation('tasks')
@@ -38,11 +42,12 @@ export function TaskOutputDialog({ row }: { row: TaskRow }) {
   const { t } = useTranslation('tasks')
   const songs = songsOf(row)
   const lyrics = lyricsOf(row)
+  const videos = videosOf(row)
   const [open, setOpen] = useState(false)
   return (
     <>
       <Button variant="outline" size="sm" className="h-7" onClick={() => setOpen(true)} data-testid="task-output-open">
-        {row.action === 'LYRICS' ? t('output.openLyrics') : t('output.openMusic', { count: songs.length })}
+        {isKling(row) ? t('output.openVideo', { count: videos.length }) : row.action === 'LYRICS' ? t('output.openLyrics') : t('output.openMusic', { count: songs.length })}
       </Button>
       <Dialog open={open} onOpenChange={setOpen}>
       <DialogContent className="sm:max-w-xl">
@@ -50,7 +55,13 @@ export function TaskOutputDialog({ row }: { row: TaskRow }) {
           <DialogTitle>{row.properties?.title || lyrics?.title || t('output.title', { id: row.id })}</DialogTitle>
           <DialogDescription>{row.properties?.prompt || t('output.noPrompt')}</DialogDescription>
         </DialogHeader>
-        {lyrics ? (
+        {isKling(row) ? (
+          <div className="grid gap-3">
+            {videos.map((video, i) => (
+              <video key={video.id ?? i} controls preload="none" src={video.url} className="max-h-[60vh] w-full rounded-md bg-black" aria-label={t('output.video')} data-testid="task-video" />
+            ))}
+          </div>
+        ) : lyrics ? (
           <pre className="max-h-[60vh] overflow-y-auto rounded-md bg-muted p-3 text-sm whitespace-pre-wrap" data-testid="task-lyrics">
             {lyrics.text}
           </pre>
