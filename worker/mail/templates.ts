@@ -1,6 +1,6 @@
 /**
- * The texts of the mails the gateway sends: verification code, password-reset link and
- * low-quota / exhausted-quota reminders. Each mail is English followed by Chinese, in plain text
+ * The texts of the mails the gateway sends: verification code, password-reset link, the notice
+ * that the password changed, and low-quota / exhausted-quota reminders. Each mail is English followed by Chinese, in plain text
  * and a simple HTML version, and names the site (SystemName).
  */
 import type { MailMessage } from './mailer'
@@ -51,6 +51,21 @@ export function passwordResetMail(site: string, link: string, minutes: number): 
       `The link is valid for ${minutes} minutes and works once. If you did not ask for it, ignore this mail.`,
       `点击<a href="${href}">此处</a>重置您的密码。链接 ${minutes} 分钟内有效且只能使用一次。如果不是您本人操作，请忽略本邮件。`,
     ]),
+  }
+}
+
+/** How the password changed, as the notice tells it. */
+export type PasswordChange = 'changed' | 'reset'
+
+export function passwordChangedMail(site: string, username: string, how: PasswordChange, when: string): Mail {
+  const en = how === 'reset' ? `The password of your ${site} account "${username}" was reset with an emailed link at ${when} (UTC).` : `The password of your ${site} account "${username}" was changed at ${when} (UTC).`
+  const zh = how === 'reset' ? `您的 ${site} 账号“${username}”的密码已于 ${when}（UTC）通过邮件链接重置。` : `您的 ${site} 账号“${username}”的密码已于 ${when}（UTC）修改。`
+  const advice = 'All sessions and the personal access token were signed out. If this was not you, reset your password at once and contact the administrator.'
+  const adviceZh = '所有登录会话和个人访问令牌均已失效。如果不是您本人操作，请立即重置密码并联系管理员。'
+  return {
+    subject: `${site} password ${how === 'reset' ? 'reset' : 'changed'}`,
+    text: [en, advice, '', zh, adviceZh].join('\n'),
+    html: layout(site, [escapeHtml(en), escapeHtml(advice), escapeHtml(zh + adviceZh)]),
   }
 }
 

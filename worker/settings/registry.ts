@@ -164,6 +164,8 @@ export const OPTIONS = {
   PasswordLoginEnabled: b(true),
   PasswordRegisterEnabled: b(true),
   EmailVerificationEnabled: b(false),
+  /** Mail the user when their password is changed or reset (worker/mail/password-notice.ts). */
+  PasswordChangeMailEnabled: b(true),
   GitHubOAuthEnabled: b(false),
   WeChatAuthEnabled: b(false),
   LarkAuthEnabled: b(false),

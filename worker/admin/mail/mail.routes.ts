@@ -31,6 +31,7 @@ import { getUser, profileOf } from '../users/users.service'
 import { bindToUser, findUserByBinding } from '../oauth/accounts'
 import { requireXsrf } from '../oauth/require-xsrf'
 import { paySignupRewardsQuietly } from '../../billing/signup-rewards'
+import { notifyPasswordChanged } from '../../mail/password-notice'
 import { consumeResetToken, issueResetToken, RESET_TTL_SECONDS } from '../../mail/password-reset'
 import { siteBaseUrl } from '../../lib/site-url'
 import { passwordResetMail, verificationMail } from '../../mail/templates'
@@ -97,6 +98,7 @@ export const mailRoutes = new Hono<HonoEnv>()
     const password = randomString(NEW_PASSWORD_LENGTH)
     await createDb(c.env.DB).update(users).set({ password: await hashPassword(password) }).where(eq(users.id, userId))
     await revokeCredentials(c.env, userId)
+    await notifyPasswordChanged(c.env, user, 'reset')
     return ok(c, password, 'Password reset; sign in with the new password and change it in your profile')
   })
   .get('/oauth/email/bind', userRoute, criticalRateLimit('bind'), requireXsrf, validate('query', emailBindQuery), async (c) => {

@@ -17,6 +17,7 @@ import type { HonoEnv } from '../../env'
 import { updateSelfSchema } from '../auth/auth.schema'
 import { BINDING_TYPES, unbindFromUser } from '../oauth/accounts'
 import { createSession, revokeCredentials } from '../auth/session'
+import { notifyPasswordChanged } from '../../mail/password-notice'
 import { requireXsrf } from '../oauth/require-xsrf'
 import { getUser, profileOf, usernameTaken } from './users.service'
 import { conflict } from '../../lib/errors'
@@ -62,7 +63,9 @@ export const selfRoutes = new Hono<HonoEnv>()
       await revokeCredentials(c.env, me.id)
       if (c.get('authMethod') === 'session') await createSession(c, me.id)
     }
-    return ok(c, profileOf((await getUser(c.env, me.id))!), 'Updated')
+    const updated = (await getUser(c.env, me.id))!
+    if (patch.password) await notifyPasswordChanged(c.env, updated, 'changed')
+    return ok(c, profileOf(updated), 'Updated')
   })
   // Rotates the token: a state-changing GET (one-hub path), so the XSRF header is required.
   .get('/user/token', userRoute, requireXsrf, async (c) => {

@@ -45,6 +45,7 @@ const LOGIN_KEYS = [
   'PasswordRegisterEnabled',
   'RegisterEnabled',
   'EmailVerificationEnabled',
+  'PasswordChangeMailEnabled',
   'GitHubOAuthEnabled',
   'WeChatAuthEnabled',
   'LarkAuthEnabled',
