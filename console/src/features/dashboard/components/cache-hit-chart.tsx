@@ -33,7 +33,7 @@ export function cacheHitsByModel(rows: UsageRow[], limit = 8): CacheHitRow[] {
     .map(([model, m]) => ({ model, ...m, share: Math.round((Math.min(m.cached, m.prompt) / m.prompt) * 1000) / 10 }))
 }
 
-const shortName = (name: string) => (name.length > 18 ? `${name.slice(0, 17)}…` : name)
+const shortName = (name: string) => (name.length > 16 ? `${name.slice(0, 15)}…` : name)
 
 export function CacheHitChart({ rows }: { rows: UsageRow[] }) {
   const { t } = useTranslation('dashboard')
@@ -44,7 +44,7 @@ export function CacheHitChart({ rows }: { rows: UsageRow[] }) {
       <BarChart data={data} layout="vertical" margin={{ top: 8, right: 16, left: 0, bottom: 0 }}>
         <CartesianGrid horizontal={false} strokeDasharray="3 3" />
         <XAxis type="number" domain={[0, 100]} tickFormatter={(v: number) => `${v}%`} tick={CHART_TICK} tickLine={false} axisLine={false} />
-        <YAxis type="category" dataKey="model" tickFormatter={shortName} tick={CHART_TICK} tickLine={false} axisLine={false} width={120} />
+        <YAxis type="category" dataKey="model" tickFormatter={shortName} tick={CHART_TICK} tickLine={false} axisLine={false} width={132} />
         <Tooltip
           content={
             <ChartTooltipContent
