@@ -39,6 +39,14 @@ describe('password change notice', () => {
     expect(notices).toHaveLength(1)
   })
 
+  it('mails the user when an administrator sets their password', async () => {
+    const { root, client, email } = await userWithEmail('adminset')
+    const id = (await client.get('/api/user/self')).body.data.id as number
+    const res = await root.put('/api/user/', { id, username: 'adminset', display_name: 'adminset', email, group: 'default', password: 'set-by-root-1' })
+    expect(res.status).toBe(200)
+    expect((await mailsTo(email)).filter((m) => /password changed$/.test(m.subject))).toHaveLength(1)
+  })
+
   it('sends nothing when the setting is off', async () => {
     const { root, client, email } = await userWithEmail('quietone')
     expect((await root.put('/api/option/', { key: 'PasswordChangeMailEnabled', value: 'false' })).status).toBe(200)

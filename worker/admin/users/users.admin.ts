@@ -16,6 +16,7 @@ import { contains, offset, orderBy, page, type ListQuery } from '../shared/pagin
 import { forgetUserTokens } from '../tokens/tokens.service'
 import { limitView, partialLimitColumns, type LimitFieldValues } from '../shared/limit-fields'
 import { getUser, usernameTaken } from './users.service'
+import { notifyPasswordChanged } from '../../mail/password-notice'
 
 export function userRow(u: User) {
   return {
@@ -118,7 +119,10 @@ export async function updateUser(
   const patch: Partial<typeof users.$inferInsert> = { username: body.username, displayName: body.display_name, email: body.email, group: body.group, ...limits }
   if (body.password) patch.password = await hashPassword(body.password)
   await createDb(env.DB).update(users).set(patch).where(eq(users.id, target.id))
-  if (body.password) await revokeCredentials(env, target.id)
+  if (body.password) {
+    await revokeCredentials(env, target.id)
+    await notifyPasswordChanged(env, { username: body.username, email: body.email }, 'changed')
+  }
   if (body.quota !== undefined) {
     const current = (await wallet(env, target.id).balance({ userId: target.id }))?.quota ?? target.quota
     if (body.quota !== current) await adjustQuota(env, actor, target, body.quota - current, 'set by administrator')
