@@ -10,26 +10,30 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { startServer } from '../serve.mjs'
 import { api } from './console-api.mjs'
+import { pidListeningOn } from './measure.mjs'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 export const MODEL = 'gpt-4o-mini'
 
 export const chatBody = (stream) => JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'Say hello to the benchmark' }], stream, ...(stream ? {} : { max_tokens: 32 }) })
 
-export async function startBenchGateway(mockUrl, { inspectorPort, minify } = {}) {
+/** `vars` adds Worker variables (e.g. the test-only DO latency); `build: false` reuses the last bundle. */
+export async function startBenchGateway(mockUrl, { inspectorPort, minify, vars = {}, build = true } = {}) {
   const persistDir = mkdtempSync(path.join(os.tmpdir(), 'gateway-bench-'))
   execFileSync(process.execPath, [path.join(root, 'node_modules/wrangler/bin/wrangler.js'), 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persistDir], {
     cwd: root,
     stdio: 'ignore',
     env: { ...process.env, CI: '1', WRANGLER_SEND_METRICS: 'false' },
   })
-  const server = await startServer({ port: 0, persistDir, quiet: true, cron: false, inspectorPort, minify, vars: { CRITICAL_RATE_LIMIT: '100000' } })
+  const server = await startServer({ port: 0, persistDir, quiet: true, cron: false, build, inspectorPort, minify, vars: { CRITICAL_RATE_LIMIT: '100000', ...vars } })
   const url = server.url.href.replace(/\/$/, '')
   const keys = await prepareGateway(url, mockUrl)
   return {
     url,
     keys,
     mf: server.mf,
+    /** The workerd process serving it (CPU and memory are read from the kernel's accounting). */
+    pid: pidListeningOn(Number(new URL(url).port)),
     async stop() {
       await server.stop()
       rmSync(persistDir, { recursive: true, force: true })

@@ -1,9 +1,10 @@
 /**
  * Measurement helpers for scripts/bench.mjs: an autocannon run that records every response time
- * (so p50/p95/p99 are exact), a sequential time-to-first-byte probe for streams, and RSS sampling
- * of the workerd processes.
+ * (so p50/p95/p99 are exact), a sequential time-to-first-byte probe for streams, the process that
+ * listens on a port (other helpers' workerd processes share the machine), its CPU time from the
+ * kernel's own accounting, and RSS sampling of that process.
  */
-import { execFileSync } from 'node:child_process'
+import { readFileSync, readdirSync, readlinkSync } from 'node:fs'
 import autocannon from 'autocannon'
 
 export function percentile(sorted, p) {
@@ -12,11 +13,11 @@ export function percentile(sorted, p) {
   return sorted[Math.max(0, idx)]
 }
 
-export async function load({ url, connections, duration, headers, body }) {
+export async function load({ url, connections, duration, amount, headers, body }) {
   const times = []
   let errors = 0
   let non2xx = 0
-  const instance = autocannon({ url, connections, duration, method: 'POST', headers, body, pipelining: 1 })
+  const instance = autocannon({ url, connections, ...(amount ? { amount } : { duration }), timeout: 10, method: 'POST', headers, body, pipelining: 1 })
   instance.on('response', (_client, status, _bytes, responseTime) => {
     times.push(responseTime)
     if (status >= 300) non2xx++
@@ -36,36 +37,85 @@ export async function load({ url, connections, duration, headers, body }) {
   }
 }
 
-/** Time from sending a streaming request to its first body byte, over `n` sequential requests (ms, p50). */
+/**
+ * Time from sending a streaming request to its first body byte, over `n` sequential requests (ms,
+ * p50/p95). A request without a first byte within 10 s counts as a failure, not as a sample.
+ */
 export async function firstByte({ url, headers, body, n = 100 }) {
   const samples = []
+  let failures = 0
   for (let i = 0; i < n; i++) {
     const started = performance.now()
-    const res = await fetch(url, { method: 'POST', headers, body })
-    const reader = res.body.getReader()
-    await reader.read()
-    samples.push(performance.now() - started)
-    await reader.cancel()
+    try {
+      const res = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(10_000) })
+      const reader = res.body.getReader()
+      await reader.read()
+      samples.push(performance.now() - started)
+      await reader.cancel()
+    } catch {
+      failures++
+    }
   }
   samples.sort((a, b) => a - b)
-  return { p50: percentile(samples, 50), p95: percentile(samples, 95) }
+  return { p50: percentile(samples, 50), p95: percentile(samples, 95), failures }
 }
 
-/** Sum of RSS (MB) of workerd processes; sampled in the background, peak kept. */
-export function memorySampler() {
+/** The pid of the process listening on TCP `port` of this machine (Linux /proc), or undefined. */
+export function pidListeningOn(port) {
+  const hex = port.toString(16).toUpperCase().padStart(4, '0')
+  const inodes = new Set()
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text = ''
+    try {
+      text = readFileSync(table, 'utf8')
+    } catch {
+      continue
+    }
+    for (const line of text.split('\n').slice(1)) {
+      const f = line.trim().split(/\s+/)
+      // local_address is ADDR:PORT in hex; state 0A is LISTEN.
+      if (f[1]?.endsWith(`:${hex}`) && f[3] === '0A') inodes.add(f[9])
+    }
+  }
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    let fds = []
+    try {
+      fds = readdirSync(`/proc/${pid}/fd`)
+    } catch {
+      continue
+    }
+    for (const fd of fds) {
+      try {
+        const m = readlinkSync(`/proc/${pid}/fd/${fd}`).match(/^socket:\[(\d+)\]$/)
+        if (m && inodes.has(m[1])) return Number(pid)
+      } catch {
+        // fd closed meanwhile
+      }
+    }
+  }
+  return undefined
+}
+
+/** User + system CPU time of a process so far, in ms (all its threads; /proc/<pid>/stat, 100 ticks/s). */
+export function cpuMs(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  return (Number(f[11]) + Number(f[12])) * 10
+}
+
+/** RSS (MB) of the given processes, sampled in the background, peak kept. */
+export function memorySampler(pids) {
   let peak = 0
   const sample = () => {
-    try {
-      const out = execFileSync('ps', ['-C', 'workerd', '-o', 'rss='], { encoding: 'utf8' })
-      const mb = out
-        .split('\n')
-        .map((l) => Number(l.trim()))
-        .filter((n) => n > 0)
-        .reduce((a, b) => a + b, 0) / 1024
-      peak = Math.max(peak, mb)
-    } catch {
-      // no workerd running yet
+    let kb = 0
+    for (const pid of pids) {
+      try {
+        kb += Number(readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/)?.[1] ?? 0)
+      } catch {
+        // gone
+      }
     }
+    peak = Math.max(peak, kb / 1024)
   }
   const timer = setInterval(sample, 250)
   return {

@@ -8,7 +8,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const file = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../BENCHMARKS.md')
-const ORDER = ['main', 'profile', 'scale']
+const ORDER = ['main', 'stack', 'analysis', 'profile', 'scale']
 
 export function writeBlock(name, markdown) {
   const text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n'
