@@ -20,11 +20,13 @@ interface Props<T extends FieldValues & LimitsFormValues> {
   defaults?: boolean
 }
 
-export function BudgetBar({ use, className }: { use: BudgetUse; className?: string }) {
+/** The budget's use in its period as a bar; `compact` (table cells) shows "used / quota" with the reset time as a tooltip. */
+export function BudgetBar({ use, className, compact }: { use: BudgetUse; className?: string; compact?: boolean }) {
   const { t } = useTranslation('tokens')
   const pct = budgetPercent(use)
+  const text = t('limits.budgetUsed', { used: renderQuota(use.used), quota: renderQuota(use.quota), reset: new Date(use.end).toLocaleString() })
   return (
-    <div className={className}>
+    <div className={className} title={compact ? text : undefined}>
       <div
         role="progressbar"
         aria-label={t('limits.budgetUse')}
@@ -35,9 +37,7 @@ export function BudgetBar({ use, className }: { use: BudgetUse; className?: stri
       >
         <div className={pct >= 100 ? 'h-full bg-destructive' : 'h-full bg-primary'} style={{ width: `${pct}%` }} />
       </div>
-      <p className="mt-1 text-xs text-muted-foreground tabular-nums">
-        {t('limits.budgetUsed', { used: renderQuota(use.used), quota: renderQuota(use.quota), reset: new Date(use.end).toLocaleString() })}
-      </p>
+      <p className="mt-1 text-xs text-muted-foreground tabular-nums">{compact ? `${renderQuota(use.used)} / ${renderQuota(use.quota)}` : text}</p>
     </div>
   )
 }

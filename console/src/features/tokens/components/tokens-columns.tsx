@@ -87,7 +87,7 @@ export function tokenColumns({ t, tableT, admin, myId, isRoot, chatLinks, open }
       header: t('fields.budget'),
       cell: ({ row }) => {
         const use = row.original.budget_use
-        if (use) return <BudgetBar use={use} className="w-36" />
+        if (use) return <BudgetBar use={use} className="w-28" compact />
         if (row.original.budget_period && row.original.budget_quota > 0) {
           return <span className="whitespace-nowrap tabular-nums">{t('limits.budgetOnly', { quota: renderQuota(row.original.budget_quota), period: t(`limits.period.${row.original.budget_period}`) })}</span>
         }
