@@ -21,7 +21,7 @@ describe('affinity key', () => {
     expect(affinityKey('m', { user: 'u', messages })).toBe('m|k:u')
     expect(affinityKey('m', { metadata: { user_id: 'a' }, messages })).toBe('m|k:a')
     const prefix = affinityKey('m', { messages })!
-    expect(prefix).toMatch(/^m\|p:[0-9a-f]{16}$/)
+    expect(prefix).toMatch(/^m\|p:[0-9a-f]{8}$/)
     // Later turns of the same conversation keep the key; another system prompt does not.
     expect(affinityKey('m', { messages: [...messages, { role: 'assistant', content: 'x' }, { role: 'user', content: 'more' }] })).toBe(prefix)
     expect(affinityKey('m', { messages: [{ role: 'system', content: 'Other.' }, messages[1]] })).not.toBe(prefix)

@@ -9,16 +9,14 @@
 
 /** Messages (after the system prompt) that identify a conversation: the first one, so later turns keep the key. */
 const PREFIX_MESSAGES = 1
-/** Characters of that prefix hashed (a long system prompt is still a stable key). */
-const PREFIX_CHARS = 8192
+/**
+ * Characters of that prefix hashed: enough to tell conversations apart, and requests sharing a
+ * longer system prompt share its cached prefix anyway (clients may set prompt_cache_key).
+ */
+const PREFIX_CHARS = 4096
 
-/** 32-bit FNV-1a of a string with a seed, finished with a multiply-xorshift mix. */
-function hash32(text: string, seed: number): number {
-  let h = (0x811c9dc5 ^ seed) >>> 0
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i)
-    h = Math.imul(h, 0x01000193)
-  }
+/** Multiply-xorshift finish of a 32-bit hash. */
+function mix(h: number): number {
   h ^= h >>> 16
   h = Math.imul(h, 0x85ebca6b)
   h ^= h >>> 13
@@ -27,14 +25,57 @@ function hash32(text: string, seed: number): number {
   return h >>> 0
 }
 
-/** A stable 16-hex-digit hash (two seeds), used for affinity keys and key identities. */
+/** 32-bit FNV-1a of a string with a seed, mixed. */
+function hash32(text: string, seed: number): number {
+  let h = (0x811c9dc5 ^ seed) >>> 0
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193)
+  return mix(h)
+}
+
+const hex8 = (n: number) => n.toString(16).padStart(8, '0')
+
+/** A stable 16-hex-digit hash (two seeded FNV-1a lanes in one pass), used for affinity keys and key identities. */
 export function stableHash(text: string): string {
-  return hash32(text, 0).toString(16).padStart(8, '0') + hash32(text, 0x9e3779b9).toString(16).padStart(8, '0')
+  let a = 0x811c9dc5
+  let b = (0x811c9dc5 ^ 0x9e3779b9) >>> 0
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    a = Math.imul(a ^ c, 0x01000193)
+    b = Math.imul(b ^ c, 0x01000193)
+  }
+  return hex8(mix(a)) + hex8(mix(b))
 }
 
 /** A uniform number in (0, 1) from a string. */
 function unit(text: string): number {
   return (hash32(text, 0x27d4eb2f) + 0.5) / 4294967296
+}
+
+/** A message's text for the prefix: string content, or its text parts (images and files by type only). */
+function contentText(content: unknown): string {
+  if (typeof content === 'string') return content
+  if (!Array.isArray(content)) return ''
+  return content.map((part) => (part && typeof part === 'object' ? String((part as { text?: unknown }).text ?? (part as { type?: unknown }).type ?? '') : '')).join('\u0002')
+}
+
+/**
+ * Hash of the roles and texts of the system messages and the first other message, fed straight
+ * into the hash (no copy of a long prompt) and cut after PREFIX_CHARS characters.
+ */
+function prefixHash(messages: { role?: unknown; content?: unknown }[]): string {
+  const system = messages.filter((m) => m?.role === 'system' || m?.role === 'developer')
+  const rest = messages.filter((m) => m?.role !== 'system' && m?.role !== 'developer').slice(0, PREFIX_MESSAGES)
+  let h = 0x811c9dc5
+  let left = PREFIX_CHARS
+  for (const m of [...system, ...rest]) {
+    for (const text of [`${String(m?.role)}\u0000`, contentText(m?.content), '\u0001']) {
+      const n = Math.min(text.length, left)
+      for (let i = 0; i < n; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193)
+      left -= n
+    }
+    if (left <= 0) break
+  }
+  return hex8(mix(h))
 }
 
 const str = (v: unknown, max = 512) => (typeof v === 'string' && v.trim() ? v.trim().slice(0, max) : undefined)
@@ -45,12 +86,9 @@ export function affinityKey(model: string, json: Record<string, unknown> | undef
   const metadata = json.metadata && typeof json.metadata === 'object' ? (json.metadata as Record<string, unknown>) : undefined
   const explicit = str(json.prompt_cache_key) ?? str(json.user) ?? str(metadata?.user_id)
   if (explicit) return `${model}|k:${explicit}`
-  const messages = Array.isArray(json.messages) ? (json.messages as { role?: unknown }[]) : undefined
+  const messages = Array.isArray(json.messages) ? (json.messages as { role?: unknown; content?: unknown }[]) : undefined
   if (!messages?.length) return undefined
-  const system = messages.filter((m) => m?.role === 'system' || m?.role === 'developer')
-  const rest = messages.filter((m) => m?.role !== 'system' && m?.role !== 'developer').slice(0, PREFIX_MESSAGES)
-  const prefix = JSON.stringify([system, rest]).slice(0, PREFIX_CHARS)
-  return `${model}|p:${stableHash(prefix)}`
+  return `${model}|p:${prefixHash(messages)}`
 }
 
 /**
