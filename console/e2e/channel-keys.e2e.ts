@@ -55,16 +55,21 @@ describe('channel key status', () => {
       group: ['default'],
     })
     channelId = pool.id
-    // Relay traffic meets the revoked key and disables it (in the background of that request).
-    for (let i = 0; i < 6; i++) {
+    // Relay traffic from three users meets the revoked key and disables it (failures from two users
+    // are needed; the disable runs in the background of the failing request).
+    const tokens = [fixture.token.key, (await relayFixture({ username: `uipool${suffix}b` })).token.key, (await relayFixture({ username: `uipool${suffix}c` })).token.key]
+    // After its first failure the key is frozen for RetryCooldownSeconds (5 s); a later failure of
+    // another user disables it.
+    const deadline = Date.now() + 25_000
+    for (let i = 0; (await root.ok<any>('GET', `/api/channel/${channelId}/keys`)).keys[1].status !== 3 && Date.now() < deadline; i++) {
       const res = await fetch(`${root.base}/v1/chat/completions`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${fixture.token.key}`, 'content-type': 'application/json' },
+        headers: { authorization: `Bearer ${tokens[i % 3]}`, 'content-type': 'application/json' },
         body: JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: `question ${i}` }] }),
       })
       expect(res.status).toBe(200)
+      await new Promise((r) => setTimeout(r, 200))
     }
-    for (let i = 0; i < 100 && (await root.ok<any>('GET', `/api/channel/${channelId}/keys`)).keys[1].status !== 3; i++) await new Promise((r) => setTimeout(r, 100))
   })
 
   afterAll(async () => {

@@ -1,7 +1,8 @@
 /**
  * Key pools and affinity end to end with the official `openai` SDK against the running gateway and
  * the mock upstream: a pool channel holding k1, a revoked key (the mock answers 401
- * invalid_api_key) and k2 serves 30 of 30 requests and disables only the revoked key; 20 requests
+ * invalid_api_key) and k2 serves 30 of 30 requests from three users and disables only the revoked
+ * key (failures from two users are needed, as for channels); 20 requests
  * sharing one prompt_cache_key across two equal channels all land on one of them.
  */
 import OpenAI from 'openai'
@@ -10,6 +11,8 @@ import { relayFixture } from './support/api'
 
 let fixture: Awaited<ReturnType<typeof relayFixture>>
 let client: OpenAI
+/** Three users' clients: a key is disabled only on failures from two users (like a channel). */
+let clients: OpenAI[] = []
 const stamp = Date.now().toString(36)
 const POOL_MODEL = `pool-model-${stamp}`
 const STICKY_MODEL = `sticky-model-${stamp}`
@@ -27,6 +30,8 @@ beforeAll(async () => {
   for (const model of [POOL_MODEL, STICKY_MODEL]) await fixture.root.ok('POST', '/api/prices/single', { model, type: 'tokens', channel_type: 1, input: 0.1, output: 0.2 })
   await fixture.root.ok('PUT', '/api/option/', { key: 'AutomaticDisableChannelEnabled', value: 'true' })
   client = new OpenAI({ apiKey: fixture.token.key, baseURL: `${inject('gatewayUrl')}/v1`, maxRetries: 0 })
+  const others = [await relayFixture({ username: `pool${stamp}b` }), await relayFixture({ username: `pool${stamp}c` })]
+  clients = [client, ...others.map((f) => new OpenAI({ apiKey: f.token.key, baseURL: `${inject('gatewayUrl')}/v1`, maxRetries: 0 }))]
 })
 
 afterAll(async () => {
@@ -50,22 +55,23 @@ describe('key pools with the openai SDK', () => {
     const [pool] = await fixture.root.ok<any[]>('POST', '/api/channel/', channel(`pool-${stamp}`, `${k1}\nmock-401\n${k2}`, POOL_MODEL, { key_mode: 'pool', auto_disable_threshold: 1 }))
     expect(pool.key_count).toBe(3)
     const before = await mockCounts()
+    const keysOf = () => fixture.root.ok<any>('GET', `/api/channel/${pool.id}/keys`)
+    // 30 requests, then more while the revoked key is still enabled: after its first failure it is
+    // frozen for RetryCooldownSeconds (5 s), and a second user's failure after that disables it.
+    let sent = 0
     let served = 0
-    for (let i = 0; i < 30; i++) {
-      const res = await client.chat.completions.create({ model: POOL_MODEL, messages: [{ role: 'user', content: `conversation ${i}` }] })
+    const deadline = Date.now() + 25_000
+    while (sent < 30 || ((await keysOf()).keys[1].status !== 3 && Date.now() < deadline)) {
+      const res = await clients[sent % 3]!.chat.completions.create({ model: POOL_MODEL, messages: [{ role: 'user', content: `conversation ${sent}` }] })
+      sent++
       if (res.choices[0]?.message.content) served++
+      if (sent >= 30) await new Promise((r) => setTimeout(r, 200))
     }
-    expect(served).toBe(30)
+    expect(sent).toBeGreaterThanOrEqual(30)
+    expect(served).toBe(sent)
     const after = await mockCounts()
-    expect((after[k1] ?? 0) - (before[k1] ?? 0) + (after[k2] ?? 0) - (before[k2] ?? 0)).toBe(30)
-
-    // The disable runs in the background of the failed attempt.
-    let keys: any
-    for (let i = 0; i < 50; i++) {
-      keys = await fixture.root.ok<any>('GET', `/api/channel/${pool.id}/keys`)
-      if (keys.keys[1].status === 3) break
-      await new Promise((r) => setTimeout(r, 100))
-    }
+    expect((after[k1] ?? 0) - (before[k1] ?? 0) + (after[k2] ?? 0) - (before[k2] ?? 0)).toBe(sent)
+    const keys = await keysOf()
     expect(keys.keys.map((k: any) => k.status)).toEqual([1, 3, 1])
     expect(keys.keys[1].reason).toContain('401')
     expect(JSON.stringify(keys)).not.toContain(k1)

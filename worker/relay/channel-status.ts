@@ -119,19 +119,21 @@ async function enabledKeyCount(env: Env, channelId: number): Promise<number> {
 }
 
 /**
- * One auth/billing failure of a pool key: the key is disabled once the channel's threshold of them
- * fall within its window (RateLimiter object `auto-disable:<channel>:<key hash>`).
+ * One auth/billing failure of a pool key by `actor` (`user:<id>`): the key is disabled once the
+ * channel's threshold of them fall within its window and came from at least two users, the rule
+ * channels follow (a ChannelHealth object of its own, `channel:<id>:key:<hash>`, keeps the
+ * strikes), so one user's provoked failures cannot empty a pool key by key.
  */
 export function strikeKey(
   env: Env,
   ctx: BackgroundCtx,
-  input: { channelId: number; keyHash: string; reason: string; requestId: string; threshold: number; windowSeconds: number }
+  input: { channelId: number; keyHash: string; reason: string; requestId: string; threshold: number; windowSeconds: number; actor: string }
 ) {
   const threshold = Math.max(1, input.threshold)
   ctx.waitUntil(
-    env.RATE_LIMITER.getByName(`auto-disable:${input.channelId}:${input.keyHash}`)
-      .hit(threshold - 1, Math.max(1, input.windowSeconds) * 1000)
-      .then((strikes) => (strikes.allowed ? undefined : disableKey(env, { ...input, reason: `${input.reason} (${threshold} failures)` })))
+    env.CHANNEL_HEALTH.getByName(`channel:${input.channelId}:key:${input.keyHash}`)
+      .strike({ actor: input.actor, threshold, windowMs: Math.max(1, input.windowSeconds) * 1000 })
+      .then((disable) => (disable ? disableKey(env, { ...input, reason: `${input.reason} (${threshold} failures)` }) : undefined))
       .catch((err) => console.error('key auto-disable failed', err))
   )
 }

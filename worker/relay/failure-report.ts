@@ -52,7 +52,8 @@ export function reportAttemptFailure(env: Env, ctx: BackgroundCtx, settings: Set
   if (!decision.disableReason || !mayDisable) return keyFailure
   const { threshold, windowSeconds } = autoDisableLimits(channel, settings)
   if (keyFailure) {
-    strikeKey(env, ctx, { channelId: channel.id, keyHash: f.key!.hash, reason: decision.disableReason, requestId: f.requestId, threshold, windowSeconds })
+    const actor = `user:${f.userId ?? 0}`
+    strikeKey(env, ctx, { channelId: channel.id, keyHash: f.key!.hash, reason: decision.disableReason, requestId: f.requestId, threshold, windowSeconds, actor })
     return true
   }
   const reason = `${decision.disableReason} (${Math.max(1, threshold)} failures)`

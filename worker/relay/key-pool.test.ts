@@ -1,7 +1,7 @@
 /**
  * Key pools: rotation over a pool's keys, a failing key disabled alone (with its reason, the
- * request retried on another key), the channel disabled only when no key is left, and the
- * per-channel auto-disable threshold within its window.
+ * request retried on another key) once failures from two users reach the threshold, the channel
+ * disabled only when no key is left, and the per-channel auto-disable threshold within its window.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
@@ -74,9 +74,11 @@ describe('per-key disable', () => {
   it('retries a request on another key and disables only the failing key, with its reason and request id', async () => {
     await setOptions({ ChannelAffinityEnabled: 'false' })
     const id = await poolChannel(['k1', 'revoked-1', 'k2'], { threshold: 1 })
-    const key = await apiKey()
-    for (let i = 0; i < 12; i++) expect((await send('/v1/chat/completions', { key, json: chat(i) })).status).toBe(200)
-    expect(upstream.count('revoked-1')).toBe(1)
+    // Several users (three, so the round-robin does not pair one user with the bad key): a key,
+    // like a channel, is disabled only on failures from two of them.
+    const keys = [await apiKey(), await apiKey(), await apiKey()]
+    for (let i = 0; i < 12; i++) expect((await send('/v1/chat/completions', { key: keys[i % 3], json: chat(i) })).status).toBe(200)
+    expect(upstream.count('revoked-1')).toBe(2)
     expect(upstream.count('k1') + upstream.count('k2')).toBe(12)
     expect(await keyState(id, 'revoked-1')).toMatchObject({ status: 3 })
     expect((await keyState(id, 'revoked-1'))!.reason).toContain('401')
@@ -90,10 +92,12 @@ describe('per-key disable', () => {
 
   it('disables the channel when its last key goes, and not before', async () => {
     const id = await poolChannel(['revoked-1', 'revoked-2'], { threshold: 1 })
-    const key = await apiKey()
-    const res = await send('/v1/chat/completions', { key, json: chat(1) })
+    const res = await send('/v1/chat/completions', { key: await apiKey(), json: chat(1) })
     expect(res.status).toBe(503)
     expect(upstream.count('revoked-1') + upstream.count('revoked-2')).toBe(2)
+    // One user's failures alone disable nothing.
+    expect(await keyState(id, 'revoked-1')).toBeNull()
+    expect((await send('/v1/chat/completions', { key: await apiKey(), json: chat(1) })).status).toBe(503)
     expect(await channelStatus(id)).toMatchObject({ status: 3 })
     expect((await channelStatus(id)).status_reason).toContain('no key left')
     const history = await env.DB.prepare("SELECT status FROM channel_status_history WHERE channel_id = ? AND key_hash = ''").bind(id).all()
@@ -103,13 +107,23 @@ describe('per-key disable', () => {
   it('counts key failures against the threshold before disabling', async () => {
     await setOptions({ ChannelAffinityEnabled: 'false' })
     const id = await poolChannel(['k1', 'revoked-1'], { threshold: 3 })
-    const key = await apiKey()
-    for (let i = 0; i < 4; i++) expect((await send('/v1/chat/completions', { key, json: chat(i) })).status).toBe(200)
-    expect(upstream.count('revoked-1')).toBe(2)
+    const keys = [await apiKey(), await apiKey(), await apiKey()]
+    let i = 0
+    while (upstream.count('revoked-1') < 2) expect((await send('/v1/chat/completions', { key: keys[i++ % 3], json: chat(i) })).status).toBe(200)
     expect(await keyState(id, 'revoked-1')).toBeNull()
-    for (let i = 0; i < 4; i++) expect((await send('/v1/chat/completions', { key, json: chat(i) })).status).toBe(200)
-    expect(upstream.count('revoked-1')).toBe(3)
+    while (upstream.count('revoked-1') < 3) expect((await send('/v1/chat/completions', { key: keys[i++ % 3], json: chat(i) })).status).toBe(200)
     expect(await keyState(id, 'revoked-1')).toMatchObject({ status: 3 })
+    for (let j = 0; j < 4; j++) expect((await send('/v1/chat/completions', { key: keys[0], json: chat(j) })).status).toBe(200)
+    expect(upstream.count('revoked-1')).toBe(3)
+  })
+
+  it("never disables a key on one user's failures alone", async () => {
+    await setOptions({ ChannelAffinityEnabled: 'false' })
+    const id = await poolChannel(['k1', 'revoked-1'], { threshold: 1 })
+    const key = await apiKey()
+    for (let i = 0; i < 6; i++) expect((await send('/v1/chat/completions', { key, json: chat(i) })).status).toBe(200)
+    expect(upstream.count('revoked-1')).toBeGreaterThanOrEqual(3)
+    expect(await keyState(id, 'revoked-1')).toBeNull()
   })
 })
 
