@@ -153,7 +153,17 @@ class RelayRun {
     return res
   }
 
+  /** Every answer, failures included, carries the x-ratelimit-* headers of the request's limits. */
   async execute(): Promise<Response> {
+    try {
+      return await this.run()
+    } catch (err) {
+      if (err instanceof ApiError && Object.keys(this.rateHeaders).length > 0) Object.assign(err, { headers: { ...this.rateHeaders, ...err.headers } })
+      throw err
+    }
+  }
+
+  private async run(): Promise<Response> {
     const cached = await readCachedAnswer(this.env, this.settings, this.auth, this.input)
     if (cached) return this.answerFromCache(cached)
 

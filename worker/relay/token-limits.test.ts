@@ -85,6 +85,16 @@ describe('requests per minute', () => {
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
   })
 
+  it('a failed answer carries the rate headers too', async () => {
+    await env.DB.prepare('UPDATE channels SET status = 2').run()
+    await createChannel({ key: 'mock-500' })
+    const { token } = await limitedToken({ rpm_limit: 4 })
+    const failed = await send('/v1/chat/completions', { key: token.key, json: chat() })
+    expect(failed.status).toBeGreaterThanOrEqual(500)
+    expect(failed.headers.get('x-ratelimit-limit-requests')).toBe('4')
+    expect(failed.headers.get('x-ratelimit-remaining-requests')).toBe('3')
+  })
+
   it('applies a model_limits entry to its models only', async () => {
     const { token } = await limitedToken({ model_limits: { 'gpt-4o-mini': { rpm: 1, tpm: 0 } } })
     expect((await send('/v1/chat/completions', { key: token.key, json: chat('gpt-4o-mini') })).status).toBe(200)
