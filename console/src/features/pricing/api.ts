@@ -36,6 +36,8 @@ export interface UserGroup {
   name: string
   ratio: number
   api_rate: number
+  /** Tokens per minute per user of the group (0 = none). */
+  tpm: number
   public: boolean
   enable: boolean
 }

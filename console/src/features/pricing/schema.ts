@@ -119,6 +119,11 @@ export const groupFormSchema = z.object({
     .min(1, 'pricing:validation.required')
     .refine((v) => /^\d+$/.test(v), 'pricing:validation.integer')
     .refine((v) => Number(v) <= 1_000_000, 'pricing:validation.tooLarge'),
+  tpm: z
+    .string()
+    .trim()
+    .refine((v) => v === '' || /^\d+$/.test(v), 'pricing:validation.integer')
+    .refine((v) => Number(v) <= 100_000_000, 'pricing:validation.tooLarge'),
   public: z.boolean(),
   enable: z.boolean(),
 })
@@ -129,6 +134,7 @@ export const toGroupBody = (v: GroupFormValues): UserGroupBody => ({
   name: v.name,
   ratio: Number(v.ratio),
   api_rate: Number(v.api_rate),
+  tpm: Number(v.tpm || 0),
   public: v.public,
   enable: v.enable,
 })

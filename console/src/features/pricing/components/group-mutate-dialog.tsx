@@ -49,8 +49,8 @@ export function GroupMutateDialog({ open, onOpenChange, group }: Props) {
   const form = useForm<GroupFormValues>({
     resolver: zodResolver(groupFormSchema),
     defaultValues: group
-      ? { symbol: group.symbol, name: group.name, ratio: String(group.ratio), api_rate: String(group.api_rate), public: group.public, enable: group.enable }
-      : { symbol: '', name: '', ratio: '1', api_rate: '600', public: false, enable: true },
+      ? { symbol: group.symbol, name: group.name, ratio: String(group.ratio), api_rate: String(group.api_rate), tpm: String(group.tpm ?? 0), public: group.public, enable: group.enable }
+      : { symbol: '', name: '', ratio: '1', api_rate: '600', tpm: '0', public: false, enable: true },
   })
   const ratio = Number(useWatch({ control: form.control, name: 'ratio' }))
   const onSubmit = (v: GroupFormValues) =>
@@ -93,6 +93,7 @@ export function GroupMutateDialog({ open, onOpenChange, group }: Props) {
                 description={Number.isFinite(ratio) && ratio >= 0 ? t('groups.ratioHelp', { price: formatUsd(ratioToUsd('tokens', ratio)) }) : undefined}
               />
               <InputField control={form.control} name="api_rate" label={t('groups.apiRate')} inputMode="numeric" autoComplete="off" description={t('groups.apiRateHelp')} />
+              <InputField control={form.control} name="tpm" label={t('groups.tpm')} inputMode="numeric" autoComplete="off" description={t('groups.tpmHelp')} />
             </div>
             <SwitchField form={form} name="public" label={t('groups.public')} help={t('groups.publicHelp')} />
             <SwitchField form={form} name="enable" label={t('groups.enable')} help={t('groups.enableHelp')} />
