@@ -385,6 +385,37 @@ describe('sign-in methods and account binding', () => {
     await context.close()
   })
 
+  it('asks before an external login switches a signed-in browser to another account (issue 12)', async () => {
+    const { context, page } = await openPage(suite.browser, { baseURL: suite.server.url })
+    claims = { sub: 'oidc-sub-switch', preferred_username: 'oidcswitch', email: 'oidcswitch@idp.test', email_verified: true, name: 'OIDC Switch' }
+    // The flow starts signed out; hold the provider's redirect back (code and state) for later.
+    // (A route sees only the first request of a redirect chain: ask the provider ourselves, without following.)
+    let callbackUrl = ''
+    const isAuthorize = (url: URL) => url.href.startsWith(oidc.issuer.url!) && url.pathname.endsWith('/authorize')
+    await page.route(isAuthorize, async (route) => {
+      const answer = await route.fetch({ maxRedirects: 0 })
+      callbackUrl = answer.headers()['location'] ?? ''
+      await route.abort()
+    })
+    await page.goto('/login')
+    await page.getByRole('button', { name: 'Sign in with OIDC' }).click()
+    await expect.poll(() => callbackUrl, { timeout: 30_000 }).toContain('/oauth/oidc?')
+    await page.unroute(isAuthorize)
+    // Meanwhile this browser signs in with a password; then the callback arrives.
+    await signIn(page, root)
+    await page.goto(callbackUrl)
+    const dialog = page.getByTestId('switch-account-dialog')
+    await dialog.getByText('Switch account?').waitFor()
+    await dialog.getByText(`You are signed in as ${root.username}.`, { exact: false }).waitFor()
+    await shot(page, 'identity-switch-account')
+    // Nothing changed yet: the session is still root's.
+    expect((await (await context.request.get(`${suite.server.url}/api/user/self`)).json()).data.username).toBe(root.username)
+    await dialog.getByTestId('switch-account-confirm').click()
+    await page.waitForURL('**/panel/dashboard')
+    expect((await (await context.request.get(`${suite.server.url}/api/user/self`)).json()).data.username).toBe('oidcswitch')
+    await context.close()
+  })
+
   it('follows the login and registration settings', async () => {
     const { context, page } = await openPage(suite.browser, { baseURL: suite.server.url })
     await saveOptions(suite.server.url, suite.session, { PasswordLoginEnabled: 'false', PasswordRegisterEnabled: 'false' })
