@@ -3,11 +3,12 @@
  * answers the plain codes once), edit / enable / disable (PUT) and delete (DELETE /:id). Every
  * mutation refreshes the list.
  */
-import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
+import { useMutation } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { api } from '@/lib/api-client'
+import { pagedListQuery, useInvalidate } from '@/lib/list-query'
 import { notify } from '@/lib/notify'
-import type { ListSearch, Page } from '@contract/paging'
+import type { ListSearch } from '@contract/paging'
 import type { Redemption } from '@contract/redemptions'
 
 export type { Redemption }
@@ -19,17 +20,9 @@ export const redemptionKeys = {
 }
 
 export const redemptionsQueryOptions = (search: RedemptionListSearch) =>
-  queryOptions({
-    queryKey: redemptionKeys.list(search),
-    queryFn: ({ signal }) =>
-      api.get<Page<Redemption>>('/api/redemption/', { p: search.p, page_size: search.page_size, order: search.order, keyword: search.keyword }, signal),
-    placeholderData: keepPreviousData,
-  })
+  pagedListQuery<Redemption>(redemptionKeys.list(search), '/api/redemption/', search)
 
-function useRefresh() {
-  const queryClient = useQueryClient()
-  return () => void queryClient.invalidateQueries({ queryKey: redemptionKeys.all })
-}
+const useRefresh = () => useInvalidate(redemptionKeys.all)
 
 export function useCreateRedemptions() {
   const { t } = useTranslation('redemptions')

@@ -3,21 +3,17 @@
  * delete (DELETE /:id), the bot's status (GET /status: mode, webhook info, polling state) and
  * Reload (PUT /reload), which pushes the menus and the webhook/polling mode to Telegram.
  */
-import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
+import { queryOptions, useMutation } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { api } from '@/lib/api-client'
+import { pagedListQuery, useInvalidate } from '@/lib/list-query'
 import { notify } from '@/lib/notify'
-import type { Page } from '@contract/paging'
+import type { ListSearch } from '@contract/paging'
 import type { TelegramMenu, TelegramStatus } from '@contract/telegram'
 
 export { PARSE_MODES, type TelegramMenu, type TelegramStatus } from '@contract/telegram'
 
-export interface TelegramListSearch {
-  p?: number
-  page_size?: number
-  order?: string
-  keyword?: string
-}
+export type TelegramListSearch = ListSearch
 
 export const telegramKeys = {
   all: ['telegram'] as const,
@@ -26,12 +22,7 @@ export const telegramKeys = {
 }
 
 export const telegramMenusQueryOptions = (search: TelegramListSearch) =>
-  queryOptions({
-    queryKey: telegramKeys.list(search),
-    queryFn: ({ signal }) =>
-      api.get<Page<TelegramMenu>>('/api/option/telegram/', { p: search.p, page_size: search.page_size, order: search.order, keyword: search.keyword }, signal),
-    placeholderData: keepPreviousData,
-  })
+  pagedListQuery<TelegramMenu>(telegramKeys.list(search), '/api/option/telegram/', search)
 
 export const telegramStatusQueryOptions = queryOptions({
   queryKey: telegramKeys.status,
@@ -40,10 +31,7 @@ export const telegramStatusQueryOptions = queryOptions({
 
 export type MenuBody = Omit<TelegramMenu, 'id'>
 
-function useRefresh() {
-  const queryClient = useQueryClient()
-  return () => void queryClient.invalidateQueries({ queryKey: telegramKeys.all })
-}
+const useRefresh = () => useInvalidate(telegramKeys.all)
 
 export function useSaveMenu() {
   const { t } = useTranslation('telegram')

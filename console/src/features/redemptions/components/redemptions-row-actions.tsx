@@ -2,10 +2,10 @@
  * The "…" menu of a redemption code: edit and enable/disable while it is not redeemed (a redeemed
  * code is read-only), delete always. Disable and delete ask for confirmation.
  */
-import { Ban, CircleCheck, MoreHorizontal, Pencil, Trash2 } from 'lucide-react'
+import { Ban, CircleCheck, Pencil, Trash2 } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
-import { Button } from '@/components/ui/button'
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuSeparator, DropdownMenuTrigger } from '@/components/ui/dropdown-menu'
+import { RowAction, RowActionsMenu } from '@/components/row-actions-menu'
+import { DropdownMenuSeparator } from '@/components/ui/dropdown-menu'
 import { REDEMPTION_STATUS } from '@contract/enums'
 import { useUpdateRedemption, type Redemption } from '../api'
 import { useRedemptionsDialog } from './redemptions-provider'
@@ -17,38 +17,24 @@ export function RedemptionsRowActions({ row }: { row: Redemption }) {
   const redeemed = row.status === REDEMPTION_STATUS.REDEEMED
 
   return (
-    <DropdownMenu modal={false}>
-      <DropdownMenuTrigger asChild>
-        <Button variant="ghost" size="icon" className="size-8" aria-label={t('actions.menu', { name: row.name })} data-testid={`redemption-actions-${row.id}`}>
-          <MoreHorizontal />
-        </Button>
-      </DropdownMenuTrigger>
-      <DropdownMenuContent align="end" className="w-40">
-        {!redeemed && (
-          <>
-            <DropdownMenuItem onSelect={() => open({ kind: 'edit', row })}>
-              <Pencil />
-              {t('actions.edit')}
-            </DropdownMenuItem>
-            {row.status === REDEMPTION_STATUS.DISABLED ? (
-              <DropdownMenuItem disabled={update.isPending} onSelect={() => update.mutate({ id: row.id, name: row.name, quota: row.quota, status: 1 })}>
-                <CircleCheck />
-                {t('actions.enable')}
-              </DropdownMenuItem>
-            ) : (
-              <DropdownMenuItem onSelect={() => open({ kind: 'disable', row })}>
-                <Ban />
-                {t('actions.disable')}
-              </DropdownMenuItem>
-            )}
-            <DropdownMenuSeparator />
-          </>
-        )}
-        <DropdownMenuItem variant="destructive" onSelect={() => open({ kind: 'delete', row })}>
-          <Trash2 />
-          {t('actions.delete')}
-        </DropdownMenuItem>
-      </DropdownMenuContent>
-    </DropdownMenu>
+    <RowActionsMenu label={t('actions.menu', { name: row.name })} testId={`redemption-actions-${row.id}`} className="w-40">
+      {!redeemed && (
+        <>
+          <RowAction icon={Pencil} label={t('actions.edit')} onSelect={() => open({ kind: 'edit', row })} />
+          {row.status === REDEMPTION_STATUS.DISABLED ? (
+            <RowAction
+              icon={CircleCheck}
+              label={t('actions.enable')}
+              disabled={update.isPending}
+              onSelect={() => update.mutate({ id: row.id, name: row.name, quota: row.quota, status: 1 })}
+            />
+          ) : (
+            <RowAction icon={Ban} label={t('actions.disable')} onSelect={() => open({ kind: 'disable', row })} />
+          )}
+          <DropdownMenuSeparator />
+        </>
+      )}
+      <RowAction icon={Trash2} label={t('actions.delete')} destructive onSelect={() => open({ kind: 'delete', row })} />
+    </RowActionsMenu>
   )
 }

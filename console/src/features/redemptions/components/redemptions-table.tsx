@@ -2,7 +2,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { getRouteApi } from '@tanstack/react-router'
 import { useTranslation } from 'react-i18next'
-import { DataTable, DataTablePagination, DataTableToolbar, useServerTable } from '@/components/data-table'
+import { KeywordListTable } from '@/components/data-table'
 import { redemptionsQueryOptions, type RedemptionListSearch } from '../api'
 import { useRedemptionsColumns } from './redemptions-columns'
 
@@ -15,17 +15,15 @@ export function RedemptionsTable() {
   const { data, isLoading } = useQuery(redemptionsQueryOptions(search))
   const columns = useRedemptionsColumns()
   const setSearch = (patch: Partial<RedemptionListSearch>) => void navigate({ search: (prev) => ({ ...prev, ...patch }) })
-  const table = useServerTable({ data: data?.data, columns, total: data?.total_count ?? 0, search, setSearch, getRowId: (row) => String(row.id) })
-
   return (
-    <div>
-      <DataTableToolbar
-        table={table}
-        search={{ value: search.keyword, onChange: (keyword) => setSearch({ keyword, p: undefined }), placeholder: t('searchPlaceholder') }}
-        onReset={() => setSearch({ keyword: undefined, p: undefined })}
-      />
-      <DataTable table={table} loading={isLoading} empty={search.keyword ? t('emptySearch') : t('empty')} />
-      <DataTablePagination table={table} />
-    </div>
+    <KeywordListTable
+      search={search}
+      setSearch={setSearch}
+      page={data}
+      loading={isLoading}
+      columns={columns}
+      searchPlaceholder={t('searchPlaceholder')}
+      empty={{ plain: t('empty'), searched: t('emptySearch') }}
+    />
   )
 }
