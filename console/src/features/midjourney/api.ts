@@ -2,8 +2,7 @@
  * Midjourney page calls: admins GET /api/mj/ (every task they outrank, channel and user filters),
  * everyone GET /api/mj/self. The URL keeps times in Unix seconds; the API takes milliseconds.
  */
-import { keepPreviousData, queryOptions } from '@tanstack/react-query'
-import { api } from '@/lib/api-client'
+import { taskListQuery } from '@/features/tasks/api'
 
 export interface MjRow {
   id: number
@@ -47,23 +46,13 @@ export const mjKeys = { all: ['midjourney'] as const }
 const ms = (seconds: number | undefined, end = false) => (seconds === undefined ? undefined : seconds * 1000 + (end ? 999 : 0))
 
 export const mjQueryOptions = (search: MjSearch, all: boolean) =>
-  queryOptions({
-    queryKey: ['midjourney', all ? 'all' : 'self', search],
-    queryFn: ({ signal }) =>
-      api.get<{ data: MjRow[]; total_count: number }>(
-        all ? '/api/mj/' : '/api/mj/self',
-        {
-          p: search.p,
-          page_size: search.page_size,
-          status: search.status,
-          action: search.action,
-          task_id: search.task_id,
-          start_timestamp: ms(search.start_timestamp),
-          end_timestamp: ms(search.end_timestamp, true),
-          ...(all ? { username: search.username, channel_id: search.channel_id } : {}),
-        },
-        signal
-      ),
-    placeholderData: keepPreviousData,
-    refetchInterval: (q) => (q.state.data?.data.some((r) => r.progress !== '100%') ? 10_000 : false),
+  taskListQuery<MjRow>(['midjourney', all ? 'all' : 'self', search], all ? '/api/mj/' : '/api/mj/self', {
+    p: search.p,
+    page_size: search.page_size,
+    status: search.status,
+    action: search.action,
+    task_id: search.task_id,
+    start_timestamp: ms(search.start_timestamp),
+    end_timestamp: ms(search.end_timestamp, true),
+    ...(all ? { username: search.username, channel_id: search.channel_id } : {}),
   })

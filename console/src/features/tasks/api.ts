@@ -69,26 +69,24 @@ export const ACTIONS = ['MUSIC', 'LYRICS', 'text2video', 'image2video'] as const
 
 export const taskKeys = { all: ['tasks'] as const }
 
-export const tasksQueryOptions = (search: TaskSearch, all: boolean) =>
+/** The paged task list; unfinished tasks move on their own, so look again while any row on the page is still running. */
+export const taskListQuery = <T extends { progress: string }>(queryKey: readonly unknown[], path: string, params: Record<string, string | number | undefined>) =>
   queryOptions({
-    queryKey: ['tasks', all ? 'all' : 'self', search],
-    queryFn: ({ signal }) =>
-      api.get<{ data: TaskRow[]; total_count: number }>(
-        all ? '/api/task/' : '/api/task/self',
-        {
-          p: search.p,
-          page_size: search.page_size,
-          platform: search.platform,
-          status: search.status,
-          action: search.action,
-          task_id: search.task_id,
-          start_timestamp: search.start_timestamp,
-          end_timestamp: search.end_timestamp,
-          ...(all ? { username: search.username, channel_id: search.channel_id } : {}),
-        },
-        signal
-      ),
+    queryKey,
+    queryFn: ({ signal }) => api.get<{ data: T[]; total_count: number }>(path, params, signal),
     placeholderData: keepPreviousData,
-    // Unfinished tasks move on their own: look again while any row on the page is still running.
     refetchInterval: (q) => (q.state.data?.data.some((r) => r.progress !== '100%') ? 10_000 : false),
+  })
+
+export const tasksQueryOptions = (search: TaskSearch, all: boolean) =>
+  taskListQuery<TaskRow>(['tasks', all ? 'all' : 'self', search], all ? '/api/task/' : '/api/task/self', {
+    p: search.p,
+    page_size: search.page_size,
+    platform: search.platform,
+    status: search.status,
+    action: search.action,
+    task_id: search.task_id,
+    start_timestamp: search.start_timestamp,
+    end_timestamp: search.end_timestamp,
+    ...(all ? { username: search.username, channel_id: search.channel_id } : {}),
   })

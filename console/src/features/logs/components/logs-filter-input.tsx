@@ -1,6 +1,6 @@
 /**
- * Filter inputs of the log page bound to URL params: a text box that commits after typing pauses,
- * and a local date-time box that commits Unix seconds (empty clears the filter).
+ * Filter inputs of the log and task pages bound to URL params: a text box that commits after typing pauses,
+ * a local date-time box that commits Unix seconds (empty clears the filter), and the owner + time-range group.
  */
 import { useEffect, useRef, useState, type ComponentProps } from 'react'
 import { Input } from '@/components/ui/input'
@@ -55,5 +55,42 @@ export function DateTimeInput({
       }}
       className={cn('h-9 w-full min-w-0 sm:w-52', className)}
     />
+  )
+}
+
+interface OwnerRangeSearch {
+  username?: string
+  channel_id?: number
+  start_timestamp?: number
+  end_timestamp?: number
+}
+
+/**
+ * The filters the log and task toolbars share: username and channel id (only when an admin views
+ * everyone's rows), then the submit-time range. `t` is the caller's namespace (same filter keys).
+ */
+export function OwnerAndRangeFilters({ search, all, filter, t }: { search: OwnerRangeSearch; all: boolean; filter: (patch: OwnerRangeSearch) => void; t: (key: string) => string }) {
+  return (
+    <>
+      {all && (
+        <>
+          <DebouncedInput value={search.username} onCommit={(username) => filter({ username })} placeholder={t('filters.username')} aria-label={t('filters.username')} className="w-[calc(50%-0.25rem)] sm:w-36" name="username" />
+          <DebouncedInput
+            value={search.channel_id ? String(search.channel_id) : undefined}
+            onCommit={(v) => filter({ channel_id: v && /^\d+$/.test(v) && Number(v) > 0 ? Number(v) : undefined })}
+            placeholder={t('filters.channel')}
+            aria-label={t('filters.channel')}
+            inputMode="numeric"
+            className="w-[calc(50%-0.25rem)] sm:w-28"
+            name="channel_id"
+          />
+        </>
+      )}
+      <div className="grid w-full grid-cols-1 gap-2 sm:flex sm:w-auto sm:items-center">
+        <DateTimeInput value={search.start_timestamp} onCommit={(start_timestamp) => filter({ start_timestamp })} aria-label={t('filters.start')} title={t('filters.start')} name="start_timestamp" />
+        <span className="hidden text-muted-foreground sm:inline">–</span>
+        <DateTimeInput value={search.end_timestamp} onCommit={(end_timestamp) => filter({ end_timestamp })} endOfMinute aria-label={t('filters.end')} title={t('filters.end')} name="end_timestamp" />
+      </div>
+    </>
   )
 }

@@ -12,7 +12,7 @@ import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip
 import { DataTableToolbar } from '@/components/data-table'
 import { LOG_TYPES } from '@contract/enums'
 import { exportUrl, type LogRow, type LogSearch } from '../api'
-import { DateTimeInput, DebouncedInput } from './logs-filter-input'
+import { DebouncedInput, OwnerAndRangeFilters } from './logs-filter-input'
 
 interface Props {
   table: Table<LogRow>
@@ -83,45 +83,7 @@ export function LogsToolbar({ table, search, all, setSearch }: Props) {
         className="w-[calc(50%-0.25rem)] sm:w-44"
         name="model_name"
       />
-      {all && (
-        <>
-          <DebouncedInput
-            value={search.username}
-            onCommit={(username) => filter({ username })}
-            placeholder={t('filters.username')}
-            aria-label={t('filters.username')}
-            className="w-[calc(50%-0.25rem)] sm:w-36"
-            name="username"
-          />
-          <DebouncedInput
-            value={search.channel_id ? String(search.channel_id) : undefined}
-            onCommit={(v) => filter({ channel_id: v && /^\d+$/.test(v) && Number(v) > 0 ? Number(v) : undefined })}
-            placeholder={t('filters.channel')}
-            aria-label={t('filters.channel')}
-            inputMode="numeric"
-            className="w-[calc(50%-0.25rem)] sm:w-28"
-            name="channel_id"
-          />
-        </>
-      )}
-      <div className="grid w-full grid-cols-1 gap-2 sm:flex sm:w-auto sm:items-center">
-        <DateTimeInput
-          value={search.start_timestamp}
-          onCommit={(start_timestamp) => filter({ start_timestamp })}
-          aria-label={t('filters.start')}
-          title={t('filters.start')}
-          name="start_timestamp"
-        />
-        <span className="hidden text-muted-foreground sm:inline">–</span>
-        <DateTimeInput
-          value={search.end_timestamp}
-          onCommit={(end_timestamp) => filter({ end_timestamp })}
-          endOfMinute
-          aria-label={t('filters.end')}
-          title={t('filters.end')}
-          name="end_timestamp"
-        />
-      </div>
+      <OwnerAndRangeFilters search={search} all={all} filter={filter} t={t} />
     </DataTableToolbar>
   )
 }

@@ -12,7 +12,7 @@ const LISTED = 10
 
 export function PricingDialogs({ prices }: { prices: Price[] }) {
   const { t } = useTranslation('pricing')
-  const { dialog, isOpen, serial, close } = usePricing()
+  const { dialog, isOpen, seq, close } = usePricing()
   const deletePrices = useDeletePrices()
   const deleteGroup = useDeleteGroup()
   if (!dialog) return null
@@ -21,19 +21,19 @@ export function PricingDialogs({ prices }: { prices: Price[] }) {
   }
   switch (dialog.kind) {
     case 'price':
-      return <PriceMutateDialog key={serial} open={isOpen} onOpenChange={onOpenChange} price={dialog.price} model={dialog.model} prices={prices} />
+      return <PriceMutateDialog key={seq} open={isOpen} onOpenChange={onOpenChange} price={dialog.price} model={dialog.model} prices={prices} />
     case 'merged':
-      return <PriceMergedDialog key={serial} open={isOpen} onOpenChange={onOpenChange} group={dialog.group} prices={prices} />
+      return <PriceMergedDialog key={seq} open={isOpen} onOpenChange={onOpenChange} group={dialog.group} prices={prices} />
     case 'updates':
-      return <PricingUpdatesDialog key={serial} open={isOpen} onOpenChange={onOpenChange} prices={prices} />
+      return <PricingUpdatesDialog key={seq} open={isOpen} onOpenChange={onOpenChange} prices={prices} />
     case 'group':
-      return <GroupMutateDialog key={serial} open={isOpen} onOpenChange={onOpenChange} group={dialog.group} />
+      return <GroupMutateDialog key={seq} open={isOpen} onOpenChange={onOpenChange} group={dialog.group} />
     case 'delete-prices': {
       const { models, onDeleted } = dialog
       const listed = models.slice(0, LISTED).join(', ') + (models.length > LISTED ? t('deleteDialog.andMore', { count: models.length - LISTED }) : '')
       return (
         <ConfirmDialog
-          key={serial}
+          key={seq}
           open={isOpen}
           onOpenChange={onOpenChange}
           title={t('deleteDialog.title', { count: models.length })}
@@ -56,7 +56,7 @@ export function PricingDialogs({ prices }: { prices: Price[] }) {
       const { group } = dialog
       return (
         <ConfirmDialog
-          key={serial}
+          key={seq}
           open={isOpen}
           onOpenChange={onOpenChange}
           title={t('groups.deleteTitle')}

@@ -6,7 +6,7 @@ import type { Table } from '@tanstack/react-table'
 import { useTranslation } from 'react-i18next'
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select'
 import { DataTableToolbar } from '@/components/data-table'
-import { DateTimeInput, DebouncedInput } from '@/features/logs/components/logs-filter-input'
+import { DebouncedInput, OwnerAndRangeFilters } from '@/features/logs/components/logs-filter-input'
 import { TASK_STATUSES } from './task-status'
 
 export interface TaskFilterSearch {
@@ -71,25 +71,7 @@ export function TasksToolbar<T, S extends TaskFilterSearch>({ table, search, all
         className="w-[calc(50%-0.25rem)] sm:w-28"
         name="task_id"
       />
-      {all && (
-        <>
-          <DebouncedInput value={search.username} onCommit={(username) => filter({ username })} placeholder={t('filters.username')} aria-label={t('filters.username')} className="w-[calc(50%-0.25rem)] sm:w-36" name="username" />
-          <DebouncedInput
-            value={search.channel_id ? String(search.channel_id) : undefined}
-            onCommit={(v) => filter({ channel_id: v && /^\d+$/.test(v) && Number(v) > 0 ? Number(v) : undefined })}
-            placeholder={t('filters.channel')}
-            aria-label={t('filters.channel')}
-            inputMode="numeric"
-            className="w-[calc(50%-0.25rem)] sm:w-28"
-            name="channel_id"
-          />
-        </>
-      )}
-      <div className="grid w-full grid-cols-1 gap-2 sm:flex sm:w-auto sm:items-center">
-        <DateTimeInput value={search.start_timestamp} onCommit={(start_timestamp) => filter({ start_timestamp })} aria-label={t('filters.start')} title={t('filters.start')} name="start_timestamp" />
-        <span className="hidden text-muted-foreground sm:inline">–</span>
-        <DateTimeInput value={search.end_timestamp} onCommit={(end_timestamp) => filter({ end_timestamp })} endOfMinute aria-label={t('filters.end')} title={t('filters.end')} name="end_timestamp" />
-      </div>
+      <OwnerAndRangeFilters search={search} all={all} filter={filter} t={t} />
     </DataTableToolbar>
   )
 }
