@@ -24,7 +24,7 @@ export function renderError(c: Context<HonoEnv>, err: unknown) {
   const apiError = toApiError(err)
   if (apiError.status >= 500) console.error(`[${c.get('requestId')}] ${c.req.method} ${c.req.path}`, apiError.cause ?? err)
   if (isRelayPath(c.req.path)) return withErrorHeaders(apiError, c.json(openAIBody(apiError, c.get('requestId')), apiError.status))
-  return withErrorHeaders(apiError, c.json(managementBody(apiError), apiError.status))
+  return withErrorHeaders(apiError, c.json(managementBody(apiError, c.get('requestId')), apiError.status))
 }
 
 export function createApp() {
@@ -60,7 +60,7 @@ export function createApp() {
   for (const prefix of MJ_MODE_PREFIXES) app.route(`/${prefix}/mj`, mj)
   app.route('/suno', createSunoApp())
   app.route('/kling', createKlingApp())
-  app.notFound((c) => renderError(c, new ApiError(404, `Not found: ${c.req.method} ${c.req.path}`)))
+  app.notFound((c) => renderError(c, new ApiError(404, `Not found: ${c.req.method} ${c.req.path}`, { code: 'route_not_found' })))
   app.onError((err, c) => renderError(c, err))
   return app
 }

@@ -1,10 +1,11 @@
 /**
  * The one error helper. Code throws `ApiError`; `app.onError` renders it as the management
- * envelope `{success:false, message, data?}` on /api and as the OpenAI envelope
+ * envelope `{success:false, message, code, request_id, data?}` on /api and as the OpenAI envelope
  * `{error:{message,type,code,param}}` on the relay. Unknown errors become 500 without leaking details.
  */
 import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import { isManagementErrorCode, managementCodeOfStatus, type ManagementErrorBody, type ManagementErrorCode } from '../../shared/contract/errors'
 import { EMAIL_TAKEN_MESSAGE, isEmailUniqueViolation } from '../db/errors'
 
 export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 500 | 502 | 503 | 504
@@ -71,11 +72,17 @@ export function withErrorHeaders(err: ApiError, res: Response): Response {
   return res
 }
 
+/** The error's own code when it is a management code (e.g. `csrf`), else the one of its status. */
+export function managementCode(err: ApiError): ManagementErrorCode {
+  if (isManagementErrorCode(err.code)) return err.code
+  return managementCodeOfStatus(err.status)
+}
+
 /** Management API body for a failure. */
-export function managementBody(err: ApiError) {
-  return err.data === undefined
-    ? { success: false, message: err.message }
-    : { success: false, message: err.message, data: err.data }
+export function managementBody(err: ApiError, requestId: string): ManagementErrorBody {
+  const body: ManagementErrorBody = { success: false, message: err.message, code: managementCode(err), request_id: requestId }
+  if (err.data !== undefined) body.data = err.data
+  return body
 }
 
 /** Relay body for a failure, in the OpenAI envelope. */

@@ -1,9 +1,12 @@
 /**
  * The console's HTTP client: same-origin fetch with the session cookie, the `XSRF-TOKEN` cookie
  * echoed in `X-XSRF-TOKEN`, JSON in and out, and the `{success, message, data}` envelope unwrapped.
- * Every failure becomes an `ApiError` carrying the HTTP status, the server message and, for 400s,
- * the per-field messages (`data.fields`).
+ * Every failure becomes an `ApiError` carrying the HTTP status, the machine `code` (branch on it,
+ * never on the message text), the server message, the `request_id` and, for 400s, the per-field
+ * messages (`data.fields`).
  */
+import { isManagementErrorCode, managementCodeOfStatus, type ManagementErrorCode } from '@contract/errors'
+
 export interface Envelope<T> {
   success: boolean
   message: string
@@ -13,12 +16,18 @@ export interface Envelope<T> {
 export class ApiError extends Error {
   readonly status: number
   readonly fields: Record<string, string>
+  /** The server's code; for a body without one (a proxy's page), the code of the status. `network` when no answer came. */
+  readonly code: ManagementErrorCode | 'network'
+  /** The server's request id (also in the X-Request-Id header), when it answered. */
+  readonly requestId: string | undefined
 
-  constructor(status: number, message: string, fields: Record<string, string> = {}) {
+  constructor(status: number, message: string, fields: Record<string, string> = {}, server: { code?: unknown; request_id?: unknown } = {}) {
     super(message)
     this.name = 'ApiError'
     this.status = status
     this.fields = fields
+    this.code = status === 0 ? 'network' : isManagementErrorCode(server.code) ? server.code : managementCodeOfStatus(status)
+    this.requestId = typeof server.request_id === 'string' ? server.request_id : undefined
   }
 }
 
@@ -86,7 +95,7 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
   if (!res.ok || !payload || payload.success !== true) {
     const data = payload?.data as { fields?: Record<string, string> } | undefined
     const message = payload?.message || res.statusText || `HTTP ${res.status}`
-    throw new ApiError(res.status, message, data?.fields ?? {})
+    throw new ApiError(res.status, message, data?.fields ?? {}, payload as { code?: unknown; request_id?: unknown } | undefined)
   }
   return { success: true, message: payload.message ?? '', data: payload.data as T }
 }

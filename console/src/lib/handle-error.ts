@@ -1,7 +1,8 @@
 /**
  * Global handling of failed calls, wired into the QueryClient caches so features need no
- * try/catch: 429 and 500 get fixed messages, 405 an informational "demo site" toast, everything
- * else 'Error: ' + the server message. A 401 also clears the signed-in user and sends the browser
+ * try/catch. It branches on the error's machine code: rate_limited and internal get fixed messages,
+ * method_not_allowed an informational "demo site" toast, everything
+ * else 'Error: ' + the server message. unauthorized also clears the signed-in user and sends the browser
  * to /login through the handler registered at bootstrap. Forms additionally show `fields`.
  */
 import type { FieldValues, Path, UseFormReturn } from 'react-hook-form'
@@ -19,9 +20,9 @@ export function setUnauthorizedHandler(handler: () => void) {
 
 export function errorMessage(err: unknown): string {
   if (isApiError(err)) {
-    if (err.status === 429) return i18n.t('common:errors.tooManyRequests')
-    if (err.status === 500) return i18n.t('common:errors.serverError')
-    if (err.status === 0) return i18n.t('common:errors.network')
+    if (err.code === 'rate_limited') return i18n.t('common:errors.tooManyRequests')
+    if (err.code === 'internal' && err.status === 500) return i18n.t('common:errors.serverError')
+    if (err.code === 'network') return i18n.t('common:errors.network')
     return i18n.t('common:errors.withMessage', { message: err.message })
   }
   const message = err instanceof Error ? err.message : String(err)
@@ -30,12 +31,12 @@ export function errorMessage(err: unknown): string {
 
 export function handleError(err: unknown): void {
   if (err instanceof DOMException && err.name === 'AbortError') return
-  if (isApiError(err) && err.status === 405) {
+  if (isApiError(err) && err.code === 'method_not_allowed') {
     notify.info(i18n.t('common:errors.demoSite'))
     return
   }
   notify.error(errorMessage(err))
-  if (isApiError(err) && err.status === 401) {
+  if (isApiError(err) && err.code === 'unauthorized') {
     authStore.clear()
     unauthorizedHandler()
   }

@@ -21,7 +21,7 @@ describe('unique emails', () => {
     expect((await anon.post('/api/user/register', { username: 'first', password: 'password-123', email: 'Dup@Example.io' })).status).toBe(200)
     const second = await anon.post('/api/user/register', { username: 'second', password: 'password-123', email: 'dup@example.IO' })
     expect(second.status).toBe(409)
-    expect(second.body).toEqual({ success: false, message: EMAIL_TAKEN_MESSAGE })
+    expect(second.body).toMatchObject({ success: false, message: EMAIL_TAKEN_MESSAGE, code: 'conflict' })
     expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM users WHERE username = 'second'").first<{ n: number }>()).toEqual({ n: 0 })
   })
 

@@ -68,7 +68,7 @@ export function useSetup() {
     },
     onError: async (err) => {
       // Someone else finished the setup first: the site info is stale, the account exists.
-      if (isApiError(err) && err.status === 409) {
+      if (isApiError(err) && err.code === 'conflict') {
         await queryClient.invalidateQueries({ queryKey: siteInfoQueryOptions.queryKey })
         void navigate({ to: '/login' })
       }

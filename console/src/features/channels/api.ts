@@ -147,7 +147,7 @@ export const groupsQueryOptions = queryOptions({
 
 /**
  * Whether the server has the balance-refresh endpoints. A route that does not exist answers
- * 404 "Not found: GET …"; an existing one refuses the id 0 with a 400 (or "Channel not found").
+ * 404 with code route_not_found; an existing one refuses the id 0 with a 400 (or "Channel not found").
  * The probe never refreshes anything.
  */
 export const balanceSupportQueryOptions = queryOptions({
@@ -157,7 +157,7 @@ export const balanceSupportQueryOptions = queryOptions({
       await api.get('/api/channel/update_balance/0')
       return true
     } catch (err) {
-      return !(isApiError(err) && err.status === 404 && err.message.startsWith('Not found:'))
+      return !(isApiError(err) && err.code === 'route_not_found')
     }
   },
   staleTime: Infinity,

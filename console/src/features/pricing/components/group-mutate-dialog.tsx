@@ -60,7 +60,7 @@ export function GroupMutateDialog({ open, onOpenChange, group }: Props) {
         onSuccess: () => onOpenChange(false),
         onError: (err) => {
           applyFieldErrors(form, err)
-          if (isApiError(err) && err.status === 409) form.setError('symbol', { type: 'server', message: err.message })
+          if (isApiError(err) && err.code === 'conflict') form.setError('symbol', { type: 'server', message: err.message })
         },
       }
     )

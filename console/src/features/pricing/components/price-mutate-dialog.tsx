@@ -53,7 +53,7 @@ export function PriceMutateDialog({ open, onOpenChange, price, model, prices }: 
       onSuccess: () => onOpenChange(false),
       onError: (err: unknown) => {
         applyFieldErrors(form, err)
-        if (isApiError(err) && err.status === 409) form.setError('model', { type: 'server', message: err.message })
+        if (isApiError(err) && err.code === 'conflict') form.setError('model', { type: 'server', message: err.message })
       },
     }
     if (price) update.mutate({ model: price.model, body }, options)

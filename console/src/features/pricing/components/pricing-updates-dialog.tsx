@@ -88,7 +88,7 @@ export function PricingUpdatesDialog({ open, onOpenChange, prices }: Props) {
   const errorText =
     error instanceof InvalidListUrlError
       ? t('updates.urlInvalid')
-      : isApiError(error) && (error.status === 400 || error.status === 502)
+      : isApiError(error) && (error.code === 'validation_failed' || error.status === 502)
         ? error.message
         : error
           ? errorMessage(error)
