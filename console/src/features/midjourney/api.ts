@@ -3,6 +3,7 @@
  * everyone GET /api/mj/self. The URL keeps times in Unix seconds; the API takes milliseconds.
  */
 import { taskListQuery } from '@/features/tasks/api'
+import type { TaskListSearch } from '@/features/tasks/components/task-list-page'
 
 export interface MjRow {
   id: number
@@ -26,18 +27,8 @@ export interface MjRow {
   mj_id?: string
 }
 
-export interface MjSearch {
-  p?: number
-  page_size?: number
-  scope?: 'all' | 'self'
-  status?: string
-  action?: string
-  task_id?: string
-  username?: string
-  channel_id?: number
-  start_timestamp?: number
-  end_timestamp?: number
-}
+/** The URL search of the Midjourney page: the shared task filters (no platform). */
+export type MjSearch = Omit<TaskListSearch, 'platform'>
 
 export const MJ_ACTIONS = ['IMAGINE', 'UPSCALE', 'VARIATION', 'REROLL', 'DESCRIBE', 'BLEND', 'SHORTEN', 'ZOOM', 'PAN', 'MODAL', 'INPAINT', 'UPLOAD', 'SWAP_FACE'] as const
 

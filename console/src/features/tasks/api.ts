@@ -4,6 +4,7 @@
  */
 import { keepPreviousData, queryOptions } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
+import type { TaskListSearch } from './components/task-list-page'
 
 export interface SunoSong {
   id: string
@@ -50,18 +51,8 @@ export interface TaskRow {
   task_id?: string
 }
 
-export interface TaskSearch {
-  p?: number
-  page_size?: number
-  scope?: 'all' | 'self'
+export interface TaskSearch extends TaskListSearch {
   platform?: 'suno' | 'kling'
-  status?: string
-  action?: string
-  task_id?: string
-  username?: string
-  channel_id?: number
-  start_timestamp?: number
-  end_timestamp?: number
 }
 
 export const PLATFORMS = ['suno', 'kling'] as const
