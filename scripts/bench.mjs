@@ -75,7 +75,7 @@ const json = (key) => ({ 'content-type': 'application/json', authorization: `Bea
  * first byte. Targets with `latencyOnly` run only the c=1 and first-byte parts.
  */
 async function pairedTargets(targets) {
-  const raw = Object.fromEntries(targets.map((t) => [t.name, { rps32: [], p99c32: [], p50c1: [], ttfb: [] }]))
+  const raw = Object.fromEntries(targets.map((t) => [t.name, { rps32: [], p99c32: [], p50c1: [], ttfb: [], failures: 0, errors: 0 }]))
   const counts = Object.fromEntries(targets.map((t) => [t.name, { served: 0, cut: 0 }]))
   for (let round = 0; round < ROUNDS; round++) {
     const order = targets.map((_, i) => targets[(i + round) % targets.length])
@@ -85,7 +85,8 @@ async function pairedTargets(targets) {
       if (!t.latencyOnly) {
         const r32 = await load({ url: t.url, connections: 32, duration: PAIRED_SECONDS, headers, body: chatBody(false) })
         raw[t.name].rps32.push(r32.rps)
-        raw[t.name].p99c32.push(r32.p99)
+        raw[t.name].p99c32.push(r32.ok ? r32.p99 : Infinity)
+        raw[t.name].errors += r32.errors
         counts[t.name].served += r32.ok
         counts[t.name].cut += 32
         await sleep(300)
@@ -93,16 +94,20 @@ async function pairedTargets(targets) {
       const r1 = await load({ url: t.url, connections: 1, duration: PAIRED_SECONDS, headers, body: chatBody(false) })
       await sleep(300)
       const fb = await firstByte({ url: t.url, headers, body: chatBody(true), n: 40 })
-      raw[t.name].p50c1.push(r1.p50)
-      raw[t.name].ttfb.push(fb.p50)
-      counts[t.name].served += r1.ok + 40
-      counts[t.name].cut += 1
+      // A round with no answer at all has no latency: it counts as infinitely slow, not as 0 ms.
+      raw[t.name].p50c1.push(r1.ok ? r1.p50 : Infinity)
+      raw[t.name].ttfb.push(fb.failures === 40 ? Infinity : fb.p50)
+      raw[t.name].failures += fb.failures
+      raw[t.name].errors += r1.errors
+      console.log(`round ${round + 1}/${ROUNDS} ${t.name}: c=1 p50 ${r1.p50.toFixed(2)} ms, first byte ${fb.p50.toFixed(2)} ms (${fb.failures} without a first byte in 3 s)`)
+      counts[t.name].served += r1.ok + 40 - fb.failures
+      counts[t.name].cut += 1 + fb.failures
     }
   }
   const out = {}
   for (const t of targets) {
     const r = raw[t.name]
-    out[t.name] = { rps32: median(r.rps32), p99c32: median(r.p99c32), p50c1: median(r.p50c1), ttfb: median(r.ttfb), ...counts[t.name] }
+    out[t.name] = { rps32: median(r.rps32), p99c32: median(r.p99c32), p50c1: median(r.p50c1), ttfb: median(r.ttfb), failures: r.failures, errors: r.errors, ...counts[t.name] }
   }
   return out
 }

@@ -17,7 +17,7 @@ export async function load({ url, connections, duration, amount, headers, body }
   const times = []
   let errors = 0
   let non2xx = 0
-  const instance = autocannon({ url, connections, ...(amount ? { amount } : { duration }), timeout: 10, method: 'POST', headers, body, pipelining: 1 })
+  const instance = autocannon({ url, connections, ...(amount ? { amount } : { duration }), timeout: 5, method: 'POST', headers, body, pipelining: 1 })
   instance.on('response', (_client, status, _bytes, responseTime) => {
     times.push(responseTime)
     if (status >= 300) non2xx++
@@ -39,15 +39,15 @@ export async function load({ url, connections, duration, amount, headers, body }
 
 /**
  * Time from sending a streaming request to its first body byte, over `n` sequential requests (ms,
- * p50/p95). A request without a first byte within 10 s counts as a failure, not as a sample.
+ * p50/p95). A request without a first byte within `timeoutMs` counts as a failure, not a sample.
  */
-export async function firstByte({ url, headers, body, n = 100 }) {
+export async function firstByte({ url, headers, body, n = 100, timeoutMs = 3000 }) {
   const samples = []
   let failures = 0
   for (let i = 0; i < n; i++) {
     const started = performance.now()
     try {
-      const res = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(10_000) })
+      const res = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(timeoutMs) })
       const reader = res.body.getReader()
       await reader.read()
       samples.push(performance.now() - started)
