@@ -18,8 +18,13 @@
  * wallet caps every grant and extension), and reports carry each request's rate windows so the
  * wallet can count them and say which are full (token-limits.ts).
  *
- * All wallet calls of one lease run one at a time (a promise chain), so the local view — held by
- * the wallet, minus costs not yet reported, minus in-flight worst cases — never counts a unit twice.
+ * All wallet calls of one lease run one at a time (the `busy` flag), so answers arrive in order and
+ * the local view — held by the wallet, minus costs not yet reported, minus in-flight worst cases —
+ * never counts a unit twice. No request ever awaits a promise or uses a stub that belongs to another
+ * request (the runtime forbids I/O across request contexts and cancels such waits): the request
+ * that finds the lease idle makes the call with its own stub and, inside its own waitUntil, keeps
+ * sending what other requests queued meanwhile; a request that needs a grant while a call is in
+ * flight takes the synchronous path instead of waiting.
  */
 import { onIsolateReset } from '../cache/isolate'
 import type { LeaseItem, LeaseSettleResult } from '../../durable-objects/wallet-types'
@@ -45,10 +50,10 @@ interface Lease {
   queue: LeaseItem[]
   /** Units to ask for with the next report (0: none). */
   wanted: number
-  /** The last wallet call, which the next one waits for. */
-  chain: Promise<unknown>
-  /** A grant in progress, shared by the requests waiting for it. */
-  growing?: Promise<boolean>
+  /** A wallet call for this lease is in flight (made by one request, with its own stub). */
+  busy: boolean
+  /** The in-flight sender's work (only releaseLeases, in tests, waits for it). */
+  running?: Promise<unknown>
   expiresAt: number
   /** Size of the last grant (the top-up threshold is half of it). */
   size: number
@@ -70,17 +75,11 @@ export interface LeaseHold {
 
 const available = (l: Lease) => l.held - l.inflight
 
-function chained<T>(lease: Lease, op: () => Promise<T>): Promise<T> {
-  const next = lease.chain.then(op, op)
-  lease.chain = next.catch(() => undefined)
-  return next
-}
-
 /**
  * Hold `amount` from the user's lease: at once when the lease covers it (no wallet call), else by
- * asking the wallet for a new or larger lease (a synchronous call, shared by the requests that
- * arrive meanwhile). Undefined when the wallet cannot grant it: the caller then reserves the exact
- * way (and gets the precise refusal).
+ * asking the wallet for a new or larger lease (a synchronous call, made only when no other call of
+ * the lease is in flight). Undefined when the wallet cannot grant it or is busy with this lease: the
+ * caller then reserves the exact way (and gets the precise refusal).
  */
 export async function holdFromLease(
   wallet: WalletStub,
@@ -99,7 +98,7 @@ export async function holdFromLease(
       inflight: 0,
       queue: [],
       wanted: 0,
-      chain: Promise.resolve(),
+      busy: false,
       expiresAt: 0,
       size: 0,
       rate: { minute: 0, count: 0, blocked: false },
@@ -109,19 +108,23 @@ export async function holdFromLease(
   }
   lease.budget = who.budget
   if (!admitLocally(lease, who.rpm)) return undefined
-  for (let attempt = 0; attempt < 2; attempt++) {
-    if (Date.now() < lease.expiresAt && available(lease) >= amount) {
-      lease.inflight += amount
-      if (available(lease) < lease.size / 2 && lease.wanted === 0) {
-        lease.wanted = lease.size
-        report(wallet, ctx, lease)
-      }
-      return { lease, amount }
-    }
-    lease.growing ??= grow(wallet, lease, amount).finally(() => (lease.growing = undefined))
-    if (!(await lease.growing)) return undefined
+  if (fits(lease, amount)) return take(wallet, ctx, lease, amount)
+  // A grant needs the wallet: only when no other call of this lease is in flight (else: the exact way).
+  if (lease.busy || !(await grow(wallet, lease, amount))) return undefined
+  // What other requests queued while the grant was on its way goes out now, from this request.
+  pump(wallet, ctx, lease)
+  return fits(lease, amount) ? take(wallet, ctx, lease, amount) : undefined
+}
+
+const fits = (lease: Lease, amount: number) => Date.now() < lease.expiresAt && available(lease) >= amount
+
+function take(wallet: WalletStub, ctx: ExecutionContext, lease: Lease, amount: number): LeaseHold {
+  lease.inflight += amount
+  if (available(lease) < lease.size / 2 && lease.wanted === 0) {
+    lease.wanted = lease.size
+    pump(wallet, ctx, lease)
   }
-  return undefined
+  return { lease, amount }
 }
 
 /**
@@ -140,10 +143,11 @@ function admitLocally(lease: Lease, rpm: number): boolean {
   return true
 }
 
-/** Ask the wallet for a lease that covers `amount` more (serialized with the lease's reports). */
-function grow(wallet: WalletStub, lease: Lease, amount: number): Promise<boolean> {
+/** Ask the wallet for a lease that covers `amount` more (the caller saw the lease idle). */
+async function grow(wallet: WalletStub, lease: Lease, amount: number): Promise<boolean> {
   const want = Math.max(amount * LEASE_REQUESTS, lease.size)
-  return chained(lease, async () => {
+  lease.busy = true
+  try {
     const floor = Math.max(0, amount - available(lease))
     const res = await wallet.lease({ userId: lease.userId, tokenId: lease.tokenId, leaseId: lease.id, amount: want, floor, budget: lease.budget })
     if (!res.ok) return false
@@ -151,54 +155,75 @@ function grow(wallet: WalletStub, lease: Lease, amount: number): Promise<boolean
     lease.size = Math.max(lease.size, res.granted)
     lease.expiresAt = Date.now() + LOCAL_TTL_MS
     return true
-  }).catch((err) => {
+  } catch (err) {
     console.error(`lease ${lease.id}: the wallet did not answer`, err)
     return false
-  })
+  } finally {
+    lease.busy = false
+  }
 }
 
 const queuedCost = (l: Lease) => l.queue.reduce((s, i) => s + i.quota, 0)
 
-/** The request is done: give its hold back to the lease and queue its exact cost and log row. */
+/**
+ * The request is done: give its hold back to the lease and queue its exact cost and log row. When
+ * the lease is idle this request sends the queue (its promise answers the first batch); otherwise
+ * the request already sending takes the row along in its next batch.
+ */
 export function settleToLease(wallet: WalletStub, ctx: ExecutionContext, hold: LeaseHold, item: LeaseItem): Promise<LeaseSettleResult | undefined> {
   const { lease } = hold
   lease.inflight -= hold.amount
   lease.held -= item.quota
   lease.queue.push(item)
-  return report(wallet, ctx, lease)
+  return pump(wallet, ctx, lease)
 }
 
 /**
- * Send what is queued (and any wanted top-up) in one wallet call once the call before it is done;
- * it runs inside the request's waitUntil so the isolate stays alive until the wallet has it.
+ * When no call of the lease is in flight, send what is queued (and any wanted top-up) with this
+ * request's stub, then keep sending what arrives meanwhile, all inside this request's waitUntil.
+ * Answers the first batch's result (undefined when another request is sending, or on failure).
  */
-function report(wallet: WalletStub, ctx: ExecutionContext, lease: Lease): Promise<LeaseSettleResult | undefined> {
-  const sent = chained(lease, async () => {
-    const items = lease.queue.splice(0)
-    const extend = lease.wanted
-    lease.wanted = 0
-    if (items.length === 0 && extend === 0) return undefined
-    let res: LeaseSettleResult
+function pump(wallet: WalletStub, ctx: ExecutionContext, lease: Lease): Promise<LeaseSettleResult | undefined> {
+  if (lease.busy || (lease.queue.length === 0 && lease.wanted === 0)) return Promise.resolve(undefined)
+  lease.busy = true
+  const first = sendBatch(wallet, lease)
+  const run = (async () => {
     try {
-      res = await wallet.settleLease({ userId: lease.userId, leaseId: lease.id, items, rpm: lease.rpm, ...(extend ? { extend } : {}) })
-    } catch (err) {
-      // Keep the reports for the next batch (the lease bounds what an isolate can lose).
-      lease.queue.unshift(...items)
-      throw err
+      await first
+      while (lease.queue.length > 0 || lease.wanted > 0) await sendBatch(wallet, lease)
+    } finally {
+      lease.busy = false
+      lease.running = undefined
     }
-    if (!res.ok) {
-      console.error(`lease ${lease.id}: the wallet refused a report (${res.reason})`)
-      return res
-    }
-    lease.held = res.held - queuedCost(lease)
-    if (res.rateLimited) lease.rate.blocked = true
-    noteWalletFull(res.full)
-    if (res.held === 0 && extend === 0) lease.expiresAt = 0
-    else lease.expiresAt = Date.now() + LOCAL_TTL_MS
+  })()
+  lease.running = run
+  ctx.waitUntil(run.catch((err) => console.error(`lease ${lease.id}: report failed; kept for the next batch`, err)))
+  return first.catch(() => undefined)
+}
+
+/** One report: the queued items and any top-up; on failure they stay queued for the next one. */
+async function sendBatch(wallet: WalletStub, lease: Lease): Promise<LeaseSettleResult> {
+  const items = lease.queue.splice(0)
+  const extend = lease.wanted
+  lease.wanted = 0
+  let res: LeaseSettleResult
+  try {
+    res = await wallet.settleLease({ userId: lease.userId, leaseId: lease.id, items, rpm: lease.rpm, ...(extend ? { extend } : {}) })
+  } catch (err) {
+    // Keep the reports for the next batch (the lease bounds what an isolate can lose).
+    lease.queue.unshift(...items)
+    throw err
+  }
+  if (!res.ok) {
+    console.error(`lease ${lease.id}: the wallet refused a report (${res.reason})`)
     return res
-  })
-  ctx.waitUntil(sent.catch((err) => console.error(`lease ${lease.id}: report failed; kept for the next batch`, err)))
-  return sent.catch(() => undefined)
+  }
+  lease.held = res.held - queuedCost(lease)
+  if (res.rateLimited) lease.rate.blocked = true
+  noteWalletFull(res.full)
+  if (res.held === 0 && extend === 0) lease.expiresAt = 0
+  else lease.expiresAt = Date.now() + LOCAL_TTL_MS
+  return res
 }
 
 /** Give back every lease of this isolate (tests, and an isolate that wants its money returned). */
@@ -206,11 +231,10 @@ export async function releaseLeases(env: Env): Promise<void> {
   const all = [...leases.values()]
   leases.clear()
   await Promise.all(
-    all.map((lease) =>
-      chained(lease, async () => {
-        const items = lease.queue.splice(0)
-        await env.WALLET.getByName(`user:${lease.userId}`).settleLease({ userId: lease.userId, leaseId: lease.id, items, release: true })
-      })
-    )
+    all.map(async (lease) => {
+      await lease.running?.catch(() => undefined)
+      const items = lease.queue.splice(0)
+      await env.WALLET.getByName(`user:${lease.userId}`).settleLease({ userId: lease.userId, leaseId: lease.id, items, release: true })
+    })
   )
 }
