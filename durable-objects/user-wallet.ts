@@ -298,12 +298,23 @@ export class UserWallet extends DurableObject<Env> {
     // A deduction may take only what no in-flight request holds.
     if (amount < 0 && user.quota - this.store.holdTotal() + amount < 0) return { ok: false, reason: 'insufficient_user_quota' }
     user.quota += amount
+    if (input.restoreToken !== undefined && amount > 0) await this.restoreUse(user, input.restoreToken, amount)
     this.store.touchUser(user)
     this.store.appendLog({ ...input.log, metadata: { ...input.log.metadata, idempotency_key: input.key } }, amount)
     this.kv.put(`I:${input.key}`, { at: Date.now(), amount, userQuota: user.quota } satisfies AppliedCredit)
     await this.scheduleFlush()
     await this.flush()
     return { ok: true, userQuota: user.quota }
+  }
+
+  /** A refunded charge leaves the used quotas and returns to the token's remaining quota (not its budget). */
+  private async restoreUse(user: UserState, tokenId: number, amount: number) {
+    user.usedQuota = Math.max(0, user.usedQuota - amount)
+    const token = await this.store.ensureToken(tokenId)
+    if (!token) return
+    if (!token.unlimited) token.remain += amount
+    token.used = Math.max(0, token.used - amount)
+    this.store.touchToken(token)
   }
 
   /** The token API changed a token: take its limits from D1 (or set the remaining quota explicitly). */

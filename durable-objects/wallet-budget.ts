@@ -1,7 +1,8 @@
 /**
  * A token's budget inside its UserWallet: the settings the relay sends with each request are kept
  * in the token's state, and a new budget (or a new period or time zone) starts from what the
- * token's log rows in the current period already add up to — pending rows are flushed first and
+ * token's consumption rows (consume, and error rows that give an expiry charge back; credits such as
+ * a failed task's refund are not spending) in the current period already add up to — pending rows are flushed first and
  * D1 is summed while every other event of the wallet is held off, so the sum is exact. From then
  * on WalletStore.charge adds each charge whose log row falls in the period (Σ log quota in the
  * period = budget used), and the period rolls at its end on the fake-clock-able clockNow.
@@ -48,7 +49,7 @@ export async function configureBudget(w: WalletParts, token: TokenState, budget:
     const { start, end } = periodBounds(budget.period, budget.tz, clockNow())
     await w.flush()
     const row = await w.db
-      .prepare('SELECT COALESCE(SUM(quota), 0) AS used FROM logs WHERE user_id = ? AND token_id = ? AND created_at >= ? AND created_at < ?')
+      .prepare('SELECT COALESCE(SUM(quota), 0) AS used FROM logs WHERE user_id = ? AND token_id = ? AND type IN (2, 5) AND created_at >= ? AND created_at < ?')
       .bind(w.store.user!.id, token.id, Math.ceil(start / 1000), Math.ceil(end / 1000))
       .first<{ used: number }>()
     token.budget = { period: budget.period, tz: budget.tz, quota: budget.quota, start, end, used: row?.used ?? 0 }

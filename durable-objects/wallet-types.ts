@@ -96,6 +96,12 @@ export interface CreditInput {
   /** Idempotency key: a second credit with the same key changes nothing and answers the first result. */
   key: string
   log: WalletLog
+  /**
+   * A refund of an earlier charge by this token (a failed asynchronous task): the amount also comes
+   * back to the token's remaining quota and leaves the user's and the token's used quota. The
+   * token's budget keeps the charge (budgets count consumption rows, and this row is a credit).
+   */
+  restoreToken?: number
 }
 
 export type CreditResult =

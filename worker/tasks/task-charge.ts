@@ -145,6 +145,7 @@ export async function refundFailedTask(env: Env, task: FailedTask): Promise<void
     userId: task.userId,
     amount: task.quota,
     key: `task-refund:${task.platform}:${task.id}`,
+    restoreToken: task.tokenId || undefined,
     log: {
       type: LOG_TYPE.SYSTEM,
       createdAt: nowSeconds(),

@@ -163,8 +163,13 @@ describe('midjourney relay', () => {
     expect((results[0] as any).json).toMatchObject({ status: 'FAILURE', progress: '100%', failReason: 'Mock job failed as requested' })
     await pollUnfinishedTasks(env)
     await mj(`/mj/task/${id}/fetch`, key)
-    expect((await ledger(user.id)).quota).toBe(START)
+    const l = await ledger(user.id)
+    expect(l.quota).toBe(START)
     expect(await refundLogs(user.id)).toEqual({ n: 1, q: 50_000 })
+    // The refund also leaves the used quotas and goes back to the key's remaining quota.
+    expect(l.used_quota).toBe(0)
+    const token = await env.DB.prepare('SELECT remain_quota, used_quota FROM tokens WHERE user_id = ?').bind(user.id).first<{ remain_quota: number; used_quota: number }>()
+    expect(token!.used_quota).toBe(0)
   })
 
   it('the poller fails and refunds a task past the 1 h timeout', async () => {
