@@ -10,7 +10,7 @@ export class ConfigVersion extends DurableObject {
   private cache: Record<string, number> | undefined
 
   private load(): Record<string, number> {
-    this.cache ??= (this.ctx.storage.kv.get<Record<string, number>>('versions') ?? {})
+    this.cache ??= this.ctx.storage.kv.get<Record<string, number>>('versions') ?? {}
     return this.cache
   }
 

@@ -86,8 +86,16 @@ export class TaskQueue extends DurableObject<Env> {
         const marks = ids.map(() => '?').join(',')
         const before =
           platform === 'mj'
-            ? (await this.env.DB.prepare(`SELECT * FROM midjourneys WHERE id IN (${marks})`).bind(...ids).all<MjRow>()).results
-            : (await this.env.DB.prepare(`SELECT * FROM tasks WHERE platform = ? AND id IN (${marks})`).bind(platform, ...ids).all<TaskRow>()).results
+            ? (
+                await this.env.DB.prepare(`SELECT * FROM midjourneys WHERE id IN (${marks})`)
+                  .bind(...ids)
+                  .all<MjRow>()
+              ).results
+            : (
+                await this.env.DB.prepare(`SELECT * FROM tasks WHERE platform = ? AND id IN (${marks})`)
+                  .bind(platform, ...ids)
+                  .all<TaskRow>()
+              ).results
         const open = before.filter((r) => r.progress !== '100%')
         const after: (MjRow | TaskRow)[] =
           platform === 'mj' ? await refreshMjTasks(this.env, open as MjRow[], channels) : await refreshTaskRows(this.env, open as TaskRow[], channels)

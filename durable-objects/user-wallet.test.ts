@@ -51,8 +51,7 @@ describe('wallet write-behind', () => {
     const stub = wallet(user.id)
     // A long request holds a reservation the whole time (its expiry is an hour away).
     expect(await stub.reserve({ userId: user.id, tokenId: token.id, reqId: 'long-request', amount: 100 })).toEqual({ ok: true, held: 100 })
-    const consumeLogs = async () =>
-      (await env.DB.prepare('SELECT COUNT(*) AS n FROM logs WHERE user_id = ? AND type = 2').bind(user.id).first<{ n: number }>())!.n
+    const consumeLogs = async () => (await env.DB.prepare('SELECT COUNT(*) AS n FROM logs WHERE user_id = ? AND type = 2').bind(user.id).first<{ n: number }>())!.n
     let settled = 0
     for (const round of [1, 2, 3]) {
       for (let i = 0; i < 20; i++) {

@@ -408,7 +408,6 @@ export class UserWallet extends DurableObject<Env> {
     await this.flushing
   }
 
-
   async alarm(): Promise<void> {
     this.alarmAt = undefined
     await this.expireReservations()

@@ -140,17 +140,11 @@ export function buildFlushStatements(db: D1Database, plan: FlushPlan): D1Prepare
   ]
   if (plan.user) {
     stmts.push(
-      db
-        .prepare('UPDATE users SET quota = ?, used_quota = ?, request_count = ? WHERE id = ?')
-        .bind(plan.user.quota, plan.user.usedQuota, plan.user.requestCount, plan.user.id)
+      db.prepare('UPDATE users SET quota = ?, used_quota = ?, request_count = ? WHERE id = ?').bind(plan.user.quota, plan.user.usedQuota, plan.user.requestCount, plan.user.id)
     )
   }
   for (const t of plan.tokens) {
-    stmts.push(
-      db
-        .prepare('UPDATE tokens SET remain_quota = ?, used_quota = ?, accessed_time = MAX(accessed_time, ?) WHERE id = ?')
-        .bind(t.remain, t.used, t.accessed, t.id)
-    )
+    stmts.push(db.prepare('UPDATE tokens SET remain_quota = ?, used_quota = ?, accessed_time = MAX(accessed_time, ?) WHERE id = ?').bind(t.remain, t.used, t.accessed, t.id))
   }
   for (const c of plan.channels) {
     stmts.push(db.prepare('UPDATE channels SET used_quota = used_quota + ? WHERE id = ?').bind(c.amount, c.id))
@@ -186,11 +180,7 @@ export function buildFlushStatements(db: D1Database, plan: FlushPlan): D1Prepare
   const rowSql = `(${LOG_COLUMNS.map(() => '?').join(', ')})`
   for (let i = 0; i < plan.logs.length; i += ROWS_PER_INSERT) {
     const chunk = plan.logs.slice(i, i + ROWS_PER_INSERT)
-    stmts.push(
-      db
-        .prepare(`INSERT INTO logs (${LOG_COLUMNS.join(', ')}) VALUES ${chunk.map(() => rowSql).join(', ')}`)
-        .bind(...chunk.flatMap(([, l]) => logValues(l)))
-    )
+    stmts.push(db.prepare(`INSERT INTO logs (${LOG_COLUMNS.join(', ')}) VALUES ${chunk.map(() => rowSql).join(', ')}`).bind(...chunk.flatMap(([, l]) => logValues(l))))
   }
   return stmts
 }

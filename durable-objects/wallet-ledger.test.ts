@@ -44,7 +44,9 @@ async function loseNextAck(stub: Stub) {
 }
 
 async function logRows(userId: number) {
-  const r = await env.DB.prepare('SELECT request_id, type, quota, metadata FROM logs WHERE user_id = ? ORDER BY id').bind(userId).all<{ request_id: string; type: number; quota: number; metadata: string | null }>()
+  const r = await env.DB.prepare('SELECT request_id, type, quota, metadata FROM logs WHERE user_id = ? ORDER BY id')
+    .bind(userId)
+    .all<{ request_id: string; type: number; quota: number; metadata: string | null }>()
   return r.results
 }
 
@@ -202,7 +204,8 @@ describe('credit leases', () => {
     const token = await createToken(user.id, { unlimited: true })
     const stub = wallet(user.id)
     await stub.lease({ userId: user.id, tokenId: token.id, leaseId: 'lease:d', amount: 500, floor: 0 })
-    const report = (ids: string[]) => stub.settleLease({ userId: user.id, leaseId: 'lease:d', rpm: 3, items: ids.map((reqId) => ({ reqId, quota: 1, log: consumeLog(reqId, token.id) })) })
+    const report = (ids: string[]) =>
+      stub.settleLease({ userId: user.id, leaseId: 'lease:d', rpm: 3, items: ids.map((reqId) => ({ reqId, quota: 1, log: consumeLog(reqId, token.id) })) })
     expect(await report(['r1', 'r2'])).toMatchObject({ rateLimited: false })
     expect(await report(['r3'])).toMatchObject({ rateLimited: true })
     expect(await stub.reserve({ userId: user.id, tokenId: token.id, reqId: 'r4', amount: 1, rpm: 3 })).toEqual({ ok: false, reason: 'rate_limited' })
@@ -225,7 +228,7 @@ describe('random interleavings (seeded), with a credit lease', () => {
   for (const seed of [1, 2, 3, 4, 5, 6, 7, 8]) {
     it(`seed ${seed}: Σ log quota = balance change, no hold lost, below zero only by a logged overrun`, async () => {
       const random = rng(seed)
-      const pick = <T,>(xs: T[]) => xs[Math.floor(random() * xs.length)]!
+      const pick = <T>(xs: T[]) => xs[Math.floor(random() * xs.length)]!
       const start = 2000
       const user = await createUser({ quota: start })
       const token = await createToken(user.id, { unlimited: true })

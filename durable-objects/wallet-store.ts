@@ -54,7 +54,8 @@ export class WalletStore {
   }
 
   private async loadUserFromD1(userId: number, version: number) {
-    const row = await this.db().prepare('SELECT id, quota, used_quota, request_count, status FROM users WHERE id = ?')
+    const row = await this.db()
+      .prepare('SELECT id, quota, used_quota, request_count, status FROM users WHERE id = ?')
       .bind(userId)
       .first<{ id: number; quota: number; used_quota: number; request_count: number; status: number }>()
     if (!row || this.user) return
@@ -70,9 +71,8 @@ export class WalletStore {
       return known
     }
     if (known) console.error(`wallet: token ${tokenId} state is not money (${JSON.stringify(known)}); healing from D1`)
-    const row = await this.db().prepare(
-      'SELECT id, user_id, remain_quota, used_quota, unlimited_quota, status, expired_time, accessed_time FROM tokens WHERE id = ?'
-    )
+    const row = await this.db()
+      .prepare('SELECT id, user_id, remain_quota, used_quota, unlimited_quota, status, expired_time, accessed_time FROM tokens WHERE id = ?')
       .bind(tokenId)
       .first<{ id: number; user_id: number; remain_quota: number; used_quota: number; unlimited_quota: number; status: number; expired_time: number; accessed_time: number }>()
     if (!row || row.user_id !== this.user?.id) return undefined

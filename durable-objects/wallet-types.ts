@@ -104,9 +104,7 @@ export interface CreditInput {
   restoreToken?: number
 }
 
-export type CreditResult =
-  | { ok: true; userQuota: number; duplicate?: boolean }
-  | { ok: false; reason: 'insufficient_user_quota' | 'user_not_found' | 'invalid_amount' }
+export type CreditResult = { ok: true; userQuota: number; duplicate?: boolean } | { ok: false; reason: 'insufficient_user_quota' | 'user_not_found' | 'invalid_amount' }
 
 export interface WalletBalance {
   quota: number

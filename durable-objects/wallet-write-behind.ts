@@ -36,11 +36,15 @@ function currentPlan(store: WalletStore, user: UserState): StoredPlan | undefine
   const plan: StoredPlan = {
     seq: meta.flushSeq + 1,
     user: meta.flushedUserVersion !== user.version ? { ...user } : undefined,
-    tokens: store.dirtyTokens()
+    tokens: store
+      .dirtyTokens()
       .map((id) => store.tokens.get(id) ?? store.kv.get<TokenState>(`t:${id}`))
       .filter((t): t is TokenState => t !== undefined)
       .map((t) => ({ ...t })),
-    channels: channelUsage(counters, logs.map(([, l]) => l)),
+    channels: channelUsage(
+      counters,
+      logs.map(([, l]) => l)
+    ),
     logKeys: logs.map(([k]) => k),
     counters,
   }

@@ -98,11 +98,18 @@ function summarise(profile, moduleOf) {
 }
 
 async function main() {
-  execFileSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'console/vite.config.ts', '--logLevel', 'error'], { cwd: root, stdio: 'inherit' })
+  execFileSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'console/vite.config.ts', '--logLevel', 'error'], {
+    cwd: root,
+    stdio: 'inherit',
+  })
   const mock = await startMockUpstream({ port: 0 })
   const gateway = await startBenchGateway(mock.url, { inspectorPort: INSPECTOR_PORT, minify: false })
   const moduleOf = moduleIndex(readFileSync(path.join(root, '.wrangler/build/index.js'), 'utf8'))
-  const request = { url: `${gateway.url}/v1/chat/completions`, headers: { 'content-type': 'application/json', authorization: `Bearer ${gateway.keys.fast}` }, body: chatBody(false) }
+  const request = {
+    url: `${gateway.url}/v1/chat/completions`,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${gateway.keys.fast}` },
+    body: chatBody(false),
+  }
   try {
     await load({ ...request, connections: CONCURRENCY, duration: 3 })
     const targets = await (await fetch(`http://127.0.0.1:${INSPECTOR_PORT}/json`)).json()

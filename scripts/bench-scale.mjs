@@ -52,7 +52,9 @@ export async function seed(db, now) {
        SELECT 1, 'sk-seed-' || i, CASE WHEN i % 10 = 0 THEN 2 ELSE 1 END, 'channel-' || i, 1 + i % 5, i % 3, 'default', 'gpt-4o-mini,gpt-4o', 'tag-' || (i % 20), 'http://127.0.0.1:9', i % 2000, ${now} - i FROM n`
     )
     .run()
-  await db.prepare(`INSERT INTO abilities ("group", model, channel_id, enabled, priority, weight) SELECT 'default', 'gpt-4o-mini', id, status = 1, priority, weight FROM channels`).run()
+  await db
+    .prepare(`INSERT INTO abilities ("group", model, channel_id, enabled, priority, weight) SELECT 'default', 'gpt-4o-mini', id, status = 1, priority, weight FROM channels`)
+    .run()
   await db.prepare(`INSERT INTO abilities ("group", model, channel_id, enabled, priority, weight) SELECT 'default', 'gpt-4o', id, status = 1, priority, weight FROM channels`).run()
   const span = DAYS * 86400
   const chunk = 100_000
@@ -99,7 +101,10 @@ async function time(base, jar, p) {
 }
 
 async function main() {
-  execFileSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'console/vite.config.ts', '--logLevel', 'error'], { cwd: root, stdio: 'inherit' })
+  execFileSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'console/vite.config.ts', '--logLevel', 'error'], {
+    cwd: root,
+    stdio: 'inherit',
+  })
   const persistDir = mkdtempSync(path.join(tmpdir(), 'gateway-scale-'))
   execFileSync(process.execPath, [path.join(root, 'node_modules/wrangler/bin/wrangler.js'), 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persistDir], {
     cwd: root,

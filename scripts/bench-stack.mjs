@@ -61,7 +61,8 @@ async function main() {
     { name: 'gateway, entry + asset router (before)', url: gwEntry.url, key: gwEntry.keys.fast },
     { name: 'gateway, direct socket (npm start now)', url: gwDirect.url, key: gwDirect.keys.fast },
   ]
-  for (const t of targets.slice(2)) for (let i = 0; i < 50; i++) await fetch(`${t.url}/v1/chat/completions`, { method: 'POST', headers: json(t.key), body: chatBody(false) }).then((r) => r.text())
+  for (const t of targets.slice(2))
+    for (let i = 0; i < 50; i++) await fetch(`${t.url}/v1/chat/completions`, { method: 'POST', headers: json(t.key), body: chatBody(false) }).then((r) => r.text())
   const raw = Object.fromEntries(targets.map((t) => [t.name, { rps: [], p50: [] }]))
   for (let round = 0; round < ROUNDS; round++) {
     const order = targets.map((_, i) => targets[(i + round) % targets.length])
@@ -77,7 +78,10 @@ async function main() {
   for (const s of [gwEntry, gwDirect, bareEntry, bareDirect]) await s.stop()
   await mock.stop()
   const L = ['## Serve stack before and after', '']
-  L.push(`Measured by \`node scripts/bench-stack.mjs\` on ${new Date().toISOString().slice(0, 10)}: medians of ${ROUNDS} rounds, targets alternating (3 s at c=32, 2 s at c=1; non-stream chat, 0 ms mock). Same noisy shared machine as above: read the ratios.`, '')
+  L.push(
+    `Measured by \`node scripts/bench-stack.mjs\` on ${new Date().toISOString().slice(0, 10)}: medians of ${ROUNDS} rounds, targets alternating (3 s at c=32, 2 s at c=1; non-stream chat, 0 ms mock). Same noisy shared machine as above: read the ratios.`,
+    ''
+  )
   L.push('| served as | req/s c=32 | p50 c=1 (ms) |', '|---|---|---|')
   for (const t of targets) L.push(`| ${t.name} | ${median(raw[t.name].rps).toFixed(0)} | ${median(raw[t.name].p50).toFixed(2)} |`)
   L.push('')

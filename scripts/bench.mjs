@@ -164,7 +164,10 @@ async function ledgerCheck(db, served, inFlight) {
 
 async function main() {
   const started = Date.now()
-  execFileSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'console/vite.config.ts', '--logLevel', 'error'], { cwd: root, stdio: 'inherit' })
+  execFileSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'console/vite.config.ts', '--logLevel', 'error'], {
+    cwd: root,
+    stdio: 'inherit',
+  })
   const mock = await startMockUpstream({ port: 0 })
   const mockKey = (s) => (s.delay ? 'mock-delay-60' : 'bench-fast')
   const bare = await startPassthrough(mock.url)
@@ -208,7 +211,9 @@ async function main() {
           gatewayServed += r.ok
           gatewayInFlight += c
         }
-        console.log(`${t.name.padEnd(12)} ${s.name.padEnd(18)} c=${String(c).padEnd(4)} ${r.rps.toFixed(0).padStart(7)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  errors ${r.errors}`)
+        console.log(
+          `${t.name.padEnd(12)} ${s.name.padEnd(18)} c=${String(c).padEnd(4)} ${r.rps.toFixed(0).padStart(7)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  errors ${r.errors}`
+        )
         await sleep(200)
       }
     }

@@ -12,9 +12,7 @@ import { fileURLToPath } from 'node:url'
 
 export function writeSecurityHeaders(dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../console/dist')) {
   const html = readFileSync(path.join(dist, 'index.html'), 'utf8')
-  const hashes = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
-    (m) => `'sha256-${createHash('sha256').update(m[1]).digest('base64')}'`
-  )
+  const hashes = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => `'sha256-${createHash('sha256').update(m[1]).digest('base64')}'`)
   const csp = [
     "default-src 'self'",
     // 'wasm-unsafe-eval' compiles WebAssembly only (the import page's SQLite reader); it allows no JS eval.

@@ -68,7 +68,10 @@ export async function runDemo({ gateway, mock, username, password, log = console
   } else log(`Channel "${CHANNEL_NAME}" already points at ${mock}`)
 
   const token = must(await call('POST', '/api/token/', { name: `demo ${new Date().toISOString().slice(0, 16)}`, unlimited_quota: true, expired_time: -1 }), 'Creating an API key')
-  const mockUp = await fetch(`${mock}/v1/models`).then((r) => r.ok, () => false)
+  const mockUp = await fetch(`${mock}/v1/models`).then(
+    (r) => r.ok,
+    () => false
+  )
   return { key: token.key, mockUp }
 }
 

@@ -32,7 +32,10 @@ const bare = (pem) => pem.replace(/-----[^-]+-----/g, '').replace(/\s+/g, '')
 const rsaSign = (key, text) => crypto.createSign('RSA-SHA256').update(text).sign(key, 'base64')
 const rsaVerify = (key, text, sig) => {
   try {
-    return crypto.createVerify('RSA-SHA256').update(text).verify(key, sig ?? '', 'base64')
+    return crypto
+      .createVerify('RSA-SHA256')
+      .update(text)
+      .verify(key, sig ?? '', 'base64')
   } catch {
     return false
   }
@@ -79,7 +82,15 @@ export async function startMockPayments({ port = Number(process.env.PORT ?? 3998
     epayKey: crypto.randomBytes(12).toString('hex'),
     stripeSecret: `sk_test_mock${crypto.randomBytes(8).toString('hex')}`,
   }
-  const ids = { alipayApp: '2021000000000001', alipaySeller: '2088000000000001', wxApp: 'wxmock0001', wxMch: '1900000001', wxSerial: 'MOCKMERCHANTSERIAL', wxPlatformSerial: 'PUB_KEY_ID_MOCK', epayPid: '1001' }
+  const ids = {
+    alipayApp: '2021000000000001',
+    alipaySeller: '2088000000000001',
+    wxApp: 'wxmock0001',
+    wxMch: '1900000001',
+    wxSerial: 'MOCKMERCHANTSERIAL',
+    wxPlatformSerial: 'PUB_KEY_ID_MOCK',
+    epayPid: '1001',
+  }
   /** Orders by our id: {id, kind, tradeNo, cents, currency, notifyUrl, returnUrl, paid, gatewayNo, ...}. */
   const orders = new Map()
   const webhooks = new Map()
@@ -92,7 +103,15 @@ export async function startMockPayments({ port = Number(process.env.PORT ?? 3998
   // ---- notify builders (one per gateway, with the tamper modes) ----
 
   function epayNotify(o, tamper) {
-    const p = { pid: ids.epayPid, trade_no: o.gatewayNo, out_trade_no: tamper === 'trade_no' ? `${o.tradeNo}9` : o.tradeNo, type: o.payType || 'alipay', name: o.name ?? o.tradeNo, money: money(tamper === 'amount' ? o.cents - 1 : o.cents), trade_status: 'TRADE_SUCCESS' }
+    const p = {
+      pid: ids.epayPid,
+      trade_no: o.gatewayNo,
+      out_trade_no: tamper === 'trade_no' ? `${o.tradeNo}9` : o.tradeNo,
+      type: o.payType || 'alipay',
+      name: o.name ?? o.tradeNo,
+      money: money(tamper === 'amount' ? o.cents - 1 : o.cents),
+      trade_status: 'TRADE_SUCCESS',
+    }
     p.sign = md5(sortedQuery(p) + (tamper === 'signature' ? 'wrong-key' : keys.epayKey))
     p.sign_type = 'MD5'
     return { url: `${o.notifyUrl}${o.notifyUrl.includes('?') ? '&' : '?'}${new URLSearchParams(p)}`, init: { method: 'GET' } }
@@ -123,7 +142,13 @@ export async function startMockPayments({ port = Number(process.env.PORT ?? 3998
   function wxSigned(body, signer = keys.wxPlatform.privateKey) {
     const ts = String(Math.floor(Date.now() / 1000))
     const nonce = crypto.randomBytes(16).toString('hex')
-    return { 'Wechatpay-Timestamp': ts, 'Wechatpay-Nonce': nonce, 'Wechatpay-Signature': rsaSign(signer, `${ts}\n${nonce}\n${body}\n`), 'Wechatpay-Serial': ids.wxPlatformSerial, 'Wechatpay-Signature-Type': 'WECHATPAY2-SHA256-RSA2048' }
+    return {
+      'Wechatpay-Timestamp': ts,
+      'Wechatpay-Nonce': nonce,
+      'Wechatpay-Signature': rsaSign(signer, `${ts}\n${nonce}\n${body}\n`),
+      'Wechatpay-Serial': ids.wxPlatformSerial,
+      'Wechatpay-Signature-Type': 'WECHATPAY2-SHA256-RSA2048',
+    }
   }
 
   function wxTransaction(o, tamper) {
@@ -178,12 +203,23 @@ export async function startMockPayments({ port = Number(process.env.PORT ?? 3998
   }
 
   function stripeNotifies(o, tamper) {
-    const body = JSON.stringify({ id: rid('evt_'), object: 'event', api_version: '2025-01-01', created: Math.floor(Date.now() / 1000), type: 'checkout.session.completed', livemode: false, data: { object: stripeSession(o, tamper) } })
+    const body = JSON.stringify({
+      id: rid('evt_'),
+      object: 'event',
+      api_version: '2025-01-01',
+      created: Math.floor(Date.now() / 1000),
+      type: 'checkout.session.completed',
+      livemode: false,
+      data: { object: stripeSession(o, tamper) },
+    })
     const t = Math.floor(Date.now() / 1000)
     return [...webhooks.values()]
       .filter((w) => w.enabled_events.includes('checkout.session.completed') || w.enabled_events.includes('*'))
       .map((w) => {
-        const v1 = crypto.createHmac('sha256', tamper === 'signature' ? 'whsec_wrong' : w.secret).update(`${t}.${body}`).digest('hex')
+        const v1 = crypto
+          .createHmac('sha256', tamper === 'signature' ? 'whsec_wrong' : w.secret)
+          .update(`${t}.${body}`)
+          .digest('hex')
         return { url: w.url, init: { method: 'POST', headers: { 'content-type': 'application/json', 'Stripe-Signature': `t=${t},v1=${v1}` }, body } }
       })
   }
@@ -215,7 +251,18 @@ export async function startMockPayments({ port = Number(process.env.PORT ?? 3998
       if (req.method === 'POST') Object.assign(p, Object.fromEntries(new URLSearchParams(raw)))
       if (p.pid !== ids.epayPid) return send(res, 400, page('Epay mock', ['Unknown merchant (pid).'], '#', 'Close'))
       if (md5(sortedQuery(p) + keys.epayKey) !== p.sign) return send(res, 400, page('Epay mock', ['Signature check failed.'], '#', 'Close'))
-      const o = { id: rid('ep'), kind: 'epay', tradeNo: p.out_trade_no, cents: cents(p.money), currency: 'CNY', notifyUrl: p.notify_url, returnUrl: p.return_url, name: p.name, payType: p.type, gatewayNo: `${Date.now()}${crypto.randomInt(1000, 9999)}` }
+      const o = {
+        id: rid('ep'),
+        kind: 'epay',
+        tradeNo: p.out_trade_no,
+        cents: cents(p.money),
+        currency: 'CNY',
+        notifyUrl: p.notify_url,
+        returnUrl: p.return_url,
+        name: p.name,
+        payType: p.type,
+        gatewayNo: `${Date.now()}${crypto.randomInt(1000, 9999)}`,
+      }
       orders.set(o.id, o)
       return send(res, 200, page('Epay mock cashier', [`Order ${o.tradeNo}`, `Amount ¥${p.money}`, p.name], `/epay/pay/${o.id}`))
     }
@@ -248,14 +295,33 @@ export async function startMockPayments({ port = Number(process.env.PORT ?? 3998
       if (method === 'alipay.trade.query') {
         const o = findByTradeNo(biz.out_trade_no)
         const payload = o
-          ? { code: '10000', msg: 'Success', out_trade_no: o.tradeNo, trade_no: o.gatewayNo, trade_status: o.paid ? 'TRADE_SUCCESS' : 'WAIT_BUYER_PAY', total_amount: money(o.cents) }
+          ? {
+              code: '10000',
+              msg: 'Success',
+              out_trade_no: o.tradeNo,
+              trade_no: o.gatewayNo,
+              trade_status: o.paid ? 'TRADE_SUCCESS' : 'WAIT_BUYER_PAY',
+              total_amount: money(o.cents),
+            }
           : { code: '40004', msg: 'Business Failed', sub_code: 'ACQ.TRADE_NOT_EXIST', sub_msg: 'trade does not exist' }
         return send(res, 200, alipayAnswer(method, payload), { 'content-type': 'application/json' })
       }
-      const o = { id: rid('al'), kind: 'alipay', tradeNo: biz.out_trade_no, cents: cents(biz.total_amount), currency: 'CNY', notifyUrl: p.notify_url, returnUrl: p.return_url, subject: biz.subject, gatewayNo: `2026${Date.now()}` }
+      const o = {
+        id: rid('al'),
+        kind: 'alipay',
+        tradeNo: biz.out_trade_no,
+        cents: cents(biz.total_amount),
+        currency: 'CNY',
+        notifyUrl: p.notify_url,
+        returnUrl: p.return_url,
+        subject: biz.subject,
+        gatewayNo: `2026${Date.now()}`,
+      }
       orders.set(o.id, o)
       if (method === 'alipay.trade.precreate') {
-        return send(res, 200, alipayAnswer(method, { code: '10000', msg: 'Success', out_trade_no: o.tradeNo, qr_code: `${base}/alipay/qr/${o.id}` }), { 'content-type': 'application/json' })
+        return send(res, 200, alipayAnswer(method, { code: '10000', msg: 'Success', out_trade_no: o.tradeNo, qr_code: `${base}/alipay/qr/${o.id}` }), {
+          'content-type': 'application/json',
+        })
       }
       return send(res, 200, page('Alipay mock cashier', [`Order ${o.tradeNo}`, `Amount ¥${biz.total_amount}`, biz.subject], `/alipay/pay/${o.id}`))
     }
@@ -285,7 +351,16 @@ export async function startMockPayments({ port = Number(process.env.PORT ?? 3998
       if (url.pathname === '/wxpay/v3/pay/transactions/native' && req.method === 'POST') {
         const b = JSON.parse(raw)
         if (b.appid !== ids.wxApp || b.mchid !== ids.wxMch) return send(res, 400, { code: 'PARAM_ERROR', message: 'appid/mchid' })
-        const o = { id: rid('wx'), kind: 'wxpay', tradeNo: b.out_trade_no, cents: b.amount.total, currency: b.amount.currency ?? 'CNY', notifyUrl: b.notify_url, subject: b.description, gatewayNo: `4200${Date.now()}` }
+        const o = {
+          id: rid('wx'),
+          kind: 'wxpay',
+          tradeNo: b.out_trade_no,
+          cents: b.amount.total,
+          currency: b.amount.currency ?? 'CNY',
+          notifyUrl: b.notify_url,
+          subject: b.description,
+          gatewayNo: `4200${Date.now()}`,
+        }
         orders.set(o.id, o)
         const body = JSON.stringify({ code_url: `weixin://wxpay/bizpayurl?pr=${o.id}` })
         res.writeHead(200, { 'content-type': 'application/json', ...wxSigned(body) })
@@ -313,12 +388,21 @@ export async function startMockPayments({ port = Number(process.env.PORT ?? 3998
 
   async function stripe(req, res, url, raw) {
     if (url.pathname.startsWith('/v1/')) {
-      if ((req.headers.authorization ?? '') !== `Bearer ${keys.stripeSecret}`) return send(res, 401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } })
+      if ((req.headers.authorization ?? '') !== `Bearer ${keys.stripeSecret}`)
+        return send(res, 401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } })
       const form = new URLSearchParams(raw)
-      if (url.pathname === '/v1/webhook_endpoints' && req.method === 'GET') return send(res, 200, { object: 'list', url: '/v1/webhook_endpoints', has_more: false, data: [...webhooks.values()].map(({ secret, ...w }) => w) })
+      if (url.pathname === '/v1/webhook_endpoints' && req.method === 'GET')
+        return send(res, 200, { object: 'list', url: '/v1/webhook_endpoints', has_more: false, data: [...webhooks.values()].map(({ secret, ...w }) => w) })
       if (url.pathname === '/v1/webhook_endpoints' && req.method === 'POST') {
         const events = [...form.entries()].filter(([k]) => k.startsWith('enabled_events')).map(([, v]) => v)
-        const w = { id: rid('we_'), object: 'webhook_endpoint', url: form.get('url'), enabled_events: events, status: 'enabled', secret: `whsec_${crypto.randomBytes(16).toString('hex')}` }
+        const w = {
+          id: rid('we_'),
+          object: 'webhook_endpoint',
+          url: form.get('url'),
+          enabled_events: events,
+          status: 'enabled',
+          secret: `whsec_${crypto.randomBytes(16).toString('hex')}`,
+        }
         webhooks.set(w.id, w)
         return send(res, 200, w)
       }
@@ -348,7 +432,8 @@ export async function startMockPayments({ port = Number(process.env.PORT ?? 3998
     }
     const m = /^\/stripe\/checkout\/(\w+)$/.exec(url.pathname)
     const o = m && orders.get(m[1])
-    if (o && req.method === 'GET') return send(res, 200, page('Stripe mock checkout', [o.subject, `Total ${money(o.cents)} ${o.currency.toUpperCase()}`], `/stripe/checkout/${o.id}`))
+    if (o && req.method === 'GET')
+      return send(res, 200, page('Stripe mock checkout', [o.subject, `Total ${money(o.cents)} ${o.currency.toUpperCase()}`], `/stripe/checkout/${o.id}`))
     if (o && req.method === 'POST') {
       await deliver(o)
       return send(res, 302, '', { location: o.returnUrl })
@@ -359,7 +444,17 @@ export async function startMockPayments({ port = Number(process.env.PORT ?? 3998
   function configs() {
     return {
       stripe: { currency: 'USD', config: { secret_key: keys.stripeSecret, api_base: base } },
-      alipay: { currency: 'CNY', config: { app_id: ids.alipayApp, private_key: keys.alipayApp.privatePem, public_key: bare(keys.alipayPlatform.publicPem), pay_type: 'pagepay', seller_id: ids.alipaySeller, gateway_url: `${base}/alipay/gateway.do` } },
+      alipay: {
+        currency: 'CNY',
+        config: {
+          app_id: ids.alipayApp,
+          private_key: keys.alipayApp.privatePem,
+          public_key: bare(keys.alipayPlatform.publicPem),
+          pay_type: 'pagepay',
+          seller_id: ids.alipaySeller,
+          gateway_url: `${base}/alipay/gateway.do`,
+        },
+      },
       wxpay: {
         currency: 'CNY',
         config: {

@@ -46,11 +46,25 @@ function checkSigV4(req, raw) {
   if (!(Math.abs(Date.now() - when) < 15 * 60_000)) return 'Signature expired'
   const url = new URL(req.url, 'http://x')
   // Non-S3 services sign each path segment URI-encoded once more than it travels.
-  const path = url.pathname.split('/').map((s) => encodeURIComponent(s)).join('/')
-  const query = [...url.searchParams].map(([k, v]) => [encodeURIComponent(k), encodeURIComponent(v)]).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => `${k}=${v}`).join('&')
+  const path = url.pathname
+    .split('/')
+    .map((s) => encodeURIComponent(s))
+    .join('/')
+  const query = [...url.searchParams]
+    .map(([k, v]) => [encodeURIComponent(k), encodeURIComponent(v)])
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([k, v]) => `${k}=${v}`)
+    .join('&')
   const names = signedHeaders.split(';')
   if (!names.includes('host') || !names.includes('x-amz-date')) return 'host and x-amz-date must be signed'
-  const headers = names.map((n) => `${n}:${String(req.headers[n] ?? '').trim().replace(/\s+/g, ' ')}\n`).join('')
+  const headers = names
+    .map(
+      (n) =>
+        `${n}:${String(req.headers[n] ?? '')
+          .trim()
+          .replace(/\s+/g, ' ')}\n`
+    )
+    .join('')
   const canonical = [req.method, path, query, headers, signedHeaders, sha256(raw)].join('\n')
   const scope = `${date}/${region}/${service}/aws4_request`
   const toSign = ['AWS4-HMAC-SHA256', amzDate, scope, sha256(canonical)].join('\n')
@@ -60,7 +74,9 @@ function checkSigV4(req, raw) {
 }
 
 function checkTc3(req, raw) {
-  const m = (req.headers.authorization ?? '').match(/^TC3-HMAC-SHA256 Credential=([^/]+)\/(\d{4}-\d{2}-\d{2})\/hunyuan\/tc3_request, SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$/)
+  const m = (req.headers.authorization ?? '').match(
+    /^TC3-HMAC-SHA256 Credential=([^/]+)\/(\d{4}-\d{2}-\d{2})\/hunyuan\/tc3_request, SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$/
+  )
   if (!m) return ['AuthFailure.InvalidAuthorization', 'Authorization header is not TC3-HMAC-SHA256']
   const [, id, date, signedHeaders, signature] = m
   const secret = HUNYUAN_SECRETS[id]
@@ -68,11 +84,21 @@ function checkTc3(req, raw) {
   const ts = Number(req.headers['x-tc-timestamp'])
   if (!(Math.abs(Date.now() / 1000 - ts) < 300)) return ['AuthFailure.SignatureExpire', 'Signature expired']
   if (new Date(ts * 1000).toISOString().slice(0, 10) !== date) return ['AuthFailure.InvalidAuthorization', 'Credential date does not match X-TC-Timestamp']
-  const headers = signedHeaders.split(';').map((n) => `${n}:${String(req.headers[n] ?? '').trim().toLowerCase()}\n`).join('')
+  const headers = signedHeaders
+    .split(';')
+    .map(
+      (n) =>
+        `${n}:${String(req.headers[n] ?? '')
+          .trim()
+          .toLowerCase()}\n`
+    )
+    .join('')
   const canonical = ['POST', '/', '', headers, signedHeaders, sha256(raw)].join('\n')
   const toSign = ['TC3-HMAC-SHA256', String(ts), `${date}/hunyuan/tc3_request`, sha256(canonical)].join('\n')
   const key = hmac(hmac(hmac(`TC3${secret}`, date), 'hunyuan'), 'tc3_request')
-  return safeEqual(hmac(key, toSign).toString('hex'), signature) ? null : ['AuthFailure.SignatureFailure', 'The provided credentials could not be validated. Please check your signature is correct.']
+  return safeEqual(hmac(key, toSign).toString('hex'), signature)
+    ? null
+    : ['AuthFailure.SignatureFailure', 'The provided credentials could not be validated. Please check your signature is correct.']
 }
 
 function checkZhipu(req) {
@@ -118,7 +144,8 @@ function vertexToken(req, raw) {
   const valid = crypto.verify('RSA-SHA256', Buffer.from(`${h}.${p}`), vertexKeys().publicKey, Buffer.from(s, 'base64url'))
   const now = Date.now() / 1000
   if (!valid || header.alg !== 'RS256' || header.kid !== 'mock-key-1') return [400, { error: 'invalid_grant', error_description: 'Invalid JWT Signature.' }]
-  if (claims.iss !== 'gateway@mock-project.iam.gserviceaccount.com' || claims.aud !== `http://${req.headers.host}/vertex/token`) return [400, { error: 'invalid_grant', error_description: 'Invalid iss or aud' }]
+  if (claims.iss !== 'gateway@mock-project.iam.gserviceaccount.com' || claims.aud !== `http://${req.headers.host}/vertex/token`)
+    return [400, { error: 'invalid_grant', error_description: 'Invalid iss or aud' }]
   if (claims.scope !== 'https://www.googleapis.com/auth/cloud-platform' || !(claims.exp > now && claims.iat <= now + 60 && claims.exp - claims.iat <= 3600)) {
     return [400, { error: 'invalid_grant', error_description: 'Invalid JWT: scope, iat or exp' }]
   }
@@ -159,7 +186,10 @@ function frame(eventType, payload) {
 }
 
 function bedrockConverse(res, body, stream, h) {
-  const text = (body.messages ?? []).flatMap((m) => m.content ?? []).map((c) => c.text ?? '').join(' ')
+  const text = (body.messages ?? [])
+    .flatMap((m) => m.content ?? [])
+    .map((c) => c.text ?? '')
+    .join(' ')
   const { prompt, completion } = h.usageOf({ input: text })
   const tool = body.toolConfig?.tools?.[0]?.toolSpec?.name
   const usage = { inputTokens: prompt, outputTokens: completion, totalTokens: prompt + completion }
@@ -209,17 +239,28 @@ function ernieChat(res, body, h) {
   if (!body.stream) return h.json(res, 200, { ...base, result: h.REPLY, finish_reason: 'normal', usage })
   h.sse(res)
   const pieces = h.replyPieces()
-  pieces.forEach((piece, i) => res.write(`data: ${JSON.stringify({ ...base, sentence_id: i, is_end: false, result: piece, finish_reason: 'normal', usage: { ...usage, completion_tokens: 0 } })}\n\n`))
+  pieces.forEach((piece, i) =>
+    res.write(`data: ${JSON.stringify({ ...base, sentence_id: i, is_end: false, result: piece, finish_reason: 'normal', usage: { ...usage, completion_tokens: 0 } })}\n\n`)
+  )
   res.end(`data: ${JSON.stringify({ ...base, sentence_id: pieces.length, is_end: true, result: '', finish_reason: 'normal', usage })}\n\n`)
 }
 
 function cohere(res, p, body, h) {
   if (p.endsWith('/embed')) {
     const texts = body.texts ?? []
-    return h.json(res, 200, { id: 'emb-mock', embeddings: { float: texts.map(() => [0.1, 0.2, 0.3, 0.4]) }, texts, meta: { billed_units: { input_tokens: h.usageOf({ input: texts }).prompt } } })
+    return h.json(res, 200, {
+      id: 'emb-mock',
+      embeddings: { float: texts.map(() => [0.1, 0.2, 0.3, 0.4]) },
+      texts,
+      meta: { billed_units: { input_tokens: h.usageOf({ input: texts }).prompt } },
+    })
   }
   if (p.endsWith('/rerank')) {
-    return h.json(res, 200, { id: 'rr-mock', results: (body.documents ?? []).map((_, index) => ({ index, relevance_score: 1 / (index + 1) })), meta: { billed_units: { search_units: 1 } } })
+    return h.json(res, 200, {
+      id: 'rr-mock',
+      results: (body.documents ?? []).map((_, index) => ({ index, relevance_score: 1 / (index + 1) })),
+      meta: { billed_units: { search_units: 1 } },
+    })
   }
   const text = (body.messages ?? []).map((m) => (typeof m.content === 'string' ? m.content : '')).join(' ')
   const { prompt, completion } = h.usageOf({ input: text })
@@ -259,11 +300,13 @@ export async function supplierRoute(req, res, p, body, raw, mode, h) {
   }
   if (p.startsWith('/baidu/rpc/2.0/ai_custom/v1/wenxinworkshop/chat/')) {
     // Like Baidu: an unknown token is reported inside a 200 answer.
-    if (!baiduTokens.has(new URL(req.url, 'http://x').searchParams.get('access_token'))) return h.json(res, 200, { error_code: 110, error_msg: 'Access token invalid or no longer valid' })
+    if (!baiduTokens.has(new URL(req.url, 'http://x').searchParams.get('access_token')))
+      return h.json(res, 200, { error_code: 110, error_msg: 'Access token invalid or no longer valid' })
     return ernieChat(res, body, h)
   }
   if (p.startsWith('/baidu/v2/')) {
-    if (!/^Bearer bce-v3\/\S+$/.test(req.headers.authorization ?? '')) return h.json(res, 401, { error: { code: 'invalid_iam_token', message: 'IAM Certification failed', type: 'invalid_request_error' } })
+    if (!/^Bearer bce-v3\/\S+$/.test(req.headers.authorization ?? ''))
+      return h.json(res, 401, { error: { code: 'invalid_iam_token', message: 'IAM Certification failed', type: 'invalid_request_error' } })
     return h.openAIChat(req, res, body, mode)
   }
   if (p.startsWith('/cohere/v2/')) {
@@ -282,7 +325,8 @@ export async function supplierRoute(req, res, p, body, raw, mode, h) {
     }
     const [, publisher, model, action] = vertex
     if (publisher === 'google') return h.geminiGenerate(res, body, model, action === 'streamGenerateContent', mode)
-    if (body.anthropic_version !== 'vertex-2023-10-16' || body.model) return h.json(res, 400, { error: { code: 400, message: 'anthropic_version must be vertex-2023-10-16 and model must not be set', status: 'INVALID_ARGUMENT' } })
+    if (body.anthropic_version !== 'vertex-2023-10-16' || body.model)
+      return h.json(res, 400, { error: { code: 400, message: 'anthropic_version must be vertex-2023-10-16 and model must not be set', status: 'INVALID_ARGUMENT' } })
     return h.anthropicMessages(res, { ...body, model: decodeURIComponent(model) }, mode)
   }
   return false

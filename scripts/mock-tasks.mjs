@@ -58,10 +58,12 @@ export function createTaskMock(options = {}) {
       status: p.status,
       progress: `${p.progress}%`,
       failReason: p.status === 'FAILURE' ? 'Mock job failed as requested' : '',
-      buttons: done && (t.action === 'IMAGINE' || t.action === 'VARIATION' || t.action === 'REROLL')
-        ? [1, 2, 3, 4].map((i) => ({ customId: `MJ::JOB::upsample::${i}::${t.id}`, emoji: '', label: `U${i}`, type: 2, style: 2 }))
-            .concat([1, 2, 3, 4].map((i) => ({ customId: `MJ::JOB::variation::${i}::${t.id}`, emoji: '', label: `V${i}`, type: 2, style: 2 })))
-        : [],
+      buttons:
+        done && (t.action === 'IMAGINE' || t.action === 'VARIATION' || t.action === 'REROLL')
+          ? [1, 2, 3, 4]
+              .map((i) => ({ customId: `MJ::JOB::upsample::${i}::${t.id}`, emoji: '', label: `U${i}`, type: 2, style: 2 }))
+              .concat([1, 2, 3, 4].map((i) => ({ customId: `MJ::JOB::variation::${i}::${t.id}`, emoji: '', label: `V${i}`, type: 2, style: 2 })))
+          : [],
       properties: { finalPrompt: t.prompt, finalZhPrompt: '' },
     }
   }
@@ -85,20 +87,35 @@ export function createTaskMock(options = {}) {
       const base = { id: nextId(), submitTime: now(), state: body?.state, modes, notifyHook }
       if (route === 'imagine') {
         if (!body?.prompt) return reply(200, { code: 4, description: 'prompt must not be empty', result: null, properties: {} })
-        if (/nofast/i.test(body.prompt) && Array.isArray(modes) && modes.includes('FAST')) return reply(200, { code: 3, description: 'No available account instance (fast hours used up)', result: null, properties: {} })
+        if (/nofast/i.test(body.prompt) && Array.isArray(modes) && modes.includes('FAST'))
+          return reply(200, { code: 3, description: 'No available account instance (fast hours used up)', result: null, properties: {} })
         if (/banned/i.test(body.prompt)) return reply(200, { code: 24, description: 'Banned prompt', result: null, properties: { promptEn: body.prompt, bannedWord: 'banned' } })
         return submitted({ ...base, action: 'IMAGINE', prompt: body.prompt, fails: /fail/i.test(body.prompt), slow: /slow/i.test(body.prompt) })
       }
       if (route === 'upload-discord-images') {
         const n = Array.isArray(body?.base64Array) ? body.base64Array.length : 0
-        return reply(200, { code: 1, description: 'Upload success', result: Array.from({ length: n }, (_, i) => `https://cdn.discordapp.com/attachments/mock/upload-${i}.png`), properties: {} })
+        return reply(200, {
+          code: 1,
+          description: 'Upload success',
+          result: Array.from({ length: n }, (_, i) => `https://cdn.discordapp.com/attachments/mock/upload-${i}.png`),
+          properties: {},
+        })
       }
       const originId = route === 'simple-change' ? String(body?.content ?? '').split(' ')[0] : body?.taskId
       const origin = originId ? mj.get(originId) : undefined
       if (['change', 'simple-change', 'action', 'modal'].includes(route) && !origin) {
         return reply(200, { code: 3, description: 'Related task does not exist or has expired', result: null, properties: {} })
       }
-      const actionOf = { change: body?.action, 'simple-change': 'UPSCALE', action: /upsample/.test(body?.customId ?? '') ? 'UPSCALE' : 'VARIATION', modal: 'MODAL', describe: 'DESCRIBE', blend: 'BLEND', shorten: 'SHORTEN', swap: 'SWAP_FACE' }
+      const actionOf = {
+        change: body?.action,
+        'simple-change': 'UPSCALE',
+        action: /upsample/.test(body?.customId ?? '') ? 'UPSCALE' : 'VARIATION',
+        modal: 'MODAL',
+        describe: 'DESCRIBE',
+        blend: 'BLEND',
+        shorten: 'SHORTEN',
+        swap: 'SWAP_FACE',
+      }
       const action = actionOf[route]
       if (!action) return reply(404, { error: 'Not Found', path })
       const prompt = origin?.prompt ?? body?.prompt ?? ''
@@ -113,7 +130,13 @@ export function createTaskMock(options = {}) {
     }
     if (method === 'POST' && path === '/mj/task/list-by-condition') {
       const ids = Array.isArray(body?.ids) ? body.ids : []
-      return reply(200, ids.map((id) => mj.get(id)).filter(Boolean).map(mjDto))
+      return reply(
+        200,
+        ids
+          .map((id) => mj.get(id))
+          .filter(Boolean)
+          .map(mjDto)
+      )
     }
     return reply(404, { error: 'Not Found', path })
   }
@@ -121,22 +144,23 @@ export function createTaskMock(options = {}) {
   const sunoDto = (t) => {
     const p = phase(t)
     const done = p.status === 'SUCCESS'
-    const data = t.action === 'LYRICS'
-      ? { id: t.id, status: done ? 'complete' : 'running', title: t.title || 'Mock lyrics', text: done ? '[Verse]\nMock lyrics about ' + t.prompt : '' }
-      : [0, 1].map((i) => ({
-          id: `${t.id}-${i}`,
-          video_url: done ? `https://cdn1.suno.ai/mock-${t.id}-${i}.mp4` : '',
-          audio_url: p.status !== 'SUBMITTED' && !t.fails ? `https://cdn1.suno.ai/mock-${t.id}-${i}.mp3` : '',
-          image_url: `https://cdn1.suno.ai/mock-${t.id}-${i}.jpeg`,
-          image_large_url: `https://cdn1.suno.ai/mock-${t.id}-${i}-large.jpeg`,
-          major_model_version: 'v3',
-          model_name: t.mv,
-          status: done ? 'complete' : p.status === 'FAILURE' ? 'error' : 'streaming',
-          title: t.title || 'Mock song',
-          text: `[Verse]\n${t.prompt}`,
-          metadata: { tags: t.tags ?? '', prompt: t.prompt, gpt_description_prompt: t.description ?? '', duration: done ? 120.5 : null, error_type: null, error_message: null },
-          user_id: 'upstream-user-123',
-        }))
+    const data =
+      t.action === 'LYRICS'
+        ? { id: t.id, status: done ? 'complete' : 'running', title: t.title || 'Mock lyrics', text: done ? '[Verse]\nMock lyrics about ' + t.prompt : '' }
+        : [0, 1].map((i) => ({
+            id: `${t.id}-${i}`,
+            video_url: done ? `https://cdn1.suno.ai/mock-${t.id}-${i}.mp4` : '',
+            audio_url: p.status !== 'SUBMITTED' && !t.fails ? `https://cdn1.suno.ai/mock-${t.id}-${i}.mp3` : '',
+            image_url: `https://cdn1.suno.ai/mock-${t.id}-${i}.jpeg`,
+            image_large_url: `https://cdn1.suno.ai/mock-${t.id}-${i}-large.jpeg`,
+            major_model_version: 'v3',
+            model_name: t.mv,
+            status: done ? 'complete' : p.status === 'FAILURE' ? 'error' : 'streaming',
+            title: t.title || 'Mock song',
+            text: `[Verse]\n${t.prompt}`,
+            metadata: { tags: t.tags ?? '', prompt: t.prompt, gpt_description_prompt: t.description ?? '', duration: done ? 120.5 : null, error_type: null, error_message: null },
+            user_id: 'upstream-user-123',
+          }))
     return {
       task_id: t.id,
       action: t.action,
@@ -157,7 +181,18 @@ export function createTaskMock(options = {}) {
       const prompt = String(body?.prompt ?? body?.gpt_description_prompt ?? '')
       if (action === 'LYRICS' && !body?.prompt) return reply(400, { code: 'invalid_request', message: 'prompt is required', data: null })
       if (/banned/i.test(prompt)) return reply(400, { code: 'submit_failed', message: 'prompt contains banned words', data: null })
-      const t = { id: crypto.randomUUID(), action, prompt, title: body?.title, tags: body?.tags, description: body?.gpt_description_prompt, mv: body?.mv ?? 'chirp-v3-0', submitTime: now(), fails: /fail/i.test(prompt), slow: /slow/i.test(prompt) }
+      const t = {
+        id: crypto.randomUUID(),
+        action,
+        prompt,
+        title: body?.title,
+        tags: body?.tags,
+        description: body?.gpt_description_prompt,
+        mv: body?.mv ?? 'chirp-v3-0',
+        submitTime: now(),
+        fails: /fail/i.test(prompt),
+        slow: /slow/i.test(prompt),
+      }
       suno.set(t.id, t)
       return reply(200, { code: 'success', message: '', data: t.id })
     }
@@ -168,7 +203,14 @@ export function createTaskMock(options = {}) {
     }
     if (method === 'POST' && path === '/suno/fetch') {
       const ids = Array.isArray(body?.ids) ? body.ids : []
-      return reply(200, { code: 'success', message: '', data: ids.map((id) => suno.get(id)).filter(Boolean).map(sunoDto) })
+      return reply(200, {
+        code: 'success',
+        message: '',
+        data: ids
+          .map((id) => suno.get(id))
+          .filter(Boolean)
+          .map(sunoDto),
+      })
     }
     return reply(404, { code: 'not_found', message: `no route ${path}`, data: null })
   }
@@ -194,7 +236,15 @@ export function createTaskMock(options = {}) {
       const prompt = String(body?.prompt ?? '')
       if (submit[1] === 'image2video' && !body?.image) return reply(400, { code: 1201, message: 'image is required', request_id: 'mock' })
       if (/banned/i.test(prompt)) return reply(400, { code: 1301, message: 'The prompt contains sensitive content', request_id: 'mock' })
-      const t = { id: `kl-${nextId()}`, action: submit[1], prompt, duration: String(body?.duration ?? '5'), submitTime: now(), fails: /fail/i.test(prompt), slow: /slow/i.test(prompt) }
+      const t = {
+        id: `kl-${nextId()}`,
+        action: submit[1],
+        prompt,
+        duration: String(body?.duration ?? '5'),
+        submitTime: now(),
+        fails: /fail/i.test(prompt),
+        slow: /slow/i.test(prompt),
+      }
       kling.set(t.id, t)
       return reply(200, { code: 0, message: 'SUCCEED', request_id: `req-${t.id}`, data: klingTask(t) })
     }

@@ -11,7 +11,15 @@ export const MOCK_BOT_TOKEN = '123456:mock-telegram-token'
 export function createBotApiState(token = MOCK_BOT_TOKEN, username = 'gateway_mock_bot') {
   return {
     token,
-    me: { id: Number(token.split(':')[0]) || 123456, is_bot: true, first_name: 'Gateway Mock Bot', username, can_join_groups: true, can_read_all_group_messages: false, supports_inline_queries: false },
+    me: {
+      id: Number(token.split(':')[0]) || 123456,
+      is_bot: true,
+      first_name: 'Gateway Mock Bot',
+      username,
+      can_join_groups: true,
+      can_read_all_group_messages: false,
+      supports_inline_queries: false,
+    },
     /** @type {{ method: string, params: Record<string, any> }[]} */
     calls: [],
     /** @type {any[]} */

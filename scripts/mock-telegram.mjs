@@ -37,7 +37,7 @@ export async function startMockTelegram({ port = 3998, token = MOCK_BOT_TOKEN } 
 
   async function deliver(update) {
     const queued = feed(state, update)
-    if (!state.webhook.url) return wake(), { queued: true, update: queued }
+    if (!state.webhook.url) return (wake(), { queued: true, update: queued })
     state.updates = state.updates.filter((u) => u !== queued)
     const res = await fetch(state.webhook.url, {
       method: 'POST',
@@ -58,7 +58,11 @@ export async function startMockTelegram({ port = 3998, token = MOCK_BOT_TOKEN } 
       const body = req.method === 'POST' ? await readBody(req) : Object.fromEntries(url.searchParams)
       if (url.pathname === '/_mock/send') return send(200, await deliver(textUpdate(state, Number(body.from), String(body.text))))
       if (url.pathname === '/_mock/press') return send(200, await deliver(callbackUpdate(state, Number(body.from), String(body.data))))
-      if (url.pathname === '/_mock/calls') return send(200, state.calls.filter((c) => !url.searchParams.get('method') || c.method === url.searchParams.get('method')))
+      if (url.pathname === '/_mock/calls')
+        return send(
+          200,
+          state.calls.filter((c) => !url.searchParams.get('method') || c.method === url.searchParams.get('method'))
+        )
       if (url.pathname === '/_mock/state') return send(200, { webhook: state.webhook, commands: state.commands, updates: state.updates })
       if (url.pathname.endsWith('/getUpdates') && !state.webhook.url) {
         const offset = Number(body.offset ?? 0)

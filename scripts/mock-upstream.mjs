@@ -36,13 +36,13 @@ const words = (s) => (String(s).match(/\S+/g) ?? []).length
 
 function promptText(body) {
   if (Array.isArray(body.messages)) {
-    return body.messages
-      .map((m) =>
-        typeof m.content === 'string' ? m.content : Array.isArray(m.content) ? m.content.map((p) => p.text ?? '').join(' ') : ''
-      )
-      .join(' ')
+    return body.messages.map((m) => (typeof m.content === 'string' ? m.content : Array.isArray(m.content) ? m.content.map((p) => p.text ?? '').join(' ') : '')).join(' ')
   }
-  if (Array.isArray(body.contents)) return body.contents.flatMap((c) => c.parts ?? []).map((p) => p.text ?? '').join(' ')
+  if (Array.isArray(body.contents))
+    return body.contents
+      .flatMap((c) => c.parts ?? [])
+      .map((p) => p.text ?? '')
+      .join(' ')
   if (body.prompt !== undefined) return Array.isArray(body.prompt) ? body.prompt.join(' ') : String(body.prompt)
   if (body.input !== undefined) return Array.isArray(body.input) ? body.input.join(' ') : String(body.input)
   return ''
@@ -139,7 +139,16 @@ async function openAIChat(req, res, body, mode) {
   const base = { id, object: 'chat.completion.chunk', created, model }
   write({ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] })
   if (wantsTool) {
-    write({ ...base, choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: 'call_mock1', type: 'function', function: { name: body.tools[0].function.name, arguments: '' } }] }, finish_reason: null }] })
+    write({
+      ...base,
+      choices: [
+        {
+          index: 0,
+          delta: { tool_calls: [{ index: 0, id: 'call_mock1', type: 'function', function: { name: body.tools[0].function.name, arguments: '' } }] },
+          finish_reason: null,
+        },
+      ],
+    })
     write({ ...base, choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '{"city":"Paris"}' } }] }, finish_reason: null }] })
     write({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] })
   } else {
@@ -182,9 +191,7 @@ async function anthropicMessages(res, body, mode) {
       type: 'message',
       role: 'assistant',
       model: body.model,
-      content: wantsTool
-        ? [{ type: 'tool_use', id: 'toolu_mock', name: body.tools[0].name, input: { city: 'Paris' } }]
-        : [{ type: 'text', text: REPLY }],
+      content: wantsTool ? [{ type: 'tool_use', id: 'toolu_mock', name: body.tools[0].name, input: { city: 'Paris' } }] : [{ type: 'text', text: REPLY }],
       stop_reason: wantsTool ? 'tool_use' : 'end_turn',
       stop_sequence: null,
       usage,
@@ -192,7 +199,9 @@ async function anthropicMessages(res, body, mode) {
   }
   sse(res)
   const ev = (event, data) => res.write(`event: ${event}\ndata: ${JSON.stringify({ type: event, ...data })}\n\n`)
-  ev('message_start', { message: { id: 'msg_mock', type: 'message', role: 'assistant', model: body.model, content: [], stop_reason: null, usage: { input_tokens: prompt, output_tokens: 1 } } })
+  ev('message_start', {
+    message: { id: 'msg_mock', type: 'message', role: 'assistant', model: body.model, content: [], stop_reason: null, usage: { input_tokens: prompt, output_tokens: 1 } },
+  })
   if (wantsTool) {
     ev('content_block_start', { index: 0, content_block: { type: 'tool_use', id: 'toolu_mock', name: body.tools[0].name, input: {} } })
     ev('content_block_delta', { index: 0, delta: { type: 'input_json_delta', partial_json: '{"city":' } })
@@ -214,9 +223,7 @@ function geminiGenerate(res, body, model, stream, mode) {
   const { prompt, completion } = usageOf(body)
   const wantsTool = Array.isArray(body.tools) && body.tools.some((t) => t.functionDeclarations?.length)
   const usageMetadata = { promptTokenCount: prompt, candidatesTokenCount: completion, totalTokenCount: prompt + completion }
-  const part = wantsTool
-    ? { functionCall: { name: body.tools.find((t) => t.functionDeclarations)?.functionDeclarations[0].name, args: { city: 'Paris' } } }
-    : { text: REPLY }
+  const part = wantsTool ? { functionCall: { name: body.tools.find((t) => t.functionDeclarations)?.functionDeclarations[0].name, args: { city: 'Paris' } } } : { text: REPLY }
   if (!stream) {
     return json(res, 200, { candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }], usageMetadata, modelVersion: model })
   }

@@ -46,11 +46,12 @@ export async function startServer({
   logRequests = process.env.LOG_REQUESTS === '1',
 } = {}) {
   const outdir = path.join(root, '.wrangler/build')
-  if (build) execFileSync(process.execPath, [path.join(root, 'node_modules/wrangler/bin/wrangler.js'), 'deploy', '--dry-run', ...(minify ? ['--minify'] : []), '--outdir', outdir], {
-    cwd: root,
-    stdio: quiet ? 'ignore' : ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
-  })
+  if (build)
+    execFileSync(process.execPath, [path.join(root, 'node_modules/wrangler/bin/wrangler.js'), 'deploy', '--dry-run', ...(minify ? ['--minify'] : []), '--outdir', outdir], {
+      cwd: root,
+      stdio: quiet ? 'ignore' : ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
+    })
   const { workerOptions } = unstable_getMiniflareWorkerOptions(path.join(root, 'wrangler.toml'))
   const { assets, ...gatewayOptions } = workerOptions
   const direct = !logRequests

@@ -23,11 +23,11 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   const root = path.resolve(import.meta.dirname, '..')
   const persistDir = mkdtempSync(path.join(tmpdir(), 'gateway-e2e-'))
-  execFileSync(
-    process.execPath,
-    [path.join(root, 'node_modules/wrangler/bin/wrangler.js'), 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persistDir],
-    { cwd: root, stdio: 'ignore', env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: '1' } }
-  )
+  execFileSync(process.execPath, [path.join(root, 'node_modules/wrangler/bin/wrangler.js'), 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persistDir], {
+    cwd: root,
+    stdio: 'ignore',
+    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: '1' },
+  })
   const mock = await startMockUpstream({ port: 0 })
   const server = await startServer({
     port: 0,

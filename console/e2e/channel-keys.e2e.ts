@@ -97,7 +97,7 @@ describe('channel key status', () => {
     await sheet.getByTestId('channel-key-enable-1').click()
     await page.getByText('Key enabled').first().waitFor()
     await expect.poll(() => sheet.getByTestId('channel-key-status-1').textContent()).toBe('Enabled')
-    await expect.poll(async () => (await sheet.getByTestId('channel-history').locator('li').count())).toBe(2)
+    await expect.poll(async () => await sheet.getByTestId('channel-history').locator('li').count()).toBe(2)
     expect(await sheet.getByTestId('channel-history').locator('li').first().textContent()).toContain('enabled by')
     await context.close()
   })

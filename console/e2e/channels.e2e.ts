@@ -108,7 +108,10 @@ describe('channels page', () => {
     const response = row.getByTestId(`channel-response-${created!.id}`)
     await response.getByText('Not tested').waitFor()
     await response.click()
-    await page.getByText(/^Channel test succeeded in \d+\.\d\d s$/).first().waitFor()
+    await page
+      .getByText(/^Channel test succeeded in \d+\.\d\d s$/)
+      .first()
+      .waitFor()
     await expect.poll(() => response.textContent()).toMatch(/^\d+\.\d\d s$/)
 
     // A test with a chosen model from the row menu.
@@ -119,7 +122,10 @@ describe('channels page', () => {
     await page.getByRole('option', { name: 'gpt-4o', exact: true }).click()
     await testDialog.getByTestId('channel-test-run').click()
     await testDialog.waitFor({ state: 'detached' })
-    await page.getByText(/^Channel test succeeded in/).first().waitFor()
+    await page
+      .getByText(/^Channel test succeeded in/)
+      .first()
+      .waitFor()
 
     // The balance is read from the supplier (the mock's billing endpoints: $100 limit − $25 used).
     await row.getByTestId(`channel-balance-${created!.id}`).click()
@@ -127,7 +133,10 @@ describe('channels page', () => {
     await row.getByTestId(`channel-balance-${created!.id}`).getByText('$75.00').waitFor()
     await page.getByRole('button', { name: 'Refresh balances' }).click()
     // Other test files share this server: some of their channels may refuse a balance query.
-    await page.getByText(/^Updated the balances? of \d+ enabled channels?$|^Updated \d+ balances?; \d+ could not be read$/).first().waitFor()
+    await page
+      .getByText(/^Updated the balances? of \d+ enabled channels?$|^Updated \d+ balances?; \d+ could not be read$/)
+      .first()
+      .waitFor()
 
     // Disable with the switch: the badge follows.
     await row.getByRole('switch', { name: 'Disable channel' }).click()
@@ -213,7 +222,9 @@ describe('channels page', () => {
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
     expect(overflow).toBeLessThanOrEqual(0)
     await shot(page, 'channels-phone')
-    await rowOf(page, SINGLE).getByRole('button', { name: `Edit ${SINGLE}` }).click()
+    await rowOf(page, SINGLE)
+      .getByRole('button', { name: `Edit ${SINGLE}` })
+      .click()
     const sheet = page.getByTestId('channel-sheet')
     await sheet.locator('textarea[name="key"]').waitFor()
     // Editing loads the key.

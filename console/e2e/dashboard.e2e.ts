@@ -54,9 +54,7 @@ describe('dashboard', () => {
     await chat(fx.token.key, MODEL_B, 'a question for the other model')
 
     // The statistics rollup is written behind the wallet (about a second later).
-    await expect
-      .poll(async () => (await fx.user.ok('GET', '/api/user/dashboard')).today.request_count, { timeout: 15_000 })
-      .toBe(4)
+    await expect.poll(async () => (await fx.user.ok('GET', '/api/user/dashboard')).today.request_count, { timeout: 15_000 }).toBe(4)
     const data = await fx.user.ok('GET', '/api/user/dashboard')
     today = data.today
     expect(data.balance.request_count).toBe(4)

@@ -79,7 +79,10 @@ describe('the first ten minutes', () => {
     await page.locator('input[name="confirm_password"]').fill('intruder-pass-1')
     await page.getByRole('button', { name: /create administrator/i }).click()
     // This server has no SETUP_CODE, so no code can work from elsewhere.
-    await page.getByText(/wrangler secret put SETUP_CODE/).first().waitFor()
+    await page
+      .getByText(/wrangler secret put SETUP_CODE/)
+      .first()
+      .waitFor()
     await shot(page, 'setup-code-refused-light')
     expect(page.url()).toContain('/setup')
     await context.close()
@@ -91,7 +94,10 @@ describe('the first ten minutes', () => {
     await page.waitForURL('**/setup')
     // From this machine no setup code is asked for.
     expect(await page.getByTestId('setup-code').count()).toBe(0)
-    await page.getByTestId('setup-balance-note').getByText(/100,000,000 units \(\$200\.00\).*adjust it in Users/).waitFor()
+    await page
+      .getByTestId('setup-balance-note')
+      .getByText(/100,000,000 units \(\$200\.00\).*adjust it in Users/)
+      .waitFor()
     await page.locator('input[name="username"]').fill(account.username)
     await page.locator('input[name="password"]').fill(account.password)
     await page.locator('input[name="confirm_password"]').fill(account.password)
@@ -204,7 +210,10 @@ describe('the first ten minutes', () => {
     // "check its price under Pricing": the built-in table prices it.
     await page.getByRole('link', { name: 'Pricing' }).click()
     await page.getByRole('textbox', { name: 'Search models…' }).fill(trial.model)
-    await page.getByRole('row').filter({ has: page.getByText(trial.model, { exact: true }) }).waitFor()
+    await page
+      .getByRole('row')
+      .filter({ has: page.getByText(trial.model, { exact: true }) })
+      .waitFor()
 
     // "create an API key"
     await page.getByRole('link', { name: 'Tokens' }).click()

@@ -139,9 +139,7 @@ describe('sign-in methods and account binding', () => {
       res.setHeader('content-type', 'application/json')
       if (url.pathname !== '/api/wechat/user' || req.headers.authorization !== WECHAT_TOKEN) return res.writeHead(401).end('{}')
       const openid = wechatCodes.get(url.searchParams.get('code') ?? '')
-      res.end(
-        JSON.stringify(openid ? { success: true, message: '', data: openid } : { success: false, message: 'verification code is wrong or expired' })
-      )
+      res.end(JSON.stringify(openid ? { success: true, message: '', data: openid } : { success: false, message: 'verification code is wrong or expired' }))
     })
     await new Promise<void>((resolve) => wechat.listen(0, '127.0.0.1', resolve))
     await saveOptions(suite.server.url, suite.session, {
@@ -244,8 +242,7 @@ describe('sign-in methods and account binding', () => {
     await page.waitForURL('**/login')
     await signIn(page, member)
     await page.goto('/panel/profile')
-    for (const key of ['email', 'github', 'oidc', 'wechat', 'lark'])
-      await page.locator(`[data-testid="binding-${key}"][data-bound="false"]`).waitFor()
+    for (const key of ['email', 'github', 'oidc', 'wechat', 'lark']) await page.locator(`[data-testid="binding-${key}"][data-bound="false"]`).waitFor()
     // No Telegram bot is configured, so no Telegram row.
     expect(await page.getByTestId('binding-telegram').count()).toBe(0)
 

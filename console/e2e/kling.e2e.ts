@@ -68,7 +68,11 @@ describe('kling video tasks', () => {
       await signIn(page, context, user)
       await page.goto('/panel/task?platform=kling')
       await eventually(() => page.locator('tbody tr').count()).toBe(2)
-      await page.locator('tbody').getByText(variant.locale ? '可灵' : 'Kling').first().waitFor()
+      await page
+        .locator('tbody')
+        .getByText(variant.locale ? '可灵' : 'Kling')
+        .first()
+        .waitFor()
       expect(await page.getByTestId('task-fail-reason').first().textContent()).toContain('Mock video failed')
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
       expect(overflow).toBeLessThanOrEqual(0)

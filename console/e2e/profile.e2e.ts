@@ -82,10 +82,7 @@ describe('profile', () => {
 
     // Resetting replaces it: the old token stops working.
     await page.getByTestId('access-token-generate').click()
-    await page.waitForFunction(
-      (old) => (document.querySelector('[data-testid="access-token-value"]') as HTMLInputElement | null)?.value !== old,
-      token
-    )
+    await page.waitForFunction((old) => (document.querySelector('[data-testid="access-token-value"]') as HTMLInputElement | null)?.value !== old, token)
     const stale = await fetch(`${suite.server.url}/api/user/self`, { headers: { Authorization: token } })
     expect(stale.status).toBe(401)
     await context.close()

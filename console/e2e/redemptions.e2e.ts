@@ -29,7 +29,6 @@ async function login(page: Page, username: string, password: string) {
 const rows = (page: Page) => page.locator('tbody tr')
 const statuses = (page: Page) => page.getByTestId('redemption-status').allInnerTexts()
 
-
 describe('redemption codes page', () => {
   const suite = useBrowser()
   let root: ApiSession

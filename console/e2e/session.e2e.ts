@@ -46,9 +46,7 @@ describe('error handling', () => {
       { status: 403, body: { success: false, message: 'This account has been disabled' }, expect: 'Error: This account has been disabled' },
     ]
     let next = 0
-    await page.route('**/api/user/login', (route) =>
-      route.fulfill({ status: answers[next].status, contentType: 'application/json', body: JSON.stringify(answers[next].body) })
-    )
+    await page.route('**/api/user/login', (route) => route.fulfill({ status: answers[next].status, contentType: 'application/json', body: JSON.stringify(answers[next].body) }))
     await page.goto('/login')
     await page.locator('input[name="username"]').fill(account.username)
     await page.locator('input[name="password"]').fill(account.password)

@@ -51,7 +51,12 @@ describe('asynchronous tasks', () => {
 
   beforeAll(async () => {
     root = await rootSession()
-    for (const [model, input] of [['mj_imagine', 50], ['mj_upscale', 25], ['chirp-v3-0', 50], ['suno_lyrics', 5]] as const) {
+    for (const [model, input] of [
+      ['mj_imagine', 50],
+      ['mj_upscale', 25],
+      ['chirp-v3-0', 50],
+      ['suno_lyrics', 5],
+    ] as const) {
       // Fresh installs seed these very prices (default-prices.ts); set them when they are missing.
       await root.call('POST', '/api/prices/single', { model, type: 'times', channel_type: model.startsWith('mj') ? 34 : 41, input, output: 0 })
     }
@@ -77,7 +82,9 @@ describe('asynchronous tasks', () => {
     ids.upscale = upscale.json.result
     const failing = await relay(key, 'POST', '/mj/submit/imagine', { prompt: 'this one will fail' }, 'mj')
     ids.failing = failing.json.result
-    await eventually(async () => (await relay(key, 'POST', '/mj/task/list-by-condition', { ids: [ids.upscale, ids.failing] }, 'mj')).json.map((t: any) => t.status).join()).toBe('SUCCESS,FAILURE')
+    await eventually(async () => (await relay(key, 'POST', '/mj/task/list-by-condition', { ids: [ids.upscale, ids.failing] }, 'mj')).json.map((t: any) => t.status).join()).toBe(
+      'SUCCESS,FAILURE'
+    )
     // One more task left running for the page.
     ids.running = (await relay(key, 'POST', '/mj/submit/imagine', { prompt: 'a slow mountain panorama' }, 'mj')).json.result
   })
@@ -87,9 +94,9 @@ describe('asynchronous tasks', () => {
     expect(music.json).toMatchObject({ code: 'success' })
     const lyrics = await relay(key, 'POST', '/suno/submit/lyrics', { prompt: 'city lights' })
     const failing = await relay(key, 'POST', '/suno/submit/music', { prompt: 'a song that will fail' })
-    await eventually(async () => (await relay(key, 'POST', '/suno/fetch', { ids: [music.json.data, lyrics.json.data, failing.json.data] })).json.data.map((t: any) => t.status).join()).toBe(
-      'SUCCESS,SUCCESS,FAILURE'
-    )
+    await eventually(async () =>
+      (await relay(key, 'POST', '/suno/fetch', { ids: [music.json.data, lyrics.json.data, failing.json.data] })).json.data.map((t: any) => t.status).join()
+    ).toBe('SUCCESS,SUCCESS,FAILURE')
     const song = (await relay(key, 'GET', `/suno/fetch/${music.json.data}`)).json.data
     expect(song.data[0].audio_url).toMatch(/\.mp3$/)
     expect(JSON.stringify(song)).not.toContain('user_id')

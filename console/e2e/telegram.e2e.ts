@@ -85,7 +85,10 @@ describe('telegram bot', () => {
   })
 
   it('a user binds from the profile with the one-time code, then /balance, /recharge and /faq answer', async () => {
-    const xsrf = (await fetch(`${suite.server.url}/api/status`)).headers.getSetCookie().map((c) => c.split(';')[0]!).find((c) => c.startsWith('XSRF-TOKEN='))!
+    const xsrf = (await fetch(`${suite.server.url}/api/status`)).headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0]!)
+      .find((c) => c.startsWith('XSRF-TOKEN='))!
     const anon = { cookie: xsrf, xsrf: xsrf.slice('XSRF-TOKEN='.length) }
     expect((await api('POST', '/api/user/register', USER, anon)).status).toBe(200)
 

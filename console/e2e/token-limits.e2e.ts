@@ -51,7 +51,18 @@ describe('token limits in the console', () => {
     await login(page, USERNAME, 'user-password-1')
     await page.goto('/panel/token')
     const row = rowOf(page, KEY_NAME)
-    await expect.poll(async () => Number(await row.getByRole('progressbar').getAttribute('aria-valuenow').catch(() => '-1')), { timeout: 15_000 }).toBeGreaterThanOrEqual(0)
+    await expect
+      .poll(
+        async () =>
+          Number(
+            await row
+              .getByRole('progressbar')
+              .getAttribute('aria-valuenow')
+              .catch(() => '-1')
+          ),
+        { timeout: 15_000 }
+      )
+      .toBeGreaterThanOrEqual(0)
     await row.getByRole('button', { name: `Edit ${KEY_NAME}` }).click()
     const dialog = page.getByTestId('token-dialog')
     const limits = dialog.getByTestId('token-limits')
@@ -75,7 +86,7 @@ describe('token limits in the console', () => {
     await form.getByTestId('token-limits').locator('input[name="tpm_limit"]').fill('50000')
     await shot(admin.page, 'user-limits-dialog-light')
     await admin.page.getByRole('button', { name: 'Save changes' }).click()
-    await expect.poll(async () => (await admin.page.evaluate(async (id) => (await (await fetch(`/api/user/${id}`)).json()).data.tpm_limit, userId))).toBe(50000)
+    await expect.poll(async () => await admin.page.evaluate(async (id) => (await (await fetch(`/api/user/${id}`)).json()).data.tpm_limit, userId)).toBe(50000)
     await admin.context.close()
   })
 
@@ -84,7 +95,9 @@ describe('token limits in the console', () => {
     await login(page, USERNAME, 'user-password-1')
     await page.goto('/panel/token')
     await rowOf(page, KEY_NAME).waitFor()
-    await rowOf(page, KEY_NAME).getByRole('button', { name: `Edit ${KEY_NAME}` }).click()
+    await rowOf(page, KEY_NAME)
+      .getByRole('button', { name: `Edit ${KEY_NAME}` })
+      .click()
     await page.getByTestId('token-limits').scrollIntoViewIfNeeded()
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
     expect(overflow).toBeLessThanOrEqual(0)

@@ -37,7 +37,6 @@ async function searchUser(page: Page, username: string): Promise<Locator> {
   return row
 }
 
-
 describe('users page', () => {
   const suite = useBrowser()
   let root: ApiSession

@@ -15,7 +15,8 @@ import { pidListeningOn } from './measure.mjs'
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 export const MODEL = 'gpt-4o-mini'
 
-export const chatBody = (stream) => JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'Say hello to the benchmark' }], stream, ...(stream ? {} : { max_tokens: 32 }) })
+export const chatBody = (stream) =>
+  JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'Say hello to the benchmark' }], stream, ...(stream ? {} : { max_tokens: 32 }) })
 
 /** `vars` adds Worker variables (e.g. the test-only DO latency); `build: false` reuses the last bundle. */
 export async function startBenchGateway(mockUrl, { inspectorPort, minify, vars = {}, build = true } = {}) {
@@ -60,4 +61,3 @@ async function prepareGateway(base, mockUrl) {
   const slow = await api(base, jar, 'POST', '/api/token/', { name: 'bench-slow', unlimited_quota: true, group: 'slow' })
   return { fast: fast.key, slow: slow.key }
 }
-

@@ -23,13 +23,19 @@ function ensureInstalled() {
   mkdirSync(dir, { recursive: true })
   writeFileSync(path.join(dir, 'package.json'), '{ "private": true }\n')
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
-  execFileSync(npm, ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--ignore-scripts', `@portkey-ai/gateway@${PORTKEY_VERSION}`], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] })
+  execFileSync(npm, ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--ignore-scripts', `@portkey-ai/gateway@${PORTKEY_VERSION}`], {
+    cwd: dir,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
 }
 
 /** Starts Portkey on `port`; resolves once it answers. `headers(key)` are what a client sends it. */
 export async function startPortkey(mockUrl, port) {
   ensureInstalled()
-  const child = spawn(process.execPath, ['--import', path.join(root, 'scripts/bench/portkey-fetch-shim.mjs'), entry, `--port=${port}`, '--headless'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] })
+  const child = spawn(process.execPath, ['--import', path.join(root, 'scripts/bench/portkey-fetch-shim.mjs'), entry, `--port=${port}`, '--headless'], {
+    cwd: dir,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
   const url = `http://127.0.0.1:${port}`
   const headers = (key) => ({ 'content-type': 'application/json', authorization: `Bearer ${key}`, 'x-portkey-provider': 'openai', 'x-portkey-custom-host': `${mockUrl}/v1` })
   for (let i = 0; ; i++) {

@@ -110,16 +110,32 @@ export function deployChecks(opts: CheckOptions): Check[] {
 
       const bundle = readFileSync(path.join(out, 'index.js'), 'utf8')
       const exported = new Set(
-        [...bundle.matchAll(/export\s*\{([^}]*)\}/g)].flatMap((m) => m[1]!.split(',').map((s) => s.trim().split(/\s+as\s+/).pop()!.trim()))
+        [...bundle.matchAll(/export\s*\{([^}]*)\}/g)].flatMap((m) =>
+          m[1]!.split(',').map((s) =>
+            s
+              .trim()
+              .split(/\s+as\s+/)
+              .pop()!
+              .trim()
+          )
+        )
       )
       const classes = config.durable_objects.bindings.map((b) => b.class_name)
       const notExported = classes.filter((c) => !exported.has(c))
-      checks.push(notExported.length ? { ok: false, label: `Durable Object classes not exported by the Worker: ${notExported.join(', ')}` } : { ok: true, label: 'every Durable Object class is exported' })
+      checks.push(
+        notExported.length
+          ? { ok: false, label: `Durable Object classes not exported by the Worker: ${notExported.join(', ')}` }
+          : { ok: true, label: 'every Durable Object class is exported' }
+      )
       const migrated = new Set(config.migrations.flatMap((m) => [...(m.new_sqlite_classes ?? []), ...(m.new_classes ?? []), ...(m.renamed_classes ?? []).map((r) => r.to)]))
       const unmigrated = classes.filter((c) => !migrated.has(c))
       checks.push(
         unmigrated.length
-          ? { ok: false, label: `Durable Object classes without a [[migrations]] entry: ${unmigrated.join(', ')}`, fix: 'add them to new_sqlite_classes of a new [[migrations]] tag' }
+          ? {
+              ok: false,
+              label: `Durable Object classes without a [[migrations]] entry: ${unmigrated.join(', ')}`,
+              fix: 'add them to new_sqlite_classes of a new [[migrations]] tag',
+            }
           : { ok: true, label: 'every Durable Object class has a migration' }
       )
 

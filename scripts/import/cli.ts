@@ -85,7 +85,8 @@ export async function main(argv: string[]): Promise<number> {
   } finally {
     db.close()
   }
-  if (values.merge && values['with-logs']) plan.notes.push('--merge with --with-logs: a history row whose id the gateway already uses is kept as it is (the imported one is skipped)')
+  if (values.merge && values['with-logs'])
+    plan.notes.push('--merge with --with-logs: a history row whose id the gateway already uses is kept as it is (the imported one is skipped)')
   const statements = planStatements(plan)
   console.log(formatReport(plan))
   if (values['sql-out']) writeFileSync(values['sql-out'], statements.join(';\n') + ';\n')

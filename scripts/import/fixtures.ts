@@ -32,22 +32,62 @@ const hash = (p: string) => bcrypt.hashSync(p, 4).replace(/^\$2b\$/, '$2a$') // 
 
 function users(kind: 'one-api' | 'one-hub'): Table {
   const extra = kind === 'one-hub'
-  const columns = [I('id'), T('username'), T('password'), T('display_name'), I('role'), I('status'), T('email'), T('github_id'), T('wechat_id'), T('lark_id'), T('oidc_id'), T('access_token'), I('quota'), I('used_quota'), I('request_count'), T('group'), T('aff_code'), I('inviter_id')]
+  const columns = [
+    I('id'),
+    T('username'),
+    T('password'),
+    T('display_name'),
+    I('role'),
+    I('status'),
+    T('email'),
+    T('github_id'),
+    T('wechat_id'),
+    T('lark_id'),
+    T('oidc_id'),
+    T('access_token'),
+    I('quota'),
+    I('used_quota'),
+    I('request_count'),
+    T('group'),
+    T('aff_code'),
+    I('inviter_id'),
+  ]
   if (extra) columns.push(I('telegram_id'), I('aff_count'), I('aff_quota'), I('created_time'), I('deleted_at'))
   const row = (r: Cell[], e: Cell[]) => (extra ? [...r, ...e] : r)
   return {
     name: 'users',
     columns,
     rows: [
-      row([1, 'root', hash(PASSWORDS.root), 'Root', 100, 1, 'root@example.com', '', '', '', '', 'a'.repeat(32), 450_000_000, 50_000_000, 1200, 'default', 'AFF1', 0], [0, 2, 1000, 1700000000, null]),
-      row([2, 'alice', hash(PASSWORDS.alice), "Alice O'Neil", 1, 1, 'alice@example.com', 'gh-alice', '', '', '', '', 2_000_000, 123_456, 7, 'vip', 'AFF2', 1], [555, 0, 0, 1700000100, null]),
-      row([3, kind === 'one-api' ? 'deleted_3f2a' : 'bob', hash('x'), 'Gone', 1, kind === 'one-api' ? 3 : 1, '', '', '', '', '', '', 10, 0, 0, 'default', 'AFF3', 0], [0, 0, 0, 1700000200, 1700000300]),
+      row(
+        [1, 'root', hash(PASSWORDS.root), 'Root', 100, 1, 'root@example.com', '', '', '', '', 'a'.repeat(32), 450_000_000, 50_000_000, 1200, 'default', 'AFF1', 0],
+        [0, 2, 1000, 1700000000, null]
+      ),
+      row(
+        [2, 'alice', hash(PASSWORDS.alice), "Alice O'Neil", 1, 1, 'alice@example.com', 'gh-alice', '', '', '', '', 2_000_000, 123_456, 7, 'vip', 'AFF2', 1],
+        [555, 0, 0, 1700000100, null]
+      ),
+      row(
+        [3, kind === 'one-api' ? 'deleted_3f2a' : 'bob', hash('x'), 'Gone', 1, kind === 'one-api' ? 3 : 1, '', '', '', '', '', '', 10, 0, 0, 'default', 'AFF3', 0],
+        [0, 0, 0, 1700000200, 1700000300]
+      ),
     ],
   }
 }
 
 function tokens(kind: 'one-api' | 'one-hub'): Table {
-  const columns = [I('id'), I('user_id'), T('key'), I('status'), T('name'), I('created_time'), I('accessed_time'), I('expired_time'), I('remain_quota'), B('unlimited_quota'), I('used_quota')]
+  const columns = [
+    I('id'),
+    I('user_id'),
+    T('key'),
+    I('status'),
+    T('name'),
+    I('created_time'),
+    I('accessed_time'),
+    I('expired_time'),
+    I('remain_quota'),
+    B('unlimited_quota'),
+    I('used_quota'),
+  ]
   if (kind === 'one-api') {
     columns.push(T('models'), T('subnet'))
     return {
@@ -73,7 +113,23 @@ function tokens(kind: 'one-api' | 'one-hub'): Table {
 }
 
 function channels(kind: 'one-api' | 'one-hub', mockUrl: string): Table {
-  const columns = [I('id'), I('type'), T('key'), I('status'), T('name'), I('weight'), I('created_time'), T('base_url'), T('other'), F('balance'), T('models'), T('group'), I('used_quota'), T('model_mapping'), I('priority')]
+  const columns = [
+    I('id'),
+    I('type'),
+    T('key'),
+    I('status'),
+    T('name'),
+    I('weight'),
+    I('created_time'),
+    T('base_url'),
+    T('other'),
+    F('balance'),
+    T('models'),
+    T('group'),
+    I('used_quota'),
+    T('model_mapping'),
+    I('priority'),
+  ]
   if (kind === 'one-api') columns.push(T('config'))
   else columns.push(T('tag'), T('test_model'), B('only_chat'), T('plugin'), I('deleted_at'), T('disabled_stream'))
   const x = (a: Cell[], api: Cell[], hub: Cell[]) => [...a, ...(kind === 'one-api' ? api : hub)]
@@ -81,13 +137,25 @@ function channels(kind: 'one-api' | 'one-hub', mockUrl: string): Table {
     name: 'channels',
     columns,
     rows: [
-      x([1, 1, 'sk-mock-upstream', 1, 'mock openai', 1, 1700000000, mockUrl, '', 0, 'gpt-4o-mini,gpt-4o', 'default,vip', 0, '', 5], [''], ['', 'gpt-4o-mini', false, '', null, '["o1"]']),
+      x(
+        [1, 1, 'sk-mock-upstream', 1, 'mock openai', 1, 1700000000, mockUrl, '', 0, 'gpt-4o-mini,gpt-4o', 'default,vip', 0, '', 5],
+        [''],
+        ['', 'gpt-4o-mini', false, '', null, '["o1"]']
+      ),
       // one-api 24 = Gemini (one-hub 25); one-hub 25 = Gemini.
-      x([2, kind === 'one-api' ? 24 : 25, 'AIzaFAKE', 1, 'gemini', 1, 1700000000, '', '', 0, 'gemini-2.0-flash', 'default', 0, '{"gemini-flash":"gemini-2.0-flash"}', 0], [''], ['', '', false, '', null, '[]']),
+      x(
+        [2, kind === 'one-api' ? 24 : 25, 'AIzaFAKE', 1, 'gemini', 1, 1700000000, '', '', 0, 'gemini-2.0-flash', 'default', 0, '{"gemini-flash":"gemini-2.0-flash"}', 0],
+        [''],
+        ['', '', false, '', null, '[]']
+      ),
       // one-api 36 = DeepSeek (one-hub 28); one-hub 28 = DeepSeek.
       x([3, kind === 'one-api' ? 36 : 28, 'sk-deepseek', 2, 'deepseek', 1, 1700000000, '', '', 0, 'deepseek-chat', 'default', 0, '', 0], [''], ['', '', false, '', null, '[]']),
       // one-api 33 = AwsClaude with keys in config; one-hub 19 = 360 (no adapter here).
-      x([4, kind === 'one-api' ? 33 : 19, kind === 'one-api' ? 'unused' : 'mj-key', 1, 'misc', 1, 1700000000, '', '', 0, 'claude-3-haiku', 'default', 0, '', 0], ['{"region":"us-west-2","ak":"AKIAFAKE","sk":"secretFAKE"}'], ['', '', false, '', null, null]),
+      x(
+        [4, kind === 'one-api' ? 33 : 19, kind === 'one-api' ? 'unused' : 'mj-key', 1, 'misc', 1, 1700000000, '', '', 0, 'claude-3-haiku', 'default', 0, '', 0],
+        ['{"region":"us-west-2","ak":"AKIAFAKE","sk":"secretFAKE"}'],
+        ['', '', false, '', null, null]
+      ),
     ],
   }
 }
@@ -118,7 +186,21 @@ function redemptions(): Table {
 }
 
 function logs(kind: 'one-api' | 'one-hub'): Table {
-  const columns = [I('id'), I('user_id'), I('created_at'), I('type'), T('content'), T('username'), T('token_name'), T('model_name'), I('quota'), I('prompt_tokens'), I('completion_tokens'), I('channel_id'), B('is_stream')]
+  const columns = [
+    I('id'),
+    I('user_id'),
+    I('created_at'),
+    I('type'),
+    T('content'),
+    T('username'),
+    T('token_name'),
+    T('model_name'),
+    I('quota'),
+    I('prompt_tokens'),
+    I('completion_tokens'),
+    I('channel_id'),
+    B('is_stream'),
+  ]
   columns.push(kind === 'one-api' ? I('elapsed_time') : I('request_time'))
   return {
     name: 'logs',
@@ -152,12 +234,41 @@ function oneHubExtras(): Table[] {
     },
     {
       name: 'midjourneys',
-      columns: [I('id'), I('code'), I('user_id'), T('action'), T('mj_id'), T('prompt'), T('prompt_en'), T('description'), T('state'), I('submit_time'), I('start_time'), I('finish_time'), T('image_url'), T('status'), T('progress'), T('fail_reason'), I('channel_id'), I('quota')],
+      columns: [
+        I('id'),
+        I('code'),
+        I('user_id'),
+        T('action'),
+        T('mj_id'),
+        T('prompt'),
+        T('prompt_en'),
+        T('description'),
+        T('state'),
+        I('submit_time'),
+        I('start_time'),
+        I('finish_time'),
+        T('image_url'),
+        T('status'),
+        T('progress'),
+        T('fail_reason'),
+        I('channel_id'),
+        I('quota'),
+      ],
       rows: [[1, 1, 2, 'IMAGINE', 'mj-123', 'a cat', 'a cat', '', '', 1700000000123, 1700000001456, 1700000060789, 'https://img/cat.png', 'SUCCESS', '100%', '', 4, 25_000]],
     },
     {
       name: 'statistics',
-      columns: [['date', 'text', 'date', 'date'], I('user_id'), I('channel_id'), T('model_name'), I('request_count'), I('quota'), I('prompt_tokens'), I('completion_tokens'), I('request_time')],
+      columns: [
+        ['date', 'text', 'date', 'date'],
+        I('user_id'),
+        I('channel_id'),
+        T('model_name'),
+        I('request_count'),
+        I('quota'),
+        I('prompt_tokens'),
+        I('completion_tokens'),
+        I('request_time'),
+      ],
       rows: [['2023-11-14', 2, 1, 'gpt-4o-mini', 3, 4500, 300, 60, 2550]],
     },
     { name: 'payments', columns: [I('id'), T('type'), T('uuid')], rows: [] },
@@ -194,12 +305,24 @@ const mysqlString = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\
 
 /** A dump as mysqldump writes it: conditional comments, backticks, LOCK TABLES, multi-row INSERTs without column lists. */
 export function mysqlDump(tables: Table[]): string {
-  const out = ['-- MySQL dump 10.13  Distrib 8.0.36, for Linux (x86_64)', '--', '-- Host: localhost    Database: one-hub', '', '/*!40101 SET @OLD_CHARACTER_SET_CLIENT=@@CHARACTER_SET_CLIENT */;', '/*!50503 SET NAMES utf8mb4 */;', '']
+  const out = [
+    '-- MySQL dump 10.13  Distrib 8.0.36, for Linux (x86_64)',
+    '--',
+    '-- Host: localhost    Database: one-hub',
+    '',
+    '/*!40101 SET @OLD_CHARACTER_SET_CLIENT=@@CHARACTER_SET_CLIENT */;',
+    '/*!50503 SET NAMES utf8mb4 */;',
+    '',
+  ]
   for (const t of tables) {
     out.push(`--\n-- Table structure for table \`${t.name}\`\n--\n`, `DROP TABLE IF EXISTS \`${t.name}\`;`)
-    out.push(`CREATE TABLE \`${t.name}\` (\n${t.columns.map(([c, , my]) => `  \`${c}\` ${my} DEFAULT NULL`).join(',\n')},\n  PRIMARY KEY (\`${t.columns[0]![0]}\`),\n  KEY \`idx_x\` (\`${t.columns[0]![0]}\`)\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;`)
+    out.push(
+      `CREATE TABLE \`${t.name}\` (\n${t.columns.map(([c, , my]) => `  \`${c}\` ${my} DEFAULT NULL`).join(',\n')},\n  PRIMARY KEY (\`${t.columns[0]![0]}\`),\n  KEY \`idx_x\` (\`${t.columns[0]![0]}\`)\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;`
+    )
     if (!t.rows.length) continue
-    const values = t.rows.map((r) => `(${r.map((v) => (v === null ? 'NULL' : typeof v === 'string' ? mysqlString(v) : typeof v === 'boolean' ? (v ? '1' : '0') : String(v))).join(',')})`)
+    const values = t.rows.map(
+      (r) => `(${r.map((v) => (v === null ? 'NULL' : typeof v === 'string' ? mysqlString(v) : typeof v === 'boolean' ? (v ? '1' : '0') : String(v))).join(',')})`
+    )
     out.push(`LOCK TABLES \`${t.name}\` WRITE;`, `/*!40000 ALTER TABLE \`${t.name}\` DISABLE KEYS */;`, `INSERT INTO \`${t.name}\` VALUES ${values.join(',')};`, 'UNLOCK TABLES;')
   }
   return out.join('\n') + '\n-- Dump completed\n'
@@ -207,15 +330,29 @@ export function mysqlDump(tables: Table[]): string {
 
 /** A dump as `pg_dump --inserts` writes it (and one table as COPY, pg_dump's default). */
 export function postgresDump(tables: Table[], copyTable = 'logs'): string {
-  const out = ['--', '-- PostgreSQL database dump', '--', '', "SET statement_timeout = 0;", 'SET standard_conforming_strings = on;', "SELECT pg_catalog.set_config('search_path', '', false);", '']
+  const out = [
+    '--',
+    '-- PostgreSQL database dump',
+    '--',
+    '',
+    'SET statement_timeout = 0;',
+    'SET standard_conforming_strings = on;',
+    "SELECT pg_catalog.set_config('search_path', '', false);",
+    '',
+  ]
   for (const t of tables) {
-    out.push(`CREATE TABLE public.${t.name === 'group' ? '"group"' : t.name} (\n${t.columns.map(([c, , , pg]) => `    ${c === 'group' || c === 'key' ? `"${c}"` : c} ${pg}`).join(',\n')}\n);`, '')
+    out.push(
+      `CREATE TABLE public.${t.name === 'group' ? '"group"' : t.name} (\n${t.columns.map(([c, , , pg]) => `    ${c === 'group' || c === 'key' ? `"${c}"` : c} ${pg}`).join(',\n')}\n);`,
+      ''
+    )
   }
   for (const t of tables) {
     if (t.name === copyTable) {
       out.push(`COPY public.${t.name} (${t.columns.map(([c]) => (c === 'group' || c === 'key' ? `"${c}"` : c)).join(', ')}) FROM stdin;`)
       for (const r of t.rows) {
-        out.push(r.map((v) => (v === null ? '\\N' : typeof v === 'boolean' ? (v ? 't' : 'f') : String(v).replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/\t/g, '\\t'))).join('\t'))
+        out.push(
+          r.map((v) => (v === null ? '\\N' : typeof v === 'boolean' ? (v ? 't' : 'f') : String(v).replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/\t/g, '\\t'))).join('\t')
+        )
       }
       out.push('\\.', '')
       continue

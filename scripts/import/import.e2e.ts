@@ -104,13 +104,19 @@ describe('npm run import (one-api SQLite → local D1 → gateway)', () => {
     await expect(new OpenAI({ baseURL: `${url}/v1`, apiKey: `sk-${'x'.repeat(48)}`, maxRetries: 0 }).models.list()).rejects.toMatchObject({ status: 401 })
 
     const status = await fetch(`${url}/api/status`)
-    const xsrfPair = status.headers.getSetCookie().map((c) => c.split(';')[0]!).find((c) => c.startsWith('XSRF-TOKEN='))!
+    const xsrfPair = status.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0]!)
+      .find((c) => c.startsWith('XSRF-TOKEN='))!
     const headers = { 'Content-Type': 'application/json', Cookie: xsrfPair, 'X-XSRF-TOKEN': xsrfPair.slice('XSRF-TOKEN='.length) }
     const wrong = await fetch(`${url}/api/user/login`, { method: 'POST', headers, body: JSON.stringify({ username: 'root', password: 'not-the-password' }) })
     expect(wrong.status).toBe(401)
     const login = await fetch(`${url}/api/user/login`, { method: 'POST', headers, body: JSON.stringify({ username: 'root', password: PASSWORDS.root }) })
     expect(login.status).toBe(200)
-    const session = login.headers.getSetCookie().map((c) => c.split(';')[0]!).find((c) => c.startsWith('session='))!
+    const session = login.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0]!)
+      .find((c) => c.startsWith('session='))!
     const authed = { ...headers, Cookie: `${xsrfPair}; ${session}` }
 
     // Billed from the imported balance (the wallet read it from D1 on first use).

@@ -79,7 +79,24 @@ export function mapUsers(plan: ImportPlan, rows: Row[]): Record<string, Value>[]
     onConflict: {
       target: ['id'],
       // Never quota/used_quota/request_count: after the first import the user's wallet owns them.
-      update: ['username', 'password', 'display_name', 'role', 'status', 'email', 'avatar_url', 'github_id', 'oidc_id', 'wechat_id', 'lark_id', 'telegram_id', 'access_token', 'group', 'aff_code', 'inviter_id'],
+      update: [
+        'username',
+        'password',
+        'display_name',
+        'role',
+        'status',
+        'email',
+        'avatar_url',
+        'github_id',
+        'oidc_id',
+        'wechat_id',
+        'lark_id',
+        'telegram_id',
+        'access_token',
+        'group',
+        'aff_code',
+        'inviter_id',
+      ],
     },
   })
   return out

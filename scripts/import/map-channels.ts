@@ -75,7 +75,8 @@ export function mapChannels(plan: ImportPlan, rows: Row[]): Record<string, Value
       plan.problems.push(`channels id ${r.id} (${str(r.name)}): ${statusReason}; imported disabled`)
     }
     const dropped = DROPPED_SETTINGS.filter(([col, isDefault]) => r[col] !== undefined && r[col] !== null && !isDefault(str(r[col]))).map(([col]) => col)
-    if (dropped.length) plan.notes.push(`channels id ${r.id}: ${dropped.join(', ')} ha${dropped.length > 1 ? 've' : 's'} no equivalent here and ${dropped.length > 1 ? 'were' : 'was'} dropped`)
+    if (dropped.length)
+      plan.notes.push(`channels id ${r.id}: ${dropped.join(', ')} ha${dropped.length > 1 ? 've' : 's'} no equivalent here and ${dropped.length > 1 ? 'were' : 'was'} dropped`)
     const mapping = str(r.model_mapping)
     if (mapping && !parseJson(mapping)) plan.problems.push(`channels id ${r.id}: model_mapping is not JSON; kept as text`)
     out.push({
@@ -112,7 +113,27 @@ export function mapChannels(plan: ImportPlan, rows: Row[]): Record<string, Value
     rows: out,
     onConflict: {
       target: ['id'],
-      update: ['type', 'key', 'status', 'status_reason', 'name', 'weight', 'priority', 'group', 'models', 'tag', 'base_url', 'other', 'test_model', 'model_mapping', 'model_headers', 'custom_parameter', 'proxy', 'only_chat', 'plugin'],
+      update: [
+        'type',
+        'key',
+        'status',
+        'status_reason',
+        'name',
+        'weight',
+        'priority',
+        'group',
+        'models',
+        'tag',
+        'base_url',
+        'other',
+        'test_model',
+        'model_mapping',
+        'model_headers',
+        'custom_parameter',
+        'proxy',
+        'only_chat',
+        'plugin',
+      ],
     },
   })
   return out

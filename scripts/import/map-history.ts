@@ -87,7 +87,7 @@ export function mapMidjourneys(plan: ImportPlan, rows: Row[]) {
 
 /** A one-hub `date` column as this gateway's YYYY-MM-DD (UTC). */
 function day(v: unknown): string | undefined {
-  if (typeof v === 'number' && v > 0) return new Date((v > 100_000_000_000 ? v : v * 1000)).toISOString().slice(0, 10)
+  if (typeof v === 'number' && v > 0) return new Date(v > 100_000_000_000 ? v : v * 1000).toISOString().slice(0, 10)
   const m = /^(\d{4}-\d{2}-\d{2})/.exec(String(v ?? ''))
   return m?.[1]
 }

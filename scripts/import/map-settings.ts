@@ -92,10 +92,20 @@ export function mapPrices(plan: ImportPlan, priceRows: Row[] | undefined, option
       const completion = completionRatio[model]
       if (typeof completion !== 'number') guessed.push(model)
       const type = PER_CALL.test(model) ? 'times' : 'tokens'
-      out.push({ model, type, channel_type: 0, input: ratio, output: type === 'times' ? 0 : ratio * (typeof completion === 'number' ? completion : 1), locked: 0, extra_ratios: null })
+      out.push({
+        model,
+        type,
+        channel_type: 0,
+        input: ratio,
+        output: type === 'times' ? 0 : ratio * (typeof completion === 'number' ? completion : 1),
+        locked: 0,
+        extra_ratios: null,
+      })
     }
     if (guessed.length) {
-      plan.problems.push(`prices: one-api had no CompletionRatio for ${guessed.length} models (it used built-in defaults); output price set equal to input, review: ${guessed.slice(0, 20).join(', ')}${guessed.length > 20 ? ', …' : ''}`)
+      plan.problems.push(
+        `prices: one-api had no CompletionRatio for ${guessed.length} models (it used built-in defaults); output price set equal to input, review: ${guessed.slice(0, 20).join(', ')}${guessed.length > 20 ? ', …' : ''}`
+      )
     }
   }
   plan.add({

@@ -100,7 +100,11 @@ describe('one-api SQLite file', () => {
     ])
     expect(channels[3]!.key).toBe('us-west-2|AKIAFAKE|secretFAKE')
     expect(rowsOf(plan, 'abilities')).toContainEqual({ group: 'vip', model: 'gpt-4o', channel_id: 1, enabled: 1, priority: 5, weight: 1 })
-    expect(rowsOf(plan, 'abilities').filter((a) => a.channel_id === 3).every((a) => a.enabled === 0)).toBe(true)
+    expect(
+      rowsOf(plan, 'abilities')
+        .filter((a) => a.channel_id === 3)
+        .every((a) => a.enabled === 0)
+    ).toBe(true)
 
     expect(rowsOf(plan, 'prices')).toEqual([
       { model: 'gpt-4o-mini', type: 'tokens', channel_type: 0, input: 0.075, output: 0.3, locked: 0, extra_ratios: null },
@@ -183,7 +187,15 @@ describe('one-hub in all three formats', () => {
       [8, 2, 'imported from one-hub: type 19 has no adapter here'],
     ])
     expect(rowsOf(plan, 'midjourneys')[0]).toMatchObject({ submit_time: 1700000000, start_time: 1700000001, finish_time: 1700000060 })
-    expect(rowsOf(plan, 'prices')[0]).toEqual({ model: 'gpt-4o-mini', type: 'tokens', channel_type: 1, input: 0.075, output: 0.3, locked: 0, extra_ratios: '{"cached_tokens":0.5}' })
+    expect(rowsOf(plan, 'prices')[0]).toEqual({
+      model: 'gpt-4o-mini',
+      type: 'tokens',
+      channel_type: 1,
+      input: 0.075,
+      output: 0.3,
+      locked: 0,
+      extra_ratios: '{"cached_tokens":0.5}',
+    })
     expect(rowsOf(plan, 'user_groups')[1]).toMatchObject({ symbol: 'vip', ratio: 0.8, api_rate: 1200, public: 0 })
     // The daily rollup comes along (dashboards read it), even without --with-logs.
     expect(rowsOf(await planOf(files.mysql, false), 'statistics')).toEqual([
@@ -212,11 +224,19 @@ describe('generated SQL', () => {
   function migratedDb(): DatabaseSync {
     const db = new DatabaseSync(':memory:')
     const migrations = path.resolve(import.meta.dirname, '../../migrations')
-    for (const f of readdirSync(migrations).filter((n) => n.endsWith('.sql')).sort()) db.exec(readFileSync(path.join(migrations, f), 'utf8'))
+    for (const f of readdirSync(migrations)
+      .filter((n) => n.endsWith('.sql'))
+      .sort())
+      db.exec(readFileSync(path.join(migrations, f), 'utf8'))
     return db
   }
   const snapshot = (db: DatabaseSync) =>
-    Object.fromEntries(['users', 'tokens', 'channels', 'abilities', 'prices', 'user_groups', 'options', 'redemptions', 'logs', 'midjourneys'].map((t) => [t, db.prepare(`SELECT * FROM "${t}" ORDER BY 1, 2`).all()])) as { [table: string]: any[] } & { users: any[]; logs: any[]; prices: any[] }
+    Object.fromEntries(
+      ['users', 'tokens', 'channels', 'abilities', 'prices', 'user_groups', 'options', 'redemptions', 'logs', 'midjourneys'].map((t) => [
+        t,
+        db.prepare(`SELECT * FROM "${t}" ORDER BY 1, 2`).all(),
+      ])
+    ) as { [table: string]: any[] } & { users: any[]; logs: any[]; prices: any[] }
 
   it('applies to the real schema, and a second run changes nothing', async () => {
     const db = migratedDb()
@@ -239,7 +259,11 @@ describe('generated SQL', () => {
   it('the built-in price table, written before the imported prices, leaves those in place', async () => {
     const db = migratedDb()
     const plan = await planOf(oneApiFile)
-    plan.writes.splice(plan.writes.findIndex((w) => w.table === 'prices'), 0, defaultPricesWrite())
+    plan.writes.splice(
+      plan.writes.findIndex((w) => w.table === 'prices'),
+      0,
+      defaultPricesWrite()
+    )
     for (const s of planStatements(plan)) db.exec(s)
     expect((db.prepare('SELECT count(*) AS n FROM prices').get() as { n: number }).n).toBeGreaterThan(3)
     expect(db.prepare("SELECT input, output FROM prices WHERE model = 'gpt-4o-mini'").get()).toEqual({ input: 0.075, output: 0.3 })

@@ -34,7 +34,7 @@ UNLOCK TABLES;`
   })
 
   it('uses an explicit column list and keeps integers beyond 2^53 exact as text', () => {
-    const parsed = parseDump("INSERT INTO `logs` (`id`,`quota`) VALUES (1,9007199254740993),(2,0x414243);")
+    const parsed = parseDump('INSERT INTO `logs` (`id`,`quota`) VALUES (1,9007199254740993),(2,0x414243);')
     expect(parsed.tables.get('logs')!.rows).toEqual([
       { id: 1, quota: '9007199254740993' },
       { id: 2, quota: 'ABC' },

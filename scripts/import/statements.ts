@@ -45,8 +45,7 @@ export function statementsFor(w: TableWrite): string[] {
       const tail =
         rule === 'ignore'
           ? ''
-          : ` ON CONFLICT(${rule.target.map(q).join(',')}) DO ` +
-            (rule.update.length ? `UPDATE SET ${rule.update.map((c) => `${q(c)} = excluded.${q(c)}`).join(', ')}` : 'NOTHING')
+          : ` ON CONFLICT(${rule.target.map(q).join(',')}) DO ` + (rule.update.length ? `UPDATE SET ${rule.update.map((c) => `${q(c)} = excluded.${q(c)}`).join(', ')}` : 'NOTHING')
       let values: string[] = []
       let size = head.length + tail.length
       for (const row of w.rows) {
@@ -70,16 +69,19 @@ export function planStatements(plan: ImportPlan): string[] {
   return plan.writes.flatMap(statementsFor)
 }
 
-
 /** The relay reads group ratios from the GroupRatio setting, kept equal to the enabled groups. */
-export const GROUP_RATIO_SQL =
-  `INSERT INTO options (key, value) SELECT 'GroupRatio', json_group_object(symbol, ratio) FROM user_groups WHERE enable = 1 ON CONFLICT(key) DO UPDATE SET value = excluded.value`
+export const GROUP_RATIO_SQL = `INSERT INTO options (key, value) SELECT 'GroupRatio', json_group_object(symbol, ratio) FROM user_groups WHERE enable = 1 ON CONFLICT(key) DO UPDATE SET value = excluded.value`
 
 /** Removes the routing rows of these channels (rebuilt from the imported channels right after). */
 export function clearAbilitiesSql(channelIds: number[]): string[] {
   const out: string[] = []
   for (let i = 0; i < channelIds.length; i += 1000) {
-    out.push(`DELETE FROM abilities WHERE channel_id IN (${channelIds.slice(i, i + 1000).map((id) => Math.trunc(Number(id))).join(',')})`)
+    out.push(
+      `DELETE FROM abilities WHERE channel_id IN (${channelIds
+        .slice(i, i + 1000)
+        .map((id) => Math.trunc(Number(id)))
+        .join(',')})`
+    )
   }
   return out
 }

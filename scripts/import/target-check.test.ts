@@ -47,7 +47,16 @@ describe('the target gateway', () => {
     expect(
       targetConflicts(
         plan,
-        { ...empty, users: [[1, 'admin', 0], [60, 'alice', 0]], tokens: [[1, 'N'.repeat(48)]], channels: [[2, 'other-key']], redemptions: [[1, 'other-hash']] },
+        {
+          ...empty,
+          users: [
+            [1, 'admin', 0],
+            [60, 'alice', 0],
+          ],
+          tokens: [[1, 'N'.repeat(48)]],
+          channels: [[2, 'other-key']],
+          redemptions: [[1, 'other-hash']],
+        },
         true
       )
     ).toEqual([

@@ -46,7 +46,8 @@ export function targetConflicts(plan: ImportPlan, state: TargetState, merge: boo
   for (const u of incoming(plan, 'users')) {
     const id = Number(u.id)
     if (ownIds.has(id)) problems.push(`users id ${id} (${String(u.username)}) would replace the gateway's own user ${ownIds.get(id)}`)
-    else if (ownNames.has(String(u.username).toLowerCase())) problems.push(`users id ${id}: the username ${String(u.username)} is taken by the gateway's user id ${ownNames.get(String(u.username).toLowerCase())}`)
+    else if (ownNames.has(String(u.username).toLowerCase()))
+      problems.push(`users id ${id}: the username ${String(u.username)} is taken by the gateway's user id ${ownNames.get(String(u.username).toLowerCase())}`)
   }
   const sameKey = (table: string, present: [number, string][], keyOf: (r: Record<string, unknown>) => string) => {
     const byId = new Map(present)

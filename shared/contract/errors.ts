@@ -58,5 +58,4 @@ export function managementCodeOfStatus(status: number): ManagementErrorCode {
   return byStatus[status] ?? 'internal'
 }
 
-export const isManagementErrorCode = (value: unknown): value is ManagementErrorCode =>
-  typeof value === 'string' && (MANAGEMENT_ERROR_CODES as readonly string[]).includes(value)
+export const isManagementErrorCode = (value: unknown): value is ManagementErrorCode => typeof value === 'string' && (MANAGEMENT_ERROR_CODES as readonly string[]).includes(value)

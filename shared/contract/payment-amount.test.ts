@@ -7,17 +7,29 @@ const base: OrderAmountInput = { amount: 100, discounts: {}, percentFee: 0, fixe
 describe('computeOrderAmount', () => {
   const cases: [string, Partial<OrderAmountInput>, { list: number; pay: number; fee: number; discount: number; quota: number }][] = [
     // The reference's worked example: discounted 90, fee 4.5, list 105 → CNY list 766.50, pay 689.85, discount 76.65.
-    ['worked example (CNY, 0.9 discount, 5 % fee)', { discounts: { '100': 0.9 }, percentFee: 0.05, currency: 'CNY' }, { list: 76_650, pay: 68_985, fee: 450, discount: 7_665, quota: 50_000_000 }],
+    [
+      'worked example (CNY, 0.9 discount, 5 % fee)',
+      { discounts: { '100': 0.9 }, percentFee: 0.05, currency: 'CNY' },
+      { list: 76_650, pay: 68_985, fee: 450, discount: 7_665, quota: 50_000_000 },
+    ],
     ['same in USD', { discounts: { '100': 0.9 }, percentFee: 0.05 }, { list: 10_500, pay: 9_450, fee: 450, discount: 1_050, quota: 50_000_000 }],
     ['no discount, no fee', {}, { list: 10_000, pay: 10_000, fee: 0, discount: 0, quota: 50_000_000 }],
     ['discount applies only to its exact amount', { amount: 99, discounts: { '100': 0.9 } }, { list: 9_900, pay: 9_900, fee: 0, discount: 0, quota: 49_500_000 }],
     ['fixed fee: not in the list price, so the discount goes negative', { amount: 10, fixedFeeCents: 30 }, { list: 1_000, pay: 1_030, fee: 30, discount: -30, quota: 5_000_000 }],
     ['percent fee wins over a fixed fee', { amount: 10, fixedFeeCents: 99, percentFee: 0.1 }, { list: 1_100, pay: 1_100, fee: 100, discount: 0, quota: 5_000_000 }],
-    ['fixed fee with a discount, CNY', { amount: 10, discounts: { '10': 0.95 }, fixedFeeCents: 50, currency: 'CNY', usdRate: 7 }, { list: 7_000, pay: 7_000, fee: 50, discount: 0, quota: 5_000_000 }],
+    [
+      'fixed fee with a discount, CNY',
+      { amount: 10, discounts: { '10': 0.95 }, fixedFeeCents: 50, currency: 'CNY', usdRate: 7 },
+      { list: 7_000, pay: 7_000, fee: 50, discount: 0, quota: 5_000_000 },
+    ],
     ['minimum amount, CNY rate with cents', { amount: 1, currency: 'CNY', usdRate: 7.31 }, { list: 731, pay: 731, fee: 0, discount: 0, quota: 500_000 }],
     ['half a cent rounds up', { amount: 1, percentFee: 0.005 }, { list: 101, pay: 101, fee: 1, discount: 0, quota: 500_000 }],
     ['0.6 % fee is representable', { amount: 1000, percentFee: 0.006 }, { list: 100_600, pay: 100_600, fee: 600, discount: 0, quota: 500_000_000 }],
-    ['maximum amount stays exact', { amount: 1_000_000, discounts: { '1000000': 0.85 }, percentFee: 0.029, currency: 'CNY', usdRate: 7.1234 }, { list: 732_997_860, pay: 623_048_181, fee: 2_465_000, discount: 109_949_679, quota: 500_000_000_000 }],
+    [
+      'maximum amount stays exact',
+      { amount: 1_000_000, discounts: { '1000000': 0.85 }, percentFee: 0.029, currency: 'CNY', usdRate: 7.1234 },
+      { list: 732_997_860, pay: 623_048_181, fee: 2_465_000, discount: 109_949_679, quota: 500_000_000_000 },
+    ],
     ['a nonsense multiplier is ignored', { discounts: { '100': -1 } }, { list: 10_000, pay: 10_000, fee: 0, discount: 0, quota: 50_000_000 }],
   ]
   for (const [name, input, want] of cases) {

@@ -15,11 +15,7 @@ const stream = [
   '',
 ].join('\n')
 
-const expected: SseEvent[] = [
-  { event: 'message_start', data: '{"type":"message_start","text":"héllo 世界"}' },
-  { data: '{"a":1}\n{"b":2}' },
-  { data: '[DONE]', id: '7' },
-]
+const expected: SseEvent[] = [{ event: 'message_start', data: '{"type":"message_start","text":"héllo 世界"}' }, { data: '{"a":1}\n{"b":2}' }, { data: '[DONE]', id: '7' }]
 
 function decodeInPieces(bytes: Uint8Array, splits: number[]): SseEvent[] {
   const d = new SseDecoder()
@@ -45,7 +41,12 @@ describe('SseDecoder', () => {
   })
 
   it('decodes identically when fed one byte at a time', () => {
-    expect(decodeInPieces(bytes, Array.from({ length: bytes.length - 1 }, (_, i) => i + 1))).toEqual(expected)
+    expect(
+      decodeInPieces(
+        bytes,
+        Array.from({ length: bytes.length - 1 }, (_, i) => i + 1)
+      )
+    ).toEqual(expected)
   })
 
   it('handles CRLF and lone CR line endings, also split between chunks', () => {

@@ -61,5 +61,7 @@ export const adminApp = new Hono<HonoEnv>()
   .route('/', taskListRoutes)
   .route('/', importRoutes)
   // The document is built from this very table, read lazily on the first request.
-  .route('/', openApiRoutes((): readonly RouterRoute[] => adminApp.routes))
-
+  .route(
+    '/',
+    openApiRoutes((): readonly RouterRoute[] => adminApp.routes)
+  )

@@ -88,7 +88,7 @@ describe('bad input', () => {
     expect(failures).toEqual([])
   }, 300_000)
 
-  it('never answers 5xx on /v1, refuses in each format\'s envelope, and stays healthy', async () => {
+  it("never answers 5xx on /v1, refuses in each format's envelope, and stays healthy", async () => {
     await setPrice('gpt-4o', 1, 1)
     await createChannel({ key: 'good' })
     const user = await createUser({ quota: 1_000_000 })
@@ -96,7 +96,10 @@ describe('bad input', () => {
     const failures: string[] = []
     for (const r of routeList('/v1')) {
       for (const path of concretePaths(r.path)) {
-        const variants = r.method === 'GET' ? [{ name: 'none', body: undefined as BodyInit | undefined, type: '' }] : hostileBodies().map((b) => ({ name: b.name, body: b.body, type: b.contentType }))
+        const variants =
+          r.method === 'GET'
+            ? [{ name: 'none', body: undefined as BodyInit | undefined, type: '' }]
+            : hostileBodies().map((b) => ({ name: b.name, body: b.body, type: b.contentType }))
         for (const v of variants) {
           for (const key of [apiKey, undefined]) {
             const res = await send(path, { method: r.method, key, body: v.body, headers: v.type ? { 'content-type': v.type } : {} })

@@ -31,7 +31,11 @@ function apiRoutes(): RouteInfo[] {
   })
 }
 
-const concrete = (path: string) => path.replace(/:id(\{[^}]+\})?/g, '1').replace(/:model\{[^}]+\}/g, 'gpt-4o').replace(/:[a-z_]+(\{[^}]+\})?/g, 'x')
+const concrete = (path: string) =>
+  path
+    .replace(/:id(\{[^}]+\})?/g, '1')
+    .replace(/:model\{[^}]+\}/g, 'gpt-4o')
+    .replace(/:[a-z_]+(\{[^}]+\})?/g, 'x')
 
 describe('route table authorization', () => {
   it('every /api route declares exactly one minimum role', () => {
@@ -51,9 +55,7 @@ describe('route table authorization', () => {
 
   it('keeps the import routes (they write a whole database) to root', () => {
     const routes = apiRoutes().filter((r) => r.path.startsWith('/api/import/'))
-    expect(routes.map((r) => `${r.method} ${r.path} ${r.role}`).sort()).toEqual(
-      ['check', 'start', 'batch', 'finish'].map((p) => `POST /api/import/${p} 100`).sort()
-    )
+    expect(routes.map((r) => `${r.method} ${r.path} ${r.role}`).sort()).toEqual(['check', 'start', 'batch', 'finish'].map((p) => `POST /api/import/${p} 100`).sort())
   })
 
   it('keeps the OAuth account-switch confirmation to signed-in users (issue 12)', () => {
@@ -157,7 +159,11 @@ describe('route table authorization', () => {
     expect((await root.post(`/api/token/${rootTok!.id}/key`)).body.data.key).toBe(rootTok!.key)
     const reveals = (await root.get('/api/log/?type=3&page_size=100')).body.data.data as { user_id: number; content: string; metadata: Record<string, unknown> }[]
     expect(reveals.filter((l) => l.content.includes('revealed the key')).map((l) => [l.user_id, l.metadata.actor_id])).toEqual(
-      expect.arrayContaining([[userId, userId], [peerId, rootId], [rootId, rootId]])
+      expect.arrayContaining([
+        [userId, userId],
+        [peerId, rootId],
+        [rootId, rootId],
+      ])
     )
 
     // Logs: an admin sees no log row of root or of a peer (list, stat, export); root sees them.

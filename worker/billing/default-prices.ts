@@ -51,9 +51,22 @@ const ROWS: Row[] = [
 /** one-hub's Midjourney per-action prices, the same in the fast (mj_x), turbo (mj_turbo_x) and relax (mj_relax_x) modes. */
 function midjourneyRows(): Row[] {
   const byAction: Record<string, number> = {
-    imagine: 50, variation: 50, reroll: 50, blend: 50, modal: 50, zoom: 50, shorten: 50, high_variation: 50, low_variation: 50, pan: 50,
-    describe: 25, upscale: 25, swap_face: 25,
-    inpaint: 0, custom_zoom: 0, upload: 0,
+    imagine: 50,
+    variation: 50,
+    reroll: 50,
+    blend: 50,
+    modal: 50,
+    zoom: 50,
+    shorten: 50,
+    high_variation: 50,
+    low_variation: 50,
+    pan: 50,
+    describe: 25,
+    upscale: 25,
+    swap_face: 25,
+    inpaint: 0,
+    custom_zoom: 0,
+    upload: 0,
   }
   return ['', 'turbo_', 'relax_'].flatMap((mode) => Object.entries(byAction).map(([action, price]): Row => [`mj_${mode}${action}`, 'times', MIDJOURNEY, price, 0]))
 }

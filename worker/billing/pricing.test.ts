@@ -6,8 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { groupRatio, resolvePrice, type PriceTable } from './pricing'
 import type { Settings } from '../settings/store'
 
-const table = (): PriceTable =>
-  JSON.parse(JSON.stringify({ exact: { 'gpt-4o': { model: 'gpt-4o', type: 'tokens', input: 1, output: 2 } }, wildcards: [] }))
+const table = (): PriceTable => JSON.parse(JSON.stringify({ exact: { 'gpt-4o': { model: 'gpt-4o', type: 'tokens', input: 1, output: 2 } }, wildcards: [] }))
 
 describe('prototype names in price lookups', () => {
   it('treats prototype names as unpriced models', () => {

@@ -30,9 +30,7 @@ const USER_ENABLED = 1
 /** Keeps the rewards of a new account until it proves itself (nothing is stored when all are zero). */
 export async function holdSignupRewards(env: Env, userId: number, r: SignupRewards): Promise<void> {
   if (r.newUser <= 0 && r.invitee <= 0 && r.inviterReward <= 0) return
-  await env.DB.prepare(
-    'INSERT OR IGNORE INTO pending_signup_rewards (user_id, new_user, invitee, inviter_id, inviter_reward, created_at) VALUES (?, ?, ?, ?, ?, ?)'
-  )
+  await env.DB.prepare('INSERT OR IGNORE INTO pending_signup_rewards (user_id, new_user, invitee, inviter_id, inviter_reward, created_at) VALUES (?, ?, ?, ?, ?, ?)')
     .bind(userId, Math.max(0, r.newUser), Math.max(0, r.invitee), r.inviterId, Math.max(0, r.inviterReward), nowSeconds())
     .run()
 }
@@ -54,9 +52,7 @@ async function credit(env: Env, userId: number, username: string, amount: number
  * event: without a held row it does nothing; with one, each reward is credited once.
  */
 export async function paySignupRewards(env: Env, userId: number): Promise<void> {
-  const row = await env.DB.prepare('SELECT user_id, new_user, invitee, inviter_id, inviter_reward FROM pending_signup_rewards WHERE user_id = ?')
-    .bind(userId)
-    .first<PendingRow>()
+  const row = await env.DB.prepare('SELECT user_id, new_user, invitee, inviter_id, inviter_reward FROM pending_signup_rewards WHERE user_id = ?').bind(userId).first<PendingRow>()
   if (!row) return
   const people = await env.DB.prepare('SELECT id, username, status FROM users WHERE id IN (?, ?)')
     .bind(userId, row.inviter_id)
@@ -69,7 +65,14 @@ export async function paySignupRewards(env: Env, userId: number): Promise<void> 
       await credit(env, userId, invitee.username, row.invitee, `invitee-reward:${userId}`, `Invitee reward: registered with the invite code of ${inviter.username}`)
     }
     if (inviter && inviter.status === USER_ENABLED) {
-      const paid = await credit(env, inviter.id, inviter.username, row.inviter_reward, `invite-reward:${userId}`, `Inviter reward: ${invitee.username} registered with your invite link`)
+      const paid = await credit(
+        env,
+        inviter.id,
+        inviter.username,
+        row.inviter_reward,
+        `invite-reward:${userId}`,
+        `Inviter reward: ${invitee.username} registered with your invite link`
+      )
       if (paid) await env.DB.prepare('UPDATE users SET aff_quota = aff_quota + ? WHERE id = ?').bind(row.inviter_reward, inviter.id).run()
     }
   }

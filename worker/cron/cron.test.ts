@@ -28,7 +28,9 @@ describe('cron jobs', () => {
     const l = await ledger(user.id)
     // Two old rows from ten days ago, rolled up on their day.
     const old = Math.floor(Date.now() / 1000) - 10 * 86400
-    await env.DB.prepare('INSERT INTO logs (user_id, created_at, type, model_name, channel_id, quota, prompt_tokens, completion_tokens) VALUES (?, ?, 2, ?, ?, 100, 10, 5), (?, ?, 2, ?, ?, 50, 4, 2)')
+    await env.DB.prepare(
+      'INSERT INTO logs (user_id, created_at, type, model_name, channel_id, quota, prompt_tokens, completion_tokens) VALUES (?, ?, 2, ?, ?, 100, 10, 5), (?, ?, 2, ?, ?, 50, 4, 2)'
+    )
       .bind(user.id, old, 'gpt-4o', channel, user.id, old + 60, 'gpt-4o', channel)
       .run()
     await fire(FREQUENT_CRON)
@@ -38,7 +40,11 @@ describe('cron jobs', () => {
     await fire(DAILY_CRON, old * 1000 + 3600_000)
     await setOptions({ LogCleanupDays: '7' })
     await fire(DAILY_CRON)
-    expect(await env.DB.prepare('SELECT COUNT(*) AS n FROM logs WHERE created_at < ?').bind(old + 3600).first('n')).toBe(0)
+    expect(
+      await env.DB.prepare('SELECT COUNT(*) AS n FROM logs WHERE created_at < ?')
+        .bind(old + 3600)
+        .first('n')
+    ).toBe(0)
     const kept = await env.DB.prepare('SELECT request_count, quota FROM statistics WHERE date = ?').bind(oldDate).first<any>()
     expect(kept).toEqual({ request_count: 2, quota: 150 })
     // Rerunning the rollup of today is idempotent.

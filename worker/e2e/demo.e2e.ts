@@ -43,8 +43,6 @@ describe('npm run demo', () => {
     expect(isLoopbackUrl('http://[::1]:8787')).toBe(true)
     expect(isLoopbackUrl('https://gateway.example.com')).toBe(false)
     expect(isLoopbackUrl('http://10.0.0.5:8787')).toBe(false)
-    await expect(runDemo({ gateway: 'https://gateway.example.com', mock: inject('mockUrl'), ...SHARED_ROOT, log: () => {} })).rejects.toThrow(
-      'is not on this machine'
-    )
+    await expect(runDemo({ gateway: 'https://gateway.example.com', mock: inject('mockUrl'), ...SHARED_ROOT, log: () => {} })).rejects.toThrow('is not on this machine')
   })
 })

@@ -78,7 +78,9 @@ describe.each([
 
 describe('genai errors and billing', () => {
   it('raises ApiError with the status for a bad key and a bad request', async () => {
-    const denied = await client('sk-wrong').models.generateContent({ model: fixture.model, contents: 'x' }).catch((e) => e)
+    const denied = await client('sk-wrong')
+      .models.generateContent({ model: fixture.model, contents: 'x' })
+      .catch((e) => e)
     expect(denied).toBeInstanceOf(ApiError)
     expect(denied.status).toBe(401)
     const invalid = await ai.models.generateContent({ model: fixture.model, contents: 'x', config: { topP: 3 } }).catch((e) => e)

@@ -135,9 +135,7 @@ describe('OIDC against a local oauth2-mock-server', () => {
     expect(refused.body.message).toBe('OIDC login failed: code expired')
 
     const second = await authorize(await browser.ok<string>('GET', '/api/oauth/endpoint'))
-    const audience = await withTokenClaims({ aud: 'another-client' }, () =>
-      browser.call('GET', `/api/oauth/oidc?code=${second.code}&state=${second.state}`)
-    )
+    const audience = await withTokenClaims({ aud: 'another-client' }, () => browser.call('GET', `/api/oauth/oidc?code=${second.code}&state=${second.state}`))
     expect(audience.status).toBe(400)
     expect(audience.body.message).toBe('OIDC login failed: the ID token is invalid (ERR_JWT_CLAIM_VALIDATION_FAILED)')
 

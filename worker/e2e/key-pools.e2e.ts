@@ -52,7 +52,11 @@ describe('key pools with the openai SDK', () => {
   it('serves 30/30 requests from a pool with a revoked key and disables only that key', async () => {
     const k1 = `sk-pool-${stamp}-one`
     const k2 = `sk-pool-${stamp}-two`
-    const [pool] = await fixture.root.ok<any[]>('POST', '/api/channel/', channel(`pool-${stamp}`, `${k1}\nmock-401\n${k2}`, POOL_MODEL, { key_mode: 'pool', auto_disable_threshold: 1 }))
+    const [pool] = await fixture.root.ok<any[]>(
+      'POST',
+      '/api/channel/',
+      channel(`pool-${stamp}`, `${k1}\nmock-401\n${k2}`, POOL_MODEL, { key_mode: 'pool', auto_disable_threshold: 1 })
+    )
     expect(pool.key_count).toBe(3)
     const before = await mockCounts()
     const keysOf = () => fixture.root.ok<any>('GET', `/api/channel/${pool.id}/keys`)

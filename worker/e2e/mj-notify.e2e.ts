@@ -43,7 +43,15 @@ describe('midjourney notify hook', () => {
   beforeAll(async () => {
     root = await rootSession()
     await root.call('POST', '/api/prices/single', { model: 'mj_imagine', type: 'times', channel_type: 34, input: 50, output: 0 })
-    await root.ok('POST', '/api/channel/', { type: 34, name: `mj-notify-${suffix}`, key: CHANNEL_KEY, base_url: inject('mockUrl'), models: ['mj_imagine'], group: ['default'], priority: 1000 })
+    await root.ok('POST', '/api/channel/', {
+      type: 34,
+      name: `mj-notify-${suffix}`,
+      key: CHANNEL_KEY,
+      base_url: inject('mockUrl'),
+      models: ['mj_imagine'],
+      group: ['default'],
+      priority: 1000,
+    })
     const user = await userSession(`mn${suffix}`)
     const id = (await user.ok<{ id: number }>('GET', '/api/user/self')).id
     await root.ok('POST', `/api/user/quota/${id}`, { quota: 1_000_000, remark: 'notify e2e' })

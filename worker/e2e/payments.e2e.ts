@@ -103,7 +103,9 @@ describe.each(['stripe', 'alipay', 'wxpay', 'epay'] as Kind[])('%s through the m
     await payAtMock(placed)
     expect(await quota(buyer)).toBe(5_000_000)
     expect((await buyer.call('GET', `/api/user/order/status?trade_no=${placed.trade_no}`)).body.success).toBe(true)
-    const replay = await fetch(`${mock.url}/_pay`, { method: 'POST', body: JSON.stringify({ trade_no: placed.trade_no, repeat: 5 }) }).then((r) => r.json() as Promise<{ answers: { status: number; body: string }[] }>)
+    const replay = await fetch(`${mock.url}/_pay`, { method: 'POST', body: JSON.stringify({ trade_no: placed.trade_no, repeat: 5 }) }).then(
+      (r) => r.json() as Promise<{ answers: { status: number; body: string }[] }>
+    )
     expect(replay.answers).toHaveLength(5)
     expect(answersOk(kind, replay.answers), JSON.stringify(replay.answers)).toBe(true)
     expect(await quota(buyer)).toBe(5_000_000)
@@ -113,11 +115,19 @@ describe.each(['stripe', 'alipay', 'wxpay', 'epay'] as Kind[])('%s through the m
   it('refuses tampered notifies and leaves the order pending', async () => {
     const before = await quota(buyer)
     const placed = await buyer.ok<Placed>('POST', '/api/user/order', { uuid: gateway.uuid, amount: 20 })
-    if (kind === 'alipay' || kind === 'epay' || kind === 'stripe') await fetch(placed.type === 'redirect' && placed.data.method === 'POST' ? placed.data.url : `${placed.data.url}${placed.data.params ? `?${new URLSearchParams(placed.data.params)}` : ''}`, placed.data.method === 'POST' ? { method: 'POST', body: new URLSearchParams(placed.data.params) } : {})
+    if (kind === 'alipay' || kind === 'epay' || kind === 'stripe')
+      await fetch(
+        placed.type === 'redirect' && placed.data.method === 'POST'
+          ? placed.data.url
+          : `${placed.data.url}${placed.data.params ? `?${new URLSearchParams(placed.data.params)}` : ''}`,
+        placed.data.method === 'POST' ? { method: 'POST', body: new URLSearchParams(placed.data.params) } : {}
+      )
     // Epay's notify has no currency field: its money is in the gateway's currency (worker test covers a switch).
     const tampers = kind === 'epay' ? ['amount', 'signature', 'trade_no'] : ['amount', 'currency', 'signature', 'trade_no']
     for (const tamper of tampers) {
-      const r = await fetch(`${mock.url}/_pay`, { method: 'POST', body: JSON.stringify({ trade_no: placed.trade_no, tamper }) }).then((x) => x.json() as Promise<{ answers: { status: number; body: string }[] }>)
+      const r = await fetch(`${mock.url}/_pay`, { method: 'POST', body: JSON.stringify({ trade_no: placed.trade_no, tamper }) }).then(
+        (x) => x.json() as Promise<{ answers: { status: number; body: string }[] }>
+      )
       expect(r.answers.length, tamper).toBeGreaterThan(0)
       expect(answersOk(kind, r.answers), `${tamper}: ${JSON.stringify(r.answers)}`).toBe(false)
     }

@@ -42,7 +42,14 @@ describe('restart', () => {
       await admin.call('GET', '/api/status')
       await admin.ok('POST', '/api/setup', { username: 'root', password: 'root-password-1' })
       await admin.ok('POST', '/api/prices/single', { model: 'restart-model', type: 'tokens', channel_type: 1, input: 1, output: 1 })
-      const [channel] = await admin.ok<any[]>('POST', '/api/channel/', { type: 8, name: 'mock', key: 'sk-restart', base_url: inject('mockUrl'), models: ['restart-model'], group: ['default'] })
+      const [channel] = await admin.ok<any[]>('POST', '/api/channel/', {
+        type: 8,
+        name: 'mock',
+        key: 'sk-restart',
+        base_url: inject('mockUrl'),
+        models: ['restart-model'],
+        group: ['default'],
+      })
       const me = await admin.ok<{ id: number }>('GET', '/api/user/self')
       await admin.ok('POST', `/api/user/quota/${me.id}`, { quota: 1_000_000 })
       // Root's starting balance plus the grant above.

@@ -24,7 +24,13 @@ const mock = () => inject('mockUrl')
 const serviceAccount = async () => JSON.stringify(await (await fetch(`${mock()}/vertex/service-account.json`)).json())
 
 const SUPPLIERS: Supplier[] = [
-  { label: 'Bedrock SigV4 + session token', type: 32, model: 'anthropic.claude-3-5-haiku-20241022-v1:0', key: 'us-east-1|AKIDMOCK|mock-bedrock-secret|mock-session', path: '/bedrock' },
+  {
+    label: 'Bedrock SigV4 + session token',
+    type: 32,
+    model: 'anthropic.claude-3-5-haiku-20241022-v1:0',
+    key: 'us-east-1|AKIDMOCK|mock-bedrock-secret|mock-session',
+    path: '/bedrock',
+  },
   { label: 'Bedrock API key', type: 32, model: 'meta.llama3-1-8b-instruct-v1:0', key: 'us-east-1|ABSK-mock', path: '/bedrock' },
   { label: 'Hunyuan TC3', type: 40, model: 'hunyuan-lite', key: 'AKIDmock|SKmock', path: '/hunyuan' },
   { label: 'Zhipu JWT', type: 16, model: 'glm-4-flash', key: 'mockid.mocksecret', path: '/zhipu' },

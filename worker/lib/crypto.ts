@@ -39,9 +39,7 @@ const hmacKeys = new Map<string, Promise<CryptoKey>>()
 function hmacKey(secret: string): Promise<CryptoKey> {
   let key = hmacKeys.get(secret)
   if (!key) {
-    key = crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
-      'sign',
-    ])
+    key = crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
     hmacKeys.set(secret, key)
   }
   return key

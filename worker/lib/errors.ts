@@ -63,8 +63,7 @@ export const unauthorized = (message = 'Not logged in or session expired') => ne
 export const forbidden = (message = 'Permission denied') => new ApiError(403, message)
 export const notFound = (message = 'Not found') => new ApiError(404, message)
 export const conflict = (message: string) => new ApiError(409, message)
-export const tooManyRequests = (message = 'Too many requests, please try again later') =>
-  new ApiError(429, message)
+export const tooManyRequests = (message = 'Too many requests, please try again later') => new ApiError(429, message)
 
 /** Set the error's own headers (Retry-After…) on the response that renders it. */
 export function withErrorHeaders(err: ApiError, res: Response): Response {
@@ -102,8 +101,7 @@ export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err
   if (err instanceof HTTPException) {
     const status = err.status as ContentfulStatusCode
-    const message =
-      status === 413 ? 'Request body too large' : err.message || 'Request failed'
+    const message = status === 413 ? 'Request body too large' : err.message || 'Request failed'
     return new ApiError((status >= 400 ? status : 500) as ErrorStatus, message)
   }
   // Any write that gives a second account an address in use (admin edit, binding, sign-up race).

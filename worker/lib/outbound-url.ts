@@ -66,7 +66,10 @@ export const privateUpstreamsAllowed = (env: Env) => (env as unknown as Record<s
 
 /** Refuse (400 on `field`) any line of `value` that is not an allowed outbound URL. */
 export function assertOutboundUrls(env: Env, value: string, field: string) {
-  for (const line of value.split('\n').map((l) => l.trim()).filter(Boolean)) {
+  for (const line of value
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)) {
     const problem = outboundUrlProblem(line, privateUpstreamsAllowed(env))
     if (problem) throw new ApiError(400, `${field}: ${problem}`, { data: { fields: { [field]: problem } } })
   }

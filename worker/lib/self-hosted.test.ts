@@ -10,10 +10,17 @@ describe('the Worker’s own paths', () => {
   })
 
   it('match a prefix and what is below it, nothing that only starts with the same letters', () => {
-    for (const p of ['/api', '/api/status', '/v1/chat/completions', '/v1beta/models/x:generateContent', '/mj-fast/mj/submit/imagine', '/suno/submit/music', '/dashboard/billing/usage'])
+    for (const p of [
+      '/api',
+      '/api/status',
+      '/v1/chat/completions',
+      '/v1beta/models/x:generateContent',
+      '/mj-fast/mj/submit/imagine',
+      '/suno/submit/music',
+      '/dashboard/billing/usage',
+    ])
       expect(isWorkerPath(p), p).toBe(true)
-    for (const p of ['/', '/panel/log', '/assets/index-abc.js', '/apix', '/v10/x', '/tokenizer/o200k.json', '/setup'])
-      expect(isWorkerPath(p), p).toBe(false)
+    for (const p of ['/', '/panel/log', '/assets/index-abc.js', '/apix', '/v10/x', '/tokenizer/o200k.json', '/setup']) expect(isWorkerPath(p), p).toBe(false)
   })
 
   it('reads the path of a URL without its query', () => {

@@ -84,10 +84,7 @@ describe('single-use secrets at the routes', () => {
     })
     const browser = await anonymous()
     const state = (await browser.get('/api/oauth/state')).body.data as string
-    const results = await Promise.all([
-      browser.get(`/api/oauth/github?code=c1&state=${state}`),
-      browser.get(`/api/oauth/github?code=c2&state=${state}`),
-    ])
+    const results = await Promise.all([browser.get(`/api/oauth/github?code=c1&state=${state}`), browser.get(`/api/oauth/github?code=c2&state=${state}`)])
     expect(results.map((r) => r.status).sort()).toEqual([200, 400])
     expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM users WHERE github_id = '4242'").first<{ n: number }>()).toEqual({ n: 1 })
   })

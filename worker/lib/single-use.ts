@@ -28,19 +28,13 @@ export async function peekSecret(db: D1Database, key: string): Promise<string | 
 
 /** Takes the value and removes it in one statement: only one caller ever gets it. */
 export async function consumeSecret(db: D1Database, key: string): Promise<string | undefined> {
-  const row = await db
-    .prepare('DELETE FROM single_use_secrets WHERE key = ? AND expires_at > ? RETURNING value')
-    .bind(key, now())
-    .first<{ value: string }>()
+  const row = await db.prepare('DELETE FROM single_use_secrets WHERE key = ? AND expires_at > ? RETURNING value').bind(key, now()).first<{ value: string }>()
   return row?.value
 }
 
 /** Removes the value if it is still `value` (compare-and-delete); true when this call removed it. */
 export async function consumeSecretIf(db: D1Database, key: string, value: string): Promise<boolean> {
-  const row = await db
-    .prepare('DELETE FROM single_use_secrets WHERE key = ? AND value = ? AND expires_at > ? RETURNING 1 AS hit')
-    .bind(key, value, now())
-    .first<{ hit: number }>()
+  const row = await db.prepare('DELETE FROM single_use_secrets WHERE key = ? AND value = ? AND expires_at > ? RETURNING 1 AS hit').bind(key, value, now()).first<{ hit: number }>()
   return Boolean(row)
 }
 

@@ -23,7 +23,7 @@ export function smtpConfigured(settings: Settings): boolean {
 }
 
 function senderAddress(settings: Settings): string {
-  return (settings.str('SMTPFrom').trim() || settings.str('SMTPAccount').trim())
+  return settings.str('SMTPFrom').trim() || settings.str('SMTPAccount').trim()
 }
 
 /** worker-mailer connection options for the current settings (exported for tests). */
@@ -44,8 +44,7 @@ export function smtpOptions(settings: Settings): WorkerMailerOptions {
   }
 }
 
-export const smtpNotConfigured = () =>
-  new ApiError(503, 'Email is not configured: the administrator must set the SMTP server and sender first', { code: 'smtp_not_configured' })
+export const smtpNotConfigured = () => new ApiError(503, 'Email is not configured: the administrator must set the SMTP server and sender first', { code: 'smtp_not_configured' })
 
 export async function sendMail(env: Env, message: MailMessage, settings?: Settings): Promise<void> {
   const s = settings ?? (await getSettings(env))

@@ -50,9 +50,7 @@ export async function remindLowQuota(env: Env, change: QuotaChange): Promise<Quo
   // The bound Telegram chat gets the same reminder when the user opted in (telegram/notify.ts).
   await remindOnTelegram(env, settings, change.userId, kind, change.after)
   if (!smtpConfigured(settings)) return null
-  const user = await env.DB.prepare('SELECT email, status FROM users WHERE id = ?')
-    .bind(change.userId)
-    .first<{ email: string; status: number }>()
+  const user = await env.DB.prepare('SELECT email, status FROM users WHERE id = ?').bind(change.userId).first<{ email: string; status: number }>()
   if (!user?.email || user.status !== 1) return null
   if (await env.CACHE.get(markKey(change.userId, kind))) return null
   await env.CACHE.put(markKey(change.userId, kind), String(Date.now()), { expirationTtl: DEDUPE_TTL_SECONDS })

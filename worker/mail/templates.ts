@@ -7,8 +7,7 @@ import type { MailMessage } from './mailer'
 
 type Mail = Omit<MailMessage, 'to'>
 
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!)
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!)
 
 function layout(site: string, paragraphs: string[]): string {
   const body = paragraphs.map((p) => `<p>${p}</p>`).join('\n')
@@ -58,7 +57,10 @@ export function passwordResetMail(site: string, link: string, minutes: number): 
 export type PasswordChange = 'changed' | 'reset'
 
 export function passwordChangedMail(site: string, username: string, how: PasswordChange, when: string): Mail {
-  const en = how === 'reset' ? `The password of your ${site} account "${username}" was reset with an emailed link at ${when} (UTC).` : `The password of your ${site} account "${username}" was changed at ${when} (UTC).`
+  const en =
+    how === 'reset'
+      ? `The password of your ${site} account "${username}" was reset with an emailed link at ${when} (UTC).`
+      : `The password of your ${site} account "${username}" was changed at ${when} (UTC).`
   const zh = how === 'reset' ? `您的 ${site} 账号“${username}”的密码已于 ${when}（UTC）通过邮件链接重置。` : `您的 ${site} 账号“${username}”的密码已于 ${when}（UTC）修改。`
   const advice = 'All sessions and the personal access token were signed out. If this was not you, reset your password at once and contact the administrator.'
   const adviceZh = '所有登录会话和个人访问令牌均已失效。如果不是您本人操作，请立即重置密码并联系管理员。'
@@ -79,10 +81,6 @@ export function quotaReminderMail(site: string, kind: 'low' | 'exhausted', balan
   return {
     subject: kind === 'exhausted' ? `${site}: your quota is used up` : `${site}: your quota is running low`,
     text: [en, topUpText, '', zh, topUpUrl ? `充值地址：${topUpUrl}` : '请在控制台充值。'].join('\n'),
-    html: layout(site, [
-      escapeHtml(en),
-      topUpUrl ? `Top up here: <a href="${escapeHtml(topUpUrl)}">${escapeHtml(topUpUrl)}</a>` : 'Please top up in the console.',
-      escapeHtml(zh),
-    ]),
+    html: layout(site, [escapeHtml(en), topUpUrl ? `Top up here: <a href="${escapeHtml(topUpUrl)}">${escapeHtml(topUpUrl)}</a>` : 'Please top up in the console.', escapeHtml(zh)]),
   }
 }

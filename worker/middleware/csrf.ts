@@ -36,10 +36,7 @@ export const csrf = createMiddleware<HonoEnv>(async (c, next) => {
       ...(https ? { prefix: 'host' as const } : {}),
     })
   }
-  const exempt =
-    SAFE_METHODS.has(c.req.method) ||
-    c.req.header('authorization') !== undefined ||
-    EXEMPT_PREFIXES.some((p) => c.req.path.startsWith(p))
+  const exempt = SAFE_METHODS.has(c.req.method) || c.req.header('authorization') !== undefined || EXEMPT_PREFIXES.some((p) => c.req.path.startsWith(p))
   if (!exempt) {
     const header = c.req.header(XSRF_HEADER)
     if (!cookie || !header || !safeEqual(cookie, header)) {

@@ -75,7 +75,15 @@ const gatewayListQuery = listQuery.extend({
   uuid: z.string().trim().max(64).optional(),
   currency: z.string().trim().max(8).optional(),
 })
-const gatewaySortable = { id: payments.id, uuid: payments.uuid, name: payments.name, type: payments.type, sort: payments.sort, enable: payments.enable, created_at: payments.createdAt }
+const gatewaySortable = {
+  id: payments.id,
+  uuid: payments.uuid,
+  name: payments.name,
+  type: payments.type,
+  sort: payments.sort,
+  enable: payments.enable,
+  created_at: payments.createdAt,
+}
 
 const seconds = z.coerce.number().int().min(0).max(4_102_444_800)
 const orderListQuery = listQuery.extend({
@@ -100,12 +108,15 @@ async function runOnSave(env: Env, row: typeof payments.$inferSelect, requestUrl
   if (!gateway?.onSave) return row
   const settings = await getSettings(env)
   const config = await gateway.onSave(parseConfig(row), { notifyUrl: notifyUrl(row, settings, requestUrl), created })
-  const [saved] = await createDb(env.DB).update(payments).set({ config: JSON.stringify(config) }).where(eq(payments.id, row.id)).returning()
+  const [saved] = await createDb(env.DB)
+    .update(payments)
+    .set({ config: JSON.stringify(config) })
+    .where(eq(payments.id, row.id))
+    .returning()
   return saved ?? row
 }
 
-const gatewayFailure = (err: unknown) =>
-  new ApiError(502, err instanceof GatewayError ? err.message : 'The payment gateway could not be reached', { cause: err })
+const gatewayFailure = (err: unknown) => new ApiError(502, err instanceof GatewayError ? err.message : 'The payment gateway could not be reached', { cause: err })
 
 async function orderRows(env: Env, where: ReturnType<typeof and>, q: z.infer<typeof orderListQuery>) {
   const db = createDb(env.DB)
@@ -121,7 +132,11 @@ async function orderRows(env: Env, where: ReturnType<typeof and>, q: z.infer<typ
       .offset(offset(q)),
     db.select({ n: count() }).from(orders).where(where),
   ])
-  return page(q, rows.map((r) => orderView({ ...r.o, username: r.username, gatewayName: r.gatewayName, gatewayType: r.gatewayType })), total?.n ?? 0)
+  return page(
+    q,
+    rows.map((r) => orderView({ ...r.o, username: r.username, gatewayName: r.gatewayName, gatewayType: r.gatewayType })),
+    total?.n ?? 0
+  )
 }
 
 export const paymentRoutes = new Hono<HonoEnv>()
@@ -137,13 +152,31 @@ export const paymentRoutes = new Hono<HonoEnv>()
       q.currency ? eq(payments.currency, q.currency) : undefined
     )
     const [rows, [total]] = await Promise.all([
-      db.select().from(payments).where(where).orderBy(orderBy(q.order, gatewaySortable, asc(payments.sort)), asc(payments.id)).limit(q.page_size).offset(offset(q)),
+      db
+        .select()
+        .from(payments)
+        .where(where)
+        .orderBy(orderBy(q.order, gatewaySortable, asc(payments.sort)), asc(payments.id))
+        .limit(q.page_size)
+        .offset(offset(q)),
       db.select({ n: count() }).from(payments).where(where),
     ])
     const settings = await getSettings(c.env)
-    return ok(c, page(q, rows.map((r) => gatewayView(r, settings, c.req.url)), total?.n ?? 0))
+    return ok(
+      c,
+      page(
+        q,
+        rows.map((r) => gatewayView(r, settings, c.req.url)),
+        total?.n ?? 0
+      )
+    )
   })
-  .get('/payment/types', adminRoute, (c) => ok(c, GATEWAY_TYPES.map((type) => ({ type, currencies: GATEWAYS[type].currencies, fields: GATEWAYS[type].fields }))))
+  .get('/payment/types', adminRoute, (c) =>
+    ok(
+      c,
+      GATEWAY_TYPES.map((type) => ({ type, currencies: GATEWAYS[type].currencies, fields: GATEWAYS[type].fields }))
+    )
+  )
   .get('/payment/:id{[0-9]+}', adminRoute, validate('param', idParam), async (c) => {
     const row = await findGateway(c.env, c.req.valid('param').id)
     return ok(c, { ...gatewayView(row, await getSettings(c.env), c.req.url), ...publicConfig(row) })
@@ -151,7 +184,8 @@ export const paymentRoutes = new Hono<HonoEnv>()
   .post('/payment/', adminRoute, validate('json', createSchema), async (c) => {
     const body = c.req.valid('json')
     const gateway = gatewayOf(body.type)!
-    if (!(gateway.currencies as readonly string[]).includes(body.currency)) throw badRequest(`${body.type} charges in ${gateway.currencies.join(' or ')}`, { fields: { currency: `must be ${gateway.currencies.join(' or ')}` } })
+    if (!(gateway.currencies as readonly string[]).includes(body.currency))
+      throw badRequest(`${body.type} charges in ${gateway.currencies.join(' or ')}`, { fields: { currency: `must be ${gateway.currencies.join(' or ')}` } })
     const config = await mergeConfig(gateway, body.config, {})
     const now = nowSeconds()
     const db = createDb(c.env.DB)
@@ -189,7 +223,8 @@ export const paymentRoutes = new Hono<HonoEnv>()
     const type = body.type ?? current.type
     const currency = body.currency ?? current.currency
     const gateway = gatewayOf(type)!
-    if (!(gateway.currencies as readonly string[]).includes(currency)) throw badRequest(`${type} charges in ${gateway.currencies.join(' or ')}`, { fields: { currency: `must be ${gateway.currencies.join(' or ')}` } })
+    if (!(gateway.currencies as readonly string[]).includes(currency))
+      throw badRequest(`${type} charges in ${gateway.currencies.join(' or ')}`, { fields: { currency: `must be ${gateway.currencies.join(' or ')}` } })
     // Secrets carry over only within the same gateway type.
     const stored = type === current.type ? parseConfig(current) : {}
     const config = body.config !== undefined || type !== current.type ? await mergeConfig(gateway, body.config ?? {}, stored) : stored

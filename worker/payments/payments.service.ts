@@ -116,13 +116,22 @@ export async function mergeConfig(gateway: Gateway, submitted: Record<string, un
       const key = `config.${issue.path.join('.')}`
       fields[key] ??= issue.message
     }
-    throw badRequest(Object.entries(fields).map(([k, m]) => `${k}: ${m}`).join('; '), { fields })
+    throw badRequest(
+      Object.entries(fields)
+        .map(([k, m]) => `${k}: ${m}`)
+        .join('; '),
+      { fields }
+    )
   }
   return parsed.data as Record<string, string>
 }
 
 export async function findGateway(env: Env, id: number): Promise<Payment> {
-  const [row] = await createDb(env.DB).select().from(payments).where(and(eq(payments.id, id), eq(payments.deletedAt, 0))).limit(1)
+  const [row] = await createDb(env.DB)
+    .select()
+    .from(payments)
+    .where(and(eq(payments.id, id), eq(payments.deletedAt, 0)))
+    .limit(1)
   if (!row) throw notFound('Payment gateway not found')
   return row
 }
@@ -168,14 +177,23 @@ export interface CreatedOrder {
 
 export async function createOrder(env: Env, settings: Settings, me: SessionUser, input: { uuid: string; amount: number }, requestUrl: string): Promise<CreatedOrder> {
   const db = createDb(env.DB)
-  const [row] = await db.select().from(payments).where(and(eq(payments.uuid, input.uuid), eq(payments.enable, true), eq(payments.deletedAt, 0))).limit(1)
+  const [row] = await db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.uuid, input.uuid), eq(payments.enable, true), eq(payments.deletedAt, 0)))
+    .limit(1)
   if (!row) throw notFound('This payment method is not available')
   const gateway = gatewayOf(row.type)
   if (!gateway || !(gateway.currencies as readonly string[]).includes(row.currency)) throw new ApiError(503, 'This payment method is not configured correctly')
   const min = settings.int('PaymentMinAmount')
   const problem = amountProblem(input.amount, min)
   if (problem) {
-    const message = problem === 'below_minimum' ? `The amount must be at least ${min}` : problem === 'above_maximum' ? `The amount must be at most ${MAX_TOPUP_AMOUNT}` : 'The amount must be a positive whole number'
+    const message =
+      problem === 'below_minimum'
+        ? `The amount must be at least ${min}`
+        : problem === 'above_maximum'
+          ? `The amount must be at most ${MAX_TOPUP_AMOUNT}`
+          : 'The amount must be a positive whole number'
     throw badRequest(message, { fields: { amount: message } })
   }
   const money = computeOrderAmount({
@@ -225,9 +243,14 @@ export async function createOrder(env: Env, settings: Settings, me: SessionUser,
       user: { id: me.id, email: profile?.email ?? '' },
     })
   } catch (err) {
-    await db.update(orders).set({ status: 'failed', updatedAt: nowSeconds() }).where(and(eq(orders.tradeNo, tradeNo), eq(orders.status, 'pending')))
+    await db
+      .update(orders)
+      .set({ status: 'failed', updatedAt: nowSeconds() })
+      .where(and(eq(orders.tradeNo, tradeNo), eq(orders.status, 'pending')))
     console.error(`payment ${row.type} #${row.id}: pay failed for ${tradeNo}`, err)
-    throw new ApiError(502, err instanceof GatewayError ? `The payment gateway refused the order: ${err.message}` : 'The payment gateway could not be reached; please try again', { cause: err })
+    throw new ApiError(502, err instanceof GatewayError ? `The payment gateway refused the order: ${err.message}` : 'The payment gateway could not be reached; please try again', {
+      cause: err,
+    })
   }
   if (pay.gatewayRef) await db.update(orders).set({ gatewayRef: pay.gatewayRef }).where(eq(orders.tradeNo, tradeNo))
   return { trade_no: tradeNo, type: pay.type, data: pay.data }
@@ -241,7 +264,9 @@ export async function alertRoot(env: Env, content: string, metadata: Record<stri
   try {
     const db = createDb(env.DB)
     const [root] = await db.select({ id: users.id, username: users.username }).from(users).where(sql`${users.role} >= 100`).orderBy(users.id).limit(1)
-    await db.insert(logs).values({ userId: root?.id ?? 0, username: root?.username ?? '', createdAt: nowSeconds(), type: LOG_TYPE.SYSTEM, content: `Payment: ${content}`, metadata })
+    await db
+      .insert(logs)
+      .values({ userId: root?.id ?? 0, username: root?.username ?? '', createdAt: nowSeconds(), type: LOG_TYPE.SYSTEM, content: `Payment: ${content}`, metadata })
   } catch (err) {
     console.error('payment: could not write the alert log', err)
   }
@@ -255,12 +280,31 @@ export type CompleteResult = { ok: true; duplicate: boolean } | { ok: false; ret
  * Credit a verified payment for `order` once and mark it success. Shared by the notify and by the
  * cron's gateway query.
  */
-export async function completeOrder(env: Env, gatewayRow: Payment, order: Order, paid: Pick<PaidNotify, 'gatewayNo' | 'amountCents' | 'currency'>, via: string): Promise<CompleteResult> {
+export async function completeOrder(
+  env: Env,
+  gatewayRow: Payment,
+  order: Order,
+  paid: Pick<PaidNotify, 'gatewayNo' | 'amountCents' | 'currency'>,
+  via: string
+): Promise<CompleteResult> {
   const db = createDb(env.DB)
   const currency = paid.currency || gatewayRow.currency
-  const meta = { trade_no: order.tradeNo, gateway_id: gatewayRow.id, gateway_no: paid.gatewayNo, paid_cents: paid.amountCents, paid_currency: currency, order_cents: order.orderAmount, order_currency: order.orderCurrency, via }
+  const meta = {
+    trade_no: order.tradeNo,
+    gateway_id: gatewayRow.id,
+    gateway_no: paid.gatewayNo,
+    paid_cents: paid.amountCents,
+    paid_currency: currency,
+    order_cents: order.orderAmount,
+    order_currency: order.orderCurrency,
+    via,
+  }
   if (paid.amountCents !== order.orderAmount || currency.toUpperCase() !== order.orderCurrency) {
-    await alertRoot(env, `paid amount ${centsToDecimal(paid.amountCents)} ${currency} does not match order ${order.tradeNo} (${centsToDecimal(order.orderAmount)} ${order.orderCurrency}); not credited`, meta)
+    await alertRoot(
+      env,
+      `paid amount ${centsToDecimal(paid.amountCents)} ${currency} does not match order ${order.tradeNo} (${centsToDecimal(order.orderAmount)} ${order.orderCurrency}); not credited`,
+      meta
+    )
     return { ok: false, retry: false, reason: 'amount or currency mismatch' }
   }
   if (order.status === 'success' || order.status === 'refunded') return { ok: true, duplicate: true }
@@ -288,7 +332,15 @@ export async function completeOrder(env: Env, gatewayRow: Payment, order: Order,
         createdAt: now,
         username: user?.username,
         content: `Online top-up through ${gatewayRow.name}: paid ${centsToDecimal(order.orderAmount)} ${order.orderCurrency} (order ${order.tradeNo})`,
-        metadata: { trade_no: order.tradeNo, gateway_id: gatewayRow.id, gateway_type: gatewayRow.type, gateway_no: paid.gatewayNo, amount: order.amount, order_amount: order.orderAmount / 100, order_currency: order.orderCurrency },
+        metadata: {
+          trade_no: order.tradeNo,
+          gateway_id: gatewayRow.id,
+          gateway_type: gatewayRow.type,
+          gateway_no: paid.gatewayNo,
+          amount: order.amount,
+          order_amount: order.orderAmount / 100,
+          order_currency: order.orderCurrency,
+        },
       },
     })
   } catch (err) {
@@ -332,18 +384,32 @@ export async function handleNotify(env: Env, uuid: string, req: NotifyRequest): 
     outcome = { kind: 'invalid' as const, reason: 'unreadable notify' }
   }
   if (outcome.kind === 'invalid') {
-    await alertRoot(env, `notify to ${row.name} (#${row.id}) refused: ${outcome.reason}`, { gateway_id: row.id, trade_no: outcome.tradeNo, reason: outcome.reason, raw: rawOf(req) })
+    await alertRoot(env, `notify to ${row.name} (#${row.id}) refused: ${outcome.reason}`, {
+      gateway_id: row.id,
+      trade_no: outcome.tradeNo,
+      reason: outcome.reason,
+      raw: rawOf(req),
+    })
     return gateway.ack('reject', outcome.reason)
   }
   if (outcome.kind === 'ignored') return gateway.ack('ok')
   const [order] = await db.select().from(orders).where(eq(orders.tradeNo, outcome.tradeNo)).limit(1)
   if (!order || order.gatewayId !== row.id) {
-    await alertRoot(env, `notify to ${row.name} (#${row.id}) for ${order ? "another gateway's" : 'an unknown'} order ${outcome.tradeNo.slice(0, 64)} refused`, { gateway_id: row.id, trade_no: outcome.tradeNo.slice(0, 64), raw: rawOf(req) })
+    await alertRoot(env, `notify to ${row.name} (#${row.id}) for ${order ? "another gateway's" : 'an unknown'} order ${outcome.tradeNo.slice(0, 64)} refused`, {
+      gateway_id: row.id,
+      trade_no: outcome.tradeNo.slice(0, 64),
+      raw: rawOf(req),
+    })
     return gateway.ack('reject', 'unknown order')
   }
   const result = await completeOrder(env, row, order, outcome, 'notify')
   if (result.ok) {
-    if (result.duplicate) await alertRoot(env, `repeated notify for order ${order.tradeNo} acknowledged; nothing credited again`, { gateway_id: row.id, trade_no: order.tradeNo, gateway_no: outcome.gatewayNo })
+    if (result.duplicate)
+      await alertRoot(env, `repeated notify for order ${order.tradeNo} acknowledged; nothing credited again`, {
+        gateway_id: row.id,
+        trade_no: order.tradeNo,
+        gateway_no: outcome.gatewayNo,
+      })
     return gateway.ack('ok')
   }
   return gateway.ack(result.retry ? 'retry' : 'reject', result.reason)
@@ -355,7 +421,12 @@ export async function handleNotify(env: Env, uuid: string, req: NotifyRequest): 
 export async function closeStaleOrders(env: Env, limit = 50): Promise<{ closed: number; credited: number }> {
   const db = createDb(env.DB)
   const cutoff = nowSeconds() - ORDER_CLOSE_AFTER_SECONDS
-  const stale = await db.select().from(orders).where(and(eq(orders.status, 'pending'), lt(orders.createdAt, cutoff))).orderBy(orders.id).limit(limit)
+  const stale = await db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.status, 'pending'), lt(orders.createdAt, cutoff)))
+    .orderBy(orders.id)
+    .limit(limit)
   let closed = 0
   let credited = 0
   const gateways = new Map<number, Payment | undefined>()
@@ -419,4 +490,3 @@ export async function refundOrder(env: Env, actor: SessionUser, id: number) {
     .returning()
   return row ?? { ...order, status: 'refunded' }
 }
-

@@ -20,7 +20,14 @@ const CONFIGS = {
   alipay: { currency: 'CNY', config: { app_id: '2021000000000001', private_key: K.MERCHANT_KEY_PKCS1, public_key: K.PLATFORM_PUBLIC_BARE, pay_type: 'pagepay' } },
   wxpay: {
     currency: 'CNY',
-    config: { app_id: 'wx1', mch_id: '1900000001', mch_certificate_serial_number: 'MSERIAL', mch_apiv3_key: APIV3, mch_private_key: K.MERCHANT_KEY_PKCS1, platform_public_key: K.PLATFORM_CERT },
+    config: {
+      app_id: 'wx1',
+      mch_id: '1900000001',
+      mch_certificate_serial_number: 'MSERIAL',
+      mch_apiv3_key: APIV3,
+      mch_private_key: K.MERCHANT_KEY_PKCS1,
+      platform_public_key: K.PLATFORM_CERT,
+    },
   },
   stripe: { currency: 'USD', config: { secret_key: 'sk_test_gateway' } },
 } as const
@@ -33,7 +40,10 @@ async function signedWx(body: unknown, status = 200) {
   const text = JSON.stringify(body)
   const ts = String(Math.floor(Date.now() / 1000))
   const sig = await rsaSign(K.PLATFORM_KEY_PKCS8, `${ts}\nn\n${text}\n`)
-  return new Response(text, { status, headers: { 'content-type': 'application/json', 'Wechatpay-Timestamp': ts, 'Wechatpay-Nonce': 'n', 'Wechatpay-Signature': sig, 'Wechatpay-Serial': K.PLATFORM_CERT_SERIAL } })
+  return new Response(text, {
+    status,
+    headers: { 'content-type': 'application/json', 'Wechatpay-Timestamp': ts, 'Wechatpay-Nonce': 'n', 'Wechatpay-Signature': sig, 'Wechatpay-Serial': K.PLATFORM_CERT_SERIAL },
+  })
 }
 
 beforeEach(() => {
@@ -46,15 +56,30 @@ beforeEach(() => {
     const url = new URL(req.url)
     if (url.host === 'api.stripe.com') {
       if (url.pathname === '/v1/webhook_endpoints' && req.method === 'GET') return Response.json({ object: 'list', data: [], has_more: false })
-      if (url.pathname === '/v1/webhook_endpoints') return Response.json({ id: 'we_1', object: 'webhook_endpoint', url: new URLSearchParams(await req.text()).get('url'), enabled_events: [], secret: 'whsec_from_stripe' })
+      if (url.pathname === '/v1/webhook_endpoints')
+        return Response.json({ id: 'we_1', object: 'webhook_endpoint', url: new URLSearchParams(await req.text()).get('url'), enabled_events: [], secret: 'whsec_from_stripe' })
       if (url.pathname === '/v1/checkout/sessions' && req.method === 'POST') {
         const f = new URLSearchParams(await req.text())
         const id = `cs_test_${++n}`
-        remote.stripeSessions.set(id, { tradeNo: f.get('client_reference_id')!, cents: Number(f.get('line_items[0][price_data][unit_amount]')), currency: f.get('line_items[0][price_data][currency]')!, paid: false })
+        remote.stripeSessions.set(id, {
+          tradeNo: f.get('client_reference_id')!,
+          cents: Number(f.get('line_items[0][price_data][unit_amount]')),
+          currency: f.get('line_items[0][price_data][currency]')!,
+          paid: false,
+        })
         return Response.json({ id, object: 'checkout.session', url: `https://checkout.stripe.test/${id}` })
       }
       const s = remote.stripeSessions.get(url.pathname.split('/').pop()!)
-      if (s) return Response.json({ id: url.pathname.split('/').pop(), object: 'checkout.session', client_reference_id: s.tradeNo, amount_total: s.cents, currency: s.currency, payment_status: s.paid ? 'paid' : 'unpaid', payment_intent: s.paid ? 'pi_q' : null })
+      if (s)
+        return Response.json({
+          id: url.pathname.split('/').pop(),
+          object: 'checkout.session',
+          client_reference_id: s.tradeNo,
+          amount_total: s.cents,
+          currency: s.currency,
+          payment_status: s.paid ? 'paid' : 'unpaid',
+          payment_intent: s.paid ? 'pi_q' : null,
+        })
       return Response.json({ error: { message: 'no such thing' } }, { status: 404 })
     }
     if (url.host === 'api.mch.weixin.qq.com') {
@@ -62,7 +87,14 @@ beforeEach(() => {
       const m = /^\/v3\/pay\/transactions\/out-trade-no\/(\w+)$/.exec(url.pathname)
       if (m) {
         const paid = remote.wxPaid.get(m[1]!)
-        return signedWx({ appid: 'wx1', mchid: '1900000001', out_trade_no: m[1], transaction_id: `42q${m[1]}`, trade_state: paid ? 'SUCCESS' : 'NOTPAY', amount: { total: paid ?? 0, currency: 'CNY' } })
+        return signedWx({
+          appid: 'wx1',
+          mchid: '1900000001',
+          out_trade_no: m[1],
+          transaction_id: `42q${m[1]}`,
+          trade_state: paid ? 'SUCCESS' : 'NOTPAY',
+          amount: { total: paid ?? 0, currency: 'CNY' },
+        })
       }
     }
     return real(input, init)
@@ -83,7 +115,9 @@ async function order(user: TestClient, uuid: string, amount = 10) {
 }
 
 async function send(uuid: string, n: BuiltNotify) {
-  const res = await exports.default.fetch(new Request(`http://gateway.test/api/payment/notify/${uuid}${n.query ? `?${n.query}` : ''}`, { method: n.method, headers: n.headers, body: n.body }))
+  const res = await exports.default.fetch(
+    new Request(`http://gateway.test/api/payment/notify/${uuid}${n.query ? `?${n.query}` : ''}`, { method: n.method, headers: n.headers, body: n.body })
+  )
   return { status: res.status, text: await res.text() }
 }
 
@@ -97,11 +131,23 @@ async function notifyFor(kind: Kind, tradeNo: string, cents: number, currency: s
     case 'epay':
       return epayNotify(tamper === 'signature' ? 'wrong-key' : 'epay-secret-key', { pid: '1001', trade_no: `EP${tradeNo}`, out_trade_no: tradeNo, money })
     case 'alipay':
-      return alipayNotify({ app_id: '2021000000000001', out_trade_no: tradeNo, trade_no: `AL${tradeNo}`, total_amount: money, ...(currency !== 'CNY' ? { trans_currency: currency } : {}) }, tamper === 'signature' ? { key: K.MERCHANT_KEY_PKCS1 } : {})
+      return alipayNotify(
+        { app_id: '2021000000000001', out_trade_no: tradeNo, trade_no: `AL${tradeNo}`, total_amount: money, ...(currency !== 'CNY' ? { trans_currency: currency } : {}) },
+        tamper === 'signature' ? { key: K.MERCHANT_KEY_PKCS1 } : {}
+      )
     case 'wxpay':
-      return wxpayNotify(APIV3, { appid: 'wx1', mchid: '1900000001', out_trade_no: tradeNo, transaction_id: `42${tradeNo}`, amount: { total: cents, currency } }, tamper === 'signature' ? { key: K.MERCHANT_KEY_PKCS1 } : {})
+      return wxpayNotify(
+        APIV3,
+        { appid: 'wx1', mchid: '1900000001', out_trade_no: tradeNo, transaction_id: `42${tradeNo}`, amount: { total: cents, currency } },
+        tamper === 'signature' ? { key: K.MERCHANT_KEY_PKCS1 } : {}
+      )
     case 'stripe':
-      return stripeNotify(tamper === 'signature' ? 'whsec_wrong' : 'whsec_from_stripe', { client_reference_id: tradeNo, amount_total: cents, currency: currency.toLowerCase(), payment_intent: `pi_${tradeNo}` })
+      return stripeNotify(tamper === 'signature' ? 'whsec_wrong' : 'whsec_from_stripe', {
+        client_reference_id: tradeNo,
+        amount_total: cents,
+        currency: currency.toLowerCase(),
+        payment_intent: `pi_${tradeNo}`,
+      })
   }
 }
 
@@ -209,7 +255,9 @@ describe('payment gateways API', () => {
     // An update that leaves secrets empty keeps them; a new app id is taken.
     const upd = await root.put('/api/payment/', { id: gw.id, name: 'WeChat', config: { ...CONFIGS.wxpay.config, app_id: 'wx1', mch_apiv3_key: '', mch_private_key: '' } })
     expect(upd.status, JSON.stringify(upd.body)).toBe(200)
-    const stored = await env.DB.prepare('SELECT config, fixed_fee, percent_fee FROM payments WHERE id = ?').bind(gw.id).first<{ config: string; fixed_fee: number; percent_fee: number }>()
+    const stored = await env.DB.prepare('SELECT config, fixed_fee, percent_fee FROM payments WHERE id = ?')
+      .bind(gw.id)
+      .first<{ config: string; fixed_fee: number; percent_fee: number }>()
     expect(JSON.parse(stored!.config).mch_apiv3_key).toBe(APIV3)
     expect(stored!.fixed_fee).toBe(30)
     expect(stored!.percent_fee).toBe(0.05)
@@ -271,7 +319,15 @@ describe('payment gateways API', () => {
     expect(await orderRow(placed.trade_no)).toMatchObject({ order_amount: 68_985, fee: 450, discount: 7_665, quota: 50_000_000 })
     const listed = (await root.get(`/api/payment/order?trade_no=${placed.trade_no}`)).body.data
     expect(listed.total_count).toBe(1)
-    expect(listed.data[0]).toMatchObject({ order_amount: 689.85, fee: 4.5, discount: 76.65, order_currency: 'CNY', status: 'pending', username: 'payamounts', gateway_type: 'epay' })
+    expect(listed.data[0]).toMatchObject({
+      order_amount: 689.85,
+      fee: 4.5,
+      discount: 76.65,
+      order_currency: 'CNY',
+      status: 'pending',
+      username: 'payamounts',
+      gateway_type: 'epay',
+    })
   })
 
   it('lists orders with filters, lets users see only theirs, and refunds', async () => {

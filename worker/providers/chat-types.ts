@@ -44,14 +44,9 @@ export interface ChatRequest {
 }
 
 export const textOf = (content: ChatMessage['content']): string =>
-  typeof content === 'string'
-    ? content
-    : Array.isArray(content)
-      ? content.map((p) => (p.type === 'text' ? (p.text ?? '') : '')).join('')
-      : ''
+  typeof content === 'string' ? content : Array.isArray(content) ? content.map((p) => (p.type === 'text' ? (p.text ?? '') : '')).join('') : ''
 
-export const imageUrlOf = (part: ChatContentPart): string | undefined =>
-  typeof part.image_url === 'string' ? part.image_url : part.image_url?.url
+export const imageUrlOf = (part: ChatContentPart): string | undefined => (typeof part.image_url === 'string' ? part.image_url : part.image_url?.url)
 
 /** data:<mime>;base64,<data> → parts, or undefined for a plain URL. */
 export function parseDataUrl(url: string): { mimeType: string; data: string } | undefined {
@@ -68,5 +63,4 @@ export function parseToolArguments(args: string): Record<string, unknown> {
   }
 }
 
-export const stopList = (stop: ChatRequest['stop']): string[] | undefined =>
-  stop == null ? undefined : Array.isArray(stop) ? (stop.length ? stop : undefined) : [stop]
+export const stopList = (stop: ChatRequest['stop']): string[] | undefined => (stop == null ? undefined : Array.isArray(stop) ? (stop.length ? stop : undefined) : [stop])

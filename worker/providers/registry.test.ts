@@ -67,7 +67,11 @@ describe('CHANNEL_TYPES', () => {
   it('uses the one-hub ids', () => {
     const all = { ...ONE_HUB_IDS, ...EXTRA_IDS }
     for (const [id, name] of Object.entries(all)) expect(channelType(Number(id))?.name).toBe(name)
-    expect(CHANNEL_TYPES.map((t) => t.id)).toEqual(Object.keys(all).map(Number).sort((a, b) => a - b))
+    expect(CHANNEL_TYPES.map((t) => t.id)).toEqual(
+      Object.keys(all)
+        .map(Number)
+        .sort((a, b) => a - b)
+    )
     for (const id of Object.keys(EXTRA_IDS)) expect(Number(id)).toBeGreaterThan(1000)
   })
 
@@ -80,7 +84,11 @@ describe('CHANNEL_TYPES', () => {
   })
 
   it('requires a base URL only for Azure, Custom and the self-hosted task servers', () => {
-    expect(CHANNEL_TYPES.filter((t) => !t.defaultBaseUrl).map((t) => t.id).sort((a, b) => a - b)).toEqual([3, 8, 34, 41, 55])
+    expect(
+      CHANNEL_TYPES.filter((t) => !t.defaultBaseUrl)
+        .map((t) => t.id)
+        .sort((a, b) => a - b)
+    ).toEqual([3, 8, 34, 41, 55])
   })
 
   it.each([

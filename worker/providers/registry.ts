@@ -129,7 +129,7 @@ const TRANSLATED: ChannelType[] = [
     defaultBaseUrl: 'https://{region}-aiplatform.googleapis.com',
     keyHint: 'The service-account JSON file (its private key signs the OAuth token request)',
     baseUrlHint: 'https://{region}-aiplatform.googleapis.com (region "global": https://aiplatform.googleapis.com)',
-    otherHint: 'Region|ProjectID, e.g. us-central1|my-project (project defaults to the service account\'s)',
+    otherHint: "Region|ProjectID, e.g. us-central1|my-project (project defaults to the service account's)",
     keyProblem: serviceAccountProblem,
     models: ['gemini-2.5-pro', 'gemini-2.5-flash', 'gemini-2.0-flash', 'claude-sonnet-4@20250514', 'claude-3-5-haiku@20241022', 'claude-opus-4-1@20250805'],
     features: ['stream', 'tools', 'vision'],

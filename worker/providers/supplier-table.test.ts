@@ -10,7 +10,9 @@ describe('README supplier table', () => {
   })
 
   it('lists every type once', () => {
-    const rows = supplierTable().split('\n').filter((l) => /^\| \d+ \|/.test(l))
+    const rows = supplierTable()
+      .split('\n')
+      .filter((l) => /^\| \d+ \|/.test(l))
     expect(rows.length).toBeGreaterThan(20)
     expect(rows.some((r) => r.startsWith('| 32 | AWS Bedrock |'))).toBe(true)
   })

@@ -43,9 +43,7 @@ export interface RelayCall {
   includeUsage: boolean
 }
 
-export type ParsedResponse =
-  | { kind: 'json'; body: unknown; usage?: Usage; text?: string }
-  | { kind: 'raw'; response: Response }
+export type ParsedResponse = { kind: 'json'; body: unknown; usage?: Usage; text?: string } | { kind: 'raw'; response: Response }
 
 export interface UpstreamError {
   message: string

@@ -10,13 +10,27 @@ import { affinityKey, rendezvousPick } from './affinity'
 import { buildRoutingTable } from './routing-table'
 import { selectChannel } from './select-channel'
 
-const ch = (id: number, extra: Record<string, unknown> = {}) => ({ id, type: 1, name: `c${id}`, key: `k${id}`, base_url: '', group: 'default', models: 'gpt-4o', priority: 0, weight: 1, ...extra })
+const ch = (id: number, extra: Record<string, unknown> = {}) => ({
+  id,
+  type: 1,
+  name: `c${id}`,
+  key: `k${id}`,
+  base_url: '',
+  group: 'default',
+  models: 'gpt-4o',
+  priority: 0,
+  weight: 1,
+  ...extra,
+})
 const pick = (table: ReturnType<typeof buildRoutingTable>, affinity: string, frozen: number[] = [], tried: number[] = []) =>
   selectChannel(table, { group: 'default', model: 'gpt-4o', tried: new Set(tried), isFrozen: (id) => frozen.includes(id), affinity, random: Math.random })!.id
 
 describe('affinity key', () => {
   it('takes prompt_cache_key, then user, then metadata.user_id, else the prompt prefix', () => {
-    const messages = [{ role: 'system', content: 'You are terse.' }, { role: 'user', content: 'hi' }]
+    const messages = [
+      { role: 'system', content: 'You are terse.' },
+      { role: 'user', content: 'hi' },
+    ]
     expect(affinityKey('m', { prompt_cache_key: 'p', user: 'u', messages })).toBe('m|k:p')
     expect(affinityKey('m', { user: 'u', messages })).toBe('m|k:u')
     expect(affinityKey('m', { metadata: { user_id: 'a' }, messages })).toBe('m|k:a')
@@ -83,7 +97,8 @@ describe('sticky relay', () => {
     expect([upstream.count('equal-a'), upstream.count('equal-b')].sort()).toEqual([0, 20])
 
     await setOptions({ ChannelAffinityEnabled: 'false' })
-    for (let i = 0; i < 40; i++) await send('/v1/chat/completions', { key, json: { model: 'gpt-4o', prompt_cache_key: 'shared-prefix', messages: [{ role: 'user', content: 'x' }] } })
+    for (let i = 0; i < 40; i++)
+      await send('/v1/chat/completions', { key, json: { model: 'gpt-4o', prompt_cache_key: 'shared-prefix', messages: [{ role: 'user', content: 'x' }] } })
     expect(Math.min(upstream.count('equal-a'), upstream.count('equal-b'))).toBeGreaterThan(0)
   })
 })

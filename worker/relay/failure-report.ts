@@ -57,11 +57,13 @@ export function reportAttemptFailure(env: Env, ctx: BackgroundCtx, settings: Set
     return true
   }
   const reason = `${decision.disableReason} (${Math.max(1, threshold)} failures)`
-  strikeChannel(env, ctx, channel.id, decision.disableReason, threshold, () =>
-    Promise.all([
-      routingSnapshot.invalidate(env),
-      channelDisabled(env, { channelId: channel.id, status: CHANNEL_STATUS.AUTO_DISABLED, reason, requestId: f.requestId }),
-    ]),
+  strikeChannel(
+    env,
+    ctx,
+    channel.id,
+    decision.disableReason,
+    threshold,
+    () => Promise.all([routingSnapshot.invalidate(env), channelDisabled(env, { channelId: channel.id, status: CHANNEL_STATUS.AUTO_DISABLED, reason, requestId: f.requestId })]),
     windowSeconds * 1000,
     `user:${f.userId ?? 0}`
   )

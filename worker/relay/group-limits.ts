@@ -11,7 +11,12 @@ import { ROLE } from '../env'
 export type GroupLimits = Record<string, { apiRate: number; tpm: number; public: boolean }>
 
 async function loadGroupLimits(env: Env): Promise<GroupLimits> {
-  const { results } = await env.DB.prepare('SELECT symbol, api_rate, tpm, public FROM user_groups WHERE enable = 1').all<{ symbol: string; api_rate: number; tpm: number; public: number }>()
+  const { results } = await env.DB.prepare('SELECT symbol, api_rate, tpm, public FROM user_groups WHERE enable = 1').all<{
+    symbol: string
+    api_rate: number
+    tpm: number
+    public: number
+  }>()
   return Object.fromEntries(results.map((g) => [g.symbol, { apiRate: g.api_rate, tpm: g.tpm ?? 0, public: Boolean(g.public) }]))
 }
 

@@ -35,7 +35,11 @@ export function reportFailure(env: Env, ctx: BackgroundCtx, report: HealthReport
     frozen.set(report.channelId, models)
   }
   troubled.add(report.channelId)
-  ctx.waitUntil(stub(env, report.channelId).report(report).catch((err) => console.error('health report failed', err)))
+  ctx.waitUntil(
+    stub(env, report.channelId)
+      .report(report)
+      .catch((err) => console.error('health report failed', err))
+  )
 }
 
 /** Successes are reported only for channels that recently failed (to reset their counters). */
@@ -44,7 +48,11 @@ export function reportSuccess(env: Env, ctx: BackgroundCtx, channelId: number, m
   troubled.delete(channelId)
   const models = frozen.get(channelId)
   models?.delete(model)
-  ctx.waitUntil(stub(env, channelId).report({ channelId, model, ok: true }).catch((err) => console.error('health report failed', err)))
+  ctx.waitUntil(
+    stub(env, channelId)
+      .report({ channelId, model, ok: true })
+      .catch((err) => console.error('health report failed', err))
+  )
 }
 
 /** Background refresh of the freeze view for channels this request considered. */

@@ -34,7 +34,8 @@ async function apiKey() {
 }
 
 const chat = (n: number) => ({ model: 'gpt-4o', messages: [{ role: 'user', content: `question ${n}` }] })
-const channelStatus = async (id: number) => (await env.DB.prepare('SELECT status, status_reason FROM channels WHERE id = ?').bind(id).first<{ status: number; status_reason: string }>())!
+const channelStatus = async (id: number) =>
+  (await env.DB.prepare('SELECT status, status_reason FROM channels WHERE id = ?').bind(id).first<{ status: number; status_reason: string }>())!
 const keyState = (id: number, key: string) =>
   env.DB.prepare('SELECT status, reason FROM channel_key_states WHERE channel_id = ? AND key_hash = ?').bind(id, keyHash(key)).first<{ status: number; reason: string }>()
 

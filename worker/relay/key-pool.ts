@@ -22,7 +22,14 @@ export interface PoolKey {
 /** The keys a channel row holds: one per line in a pool, else the whole key (JSON keys included). */
 export function splitKeys(key: string, mode: string): string[] {
   if (mode !== 'pool') return [key]
-  return [...new Set(key.split('\n').map((k) => k.trim()).filter(Boolean))]
+  return [
+    ...new Set(
+      key
+        .split('\n')
+        .map((k) => k.trim())
+        .filter(Boolean)
+    ),
+  ]
 }
 
 export const keyHash = (key: string) => stableHash(`key:${key}`)

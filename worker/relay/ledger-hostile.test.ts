@@ -39,7 +39,11 @@ const HOSTILE = ['1e999', '"Infinity"', '"NaN"', '-1', String(2 ** 53), '1.5', '
 const FIELDS = ['max_tokens', 'max_completion_tokens', 'n', 'size', 'quality', 'temperature']
 
 const JSON_OPS: { path: string; body: Record<string, unknown>; moneyFields: string[] }[] = [
-  { path: '/v1/chat/completions', body: { model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }, moneyFields: ['max_tokens', 'max_completion_tokens', 'n', 'temperature'] },
+  {
+    path: '/v1/chat/completions',
+    body: { model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] },
+    moneyFields: ['max_tokens', 'max_completion_tokens', 'n', 'temperature'],
+  },
   { path: '/v1/completions', body: { model: 'gpt-3.5-turbo-instruct', prompt: 'hi' }, moneyFields: ['max_tokens', 'n', 'temperature'] },
   { path: '/v1/embeddings', body: { model: 'text-embedding-3-small', input: 'hello world hello world' }, moneyFields: [] },
   { path: '/v1/moderations', body: { input: 'hello world hello world' }, moneyFields: [] },

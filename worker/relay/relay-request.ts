@@ -57,8 +57,7 @@ const REFUSALS: Record<RefusalReason, () => ApiError> = {
   user_disabled: () => new ApiError(403, 'The account owning this API key is disabled.', { code: 'user_disabled' }),
   insufficient_user_quota: () =>
     new ApiError(429, 'Your balance is too low for this request. Top up, or lower max_tokens.', { code: 'insufficient_quota', type: 'insufficient_quota' }),
-  insufficient_token_quota: () =>
-    new ApiError(429, 'This API key has used up its quota.', { code: 'insufficient_quota', type: 'insufficient_quota' }),
+  insufficient_token_quota: () => new ApiError(429, 'This API key has used up its quota.', { code: 'insufficient_quota', type: 'insufficient_quota' }),
   rate_limited: () => new ApiError(429, 'Too many requests for your group this minute; please slow down.', { code: 'rate_limit_exceeded' }),
   invalid_amount: () => new ApiError(500, 'The gateway could not price this request.', { code: 'billing_error', type: 'server_error' }),
   duplicate_request: () => new ApiError(500, 'The gateway could not reserve this request.', { code: 'billing_error', type: 'server_error' }),
@@ -265,7 +264,11 @@ class RelayRun {
       return pinned && !this.tried.has(pinned.id) ? pinned : undefined
     }
     const candidates = candidatesFor(this.table, this.auth.group, this.input.model)
-    refreshFreezes(this.env, this.ctx, candidates.map((ch) => ch.id))
+    refreshFreezes(
+      this.env,
+      this.ctx,
+      candidates.map((ch) => ch.id)
+    )
     return selectChannel(this.table, {
       group: this.auth.group,
       model: this.input.model,
@@ -306,7 +309,11 @@ class RelayRun {
   }
 
   private keywords() {
-    return this.settings.str('DisableChannelKeywords').split('\n').map((k) => k.trim()).filter(Boolean)
+    return this.settings
+      .str('DisableChannelKeywords')
+      .split('\n')
+      .map((k) => k.trim())
+      .filter(Boolean)
   }
 
   // ---- one attempt ------------------------------------------------------------------------
@@ -400,12 +407,7 @@ class RelayRun {
     return client ? { ...withFormat, client_request_id: client } : withFormat
   }
 
-  private async settle(
-    bill: { channel: RoutedChannel; price: ModelPrice; billed: string; upstream: string },
-    usage: Usage,
-    firstByteMs: number,
-    note: string
-  ) {
+  private async settle(bill: { channel: RoutedChannel; price: ModelPrice; billed: string; upstream: string }, usage: Usage, firstByteMs: number, note: string) {
     const breakdown = computeQuota(bill.price, usage, this.ratio)
     const log: WalletLog = {
       ...this.baseLog(bill.channel),
@@ -459,9 +461,7 @@ class RelayRun {
       content: 'Answered from the response cache (not charged)',
       metadata: this.meta({ cache_hit: true }),
     }
-    this.ctx.waitUntil(
-      this.wallet.settle({ userId: this.auth.userId, reqId: this.reqId, quota: 0, log: this.settings.bool('LogConsumeEnabled') ? log : undefined })
-    )
+    this.ctx.waitUntil(this.wallet.settle({ userId: this.auth.userId, reqId: this.reqId, quota: 0, log: this.settings.bool('LogConsumeEnabled') ? log : undefined }))
     return Response.json(cached.body, { headers: { 'x-cache': 'HIT' } })
   }
 }
@@ -475,7 +475,6 @@ function withModel(form: FormData, model: string): FormData {
   copy.set('model', model)
   return copy
 }
-
 
 const PASS_HEADERS = ['content-type', 'content-length', 'content-disposition']
 function passHeaders(headers: Headers): Headers {

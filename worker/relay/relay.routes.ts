@@ -62,7 +62,14 @@ async function billing(c: Context<HonoEnv>, kind: 'subscription' | 'usage') {
 }
 
 const relay = new Hono<HonoEnv>()
-  .use(bodyLimit({ maxSize: 32 * 1024 * 1024, onError: () => { throw new ApiError(413, 'Request body too large (limit 32 MB)') } }))
+  .use(
+    bodyLimit({
+      maxSize: 32 * 1024 * 1024,
+      onError: () => {
+        throw new ApiError(413, 'Request body too large (limit 32 MB)')
+      },
+    })
+  )
   .get('/models', async (c) => {
     const auth = await authenticateRelay(c)
     return c.json({ object: 'list', data: modelsFor(await getRoutingTable(c.env, c.executionCtx), auth) })
@@ -85,6 +92,4 @@ relay.get('/realtime', realtimeHandler)
 export const relayApp = relay
 
 /** Legacy billing endpoints outside /v1. */
-export const legacyBillingApp = new Hono<HonoEnv>()
-  .get('/billing/subscription', (c) => billing(c, 'subscription'))
-  .get('/billing/usage', (c) => billing(c, 'usage'))
+export const legacyBillingApp = new Hono<HonoEnv>().get('/billing/subscription', (c) => billing(c, 'subscription')).get('/billing/usage', (c) => billing(c, 'usage'))

@@ -83,7 +83,15 @@ describe('chat completions', () => {
     await createChannel({ key: 'good' })
     const { token } = await customer()
     const body = chat({
-      messages: [{ role: 'user', content: [{ type: 'text', text: 'What is here?' }, { type: 'image_url', image_url: { url: 'https://example.com/a.png' } }] }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What is here?' },
+            { type: 'image_url', image_url: { url: 'https://example.com/a.png' } },
+          ],
+        },
+      ],
       tools: [{ type: 'function', function: { name: 'weather', parameters: { type: 'object' } } }],
       response_format: { type: 'json_object' },
     })

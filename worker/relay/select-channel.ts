@@ -24,13 +24,17 @@ export interface SelectOptions {
 }
 
 export function selectChannel(table: RoutingTable, opts: SelectOptions): RoutedChannel | undefined {
-  const usable = candidatesFor(table, opts.group, opts.model).filter(
-    (ch) => !opts.tried.has(ch.id) && !opts.isFrozen(ch.id, opts.model) && !(opts.hasTools && ch.onlyChat)
-  )
+  const usable = candidatesFor(table, opts.group, opts.model).filter((ch) => !opts.tried.has(ch.id) && !opts.isFrozen(ch.id, opts.model) && !(opts.hasTools && ch.onlyChat))
   if (usable.length === 0) return undefined
   const top = Math.max(...usable.map((ch) => ch.priority))
   const tier = usable.filter((ch) => ch.priority === top)
-  if (opts.affinity) return rendezvousPick(tier, opts.affinity, (ch) => ch.id, (ch) => ch.weight)
+  if (opts.affinity)
+    return rendezvousPick(
+      tier,
+      opts.affinity,
+      (ch) => ch.id,
+      (ch) => ch.weight
+    )
   return weightedPick(tier, opts.random ?? Math.random)
 }
 

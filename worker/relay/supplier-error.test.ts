@@ -14,7 +14,16 @@ describe('supplier error text', () => {
       '{"api_key": "abcdef1234567890"}',
     ].join('\n')
     const out = redactSecrets(text)
-    for (const secret of ['abc123DEF456ghi789', '…abcd', 'api03-Zx9', 'AKIAIOSFODNN7EXAMPLE', 'AIzaSyA-1234567890', 'eyJhbGciOiJIUzI1NiJ9', 'supersecretvalue', 'abcdef1234567890']) {
+    for (const secret of [
+      'abc123DEF456ghi789',
+      '…abcd',
+      'api03-Zx9',
+      'AKIAIOSFODNN7EXAMPLE',
+      'AIzaSyA-1234567890',
+      'eyJhbGciOiJIUzI1NiJ9',
+      'supersecretvalue',
+      'abcdef1234567890',
+    ]) {
       expect(out).not.toContain(secret)
     }
     expect(out).toContain('Incorrect API key provided: sk-[redacted]')

@@ -35,7 +35,9 @@ async function limitedToken(limits: Record<string, unknown>, userLimits: Record<
     const cols = Object.keys(values)
     if (cols.length === 0) return
     const vals = cols.map((c) => (typeof values[c] === 'object' ? JSON.stringify(values[c]) : values[c]))
-    return env.DB.prepare(`UPDATE ${table} SET ${cols.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`).bind(...vals, id).run()
+    return env.DB.prepare(`UPDATE ${table} SET ${cols.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`)
+      .bind(...vals, id)
+      .run()
   }
   await set('tokens', token.id, limits)
   await set('users', user.id, userLimits)
@@ -226,12 +228,35 @@ describe('limit fields on the API', () => {
     const bad = await client.post('/api/token/', { ...form, rpm_limit: -1, tpm_limit: 1.5, budget_period: 'year', model_limits: { 'a*b': { rpm: 1, tpm: 0 } } })
     expect(bad.status).toBe(400)
     expect(Object.keys(bad.body.data.fields)).toEqual(expect.arrayContaining(['rpm_limit', 'tpm_limit', 'budget_period']))
-    const created = await client.post('/api/token/', { ...form, rpm_limit: 5, concurrency_limit: 2, budget_period: 'week', budget_quota: 1000, model_limits: { 'gpt-4o*': { rpm: 2, tpm: 100 } } })
+    const created = await client.post('/api/token/', {
+      ...form,
+      rpm_limit: 5,
+      concurrency_limit: 2,
+      budget_period: 'week',
+      budget_quota: 1000,
+      model_limits: { 'gpt-4o*': { rpm: 2, tpm: 100 } },
+    })
     expect(created.status).toBe(200)
-    expect(created.body.data).toMatchObject({ rpm_limit: 5, tpm_limit: 0, concurrency_limit: 2, budget_period: 'week', budget_quota: 1000, model_limits: { 'gpt-4o*': { rpm: 2, tpm: 100 } } })
+    expect(created.body.data).toMatchObject({
+      rpm_limit: 5,
+      tpm_limit: 0,
+      concurrency_limit: 2,
+      budget_period: 'week',
+      budget_quota: 1000,
+      model_limits: { 'gpt-4o*': { rpm: 2, tpm: 100 } },
+    })
 
     const user = (await root.get(`/api/user/${id}`)).body.data
-    const updated = await root.put('/api/user/', { id, username: user.username, group: user.group, display_name: user.display_name, email: user.email, rpm_limit: 7, budget_period: 'day', budget_quota: 500 })
+    const updated = await root.put('/api/user/', {
+      id,
+      username: user.username,
+      group: user.group,
+      display_name: user.display_name,
+      email: user.email,
+      rpm_limit: 7,
+      budget_period: 'day',
+      budget_quota: 500,
+    })
     expect(updated.status).toBe(200)
     expect(updated.body.data).toMatchObject({ rpm_limit: 7, tpm_limit: 0, budget_period: 'day', budget_quota: 500 })
     const unbounded = await root.put('/api/user/', { id, username: user.username, group: user.group, tpm_limit: Number.MAX_SAFE_INTEGER + 2 })

@@ -53,13 +53,7 @@ export function modelLimitFor(models: ModelLimits, model: string): [string, { rp
 }
 
 /** What a request of this token for `model` counts in; `tokens` is its reservation's estimate. */
-export function limitSpec(
-  who: { tokenId: number; userId: number; limits: TokenLimits },
-  model: string,
-  groupTpm: number,
-  timeZone: string,
-  tokens: number
-): LimitSpec {
+export function limitSpec(who: { tokenId: number; userId: number; limits: TokenLimits }, model: string, groupTpm: number, timeZone: string, tokens: number): LimitSpec {
   const t = `t:${who.tokenId}`
   const l = who.limits
   const rules: RateRule[] = []
@@ -124,7 +118,10 @@ export function formatReset(ms: number): string {
 /** The x-ratelimit-* headers of a status (only the kinds that have a limit). */
 export function rateLimitHeaders(status: LimitStatus): Record<string, string> {
   const out: Record<string, string> = {}
-  for (const [slot, v] of [['requests', status.requests], ['tokens', status.tokens]] as const) {
+  for (const [slot, v] of [
+    ['requests', status.requests],
+    ['tokens', status.tokens],
+  ] as const) {
     if (!v) continue
     out[`x-ratelimit-limit-${slot}`] = String(v.limit)
     out[`x-ratelimit-remaining-${slot}`] = String(v.remaining)
@@ -137,7 +134,7 @@ const MESSAGES: Record<LimitCode, string> = {
   rate_limit_exceeded: 'This API key has reached its requests-per-minute limit.',
   tokens_per_minute_exceeded: 'This API key has reached its tokens-per-minute limit.',
   concurrency_limit_exceeded: 'This API key has too many requests in progress.',
-  budget_exceeded: "This API key has spent its budget for the current period.",
+  budget_exceeded: 'This API key has spent its budget for the current period.',
 }
 
 /** The 429 of a limit, with Retry-After (whole seconds until the window frees) and the rate headers. */

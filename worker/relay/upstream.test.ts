@@ -28,7 +28,11 @@ const failing = (err: Error): ProviderAdapter => ({ ...openAIBaseAdapter({ defau
 describe('callUpstream request building', () => {
   it('reports an unusable channel key or token exchange as a retryable channel failure', async () => {
     const out = await callUpstream(failing(new Error('Vertex AI token request failed (400): invalid_grant')), chatCall(), routed, 1000)
-    expect(out).toEqual({ ok: false, status: 0, error: { message: 'channel could not build the request: Vertex AI token request failed (400): invalid_grant', type: 'channel_error' } })
+    expect(out).toEqual({
+      ok: false,
+      status: 0,
+      error: { message: 'channel could not build the request: Vertex AI token request failed (400): invalid_grant', type: 'channel_error' },
+    })
   })
 
   it('lets a client error through', async () => {

@@ -17,12 +17,7 @@ export function withChannelParameters(json: Record<string, unknown> | undefined,
   return Object.keys(params).length ? { ...json, ...params } : json
 }
 
-export async function callUpstream(
-  adapter: ProviderAdapter,
-  call: RelayCall,
-  channel: RoutedChannel,
-  timeoutMs: number
-): Promise<UpstreamOutcome> {
+export async function callUpstream(adapter: ProviderAdapter, call: RelayCall, channel: RoutedChannel, timeoutMs: number): Promise<UpstreamOutcome> {
   let request: Request
   try {
     request = await adapter.buildRequest(call, channel)

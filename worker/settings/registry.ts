@@ -141,9 +141,7 @@ export const OPTIONS = {
       z.literal(''),
       z.string().transform((v, ctx) => {
         try {
-          const parsed = z
-            .object({ type: z.enum(['tokens', 'times']), input: z.number().min(0), output: z.number().min(0) })
-            .safeParse(JSON.parse(v))
+          const parsed = z.object({ type: z.enum(['tokens', 'times']), input: z.number().min(0), output: z.number().min(0) }).safeParse(JSON.parse(v))
           if (!parsed.success) ctx.addIssue({ code: 'custom', message: 'must be {"type":"tokens"|"times","input":n,"output":n}' })
         } catch {
           ctx.addIssue({ code: 'custom', message: 'must be valid JSON' })

@@ -96,8 +96,14 @@ export async function getTokenSecret(env: Env, ctx?: BackgroundCtx): Promise<str
   const existing = settings.str('TokenSecret')
   if (existing) return existing
   const db = createDb(env.DB)
-  await db.insert(options).values({ key: 'TokenSecret', value: randomString(48) }).onConflictDoNothing()
-  const [row] = await db.select().from(options).where(inArray(options.key, ['TokenSecret']))
+  await db
+    .insert(options)
+    .values({ key: 'TokenSecret', value: randomString(48) })
+    .onConflictDoNothing()
+  const [row] = await db
+    .select()
+    .from(options)
+    .where(inArray(options.key, ['TokenSecret']))
   await snapshot.invalidate(env)
   return row!.value
 }

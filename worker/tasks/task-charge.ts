@@ -37,13 +37,7 @@ const REFUSED: Partial<Record<RefusalReason, [401 | 403 | 429, string]>> = {
 }
 
 /** Pick an enabled channel of `type` serving `model` in the caller's group (or the pinned one). */
-export function pickTaskChannel(
-  table: Awaited<ReturnType<typeof getRoutingTable>>,
-  auth: RelayAuth,
-  type: number,
-  model: string,
-  pinned?: number
-): RoutedChannel {
+export function pickTaskChannel(table: Awaited<ReturnType<typeof getRoutingTable>>, auth: RelayAuth, type: number, model: string, pinned?: number): RoutedChannel {
   const pin = pinned ?? auth.pinChannel
   if (pin !== undefined) {
     const ch = table.channels[pin]
@@ -55,7 +49,10 @@ export function pickTaskChannel(
     throw new ApiError(503, `No available channel for "${model}" in group "${auth.group}".`, { code: 'model_not_available' })
   }
   const top = Math.max(...usable.map((ch) => ch.priority))
-  return weightedPick(usable.filter((ch) => ch.priority === top), Math.random)!
+  return weightedPick(
+    usable.filter((ch) => ch.priority === top),
+    Math.random
+  )!
 }
 
 /** One submit's charge: reserve → (settle | refund). */

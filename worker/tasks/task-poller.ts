@@ -36,7 +36,9 @@ async function requeue(env: Env, platform: QueuedPlatform, rows: { id: number; c
 const isKling = (r: TaskRow) => r.platform === 'kling'
 
 export async function pollUnfinishedTasks(env: Env, limit = 200): Promise<SweepResult> {
-  await env.DB.prepare("DELETE FROM midjourneys WHERE mj_id = '' AND status = 'NOT_START' AND quota = 0 AND submit_time < ?").bind(Date.now() - HELD_ROW_MAX_AGE_MS).run()
+  await env.DB.prepare("DELETE FROM midjourneys WHERE mj_id = '' AND status = 'NOT_START' AND quota = 0 AND submit_time < ?")
+    .bind(Date.now() - HELD_ROW_MAX_AGE_MS)
+    .run()
   const mj = (await env.DB.prepare("SELECT * FROM midjourneys WHERE progress != '100%' ORDER BY id LIMIT ?").bind(limit).all<MjRow>()).results
   const suno = (await env.DB.prepare("SELECT * FROM tasks WHERE platform IN ('suno', 'kling') AND progress != '100%' ORDER BY id LIMIT ?").bind(limit).all<TaskRow>()).results
   const lateMj = mj.filter((r) => Date.now() - r.submit_time > MJ_TIMEOUT_MS)
@@ -46,9 +48,17 @@ export async function pollUnfinishedTasks(env: Env, limit = 200): Promise<SweepR
     if (lateMj.length) await refreshMjTasks(env, lateMj, channels)
     if (lateSuno.length) await refreshTaskRows(env, lateSuno, channels)
   }
-  let rearmed = await requeue(env, 'mj', mj.filter((r) => !lateMj.includes(r)))
+  let rearmed = await requeue(
+    env,
+    'mj',
+    mj.filter((r) => !lateMj.includes(r))
+  )
   const open = suno.filter((r) => !lateSuno.includes(r))
-  rearmed += await requeue(env, 'suno', open.filter((r) => !isKling(r)))
+  rearmed += await requeue(
+    env,
+    'suno',
+    open.filter((r) => !isKling(r))
+  )
   rearmed += await requeue(env, 'kling', open.filter(isKling))
   return { mj: mj.length, suno: suno.length, rearmed }
 }

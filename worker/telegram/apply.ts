@@ -99,7 +99,12 @@ export async function botStatus(env: Env): Promise<BotStatus> {
   }
   try {
     const info = await createBot(cfg, applied?.bot).api.getWebhookInfo()
-    status.webhook = { url: info.url ?? '', pending_update_count: info.pending_update_count, last_error_date: info.last_error_date ?? 0, last_error_message: info.last_error_message ?? '' }
+    status.webhook = {
+      url: info.url ?? '',
+      pending_update_count: info.pending_update_count,
+      last_error_date: info.last_error_date ?? 0,
+      last_error_message: info.last_error_message ?? '',
+    }
   } catch (err) {
     status.error = botApiError(err).message
   }

@@ -28,7 +28,13 @@ export const RESERVED_COMMANDS: ReadonlySet<string> = new Set(DEFAULT_COMMANDS.m
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
 const html = { parse_mode: 'HTML' as const }
 const NOT_BOUND = 'This chat is not bound to a gateway account. Open your profile page in the console, create a bind code and send <code>/bind &lt;code&gt;</code>.'
-const PARSE_MODES: Record<string, 'Markdown' | 'MarkdownV2' | 'HTML' | undefined> = { Markdown: 'Markdown', MarkdownV2: 'MarkdownV2', HTML: 'HTML', plain: undefined, '': undefined }
+const PARSE_MODES: Record<string, 'Markdown' | 'MarkdownV2' | 'HTML' | undefined> = {
+  Markdown: 'Markdown',
+  MarkdownV2: 'MarkdownV2',
+  HTML: 'HTML',
+  plain: undefined,
+  '': undefined,
+}
 
 function helpText(applied: AppliedState | undefined, bound: boolean) {
   const own = bound ? DEFAULT_COMMANDS : DEFAULT_COMMANDS.filter((c) => c.command === 'start' || c.command === 'help' || c.command === 'bind')

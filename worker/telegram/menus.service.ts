@@ -12,7 +12,6 @@ import { offset, orderBy, page, type ListQuery } from '../admin/shared/paging'
 import { RESERVED_COMMANDS } from './bot'
 import { PARSE_MODES, type ParseMode, type TelegramMenu } from '../../shared/contract/telegram'
 
-
 export const menuFields = z.object({
   command: z
     .string()
@@ -42,7 +41,13 @@ export async function listMenus(env: Env, q: ListQuery) {
   const prefix = q.keyword ? `${q.keyword.replace(/[\\%_]/g, (m) => `\\${m}`)}%` : ''
   const where = q.keyword ? or(/^\d+$/.test(q.keyword) ? eq(telegramMenus.id, Number(q.keyword)) : undefined, sql`${telegramMenus.command} LIKE ${prefix} ESCAPE '\\'`) : undefined
   const [rows, [total]] = await Promise.all([
-    db.select().from(telegramMenus).where(where).orderBy(orderBy(q.order, sortable, desc(telegramMenus.id))).limit(q.page_size).offset(offset(q)),
+    db
+      .select()
+      .from(telegramMenus)
+      .where(where)
+      .orderBy(orderBy(q.order, sortable, desc(telegramMenus.id)))
+      .limit(q.page_size)
+      .offset(offset(q)),
     db.select({ n: count() }).from(telegramMenus).where(where),
   ])
   return page(q, rows.map(menuView), total?.n ?? 0)

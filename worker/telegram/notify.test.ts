@@ -21,7 +21,14 @@ afterEach(() => tg.restore())
 
 async function boundUser(notify: boolean) {
   await setupRoot()
-  await setOptions({ TelegramBotEnabled: 'true', TelegramBotToken: MOCK_BOT_TOKEN, TelegramApiBase: TG_BASE, QuotaRemindThreshold: '100000', DisplayInCurrencyEnabled: 'true', QuotaPerUnit: '500000' })
+  await setOptions({
+    TelegramBotEnabled: 'true',
+    TelegramBotToken: MOCK_BOT_TOKEN,
+    TelegramApiBase: TG_BASE,
+    QuotaRemindThreshold: '100000',
+    DisplayInCurrencyEnabled: 'true',
+    QuotaPerUnit: '500000',
+  })
   const user = await signedInUser('notified')
   await env.DB.prepare('UPDATE users SET telegram_id = ? WHERE id = ?').bind(CHAT, user.id).run()
   expect((await user.client.put('/api/user/telegram', { notify })).status).toBe(200)

@@ -23,11 +23,7 @@ export async function notifyTelegram(env: Env, userId: number, html: string): Pr
   try {
     const cfg = await telegramConfig(env)
     if (!botActive(cfg)) return false
-    const [user] = await createDb(env.DB)
-      .select({ chat: users.telegramId, notify: users.telegramNotify, status: users.status })
-      .from(users)
-      .where(eq(users.id, userId))
-      .limit(1)
+    const [user] = await createDb(env.DB).select({ chat: users.telegramId, notify: users.telegramNotify, status: users.status }).from(users).where(eq(users.id, userId)).limit(1)
     if (!user || !user.chat || !user.notify || user.status !== 1) return false
     await createBot(cfg, undefined, NOTIFY_TIMEOUT_SECONDS).api.sendMessage(user.chat, html, { parse_mode: 'HTML' })
     return true
@@ -44,7 +40,10 @@ export async function remindOnTelegram(env: Env, settings: Settings, userId: num
   if (await env.CACHE.get(mark)) return false
   await env.CACHE.put(mark, String(Date.now()), { expirationTtl: DEDUPE_TTL_SECONDS })
   const amount = formatQuota({ displayInCurrency: settings.bool('DisplayInCurrencyEnabled'), quotaPerUnit: Math.max(1, settings.int('QuotaPerUnit')) }, Math.max(0, balance))
-  const text = kind === 'exhausted' ? `Your balance is used up (${amount}). Top up to keep your keys working.` : `Your balance is low: <b>${amount}</b>. Top up with /recharge or in the console.`
+  const text =
+    kind === 'exhausted'
+      ? `Your balance is used up (${amount}). Top up to keep your keys working.`
+      : `Your balance is low: <b>${amount}</b>. Top up with /recharge or in the console.`
   const sent = await notifyTelegram(env, userId, text)
   if (!sent) await env.CACHE.delete(mark)
   return sent

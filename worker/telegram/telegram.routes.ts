@@ -66,11 +66,19 @@ export const telegramRoutes = new Hono<HonoEnv>()
   .get('/user/telegram', userRoute, async (c) => {
     const [cfg, applied, user] = await Promise.all([telegramConfig(c.env), readApplied(c.env), getUser(c.env, c.get('user')!.id)])
     if (!user) throw notFound('User not found')
-    return ok(c, { enabled: botActive(cfg) && Boolean(applied), bot_username: botActive(cfg) ? (applied?.bot.username ?? '') : '', telegram_id: user.telegramId, notify: user.telegramNotify })
+    return ok(c, {
+      enabled: botActive(cfg) && Boolean(applied),
+      bot_username: botActive(cfg) ? (applied?.bot.username ?? '') : '',
+      telegram_id: user.telegramId,
+      notify: user.telegramNotify,
+    })
   })
   .put('/user/telegram', userRoute, validate('json', notifySchema), async (c) => {
     const notify = c.req.valid('json').notify
-    await createDb(c.env.DB).update(users).set({ telegramNotify: notify }).where(eq(users.id, c.get('user')!.id))
+    await createDb(c.env.DB)
+      .update(users)
+      .set({ telegramNotify: notify })
+      .where(eq(users.id, c.get('user')!.id))
     return ok(c, { notify }, notify ? 'Telegram notices on' : 'Telegram notices off')
   })
   .post('/user/telegram/code', userRoute, async (c) => {

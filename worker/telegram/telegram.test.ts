@@ -38,7 +38,10 @@ async function say(fromId: number, text: string) {
   const before = tg.sent(fromId).length
   const res = await post({ update_id: nextUpdate++, ...textUpdate(tg.state, fromId, text) })
   expect(res.status).toBe(200)
-  return tg.sent(fromId).slice(before).map((m) => m.text as string)
+  return tg
+    .sent(fromId)
+    .slice(before)
+    .map((m) => m.text as string)
 }
 
 async function readyBot() {
@@ -82,7 +85,16 @@ describe('telegram webhook', () => {
     expect(res.body.data).toMatchObject({ bot_username: 'gateway_mock_bot', mode: 'webhook', menus: 0 })
     expect(tg.state.webhook.url).toBe('http://gateway.test/api/telegram/webhook')
     expect(tg.state.webhook.secret_token).toMatch(/^[A-Za-z0-9]{48}$/)
-    expect(tg.calls('setMyCommands')[0]!.params.commands.map((c: { command: string }) => c.command)).toEqual(['start', 'help', 'bind', 'unbind', 'balance', 'recharge', 'apikey', 'aff'])
+    expect(tg.calls('setMyCommands')[0]!.params.commands.map((c: { command: string }) => c.command)).toEqual([
+      'start',
+      'help',
+      'bind',
+      'unbind',
+      'balance',
+      'recharge',
+      'apikey',
+      'aff',
+    ])
     expect((await root.get('/api/status')).body.data.telegram_bot).toBe('gateway_mock_bot')
     // The generated secret stays write-only and is the one the webhook accepts.
     const listed = (await root.get('/api/option/')).body.data.find((o: { key: string }) => o.key === 'TelegramWebhookSecret')

@@ -90,9 +90,7 @@ export async function createChannel(opts: {
 }
 
 export async function setPrice(model: string, input: number, output: number, type: 'tokens' | 'times' = 'tokens') {
-  await env.DB.prepare('INSERT OR REPLACE INTO prices (model, type, channel_type, input, output) VALUES (?, ?, 1, ?, ?)')
-    .bind(model, type, input, output)
-    .run()
+  await env.DB.prepare('INSERT OR REPLACE INTO prices (model, type, channel_type, input, output) VALUES (?, ?, 1, ?, ?)').bind(model, type, input, output).run()
   await priceSnapshot.invalidate(env)
 }
 
@@ -139,7 +137,9 @@ export async function ledger(userId: number) {
   // Credit leases held by this isolate go back first, so `reserved` means in-flight requests only.
   await releaseLeases(env)
   await wallet(userId).flush()
-  const user = await env.DB.prepare('SELECT quota, used_quota, request_count FROM users WHERE id = ?').bind(userId).first<{ quota: number; used_quota: number; request_count: number }>()
+  const user = await env.DB.prepare('SELECT quota, used_quota, request_count FROM users WHERE id = ?')
+    .bind(userId)
+    .first<{ quota: number; used_quota: number; request_count: number }>()
   const logs = await env.DB.prepare('SELECT COUNT(*) AS n, COALESCE(SUM(quota), 0) AS q FROM logs WHERE user_id = ? AND type = 2').bind(userId).first<{ n: number; q: number }>()
   return { ...user!, consumeLogs: logs!.n, loggedQuota: logs!.q }
 }

@@ -15,9 +15,34 @@ const HTML = '<script>alert(1)</script><img src=x onerror=alert(1)>'
 
 const fieldsWith = (v: unknown) =>
   Object.fromEntries(
-    ['id', 'name', 'key', 'model', 'models', 'group', 'quota', 'remain_quota', 'priority', 'weight', 'type', 'username', 'password', 'email', 'status', 'messages', 'input', 'prompt', 'action', 'value', 'ids', 'options', 'count', 'base_url', 'symbol', 'ratio'].map(
-      (k) => [k, v]
-    )
+    [
+      'id',
+      'name',
+      'key',
+      'model',
+      'models',
+      'group',
+      'quota',
+      'remain_quota',
+      'priority',
+      'weight',
+      'type',
+      'username',
+      'password',
+      'email',
+      'status',
+      'messages',
+      'input',
+      'prompt',
+      'action',
+      'value',
+      'ids',
+      'options',
+      'count',
+      'base_url',
+      'symbol',
+      'ratio',
+    ].map((k) => [k, v])
   )
 
 function deepJson(depth: number): string {

@@ -14,8 +14,7 @@ export interface RecordedCall {
 
 export type MockHandler = (req: Request, body: string) => Response | Promise<Response>
 
-export const jsonResponse = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
+export const jsonResponse = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
 
 export function mockProviders(routes: Record<string, MockHandler>) {
   const calls: RecordedCall[] = []

@@ -92,13 +92,19 @@ export interface StripeSessionFields {
   payment_intent?: string
 }
 
-export async function stripeNotify(secret: string, session: StripeSessionFields, opts: { type?: string; timestamp?: number; tamperBody?: (b: string) => string } = {}): Promise<BuiltNotify> {
+export async function stripeNotify(
+  secret: string,
+  session: StripeSessionFields,
+  opts: { type?: string; timestamp?: number; tamperBody?: (b: string) => string } = {}
+): Promise<BuiltNotify> {
   let body = JSON.stringify({
     id: `evt_${crypto.randomUUID().replace(/-/g, '')}`,
     object: 'event',
     type: opts.type ?? 'checkout.session.completed',
     created: Math.floor(Date.now() / 1000),
-    data: { object: { id: `cs_test_${crypto.randomUUID().replace(/-/g, '')}`, object: 'checkout.session', payment_status: 'paid', payment_intent: `pi_${Date.now()}`, ...session } },
+    data: {
+      object: { id: `cs_test_${crypto.randomUUID().replace(/-/g, '')}`, object: 'checkout.session', payment_status: 'paid', payment_intent: `pi_${Date.now()}`, ...session },
+    },
   })
   const t = opts.timestamp ?? Math.floor(Date.now() / 1000)
   const key = await crypto.subtle.importKey('raw', enc.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])

@@ -47,5 +47,4 @@ export const channel = (overrides: Partial<ChannelInfo> = {}): ChannelInfo => ({
   ...overrides,
 })
 
-export const jsonResponse = (body: string, status = 200) =>
-  new Response(body, { status, headers: { 'content-type': 'application/json' } })
+export const jsonResponse = (body: string, status = 200) => new Response(body, { status, headers: { 'content-type': 'application/json' } })

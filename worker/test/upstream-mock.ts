@@ -16,7 +16,9 @@ export interface MockCall {
 }
 
 function keyOf(req: Request) {
-  return (req.headers.get('authorization') ?? '').replace(/^Bearer\s+/i, '') || req.headers.get('x-api-key') || req.headers.get('api-key') || req.headers.get('x-goog-api-key') || ''
+  return (
+    (req.headers.get('authorization') ?? '').replace(/^Bearer\s+/i, '') || req.headers.get('x-api-key') || req.headers.get('api-key') || req.headers.get('x-goog-api-key') || ''
+  )
 }
 
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
@@ -40,7 +42,13 @@ function sse(chunks: string[], cut = false): Response {
 function chatAnswer(body: any, mode: string): Response {
   const model = body.model
   if (!body.stream) {
-    const answer: any = { id: 'chatcmpl-1', object: 'chat.completion', created: 1, model, choices: [{ index: 0, message: { role: 'assistant', content: REPLY }, finish_reason: 'stop' }] }
+    const answer: any = {
+      id: 'chatcmpl-1',
+      object: 'chat.completion',
+      created: 1,
+      model,
+      choices: [{ index: 0, message: { role: 'assistant', content: REPLY }, finish_reason: 'stop' }],
+    }
     if (mode !== 'nousage') answer.usage = USAGE
     if (mode === 'badjson') return new Response('{"id": "broken", "choices": [', { headers: { 'content-type': 'application/json' } })
     return json(200, answer)
@@ -76,7 +84,8 @@ export function mockUpstream(handler?: (req: Request, body: any, key: string) =>
     if (mode === 'reset') throw new TypeError('Network connection lost.')
     const url = new URL(req.url)
     if (url.pathname.endsWith('/chat/completions')) return chatAnswer(body, mode)
-    if (url.pathname.endsWith('/embeddings')) return json(200, { object: 'list', data: [{ object: 'embedding', index: 0, embedding: [0.1, 0.2] }], model: body.model, usage: { prompt_tokens: 5, total_tokens: 5 } })
+    if (url.pathname.endsWith('/embeddings'))
+      return json(200, { object: 'list', data: [{ object: 'embedding', index: 0, embedding: [0.1, 0.2] }], model: body.model, usage: { prompt_tokens: 5, total_tokens: 5 } })
     if (url.pathname.endsWith('/models')) return json(200, { object: 'list', data: [{ id: 'gpt-4o', object: 'model' }] })
     if (url.pathname.endsWith('/completions')) {
       return json(200, { id: 'cmpl-1', object: 'text_completion', model: body.model, choices: [{ index: 0, text: REPLY, finish_reason: 'stop' }], usage: USAGE })
@@ -86,7 +95,10 @@ export function mockUpstream(handler?: (req: Request, body: any, key: string) =>
     if (/\/images\/(generations|edits|variations)$/.test(url.pathname)) return json(200, { created: 1, data: [{ url: 'https://example.invalid/x.png' }] })
     if (url.pathname.endsWith('/audio/speech')) return new Response(new Uint8Array([1, 2, 3, 4]), { headers: { 'content-type': 'audio/mpeg' } })
     if (/\/audio\/(transcriptions|translations)$/.test(url.pathname)) {
-      const form = await req.clone().formData().catch(() => undefined)
+      const form = await req
+        .clone()
+        .formData()
+        .catch(() => undefined)
       calls[calls.length - 1]!.body = form ? Object.fromEntries([...form.entries()].map(([k, v]) => [k, typeof v === 'string' ? v : `file:${(v as File).name}`])) : {}
       return json(200, { text: 'transcribed words here' })
     }

@@ -19,11 +19,11 @@ export interface FreshServer {
 
 export async function startFreshServer(): Promise<FreshServer> {
   const persistDir = mkdtempSync(path.join(tmpdir(), 'console-e2e-'))
-  execFileSync(
-    process.execPath,
-    [path.join(root, 'node_modules/wrangler/bin/wrangler.js'), 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persistDir],
-    { cwd: root, stdio: 'ignore', env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: '1' } }
-  )
+  execFileSync(process.execPath, [path.join(root, 'node_modules/wrangler/bin/wrangler.js'), 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persistDir], {
+    cwd: root,
+    stdio: 'ignore',
+    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: '1' },
+  })
   const server = await startServer({
     port: 0,
     persistDir,

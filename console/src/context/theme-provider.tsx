@@ -25,10 +25,7 @@ export function ThemeProvider({ children }: { children: ReactNode }) {
     setThemeState(next)
   }, [])
 
-  const value = useMemo<ThemeState>(
-    () => ({ theme, setTheme, toggleTheme: () => setTheme(theme === 'dark' ? 'light' : 'dark') }),
-    [theme, setTheme]
-  )
+  const value = useMemo<ThemeState>(() => ({ theme, setTheme, toggleTheme: () => setTheme(theme === 'dark' ? 'light' : 'dark') }), [theme, setTheme])
   return <ThemeContext.Provider value={value}>{children}</ThemeContext.Provider>
 }
 

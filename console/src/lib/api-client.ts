@@ -102,8 +102,7 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
 
 /** Shorthands returning only `data`. */
 export const api = {
-  get: <T>(path: string, query?: Query, signal?: AbortSignal) =>
-    request<T>(path, { query, signal }).then((r) => r.data),
+  get: <T>(path: string, query?: Query, signal?: AbortSignal) => request<T>(path, { query, signal }).then((r) => r.data),
   post: <T>(path: string, body?: unknown) => request<T>(path, { method: 'POST', body }).then((r) => r.data),
   put: <T>(path: string, body?: unknown) => request<T>(path, { method: 'PUT', body }).then((r) => r.data),
   delete: <T>(path: string) => request<T>(path, { method: 'DELETE' }).then((r) => r.data),

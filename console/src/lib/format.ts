@@ -44,8 +44,5 @@ const pad = (n: number) => String(n).padStart(2, '0')
 /** Seconds since the epoch → 'YYYY-MM-DD HH:mm:ss' in local time. */
 export function timestamp2string(seconds: number): string {
   const d = new Date(seconds * 1000)
-  return (
-    `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ` +
-    `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`
-  )
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ` + `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`
 }

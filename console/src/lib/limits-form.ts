@@ -48,7 +48,10 @@ const isCount = (v: string, max: number) => v === '' || (/^\d+$/.test(v) && Numb
 /** One model limit per line: "pattern rpm tpm" (tpm optional). */
 export function parseModelLimits(text: string): Record<string, { rpm: number; tpm: number }> | undefined {
   const out: Record<string, { rpm: number; tpm: number }> = {}
-  for (const line of text.split('\n').map((l) => l.trim()).filter(Boolean)) {
+  for (const line of text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)) {
     const [pattern = '', rpm = '0', tpm = '0', extra] = line.split(/\s+/)
     if (extra !== undefined || !/^[^*]+\*?$/.test(pattern) || !isCount(rpm, MAX.rpm_limit) || !isCount(tpm, MAX.tpm_limit)) return undefined
     out[pattern] = { rpm: Number(rpm), tpm: Number(tpm) }
@@ -91,7 +94,7 @@ export function limitsBody(v: LimitsFormValues): LimitValues {
     rpm_limit: Number(v.rpm_limit || 0),
     tpm_limit: Number(v.tpm_limit || 0),
     concurrency_limit: Number(v.concurrency_limit || 0),
-    budget_period: budget ? v.budget_period as BudgetPeriod : '',
+    budget_period: budget ? (v.budget_period as BudgetPeriod) : '',
     budget_quota: budget ? Math.max(1, inputToQuota(Number(v.budget_quota))) : 0,
     model_limits: parseModelLimits(v.model_limits) ?? {},
   }

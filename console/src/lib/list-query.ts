@@ -10,8 +10,7 @@ import { api } from './api-client'
 export const pagedListQuery = <T>(queryKey: QueryKey, path: string, search: ListSearch) =>
   queryOptions({
     queryKey,
-    queryFn: ({ signal }) =>
-      api.get<Page<T>>(path, { p: search.p, page_size: search.page_size, order: search.order, keyword: search.keyword }, signal),
+    queryFn: ({ signal }) => api.get<Page<T>>(path, { p: search.p, page_size: search.page_size, order: search.order, keyword: search.keyword }, signal),
     placeholderData: keepPreviousData,
   })
 

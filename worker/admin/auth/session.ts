@@ -45,7 +45,10 @@ export async function createSession(c: Context<HonoEnv>, userId: number): Promis
 
 export async function destroySession(c: Context<HonoEnv>): Promise<void> {
   const sid = getCookie(c, SESSION_COOKIE)
-  if (sid) await createDb(c.env.DB).delete(sessions).where(eq(sessions.id, await sha256Hex(sid)))
+  if (sid)
+    await createDb(c.env.DB)
+      .delete(sessions)
+      .where(eq(sessions.id, await sha256Hex(sid)))
   deleteCookie(c, SESSION_COOKIE, { path: '/', secure: isHttps(c), httpOnly: true, sameSite: 'Lax' })
 }
 

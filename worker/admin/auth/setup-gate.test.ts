@@ -18,7 +18,10 @@ async function setupAs(ip: string | undefined, vars: Record<string, string>, bod
     return res
   }
   const status = await call(new Request('http://gateway.test/api/status', { headers }))
-  const xsrf = status.headers.getSetCookie().map((c) => c.split(';')[0]!).find((c) => c.startsWith('XSRF-TOKEN='))!
+  const xsrf = status.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0]!)
+    .find((c) => c.startsWith('XSRF-TOKEN='))!
   const statusBody = (await status.json()) as { data: { setup_code_required: boolean } }
   const res = await call(
     new Request('http://gateway.test/api/setup', {

@@ -25,7 +25,10 @@ interface SetupEnv {
  */
 export function isLoopbackRequest(address: string | undefined): boolean {
   if (address === undefined) return true
-  const ip = address.trim().toLowerCase().replace(/^::ffff:/, '')
+  const ip = address
+    .trim()
+    .toLowerCase()
+    .replace(/^::ffff:/, '')
   return ip === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(ip)
 }
 

@@ -35,7 +35,10 @@ export async function refreshBalance(env: Env, channel: Channel): Promise<number
 /** Refresh every enabled channel whose type exposes a balance, five at a time. */
 export async function refreshAllBalances(env: Env): Promise<{ updated: number; failed: number }> {
   const types = CHANNEL_TYPES.filter((t) => t.balance).map((t) => t.id)
-  const queue = await createDb(env.DB).select().from(channels).where(and(eq(channels.status, 1), inArray(channels.type, types)))
+  const queue = await createDb(env.DB)
+    .select()
+    .from(channels)
+    .where(and(eq(channels.status, 1), inArray(channels.type, types)))
   const result = { updated: 0, failed: 0 }
   const worker = async () => {
     for (let ch = queue.shift(); ch; ch = queue.shift()) {

@@ -24,7 +24,18 @@ beforeEach(() => {
 afterEach(() => upstream.restore())
 
 const KEYS = ['sk-pool-first-0001', 'sk-pool-second-002', 'sk-pool-third-0003']
-const pool = { type: 1, name: 'pool', key: KEYS.join('\n'), key_mode: 'pool', base_url: 'https://upstream.test', models: 'gpt-4o', group: 'default', test_model: 'gpt-4o', auto_disable_threshold: 2, auto_disable_window: 60 }
+const pool = {
+  type: 1,
+  name: 'pool',
+  key: KEYS.join('\n'),
+  key_mode: 'pool',
+  base_url: 'https://upstream.test',
+  models: 'gpt-4o',
+  group: 'default',
+  test_model: 'gpt-4o',
+  auto_disable_threshold: 2,
+  auto_disable_window: 60,
+}
 const state = (id: number, hash: string) => env.DB.prepare('SELECT * FROM channel_key_states WHERE channel_id = ? AND key_hash = ?').bind(id, hash).first<any>()
 
 describe('pool channels in the admin API', () => {

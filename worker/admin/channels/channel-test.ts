@@ -64,7 +64,11 @@ export async function testChannel(env: Env, channel: Channel, requestedModel?: s
     }
   } else {
     const settings = await getSettings(env)
-    const keywords = settings.str('DisableChannelKeywords').split('\n').map((k) => k.trim()).filter(Boolean)
+    const keywords = settings
+      .str('DisableChannelKeywords')
+      .split('\n')
+      .map((k) => k.trim())
+      .filter(Boolean)
     outcome = {
       success: false,
       message: `${result.status > 0 ? result.status : 'error'}: ${result.error.message}`,

@@ -114,7 +114,11 @@ export const channelRoutes = new Hono<HonoEnv>()
   .post('/channel/', adminRoute, validate('json', channelFields), async (c) => {
     assertOutboundUrls(c.env, c.req.valid('json').base_url, 'base_url')
     const created = await createChannels(c.env, c.req.valid('json'))
-    return ok(c, created.map((ch) => channelView(ch)), created.length > 1 ? `Created ${created.length} channels` : 'Created')
+    return ok(
+      c,
+      created.map((ch) => channelView(ch)),
+      created.length > 1 ? `Created ${created.length} channels` : 'Created'
+    )
   })
   .post('/channel/copy/:id', adminRoute, validate('param', idParam), async (c) => ok(c, channelView(await copyChannel(c.env, c.req.valid('param').id)), 'Copied'))
   .put('/channel/', adminRoute, validate('json', updateChannelSchema), async (c) => {

@@ -47,31 +47,33 @@ export const proxy = z
   .default('')
   .refine((v) => v === '' || /^(https?|socks5h?):\/\/(?:[^\s:@/]+(?::[^\s@/]*)?@)?[^\s:/]+:\d{1,5}\/?$/i.test(v), 'must look like http://host:port or socks5://host:port')
 
-const channelObject = z
-  .object({
-    type: z.coerce.number().int().refine((t) => channelType(t) !== undefined, 'Channel type error'),
-    name: z.string().trim().min(1, 'Name is required').max(100),
-    key: z.string().trim().min(1, 'Key cannot be empty').max(100_000),
-    base_url: baseUrl,
-    other: z.string().trim().max(200).default(''),
-    models: list('Models').pipe(z.array(modelName.pipe(z.string().max(200))).max(2000)),
-    group: list('Group'),
-    tag: z.string().trim().max(100).default(''),
-    model_mapping: jsonObject('Model mapping'),
-    model_headers: jsonObject('Headers'),
-    custom_parameter: jsonObject('Extra parameters'),
-    priority: z.coerce.number().int('must be an integer').min(0, 'must be at least 0').max(1_000_000).default(0),
-    weight: z.coerce.number().int('must be an integer').min(1, 'must be at least 1').max(1_000_000).default(1),
-    test_model: z.string().trim().max(200).default(''),
-    proxy,
-    only_chat: z.boolean().default(false),
-    auto_ban: z.boolean().default(true),
-    /** 'batch': one channel per key line; 'pool': one channel rotating over all the lines. */
-    key_mode: z.enum(['batch', 'pool']).default('batch'),
-    /** Per-channel auto-disable overrides: failures within the window (seconds); 0 = the global settings. */
-    auto_disable_threshold: z.coerce.number().int('must be an integer').min(0, 'must be at least 0').max(100, 'must be at most 100').default(0),
-    auto_disable_window: z.coerce.number().int('must be an integer').min(0, 'must be at least 0').max(86400, 'must be at most 86400').default(0),
-  })
+const channelObject = z.object({
+  type: z.coerce
+    .number()
+    .int()
+    .refine((t) => channelType(t) !== undefined, 'Channel type error'),
+  name: z.string().trim().min(1, 'Name is required').max(100),
+  key: z.string().trim().min(1, 'Key cannot be empty').max(100_000),
+  base_url: baseUrl,
+  other: z.string().trim().max(200).default(''),
+  models: list('Models').pipe(z.array(modelName.pipe(z.string().max(200))).max(2000)),
+  group: list('Group'),
+  tag: z.string().trim().max(100).default(''),
+  model_mapping: jsonObject('Model mapping'),
+  model_headers: jsonObject('Headers'),
+  custom_parameter: jsonObject('Extra parameters'),
+  priority: z.coerce.number().int('must be an integer').min(0, 'must be at least 0').max(1_000_000).default(0),
+  weight: z.coerce.number().int('must be an integer').min(1, 'must be at least 1').max(1_000_000).default(1),
+  test_model: z.string().trim().max(200).default(''),
+  proxy,
+  only_chat: z.boolean().default(false),
+  auto_ban: z.boolean().default(true),
+  /** 'batch': one channel per key line; 'pool': one channel rotating over all the lines. */
+  key_mode: z.enum(['batch', 'pool']).default('batch'),
+  /** Per-channel auto-disable overrides: failures within the window (seconds); 0 = the global settings. */
+  auto_disable_threshold: z.coerce.number().int('must be an integer').min(0, 'must be at least 0').max(100, 'must be at most 100').default(0),
+  auto_disable_window: z.coerce.number().int('must be an integer').min(0, 'must be at least 0').max(86400, 'must be at most 86400').default(0),
+})
 
 function baseUrlRequired(v: { type: number; base_url: string }, ctx: z.RefinementCtx) {
   const type = channelType(v.type)
@@ -92,7 +94,12 @@ function jsonKey(key: string): string | undefined {
 function keyFormat(v: { type: number; key: string }, ctx: z.RefinementCtx) {
   const check = channelType(v.type)?.keyProblem
   const json = jsonKey(v.key)
-  const keys = json ? [json] : v.key.split('\n').map((k) => k.trim()).filter(Boolean)
+  const keys = json
+    ? [json]
+    : v.key
+        .split('\n')
+        .map((k) => k.trim())
+        .filter(Boolean)
   const problem = check && keys.map(check).find(Boolean)
   if (problem) ctx.addIssue({ code: 'custom', path: ['key'], message: problem })
 }
@@ -155,7 +162,10 @@ export const batchValueSchema = idsSchema.extend({ value: z.string().trim().min(
 
 /** Without a key, `id` names a saved channel whose stored key is used (admins editing a channel). */
 export const providerModelsSchema = z.object({
-  type: z.coerce.number().int().refine((t) => channelType(t) !== undefined, 'Channel type error'),
+  type: z.coerce
+    .number()
+    .int()
+    .refine((t) => channelType(t) !== undefined, 'Channel type error'),
   id: z.coerce.number().int().positive().optional(),
   key: z.string().trim().max(100_000).default(''),
   base_url: baseUrl,

@@ -132,14 +132,33 @@ export async function getChannel(env: Env, id: number): Promise<Channel> {
 async function syncAbilities(env: Env, rows: Channel[]) {
   if (rows.length === 0) return
   const db = createDb(env.DB)
-  const statements = [db.delete(abilities).where(inArray(abilities.channelId, rows.map((r) => r.id)))] as const
+  const statements = [
+    db.delete(abilities).where(
+      inArray(
+        abilities.channelId,
+        rows.map((r) => r.id)
+      )
+    ),
+  ] as const
   const values = rows.flatMap((r) =>
-    r.group.split(',').filter(Boolean).flatMap((group) =>
-      r.models.split(',').filter(Boolean).map((model) => ({ group, model, channelId: r.id, enabled: r.status === 1, priority: r.priority, weight: r.weight }))
-    )
+    r.group
+      .split(',')
+      .filter(Boolean)
+      .flatMap((group) =>
+        r.models
+          .split(',')
+          .filter(Boolean)
+          .map((model) => ({ group, model, channelId: r.id, enabled: r.status === 1, priority: r.priority, weight: r.weight }))
+      )
   )
   const inserts = []
-  for (let i = 0; i < values.length; i += 16) inserts.push(db.insert(abilities).values(values.slice(i, i + 16)).onConflictDoNothing())
+  for (let i = 0; i < values.length; i += 16)
+    inserts.push(
+      db
+        .insert(abilities)
+        .values(values.slice(i, i + 16))
+        .onConflictDoNothing()
+    )
   await db.batch([...statements, ...inserts])
 }
 
@@ -153,7 +172,10 @@ export async function afterChannelWrite(env: Env, rows: Channel[]) {
  * given per line. Pool mode: one channel holding every key line.
  */
 export async function createChannels(env: Env, f: ChannelFields): Promise<Channel[]> {
-  const lines = f.key.split('\n').map((k) => k.trim()).filter(Boolean)
+  const lines = f.key
+    .split('\n')
+    .map((k) => k.trim())
+    .filter(Boolean)
   const keys = f.key_mode === 'pool' ? [splitKeys(f.key, 'pool').join('\n')] : lines
   const baseUrls = f.base_url.split('\n').map((u) => u.trim().replace(/\/+$/, ''))
   const batch = keys.length > 1
@@ -256,7 +278,11 @@ export async function removeModel(env: Env, ids: number[], model: string): Promi
   for (const r of rows) {
     const models = r.models.split(',').filter((m) => m && m !== model)
     if (models.length === r.models.split(',').filter(Boolean).length) continue
-    const [row] = await db.update(channels).set({ models: models.join(',') }).where(eq(channels.id, r.id)).returning()
+    const [row] = await db
+      .update(channels)
+      .set({ models: models.join(',') })
+      .where(eq(channels.id, r.id))
+      .returning()
     changed.push(row!)
   }
   await afterChannelWrite(env, changed)

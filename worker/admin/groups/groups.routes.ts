@@ -13,7 +13,12 @@ import type { HonoEnv } from '../../env'
 import { groupView, listGroups, syncRatioSetting } from './groups.service'
 
 const fields = z.object({
-  symbol: z.string().trim().min(1, 'Symbol is required').max(32).regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only'),
+  symbol: z
+    .string()
+    .trim()
+    .min(1, 'Symbol is required')
+    .max(32)
+    .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only'),
   name: z.string().trim().min(1, 'Name is required').max(50),
   ratio: z.coerce.number().min(0, 'must be at least 0').max(1000),
   api_rate: z.coerce.number().int().min(0).max(1_000_000).default(600),
@@ -32,7 +37,12 @@ async function findGroup(env: Env, id: number) {
 const columns = (f: z.infer<typeof fields>) => ({ symbol: f.symbol, name: f.name, ratio: f.ratio, apiRate: f.api_rate, tpm: f.tpm, public: f.public, enable: f.enable })
 
 export const groupRoutes = new Hono<HonoEnv>()
-  .get('/group/', adminRoute, async (c) => ok(c, (await listGroups(c.env)).filter((g) => g.enable).map((g) => g.symbol)))
+  .get('/group/', adminRoute, async (c) =>
+    ok(
+      c,
+      (await listGroups(c.env)).filter((g) => g.enable).map((g) => g.symbol)
+    )
+  )
   .get('/user_group_map', userRoute, async (c) => {
     const me = c.get('user')!
     const groups = (await listGroups(c.env)).filter((g) => g.enable && (g.public || g.symbol === me.group))
@@ -42,7 +52,10 @@ export const groupRoutes = new Hono<HonoEnv>()
   .get('/user_group/:id{[0-9]+}', adminRoute, validate('param', idParam), async (c) => ok(c, groupView(await findGroup(c.env, c.req.valid('param').id))))
   .post('/user_group/', adminRoute, validate('json', fields), async (c) => {
     try {
-      const [row] = await createDb(c.env.DB).insert(userGroups).values(columns(c.req.valid('json'))).returning()
+      const [row] = await createDb(c.env.DB)
+        .insert(userGroups)
+        .values(columns(c.req.valid('json')))
+        .returning()
       await syncRatioSetting(c.env)
       return ok(c, groupView(row!), 'Created')
     } catch (err) {

@@ -110,8 +110,7 @@ async function checkWrite(env: Env, w: WireWrite, session: ImportSession, cache:
     if (w.table !== 'options') return true
     const key = String(r.key)
     // Internal options (e.g. the key-signing secret) are the gateway's own state, never imported.
-    const checked =
-      isOptionKey(key) && !OPTIONS[key].internal ? checkOptionValue(key, String(r.value ?? '')) : { ok: false as const, message: 'not a setting an import may write' }
+    const checked = isOptionKey(key) && !OPTIONS[key].internal ? checkOptionValue(key, String(r.value ?? '')) : { ok: false as const, message: 'not a setting an import may write' }
     if (!checked.ok) refused.push(`options ${key}: ${checked.message}; skipped`)
     return checked.ok
   })

@@ -18,14 +18,39 @@ const BCRYPT = '$2a$10$' + 'abcdefghijklmnopqrstuv'.repeat(2).slice(0, 22) + 'A'
 function source(): SourceDatabase {
   const tables: Record<string, Row[]> = {
     users: [
-      { id: 20, username: 'carol', password: BCRYPT, display_name: 'Carol', role: 1, status: 1, quota: 7_000_000, used_quota: 5, request_count: 2, group: 'default', aff_code: 'C1' },
+      {
+        id: 20,
+        username: 'carol',
+        password: BCRYPT,
+        display_name: 'Carol',
+        role: 1,
+        status: 1,
+        quota: 7_000_000,
+        used_quota: 5,
+        request_count: 2,
+        group: 'default',
+        aff_code: 'C1',
+      },
       { id: 21, username: 'dave', password: BCRYPT, display_name: 'Dave', role: 10, status: 1, quota: 300, used_quota: 0, request_count: 0, group: 'default', aff_code: 'D1' },
     ],
     tokens: [
       { id: 30, user_id: 20, key: 'Q'.repeat(48), status: 1, name: 'carol key', expired_time: -1, remain_quota: 0, unlimited_quota: 1 },
       { id: 31, user_id: 99, key: 'R'.repeat(48), status: 1, name: 'orphan', expired_time: -1, remain_quota: 0, unlimited_quota: 1 },
     ],
-    channels: [{ id: 40, type: 1, key: 'sk-imported', name: 'imported openai', models: 'gpt-4o-mini', group: 'default', status: 1, base_url: 'http://127.0.0.1:3999', priority: 0, weight: 1 }],
+    channels: [
+      {
+        id: 40,
+        type: 1,
+        key: 'sk-imported',
+        name: 'imported openai',
+        models: 'gpt-4o-mini',
+        group: 'default',
+        status: 1,
+        base_url: 'http://127.0.0.1:3999',
+        priority: 0,
+        weight: 1,
+      },
+    ],
     options: [],
   }
   return { format: 'sqlite', tables: new Set(Object.keys(tables)), rows: (t) => tables[t] ?? [], problems: [], close() {} }
@@ -123,10 +148,7 @@ describe('console import endpoints', () => {
     const res = await root.post('/api/import/batch', { import_id: importId, writes: [users] })
     expect(res.status).toBe(200)
     expect(res.body.data.applied).toBe(2)
-    expect(res.body.data.problems).toEqual([
-      "users id 1: would replace the gateway's own user; skipped",
-      expect.stringMatching(/^users id 61: .*UNIQUE.*; skipped$/),
-    ])
+    expect(res.body.data.problems).toEqual(["users id 1: would replace the gateway's own user; skipped", expect.stringMatching(/^users id 61: .*UNIQUE.*; skipped$/)])
     const options: WireWrite = {
       table: 'options',
       rows: [
@@ -137,10 +159,7 @@ describe('console import endpoints', () => {
       onConflict: { target: ['key'], update: ['value'] },
     }
     const opt = await root.post('/api/import/batch', { import_id: importId, writes: [options] })
-    expect(opt.body.data.problems).toEqual([
-      'options TokenSecret: not a setting an import may write; skipped',
-      expect.stringMatching(/^options RetryTimes: .*; skipped$/),
-    ])
+    expect(opt.body.data.problems).toEqual(['options TokenSecret: not a setting an import may write; skipped', expect.stringMatching(/^options RetryTimes: .*; skipped$/)])
     const secret = await env.DB.prepare("SELECT value FROM options WHERE key = 'TokenSecret'").first<{ value: string }>()
     expect(secret?.value).not.toBe('stolen')
     expect((await env.DB.prepare("SELECT value FROM options WHERE key = 'RetryTimes'").first<{ value: string }>())?.value).toBe('2')
@@ -156,8 +175,7 @@ describe('console import endpoints', () => {
     const root = await setupRoot()
     const { identities } = plan()
     const { importId } = (await root.post('/api/import/start', { merge: true, identities })).body.data
-    const send = (w: Partial<WireWrite>, id = importId) =>
-      root.post('/api/import/batch', { import_id: id, writes: [{ table: 'users', rows: [], onConflict: 'ignore', ...w }] })
+    const send = (w: Partial<WireWrite>, id = importId) => root.post('/api/import/batch', { import_id: id, writes: [{ table: 'users', rows: [], onConflict: 'ignore', ...w }] })
     const cases: [Promise<Awaited<ReturnType<typeof send>>>, RegExp][] = [
       [send({ table: 'sessions' }), /not a table an import writes/],
       [send({ rows: [{ id: 70, nickname: 'x' }] }), /unknown column\(s\) nickname/],

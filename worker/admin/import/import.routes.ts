@@ -22,7 +22,10 @@ const identities = z.object({
 })
 const targetSchema = z.object({ merge: z.boolean().default(false), identities })
 
-const column = z.string().regex(/^[a-z_][a-z0-9_]*$/, 'not a column name').max(64)
+const column = z
+  .string()
+  .regex(/^[a-z_][a-z0-9_]*$/, 'not a column name')
+  .max(64)
 const value = z.union([z.string().max(1_000_000), z.number().finite(), z.boolean(), z.null()])
 const write = z.object({
   table: column,

@@ -10,9 +10,7 @@ describe('log privacy', () => {
   it('hides tried channel ids from users and redacts keys for everyone', async () => {
     const root = await setupRoot()
     const { client, id } = await signedInUser('privacyuser')
-    await env.DB.prepare(
-      `INSERT INTO logs (user_id, username, created_at, type, content, channel_id, metadata) VALUES (?, 'privacyuser', ?, 5, ?, 7, ?)`
-    )
+    await env.DB.prepare(`INSERT INTO logs (user_id, username, created_at, type, content, channel_id, metadata) VALUES (?, 'privacyuser', ?, 5, ?, 7, ?)`)
       .bind(id, Math.floor(Date.now() / 1000), 'Incorrect API key provided: sk-proj-abcdef123456XYZ', JSON.stringify({ tried: [7, 9], attempts: 2, status: 401 }))
       .run()
     const mine = (await client.get('/api/log/self?type=5')).body.data.data[0]

@@ -81,9 +81,20 @@ export async function listLogs(env: Env, q: LogQuery, scope: LogScope, admin: bo
   const db = createDb(env.DB)
   const where = logFilter(q, scope)
   // Bounded count: never scan more than COUNT_CAP + 1 rows to size the pager.
-  const capped = db.select({ one: sql`1`.as('one') }).from(logs).where(where).limit(COUNT_CAP + 1).as('capped')
+  const capped = db
+    .select({ one: sql`1`.as('one') })
+    .from(logs)
+    .where(where)
+    .limit(COUNT_CAP + 1)
+    .as('capped')
   const [rows, [counted]] = await Promise.all([
-    db.select().from(logs).where(where).orderBy(desc(logs.createdAt), desc(logs.id)).limit(q.page_size).offset((q.p - 1) * q.page_size),
+    db
+      .select()
+      .from(logs)
+      .where(where)
+      .orderBy(desc(logs.createdAt), desc(logs.id))
+      .limit(q.page_size)
+      .offset((q.p - 1) * q.page_size),
     db.select({ n: count() }).from(capped),
   ])
   const n = counted?.n ?? 0
@@ -98,7 +109,22 @@ export async function sumQuota(env: Env, q: LogQuery, scope: LogScope) {
   return { quota: row?.quota ?? 0, count: row?.count ?? 0 }
 }
 
-const CSV_COLUMNS = ['id', 'created_at', 'type', 'username', 'token_name', 'model_name', 'channel_id', 'prompt_tokens', 'completion_tokens', 'quota', 'request_time', 'first_response_time', 'is_stream', 'content'] as const
+const CSV_COLUMNS = [
+  'id',
+  'created_at',
+  'type',
+  'username',
+  'token_name',
+  'model_name',
+  'channel_id',
+  'prompt_tokens',
+  'completion_tokens',
+  'quota',
+  'request_time',
+  'first_response_time',
+  'is_stream',
+  'content',
+] as const
 const csvCell = (v: unknown) => {
   const s = v === null || v === undefined ? '' : String(v)
   const safe = /^[=+\-@]/.test(s) ? `'${s}` : s
@@ -127,7 +153,9 @@ export function exportCsv(env: Env, q: LogQuery, scope: LogScope, admin: boolean
       beforeId = rows[rows.length - 1]!.id
       sent += rows.length
       const view = rows.map((r) => logView(r, admin) as Record<string, unknown>)
-      controller.enqueue(encoder.encode(view.map((r) => columns.map((c) => csvCell(c === 'created_at' ? new Date(Number(r.created_at) * 1000).toISOString() : r[c])).join(',')).join('\n') + '\n'))
+      controller.enqueue(
+        encoder.encode(view.map((r) => columns.map((c) => csvCell(c === 'created_at' ? new Date(Number(r.created_at) * 1000).toISOString() : r[c])).join(',')).join('\n') + '\n')
+      )
     },
   })
 }

@@ -19,13 +19,7 @@ import { ok } from '../../lib/respond'
 import { validate } from '../../lib/validate'
 import { getSettings } from '../../settings/store'
 import type { HonoEnv } from '../../env'
-import {
-  assertEmailDomainAllowed,
-  claimSendSlot,
-  CODE_TTL_SECONDS,
-  consumeVerificationCode,
-  issueVerificationCode,
-} from '../auth/verification'
+import { assertEmailDomainAllowed, claimSendSlot, CODE_TTL_SECONDS, consumeVerificationCode, issueVerificationCode } from '../auth/verification'
 import { revokeCredentials } from '../auth/session'
 import { getUser, profileOf } from '../users/users.service'
 import { bindToUser, findUserByBinding } from '../oauth/accounts'
@@ -96,7 +90,10 @@ export const mailRoutes = new Hono<HonoEnv>()
     const user = await getUser(c.env, userId)
     if (!user || user.status !== USER_STATUS.ENABLED) throw badRequest(INVALID_LINK)
     const password = randomString(NEW_PASSWORD_LENGTH)
-    await createDb(c.env.DB).update(users).set({ password: await hashPassword(password) }).where(eq(users.id, userId))
+    await createDb(c.env.DB)
+      .update(users)
+      .set({ password: await hashPassword(password) })
+      .where(eq(users.id, userId))
     await revokeCredentials(c.env, userId)
     await notifyPasswordChanged(c.env, user, 'reset')
     return ok(c, password, 'Password reset; sign in with the new password and change it in your profile')

@@ -26,13 +26,7 @@ interface PendingSwitch {
 const key = async (token: string) => `v1:oauth-switch:${await sha256Hex(token)}`
 
 /** Holds the login for confirmation and answers with the token and both account names. */
-export async function askBeforeSwitching(
-  c: Context<HonoEnv>,
-  current: { id: number; username: string },
-  target: string | null,
-  provider: Provider,
-  identity: ExternalIdentity
-) {
+export async function askBeforeSwitching(c: Context<HonoEnv>, current: { id: number; username: string }, target: string | null, provider: Provider, identity: ExternalIdentity) {
   const token = randomString(43)
   const pending: PendingSwitch = { from: current.id, provider, identity }
   await putSecret(c.env.DB, await key(token), JSON.stringify(pending), SWITCH_TTL_SECONDS)

@@ -64,9 +64,7 @@ export async function findUserByBinding(env: Env, type: BindingType, value: stri
 
 /** Bind `value` to the user; 409 when another account already holds it (checked in the same statement). */
 export async function bindToUser(env: Env, userId: number, type: BindingType, value: string): Promise<User> {
-  const result = await env.DB.prepare(
-    `UPDATE users SET ${COLUMN[type]} = ?1 WHERE id = ?2 AND NOT EXISTS (SELECT 1 FROM users WHERE ${matches(type)} AND id <> ?2)`
-  )
+  const result = await env.DB.prepare(`UPDATE users SET ${COLUMN[type]} = ?1 WHERE id = ?2 AND NOT EXISTS (SELECT 1 FROM users WHERE ${matches(type)} AND id <> ?2)`)
     .bind(value, userId)
     .run()
   if (result.meta.changes === 0) {

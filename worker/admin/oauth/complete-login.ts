@@ -42,7 +42,7 @@ export async function loginWithIdentity(c: Context<HonoEnv>, settings: Settings,
   const holder = await findUserByBinding(c.env, provider, identity.id)
   const me = c.get('user')
   if (me && !confirmed && holder?.id !== me.id) {
-    const target = holder ? (await getUser(c.env, holder.id))?.username ?? null : null
+    const target = holder ? ((await getUser(c.env, holder.id))?.username ?? null) : null
     return askBeforeSwitching(c, { id: me.id, username: me.username }, target, provider, identity)
   }
   if (holder) return logIn(c, (await getUser(c.env, holder.id))!)

@@ -28,7 +28,7 @@ async function enableGitHub() {
 }
 
 describe('OAuth state bound to the browser', () => {
-  it("refuses a callback from another browser than the one that fetched the state, and keeps the state for its owner", async () => {
+  it('refuses a callback from another browser than the one that fetched the state, and keeps the state for its owner', async () => {
     await enableGitHub()
     const attacker = await browser()
     const state = (await attacker.get('/api/oauth/state')).body.data as string

@@ -7,8 +7,7 @@ import { ApiError } from '../../lib/errors'
 
 const TIMEOUT_MS = 10_000
 
-export const providerError = (label: string, reason: string) =>
-  new ApiError(400, `${label} login failed: ${reason.slice(0, 200)}`, { code: 'oauth_provider_error' })
+export const providerError = (label: string, reason: string) => new ApiError(400, `${label} login failed: ${reason.slice(0, 200)}`, { code: 'oauth_provider_error' })
 
 export async function fetchJson<T>(label: string, url: string, init: RequestInit = {}): Promise<{ status: number; body: T }> {
   let res: Response

@@ -97,7 +97,10 @@ export function jsonSchemaOf(schema: z.ZodType): JsonSchema {
 }
 
 function operationId(method: string, path: string): string {
-  const words = path.replace(/[{}]/g, '').split(/[^A-Za-z0-9]+/).filter(Boolean)
+  const words = path
+    .replace(/[{}]/g, '')
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
   return [method.toLowerCase(), ...words.map((w) => w[0]!.toUpperCase() + w.slice(1))].join('')
 }
 
@@ -155,9 +158,7 @@ function responsesOf(role: number, validated: boolean): Operation['responses'] {
 
 function sharedResponses() {
   const json = (schema: string) => ({ 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } })
-  return Object.fromEntries(
-    Object.entries(RESPONSES).map(([name, description]) => [name, { description, content: json(name === 'Success' ? 'Success' : 'Error') }])
-  )
+  return Object.fromEntries(Object.entries(RESPONSES).map(([name, description]) => [name, { description, content: json(name === 'Success' ? 'Success' : 'Error') }]))
 }
 
 function securityOf(role: number, method: string, xsrfOnGet: boolean): Record<string, string[]>[] {

@@ -79,10 +79,11 @@ describe('OpenAPI document', () => {
 
   it('takes request bodies and parameters from the routes’ zod schemas', async () => {
     const doc = await fetchDocument()
-    const body = (method: string, path: string) => op(doc, method, path).requestBody?.content['application/json']?.schema as {
-      properties: Record<string, { type?: string; maxLength?: number }>
-      required?: string[]
-    }
+    const body = (method: string, path: string) =>
+      op(doc, method, path).requestBody?.content['application/json']?.schema as {
+        properties: Record<string, { type?: string; maxLength?: number }>
+        required?: string[]
+      }
 
     const create = body('post', '/api/token/')
     expect(Object.keys(create.properties).sort()).toEqual(Object.keys(createTokenSchema.shape).sort())
@@ -95,7 +96,12 @@ describe('OpenAPI document', () => {
     expect(login.required?.sort()).toEqual(['password', 'username'])
 
     const search = op(doc, 'get', '/api/token/admin/search')
-    expect(search.parameters!.filter((p) => p.in === 'query').map((p) => p.name).sort()).toEqual(Object.keys(adminSearchQuery.shape).sort())
+    expect(
+      search
+        .parameters!.filter((p) => p.in === 'query')
+        .map((p) => p.name)
+        .sort()
+    ).toEqual(Object.keys(adminSearchQuery.shape).sort())
     expect(search['x-role']).toBe('admin')
     expect(search.responses['403']).toBeDefined()
 
@@ -110,7 +116,10 @@ describe('OpenAPI document', () => {
     const second = await (await root.raw('GET', '/api/openapi.json')).text()
     expect(second).toBe(first)
     const started = performance.now()
-    buildOpenApi(app.routes.filter((r) => r.path.startsWith('/api')), { prefix: '', version: 'x' })
+    buildOpenApi(
+      app.routes.filter((r) => r.path.startsWith('/api')),
+      { prefix: '', version: 'x' }
+    )
     // A cold build stays cheap (measured ~tens of ms in workerd); the cache makes later calls free.
     expect(performance.now() - started).toBeLessThan(2000)
   })

@@ -16,10 +16,7 @@ import type { HonoEnv } from '../../env'
 import { syncGroupsFromRatio } from '../groups/groups.service'
 
 const scalar = z.union([z.string().max(200_000), z.number(), z.boolean()]).transform(String)
-const putSchema = z.union([
-  z.object({ key: z.string().min(1).max(64), value: scalar }),
-  z.object({ options: z.record(z.string().max(64), scalar) }),
-])
+const putSchema = z.union([z.object({ key: z.string().min(1).max(64), value: scalar }), z.object({ options: z.record(z.string().max(64), scalar) })])
 
 /** Each toggle and the settings it needs (one-hub refuses to enable a method without them). */
 const REQUIREMENTS: { toggle: OptionKey; label: string; needs: OptionKey[] }[] = [
@@ -33,8 +30,7 @@ const REQUIREMENTS: { toggle: OptionKey; label: string; needs: OptionKey[] }[] =
   { toggle: 'TelegramBotEnabled', label: 'the Telegram bot', needs: ['TelegramBotToken'] },
 ]
 
-const isSet = (key: OptionKey, value: string) =>
-  key === 'EmailDomainWhitelist' ? value.split(',').some((d) => d.trim() !== '') : value.trim() !== ''
+const isSet = (key: OptionKey, value: string) => (key === 'EmailDomainWhitelist' ? value.split(',').some((d) => d.trim() !== '') : value.trim() !== '')
 
 /** Refuse a save that would leave an enabled method without its credentials (only rules the save touches). */
 function checkRequirements(current: Settings, values: Record<string, string>) {

@@ -13,17 +13,18 @@ import { isUniqueViolation } from '../../db/errors'
 import { conflict, notFound } from '../../lib/errors'
 import type { PriceFields } from './prices.schema'
 
-export const priceView = (p: Price) => ({
-  id: p.id,
-  model: p.model,
-  // Writes accept only tokens|times (prices.schema.ts); the column itself is plain text.
-  type: p.type === 'times' ? 'times' : 'tokens',
-  channel_type: p.channelType,
-  input: p.input,
-  output: p.output,
-  locked: p.locked,
-  extra_ratios: p.extraRatios ?? null,
-}) satisfies PriceView
+export const priceView = (p: Price) =>
+  ({
+    id: p.id,
+    model: p.model,
+    // Writes accept only tokens|times (prices.schema.ts); the column itself is plain text.
+    type: p.type === 'times' ? 'times' : 'tokens',
+    channel_type: p.channelType,
+    input: p.input,
+    output: p.output,
+    locked: p.locked,
+    extra_ratios: p.extraRatios ?? null,
+  }) satisfies PriceView
 
 const columns = (f: Omit<PriceFields, 'model'>) => ({
   type: f.type,
@@ -44,7 +45,10 @@ async function changed(env: Env) {
 
 export async function createPrice(env: Env, f: PriceFields) {
   try {
-    const [row] = await createDb(env.DB).insert(prices).values({ model: f.model, ...columns(f) }).returning()
+    const [row] = await createDb(env.DB)
+      .insert(prices)
+      .values({ model: f.model, ...columns(f) })
+      .returning()
     await changed(env)
     return row!
   } catch (err) {
@@ -58,7 +62,11 @@ export async function updatePrice(env: Env, model: string, f: PriceFields) {
   const [current] = await db.select().from(prices).where(eq(prices.model, model)).limit(1)
   if (!current) throw notFound(`No price for "${model}"`)
   try {
-    const [row] = await db.update(prices).set({ model: f.model, ...columns(f) }).where(eq(prices.id, current.id)).returning()
+    const [row] = await db
+      .update(prices)
+      .set({ model: f.model, ...columns(f) })
+      .where(eq(prices.id, current.id))
+      .returning()
     await changed(env)
     return row!
   } catch (err) {
@@ -136,7 +144,14 @@ export async function modelCatalogue(env: Env) {
   const db = createDb(env.DB)
   const [priceRows, channelRows] = await Promise.all([db.select({ model: prices.model }).from(prices), db.select({ models: channels.models }).from(channels)])
   const priced = new Set(priceRows.map((p) => p.model))
-  const served = new Set(channelRows.flatMap((c) => c.models.split(',').map((m) => m.trim()).filter(Boolean)))
+  const served = new Set(
+    channelRows.flatMap((c) =>
+      c.models
+        .split(',')
+        .map((m) => m.trim())
+        .filter(Boolean)
+    )
+  )
   const wildcards = [...priced].filter((m) => m.endsWith('*')).map((m) => m.slice(0, -1))
   const isPriced = (m: string) => priced.has(m) || wildcards.some((w) => m.startsWith(w))
   const all = [...new Set([...priced, ...served])].sort()

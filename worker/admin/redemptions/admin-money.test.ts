@@ -38,7 +38,7 @@ describe('admin self-service money', () => {
     expect(logs.find((l) => l.user_id === adminId && l.content.includes('root added 1000'))?.metadata.admin_id).toBe(rootId)
   })
 
-  it("refuses an admin redeeming their own codes; others redeem them, root redeems its own; creation is logged", async () => {
+  it('refuses an admin redeeming their own codes; others redeem them, root redeems its own; creation is logged', async () => {
     const { root, admin, adminId, user } = await actors()
     const [mine] = (await admin.post('/api/redemption/', { name: 'self', quota: 5000, count: 1 })).body.data as string[]
     const refused = await admin.post('/api/user/topup', { key: mine })

@@ -30,7 +30,13 @@ export async function redeemCode(env: Env, me: Redeemer, key: string, via = ''):
     .where(and(eq(redemptions.key, hash), eq(redemptions.status, 1), notOwnCode))
     .returning()
   if (!won) {
-    const [own] = notOwnCode ? await createDb(env.DB).select({ id: redemptions.id }).from(redemptions).where(and(eq(redemptions.key, hash), eq(redemptions.createdBy, me.id))).limit(1) : []
+    const [own] = notOwnCode
+      ? await createDb(env.DB)
+          .select({ id: redemptions.id })
+          .from(redemptions)
+          .where(and(eq(redemptions.key, hash), eq(redemptions.createdBy, me.id)))
+          .limit(1)
+      : []
     if (own) throw new ApiError(403, 'You cannot redeem a code you created; ask root to credit your account')
     throw badRequest('Invalid or already used redemption code')
   }

@@ -25,17 +25,18 @@ import { redeemCode } from './redeem'
 
 type Redemption = typeof redemptions.$inferSelect
 
-const view = (r: Redemption) => ({
-  id: r.id,
-  name: r.name,
-  key: r.key.slice(0, 6) + '…',
-  status: r.status,
-  quota: r.quota,
-  user_id: r.userId,
-  created_by: r.createdBy,
-  created_time: r.createdTime,
-  redeemed_time: r.redeemedTime,
-}) satisfies RedemptionView
+const view = (r: Redemption) =>
+  ({
+    id: r.id,
+    name: r.name,
+    key: r.key.slice(0, 6) + '…',
+    status: r.status,
+    quota: r.quota,
+    user_id: r.userId,
+    created_by: r.createdBy,
+    created_time: r.createdTime,
+    redeemed_time: r.redeemedTime,
+  }) satisfies RedemptionView
 
 const name = z.string().trim().min(1, 'Name is required').max(20, 'must be at most 20 characters')
 const quota = z.coerce.number().int('must be an integer').min(0, 'must be at least 0').max(Number.MAX_SAFE_INTEGER)
@@ -43,7 +44,14 @@ const createSchema = z.object({ name, quota, count: z.coerce.number().int().min(
 const updateSchema = z.object({ id: z.coerce.number().int().positive(), name, quota, status: z.union([z.literal(1), z.literal(2)]) })
 const redeemSchema = z.object({ key: z.string().trim().min(1, 'Please enter a redemption code').max(64) })
 
-const sortable = { id: redemptions.id, name: redemptions.name, quota: redemptions.quota, status: redemptions.status, created_time: redemptions.createdTime, redeemed_time: redemptions.redeemedTime }
+const sortable = {
+  id: redemptions.id,
+  name: redemptions.name,
+  quota: redemptions.quota,
+  status: redemptions.status,
+  created_time: redemptions.createdTime,
+  redeemed_time: redemptions.redeemedTime,
+}
 
 async function findRedemption(env: Env, id: number) {
   const [row] = await createDb(env.DB).select().from(redemptions).where(eq(redemptions.id, id)).limit(1)
@@ -57,7 +65,13 @@ export const redemptionRoutes = new Hono<HonoEnv>()
     const db = createDb(c.env.DB)
     const where = q.keyword ? or(/^\d+$/.test(q.keyword) ? eq(redemptions.id, Number(q.keyword)) : undefined, contains(redemptions.name, q.keyword)) : undefined
     const [rows, [total]] = await Promise.all([
-      db.select().from(redemptions).where(where).orderBy(orderBy(q.order, sortable, desc(redemptions.id))).limit(q.page_size).offset(offset(q)),
+      db
+        .select()
+        .from(redemptions)
+        .where(where)
+        .orderBy(orderBy(q.order, sortable, desc(redemptions.id)))
+        .limit(q.page_size)
+        .offset(offset(q)),
       db.select({ n: count() }).from(redemptions).where(where),
     ])
     return ok(c, page(q, rows.map(view), total?.n ?? 0))
@@ -71,7 +85,10 @@ export const redemptionRoutes = new Hono<HonoEnv>()
     const db = createDb(c.env.DB)
     const rows = await Promise.all(keys.map(async (k) => ({ name: body.name, quota: body.quota, key: await sha256Hex(k), createdTime: now, status: 1, createdBy: actor.id })))
     for (let i = 0; i < rows.length; i += 15) await db.insert(redemptions).values(rows.slice(i, i + 15))
-    await auditLog(c.env, actor, actor, `${actor.username} created ${keys.length} redemption codes "${body.name}" worth ${body.quota} quota each`, { count: keys.length, quota: body.quota })
+    await auditLog(c.env, actor, actor, `${actor.username} created ${keys.length} redemption codes "${body.name}" worth ${body.quota} quota each`, {
+      count: keys.length,
+      quota: body.quota,
+    })
     return ok(c, keys, `Created ${keys.length} redemption codes: copy them now, they are shown only once`)
   })
   .put('/redemption/', adminRoute, validate('json', updateSchema), async (c) => {
@@ -86,12 +103,21 @@ export const redemptionRoutes = new Hono<HonoEnv>()
     if (!row) throw badRequest('The code changed meanwhile; reload and try again')
     const actor = c.get('user')!
     if (row.quota !== current.quota || row.status !== current.status) {
-      await auditLog(c.env, actor, actor, `${actor.username} changed redemption code #${row.id} "${row.name}": quota ${current.quota} → ${row.quota}, status ${current.status} → ${row.status}`, { redemption_id: row.id })
+      await auditLog(
+        c.env,
+        actor,
+        actor,
+        `${actor.username} changed redemption code #${row.id} "${row.name}": quota ${current.quota} → ${row.quota}, status ${current.status} → ${row.status}`,
+        { redemption_id: row.id }
+      )
     }
     return ok(c, view(row), 'Updated')
   })
   .delete('/redemption/:id{[0-9]+}', adminRoute, validate('param', idParam), async (c) => {
-    const rows = await createDb(c.env.DB).delete(redemptions).where(eq(redemptions.id, c.req.valid('param').id)).returning()
+    const rows = await createDb(c.env.DB)
+      .delete(redemptions)
+      .where(eq(redemptions.id, c.req.valid('param').id))
+      .returning()
     if (rows.length === 0) throw notFound('Redemption code not found')
     return ok(c, null, 'Deleted')
   })

@@ -41,5 +41,4 @@ export const page = <T>(q: ListQuery, data: T[], total: number): PageResult<T> =
 export const offset = (q: ListQuery) => (q.p - 1) * q.page_size
 
 /** `column LIKE %text%` with the user's wildcards escaped. */
-export const contains = (column: SQLiteColumn, text: string): SQL =>
-  sql`${column} LIKE ${`%${text.replace(/[\\%_]/g, (m) => `\\${m}`)}%`} ESCAPE '\\'`
+export const contains = (column: SQLiteColumn, text: string): SQL => sql`${column} LIKE ${`%${text.replace(/[\\%_]/g, (m) => `\\${m}`)}%`} ESCAPE '\\'`

@@ -8,8 +8,7 @@ import type { SQLiteColumn } from 'drizzle-orm/sqlite-core'
 import { ROLE, type SessionUser } from '../../env'
 import { forbidden } from '../../lib/errors'
 
-export const canActOn = (actor: SessionUser, target: { id: number; role: number }) =>
-  actor.role >= ROLE.ROOT || target.id === actor.id || target.role < actor.role
+export const canActOn = (actor: SessionUser, target: { id: number; role: number }) => actor.role >= ROLE.ROOT || target.id === actor.id || target.role < actor.role
 
 export function assertRank(actor: SessionUser, target: { id: number; role: number }) {
   if (!canActOn(actor, target)) throw forbidden('You cannot manage an administrator of your level or above')

@@ -16,6 +16,4 @@ export const statusRoutes = new Hono<HonoEnv>()
   })
   .get('/notice', publicRoute, async (c) => ok(c, (await getSettings(c.env, c.executionCtx)).str('Notice')))
   .get('/about', publicRoute, async (c) => ok(c, (await getSettings(c.env, c.executionCtx)).str('About')))
-  .get('/home_page_content', publicRoute, async (c) =>
-    ok(c, (await getSettings(c.env, c.executionCtx)).str('HomePageContent'))
-  )
+  .get('/home_page_content', publicRoute, async (c) => ok(c, (await getSettings(c.env, c.executionCtx)).str('HomePageContent')))

@@ -17,10 +17,18 @@ const common = {
   p: z.coerce.number().int().min(1).max(1_000_000).default(1),
   page_size: z.coerce.number().int().min(1).max(100).default(10),
   status: STATUS.optional(),
-  action: z.string().trim().regex(/^[A-Za-z0-9_]{1,40}$/).optional(),
+  action: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_]{1,40}$/)
+    .optional(),
   start_timestamp: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
   end_timestamp: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
-  task_id: z.string().trim().regex(/^\d{1,15}$/).optional(),
+  task_id: z
+    .string()
+    .trim()
+    .regex(/^\d{1,15}$/)
+    .optional(),
   channel_id: z.coerce.number().int().min(0).max(1_000_000_000).optional(),
   username: z.string().trim().max(64).optional(),
 }
@@ -95,24 +103,26 @@ export async function listMj(env: Env, q: MjQuery, scope: Scope, rewrite: ImageR
   const listed = await page<MjRow & { username?: string }>(env, 'midjourneys m', q, where(q, scope, 'm'), 'm')
   const rows = await fresh<MjRow & { username?: string }>(env, listed.rows, refreshMjTasks)
   const total = listed.total
-  const data = await Promise.all(rows.map(async (r) => ({
-    id: r.id,
-    action: r.action,
-    status: r.status,
-    progress: r.progress,
-    prompt: r.prompt,
-    prompt_en: r.prompt_en,
-    description: r.description,
-    fail_reason: r.fail_reason,
-    image_url: await rewrite(r.id, r.image_url),
-    submit_time: r.submit_time,
-    start_time: r.start_time,
-    finish_time: r.finish_time,
-    quota: r.quota,
-    mode: r.mode,
-    token_id: r.token_id,
-    ...(admin ? { channel_id: r.channel_id, user_id: r.user_id, username: r.username ?? '', mj_id: r.mj_id } : {}),
-  })))
+  const data = await Promise.all(
+    rows.map(async (r) => ({
+      id: r.id,
+      action: r.action,
+      status: r.status,
+      progress: r.progress,
+      prompt: r.prompt,
+      prompt_en: r.prompt_en,
+      description: r.description,
+      fail_reason: r.fail_reason,
+      image_url: await rewrite(r.id, r.image_url),
+      submit_time: r.submit_time,
+      start_time: r.start_time,
+      finish_time: r.finish_time,
+      quota: r.quota,
+      mode: r.mode,
+      token_id: r.token_id,
+      ...(admin ? { channel_id: r.channel_id, user_id: r.user_id, username: r.username ?? '', mj_id: r.mj_id } : {}),
+    }))
+  )
   return { data, page: q.p, size: q.page_size, total_count: total }
 }
 

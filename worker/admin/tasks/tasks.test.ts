@@ -7,7 +7,16 @@ async function mjRow(userId: number, fields: { status: string; channel?: number;
   await env.DB.prepare(
     `INSERT INTO midjourneys (user_id, action, mj_id, prompt, status, progress, channel_id, submit_time, quota, image_url) VALUES (?, ?, ?, 'a cat', ?, ?, ?, ?, 50000, ?)`
   )
-    .bind(userId, fields.action ?? 'IMAGINE', `up-${Math.random()}`, fields.status, fields.status === 'SUCCESS' || fields.status === 'FAILURE' ? '100%' : '50%', fields.channel ?? 1, fields.submit ?? Date.now(), fields.status === 'SUCCESS' ? 'https://cdn.example/x.png' : '')
+    .bind(
+      userId,
+      fields.action ?? 'IMAGINE',
+      `up-${Math.random()}`,
+      fields.status,
+      fields.status === 'SUCCESS' || fields.status === 'FAILURE' ? '100%' : '50%',
+      fields.channel ?? 1,
+      fields.submit ?? Date.now(),
+      fields.status === 'SUCCESS' ? 'https://cdn.example/x.png' : ''
+    )
     .run()
 }
 

@@ -12,24 +12,10 @@ import { listQuery } from '../shared/paging'
 import { withinRank } from '../shared/rank'
 import { tokens } from '../../db/schema'
 import { adminSearchQuery, createTokenSchema, statusSchema, updateTokenSchema } from './tokens.schema'
-import {
-  createToken,
-  deleteToken,
-  findOwnedToken,
-  listTokens,
-  ownedBy,
-  playgroundToken,
-  revealTokenKey,
-  setTokenStatus,
-  tokenIdIs,
-  tokenView,
-  updateToken,
-} from './tokens.service'
+import { createToken, deleteToken, findOwnedToken, listTokens, ownedBy, playgroundToken, revealTokenKey, setTokenStatus, tokenIdIs, tokenView, updateToken } from './tokens.service'
 
 export const tokenRoutes = new Hono<HonoEnv>()
-  .get('/token/', userRoute, validate('query', listQuery), async (c) =>
-    ok(c, await listTokens(c.env, ownedBy(c.get('user')!.id), c.req.valid('query')))
-  )
+  .get('/token/', userRoute, validate('query', listQuery), async (c) => ok(c, await listTokens(c.env, ownedBy(c.get('user')!.id), c.req.valid('query'))))
   .get('/token/playground', userRoute, async (c) => ok(c, tokenView(await playgroundToken(c.env, c.get('user')!))))
   .get('/token/admin/search', adminRoute, validate('query', adminSearchQuery), async (c) => {
     const q = c.req.valid('query')
@@ -48,12 +34,8 @@ export const tokenRoutes = new Hono<HonoEnv>()
     await deleteToken(c.env, c.get('user')!, c.req.valid('param').id, true)
     return ok(c, null, 'Deleted')
   })
-  .get('/token/:id', userRoute, validate('param', idParam), async (c) =>
-    ok(c, tokenView(await findOwnedToken(c.env, c.req.valid('param').id, c.get('user')!)))
-  )
-  .post('/token/', userRoute, validate('json', createTokenSchema), async (c) =>
-    ok(c, tokenView(await createToken(c.env, c.get('user')!, c.req.valid('json'))), 'Created')
-  )
+  .get('/token/:id', userRoute, validate('param', idParam), async (c) => ok(c, tokenView(await findOwnedToken(c.env, c.req.valid('param').id, c.get('user')!))))
+  .post('/token/', userRoute, validate('json', createTokenSchema), async (c) => ok(c, tokenView(await createToken(c.env, c.get('user')!, c.req.valid('json'))), 'Created'))
   .put('/token/status', userRoute, validate('json', statusSchema), async (c) => {
     const { id, status } = c.req.valid('json')
     return ok(c, tokenView(await setTokenStatus(c.env, c.get('user')!, id, status)), 'Updated')

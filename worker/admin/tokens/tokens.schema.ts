@@ -7,9 +7,7 @@ const setting = z
   .object({
     limits: z
       .object({
-        limit_model_setting: z
-          .object({ enabled: z.boolean(), models: z.array(z.string().trim().min(1).max(200)).max(500) })
-          .optional(),
+        limit_model_setting: z.object({ enabled: z.boolean(), models: z.array(z.string().trim().min(1).max(200)).max(500) }).optional(),
         limits_ip_setting: z
           .object({
             enabled: z.boolean(),

@@ -49,7 +49,15 @@ export function tokenView(t: Token, username?: string, opts: { masked?: boolean 
   }
 }
 
-const sortable = { id: tokens.id, name: tokens.name, created_time: tokens.createdTime, accessed_time: tokens.accessedTime, remain_quota: tokens.remainQuota, used_quota: tokens.usedQuota, expired_time: tokens.expiredTime }
+const sortable = {
+  id: tokens.id,
+  name: tokens.name,
+  created_time: tokens.createdTime,
+  accessed_time: tokens.accessedTime,
+  remain_quota: tokens.remainQuota,
+  used_quota: tokens.usedQuota,
+  expired_time: tokens.expiredTime,
+}
 
 export async function listTokens(env: Env, where: SQL | undefined, q: ListQuery, opts: { masked?: boolean } = {}) {
   const db = createDb(env.DB)
@@ -67,8 +75,18 @@ export async function listTokens(env: Env, where: SQL | undefined, q: ListQuery,
   ])
   // Budget use (from the wallets) for tokens with a budget of their own or from their owner.
   const budgeted = rows.filter((r) => (r.t.budgetPeriod && r.t.budgetQuota > 0) || (r.ownerBudgetPeriod && (r.ownerBudgetQuota ?? 0) > 0))
-  const uses = budgeted.length > 0 ? await budgetUses(env, budgeted.map((r) => r.t)) : new Map()
-  return page(q, rows.map((r) => ({ ...tokenView(r.t, r.username ?? '', opts), budget_use: uses.get(r.t.id) ?? null })), total?.n ?? 0)
+  const uses =
+    budgeted.length > 0
+      ? await budgetUses(
+          env,
+          budgeted.map((r) => r.t)
+        )
+      : new Map()
+  return page(
+    q,
+    rows.map((r) => ({ ...tokenView(r.t, r.username ?? '', opts), budget_use: uses.get(r.t.id) ?? null })),
+    total?.n ?? 0
+  )
 }
 
 /**
@@ -169,7 +187,21 @@ export async function playgroundToken(env: Env, owner: SessionUser) {
   return createToken(
     env,
     owner,
-    { name: PLAYGROUND_TOKEN_NAME, remain_quota: 0, unlimited_quota: true, expired_time: -1, group: '', chat_cache: false, setting: {}, rpm_limit: 0, tpm_limit: 0, concurrency_limit: 0, budget_period: '', budget_quota: 0, model_limits: {} },
+    {
+      name: PLAYGROUND_TOKEN_NAME,
+      remain_quota: 0,
+      unlimited_quota: true,
+      expired_time: -1,
+      group: '',
+      chat_cache: false,
+      setting: {},
+      rpm_limit: 0,
+      tpm_limit: 0,
+      concurrency_limit: 0,
+      budget_period: '',
+      budget_quota: 0,
+      model_limits: {},
+    },
     { hidden: true }
   )
 }

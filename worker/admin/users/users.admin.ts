@@ -64,7 +64,13 @@ export async function listUsers(env: Env, q: ListQuery) {
     ? or(/^\d+$/.test(kw) ? eq(users.id, Number(kw)) : undefined, contains(users.username, kw), contains(users.displayName, kw), contains(users.email, kw), eq(users.group, kw))
     : undefined
   const [rows, [total]] = await Promise.all([
-    db.select().from(users).where(where).orderBy(orderBy(q.order, sortable, desc(users.id))).limit(q.page_size).offset(offset(q)),
+    db
+      .select()
+      .from(users)
+      .where(where)
+      .orderBy(orderBy(q.order, sortable, desc(users.id)))
+      .limit(q.page_size)
+      .offset(offset(q)),
     db.select({ n: count() }).from(users).where(where),
   ])
   return page(q, rows.map(userRow), total?.n ?? 0)
@@ -142,7 +148,10 @@ export async function manageUser(env: Env, actor: SessionUser, ref: { id?: numbe
   switch (action) {
     case 'disable':
     case 'enable':
-      await db.update(users).set({ status: action === 'enable' ? 1 : 2 }).where(eq(users.id, target.id))
+      await db
+        .update(users)
+        .set({ status: action === 'enable' ? 1 : 2 })
+        .where(eq(users.id, target.id))
       if (action === 'disable') await destroyUserSessions(env, target.id)
       await wallet(env, target.id).syncUser({ userId: target.id })
       break
@@ -172,4 +181,3 @@ export async function deleteUser(env: Env, target: User) {
   ])
   await wallet(env, target.id).syncUser({ userId: target.id })
 }
-

@@ -36,6 +36,10 @@ export const manageSchema = z
   .refine((v) => v.id !== undefined || v.username !== undefined, { message: 'id or username is required', path: ['id'] })
 
 export const quotaSchema = z.object({
-  quota: z.coerce.number().int('must be an integer').refine((v) => v !== 0, 'must not be zero').refine((v) => Math.abs(v) <= Number.MAX_SAFE_INTEGER, 'too large'),
+  quota: z.coerce
+    .number()
+    .int('must be an integer')
+    .refine((v) => v !== 0, 'must not be zero')
+    .refine((v) => Math.abs(v) <= Number.MAX_SAFE_INTEGER, 'too large'),
   remark: z.string().trim().max(200).default(''),
 })

@@ -59,11 +59,7 @@ export const abilities = sqliteTable(
     priority: integer('priority').notNull().default(0),
     weight: integer('weight').notNull().default(1),
   },
-  (t) => [
-    primaryKey({ columns: [t.group, t.model, t.channelId] }),
-    index('idx_abilities_channel').on(t.channelId),
-    index('idx_abilities_model').on(t.model),
-  ]
+  (t) => [primaryKey({ columns: [t.group, t.model, t.channelId] }), index('idx_abilities_channel').on(t.channelId), index('idx_abilities_model').on(t.model)]
 )
 
 /**

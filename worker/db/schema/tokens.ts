@@ -37,11 +37,7 @@ export const tokens = sqliteTable(
     imported: integer('imported', { mode: 'boolean' }).notNull().default(false),
     ...limitColumns(),
   },
-  (t) => [
-    index('idx_tokens_user').on(t.userId, t.id),
-    index('idx_tokens_name').on(t.name),
-    index('idx_tokens_imported').on(t.imported).where(sql`${t.imported} = 1`),
-  ]
+  (t) => [index('idx_tokens_user').on(t.userId, t.id), index('idx_tokens_name').on(t.name), index('idx_tokens_imported').on(t.imported).where(sql`${t.imported} = 1`)]
 )
 
 export type Token = typeof tokens.$inferSelect

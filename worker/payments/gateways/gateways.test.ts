@@ -15,7 +15,15 @@ import * as K from './test-keys'
 
 afterEach(() => vi.restoreAllMocks())
 
-const payInput = { tradeNo: 'T1', payCents: 68_985, currency: 'CNY' as const, notifyUrl: 'https://gw.example/api/payment/notify/abc', returnUrl: 'https://gw.example/panel/topup', subject: 'AI Gateway top-up', user: { id: 7, email: 'a@example.com' } }
+const payInput = {
+  tradeNo: 'T1',
+  payCents: 68_985,
+  currency: 'CNY' as const,
+  notifyUrl: 'https://gw.example/api/payment/notify/abc',
+  returnUrl: 'https://gw.example/panel/topup',
+  subject: 'AI Gateway top-up',
+  user: { id: 7, email: 'a@example.com' },
+}
 
 describe('epay', () => {
   const config = { pay_domain: 'https://pay.example.com/', partner_id: '1001', key: 'KEY123', pay_type: 'alipay' as const }
@@ -75,7 +83,14 @@ describe('RSA keys', () => {
 })
 
 describe('alipay', () => {
-  const config: AlipayConfig = { app_id: '2021000000000001', private_key: K.MERCHANT_KEY_PKCS1, public_key: K.PLATFORM_PUBLIC_BARE, pay_type: 'pagepay', seller_id: '2088000000000001', gateway_url: '' }
+  const config: AlipayConfig = {
+    app_id: '2021000000000001',
+    private_key: K.MERCHANT_KEY_PKCS1,
+    public_key: K.PLATFORM_PUBLIC_BARE,
+    pay_type: 'pagepay',
+    seller_id: '2088000000000001',
+    gateway_url: '',
+  }
 
   it('signs a page.pay link with RSA2 over the sorted params', async () => {
     const r = await alipay.pay(config, payInput)
@@ -109,7 +124,13 @@ describe('alipay', () => {
 
   it('verifies a notify and refuses tampering and foreign merchants', async () => {
     const fields = { app_id: config.app_id, seller_id: config.seller_id, out_trade_no: 'T1', trade_no: '2026010222001', total_amount: '689.85' }
-    expect(await alipay.parseNotify(config, toNotifyRequest(await alipayNotify(fields)))).toEqual({ kind: 'paid', tradeNo: 'T1', gatewayNo: '2026010222001', amountCents: 68_985, currency: 'CNY' })
+    expect(await alipay.parseNotify(config, toNotifyRequest(await alipayNotify(fields)))).toEqual({
+      kind: 'paid',
+      tradeNo: 'T1',
+      gatewayNo: '2026010222001',
+      amountCents: 68_985,
+      currency: 'CNY',
+    })
     expect((await alipay.parseNotify(config, toNotifyRequest(await alipayNotify({ ...fields, trade_status: 'TRADE_FINISHED' })))).kind).toBe('paid')
     expect((await alipay.parseNotify(config, toNotifyRequest(await alipayNotify(fields, { tamper: { total_amount: '0.01' } })))).kind).toBe('invalid')
     expect((await alipay.parseNotify(config, toNotifyRequest(await alipayNotify(fields, { key: K.MERCHANT_KEY_PKCS1 })))).kind).toBe('invalid')
@@ -153,13 +174,25 @@ describe('wxpay', () => {
       return new Response(body, { headers: { 'Wechatpay-Timestamp': ts, 'Wechatpay-Nonce': 'n1', 'Wechatpay-Signature': sig, 'Wechatpay-Serial': K.PLATFORM_CERT_SERIAL } })
     })
     expect(await wxpay.pay(config, payInput)).toEqual({ type: 'qr', data: { url: 'weixin://wxpay/bizpayurl?pr=abc' } })
-    expect(JSON.parse(bodies[0]!)).toMatchObject({ appid: 'wx1', mchid: '1900000001', out_trade_no: 'T1', amount: { total: 68_985, currency: 'CNY' }, notify_url: payInput.notifyUrl })
+    expect(JSON.parse(bodies[0]!)).toMatchObject({
+      appid: 'wx1',
+      mchid: '1900000001',
+      out_trade_no: 'T1',
+      amount: { total: 68_985, currency: 'CNY' },
+      notify_url: payInput.notifyUrl,
+    })
     signer = K.MERCHANT_KEY_PKCS1
     await expect(wxpay.pay(config, payInput)).rejects.toThrow(/signature/)
   })
 
   it('verifies and decrypts a notify', async () => {
-    expect(await wxpay.parseNotify(config, toNotifyRequest(await wxpayNotify(config.mch_apiv3_key, tx)))).toEqual({ kind: 'paid', tradeNo: 'T1', gatewayNo: '4200001', amountCents: 68_985, currency: 'CNY' })
+    expect(await wxpay.parseNotify(config, toNotifyRequest(await wxpayNotify(config.mch_apiv3_key, tx)))).toEqual({
+      kind: 'paid',
+      tradeNo: 'T1',
+      gatewayNo: '4200001',
+      amountCents: 68_985,
+      currency: 'CNY',
+    })
     // The public key mode (PUB_KEY_ID_…) instead of a certificate.
     const pubKeyMode = { ...config, platform_public_key: K.PLATFORM_PUBLIC_SPKI, platform_serial: 'PUB_KEY_ID_0114' }
     expect((await wxpay.parseNotify(pubKeyMode, toNotifyRequest(await wxpayNotify(config.mch_apiv3_key, tx, { serial: 'PUB_KEY_ID_0114' })))).kind).toBe('paid')
@@ -196,7 +229,13 @@ describe('stripe', () => {
 
   it('reads paid sessions and ignores the rest', async () => {
     const session = { client_reference_id: 'T1', amount_total: 9_450, currency: 'usd', payment_intent: 'pi_1' }
-    expect(await stripe.parseNotify(config, toNotifyRequest(await stripeNotify('whsec_test', session)))).toEqual({ kind: 'paid', tradeNo: 'T1', gatewayNo: 'pi_1', amountCents: 9_450, currency: 'USD' })
+    expect(await stripe.parseNotify(config, toNotifyRequest(await stripeNotify('whsec_test', session)))).toEqual({
+      kind: 'paid',
+      tradeNo: 'T1',
+      gatewayNo: 'pi_1',
+      amountCents: 9_450,
+      currency: 'USD',
+    })
     expect((await stripe.parseNotify(config, toNotifyRequest(await stripeNotify('whsec_test', session, { type: 'checkout.session.async_payment_succeeded' })))).kind).toBe('paid')
     expect((await stripe.parseNotify(config, toNotifyRequest(await stripeNotify('whsec_test', { ...session, payment_status: 'unpaid' })))).kind).toBe('ignored')
     expect((await stripe.parseNotify(config, toNotifyRequest(await stripeNotify('whsec_test', session, { type: 'charge.refunded' })))).kind).toBe('ignored')
@@ -236,11 +275,18 @@ describe('stripe', () => {
       calls.push(`${req.method} ${path}`)
       if (req.method === 'GET') return Response.json({ object: 'list', data: endpoints, has_more: false })
       if (req.method === 'DELETE') {
-        endpoints.splice(endpoints.findIndex((e) => path.endsWith(e.id)), 1)
+        endpoints.splice(
+          endpoints.findIndex((e) => path.endsWith(e.id)),
+          1
+        )
         return Response.json({ id: path.split('/').pop(), deleted: true })
       }
       const form = new URLSearchParams(await req.text())
-      const e = { id: `we_${++made}`, url: form.get('url')!, enabled_events: form.getAll('enabled_events[]').concat(form.getAll('enabled_events[0]'), form.getAll('enabled_events[1]')) }
+      const e = {
+        id: `we_${++made}`,
+        url: form.get('url')!,
+        enabled_events: form.getAll('enabled_events[]').concat(form.getAll('enabled_events[0]'), form.getAll('enabled_events[1]')),
+      }
       endpoints.push(e)
       return Response.json({ ...e, object: 'webhook_endpoint', secret: `whsec_${e.id}` })
     })

@@ -98,7 +98,10 @@ export interface Gateway<C = Record<string, string>> {
 
 /** Thrown by `pay`, `query` and `onSave` when the gateway answered with an error. */
 export class GatewayError extends Error {
-  constructor(message: string, readonly detail?: unknown) {
+  constructor(
+    message: string,
+    readonly detail?: unknown
+  ) {
     super(message)
   }
 }

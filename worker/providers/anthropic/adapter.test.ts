@@ -46,7 +46,7 @@ describe('Anthropic non-stream response', () => {
     })
     expect(parsed.usage).toEqual({ promptTokens: 512 + 10240 + 2048, completionTokens: 96, extra: { cached_read_tokens: 10240, cached_write_tokens: 2048 } })
     expect(parsed.text).toBe(
-      "I'll check the current weather in Paris for you.The user asks for the weather in Paris; I should call the tool.get_weather{\"location\":\"Paris, France\",\"unit\":\"celsius\"}"
+      'I\'ll check the current weather in Paris for you.The user asks for the weather in Paris; I should call the tool.get_weather{"location":"Paris, France","unit":"celsius"}'
     )
   })
 
@@ -60,7 +60,13 @@ describe('Anthropic non-stream response', () => {
   })
 
   it('sets content to null for a tool-only answer', async () => {
-    const body = { id: 'msg_x', model: MODEL, content: [{ type: 'tool_use', id: 'toolu_1', name: 'now', input: {} }], stop_reason: 'tool_use', usage: { input_tokens: 3, output_tokens: 2 } }
+    const body = {
+      id: 'msg_x',
+      model: MODEL,
+      content: [{ type: 'tool_use', id: 'toolu_1', name: 'now', input: {} }],
+      stop_reason: 'tool_use',
+      usage: { input_tokens: 3, output_tokens: 2 },
+    }
     const parsed = await anthropicAdapter.parseResponse(chatCall(), jsonResponse(JSON.stringify(body)))
     expect((parsed as any).body.choices[0].message).toEqual({
       role: 'assistant',

@@ -32,7 +32,6 @@ export const anthropicAdapter: ProviderAdapter = {
   },
   createStream: (call) => new AnthropicStream(call),
   parseError: (_status, body) => errorFromBody(body),
-  modelsRequest: (channel) =>
-    new Request(joinUrl(channel.baseUrl || 'https://api.anthropic.com', '/v1/models'), { headers: headers(channel.key) }),
+  modelsRequest: (channel) => new Request(joinUrl(channel.baseUrl || 'https://api.anthropic.com', '/v1/models'), { headers: headers(channel.key) }),
   parseModels: (body: any) => (Array.isArray(body?.data) ? body.data.map((m: any) => String(m.id)) : []),
 }

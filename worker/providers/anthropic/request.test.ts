@@ -106,8 +106,20 @@ describe('toAnthropicRequest: messages', () => {
       ],
     })
     expect(out.messages).toEqual([
-      { role: 'user', content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] },
-      { role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'f', input: { value: [1, 2] } }, { type: 'text', text: 'more' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'a' },
+          { type: 'text', text: 'b' },
+        ],
+      },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'tool_use', id: 't', name: 'f', input: { value: [1, 2] } },
+          { type: 'text', text: 'more' },
+        ],
+      },
     ])
   })
 })
@@ -151,7 +163,10 @@ describe('toAnthropicRequest: parameters', () => {
     ['auto', undefined],
     ['none', { type: 'none' }],
     ['required', { type: 'any' }],
-    [{ type: 'function', function: { name: 'get_weather' } }, { type: 'tool', name: 'get_weather' }],
+    [
+      { type: 'function', function: { name: 'get_weather' } },
+      { type: 'tool', name: 'get_weather' },
+    ],
   ] as const)('tool_choice %j', (choice, expected) => {
     expect(convert({ tools: [weatherTool], tool_choice: choice }).tool_choice).toEqual(expected)
   })
@@ -189,7 +204,18 @@ describe('anthropicAdapter.buildRequest', () => {
 
 describe('toAnthropicRequest: what Anthropic refuses', () => {
   it('drops empty text blocks and empty string contents', () => {
-    const out = convert({ messages: [{ role: 'user', content: '' }, { role: 'user', content: [{ type: 'text', text: '' }, { type: 'text', text: 'real' }] }] })
+    const out = convert({
+      messages: [
+        { role: 'user', content: '' },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: '' },
+            { type: 'text', text: 'real' },
+          ],
+        },
+      ],
+    })
     expect(out.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'real' }] }])
   })
 

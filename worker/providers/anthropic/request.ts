@@ -1,13 +1,5 @@
 /** OpenAI chat request → Anthropic Messages request (system extraction, images, tools, tool results). */
-import {
-  imageUrlOf,
-  parseDataUrl,
-  parseToolArguments,
-  stopList,
-  textOf,
-  type ChatMessage,
-  type ChatRequest,
-} from '../chat-types'
+import { imageUrlOf, parseDataUrl, parseToolArguments, stopList, textOf, type ChatMessage, type ChatRequest } from '../chat-types'
 
 export const CLAUDE_DEFAULT_MAX_TOKENS = 8192
 
@@ -24,8 +16,7 @@ function userBlocks(m: ChatMessage): Block[] {
   for (const part of m.content ?? []) {
     if (part.type === 'text') {
       if (part.text) blocks.push({ type: 'text', text: part.text })
-    }
-    else if (part.type === 'image_url') {
+    } else if (part.type === 'image_url') {
       const url = imageUrlOf(part) ?? ''
       const data = parseDataUrl(url)
       blocks.push({

@@ -23,7 +23,10 @@ describe('Azure request', () => {
   })
 
   it('builds the embeddings path', async () => {
-    const req = await azureAdapter.buildRequest(chatCall({ model: 'text-embedding-3-small', json: { model: 'text-embedding-3-small', input: ['a'] } }, 'embeddings'), azure('2024-06-01'))
+    const req = await azureAdapter.buildRequest(
+      chatCall({ model: 'text-embedding-3-small', json: { model: 'text-embedding-3-small', input: ['a'] } }, 'embeddings'),
+      azure('2024-06-01')
+    )
     expect(req.url).toBe('https://contoso-eastus.openai.azure.com/openai/deployments/text-embedding-3-small/embeddings?api-version=2024-06-01')
   })
 

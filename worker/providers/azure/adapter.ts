@@ -33,9 +33,8 @@ export const azureAdapter: ProviderAdapter = {
   createStream: (call) => new OpenAIStream(call),
   parseError: (_status, body) => errorFromBody(body),
   modelsRequest: (channel) =>
-    new Request(
-      `${channel.baseUrl.replace(/\/+$/, '')}/openai/models?api-version=${encodeURIComponent(channel.other.trim() || AZURE_DEFAULT_API_VERSION)}`,
-      { headers: { 'api-key': channel.key } }
-    ),
+    new Request(`${channel.baseUrl.replace(/\/+$/, '')}/openai/models?api-version=${encodeURIComponent(channel.other.trim() || AZURE_DEFAULT_API_VERSION)}`, {
+      headers: { 'api-key': channel.key },
+    }),
   parseModels: (body: any) => (Array.isArray(body?.data) ? body.data.map((m: any) => String(m.id)) : []),
 }

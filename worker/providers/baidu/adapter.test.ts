@@ -49,7 +49,10 @@ describe('Baidu legacy APIKey|SecretKey', () => {
     const req = await adapter.buildRequest(chatCall({ model: 'ERNIE-4.0-8K', stream: true }), channel({ key: 'AK|SK' }))
     expect(req.url).toBe('https://aip.baidubce.com/rpc/2.0/ai_custom/v1/wenxinworkshop/chat/completions_pro?access_token=24.token-1')
     expect(await req.json()).toEqual({ messages: [{ role: 'user', content: 'hi' }], stream: true })
-    const embed = await adapter.buildRequest(chatCall({ model: 'Embedding-V1', json: { model: 'Embedding-V1', input: 'a' } }, 'embeddings'), channel({ key: 'AK|SK', baseUrl: 'http://127.0.0.1:3999/baidu' }))
+    const embed = await adapter.buildRequest(
+      chatCall({ model: 'Embedding-V1', json: { model: 'Embedding-V1', input: 'a' } }, 'embeddings'),
+      channel({ key: 'AK|SK', baseUrl: 'http://127.0.0.1:3999/baidu' })
+    )
     expect(embed.url).toBe('http://127.0.0.1:3999/baidu/rpc/2.0/ai_custom/v1/wenxinworkshop/embeddings/embedding-v1?access_token=24.token-2')
     expect(await embed.json()).toEqual({ input: ['a'] })
   })

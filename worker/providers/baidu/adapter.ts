@@ -84,7 +84,9 @@ export function createBaiduAdapter(fetcher: Fetcher): ProviderAdapter {
       const op = call.op === 'embeddings' ? 'embeddings' : 'chat'
       const json = call.json ?? {}
       const body =
-        op === 'chat' ? toErnieRequest(json as unknown as ChatRequest, call.stream) : { input: Array.isArray(json.input) ? json.input : [json.input], ...(json.user ? { user_id: json.user } : {}) }
+        op === 'chat'
+          ? toErnieRequest(json as unknown as ChatRequest, call.stream)
+          : { input: Array.isArray(json.input) ? json.input : [json.input], ...(json.user ? { user_id: json.user } : {}) }
       const req = new Request(`${joinUrl(base, nativePath(op, call.model))}?access_token=${encodeURIComponent(token)}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },

@@ -47,7 +47,12 @@ export function toErnieRequest(req: ChatRequest, stream: boolean): Record<string
   const stop = stopList(req.stop)
   if (stop) out.stop = stop
   if (req.user) out.user_id = req.user
-  if (req.tools?.length) out.functions = req.tools.map((t) => ({ name: t.function.name, description: t.function.description ?? '', parameters: t.function.parameters ?? { type: 'object', properties: {} } }))
+  if (req.tools?.length)
+    out.functions = req.tools.map((t) => ({
+      name: t.function.name,
+      description: t.function.description ?? '',
+      parameters: t.function.parameters ?? { type: 'object', properties: {} },
+    }))
   return out
 }
 
@@ -55,8 +60,7 @@ export function ernieError(body: any): UpstreamError | undefined {
   return body && body.error_code ? { message: String(body.error_msg ?? 'Baidu error'), code: String(body.error_code) } : undefined
 }
 
-const finish = (reason: unknown, hasCall: boolean) =>
-  hasCall ? 'tool_calls' : reason === 'length' ? 'length' : reason === 'content_filter' ? 'content_filter' : 'stop'
+const finish = (reason: unknown, hasCall: boolean) => (hasCall ? 'tool_calls' : reason === 'length' ? 'length' : reason === 'content_filter' ? 'content_filter' : 'stop')
 
 export function fromErnieAnswer(body: any, model: string): { body: unknown; usage?: Usage; text: string } {
   const call = body.function_call
@@ -89,7 +93,13 @@ export class ErnieStream implements StreamTransformer {
   constructor(private readonly call: RelayCall) {}
 
   private chunk(delta: Record<string, unknown>, finishReason: string | null = null) {
-    return JSON.stringify({ id: this.id, object: 'chat.completion.chunk', created: this.created, model: this.call.model, choices: [{ index: 0, delta, finish_reason: finishReason }] })
+    return JSON.stringify({
+      id: this.id,
+      object: 'chat.completion.chunk',
+      created: this.created,
+      model: this.call.model,
+      choices: [{ index: 0, delta, finish_reason: finishReason }],
+    })
   }
 
   onEvent(event: SseEvent): string[] {

@@ -19,7 +19,9 @@ describe('Bedrock request', () => {
     const req = await bedrockAdapter.buildRequest(chatCall({ model: MODEL }), bedrock())
     expect(req.url).toBe('https://bedrock-runtime.us-east-1.amazonaws.com/model/anthropic.claude-3-5-haiku-20241022-v1%3A0/converse')
     expect(req.method).toBe('POST')
-    expect(req.headers.get('authorization')).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIAEXAMPLE\/\d{8}\/us-east-1\/bedrock\/aws4_request, SignedHeaders=accept;host;x-amz-date, Signature=[0-9a-f]{64}$/)
+    expect(req.headers.get('authorization')).toMatch(
+      /^AWS4-HMAC-SHA256 Credential=AKIAEXAMPLE\/\d{8}\/us-east-1\/bedrock\/aws4_request, SignedHeaders=accept;host;x-amz-date, Signature=[0-9a-f]{64}$/
+    )
     expect(await req.json()).toEqual({ messages: [{ role: 'user', content: [{ text: 'hi' }] }] })
   })
 
@@ -40,7 +42,13 @@ describe('Bedrock request', () => {
         model: MODEL,
         messages: [
           { role: 'system', content: 'Be brief.' },
-          { role: 'user', content: [{ type: 'text', text: 'Weather here?' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }] },
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'Weather here?' },
+              { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } },
+            ],
+          },
           { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Tokyo"}' } }] },
           { role: 'tool', tool_call_id: 'call_1', content: 'Sunny, 21°C' },
           { role: 'user', content: 'Thanks' },
@@ -72,7 +80,10 @@ describe('Bedrock request', () => {
   })
 
   it('drops tools for tool_choice "none" unless the history needs them, and top_k for non-Claude models', () => {
-    const plain = toConverseRequest({ model: 'meta.llama3-1-70b-instruct-v1:0', messages: [{ role: 'user', content: 'x' }], tools, tool_choice: 'none', top_k: 5 }, 'meta.llama3-1-70b-instruct-v1:0')
+    const plain = toConverseRequest(
+      { model: 'meta.llama3-1-70b-instruct-v1:0', messages: [{ role: 'user', content: 'x' }], tools, tool_choice: 'none', top_k: 5 },
+      'meta.llama3-1-70b-instruct-v1:0'
+    )
     expect(plain).toEqual({ messages: [{ role: 'user', content: [{ text: 'x' }] }] })
   })
 
@@ -137,7 +148,12 @@ describe('Bedrock stream', () => {
     expect(chunks.every((c: any) => c.model === MODEL && c.object === 'chat.completion.chunk')).toBe(true)
     expect(transformer.usage()).toEqual({ promptTokens: 812, completionTokens: 57, extra: { cached_read_tokens: 400 } })
     expect(transformer.text()).toBe('Checking 東京 weather.get_weather{"city":"Tokyo"}')
-    expect(JSON.parse(transformer.usageChunk(transformer.usage()!)).usage).toEqual({ prompt_tokens: 812, completion_tokens: 57, total_tokens: 869, prompt_tokens_details: { cached_tokens: 400 } })
+    expect(JSON.parse(transformer.usageChunk(transformer.usage()!)).usage).toEqual({
+      prompt_tokens: 812,
+      completion_tokens: 57,
+      total_tokens: 869,
+      prompt_tokens_details: { cached_tokens: 400 },
+    })
     expect(transformer.error!()).toBeUndefined()
   })
 

@@ -43,12 +43,28 @@ function readHeaders(bytes: Uint8Array): Record<string, HeaderValue> {
     i += 1 + nameLen
     const type = bytes[i++]
     switch (type) {
-      case 0: out[name] = true; break
-      case 1: out[name] = false; break
-      case 2: out[name] = view.getInt8(i); i += 1; break
-      case 3: out[name] = view.getInt16(i); i += 2; break
-      case 4: out[name] = view.getInt32(i); i += 4; break
-      case 5: out[name] = view.getBigInt64(i); i += 8; break
+      case 0:
+        out[name] = true
+        break
+      case 1:
+        out[name] = false
+        break
+      case 2:
+        out[name] = view.getInt8(i)
+        i += 1
+        break
+      case 3:
+        out[name] = view.getInt16(i)
+        i += 2
+        break
+      case 4:
+        out[name] = view.getInt32(i)
+        i += 4
+        break
+      case 5:
+        out[name] = view.getBigInt64(i)
+        i += 8
+        break
       case 6:
       case 7: {
         const len = view.getUint16(i)
@@ -57,8 +73,14 @@ function readHeaders(bytes: Uint8Array): Record<string, HeaderValue> {
         i += 2 + len
         break
       }
-      case 8: out[name] = view.getBigInt64(i); i += 8; break
-      case 9: out[name] = bytes.slice(i, i + 16); i += 16; break
+      case 8:
+        out[name] = view.getBigInt64(i)
+        i += 8
+        break
+      case 9:
+        out[name] = bytes.slice(i, i + 16)
+        i += 16
+        break
       default:
         throw new EventStreamError(`unknown event-stream header type ${type}`)
     }

@@ -15,12 +15,7 @@ const SUITE_TIME = '20150830T123600Z'
 describe('SigV4 (AWS test-suite vectors)', () => {
   it.each([
     ['get-vanilla', 'GET', 'https://example.amazonaws.com/', '5fa00fa31553b73ebf1942676e86291e8372ff2a2260956d9b8aae1d763fbf31'],
-    [
-      'get-vanilla-query-order-key-case',
-      'GET',
-      'https://example.amazonaws.com/?Param2=value2&Param1=value1',
-      'b97d918cfa904a5beff61c982a1b6f458b799221646efd99d3219ec94cdf2500',
-    ],
+    ['get-vanilla-query-order-key-case', 'GET', 'https://example.amazonaws.com/?Param2=value2&Param1=value1', 'b97d918cfa904a5beff61c982a1b6f458b799221646efd99d3219ec94cdf2500'],
     ['post-vanilla', 'POST', 'https://example.amazonaws.com/', '5da7c1a2acd57cee7505fc6676e4e544621c30862966e37dddb68e92efbe5d6b'],
   ])('%s', async (_name, method, url, signature) => {
     const req = await signAws({ method, url, headers: {} }, SUITE, { service: 'service', datetime: SUITE_TIME })
@@ -41,7 +36,10 @@ async function hmac(key: ArrayBuffer | Uint8Array, data: string) {
 }
 async function referenceSignature(opts: { path: string; headers: [string, string][]; body: string; date: string; region: string; secret: string }) {
   // Non-S3 services sign the path URI-encoded twice (":" in a model id → %3A in the URL → %253A here).
-  const canonicalPath = opts.path.split('/').map((s) => encodeURIComponent(s)).join('/')
+  const canonicalPath = opts.path
+    .split('/')
+    .map((s) => encodeURIComponent(s))
+    .join('/')
   const sorted = [...opts.headers].sort(([a], [b]) => a.localeCompare(b))
   const canonical = ['POST', canonicalPath, '', ...sorted.map(([k, v]) => `${k}:${v}`), '', sorted.map(([k]) => k).join(';'), await sha256(opts.body)].join('\n')
   const scope = `${opts.date.slice(0, 8)}/${opts.region}/bedrock/aws4_request`
@@ -80,7 +78,10 @@ describe('Bedrock signing', () => {
   })
 
   it('sends a Bedrock API key as a bearer token without SigV4', async () => {
-    const req = await authorizeBedrock({ method: 'POST', url: 'https://bedrock-runtime.eu-west-1.amazonaws.com/x', headers: {}, body: '{}' }, parseBedrockKey('eu-west-1|ABSKQmVkcm9ja0FQSUtleQ=='))
+    const req = await authorizeBedrock(
+      { method: 'POST', url: 'https://bedrock-runtime.eu-west-1.amazonaws.com/x', headers: {}, body: '{}' },
+      parseBedrockKey('eu-west-1|ABSKQmVkcm9ja0FQSUtleQ==')
+    )
     expect(req.headers.get('authorization')).toBe('Bearer ABSKQmVkcm9ja0FQSUtleQ==')
     expect(req.headers.has('x-amz-date')).toBe(false)
   })

@@ -11,7 +11,10 @@ describe('Cloudflare Workers AI', () => {
     const chat = await cloudflareAdapter.buildRequest(chatCall({ model: '@cf/meta/llama-3.1-8b-instruct' }), channel({ type: 35, key: `${ACCOUNT}|cf-token` }))
     expect(chat.url).toBe(`https://api.cloudflare.com/client/v4/accounts/${ACCOUNT}/ai/v1/chat/completions`)
     expect(chat.headers.get('authorization')).toBe('Bearer cf-token')
-    const embed = await cloudflareAdapter.buildRequest(chatCall({ json: { model: '@cf/baai/bge-m3', input: 'x' } }, 'embeddings'), channel({ key: `${ACCOUNT}|t`, baseUrl: 'https://proxy.example.com/cf' }))
+    const embed = await cloudflareAdapter.buildRequest(
+      chatCall({ json: { model: '@cf/baai/bge-m3', input: 'x' } }, 'embeddings'),
+      channel({ key: `${ACCOUNT}|t`, baseUrl: 'https://proxy.example.com/cf' })
+    )
     expect(embed.url).toBe(`https://proxy.example.com/cf/accounts/${ACCOUNT}/ai/v1/embeddings`)
     expect(cloudflareAdapter.supports('images.generations')).toBe(false)
   })
@@ -28,7 +31,9 @@ describe('Cloudflare Workers AI', () => {
   it('parses answers like OpenAI and reads Cloudflare errors', async () => {
     const parsed = await cloudflareAdapter.parseResponse(
       chatCall(),
-      jsonResponse('{"id":"id-1","object":"chat.completion","model":"@cf/meta/llama-3.1-8b-instruct","choices":[{"index":0,"message":{"role":"assistant","content":"Hi"},"finish_reason":"stop"}],"usage":{"prompt_tokens":12,"completion_tokens":2,"total_tokens":14}}')
+      jsonResponse(
+        '{"id":"id-1","object":"chat.completion","model":"@cf/meta/llama-3.1-8b-instruct","choices":[{"index":0,"message":{"role":"assistant","content":"Hi"},"finish_reason":"stop"}],"usage":{"prompt_tokens":12,"completion_tokens":2,"total_tokens":14}}'
+      )
     )
     expect(parsed.kind === 'json' && parsed.usage).toEqual({ promptTokens: 12, completionTokens: 2 })
     expect(cloudflareAdapter.parseError(401, '{"errors":[{"message":"Authentication error","code":10000}],"success":false}').message).toContain('Authentication error')

@@ -25,7 +25,10 @@ describe('Cohere requests', () => {
   it('renames settings and keeps OpenAI-shaped tools, tool calls and image parts', () => {
     const tools = [{ type: 'function' as const, function: { name: 'get_weather', parameters: { type: 'object' } } }]
     const calls = [{ id: 'c1', type: 'function', function: { name: 'get_weather', arguments: '{}' } }]
-    const image = [{ type: 'text', text: 'what?' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AA==' } }]
+    const image = [
+      { type: 'text', text: 'what?' },
+      { type: 'image_url', image_url: { url: 'data:image/png;base64,AA==' } },
+    ]
     expect(
       toCohereChat(
         {
@@ -69,7 +72,10 @@ describe('Cohere requests', () => {
   })
 
   it('maps embeddings to embed v2 with an input type', async () => {
-    const req = await cohereAdapter.buildRequest(chatCall({ model: 'embed-v4.0', json: { model: 'embed-v4.0', input: ['hello', 'goodbye'], dimensions: 256 } }, 'embeddings'), cohere())
+    const req = await cohereAdapter.buildRequest(
+      chatCall({ model: 'embed-v4.0', json: { model: 'embed-v4.0', input: ['hello', 'goodbye'], dimensions: 256 } }, 'embeddings'),
+      cohere()
+    )
     expect(req.url).toBe('https://api.cohere.com/v2/embed')
     expect(await req.json()).toEqual({ model: 'embed-v4.0', texts: ['hello', 'goodbye'], input_type: 'search_document', embedding_types: ['float'], output_dimension: 256 })
   })

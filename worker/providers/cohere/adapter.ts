@@ -43,7 +43,6 @@ export const cohereAdapter: ProviderAdapter = {
   },
   createStream: (call) => new CohereStream(call),
   parseError: (_status, body) => errorFromBody(body),
-  modelsRequest: (channel) =>
-    new Request(joinUrl(channel.baseUrl || COHERE_BASE_URL, '/v1/models?page_size=1000'), { headers: { authorization: `Bearer ${channel.key}` } }),
+  modelsRequest: (channel) => new Request(joinUrl(channel.baseUrl || COHERE_BASE_URL, '/v1/models?page_size=1000'), { headers: { authorization: `Bearer ${channel.key}` } }),
   parseModels: (body: any) => (Array.isArray(body?.models) ? body.models.map((m: any) => String(m.name)) : []),
 }

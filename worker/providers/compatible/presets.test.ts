@@ -18,9 +18,7 @@ describe('compatible presets', () => {
     const baidu = channelType(15)!.adapter
     expect((await baidu.buildRequest(chatCall(), channel({ baseUrl: 'https://proxy.example.com' }))).url).toBe('https://proxy.example.com/v2/chat/completions')
     expect((await baidu.buildRequest(chatCall(), channel({ baseUrl: 'https://proxy.example.com/v2' }))).url).toBe('https://proxy.example.com/v2/chat/completions')
-    expect((await baidu.buildRequest(chatCall({ json: { model: 'embedding-v1', input: 'a' } }, 'embeddings'), channel())).url).toBe(
-      'https://qianfan.baidubce.com/v2/embeddings'
-    )
+    expect((await baidu.buildRequest(chatCall({ json: { model: 'embedding-v1', input: 'a' } }, 'embeddings'), channel())).url).toBe('https://qianfan.baidubce.com/v2/embeddings')
   })
 
   it('calls Azure OpenAI v1 under /openai/v1 with the api-key header', async () => {
@@ -68,7 +66,8 @@ describe('MiniMax base_resp errors', () => {
   })
 
   it('passes a successful answer (status_code 0) through', async () => {
-    const body = '{"id":"m1","choices":[{"index":0,"message":{"role":"assistant","content":"hi"},"finish_reason":"stop"}],"usage":{"prompt_tokens":3,"completion_tokens":1,"total_tokens":4},"base_resp":{"status_code":0,"status_msg":""}}'
+    const body =
+      '{"id":"m1","choices":[{"index":0,"message":{"role":"assistant","content":"hi"},"finish_reason":"stop"}],"usage":{"prompt_tokens":3,"completion_tokens":1,"total_tokens":4},"base_resp":{"status_code":0,"status_msg":""}}'
     const parsed = await minimax().parseResponse(chatCall(), jsonResponse(body))
     expect(parsed.kind === 'json' && parsed.usage).toEqual({ promptTokens: 3, completionTokens: 1 })
   })
@@ -100,9 +99,7 @@ describe('balance queries', () => {
     const [req] = openRouterBalance.requests(ch('sk-or'), 'https://openrouter.ai/api')
     expect(req!.url).toBe('https://openrouter.ai/api/v1/credits')
     expect(req!.headers.get('authorization')).toBe('Bearer sk-or')
-    expect(openRouterBalance.requests(channel({ key: 'k', baseUrl: 'http://127.0.0.1:3999' }), 'https://openrouter.ai/api')[0]!.url).toBe(
-      'http://127.0.0.1:3999/v1/credits'
-    )
+    expect(openRouterBalance.requests(channel({ key: 'k', baseUrl: 'http://127.0.0.1:3999' }), 'https://openrouter.ai/api')[0]!.url).toBe('http://127.0.0.1:3999/v1/credits')
     expect(openRouterBalance.parse([{ data: { total_credits: 25, total_usage: 7.25 } }])).toBe(17.75)
     expect(channelType(20)!.balance).toBe(openRouterBalance)
   })

@@ -16,9 +16,7 @@ export const COZE_BASE_URL = 'https://api.coze.com'
 export const botIdOf = (model: string) => model.replace(/^coze-/, '')
 
 export function toCozeRequest(req: ChatRequest, model: string, stream: boolean): Record<string, unknown> {
-  const turns = req.messages
-    .filter((m) => m.role === 'user' || m.role === 'assistant')
-    .map((m) => ({ role: m.role, content: textOf(m.content), content_type: 'text' }))
+  const turns = req.messages.filter((m) => m.role === 'user' || m.role === 'assistant').map((m) => ({ role: m.role, content: textOf(m.content), content_type: 'text' }))
   const lastUser = turns.map((t) => t.role).lastIndexOf('user')
   const system = req.messages.filter((m) => m.role === 'system' || m.role === 'developer').map((m) => textOf(m.content))
   const query = lastUser >= 0 ? turns[lastUser]!.content : ''

@@ -90,7 +90,7 @@ describe('Gemini non-stream response', () => {
 })
 
 describe('Gemini stream', () => {
-  it('fixture uses Gemini\'s CRLF framing', () => {
+  it("fixture uses Gemini's CRLF framing", () => {
     expect(textStream).toContain('}\r\n\r\ndata: ')
   })
 
@@ -150,7 +150,8 @@ describe('Gemini stream', () => {
 
   it('maps a blocked stream to content_filter', () => {
     const t = geminiAdapter.createStream(chatCall({ model: 'gemini-2.0-flash', stream: true }))
-    const raw = 'data: {"candidates": [{"finishReason": "SAFETY","index": 0,"safetyRatings": [{"category": "HARM_CATEGORY_HARASSMENT","probability": "HIGH","blocked": true}]}],"usageMetadata": {"promptTokenCount": 12,"totalTokenCount": 12},"modelVersion": "gemini-2.0-flash"}\r\n\r\n'
+    const raw =
+      'data: {"candidates": [{"finishReason": "SAFETY","index": 0,"safetyRatings": [{"category": "HARM_CATEGORY_HARASSMENT","probability": "HIGH","blocked": true}]}],"usageMetadata": {"promptTokenCount": 12,"totalTokenCount": 12},"modelVersion": "gemini-2.0-flash"}\r\n\r\n'
     expect(stripVolatile(runStream(t, raw))).toEqual([chunk({ role: 'assistant', content: '' }, null, 'gemini-2.0-flash'), chunk({}, 'content_filter', 'gemini-2.0-flash')])
     expect(t.usage()).toEqual({ promptTokens: 12, completionTokens: 0 })
   })

@@ -37,6 +37,5 @@ export const geminiAdapter: ProviderAdapter = {
   createStream: (call) => new GeminiStream(call),
   parseError: (_status, body) => errorFromBody(body),
   modelsRequest: (channel) => new Request(apiUrl(channel, '/models?pageSize=1000'), { headers: { 'x-goog-api-key': channel.key } }),
-  parseModels: (body: any) =>
-    Array.isArray(body?.models) ? body.models.map((m: any) => String(m.name).replace(/^models\//, '')) : [],
+  parseModels: (body: any) => (Array.isArray(body?.models) ? body.models.map((m: any) => String(m.name).replace(/^models\//, '')) : []),
 }

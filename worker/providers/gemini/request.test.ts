@@ -79,10 +79,7 @@ describe('toGeminiRequest: contents', () => {
       { role: 'user', parts: [{ text: 'Weather and time in Paris?' }] },
       {
         role: 'model',
-        parts: [
-          { functionCall: { name: 'get_weather', args: { city: 'Paris' } } },
-          { functionCall: { name: 'get_time', args: { timezone: 'Europe/Paris' } } },
-        ],
+        parts: [{ functionCall: { name: 'get_weather', args: { city: 'Paris' } } }, { functionCall: { name: 'get_time', args: { timezone: 'Europe/Paris' } } }],
       },
       {
         role: 'user',

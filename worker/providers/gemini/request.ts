@@ -1,13 +1,5 @@
 /** OpenAI chat request → Gemini generateContent request (contents, system instruction, tools, images, JSON mode). */
-import {
-  imageUrlOf,
-  parseDataUrl,
-  parseToolArguments,
-  stopList,
-  textOf,
-  type ChatMessage,
-  type ChatRequest,
-} from '../chat-types'
+import { imageUrlOf, parseDataUrl, parseToolArguments, stopList, textOf, type ChatMessage, type ChatRequest } from '../chat-types'
 import { toGeminiParameters } from './schema'
 
 type Part = Record<string, unknown>

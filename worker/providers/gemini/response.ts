@@ -64,7 +64,9 @@ export function toOpenAIChat(body: any, model: string) {
   })
   const usage = fromGeminiUsage(body.usageMetadata ?? {})
   const text = choices
-    .map((c: any) => `${c.message.content ?? ''}${c.message.reasoning_content ?? ''}${(c.message.tool_calls ?? []).map((t: any) => t.function.name + t.function.arguments).join('')}`)
+    .map(
+      (c: any) => `${c.message.content ?? ''}${c.message.reasoning_content ?? ''}${(c.message.tool_calls ?? []).map((t: any) => t.function.name + t.function.arguments).join('')}`
+    )
     .join('')
   return {
     body: {

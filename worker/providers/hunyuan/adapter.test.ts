@@ -58,7 +58,13 @@ describe('Hunyuan request', () => {
         model: 'hunyuan-vision',
         messages: [
           { role: 'developer', content: 'be brief' },
-          { role: 'user', content: [{ type: 'text', text: 'what is it' }, { type: 'image_url', image_url: { url: 'https://x/a.png' } }] },
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'what is it' },
+              { type: 'image_url', image_url: { url: 'https://x/a.png' } },
+            ],
+          },
           { role: 'assistant', content: '', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{}' } }] },
           { role: 'tool', tool_call_id: 'c1', content: 'ok' },
         ],
@@ -77,7 +83,13 @@ describe('Hunyuan request', () => {
       Stream: false,
       Messages: [
         { Role: 'system', Content: 'be brief' },
-        { Role: 'user', Contents: [{ Type: 'text', Text: 'what is it' }, { Type: 'image_url', ImageUrl: { Url: 'https://x/a.png' } }] },
+        {
+          Role: 'user',
+          Contents: [
+            { Type: 'text', Text: 'what is it' },
+            { Type: 'image_url', ImageUrl: { Url: 'https://x/a.png' } },
+          ],
+        },
         { Role: 'assistant', Content: '', ToolCalls: [{ Id: 'c1', Type: 'function', Function: { Name: 'f', Arguments: '{}' } }] },
         { Role: 'tool', Content: 'ok', ToolCallId: 'c1' },
       ],

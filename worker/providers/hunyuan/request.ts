@@ -5,9 +5,7 @@ function message(m: ChatMessage): Record<string, unknown> {
   const role = m.role === 'developer' ? 'system' : m.role === 'function' ? 'tool' : m.role
   const out: Record<string, unknown> = { Role: role }
   if (Array.isArray(m.content) && m.content.some((p) => p.type === 'image_url')) {
-    out.Contents = m.content.map((p) =>
-      p.type === 'image_url' ? { Type: 'image_url', ImageUrl: { Url: imageUrlOf(p) ?? '' } } : { Type: 'text', Text: p.text ?? '' }
-    )
+    out.Contents = m.content.map((p) => (p.type === 'image_url' ? { Type: 'image_url', ImageUrl: { Url: imageUrlOf(p) ?? '' } } : { Type: 'text', Text: p.text ?? '' }))
   } else out.Content = textOf(m.content)
   if (m.tool_calls?.length) {
     out.ToolCalls = m.tool_calls.map((c) => ({ Id: c.id, Type: 'function', Function: { Name: c.function.name, Arguments: c.function.arguments } }))

@@ -30,14 +30,9 @@ export async function tc3Authorization(i: Tc3Input): Promise<string> {
   const service = i.service ?? 'hunyuan'
   const date = new Date(i.timestamp * 1000).toISOString().slice(0, 10)
   const signedHeaders = 'content-type;host;x-tc-action'
-  const canonical = [
-    'POST',
-    '/',
-    '',
-    `content-type:${TC3_CONTENT_TYPE}\nhost:${i.host}\nx-tc-action:${i.action.toLowerCase()}\n`,
-    signedHeaders,
-    await sha256Hex(i.body),
-  ].join('\n')
+  const canonical = ['POST', '/', '', `content-type:${TC3_CONTENT_TYPE}\nhost:${i.host}\nx-tc-action:${i.action.toLowerCase()}\n`, signedHeaders, await sha256Hex(i.body)].join(
+    '\n'
+  )
   const scope = `${date}/${service}/tc3_request`
   const toSign = ['TC3-HMAC-SHA256', String(i.timestamp), scope, await sha256Hex(canonical)].join('\n')
   let key = await hmac(enc.encode(`TC3${i.secretKey}`), date)

@@ -68,7 +68,13 @@ describe('OpenAI request', () => {
     const req = adapter.modelsRequest!(channel({ baseUrl: 'https://api.deepseek.com/v1', key: 'k' }))
     expect(req.url).toBe('https://api.deepseek.com/v1/models')
     expect(req.headers.get('authorization')).toBe('Bearer k')
-    const body = { object: 'list', data: [{ id: 'deepseek-chat', object: 'model', owned_by: 'deepseek' }, { id: 'deepseek-reasoner', object: 'model' }] }
+    const body = {
+      object: 'list',
+      data: [
+        { id: 'deepseek-chat', object: 'model', owned_by: 'deepseek' },
+        { id: 'deepseek-reasoner', object: 'model' },
+      ],
+    }
     expect(adapter.parseModels!(body)).toEqual(['deepseek-chat', 'deepseek-reasoner'])
     expect(adapter.parseModels!({})).toEqual([])
   })
@@ -105,7 +111,10 @@ describe('OpenAI non-stream response', () => {
   it('returns audio as raw and plain-text transcriptions as raw', async () => {
     const speech = await adapter.parseResponse(chatCall({}, 'audio.speech'), new Response('ID3'))
     expect(speech.kind).toBe('raw')
-    const srt = await adapter.parseResponse(chatCall({}, 'audio.transcriptions'), new Response('1\n00:00:00,000 --> 00:00:01,000\nhi', { headers: { 'content-type': 'text/plain' } }))
+    const srt = await adapter.parseResponse(
+      chatCall({}, 'audio.transcriptions'),
+      new Response('1\n00:00:00,000 --> 00:00:01,000\nhi', { headers: { 'content-type': 'text/plain' } })
+    )
     expect(srt.kind).toBe('raw')
     if (srt.kind === 'raw') expect(await srt.response.text()).toContain('-->')
   })
@@ -176,7 +185,10 @@ describe('OpenAI stream', () => {
 
 describe('OpenAI parseError', () => {
   it.each([
-    ['{"error":{"message":"Incorrect API key provided","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}', { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' }],
+    [
+      '{"error":{"message":"Incorrect API key provided","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}',
+      { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' },
+    ],
     ['{"error":"model_not_found"}', { message: 'model_not_found' }],
     ['{"message":"Insufficient Balance","type":"unknown_error"}', { message: 'Insufficient Balance', type: 'unknown_error' }],
     ['{"detail":"Authentication Fails (no such user)"}', { message: 'Authentication Fails (no such user)' }],

@@ -99,7 +99,12 @@ describe('Vertex requests', () => {
       channel({ key: JSON.stringify(sa), other: 'us-east5|p1', baseUrl: 'http://127.0.0.1:3999' })
     )
     expect(req.url).toBe('http://127.0.0.1:3999/v1/projects/p1/locations/us-east5/publishers/anthropic/models/claude-sonnet-4@20250514:streamRawPredict')
-    expect(await req.json()).toEqual({ anthropic_version: 'vertex-2023-10-16', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], max_tokens: 100, stream: true })
+    expect(await req.json()).toEqual({
+      anthropic_version: 'vertex-2023-10-16',
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
+      max_tokens: 100,
+      stream: true,
+    })
   })
 
   it('needs a project id from other or the account', () => {

@@ -9,7 +9,11 @@ import { cachedZhipuJwt, zhipuJwt } from './jwt'
 const KEY = 'a1b2c3d4e5f6.s3cr3tValue'
 const NOW = 1_700_000_000_000
 
-const b64url = (bytes: ArrayBuffer) => btoa(String.fromCharCode(...new Uint8Array(bytes))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+const b64url = (bytes: ArrayBuffer) =>
+  btoa(String.fromCharCode(...new Uint8Array(bytes)))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '')
 
 describe('Zhipu JWT', () => {
   it('carries the one-hub header and millisecond claims, signed HS256 with the secret', async () => {
@@ -43,7 +47,10 @@ describe('Zhipu adapter', () => {
   })
 
   it('honours a base URL and maps embeddings and images under v4', async () => {
-    const embed = await zhipuAdapter.buildRequest(chatCall({ json: { model: 'embedding-3', input: 'a' } }, 'embeddings'), channel({ key: KEY, baseUrl: 'http://127.0.0.1:3999/zhipu' }))
+    const embed = await zhipuAdapter.buildRequest(
+      chatCall({ json: { model: 'embedding-3', input: 'a' } }, 'embeddings'),
+      channel({ key: KEY, baseUrl: 'http://127.0.0.1:3999/zhipu' })
+    )
     expect(embed.url).toBe('http://127.0.0.1:3999/zhipu/v4/embeddings')
     const image = await zhipuAdapter.buildRequest(chatCall({ json: { model: 'cogview-3', prompt: 'cat' } }, 'images.generations'), channel({ key: KEY }))
     expect(image.url).toBe('https://open.bigmodel.cn/api/paas/v4/images/generations')

@@ -38,11 +38,15 @@ async function connect(channel: RoutedChannel, model: string): Promise<WebSocket
   }
 }
 
-const errorEvent = (code: string, message: string) => JSON.stringify({ type: 'error', error: { type: code === 'insufficient_quota' ? 'insufficient_quota' : 'server_error', code, message } })
+const errorEvent = (code: string, message: string) =>
+  JSON.stringify({ type: 'error', error: { type: code === 'insufficient_quota' ? 'insufficient_quota' : 'server_error', code, message } })
 
 export async function realtimeHandler(c: Context<HonoEnv>): Promise<Response> {
   if (c.req.header('upgrade')?.toLowerCase() !== 'websocket') throw new ApiError(400, 'Expected a WebSocket upgrade.', { code: 'websocket_required' })
-  const protocols = (c.req.header('sec-websocket-protocol') ?? '').split(',').map((p) => p.trim()).filter(Boolean)
+  const protocols = (c.req.header('sec-websocket-protocol') ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)
   const keyProtocol = protocols.find((p) => p.startsWith(KEY_PROTOCOL))
   const auth = await authenticateRelay(c, c.req.header('authorization') ? undefined : keyProtocol ? `Bearer ${keyProtocol.slice(KEY_PROTOCOL.length)}` : undefined)
   const model = c.req.query('model')?.trim()
@@ -51,7 +55,11 @@ export async function realtimeHandler(c: Context<HonoEnv>): Promise<Response> {
   const [settings, prices, table] = await Promise.all([getSettings(c.env, c.executionCtx), getPriceTable(c.env, c.executionCtx), getRoutingTable(c.env, c.executionCtx)])
   const ratio = groupRatio(settings, auth.group)
   if (ratio === undefined) throw new ApiError(403, `The group "${auth.group}" is not configured on this gateway.`, { code: 'group_not_found' })
-  refreshFreezes(c.env, c.executionCtx, candidatesFor(table, auth.group, model).map((ch) => ch.id))
+  refreshFreezes(
+    c.env,
+    c.executionCtx,
+    candidatesFor(table, auth.group, model).map((ch) => ch.id)
+  )
 
   const reqId = c.get('requestId')
   const wallet = c.env.WALLET.getByName(`user:${auth.userId}`)
@@ -72,7 +80,18 @@ export async function realtimeHandler(c: Context<HonoEnv>): Promise<Response> {
       channelId: channel.id,
       price,
       groupRatio: ratio,
-      log: { type: LOG_TYPE.CONSUME, username: auth.username, tokenName: auth.name, tokenId: auth.id, modelName: model, channelId: channel.id, isStream: true, sourceIp: clientIp(c.req), requestId: reqId, upstreamModel },
+      log: {
+        type: LOG_TYPE.CONSUME,
+        username: auth.username,
+        tokenName: auth.name,
+        tokenId: auth.id,
+        modelName: model,
+        channelId: channel.id,
+        isStream: true,
+        sourceIp: clientIp(c.req),
+        requestId: reqId,
+        upstreamModel,
+      },
       metadata: { billed_model: billed, group: auth.group, inbound_format: 'realtime' },
     })
     if (await billing.open()) {

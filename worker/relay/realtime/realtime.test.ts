@@ -109,7 +109,10 @@ describe('GET /v1/realtime', () => {
     expect(l.consumeLogs).toBe(2)
     expect(10_000_000 - l.quota).toBe(l.loggedQuota)
     const logs = await env.DB.prepare('SELECT prompt_tokens, completion_tokens, quota, metadata FROM logs WHERE user_id = ? AND type = 2 ORDER BY id').bind(user.id).all<any>()
-    expect(logs.results.map((r) => [r.prompt_tokens, r.completion_tokens])).toEqual([[200, 100], [200, 100]])
+    expect(logs.results.map((r) => [r.prompt_tokens, r.completion_tokens])).toEqual([
+      [200, 100],
+      [200, 100],
+    ])
     const meta = JSON.parse(logs.results[0].metadata)
     expect(meta).toMatchObject({ inbound_format: 'realtime', response_id: 'resp_1' })
     const price = resolvePrice(await getPriceTable(env), MODEL)!

@@ -18,12 +18,18 @@ import { pickTaskChannel, TaskCharge } from '../task-charge'
 import { trackTasks } from '../task-queue'
 import { refreshKlingTasks, KLING_ACTIONS, KLING_CHANNEL_TYPE, klingBase, klingDto, klingHeaders, ownKlingTask, type KlingAction, type KlingAnswer } from './kling-store'
 
-const image = z.string().min(1).max(10 * 1024 * 1024)
+const image = z
+  .string()
+  .min(1)
+  .max(10 * 1024 * 1024)
 export const KlingBody = z
   .object({
     prompt: z.string().max(2500).optional(),
     negative_prompt: z.string().max(2500).optional(),
-    model_name: z.string().regex(/^[\w.-]{1,64}$/).default('kling-v1'),
+    model_name: z
+      .string()
+      .regex(/^[\w.-]{1,64}$/)
+      .default('kling-v1'),
     mode: z.enum(['std', 'pro']).default('std'),
     duration: z.enum(['5', '10']).default('5'),
     aspect_ratio: z.string().max(20).optional(),
@@ -61,7 +67,12 @@ async function submit(c: Context<HonoEnv>): Promise<Response> {
   let res: Response
   let answer: KlingAnswer
   try {
-    res = await fetch(`${klingBase(channel)}/v1/videos/${action}`, { method: 'POST', headers: await klingHeaders(channel), body: JSON.stringify(body), signal: AbortSignal.timeout(60_000) })
+    res = await fetch(`${klingBase(channel)}/v1/videos/${action}`, {
+      method: 'POST',
+      headers: await klingHeaders(channel),
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(60_000),
+    })
     answer = (await res.json()) as KlingAnswer
     if (!answer || typeof answer !== 'object') throw new Error('the answer is not a JSON object')
   } catch (err) {
@@ -89,7 +100,14 @@ async function submit(c: Context<HonoEnv>): Promise<Response> {
 
 export function createKlingApp() {
   const app = new Hono<HonoEnv>()
-  app.use(bodyLimit({ maxSize: 32 * 1024 * 1024, onError: () => { throw new ApiError(413, 'Request body too large (limit 32 MB)', { code: 'invalid_request' }) } }))
+  app.use(
+    bodyLimit({
+      maxSize: 32 * 1024 * 1024,
+      onError: () => {
+        throw new ApiError(413, 'Request body too large (limit 32 MB)', { code: 'invalid_request' })
+      },
+    })
+  )
   app.post('/v1/videos/:action', submit)
   app.get('/v1/videos/:action/:id', async (c) => {
     const action = actionOf(c)

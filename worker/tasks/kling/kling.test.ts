@@ -86,7 +86,7 @@ describe('kling relay', () => {
     expect(l.quota).toBe(START)
     expect(l.consumeLogs).toBe(0)
     expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM logs WHERE user_id = ? AND type = 5 AND content LIKE 'Kling refused%'").bind(user.id).first('n')).toBe(1)
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM tasks WHERE user_id = ?").bind(user.id).first('n')).toBe(0)
+    expect(await env.DB.prepare('SELECT COUNT(*) AS n FROM tasks WHERE user_id = ?').bind(user.id).first('n')).toBe(0)
   })
 
   it('a video that fails later is refunded exactly once, whether the queue, the cron or a fetch sees it', async () => {
@@ -98,7 +98,10 @@ describe('kling relay', () => {
     await Promise.all([taskQueueOf(env, channel).pollDue(Date.now() + 20_000), send(`/kling/v1/videos/text2video/${id}`, { key }), pollUnfinishedTasks(env)])
     const failed = await send(`/kling/v1/videos/text2video/${id}`, { key })
     expect(failed.json.data).toMatchObject({ task_status: 'failed', task_status_msg: 'Mock video failed as requested' })
-    expect(await env.DB.prepare('SELECT status, fail_reason FROM tasks WHERE id = ?').bind(Number(id)).first()).toEqual({ status: 'FAILURE', fail_reason: 'Mock video failed as requested' })
+    expect(await env.DB.prepare('SELECT status, fail_reason FROM tasks WHERE id = ?').bind(Number(id)).first()).toEqual({
+      status: 'FAILURE',
+      fail_reason: 'Mock video failed as requested',
+    })
     expect((await ledger(user.id)).quota).toBe(START)
     expect(await refundRows(user.id)).toBe(1)
   })
@@ -107,7 +110,10 @@ describe('kling relay', () => {
     const root = await setupRoot()
     const alice = await signedInUser('alice')
     const now = Math.floor(Date.now() / 1000)
-    for (const [platform, action] of [['kling', 'text2video'], ['suno', 'MUSIC']]) {
+    for (const [platform, action] of [
+      ['kling', 'text2video'],
+      ['suno', 'MUSIC'],
+    ]) {
       await env.DB.prepare(
         "INSERT INTO tasks (task_id, platform, user_id, channel_id, quota, action, status, submit_time, progress, created_at, updated_at) VALUES (?, ?, ?, 1, 1, ?, 'SUCCESS', ?, '100%', ?, ?)"
       )

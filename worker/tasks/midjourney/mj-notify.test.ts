@@ -76,13 +76,7 @@ describe('midjourney notify callback', () => {
     const final = upstream.dueNotifies().at(-1)!
     const queue = taskQueueOf(env, channel)
     expect((await queue.list()).map((e) => e.id)).toEqual([Number(id)])
-    const results = await Promise.all([
-      deliver(final),
-      queue.pollDue(Date.now() + 20_000),
-      mj(`/mj/task/${id}/fetch`, key),
-      deliver(final),
-      queue.pollDue(Date.now() + 20_000),
-    ])
+    const results = await Promise.all([deliver(final), queue.pollDue(Date.now() + 20_000), mj(`/mj/task/${id}/fetch`, key), deliver(final), queue.pollDue(Date.now() + 20_000)])
     expect((results[0] as any).status).toBe(200)
     expect(await row(id)).toMatchObject({ status: 'FAILURE', progress: '100%', fail_reason: 'Mock job failed as requested' })
     await deliver(final)
@@ -262,7 +256,9 @@ describe('task queue', () => {
       .run()
     const { pollUnfinishedTasks } = await import('../task-poller')
     await pollUnfinishedTasks(env)
-    const left = await env.DB.prepare('SELECT id, submit_time < ? AS stale FROM midjourneys WHERE user_id = ? ORDER BY id').bind(old + 1, user.id).all<{ id: number; stale: number }>()
+    const left = await env.DB.prepare('SELECT id, submit_time < ? AS stale FROM midjourneys WHERE user_id = ? ORDER BY id')
+      .bind(old + 1, user.id)
+      .all<{ id: number; stale: number }>()
     expect(left.results.map((r) => r.stale)).toEqual([0, 0])
     expect(left.results[0]!.id).toBe(Number(live.json.result))
   })
@@ -270,7 +266,9 @@ describe('task queue', () => {
   it('the queue fails and refunds a task past the 1 h timeout', async () => {
     const { channel, user, key } = await setup()
     const submit = await mj('/mj/submit/imagine', key, { prompt: 'slow' })
-    await env.DB.prepare('UPDATE midjourneys SET submit_time = ? WHERE id = ?').bind(Date.now() - 61 * 60_000, Number(submit.json.result)).run()
+    await env.DB.prepare('UPDATE midjourneys SET submit_time = ? WHERE id = ?')
+      .bind(Date.now() - 61 * 60_000, Number(submit.json.result))
+      .run()
     await taskQueueOf(env, channel).pollDue(Date.now() + 20_000)
     expect(await row(submit.json.result)).toMatchObject({ status: 'FAILURE', progress: '100%' })
     expect((await ledger(user.id)).quota).toBe(START)

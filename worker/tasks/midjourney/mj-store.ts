@@ -158,7 +158,20 @@ export async function applyMjUpdate(env: Env, row: MjRow, up: MjUpstreamTask | {
     `UPDATE midjourneys SET prompt_en = ?, description = ?, state = ?, start_time = ?, finish_time = ?, image_url = ?, status = ?,
        progress = ?, fail_reason = ?, buttons = ?, properties = ? WHERE id = ? AND progress != '100%'`
   )
-    .bind(next.prompt_en, next.description, next.state, next.start_time, next.finish_time, next.image_url, next.status, next.progress, next.fail_reason, next.buttons, next.properties, row.id)
+    .bind(
+      next.prompt_en,
+      next.description,
+      next.state,
+      next.start_time,
+      next.finish_time,
+      next.image_url,
+      next.status,
+      next.progress,
+      next.fail_reason,
+      next.buttons,
+      next.properties,
+      row.id
+    )
     .run()
   if (result.meta.changes !== 1) {
     return (await env.DB.prepare('SELECT * FROM midjourneys WHERE id = ?').bind(row.id).first<MjRow>()) ?? row
@@ -208,7 +221,10 @@ export async function refreshMjTasks(env: Env, rows: MjRow[], channels: Record<n
     }
     let answers: MjUpstreamTask[]
     try {
-      answers = await fetchMjUpstream(channel, list.map((r) => r.mj_id))
+      answers = await fetchMjUpstream(
+        channel,
+        list.map((r) => r.mj_id)
+      )
     } catch (err) {
       console.error(`mj poll channel ${channelId}: ${(err as Error).message}`)
       continue

@@ -25,13 +25,24 @@ export type MjMode = 'fast' | 'turbo' | 'relax'
 export type MjRoute = 'imagine' | 'change' | 'simple-change' | 'describe' | 'blend' | 'shorten' | 'action' | 'modal' | 'upload-discord-images' | 'swap'
 
 const id = z.string().trim().min(1).max(64)
-const b64 = z.string().min(1).max(16 * 1024 * 1024)
+const b64 = z
+  .string()
+  .min(1)
+  .max(16 * 1024 * 1024)
 const prompt = z.string().max(8192)
 const common = { state: z.string().max(1000).optional(), notifyHook: z.string().max(2000).optional(), botType: z.string().max(40).optional() }
 export const MJ_BODIES: Record<MjRoute, z.ZodTypeAny> = {
   imagine: z.object({ ...common, prompt: prompt.min(1), base64Array: z.array(b64).max(5).optional() }).passthrough(),
   change: z.object({ ...common, taskId: id, action: z.enum(['UPSCALE', 'VARIATION', 'REROLL']), index: z.number().int().min(1).max(4) }).passthrough(),
-  'simple-change': z.object({ ...common, content: z.string().trim().regex(/^\S{1,64} (?:[UV][1-4]|R)$/, 'content must look like "<taskId> U1..U4|V1..V4|R"') }).passthrough(),
+  'simple-change': z
+    .object({
+      ...common,
+      content: z
+        .string()
+        .trim()
+        .regex(/^\S{1,64} (?:[UV][1-4]|R)$/, 'content must look like "<taskId> U1..U4|V1..V4|R"'),
+    })
+    .passthrough(),
   describe: z.object({ ...common, base64: b64 }).passthrough(),
   blend: z.object({ ...common, base64Array: z.array(b64).min(2).max(5), dimensions: z.enum(['PORTRAIT', 'SQUARE', 'LANDSCAPE']).optional() }).passthrough(),
   shorten: z.object({ ...common, prompt: prompt.min(1) }).passthrough(),
@@ -41,7 +52,15 @@ export const MJ_BODIES: Record<MjRoute, z.ZodTypeAny> = {
   swap: z.object({ ...common, sourceBase64: b64, targetBase64: b64 }).passthrough(),
 }
 
-const FIXED: Partial<Record<MjRoute, string>> = { imagine: 'IMAGINE', describe: 'DESCRIBE', blend: 'BLEND', shorten: 'SHORTEN', modal: 'MODAL', 'upload-discord-images': 'UPLOAD', swap: 'SWAP_FACE' }
+const FIXED: Partial<Record<MjRoute, string>> = {
+  imagine: 'IMAGINE',
+  describe: 'DESCRIBE',
+  blend: 'BLEND',
+  shorten: 'SHORTEN',
+  modal: 'MODAL',
+  'upload-discord-images': 'UPLOAD',
+  swap: 'SWAP_FACE',
+}
 /** Button customId fragments → action (checked in this order: `low_variation` before `variation`). */
 const CUSTOM_IDS: [RegExp, string][] = [
   [/low_variation/i, 'LOW_VARIATION'],
@@ -107,7 +126,7 @@ export async function submitMj(c: Context<HonoEnv>, auth: RelayAuth, route: MjRo
   // The client may act on a task it has not fetched since it finished: bring it up to date first.
   if (origin && !isFinished(origin)) origin = (await refreshMjTasks(c.env, [origin], table.channels))[0]!
   if (origin && route !== 'modal' && origin.status !== 'SUCCESS') throw new ApiError(400, `Task ${originId} has not succeeded (status ${origin.status || 'unknown'}).`)
-  const mode: MjMode = origin ? ((origin.mode as MjMode) || 'fast') : requestedMode
+  const mode: MjMode = origin ? (origin.mode as MjMode) || 'fast' : requestedMode
 
   const first = await attempt(mode)
   if ('refused' in first && first.code === NO_ACCOUNT && first.status === 200 && mode === 'fast' && !origin && action !== 'UPLOAD' && settings.bool('MjFastFallbackRelax')) {
@@ -154,7 +173,10 @@ export async function submitMj(c: Context<HonoEnv>, auth: RelayAuth, route: MjRo
     const code = Number(answer.code)
     if (res.status !== 200 || !ACCEPTED.has(code)) {
       await dropRow(rowId)
-      await charge.refund(`Midjourney refused the task: HTTP ${res.status}, code ${answer.code}: ${String(answer.description ?? '')}`, { upstream_code: answer.code, mode: tryMode })
+      await charge.refund(`Midjourney refused the task: HTTP ${res.status}, code ${answer.code}: ${String(answer.description ?? '')}`, {
+        upstream_code: answer.code,
+        mode: tryMode,
+      })
       return { refused: true, status: res.status, code, body: answer }
     }
 
@@ -162,7 +184,8 @@ export async function submitMj(c: Context<HonoEnv>, auth: RelayAuth, route: MjRo
     const done = action === 'UPLOAD' || (code === 21 && props.status === 'SUCCESS')
     await fillRow(rowId, charge, code, answer, done, props)
     await charge.settle(String(rowId), { action, mode: tryMode, upstream_code: code, task_id: rowId })
-    if (!done) c.executionCtx.waitUntil(trackTasks(c.env, channel.id, 'mj', [rowId], siteBaseUrl(c, settings)).catch((err) => console.error(`mj queue ${rowId}: ${(err as Error).message}`)))
+    if (!done)
+      c.executionCtx.waitUntil(trackTasks(c.env, channel.id, 'mj', [rowId], siteBaseUrl(c, settings)).catch((err) => console.error(`mj queue ${rowId}: ${(err as Error).message}`)))
     if (action === 'UPLOAD') return { body: answer }
     const rewritten = code === 22 || (code === 21 && done && !FREE_ACTIONS.has(action)) ? 1 : code
     return { body: { ...answer, code: rewritten, result: String(rowId) } }
@@ -178,7 +201,18 @@ export async function submitMj(c: Context<HonoEnv>, auth: RelayAuth, route: MjRo
         `INSERT INTO midjourneys (user_id, action, prompt, state, submit_time, status, progress, channel_id, quota, mode, token_id, notify_hook, notify_secret)
          VALUES (?, ?, ?, ?, ?, 'NOT_START', '100%', ?, 0, ?, ?, ?, ?) RETURNING id`
       )
-        .bind(auth.userId, action, String(body.prompt ?? origin?.prompt ?? '').slice(0, 8192), String(body.state ?? '').slice(0, 1000), Date.now(), channelId, tryMode, auth.id, clientHook.slice(0, 2000), secretHash)
+        .bind(
+          auth.userId,
+          action,
+          String(body.prompt ?? origin?.prompt ?? '').slice(0, 8192),
+          String(body.state ?? '').slice(0, 1000),
+          Date.now(),
+          channelId,
+          tryMode,
+          auth.id,
+          clientHook.slice(0, 2000),
+          secretHash
+        )
         .first<{ id: number }>()
       if (!inserted) throw new Error('no row id returned')
       return inserted.id
@@ -189,15 +223,16 @@ export async function submitMj(c: Context<HonoEnv>, auth: RelayAuth, route: MjRo
   }
 
   async function dropRow(rowId: number): Promise<void> {
-    await c.env.DB.prepare("DELETE FROM midjourneys WHERE id = ? AND mj_id = ''").bind(rowId).run().catch((err) => console.error(`mj drop ${rowId}`, err))
+    await c.env.DB.prepare("DELETE FROM midjourneys WHERE id = ? AND mj_id = ''")
+      .bind(rowId)
+      .run()
+      .catch((err) => console.error(`mj drop ${rowId}`, err))
   }
 
   /** Open the held row with the upstream's answer; when it cannot be written the hold is released. */
   async function fillRow(rowId: number, charge: TaskCharge, code: number, answer: Record<string, any>, done: boolean, props: Record<string, any>): Promise<void> {
     try {
-      await c.env.DB.prepare(
-        'UPDATE midjourneys SET code = ?, mj_id = ?, description = ?, image_url = ?, status = ?, progress = ?, quota = ? WHERE id = ?'
-      )
+      await c.env.DB.prepare('UPDATE midjourneys SET code = ?, mj_id = ?, description = ?, image_url = ?, status = ?, progress = ?, quota = ? WHERE id = ?')
         .bind(
           code,
           action === 'UPLOAD' ? '' : String(answer.result ?? '').slice(0, 64),

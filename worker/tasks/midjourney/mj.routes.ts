@@ -48,7 +48,14 @@ const SUBMIT_ROUTES: MjRoute[] = ['imagine', 'change', 'simple-change', 'describ
 
 export function createMjApp() {
   const app = new Hono<HonoEnv>()
-  app.use(bodyLimit({ maxSize: 32 * 1024 * 1024, onError: () => { throw new ApiError(413, 'Request body too large (limit 32 MB)') } }))
+  app.use(
+    bodyLimit({
+      maxSize: 32 * 1024 * 1024,
+      onError: () => {
+        throw new ApiError(413, 'Request body too large (limit 32 MB)')
+      },
+    })
+  )
   for (const route of SUBMIT_ROUTES) app.post(`/submit/${route}`, async (c) => submitMj(c, await auth(c), route, modeOf(c)))
   app.post('/insight-face/swap', async (c) => submitMj(c, await auth(c), 'swap', modeOf(c)))
   app.get('/task/:id/fetch', async (c) => {

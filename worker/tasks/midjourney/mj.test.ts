@@ -25,11 +25,12 @@ async function setup(channelKey = 'mj-secret') {
   return { channel, user, key: token.key }
 }
 
-const mj = (path: string, key: string, json?: unknown) =>
-  send(path, { method: json === undefined ? 'GET' : 'POST', headers: { 'mj-api-secret': key }, json })
+const mj = (path: string, key: string, json?: unknown) => send(path, { method: json === undefined ? 'GET' : 'POST', headers: { 'mj-api-secret': key }, json })
 
 const refundLogs = async (userId: number) =>
-  (await env.DB.prepare("SELECT COUNT(*) AS n, COALESCE(SUM(quota), 0) AS q FROM logs WHERE user_id = ? AND type = 4 AND content LIKE '%refunded%'").bind(userId).first<{ n: number; q: number }>())!
+  (await env.DB.prepare("SELECT COUNT(*) AS n, COALESCE(SUM(quota), 0) AS q FROM logs WHERE user_id = ? AND type = 4 AND content LIKE '%refunded%'")
+    .bind(userId)
+    .first<{ n: number; q: number }>())!
 
 describe('midjourney relay', () => {
   it('imagine is charged mj_imagine, answers the gateway id and fetches until SUCCESS; upscale via action is charged mj_upscale', async () => {
@@ -159,7 +160,12 @@ describe('midjourney relay', () => {
     expect((await ledger(user.id)).quota).toBe(START - 50_000)
     upstream.advance(3)
     const id = submit.json.result
-    const results = await Promise.all([mj(`/mj/task/${id}/fetch`, key), mj(`/mj/task/${id}/fetch`, key), pollUnfinishedTasks(env), mj('/mj/task/list-by-condition', key, { ids: [id] })])
+    const results = await Promise.all([
+      mj(`/mj/task/${id}/fetch`, key),
+      mj(`/mj/task/${id}/fetch`, key),
+      pollUnfinishedTasks(env),
+      mj('/mj/task/list-by-condition', key, { ids: [id] }),
+    ])
     expect((results[0] as any).json).toMatchObject({ status: 'FAILURE', progress: '100%', failReason: 'Mock job failed as requested' })
     await pollUnfinishedTasks(env)
     await mj(`/mj/task/${id}/fetch`, key)
@@ -175,7 +181,9 @@ describe('midjourney relay', () => {
   it('the poller fails and refunds a task past the 1 h timeout', async () => {
     const { user, key } = await setup()
     const submit = await mj('/mj/submit/imagine', key, { prompt: 'slow' })
-    await env.DB.prepare('UPDATE midjourneys SET submit_time = ? WHERE id = ?').bind(Date.now() - 61 * 60_000, Number(submit.json.result)).run()
+    await env.DB.prepare('UPDATE midjourneys SET submit_time = ? WHERE id = ?')
+      .bind(Date.now() - 61 * 60_000, Number(submit.json.result))
+      .run()
     expect(await pollUnfinishedTasks(env)).toEqual({ mj: 1, suno: 0, rearmed: 0 })
     const row = await mj(`/mj/task/${submit.json.result}/fetch`, key)
     expect(row.json).toMatchObject({ status: 'FAILURE', progress: '100%' })

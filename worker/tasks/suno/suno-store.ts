@@ -138,7 +138,8 @@ export async function applySunoUpdate(env: Env, row: TaskRow, up: SunoUpstreamTa
       reason: next.fail_reason || 'failed',
     })
   }
-  if (next.progress === '100%') await notifyTaskFinished(env, row.user_id, `${PLATFORM_LABEL[row.platform] ?? row.platform} ${row.action}`, row.task_id, next.status, next.fail_reason)
+  if (next.progress === '100%')
+    await notifyTaskFinished(env, row.user_id, `${PLATFORM_LABEL[row.platform] ?? row.platform} ${row.action}`, row.task_id, next.status, next.fail_reason)
   return next
 }
 
@@ -159,7 +160,10 @@ export async function refreshSunoTasks(env: Env, rows: TaskRow[], channels: Reco
     if (!channel) continue // a disabled channel may come back; the timeout settles its tasks
     let answers: SunoUpstreamTask[]
     try {
-      answers = await fetchSunoUpstream(channel, list.map((r) => r.task_id))
+      answers = await fetchSunoUpstream(
+        channel,
+        list.map((r) => r.task_id)
+      )
     } catch (err) {
       console.error(`suno poll channel ${channelId}: ${(err as Error).message}`)
       continue

@@ -21,7 +21,10 @@ export const SunoSubmitBody = z
   .object({
     prompt: text(5000),
     gpt_description_prompt: text(5000),
-    mv: z.string().regex(/^[\w.-]{1,64}$/).optional(),
+    mv: z
+      .string()
+      .regex(/^[\w.-]{1,64}$/)
+      .optional(),
     title: text(200),
     tags: text(1000),
     continue_at: z.number().finite().min(0).max(36_000).optional(),
@@ -94,7 +97,14 @@ async function submit(c: Context<HonoEnv>): Promise<Response> {
 
 export function createSunoApp() {
   const app = new Hono<HonoEnv>()
-  app.use(bodyLimit({ maxSize: 1024 * 1024, onError: () => { throw new ApiError(413, 'Request body too large (limit 1 MB)', { code: 'invalid_request' }) } }))
+  app.use(
+    bodyLimit({
+      maxSize: 1024 * 1024,
+      onError: () => {
+        throw new ApiError(413, 'Request body too large (limit 1 MB)', { code: 'invalid_request' })
+      },
+    })
+  )
   app.post('/submit/:action', submit)
   app.get('/fetch/:id', async (c) => {
     const auth = await authenticateRelay(c)

@@ -13,9 +13,7 @@ export function DataTablePagination<T>({ table, totalLabel }: { table: Table<T>;
   const selected = table.getSelectedRowModel().rows.length
   return (
     <div className="flex flex-wrap items-center justify-between gap-3 px-1 py-3 text-sm text-muted-foreground">
-      <div>
-        {selected > 0 ? t('selected', { count: selected }) : (totalLabel ?? t('total', { count: table.getRowCount() }))}
-      </div>
+      <div>{selected > 0 ? t('selected', { count: selected }) : (totalLabel ?? t('total', { count: table.getRowCount() }))}</div>
       <div className="flex flex-wrap items-center gap-3">
         <div className="flex items-center gap-2">
           <span className="hidden sm:inline">{t('rowsPerPage')}</span>

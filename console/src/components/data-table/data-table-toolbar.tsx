@@ -7,14 +7,7 @@ import type { Table } from '@tanstack/react-table'
 import { Search, Settings2, X } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/ui/button'
-import {
-  DropdownMenu,
-  DropdownMenuCheckboxItem,
-  DropdownMenuContent,
-  DropdownMenuLabel,
-  DropdownMenuSeparator,
-  DropdownMenuTrigger,
-} from '@/components/ui/dropdown-menu'
+import { DropdownMenu, DropdownMenuCheckboxItem, DropdownMenuContent, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from '@/components/ui/dropdown-menu'
 import { Input } from '@/components/ui/input'
 
 interface ToolbarProps<T> {
@@ -42,7 +35,13 @@ export function DataTableToolbar<T>({ table, search, filtered, onReset, children
         {search && (
           <div className="relative w-full sm:w-64">
             <Search className="pointer-events-none absolute top-2.5 left-2.5 size-4 text-muted-foreground" />
-            <Input value={text} onChange={(e) => setText(e.target.value)} placeholder={search.placeholder ?? t('search')} className="h-9 pl-8" aria-label={search.placeholder ?? t('search')} />
+            <Input
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+              placeholder={search.placeholder ?? t('search')}
+              className="h-9 pl-8"
+              aria-label={search.placeholder ?? t('search')}
+            />
           </div>
         )}
         {children}

@@ -5,14 +5,7 @@
  * a page, a sort or a filter navigates, and React Query refetches for the new URL.
  */
 import { useMemo, useState } from 'react'
-import {
-  getCoreRowModel,
-  useReactTable,
-  type ColumnDef,
-  type RowSelectionState,
-  type SortingState,
-  type VisibilityState,
-} from '@tanstack/react-table'
+import { getCoreRowModel, useReactTable, type ColumnDef, type RowSelectionState, type SortingState, type VisibilityState } from '@tanstack/react-table'
 
 export interface ListSearch {
   p?: number
@@ -50,9 +43,7 @@ export function useServerTable<T, S extends ListSearch>(opts: ServerTableOptions
   const pageSize = opts.search.page_size ?? DEFAULT_PAGE_SIZE
   const pageIndex = Math.max(0, (opts.search.p ?? 1) - 1)
   const [rowSelection, setRowSelection] = useState<RowSelectionState>({})
-  const [columnVisibility, setColumnVisibility] = useState<VisibilityState>(() =>
-    Object.fromEntries((opts.hiddenColumns ?? []).map((id) => [id, false]))
-  )
+  const [columnVisibility, setColumnVisibility] = useState<VisibilityState>(() => Object.fromEntries((opts.hiddenColumns ?? []).map((id) => [id, false])))
   const sorting = useMemo(() => orderToSorting(opts.search.order), [opts.search.order])
   const data = useMemo(() => opts.data ?? [], [opts.data])
 

@@ -20,7 +20,12 @@ export function SidebarContent({ user, onNavigate }: { user: UserProfile; onNavi
     <div className="flex flex-col gap-5 p-4">
       <div className="rounded-xl border bg-gradient-to-br from-primary/10 via-primary/5 to-transparent p-4" data-testid="welcome-card">
         <div className="flex items-center gap-3">
-          <Link to="/panel/profile" onClick={onNavigate} aria-label={t('items.profile')} className="rounded-full ring-offset-2 ring-offset-background hover:ring-2 hover:ring-primary/40">
+          <Link
+            to="/panel/profile"
+            onClick={onNavigate}
+            aria-label={t('items.profile')}
+            className="rounded-full ring-offset-2 ring-offset-background hover:ring-2 hover:ring-primary/40"
+          >
             <UserAvatar user={user} className="size-11" />
           </Link>
           <div className="min-w-0">

@@ -7,19 +7,9 @@ export function BrandMark({ className }: { className?: string }) {
   const { logo, system_name } = useSiteInfo()
   if (logo) return <img src={logo} alt={system_name} className={cn('size-8 rounded-lg object-contain', className)} />
   return (
-    <span
-      aria-hidden
-      className={cn('flex size-8 items-center justify-center rounded-lg bg-primary text-primary-foreground shadow-sm', className)}
-    >
+    <span aria-hidden className={cn('flex size-8 items-center justify-center rounded-lg bg-primary text-primary-foreground shadow-sm', className)}>
       <svg viewBox="0 0 32 32" className="size-5">
-        <path
-          d="M9 22 16 9l7 13M11.8 17.5h8.4"
-          fill="none"
-          stroke="currentColor"
-          strokeWidth="2.8"
-          strokeLinecap="round"
-          strokeLinejoin="round"
-        />
+        <path d="M9 22 16 9l7 13M11.8 17.5h8.4" fill="none" stroke="currentColor" strokeWidth="2.8" strokeLinecap="round" strokeLinejoin="round" />
       </svg>
     </span>
   )

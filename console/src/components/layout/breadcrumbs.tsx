@@ -13,11 +13,7 @@ export function Breadcrumbs({ groups, maxItems = 8 }: { groups: NavGroup[]; maxI
   const pathname = useRouterState({ select: (s) => s.location.pathname })
   const trail = findNavTrail(groups, pathname)
   if (!trail?.item.breadcrumbs) return null
-  const crumbs = [
-    t(`groups.${trail.group.id}`),
-    ...(trail.parent ? [t(`items.${trail.parent.id}`)] : []),
-    t(`items.${trail.item.id}`),
-  ].slice(-(maxItems - 1))
+  const crumbs = [t(`groups.${trail.group.id}`), ...(trail.parent ? [t(`items.${trail.parent.id}`)] : []), t(`items.${trail.item.id}`)].slice(-(maxItems - 1))
   return (
     <nav aria-label={t('breadcrumb')} className="mb-4 flex items-center gap-1.5 text-sm text-muted-foreground">
       <Link to="/panel" className="hover:text-foreground">

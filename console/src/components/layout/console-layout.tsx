@@ -44,10 +44,7 @@ export function ConsoleLayout() {
     <div className="min-h-svh bg-muted/40 dark:bg-background">
       <ConsoleHeader user={user} onToggleMenu={() => (desktop ? setDrawerOpen((o) => !o) : setSheetOpen(true))} />
       <div className="flex min-h-[calc(100svh-4rem)]">
-        <aside
-          data-testid="console-drawer"
-          className={cn('hidden w-[260px] shrink-0 border-r bg-sidebar', drawerOpen && 'lg:block')}
-        >
+        <aside data-testid="console-drawer" className={cn('hidden w-[260px] shrink-0 border-r bg-sidebar', drawerOpen && 'lg:block')}>
           <div className="sticky top-16 max-h-[calc(100svh-4rem)] overflow-y-auto">
             <SidebarContent user={user} />
           </div>

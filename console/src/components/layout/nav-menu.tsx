@@ -17,8 +17,7 @@ interface NavMenuProps {
   onNavigate?: () => void
 }
 
-const isActive = (pathname: string, item: NavItem) =>
-  typeof item.to === 'string' && (pathname === item.to || pathname.startsWith(`${item.to}/`))
+const isActive = (pathname: string, item: NavItem) => typeof item.to === 'string' && (pathname === item.to || pathname.startsWith(`${item.to}/`))
 
 export function NavMenu({ groups, onNavigate }: NavMenuProps) {
   const pathname = useRouterState({ select: (s) => s.location.pathname })
@@ -114,13 +113,7 @@ function NavItemLink({ item, active, onNavigate }: { item: NavItem; active: bool
   }
   if (item.external) {
     return (
-      <a
-        href={String(item.to)}
-        target={item.target ? '_blank' : undefined}
-        rel="noreferrer"
-        onClick={onNavigate}
-        className={itemClass(false)}
-      >
+      <a href={String(item.to)} target={item.target ? '_blank' : undefined} rel="noreferrer" onClick={onNavigate} className={itemClass(false)}>
         {body}
       </a>
     )

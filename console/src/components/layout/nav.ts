@@ -6,7 +6,27 @@
  * route it lives on (`to`), and nothing else in the layout changes.
  */
 import type { LinkProps } from '@tanstack/react-router'
-import { BadgeDollarSign, BookOpenText, ChartColumnBig, CreditCard, Images, ListMusic, KeyRound, LayoutDashboard, MessagesSquare, ScrollText, Send, Settings, Tags, TicketPercent, UserRoundCog, Users, WalletCards, Waypoints, type LucideIcon } from 'lucide-react'
+import {
+  BadgeDollarSign,
+  BookOpenText,
+  ChartColumnBig,
+  CreditCard,
+  Images,
+  ListMusic,
+  KeyRound,
+  LayoutDashboard,
+  MessagesSquare,
+  ScrollText,
+  Send,
+  Settings,
+  Tags,
+  TicketPercent,
+  UserRoundCog,
+  Users,
+  WalletCards,
+  Waypoints,
+  type LucideIcon,
+} from 'lucide-react'
 
 /** Every menu entry id the product knows; titles exist for all of them. */
 export type NavId =

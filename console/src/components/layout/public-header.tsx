@@ -6,12 +6,7 @@ import { Link, type LinkProps } from '@tanstack/react-router'
 import { Menu } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/ui/button'
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuTrigger,
-} from '@/components/ui/dropdown-menu'
+import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from '@/components/ui/dropdown-menu'
 import { useAuthUser } from '@/stores/auth-store'
 import { Brand } from './brand'
 import { LanguageMenu } from './language-menu'
@@ -39,11 +34,7 @@ export function PublicHeader() {
         <nav className="hidden items-center gap-1 md:flex" aria-label={t('mainNavigation')} data-testid="public-links">
           {links.map((l) => (
             <Button key={l.label} asChild variant="ghost" size="sm" className="text-muted-foreground">
-              <Link
-                to={l.to}
-                activeOptions={{ exact: l.to === '/' }}
-                activeProps={{ className: 'text-foreground bg-accent' }}
-              >
+              <Link to={l.to} activeOptions={{ exact: l.to === '/' }} activeProps={{ className: 'text-foreground bg-accent' }}>
                 {l.label}
               </Link>
             </Button>

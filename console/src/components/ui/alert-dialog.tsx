@@ -22,9 +22,7 @@ export function AlertDialogContent({ className, ...props }: ComponentProps<typeo
   )
 }
 
-export const AlertDialogHeader = ({ className, ...props }: ComponentProps<'div'>) => (
-  <div className={cn('flex flex-col gap-2 text-center sm:text-left', className)} {...props} />
-)
+export const AlertDialogHeader = ({ className, ...props }: ComponentProps<'div'>) => <div className={cn('flex flex-col gap-2 text-center sm:text-left', className)} {...props} />
 export const AlertDialogFooter = ({ className, ...props }: ComponentProps<'div'>) => (
   <div className={cn('flex flex-col-reverse gap-2 sm:flex-row sm:justify-end', className)} {...props} />
 )

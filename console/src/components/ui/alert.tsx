@@ -22,17 +22,11 @@ export function Alert({ className, variant, ...props }: ComponentProps<'div'> & 
 }
 
 export function AlertTitle({ className, ...props }: ComponentProps<'div'>) {
-  return (
-    <div data-slot="alert-title" className={cn('col-start-2 min-h-4 font-medium tracking-tight', className)} {...props} />
-  )
+  return <div data-slot="alert-title" className={cn('col-start-2 min-h-4 font-medium tracking-tight', className)} {...props} />
 }
 
 export function AlertDescription({ className, ...props }: ComponentProps<'div'>) {
   return (
-    <div
-      data-slot="alert-description"
-      className={cn('col-start-2 grid justify-items-start gap-1 text-sm text-muted-foreground [&_p]:leading-relaxed', className)}
-      {...props}
-    />
+    <div data-slot="alert-description" className={cn('col-start-2 grid justify-items-start gap-1 text-sm text-muted-foreground [&_p]:leading-relaxed', className)} {...props} />
   )
 }

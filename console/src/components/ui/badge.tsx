@@ -20,12 +20,7 @@ export const badgeVariants = cva(
   }
 )
 
-export function Badge({
-  className,
-  variant,
-  asChild = false,
-  ...props
-}: ComponentProps<'span'> & VariantProps<typeof badgeVariants> & { asChild?: boolean }) {
+export function Badge({ className, variant, asChild = false, ...props }: ComponentProps<'span'> & VariantProps<typeof badgeVariants> & { asChild?: boolean }) {
   const Comp = asChild ? Slot.Root : 'span'
   return <Comp data-slot="badge" className={cn(badgeVariants({ variant }), className)} {...props} />
 }

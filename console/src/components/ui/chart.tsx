@@ -53,16 +53,7 @@ export interface ChartTooltipContentProps {
   totalLabel?: string
 }
 
-export function ChartTooltipContent({
-  active,
-  payload,
-  label,
-  valueFormatter,
-  formatItem,
-  labelFormatter,
-  hideZero,
-  totalLabel,
-}: ChartTooltipContentProps) {
+export function ChartTooltipContent({ active, payload, label, valueFormatter, formatItem, labelFormatter, hideZero, totalLabel }: ChartTooltipContentProps) {
   if (!active || !payload?.length) return null
   const format = valueFormatter ?? ((v: number) => v.toLocaleString())
   const shown = payload.filter((item) => !item.hide && item.value != null)
@@ -77,14 +68,9 @@ export function ChartTooltipContent({
       <div className="grid gap-1">
         {items.map((item, i) => (
           <div key={`${String(item.dataKey ?? item.name)}-${i}`} className="flex items-center gap-2">
-            <span
-              className="size-2.5 shrink-0 rounded-[3px]"
-              style={{ background: item.color ?? (item.payload as { fill?: string } | undefined)?.fill }}
-            />
+            <span className="size-2.5 shrink-0 rounded-[3px]" style={{ background: item.color ?? (item.payload as { fill?: string } | undefined)?.fill }} />
             <span className="min-w-0 flex-1 truncate text-muted-foreground">{item.name}</span>
-            <span className="font-mono font-medium tabular-nums">
-              {formatItem ? formatItem(Number(item.value) || 0, String(item.name)) : format(Number(item.value) || 0)}
-            </span>
+            <span className="font-mono font-medium tabular-nums">{formatItem ? formatItem(Number(item.value) || 0, String(item.name)) : format(Number(item.value) || 0)}</span>
           </div>
         ))}
       </div>

@@ -6,15 +6,7 @@
  */
 import { createContext, useContext, useId, type ComponentProps } from 'react'
 import { Label as LabelPrimitive, Slot } from 'radix-ui'
-import {
-  Controller,
-  FormProvider,
-  useFormContext,
-  useFormState,
-  type ControllerProps,
-  type FieldPath,
-  type FieldValues,
-} from 'react-hook-form'
+import { Controller, FormProvider, useFormContext, useFormState, type ControllerProps, type FieldPath, type FieldValues } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { cn } from '@/lib/utils'
 import { Label } from './label'
@@ -27,9 +19,7 @@ interface FormFieldContextValue {
 const FormFieldContext = createContext<FormFieldContextValue | null>(null)
 const FormItemContext = createContext<{ id: string } | null>(null)
 
-export function FormField<TValues extends FieldValues = FieldValues, TName extends FieldPath<TValues> = FieldPath<TValues>>(
-  props: ControllerProps<TValues, TName>
-) {
+export function FormField<TValues extends FieldValues = FieldValues, TName extends FieldPath<TValues> = FieldPath<TValues>>(props: ControllerProps<TValues, TName>) {
   return (
     <FormFieldContext.Provider value={{ name: props.name }}>
       <Controller {...props} />
@@ -65,35 +55,19 @@ export function FormItem({ className, ...props }: ComponentProps<'div'>) {
 
 export function FormLabel({ className, ...props }: ComponentProps<typeof LabelPrimitive.Root>) {
   const { error, formItemId } = useFormField()
-  return (
-    <Label
-      data-slot="form-label"
-      data-error={!!error}
-      className={cn('data-[error=true]:text-destructive', className)}
-      htmlFor={formItemId}
-      {...props}
-    />
-  )
+  return <Label data-slot="form-label" data-error={!!error} className={cn('data-[error=true]:text-destructive', className)} htmlFor={formItemId} {...props} />
 }
 
 export function FormControl(props: ComponentProps<typeof Slot.Root>) {
   const { error, formItemId, formDescriptionId, formMessageId } = useFormField()
   return (
-    <Slot.Root
-      data-slot="form-control"
-      id={formItemId}
-      aria-describedby={error ? `${formDescriptionId} ${formMessageId}` : formDescriptionId}
-      aria-invalid={!!error}
-      {...props}
-    />
+    <Slot.Root data-slot="form-control" id={formItemId} aria-describedby={error ? `${formDescriptionId} ${formMessageId}` : formDescriptionId} aria-invalid={!!error} {...props} />
   )
 }
 
 export function FormDescription({ className, ...props }: ComponentProps<'p'>) {
   const { formDescriptionId } = useFormField()
-  return (
-    <p data-slot="form-description" id={formDescriptionId} className={cn('text-sm text-muted-foreground', className)} {...props} />
-  )
+  return <p data-slot="form-description" id={formDescriptionId} className={cn('text-sm text-muted-foreground', className)} {...props} />
 }
 
 export function FormMessage({ className, ...props }: ComponentProps<'p'>) {

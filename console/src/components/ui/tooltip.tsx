@@ -6,12 +6,8 @@ import { cn } from '@/lib/utils'
 export const TooltipProvider = ({ delayDuration = 300, ...props }: ComponentProps<typeof TooltipPrimitive.Provider>) => (
   <TooltipPrimitive.Provider data-slot="tooltip-provider" delayDuration={delayDuration} {...props} />
 )
-export const Tooltip = (props: ComponentProps<typeof TooltipPrimitive.Root>) => (
-  <TooltipPrimitive.Root data-slot="tooltip" {...props} />
-)
-export const TooltipTrigger = (props: ComponentProps<typeof TooltipPrimitive.Trigger>) => (
-  <TooltipPrimitive.Trigger data-slot="tooltip-trigger" {...props} />
-)
+export const Tooltip = (props: ComponentProps<typeof TooltipPrimitive.Root>) => <TooltipPrimitive.Root data-slot="tooltip" {...props} />
+export const TooltipTrigger = (props: ComponentProps<typeof TooltipPrimitive.Trigger>) => <TooltipPrimitive.Trigger data-slot="tooltip-trigger" {...props} />
 
 export function TooltipContent({ className, sideOffset = 4, children, ...props }: ComponentProps<typeof TooltipPrimitive.Content>) {
   return (

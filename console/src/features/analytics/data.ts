@@ -9,12 +9,12 @@ export function fillDays<T extends { date: string }>(rows: T[], days: string[], 
 
 export function shapePeriod(period: PeriodStatistics | undefined, days: string[]) {
   const daily = fillDays(period?.daily ?? [], days, { request_count: 0, quota: 0, prompt_tokens: 0, completion_tokens: 0, request_time: 0 }).map(
-        // No requests: no average (a gap in the line, not a misleading zero).
+    // No requests: no average (a gap in the line, not a misleading zero).
     (d) => ({ ...d, avg_time: d.request_count ? Math.round(d.request_time / d.request_count) : null })
   )
   const registrations = fillDays(period?.registrations ?? [], days, { direct: 0, invited: 0 })
   const redemptions = fillDays(period?.redemptions ?? [], days, { count: 0, quota: 0 })
-  const sum = <T,>(list: T[], pick: (x: T) => number) => list.reduce((s, x) => s + pick(x), 0)
+  const sum = <T>(list: T[], pick: (x: T) => number) => list.reduce((s, x) => s + pick(x), 0)
   return {
     daily,
     registrations,

@@ -55,20 +55,10 @@ export function Analytics() {
           >
             <ConsumptionTrend data={shaped.daily} />
           </ChartCard>
-          <ChartCard
-            title={t('charts.tokens')}
-            description={t('charts.tokensHint', { total: renderNumber(totals.tokens) })}
-            loading={isPending}
-            empty={noUsage}
-          >
+          <ChartCard title={t('charts.tokens')} description={t('charts.tokensHint', { total: renderNumber(totals.tokens) })} loading={isPending} empty={noUsage}>
             <TokensTrend data={shaped.daily} />
           </ChartCard>
-          <ChartCard
-            title={t('charts.requests')}
-            description={t('charts.requestsHint', { total: totals.requests.toLocaleString() })}
-            loading={isPending}
-            empty={noUsage}
-          >
+          <ChartCard title={t('charts.requests')} description={t('charts.requestsHint', { total: totals.requests.toLocaleString() })} loading={isPending} empty={noUsage}>
             <RequestsTrend data={shaped.daily} />
           </ChartCard>
           <ChartCard

@@ -12,7 +12,8 @@ const variants = (s: JsonSchema) => s.anyOf ?? s.oneOf ?? []
 export function withoutNull(s: JsonSchema): { schema: JsonSchema; nullable: boolean } {
   const members = variants(s)
   const rest = members.filter((m) => m.type !== 'null')
-  if (members.length > 0 && rest.length === 1 && rest.length < members.length) return { schema: { ...rest[0]!, description: s.description ?? rest[0]!.description }, nullable: true }
+  if (members.length > 0 && rest.length === 1 && rest.length < members.length)
+    return { schema: { ...rest[0]!, description: s.description ?? rest[0]!.description }, nullable: true }
   return { schema: s, nullable: false }
 }
 
@@ -25,7 +26,8 @@ export function typeLabel(input: JsonSchema): string {
   else if (s.allOf?.length) label = s.allOf.map(typeLabel).join(' & ')
   else if (s.type === 'array') label = `${s.items ? typeLabel(s.items) : 'any'}[]`
   else if (Array.isArray(s.type)) label = s.type.join(' | ')
-  else if (s.type === 'object' && !s.properties && s.additionalProperties && typeof s.additionalProperties === 'object') label = `record<string, ${typeLabel(s.additionalProperties)}>`
+  else if (s.type === 'object' && !s.properties && s.additionalProperties && typeof s.additionalProperties === 'object')
+    label = `record<string, ${typeLabel(s.additionalProperties)}>`
   else label = s.type ?? 'any'
   if (s.format) label += ` (${s.format})`
   return nullable ? `${label} | null` : label

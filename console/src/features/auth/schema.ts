@@ -7,12 +7,7 @@ import { z } from 'zod'
 export const USERNAME_MIN = 3
 export const PASSWORD_MIN = 8
 
-export const usernameField = z
-  .string()
-  .trim()
-  .min(1, 'validation.required')
-  .min(USERNAME_MIN, 'validation.usernameMin')
-  .max(20, 'validation.usernameMax')
+export const usernameField = z.string().trim().min(1, 'validation.required').min(USERNAME_MIN, 'validation.usernameMin').max(20, 'validation.usernameMax')
 export const passwordField = z.string().min(1, 'validation.required').min(PASSWORD_MIN, 'validation.passwordMin').max(64, 'validation.passwordMax')
 export const emailField = z.union([z.literal(''), z.email('validation.email')])
 
@@ -25,9 +20,7 @@ export const loginSchema = z.object({
 })
 export type LoginValues = z.infer<typeof loginSchema>
 
-export const setupSchema = z
-  .object({ username: usernameField, password: passwordField, confirm_password: z.string(), code: z.string().trim() })
-  .refine(passwordsMatch, mismatch)
+export const setupSchema = z.object({ username: usernameField, password: passwordField, confirm_password: z.string(), code: z.string().trim() }).refine(passwordsMatch, mismatch)
 export type SetupValues = z.infer<typeof setupSchema>
 
 export function registerSchema(emailRequired: boolean) {

@@ -24,10 +24,7 @@ export function Channels() {
   const { t } = useTranslation('channels')
   const search = route.useSearch()
   const navigate = route.useNavigate()
-  const setSearch = useCallback(
-    (patch: Partial<ChannelsSearch>) => void navigate({ search: (prev) => ({ ...prev, ...patch }), replace: true }),
-    [navigate]
-  )
+  const setSearch = useCallback((patch: Partial<ChannelsSearch>) => void navigate({ search: (prev) => ({ ...prev, ...patch }), replace: true }), [navigate])
   const tagView = search.view === 'tag'
   return (
     <ChannelsProvider>

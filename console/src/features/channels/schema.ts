@@ -68,7 +68,10 @@ export function channelFormSchema(types: ChannelType[], edit = false) {
       priority: z.string().refine(isInt, 'channels:validation.priorityMin'),
       weight: z.string().refine((v) => isInt(v) && Number(v) >= 1, 'channels:validation.weightMin'),
       test_model: z.string().trim(),
-      proxy: z.string().trim().refine((v) => v === '' || PROXY.test(v), 'channels:validation.proxy'),
+      proxy: z
+        .string()
+        .trim()
+        .refine((v) => v === '' || PROXY.test(v), 'channels:validation.proxy'),
       only_chat: z.boolean(),
       auto_ban: z.boolean(),
       key_mode: z.enum(['batch', 'pool']),
@@ -77,7 +80,10 @@ export function channelFormSchema(types: ChannelType[], edit = false) {
     })
     .superRefine((v, ctx) => {
       const type = types.find((t) => String(t.id) === v.type)
-      const urls = v.base_url.split('\n').map((u) => u.trim()).filter(Boolean)
+      const urls = v.base_url
+        .split('\n')
+        .map((u) => u.trim())
+        .filter(Boolean)
       if (type && !type.default_base_url && urls.length === 0) {
         ctx.addIssue({ code: 'custom', path: ['base_url'], message: 'channels:validation.baseUrlRequired' })
       } else if (!urls.every((u) => URL_LINE.test(u))) {

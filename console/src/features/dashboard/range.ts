@@ -17,7 +17,10 @@ const isoDate = /^\d{4}-\d{2}-\d{2}$/
 
 /** URL search params of a page with a range: `?days=14` or `?from=2025-01-01&to=2025-01-31`. */
 export const rangeSearchSchema = z.object({
-  days: z.union([z.literal(7), z.literal(14), z.literal(30)]).optional().catch(undefined),
+  days: z
+    .union([z.literal(7), z.literal(14), z.literal(30)])
+    .optional()
+    .catch(undefined),
   from: z.string().regex(isoDate).optional().catch(undefined),
   to: z.string().regex(isoDate).optional().catch(undefined),
 })

@@ -6,7 +6,5 @@ import { Landing } from './landing'
 
 export function Home() {
   const { t } = useTranslation('home')
-  return (
-    <SiteContent query={homeContentQueryOptions} errorMessage={t('loadFailed')} empty={<Landing />} title={t('title')} />
-  )
+  return <SiteContent query={homeContentQueryOptions} errorMessage={t('loadFailed')} empty={<Landing />} title={t('title')} />
 }

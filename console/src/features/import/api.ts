@@ -72,8 +72,7 @@ export function adoptSourceUser(plan: WirePlan, userId: number, note: string): W
 }
 
 /** The source user with this id, when it is a root (role 100) — the one that can be adopted. */
-export const sourceRootWithId = (plan: WirePlan, userId: number) =>
-  plan.writes.find((w) => w.table === 'users')?.rows.find((r) => Number(r.id) === userId && Number(r.role) >= 100)
+export const sourceRootWithId = (plan: WirePlan, userId: number) => plan.writes.find((w) => w.table === 'users')?.rows.find((r) => Number(r.id) === userId && Number(r.role) >= 100)
 
 /** The dry run: the file is read and mapped here; nothing is sent or written. */
 export function useDryRun() {

@@ -26,10 +26,7 @@ export function Jump() {
   const { server_address, chat_links, chat_link } = useSiteInfo()
   const server = (server_address || window.location.origin).replace(/\/+$/, '')
   const target = useMemo<TargetCheck>(
-    () =>
-      url && !isConfiguredTemplate(url, chat_links, chat_link)
-        ? { ok: false, reason: 'unknown' }
-        : checkTarget(fillTemplate(url ?? '', key ?? '', server)),
+    () => (url && !isConfiguredTemplate(url, chat_links, chat_link) ? { ok: false, reason: 'unknown' } : checkTarget(fillTemplate(url ?? '', key ?? '', server))),
     [url, key, server, chat_links, chat_link]
   )
 

@@ -70,9 +70,7 @@ export function Playground({ variant = 'console' }: { variant?: 'console' | 'pub
   const keyLoading = usePlaygroundKey ? playgroundToken.isPending : tokens.isPending
   const hint = !key && keyLoading ? t('composer.preparing') : !ready && key && models.data?.length === 0 ? t('composer.noModels') : undefined
 
-  const settingsPanel = (
-    <PlaygroundSettingsForm form={form} tokens={tokens.data} models={models.data} modelsLoading={!!key && models.isPending} />
-  )
+  const settingsPanel = <PlaygroundSettingsForm form={form} tokens={tokens.data} models={models.data} modelsLoading={!!key && models.isPending} />
   const actions = (
     <>
       {!desktop && (

@@ -45,12 +45,9 @@ export function useChat() {
   }, [])
 
   const mutation = useMutation<StreamResult, Error, SendVariables>({
-    mutationFn: ({ key, request, answerId, signal }) =>
-      streamChat(key, request, (piece) => patch(answerId, (m) => ({ content: m.content + piece })), signal),
-    onSuccess: (result, { answerId }) =>
-      patch(answerId, () => ({ status: 'done', usage: result.usage, duration: Date.now() - started.current })),
-    onError: (err, { answerId }) =>
-      patch(answerId, () => (isAbort(err) ? { status: 'stopped', duration: Date.now() - started.current } : { status: 'error', error: err.message })),
+    mutationFn: ({ key, request, answerId, signal }) => streamChat(key, request, (piece) => patch(answerId, (m) => ({ content: m.content + piece })), signal),
+    onSuccess: (result, { answerId }) => patch(answerId, () => ({ status: 'done', usage: result.usage, duration: Date.now() - started.current })),
+    onError: (err, { answerId }) => patch(answerId, () => (isAbort(err) ? { status: 'stopped', duration: Date.now() - started.current } : { status: 'error', error: err.message })),
     onSettled: () => {
       controller.current = null
     },
@@ -70,14 +67,8 @@ export function useChat() {
       if (controller.current) return
       const question: ChatMessage = { id: newId(), role: 'user', content: text }
       const answer: ChatMessage = { id: newId(), role: 'assistant', content: '', status: 'streaming', model: settings.model }
-      const history: ChatTurn[] = messages
-        .filter((m) => m.role === 'user' || (m.content && m.status !== 'error'))
-        .map((m) => ({ role: m.role, content: m.content }))
-      const turns: ChatTurn[] = [
-        ...(settings.system.trim() ? [{ role: 'system' as const, content: settings.system }] : []),
-        ...history,
-        { role: 'user', content: text },
-      ]
+      const history: ChatTurn[] = messages.filter((m) => m.role === 'user' || (m.content && m.status !== 'error')).map((m) => ({ role: m.role, content: m.content }))
+      const turns: ChatTurn[] = [...(settings.system.trim() ? [{ role: 'system' as const, content: settings.system }] : []), ...history, { role: 'user', content: text }]
       const request: ChatRequest = {
         model: settings.model,
         messages: turns,

@@ -84,11 +84,7 @@ const priceUrl = (model: string) => `/api/prices/single/${encodeURIComponent(mod
 /** Every price write changes the list and what counts as unpriced. */
 function useInvalidatePrices() {
   const queryClient = useQueryClient()
-  return () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: pricingKeys.prices }),
-      queryClient.invalidateQueries({ queryKey: pricingKeys.catalogue }),
-    ])
+  return () => Promise.all([queryClient.invalidateQueries({ queryKey: pricingKeys.prices }), queryClient.invalidateQueries({ queryKey: pricingKeys.catalogue })])
 }
 
 export function useCreatePrice() {
@@ -133,8 +129,7 @@ export function useDeletePrices() {
   const invalidate = useInvalidatePrices()
   const { t } = useTranslation('pricing')
   return useMutation({
-    mutationFn: (models: string[]) =>
-      models.length === 1 ? api.delete<number>(priceUrl(models[0])) : api.put<number>('/api/prices/multiple/delete', { models }),
+    mutationFn: (models: string[]) => (models.length === 1 ? api.delete<number>(priceUrl(models[0])) : api.put<number>('/api/prices/multiple/delete', { models })),
     onSuccess: async (_count, models) => {
       await invalidate()
       notify.success(t('messages.deleted', { count: models.length }))
@@ -163,8 +158,7 @@ export function useSyncPrices() {
   const invalidate = useInvalidatePrices()
   const { t } = useTranslation('pricing')
   return useMutation({
-    mutationFn: ({ mode, list }: { mode: SyncMode; list: RemotePrice[] }) =>
-      api.post<SyncResult>(`/api/prices/sync?updateMode=${mode}`, list),
+    mutationFn: ({ mode, list }: { mode: SyncMode; list: RemotePrice[] }) => api.post<SyncResult>(`/api/prices/sync?updateMode=${mode}`, list),
     onSuccess: async () => {
       await invalidate()
       notify.success(t('updates.applied'))

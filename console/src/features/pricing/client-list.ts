@@ -19,11 +19,7 @@ const compare = (a: Comparable, b: Comparable) => {
  * Sort by `order` (`field` or `-field`, fields read through `sortKeys`), then cut the page. `page`
  * is the page actually shown: past the end (after deletes or a narrower filter) it is the last one.
  */
-export function pageOf<T>(
-  rows: T[],
-  search: ListSearch,
-  sortKeys: Record<string, (row: T) => Comparable>
-): { rows: T[]; total: number; page: number } {
+export function pageOf<T>(rows: T[], search: ListSearch, sortKeys: Record<string, (row: T) => Comparable>): { rows: T[]; total: number; page: number } {
   let sorted = rows
   const order = search.order
   const field = order?.replace(/^-/, '')

@@ -25,11 +25,7 @@ function PriceActions() {
   const { open } = usePricing()
   const queryClient = useQueryClient()
   const prices = useQuery(pricesQueryOptions)
-  const refresh = () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: pricingKeys.prices }),
-      queryClient.invalidateQueries({ queryKey: pricingKeys.catalogue }),
-    ])
+  const refresh = () => Promise.all([queryClient.invalidateQueries({ queryKey: pricingKeys.prices }), queryClient.invalidateQueries({ queryKey: pricingKeys.catalogue })])
   return (
     <div className="flex flex-wrap gap-2">
       <Button variant="outline" onClick={refresh} disabled={prices.isFetching} data-testid="pricing-refresh">

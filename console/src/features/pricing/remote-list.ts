@@ -55,18 +55,11 @@ export async function fetchRemoteList(url: string, signal?: AbortSignal): Promis
 }
 
 /** A canonical string for extra ratios (order-independent; null and {} are the same). */
-export const ratiosKey = (r: ExtraRatios | null | undefined) =>
-  JSON.stringify(Object.entries(r ?? {}).sort(([a], [b]) => a.localeCompare(b)))
+export const ratiosKey = (r: ExtraRatios | null | undefined) => JSON.stringify(Object.entries(r ?? {}).sort(([a], [b]) => a.localeCompare(b)))
 
 /** Whether two prices charge the same (type, supplier, multipliers, extra ratios). */
 export function samePrice(a: Omit<RemotePrice, 'model'>, b: Omit<RemotePrice, 'model'>): boolean {
-  return (
-    a.type === b.type &&
-    a.channel_type === b.channel_type &&
-    a.input === b.input &&
-    a.output === b.output &&
-    ratiosKey(a.extra_ratios) === ratiosKey(b.extra_ratios)
-  )
+  return a.type === b.type && a.channel_type === b.channel_type && a.input === b.input && a.output === b.output && ratiosKey(a.extra_ratios) === ratiosKey(b.extra_ratios)
 }
 
 export interface PriceChange {

@@ -35,22 +35,15 @@ const multiplier = z
 /** A wildcard star only as the last character, with text before it. */
 export const isValidModelName = (m: string) => !m.includes('*') || (m.indexOf('*') === m.length - 1 && m.length > 1)
 
-const modelName = z
-  .string()
-  .trim()
-  .min(1, 'pricing:validation.modelRequired')
-  .max(200, 'pricing:validation.modelTooLong')
-  .refine(isValidModelName, 'pricing:validation.wildcard')
+const modelName = z.string().trim().min(1, 'pricing:validation.modelRequired').max(200, 'pricing:validation.modelTooLong').refine(isValidModelName, 'pricing:validation.wildcard')
 
-const extraRatioRows = z
-  .array(z.object({ kind: z.string().min(1, 'pricing:validation.kindRequired'), ratio: multiplier }))
-  .superRefine((rows, ctx) => {
-    const seen = new Set<string>()
-    rows.forEach((row, i) => {
-      if (row.kind && seen.has(row.kind)) ctx.addIssue({ code: 'custom', path: [i, 'kind'], message: 'pricing:validation.kindDuplicate' })
-      seen.add(row.kind)
-    })
+const extraRatioRows = z.array(z.object({ kind: z.string().min(1, 'pricing:validation.kindRequired'), ratio: multiplier })).superRefine((rows, ctx) => {
+  const seen = new Set<string>()
+  rows.forEach((row, i) => {
+    if (row.kind && seen.has(row.kind)) ctx.addIssue({ code: 'custom', path: [i, 'kind'], message: 'pricing:validation.kindDuplicate' })
+    seen.add(row.kind)
   })
+})
 
 const priceFields = {
   type: z.enum(['tokens', 'times'], 'pricing:validation.type'),
@@ -62,8 +55,7 @@ const priceFields = {
 }
 
 /** `taken(model)`: whether another price already uses that name. */
-export const priceFormSchema = (taken: (model: string) => boolean) =>
-  z.object({ model: modelName.refine((m) => !taken(m), 'pricing:validation.modelTaken'), ...priceFields })
+export const priceFormSchema = (taken: (model: string) => boolean) => z.object({ model: modelName.refine((m) => !taken(m), 'pricing:validation.modelTaken'), ...priceFields })
 export type PriceFormValues = z.infer<ReturnType<typeof priceFormSchema>>
 
 /** Merged edit: `taken(model)` is true for models priced outside the group being edited. */

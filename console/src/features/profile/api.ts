@@ -38,8 +38,7 @@ export function useGenerateAccessToken() {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: () => api.get<string>('/api/user/token'),
-    onSuccess: () =>
-      queryClient.setQueryData(selfQueryOptions.queryKey, (old?: UserProfile) => old && { ...old, has_access_token: true }),
+    onSuccess: () => queryClient.setQueryData(selfQueryOptions.queryKey, (old?: UserProfile) => old && { ...old, has_access_token: true }),
   })
 }
 

@@ -19,8 +19,7 @@ export const redemptionKeys = {
   list: (search: RedemptionListSearch) => ['redemptions', 'list', search] as const,
 }
 
-export const redemptionsQueryOptions = (search: RedemptionListSearch) =>
-  pagedListQuery<Redemption>(redemptionKeys.list(search), '/api/redemption/', search)
+export const redemptionsQueryOptions = (search: RedemptionListSearch) => pagedListQuery<Redemption>(redemptionKeys.list(search), '/api/redemption/', search)
 
 const useRefresh = () => useInvalidate(redemptionKeys.all)
 

@@ -47,11 +47,7 @@ function SettingsTabs() {
   const query = useQuery(optionsQueryOptions)
 
   return (
-    <Tabs
-      value={tab}
-      onValueChange={(value) => void navigate({ search: { tab: value as SettingsTab }, replace: true })}
-      className="gap-6"
-    >
+    <Tabs value={tab} onValueChange={(value) => void navigate({ search: { tab: value as SettingsTab }, replace: true })} className="gap-6">
       <TabsList className="w-full sm:w-fit" data-testid="settings-tabs">
         {SETTINGS_TABS.map((id) => (
           <TabsTrigger key={id} value={id} className="px-4">

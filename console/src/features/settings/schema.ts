@@ -134,7 +134,10 @@ export const chatLinkRow = z.object({
   name: z.string().trim().min(1, msg('required')),
   url: z.string().trim().min(1, msg('required')),
   show: z.boolean(),
-  sort: z.string().trim().regex(/^-?\d+$/, msg('integer')),
+  sort: z
+    .string()
+    .trim()
+    .regex(/^-?\d+$/, msg('integer')),
 })
 export type ChatLinkRow = z.infer<typeof chatLinkRow>
 
@@ -153,15 +156,13 @@ export type ChatLinksValues = z.infer<typeof chatLinksSchema>
 /** Domains of the whitelist: `example.com`, `mail.example.co.uk`. */
 const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i
 
-export const emailDomainSchema = z
-  .object({ EmailDomainRestrictionEnabled: z.boolean(), EmailDomainWhitelist: z.array(z.string()) })
-  .superRefine((v, ctx) => {
-    if (v.EmailDomainWhitelist.some((d) => !DOMAIN.test(d))) {
-      ctx.addIssue({ code: 'custom', path: ['EmailDomainWhitelist'], message: msg('domain') })
-    } else if (v.EmailDomainRestrictionEnabled && v.EmailDomainWhitelist.length === 0) {
-      ctx.addIssue({ code: 'custom', path: ['EmailDomainWhitelist'], message: msg('domainsRequired') })
-    }
-  })
+export const emailDomainSchema = z.object({ EmailDomainRestrictionEnabled: z.boolean(), EmailDomainWhitelist: z.array(z.string()) }).superRefine((v, ctx) => {
+  if (v.EmailDomainWhitelist.some((d) => !DOMAIN.test(d))) {
+    ctx.addIssue({ code: 'custom', path: ['EmailDomainWhitelist'], message: msg('domain') })
+  } else if (v.EmailDomainRestrictionEnabled && v.EmailDomainWhitelist.length === 0) {
+    ctx.addIssue({ code: 'custom', path: ['EmailDomainWhitelist'], message: msg('domainsRequired') })
+  }
+})
 export type EmailDomainValues = z.infer<typeof emailDomainSchema>
 
 /** The price of unpriced models: off (refuse them) or {type, input, output}. */
@@ -172,10 +173,7 @@ export const defaultPriceFields = {
   DefaultPriceOutput: z.string(),
 }
 
-export function checkDefaultPrice(
-  v: { DefaultPriceEnabled: boolean; DefaultPriceInput: string; DefaultPriceOutput: string },
-  ctx: z.RefinementCtx
-) {
+export function checkDefaultPrice(v: { DefaultPriceEnabled: boolean; DefaultPriceInput: string; DefaultPriceOutput: string }, ctx: z.RefinementCtx) {
   if (!v.DefaultPriceEnabled) return
   for (const field of ['DefaultPriceInput', 'DefaultPriceOutput'] as const) {
     if (!isNumber(v[field]) || Number(v[field]) < 0) ctx.addIssue({ code: 'custom', path: [field], message: msg('nonNegative') })

@@ -96,8 +96,7 @@ interface ChatLink {
   sort: number
 }
 
-export const chatLinksToRows = (links: ChatLink[]): ChatLinkRow[] =>
-  links.map((l) => ({ name: l.name, url: l.url, show: l.show, sort: String(l.sort) }))
+export const chatLinksToRows = (links: ChatLink[]): ChatLinkRow[] => links.map((l) => ({ name: l.name, url: l.url, show: l.show, sort: String(l.sort) }))
 
 export function chatLinksFromOption(raw: string): ChatLinkRow[] {
   try {
@@ -115,5 +114,4 @@ export function chatLinksFromOption(raw: string): ChatLinkRow[] {
 }
 
 /** Rows as the server stores them (the row order is kept; clients sort by descending `sort`). */
-export const chatLinksToOption = (rows: ChatLinkRow[]) =>
-  JSON.stringify(rows.map((r) => ({ name: r.name.trim(), url: r.url.trim(), show: r.show, sort: Number(r.sort) })))
+export const chatLinksToOption = (rows: ChatLinkRow[]) => JSON.stringify(rows.map((r) => ({ name: r.name.trim(), url: r.url.trim(), show: r.show, sort: Number(r.sort) })))

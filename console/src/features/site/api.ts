@@ -112,8 +112,7 @@ export function useSiteInfo(): SiteInfo {
   return useQuery(siteInfoQueryOptions).data ?? DEFAULT_SITE_INFO
 }
 
-const contentQuery = (key: string, path: string) =>
-  queryOptions({ queryKey: ['site', key], queryFn: () => api.get<string>(path), staleTime: 60_000 })
+const contentQuery = (key: string, path: string) => queryOptions({ queryKey: ['site', key], queryFn: () => api.get<string>(path), staleTime: 60_000 })
 
 export const noticeQueryOptions = contentQuery('notice', '/api/notice')
 export const aboutQueryOptions = contentQuery('about', '/api/about')

@@ -21,8 +21,7 @@ export const telegramKeys = {
   status: ['telegram', 'status'] as const,
 }
 
-export const telegramMenusQueryOptions = (search: TelegramListSearch) =>
-  pagedListQuery<TelegramMenu>(telegramKeys.list(search), '/api/option/telegram/', search)
+export const telegramMenusQueryOptions = (search: TelegramListSearch) => pagedListQuery<TelegramMenu>(telegramKeys.list(search), '/api/option/telegram/', search)
 
 export const telegramStatusQueryOptions = queryOptions({
   queryKey: telegramKeys.status,

@@ -112,8 +112,7 @@ export const userGroupsQueryOptions = queryOptions({
 
 export const availableModelsQueryOptions = queryOptions({
   queryKey: tokenKeys.models,
-  queryFn: ({ signal }) =>
-    api.get<{ models: { model: string }[] }>('/api/available_model', undefined, signal).then((d) => [...new Set(d.models.map((m) => m.model))].sort()),
+  queryFn: ({ signal }) => api.get<{ models: { model: string }[] }>('/api/available_model', undefined, signal).then((d) => [...new Set(d.models.map((m) => m.model))].sort()),
   staleTime: 60_000,
 })
 

@@ -41,10 +41,7 @@ export function Tokens() {
     <TokensProvider admin={allUsers}>
       <PageHeader title={t('title')} description={allUsers ? t('descriptionAll') : t('description')} actions={<CreateButton />} />
       {admin && (
-        <Tabs
-          value={allUsers ? 'all' : 'mine'}
-          onValueChange={(v) => navigate({ search: v === 'all' ? { scope: 'all' } : {}, replace: true })}
-        >
+        <Tabs value={allUsers ? 'all' : 'mine'} onValueChange={(v) => navigate({ search: v === 'all' ? { scope: 'all' } : {}, replace: true })}>
           <TabsList>
             <TabsTrigger value="mine" className="px-4">
               {t('scope.mine')}

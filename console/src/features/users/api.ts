@@ -26,8 +26,7 @@ export const userKeys = {
 export const usersQueryOptions = (search: UserListSearch) =>
   queryOptions({
     queryKey: userKeys.list(search),
-    queryFn: ({ signal }) =>
-      api.get<Page<AdminUser>>('/api/user/', { p: search.p, page_size: search.page_size, order: search.order, keyword: search.keyword }, signal),
+    queryFn: ({ signal }) => api.get<Page<AdminUser>>('/api/user/', { p: search.p, page_size: search.page_size, order: search.order, keyword: search.keyword }, signal),
     placeholderData: keepPreviousData,
   })
 

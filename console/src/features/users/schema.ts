@@ -22,17 +22,19 @@ export function quotaAmount(currency: boolean) {
 }
 
 export function userFormSchema(opts: { edit: boolean; currency: boolean }) {
-  return z.object({
-    username: usernameField,
-    display_name: z.string().trim().max(40, 'validation.displayNameMax'),
-    email: z.string().trim().pipe(emailField),
-    // Editing: empty keeps the current password.
-    password: opts.edit ? z.union([z.literal(''), passwordField]) : passwordField,
-    group: z.string().trim().min(1, 'users:validation.groupRequired'),
-    quota: quotaAmount(opts.currency),
-    // The default limits and budget of the user's tokens (sent when editing).
-    ...limitsFormShape,
-  }).superRefine((v, ctx) => checkLimits(v, ctx, opts.currency))
+  return z
+    .object({
+      username: usernameField,
+      display_name: z.string().trim().max(40, 'validation.displayNameMax'),
+      email: z.string().trim().pipe(emailField),
+      // Editing: empty keeps the current password.
+      password: opts.edit ? z.union([z.literal(''), passwordField]) : passwordField,
+      group: z.string().trim().min(1, 'users:validation.groupRequired'),
+      quota: quotaAmount(opts.currency),
+      // The default limits and budget of the user's tokens (sent when editing).
+      ...limitsFormShape,
+    })
+    .superRefine((v, ctx) => checkLimits(v, ctx, opts.currency))
 }
 export type UserFormValues = z.infer<ReturnType<typeof userFormSchema>>
 

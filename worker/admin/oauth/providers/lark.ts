@@ -34,11 +34,9 @@ export async function larkIdentity(settings: Settings, code: string): Promise<Ex
   const accessToken = token.body.data?.access_token
   if (token.body.code !== 0 || !accessToken) throw providerError('Lark', token.body.msg || 'invalid or expired code')
 
-  const info = await fetchJson<LarkAnswer<{ open_id?: string; name?: string; en_name?: string; email?: string; enterprise_email?: string }>>(
-    'Lark',
-    LARK_USER_INFO_URL,
-    { headers: { authorization: `Bearer ${accessToken}` } }
-  )
+  const info = await fetchJson<LarkAnswer<{ open_id?: string; name?: string; en_name?: string; email?: string; enterprise_email?: string }>>('Lark', LARK_USER_INFO_URL, {
+    headers: { authorization: `Bearer ${accessToken}` },
+  })
   const user = info.body.data
   if (info.body.code !== 0 || !user?.open_id) throw providerError('Lark', info.body.msg || 'cannot read the user')
   return {

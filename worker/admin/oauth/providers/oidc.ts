@@ -120,7 +120,11 @@ async function verifyIdToken(settings: Settings, doc: Discovery, idToken: string
 }
 
 function usernameFrom(settings: Settings, claims: Record<string, unknown>): string | undefined {
-  for (const name of settings.str('OIDCUsernameClaims').split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const name of settings
+    .str('OIDCUsernameClaims')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const value = claims[name]
     if (typeof value === 'string' && value.trim()) return value.trim()
   }

@@ -10,11 +10,9 @@ import { fetchJson, providerError } from '../provider-http'
 
 export async function wechatIdentity(settings: Settings, code: string): Promise<ExternalIdentity> {
   const base = settings.str('WeChatServerAddress').trim().replace(/\/+$/, '')
-  const answer = await fetchJson<{ success?: boolean; message?: string; data?: unknown }>(
-    'WeChat server',
-    `${base}/api/wechat/user?code=${encodeURIComponent(code)}`,
-    { headers: { authorization: settings.str('WeChatServerToken') } }
-  )
+  const answer = await fetchJson<{ success?: boolean; message?: string; data?: unknown }>('WeChat server', `${base}/api/wechat/user?code=${encodeURIComponent(code)}`, {
+    headers: { authorization: settings.str('WeChatServerToken') },
+  })
   const openid = answer.body.data
   if (!answer.body.success || typeof openid !== 'string' || openid === '') {
     throw providerError('WeChat', answer.body.message || 'invalid or expired verification code')

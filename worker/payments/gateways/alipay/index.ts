@@ -54,7 +54,6 @@ export function alipayVerify(publicKey: string, fields: Record<string, string>):
   return rsaVerify(publicKey, sortedQuery(fields), fields.sign)
 }
 
-
 /**
  * The raw JSON text of `{name}` in an Alipay answer (`{"<name>":{…},"sign":"…"}`): Alipay signs
  * exactly those bytes, so it is cut out by bracket matching rather than re-serialised.
@@ -81,7 +80,11 @@ export function rawResponseValue(text: string, name: string): string | undefined
 /** Call the Open API and return its verified `{method}_response` object. */
 async function callApi<T>(config: AlipayConfig, method: string, biz: Record<string, unknown>, extra: Record<string, string>): Promise<T> {
   const params = await alipaySignedParams(config, method, biz, extra)
-  const res = await fetch(config.gateway_url || ALIPAY_GATEWAY, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded;charset=utf-8' }, body: new URLSearchParams(params) })
+  const res = await fetch(config.gateway_url || ALIPAY_GATEWAY, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded;charset=utf-8' },
+    body: new URLSearchParams(params),
+  })
   const text = await res.text()
   const name = `${method.replace(/\./g, '_')}_response`
   const raw = rawResponseValue(text, name)

@@ -17,7 +17,10 @@ const EVENTS = ['checkout.session.completed', 'checkout.session.async_payment_su
 const TOLERANCE_SECONDS = 300
 
 const schema = z.object({
-  secret_key: z.string().trim().regex(/^(sk|rk)_(test|live)_\w+$/, 'must be a secret key (sk_live_… or sk_test_…)'),
+  secret_key: z
+    .string()
+    .trim()
+    .regex(/^(sk|rk)_(test|live)_\w+$/, 'must be a secret key (sk_live_… or sk_test_…)'),
   webhook_secret: z.string().trim().max(200).default(''),
   api_base: z.union([z.literal(''), z.url()]).default(''),
 })
@@ -39,7 +42,13 @@ export function stripeClient(config: StripeConfig): Stripe {
 function paidFrom(session: Stripe.Checkout.Session): PaidNotify | undefined {
   if (session.payment_status !== 'paid' || !session.client_reference_id || session.amount_total === null) return undefined
   const intent = typeof session.payment_intent === 'string' ? session.payment_intent : session.payment_intent?.id
-  return { kind: 'paid', tradeNo: session.client_reference_id, gatewayNo: intent || session.id, amountCents: session.amount_total, currency: (session.currency ?? '').toUpperCase() }
+  return {
+    kind: 'paid',
+    tradeNo: session.client_reference_id,
+    gatewayNo: intent || session.id,
+    amountCents: session.amount_total,
+    currency: (session.currency ?? '').toUpperCase(),
+  }
 }
 
 async function describeError(err: unknown): Promise<never> {
@@ -81,7 +90,12 @@ export const stripe: Gateway<StripeConfig> = {
     try {
       event = await stripeClient(config).webhooks.constructEventAsync(req.body, header, config.webhook_secret, TOLERANCE_SECONDS, crypto)
     } catch (err) {
-      return { kind: 'invalid', reason: `signature: ${String((err as Error).message).split('\n')[0]!.trim()}` }
+      return {
+        kind: 'invalid',
+        reason: `signature: ${String((err as Error).message)
+          .split('\n')[0]!
+          .trim()}`,
+      }
     }
     if (!(EVENTS as readonly string[]).includes(event.type)) return { kind: 'ignored', reason: `event ${event.type}` }
     const session = event.data.object as Stripe.Checkout.Session

@@ -39,7 +39,14 @@ export function platformSerial(config: Pick<WxpayConfig, 'platform_public_key' |
 }
 
 /** The Authorization header of an API v3 request. */
-export async function wxpayAuthorization(config: WxpayConfig, method: string, pathWithQuery: string, body: string, timestamp = Math.floor(Date.now() / 1000), nonce = randomString(32)): Promise<string> {
+export async function wxpayAuthorization(
+  config: WxpayConfig,
+  method: string,
+  pathWithQuery: string,
+  body: string,
+  timestamp = Math.floor(Date.now() / 1000),
+  nonce = randomString(32)
+): Promise<string> {
   const signature = await rsaSign(config.mch_private_key, `${method}\n${pathWithQuery}\n${timestamp}\n${nonce}\n${body}\n`)
   return `WECHATPAY2-SHA256-RSA2048 mchid="${config.mch_id}",nonce_str="${nonce}",signature="${signature}",timestamp="${timestamp}",serial_no="${config.mch_certificate_serial_number}"`
 }

@@ -39,7 +39,14 @@ describe('/v1/messages on an OpenAI channel', () => {
     upstream = mockUpstream((req, body) => {
       if (!req.url.endsWith('/chat/completions') || !body.tools) return undefined
       const message = { role: 'assistant', content: null, tool_calls: [{ id: 'call_w1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] }
-      return Response.json({ id: 'chatcmpl-t', object: 'chat.completion', created: 1, model: body.model, choices: [{ index: 0, message, finish_reason: 'tool_calls' }], usage: USAGE })
+      return Response.json({
+        id: 'chatcmpl-t',
+        object: 'chat.completion',
+        created: 1,
+        model: body.model,
+        choices: [{ index: 0, message, finish_reason: 'tool_calls' }],
+        usage: USAGE,
+      })
     })
     await setPrice('gpt-4o', 2, 4)
     await createChannel({ key: 'good' })
@@ -47,7 +54,10 @@ describe('/v1/messages on an OpenAI channel', () => {
 
   it('answers a Message, converts system/stop/top_k and bills exactly like chat, logging the format', async () => {
     const { user, token } = await customer()
-    const res = await post(token.key, messages({ system: [{ type: 'text', text: 'Be brief.' }], stop_sequences: ['END'], top_k: 5, temperature: 0.5, metadata: { user_id: 'u-1' } }))
+    const res = await post(
+      token.key,
+      messages({ system: [{ type: 'text', text: 'Be brief.' }], stop_sequences: ['END'], top_k: 5, temperature: 0.5, metadata: { user_id: 'u-1' } })
+    )
     expect(res.status).toBe(200)
     expect(res.json).toMatchObject({
       type: 'message',
@@ -66,7 +76,10 @@ describe('/v1/messages on an OpenAI channel', () => {
       top_k: 5,
       temperature: 0.5,
       user: 'u-1',
-      messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Say hello' }],
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'Say hello' },
+      ],
     })
     const l = await expectBalanceMatchesLog(user.id, 1)
     expect(l.loggedQuota).toBe(USAGE.prompt_tokens * 2 + USAGE.completion_tokens * 4)
@@ -90,7 +103,10 @@ describe('/v1/messages on an OpenAI channel', () => {
       'message_stop',
     ])
     for (const e of events) expect(JSON.parse(e.data).type).toBe(e.event)
-    const text = events.filter((e) => e.event === 'content_block_delta').map((e) => JSON.parse(e.data).delta.text).join('')
+    const text = events
+      .filter((e) => e.event === 'content_block_delta')
+      .map((e) => JSON.parse(e.data).delta.text)
+      .join('')
     expect(text).toBe(REPLY)
     expect(JSON.parse(events.at(-2)!.data)).toEqual({
       type: 'message_delta',
@@ -106,7 +122,11 @@ describe('/v1/messages on an OpenAI channel', () => {
     const { user, token } = await customer()
     const ctx = createExecutionContext()
     const res = await worker.fetch(
-      new Request('http://gateway.test/v1/messages', { method: 'POST', headers: { ...anthropicHeaders(token.key), 'content-type': 'application/json' }, body: JSON.stringify(messages({ stream: true })) }),
+      new Request('http://gateway.test/v1/messages', {
+        method: 'POST',
+        headers: { ...anthropicHeaders(token.key), 'content-type': 'application/json' },
+        body: JSON.stringify(messages({ stream: true })),
+      }),
       env,
       ctx
     )
@@ -154,7 +174,11 @@ describe('/v1/messages on an OpenAI channel', () => {
 
   it('counts tokens without billing', async () => {
     const { user, token } = await customer()
-    const res = await post(token.key, { model: 'gpt-4o', messages: [{ role: 'user', content: 'How many tokens is this sentence?' }], tools: [WEATHER_TOOL] }, '/v1/messages/count_tokens')
+    const res = await post(
+      token.key,
+      { model: 'gpt-4o', messages: [{ role: 'user', content: 'How many tokens is this sentence?' }], tools: [WEATHER_TOOL] },
+      '/v1/messages/count_tokens'
+    )
     expect(res.status).toBe(200)
     expect(res.json.input_tokens).toBeGreaterThan(5)
     expect(upstream.calls).toHaveLength(0)
@@ -171,7 +195,12 @@ describe('/v1/messages errors in the Anthropic envelope', () => {
 
   it.each([
     ['a missing key', 401, 'authentication_error', (_k: string) => ({ headers: { 'anthropic-version': '2023-06-01' }, json: messages() })],
-    ['a missing max_tokens', 400, 'invalid_request_error', (k: string) => ({ headers: anthropicHeaders(k), json: { model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] } })],
+    [
+      'a missing max_tokens',
+      400,
+      'invalid_request_error',
+      (k: string) => ({ headers: anthropicHeaders(k), json: { model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] } }),
+    ],
     ['temperature 1.5', 400, 'invalid_request_error', (k: string) => ({ headers: anthropicHeaders(k), json: messages({ temperature: 1.5 }) })],
     ['an unknown model', 503, 'overloaded_error', (k: string) => ({ headers: anthropicHeaders(k), json: messages({ model: 'nope' }) })],
     ['a body that is not JSON', 400, 'invalid_request_error', (k: string) => ({ headers: { ...anthropicHeaders(k), 'content-type': 'application/json' }, body: '{' })],
@@ -244,7 +273,11 @@ describe('/v1/messages on an Anthropic channel', () => {
       })
     )
     expect(res.status).toBe(200)
-    expect(res.json).toMatchObject({ id: 'msg_01Native', content: [{ type: 'text', text: 'Bonjour.' }], usage: { input_tokens: 20, output_tokens: 5, cache_read_input_tokens: 100 } })
+    expect(res.json).toMatchObject({
+      id: 'msg_01Native',
+      content: [{ type: 'text', text: 'Bonjour.' }],
+      usage: { input_tokens: 20, output_tokens: 5, cache_read_input_tokens: 100 },
+    })
     expect(res.json).toEqual(answer)
     expect(upstream.calls[0]!.body).toEqual({
       model: 'claude-sonnet-4-5',
@@ -269,9 +302,12 @@ describe('/v1/messages on an Anthropic channel', () => {
     expect(JSON.parse(log.metadata)).toMatchObject({ inbound_format: 'anthropic', quota: l.loggedQuota })
   })
 
-  it('streams the channel\'s own events unchanged and bills their usage', async () => {
+  it("streams the channel's own events unchanged and bills their usage", async () => {
     const { user, token } = await customer()
-    const res = await send('/v1/messages', { headers: { ...anthropicHeaders(token.key), 'anthropic-beta': 'interleaved-thinking-2025-05-14' }, json: messages({ model: 'claude-sonnet-4-5', stream: true }) })
+    const res = await send('/v1/messages', {
+      headers: { ...anthropicHeaders(token.key), 'anthropic-beta': 'interleaved-thinking-2025-05-14' },
+      json: messages({ model: 'claude-sonnet-4-5', stream: true }),
+    })
     expect(res.status).toBe(200)
     expect(upstream.calls[0]!.body).toMatchObject({ stream: true, max_tokens: 256, messages: [{ role: 'user', content: 'Say hello' }] })
     expect(upstream.calls[0]!.body).not.toHaveProperty('stream_options')
@@ -285,7 +321,9 @@ describe('/v1/messages on an Anthropic channel', () => {
 
   it('falls back to conversion when the Anthropic channel fails and an OpenAI channel answers', async () => {
     upstream.restore()
-    upstream = mockUpstream((req) => (new URL(req.url).pathname === '/v1/messages' ? Response.json({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }, { status: 529 }) : undefined))
+    upstream = mockUpstream((req) =>
+      new URL(req.url).pathname === '/v1/messages' ? Response.json({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }, { status: 529 }) : undefined
+    )
     await createChannel({ key: 'good', models: 'claude-sonnet-4-5', priority: -1 })
     await setOptions({ RetryTimes: '1' })
     const { user, token } = await customer()

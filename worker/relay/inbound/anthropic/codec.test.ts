@@ -81,7 +81,10 @@ describe('Anthropic request → chat', () => {
     const doc = minimal({ messages: [{ role: 'user', content: [{ type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'A memo.' } }] }] })
     expect((anthropicCodec().toOpenAI(doc).messages as unknown[])[0]).toEqual({ role: 'user', content: 'A memo.' })
     const req = parseMessages({ model: 'm', messages: [{ role: 'user', content: 'x' }], system: 'S' }, countTokensSchema)
-    expect(chatMessages(req)).toEqual([{ role: 'system', content: 'S' }, { role: 'user', content: 'x' }])
+    expect(chatMessages(req)).toEqual([
+      { role: 'system', content: 'S' },
+      { role: 'user', content: 'x' },
+    ])
   })
 })
 

@@ -64,8 +64,7 @@ export type MessagesRequest = z.infer<typeof countTokensSchema>
 type Block = z.infer<typeof block>
 type Part = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } }
 
-const joinText = (blocks: { type: string; text?: unknown }[]) =>
-  blocks.map((b) => (b.type === 'text' && typeof b.text === 'string' ? b.text : '')).join('')
+const joinText = (blocks: { type: string; text?: unknown }[]) => blocks.map((b) => (b.type === 'text' && typeof b.text === 'string' ? b.text : '')).join('')
 
 function documentPart(b: Extract<Block, { type: 'document' }>): Part {
   const source = b.source as { type: string; data?: unknown; media_type?: unknown }

@@ -21,7 +21,8 @@ export function anthropicUsage(u: Record<string, any> | undefined) {
   return out
 }
 
-export const messageId = (id: unknown) => (typeof id === 'string' && id.startsWith('msg_') ? id : `msg_${typeof id === 'string' && id ? id.replace(/^chatcmpl-/, '') : crypto.randomUUID().replace(/-/g, '')}`)
+export const messageId = (id: unknown) =>
+  typeof id === 'string' && id.startsWith('msg_') ? id : `msg_${typeof id === 'string' && id ? id.replace(/^chatcmpl-/, '') : crypto.randomUUID().replace(/-/g, '')}`
 
 function toolInput(args: unknown): unknown {
   if (typeof args !== 'string' || !args.trim()) return {}
@@ -67,7 +68,10 @@ const ERROR_TYPES: Record<number, string> = {
   529: 'overloaded_error',
 }
 
-export const anthropicErrorBody = (status: number, message: string) => ({ type: 'error', error: { type: ERROR_TYPES[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error'), message } })
+export const anthropicErrorBody = (status: number, message: string) => ({
+  type: 'error',
+  error: { type: ERROR_TYPES[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error'), message },
+})
 
 export function anthropicErrorResponse(err: ApiError, requestId?: string): Response {
   const message = requestId ? `${err.message} (request id: ${requestId})` : err.message

@@ -59,7 +59,17 @@ describe('Anthropic stream encoder', () => {
     const first = toolStream.split('\n\n').slice(0, 4).join('\n\n')
     const raw = `${first}\n\ndata: {"error":{"message":"upstream stream was cut: reset","type":"upstream_error","code":null,"param":null}}\n\n`
     const out = payloads((await encodeStream(new AnthropicStreamEncoder(), raw, every)).events)
-    expect(out.map((e) => e.event)).toEqual(['message_start', 'content_block_start', 'ping', 'content_block_delta', 'content_block_delta', 'content_block_stop', 'content_block_start', 'content_block_delta', 'error'])
+    expect(out.map((e) => e.event)).toEqual([
+      'message_start',
+      'content_block_start',
+      'ping',
+      'content_block_delta',
+      'content_block_delta',
+      'content_block_stop',
+      'content_block_start',
+      'content_block_delta',
+      'error',
+    ])
     expect(out.at(-1)!.data).toEqual({ type: 'error', error: { type: 'overloaded_error', message: 'upstream stream was cut: reset' } })
   })
 

@@ -39,7 +39,15 @@ describe('Gemini request → chat', () => {
       ],
       tools: [{ functionDeclarations: [{ name: 'get_weather', description: 'Weather', parametersJsonSchema: { type: 'object' } }, { name: 'get_time' }] }],
       toolConfig: { functionCallingConfig: { mode: 'ANY' } },
-      generationConfig: { temperature: 1.2, topP: 0.9, topK: 32, maxOutputTokens: 300, candidateCount: 2, stopSequences: ['a', 'b', 'c', 'd', 'e'], responseMimeType: 'application/json' },
+      generationConfig: {
+        temperature: 1.2,
+        topP: 0.9,
+        topK: 32,
+        maxOutputTokens: 300,
+        candidateCount: 2,
+        stopSequences: ['a', 'b', 'c', 'd', 'e'],
+        responseMimeType: 'application/json',
+      },
       safetySettings: [{ category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_NONE' }],
     })
     expect(chat).toEqual({
@@ -87,7 +95,12 @@ describe('Gemini request → chat', () => {
       toolConfig: { functionCallingConfig: { mode: 'NONE' } },
       generationConfig: { responseSchema: { type: 'OBJECT' } },
     })
-    expect(chat).toMatchObject({ stream: true, stream_options: { include_usage: true }, tool_choice: 'none', response_format: { type: 'json_schema', json_schema: { name: 'response', schema: { type: 'OBJECT' } } } })
+    expect(chat).toMatchObject({
+      stream: true,
+      stream_options: { include_usage: true },
+      tool_choice: 'none',
+      response_format: { type: 'json_schema', json_schema: { name: 'response', schema: { type: 'OBJECT' } } },
+    })
   })
 
   it.each([
@@ -110,7 +123,11 @@ describe('OpenAI answers → Gemini', () => {
       model: 'gpt-4o',
       choices: [
         { index: 0, message: { role: 'assistant', content: 'Hi', reasoning_content: 'Hmm' }, finish_reason: 'stop' },
-        { index: 1, message: { role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{"a":1}' } }] }, finish_reason: 'tool_calls' },
+        {
+          index: 1,
+          message: { role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{"a":1}' } }] },
+          finish_reason: 'tool_calls',
+        },
       ],
       usage: { prompt_tokens: 10, completion_tokens: 6, total_tokens: 16, completion_tokens_details: { reasoning_tokens: 2 } },
     })
@@ -126,7 +143,12 @@ describe('OpenAI answers → Gemini', () => {
   })
 
   it('maps embeddings answers in index order and validates embedding requests', () => {
-    const answer = { data: [{ index: 1, embedding: [3, 4] }, { index: 0, embedding: [1, 2] }] }
+    const answer = {
+      data: [
+        { index: 1, embedding: [3, 4] },
+        { index: 0, embedding: [1, 2] },
+      ],
+    }
     expect(geminiEmbedCodec('e', true).fromOpenAI(answer)).toEqual({ embeddings: [{ values: [1, 2] }, { values: [3, 4] }] })
     expect(geminiEmbedCodec('e', false).fromOpenAI(answer)).toEqual({ embedding: { values: [1, 2] } })
     expect(() => geminiEmbedCodec('e', true).toOpenAI({ requests: [] })).toThrow(ApiError)

@@ -64,4 +64,3 @@ export function geminiEmbedCodec(model: string, batch: boolean): InboundCodec {
     errorResponse: googleErrorResponse,
   }
 }
-

@@ -18,7 +18,14 @@ beforeEach(async () => {
   upstream = mockUpstream((req, body) => {
     if (!req.url.endsWith('/chat/completions') || !body.tools) return undefined
     const message = { role: 'assistant', content: null, tool_calls: [{ id: 'call_w1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] }
-    return Response.json({ id: 'chatcmpl-t', object: 'chat.completion', created: 1, model: body.model, choices: [{ index: 0, message, finish_reason: 'tool_calls' }], usage: USAGE })
+    return Response.json({
+      id: 'chatcmpl-t',
+      object: 'chat.completion',
+      created: 1,
+      model: body.model,
+      choices: [{ index: 0, message, finish_reason: 'tool_calls' }],
+      usage: USAGE,
+    })
   })
   await setPrice('gpt-4o', 2, 4)
   await setPrice('text-embedding-3-small', 0.01, 0)
@@ -32,7 +39,11 @@ async function customer() {
   return { user, token }
 }
 const post = (key: string, path: string, json: unknown) => send(`/v1beta/models/${path}`, { headers: { 'x-goog-api-key': key }, json })
-const hello = { systemInstruction: { parts: [{ text: 'Be brief.' }] }, contents: [{ role: 'user', parts: [{ text: 'Say hello' }] }], generationConfig: { temperature: 0.4, maxOutputTokens: 64, stopSequences: ['END'] } }
+const hello = {
+  systemInstruction: { parts: [{ text: 'Be brief.' }] },
+  contents: [{ role: 'user', parts: [{ text: 'Say hello' }] }],
+  generationConfig: { temperature: 0.4, maxOutputTokens: 64, stopSequences: ['END'] },
+}
 
 describe('/v1beta generateContent', () => {
   it('answers with candidates and usageMetadata, billed like chat with the format logged', async () => {
@@ -49,7 +60,10 @@ describe('/v1beta generateContent', () => {
       temperature: 0.4,
       max_tokens: 64,
       stop: ['END'],
-      messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Say hello' }],
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'Say hello' },
+      ],
     })
     const l = await ledger(user.id)
     expect(l.consumeLogs).toBe(1)
@@ -76,7 +90,11 @@ describe('/v1beta generateContent', () => {
   it('round-trips function calling', async () => {
     const { token } = await customer()
     const tools = [{ functionDeclarations: [{ name: 'get_weather', description: 'Weather', parameters: { type: 'OBJECT', properties: { city: { type: 'STRING' } } } }] }]
-    const first = await post(token.key, 'gpt-4o:generateContent', { contents: [{ role: 'user', parts: [{ text: 'Weather?' }] }], tools, toolConfig: { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: ['get_weather'] } } })
+    const first = await post(token.key, 'gpt-4o:generateContent', {
+      contents: [{ role: 'user', parts: [{ text: 'Weather?' }] }],
+      tools,
+      toolConfig: { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: ['get_weather'] } },
+    })
     expect(first.json.candidates[0].content.parts).toEqual([{ functionCall: { name: 'get_weather', args: { city: 'Paris' } } }])
     expect(upstream.calls[0]!.body.tool_choice).toEqual({ type: 'function', function: { name: 'get_weather' } })
     const second = await post(token.key, 'gpt-4o:generateContent', {
@@ -94,7 +112,7 @@ describe('/v1beta generateContent', () => {
     ])
   })
 
-  it('counts tokens without billing and lists the key\'s models', async () => {
+  it("counts tokens without billing and lists the key's models", async () => {
     const { user, token } = await customer()
     const counted = await post(token.key, 'gpt-4o:countTokens', { contents: hello.contents })
     expect(counted.json.totalTokens).toBeGreaterThan(0)
@@ -110,7 +128,9 @@ describe('/v1beta generateContent', () => {
     const one = await post(token.key, 'text-embedding-3-small:embedContent', { content: { parts: [{ text: 'hello' }] }, outputDimensionality: 2 })
     expect(one.json).toEqual({ embedding: { values: [0.1, 0.2] } })
     expect(upstream.calls[0]!.body).toMatchObject({ model: 'text-embedding-3-small', input: ['hello'], dimensions: 2 })
-    const batch = await post(token.key, 'text-embedding-3-small:batchEmbedContents', { requests: [{ content: { parts: [{ text: 'a' }] } }, { content: { parts: [{ text: 'b' }] } }] })
+    const batch = await post(token.key, 'text-embedding-3-small:batchEmbedContents', {
+      requests: [{ content: { parts: [{ text: 'a' }] } }, { content: { parts: [{ text: 'b' }] } }],
+    })
     expect(batch.status).toBe(200)
     expect(batch.json.embeddings[0]).toEqual({ values: [0.1, 0.2] })
     expect(upstream.calls[1]!.body.input).toEqual(['a', 'b'])
@@ -149,7 +169,11 @@ describe('/v1beta on a Gemini channel (native pass-through)', () => {
 
   it('sends the client body as is (safetySettings, thinkingConfig) and returns the native answer, billing its usageMetadata', async () => {
     const { user, token } = await customer()
-    const body = { ...hello, safetySettings: [{ category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_NONE' }], generationConfig: { maxOutputTokens: 64, thinkingConfig: { thinkingBudget: 128 } } }
+    const body = {
+      ...hello,
+      safetySettings: [{ category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_NONE' }],
+      generationConfig: { maxOutputTokens: 64, thinkingConfig: { thinkingBudget: 128 } },
+    }
     const res = await post(token.key, 'gemini-2.5-pro:generateContent', body)
     expect(res.status).toBe(200)
     expect(res.json).toEqual(JSON.parse(nativeAnswer))
@@ -161,7 +185,7 @@ describe('/v1beta on a Gemini channel (native pass-through)', () => {
     expect(JSON.parse(log.metadata).inbound_format).toBe('gemini')
   })
 
-  it('streams the channel\'s frames unchanged', async () => {
+  it("streams the channel's frames unchanged", async () => {
     const { user, token } = await customer()
     const res = await post(token.key, 'gemini-2.5-pro:streamGenerateContent?alt=sse', hello)
     expect(res.status).toBe(200)

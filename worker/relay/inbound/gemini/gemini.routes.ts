@@ -41,7 +41,14 @@ async function countGemini(c: Context<HonoEnv>, model: string) {
 }
 
 export const geminiApp = new Hono<HonoEnv>()
-  .use(bodyLimit({ maxSize: 32 * 1024 * 1024, onError: () => { throw new ApiError(413, 'Request body too large (limit 32 MB)') } }))
+  .use(
+    bodyLimit({
+      maxSize: 32 * 1024 * 1024,
+      onError: () => {
+        throw new ApiError(413, 'Request body too large (limit 32 MB)')
+      },
+    })
+  )
   .get('/models', async (c) => {
     const auth = await authenticateRelay(c)
     return c.json({ models: (await modelsOf(c, auth)).map(modelView) })

@@ -29,10 +29,15 @@ const declaration = z.looseObject({
 export const generateSchema = z.looseObject({
   contents: z.array(content, { error: 'contents must be an array' }).min(1, 'contents must not be empty'),
   systemInstruction: z.looseObject({ parts: z.array(part) }).optional(),
-  tools: z.array(z.looseObject({ functionDeclarations: z.array(declaration).max(512).optional() })).max(64).optional(),
+  tools: z
+    .array(z.looseObject({ functionDeclarations: z.array(declaration).max(512).optional() }))
+    .max(64)
+    .optional(),
   toolConfig: z
     .looseObject({
-      functionCallingConfig: z.looseObject({ mode: z.enum(['AUTO', 'ANY', 'NONE', 'VALIDATED', 'MODE_UNSPECIFIED']).optional(), allowedFunctionNames: z.array(z.string()).optional() }).optional(),
+      functionCallingConfig: z
+        .looseObject({ mode: z.enum(['AUTO', 'ANY', 'NONE', 'VALIDATED', 'MODE_UNSPECIFIED']).optional(), allowedFunctionNames: z.array(z.string()).optional() })
+        .optional(),
     })
     .optional(),
   generationConfig: z
@@ -70,7 +75,11 @@ export function parseGenerate(body: unknown): GenerateRequest {
   return parsed.data
 }
 
-const textOf = (parts: Part[]) => parts.filter((p) => typeof p.text === 'string' && !p.thought).map((p) => p.text).join('')
+const textOf = (parts: Part[]) =>
+  parts
+    .filter((p) => typeof p.text === 'string' && !p.thought)
+    .map((p) => p.text)
+    .join('')
 
 function userContent(parts: Part[]): string | Record<string, unknown>[] {
   const out: Record<string, unknown>[] = []
@@ -86,7 +95,12 @@ function userContent(parts: Part[]): string | Record<string, unknown>[] {
 /** The chat messages of a Gemini conversation; call ids are `call_<n>`, answered by name in order. */
 export function chatMessages(req: GenerateRequest): Record<string, unknown>[] {
   const messages: Record<string, unknown>[] = []
-  const system = req.systemInstruction ? req.systemInstruction.parts.map((p) => p.text ?? '').filter(Boolean).join('\n') : ''
+  const system = req.systemInstruction
+    ? req.systemInstruction.parts
+        .map((p) => p.text ?? '')
+        .filter(Boolean)
+        .join('\n')
+    : ''
   if (system) messages.push({ role: 'system', content: system })
   const pending: { id: string; name: string }[] = []
   let calls = 0
@@ -137,7 +151,11 @@ export function toChatRequest(req: GenerateRequest, model: string, stream: boole
   if (declarations.length) {
     chat.tools = declarations.map((d) => ({
       type: 'function',
-      function: { name: d.name, ...(d.description ? { description: d.description } : {}), parameters: d.parametersJsonSchema ?? d.parameters ?? { type: 'object', properties: {} } },
+      function: {
+        name: d.name,
+        ...(d.description ? { description: d.description } : {}),
+        parameters: d.parametersJsonSchema ?? d.parameters ?? { type: 'object', properties: {} },
+      },
     }))
     const cfg = req.toolConfig?.functionCallingConfig
     if (cfg?.mode === 'NONE') chat.tool_choice = 'none'

@@ -72,7 +72,9 @@ const STATUS: Record<number, string> = {
   504: 'DEADLINE_EXCEEDED',
 }
 
-export const googleErrorBody = (status: number, message: string) => ({ error: { code: status, message, status: STATUS[status] ?? (status >= 500 ? 'INTERNAL' : 'INVALID_ARGUMENT') } })
+export const googleErrorBody = (status: number, message: string) => ({
+  error: { code: status, message, status: STATUS[status] ?? (status >= 500 ? 'INTERNAL' : 'INVALID_ARGUMENT') },
+})
 
 export function googleErrorResponse(err: ApiError, requestId?: string): Response {
   return Response.json(googleErrorBody(err.status, requestId ? `${err.message} (request id: ${requestId})` : err.message), { status: err.status })

@@ -23,7 +23,10 @@ describe('Gemini stream encoder', () => {
       {
         candidates: [
           {
-            content: { role: 'model', parts: [{ functionCall: { name: 'get_weather', args: { city: 'Paris' } } }, { functionCall: { name: 'get_weather', args: { city: 'Zürich' } } }] },
+            content: {
+              role: 'model',
+              parts: [{ functionCall: { name: 'get_weather', args: { city: 'Paris' } } }, { functionCall: { name: 'get_weather', args: { city: 'Zürich' } } }],
+            },
             index: 0,
             finishReason: 'STOP',
           },
@@ -46,6 +49,9 @@ describe('Gemini stream encoder', () => {
       'data: {"id":"c","model":"m","choices":[{"index":0,"delta":{"content":"Hi"},"finish_reason":"length"}]}\n\n' +
       'data: {"id":"c","model":"m","choices":[],"usage":{"prompt_tokens":5,"completion_tokens":9,"completion_tokens_details":{"reasoning_tokens":4}}}\n\ndata: [DONE]\n\n'
     const out = await frames(raw, 5)
-    expect(out.at(-1)).toMatchObject({ candidates: [{ finishReason: 'MAX_TOKENS', content: { parts: [] } }], usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 5, thoughtsTokenCount: 4, totalTokenCount: 14 } })
+    expect(out.at(-1)).toMatchObject({
+      candidates: [{ finishReason: 'MAX_TOKENS', content: { parts: [] } }],
+      usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 5, thoughtsTokenCount: 4, totalTokenCount: 14 },
+    })
   })
 })

@@ -5,7 +5,8 @@ import { responsesCodec } from './codec'
 import { parseResponsesRequest } from './request'
 import { assistantTurn } from './response'
 
-const chatOf = (body: Record<string, unknown>, history: Record<string, unknown>[] = []) => responsesCodec({ req: parseResponsesRequest({ model: 'gpt-4o', ...body }), history }).toOpenAI(body)
+const chatOf = (body: Record<string, unknown>, history: Record<string, unknown>[] = []) =>
+  responsesCodec({ req: parseResponsesRequest({ model: 'gpt-4o', ...body }), history }).toOpenAI(body)
 
 describe('Responses request → chat', () => {
   it('converts item input: developer/system, text/image/file parts, function calls and outputs, skipping reasoning', () => {
@@ -77,10 +78,18 @@ describe('Responses request → chat', () => {
         parallel_tool_calls: false,
         text: { format: { type: 'json_schema', name: 'out', schema: { type: 'object' }, strict: true } },
       },
-      [{ role: 'user', content: 'Before' }, { role: 'assistant', content: 'Earlier answer' }]
+      [
+        { role: 'user', content: 'Before' },
+        { role: 'assistant', content: 'Earlier answer' },
+      ]
     )
     expect(chat).toMatchObject({
-      messages: [{ role: 'system', content: 'New rules.' }, { role: 'user', content: 'Before' }, { role: 'assistant', content: 'Earlier answer' }, { role: 'user', content: 'And now?' }],
+      messages: [
+        { role: 'system', content: 'New rules.' },
+        { role: 'user', content: 'Before' },
+        { role: 'assistant', content: 'Earlier answer' },
+        { role: 'user', content: 'And now?' },
+      ],
       stream: true,
       stream_options: { include_usage: true },
       tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'object', properties: {} }, strict: true } }],
@@ -145,7 +154,11 @@ describe('chat answer → Response', () => {
     })
     expect(out.id).toMatch(/^resp_[0-9a-f]{32}$/)
     expect(reported).toEqual([out])
-    expect(assistantTurn(out.output)).toEqual({ role: 'assistant', content: 'Calling.', tool_calls: [{ id: 'call_9', type: 'function', function: { name: 'f', arguments: '{"a":1}' } }] })
+    expect(assistantTurn(out.output)).toEqual({
+      role: 'assistant',
+      content: 'Calling.',
+      tool_calls: [{ id: 'call_9', type: 'function', function: { name: 'f', arguments: '{"a":1}' } }],
+    })
   })
 
   it.each([
@@ -159,7 +172,9 @@ describe('chat answer → Response', () => {
   })
 
   it('renders errors in the OpenAI envelope', async () => {
-    const res = responsesCodec({ req: parseResponsesRequest({ model: 'm', input: 'x' }), history: [] }).errorResponse(new ApiError(429, 'slow down', { code: 'rate_limit_exceeded' }))
+    const res = responsesCodec({ req: parseResponsesRequest({ model: 'm', input: 'x' }), history: [] }).errorResponse(
+      new ApiError(429, 'slow down', { code: 'rate_limit_exceeded' })
+    )
     expect(res.status).toBe(429)
     expect(await res.json()).toEqual({ error: { message: 'slow down', type: 'rate_limit_error', code: 'rate_limit_exceeded', param: null } })
   })

@@ -12,11 +12,7 @@ import { toChatBody, type ChatMessage, type ResponsesRequest } from './request'
 import { toResponse, type ResponseContext } from './response'
 import { ResponsesStreamEncoder } from './stream'
 
-export function responsesCodec(opts: {
-  req: ResponsesRequest
-  history: ChatMessage[]
-  onComplete?: (response: Record<string, any>) => void
-}): InboundCodec {
+export function responsesCodec(opts: { req: ResponsesRequest; history: ChatMessage[]; onComplete?: (response: Record<string, any>) => void }): InboundCodec {
   const ctx: ResponseContext = { id: `resp_${crypto.randomUUID().replace(/-/g, '')}`, createdAt: Math.floor(Date.now() / 1000), req: opts.req }
   const native = new NativePassThrough(responsesNativeSpec(opts.history))
   native.keep(opts.req as Record<string, unknown>)

@@ -33,7 +33,11 @@ export function chatToItems(messages: ChatMessage[]): Record<string, unknown>[] 
     }
     const content = Array.isArray(m.content)
       ? (m.content as Record<string, any>[]).map((p) =>
-          p.type === 'image_url' ? { type: 'input_image', image_url: p.image_url?.url ?? p.image_url } : p.type === 'file' ? { type: 'input_file', ...p.file } : { type: 'input_text', text: p.text ?? '' }
+          p.type === 'image_url'
+            ? { type: 'input_image', image_url: p.image_url?.url ?? p.image_url }
+            : p.type === 'file'
+              ? { type: 'input_file', ...p.file }
+              : { type: 'input_text', text: p.text ?? '' }
         )
       : m.content
     items.push({ role: m.role, content })
@@ -44,15 +48,28 @@ export function chatToItems(messages: ChatMessage[]): Record<string, unknown>[] 
 /** A native Response → its chat view (usage, text, finish) for billing and the response cache. */
 export function responseToChat(answer: Record<string, any>): { body: unknown; usage?: Usage; text: string } {
   const output: Record<string, any>[] = Array.isArray(answer.output) ? answer.output : []
-  const content = output.filter((o) => o.type === 'message').flatMap((o) => (o.content ?? []).map((p: any) => p.text ?? p.refusal ?? '')).join('')
-  const reasoning = output.filter((o) => o.type === 'reasoning').flatMap((o) => (o.summary ?? []).map((s: any) => s.text ?? '')).join('')
+  const content = output
+    .filter((o) => o.type === 'message')
+    .flatMap((o) => (o.content ?? []).map((p: any) => p.text ?? p.refusal ?? ''))
+    .join('')
+  const reasoning = output
+    .filter((o) => o.type === 'reasoning')
+    .flatMap((o) => (o.summary ?? []).map((s: any) => s.text ?? ''))
+    .join('')
   const calls = output.filter((o) => o.type === 'function_call').map((o) => ({ id: o.call_id, type: 'function', function: { name: o.name, arguments: o.arguments ?? '' } }))
   const finish = answer.status === 'incomplete' ? (answer.incomplete_details?.reason === 'content_filter' ? 'content_filter' : 'length') : calls.length ? 'tool_calls' : 'stop'
   const message: Record<string, unknown> = { role: 'assistant', content: content || (calls.length ? null : '') }
   if (reasoning) message.reasoning_content = reasoning
   if (calls.length) message.tool_calls = calls
   return {
-    body: { id: answer.id, object: 'chat.completion', created: answer.created_at, model: answer.model, choices: [{ index: 0, message, finish_reason: finish }], usage: answer.usage },
+    body: {
+      id: answer.id,
+      object: 'chat.completion',
+      created: answer.created_at,
+      model: answer.model,
+      choices: [{ index: 0, message, finish_reason: finish }],
+      usage: answer.usage,
+    },
     usage: responsesUsageToBilling(answer.usage),
     text: content + reasoning + calls.map((c) => c.function.name + c.function.arguments).join(''),
   }

@@ -41,9 +41,7 @@ export const responsesSchema = z.looseObject({
   temperature: z.number().min(0).max(2).nullish(),
   top_p: z.number().min(0).max(1).nullish(),
   tools: z.array(functionTool).max(512).nullish(),
-  tool_choice: z
-    .union([z.enum(['auto', 'none', 'required']), z.looseObject({ type: z.literal('function'), name: z.string().min(1).max(200) })])
-    .nullish(),
+  tool_choice: z.union([z.enum(['auto', 'none', 'required']), z.looseObject({ type: z.literal('function'), name: z.string().min(1).max(200) })]).nullish(),
   parallel_tool_calls: z.boolean().nullish(),
   previous_response_id: z.string().min(1).max(200).nullish(),
   store: z.boolean().nullish(),
@@ -52,7 +50,12 @@ export const responsesSchema = z.looseObject({
   text: z
     .looseObject({
       format: z
-        .looseObject({ type: z.enum(['text', 'json_object', 'json_schema']), name: z.string().max(200).optional(), schema: z.record(z.string(), z.unknown()).optional(), strict: z.boolean().nullish() })
+        .looseObject({
+          type: z.enum(['text', 'json_object', 'json_schema']),
+          name: z.string().max(200).optional(),
+          schema: z.record(z.string(), z.unknown()).optional(),
+          strict: z.boolean().nullish(),
+        })
         .optional(),
     })
     .nullish(),
@@ -143,7 +146,10 @@ export function toChatBody(req: ResponsesRequest, history: ChatMessage[]): Recor
   const format = req.text?.format
   if (format?.type === 'json_object') chat.response_format = { type: 'json_object' }
   if (format?.type === 'json_schema') {
-    chat.response_format = { type: 'json_schema', json_schema: { name: format.name ?? 'response', schema: format.schema ?? {}, ...(format.strict != null ? { strict: format.strict } : {}) } }
+    chat.response_format = {
+      type: 'json_schema',
+      json_schema: { name: format.name ?? 'response', schema: format.schema ?? {}, ...(format.strict != null ? { strict: format.strict } : {}) },
+    }
   }
   if (req.stream) {
     chat.stream = true

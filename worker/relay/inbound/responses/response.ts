@@ -65,10 +65,11 @@ export function responseObject(ctx: ResponseContext, fields: { status: string; m
 
 /** The assistant turn of an answer, as a chat message for the stored conversation. */
 export function assistantTurn(output: Record<string, any>[]): ChatMessage {
-  const text = output.filter((o) => o.type === 'message').flatMap((o) => o.content.map((p: any) => p.text ?? '')).join('')
-  const calls = output
-    .filter((o) => o.type === 'function_call')
-    .map((o) => ({ id: o.call_id, type: 'function', function: { name: o.name, arguments: o.arguments } }))
+  const text = output
+    .filter((o) => o.type === 'message')
+    .flatMap((o) => o.content.map((p: any) => p.text ?? ''))
+    .join('')
+  const calls = output.filter((o) => o.type === 'function_call').map((o) => ({ id: o.call_id, type: 'function', function: { name: o.name, arguments: o.arguments } }))
   return { role: 'assistant', content: text || null, ...(calls.length ? { tool_calls: calls } : {}) }
 }
 

@@ -17,7 +17,14 @@ beforeEach(async () => {
   upstream = mockUpstream((req, body) => {
     if (!req.url.endsWith('/chat/completions') || !body.tools) return undefined
     const message = { role: 'assistant', content: null, tool_calls: [{ id: 'call_w1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] }
-    return Response.json({ id: 'chatcmpl-t', object: 'chat.completion', created: 1, model: body.model, choices: [{ index: 0, message, finish_reason: 'tool_calls' }], usage: USAGE })
+    return Response.json({
+      id: 'chatcmpl-t',
+      object: 'chat.completion',
+      created: 1,
+      model: body.model,
+      choices: [{ index: 0, message, finish_reason: 'tool_calls' }],
+      usage: USAGE,
+    })
   })
   await setPrice('gpt-4o', 2, 4)
   // Custom (OpenAI-compatible) channels convert through chat; OpenAI channels (type 1) pass through below.
@@ -51,7 +58,10 @@ describe('/v1/responses', () => {
       model: 'gpt-4o',
       max_tokens: 100,
       temperature: 0.3,
-      messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Say hello' }],
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'Say hello' },
+      ],
     })
     const l = await ledger(user.id)
     expect(l.consumeLogs).toBe(1)
@@ -87,8 +97,13 @@ describe('/v1/responses', () => {
 
   it('returns function calls and takes function_call_output back', async () => {
     const { token } = await customer()
-    const first = await send('/v1/responses', { key: token.key, json: { model: 'gpt-4o', input: 'Weather?', tools: [TOOL], tool_choice: { type: 'function', name: 'get_weather' }, store: false } })
-    expect(first.json.output).toEqual([{ id: expect.stringMatching(/^fc_/), type: 'function_call', status: 'completed', call_id: 'call_w1', name: 'get_weather', arguments: '{"city":"Paris"}' }])
+    const first = await send('/v1/responses', {
+      key: token.key,
+      json: { model: 'gpt-4o', input: 'Weather?', tools: [TOOL], tool_choice: { type: 'function', name: 'get_weather' }, store: false },
+    })
+    expect(first.json.output).toEqual([
+      { id: expect.stringMatching(/^fc_/), type: 'function_call', status: 'completed', call_id: 'call_w1', name: 'get_weather', arguments: '{"city":"Paris"}' },
+    ])
     expect(upstream.calls[0]!.body).toMatchObject({
       tools: [{ type: 'function', function: { name: 'get_weather', description: 'Weather', parameters: TOOL.parameters } }],
       tool_choice: { type: 'function', function: { name: 'get_weather' } },
@@ -182,12 +197,19 @@ describe('/v1/responses on an OpenAI channel (native pass-through)', () => {
     expect(first.json).toEqual(native)
     expect(upstream.calls[0]!.body).toMatchObject({ model: 'gpt-4o', input: 'My name is Ada.', include: ['reasoning.encrypted_content'], truncation: 'auto' })
     expect((await send('/v1/responses/resp_upstream1', { key: token.key })).json).toEqual(native)
-    const next = await send('/v1/responses', { key: token.key, json: { model: 'gpt-4o', input: 'What is my name?', previous_response_id: 'resp_upstream1', max_output_tokens: 50 } })
+    const next = await send('/v1/responses', {
+      key: token.key,
+      json: { model: 'gpt-4o', input: 'What is my name?', previous_response_id: 'resp_upstream1', max_output_tokens: 50 },
+    })
     expect(next.status).toBe(200)
     expect(upstream.calls[1]!.body).not.toHaveProperty('previous_response_id')
     expect(upstream.calls[1]!.body).toMatchObject({
       max_output_tokens: 50,
-      input: [{ role: 'user', content: 'My name is Ada.' }, { role: 'assistant', content: 'Native hello.' }, { role: 'user', content: 'What is my name?' }],
+      input: [
+        { role: 'user', content: 'My name is Ada.' },
+        { role: 'assistant', content: 'Native hello.' },
+        { role: 'user', content: 'What is my name?' },
+      ],
     })
     const l = await ledger(user.id)
     expect(l.consumeLogs).toBe(2)
@@ -196,7 +218,7 @@ describe('/v1/responses on an OpenAI channel (native pass-through)', () => {
     expect(log).toEqual({ prompt_tokens: 30, completion_tokens: 5 })
   })
 
-  it('streams the channel\'s own events unchanged and bills the completed usage', async () => {
+  it("streams the channel's own events unchanged and bills the completed usage", async () => {
     const { user, token } = await customer()
     const res = await send('/v1/responses', { key: token.key, json: { model: 'gpt-4o', input: 'Hi', stream: true } })
     expect(res.status).toBe(200)

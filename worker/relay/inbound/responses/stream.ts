@@ -77,7 +77,14 @@ export class ResponsesStreamEncoder implements InboundStreamEncoder {
       const n = Number.isInteger(tc.index) ? tc.index : 0
       if (!this.calls.has(n)) {
         this.close(out)
-        const item: Item = { type: 'function_call', id: itemId('fc'), index: this.output.length, call_id: tc.id || `call_${crypto.randomUUID().replace(/-/g, '')}`, name: tc.function?.name ?? '', text: '' }
+        const item: Item = {
+          type: 'function_call',
+          id: itemId('fc'),
+          index: this.output.length,
+          call_id: tc.id || `call_${crypto.randomUUID().replace(/-/g, '')}`,
+          name: tc.function?.name ?? '',
+          text: '',
+        }
         this.output.push(item)
         this.calls.set(n, item.index)
         this.open = item

@@ -31,15 +31,7 @@ export function ConsumptionTrend({ data }: { data: ShapedPeriod['daily'] }) {
         {xAxis}
         <YAxis tickFormatter={quotaTick} tick={CHART_TICK} tickLine={false} axisLine={false} width={64} />
         <Tooltip content={<ChartTooltipContent valueFormatter={renderQuotaFine} />} />
-        <Area
-          dataKey="quota"
-          name={t('series.quota')}
-          type="monotone"
-          stroke={chartColor(0)}
-          fill="url(#analytics-quota)"
-          strokeWidth={2}
-          isAnimationActive={false}
-        />
+        <Area dataKey="quota" name={t('series.quota')} type="monotone" stroke={chartColor(0)} fill="url(#analytics-quota)" strokeWidth={2} isAnimationActive={false} />
       </AreaChart>
     </ChartContainer>
   )
@@ -56,15 +48,7 @@ export function TokensTrend({ data }: { data: ShapedPeriod['daily'] }) {
         <Tooltip content={<ChartTooltipContent valueFormatter={(v) => v.toLocaleString()} totalLabel={t('series.total')} />} />
         <Legend content={<ChartLegendContent />} />
         <Bar dataKey="prompt_tokens" name={t('series.promptTokens')} stackId="t" fill={chartColor(6)} maxBarSize={32} isAnimationActive={false} />
-        <Bar
-          dataKey="completion_tokens"
-          name={t('series.completionTokens')}
-          stackId="t"
-          fill={chartColor(0)}
-          radius={[4, 4, 0, 0]}
-          maxBarSize={32}
-          isAnimationActive={false}
-        />
+        <Bar dataKey="completion_tokens" name={t('series.completionTokens')} stackId="t" fill={chartColor(0)} radius={[4, 4, 0, 0]} maxBarSize={32} isAnimationActive={false} />
       </BarChart>
     </ChartContainer>
   )
@@ -81,9 +65,7 @@ export function RequestsTrend({ data }: { data: ShapedPeriod['daily'] }) {
         {xAxis}
         <YAxis yAxisId="count" allowDecimals={false} tickFormatter={renderNumber} tick={CHART_TICK} tickLine={false} axisLine={false} width={48} />
         <YAxis yAxisId="time" orientation="right" tickFormatter={formatDuration} tick={CHART_TICK} tickLine={false} axisLine={false} width={64} />
-        <Tooltip
-          content={<ChartTooltipContent formatItem={(value, name) => (name === requestsName ? value.toLocaleString() : formatDuration(value))} />}
-        />
+        <Tooltip content={<ChartTooltipContent formatItem={(value, name) => (name === requestsName ? value.toLocaleString() : formatDuration(value))} />} />
         <Legend content={<ChartLegendContent />} />
         <Bar yAxisId="count" dataKey="request_count" name={requestsName} fill={chartColor(1)} radius={[4, 4, 0, 0]} maxBarSize={32} isAnimationActive={false} />
         <Line

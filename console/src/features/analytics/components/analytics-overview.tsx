@@ -96,19 +96,7 @@ interface CountItem {
   dot: string
 }
 
-function CountsCard({
-  icon: Icon,
-  title,
-  description,
-  items,
-  testId,
-}: {
-  icon: typeof Users
-  title: string
-  description: ReactNode
-  items: CountItem[]
-  testId: string
-}) {
+function CountsCard({ icon: Icon, title, description, items, testId }: { icon: typeof Users; title: string; description: ReactNode; items: CountItem[]; testId: string }) {
   const total = items.reduce((s, i) => s + i.value, 0)
   return (
     <Card className="gap-4" data-testid={testId}>

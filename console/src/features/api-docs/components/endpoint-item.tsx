@@ -68,7 +68,11 @@ function ParametersTable({ parameters }: { parameters: ApiParameter[] }) {
           <TableRow key={`${p.in}:${p.name}`}>
             <TableCell className="font-mono">
               {p.name}
-              {p.required && <span className="ml-1 text-destructive" title={t('required')}>*</span>}
+              {p.required && (
+                <span className="ml-1 text-destructive" title={t('required')}>
+                  *
+                </span>
+              )}
             </TableCell>
             <TableCell>{t(`in.${p.in}`)}</TableCell>
             <TableCell className="font-mono text-xs">{typeLabel(p.schema)}</TableCell>

@@ -34,14 +34,7 @@ export function VerificationCodeButton<T extends { email: string }>({ form, purp
   }
 
   return (
-    <Button
-      type="button"
-      variant="outline"
-      className="w-32 shrink-0"
-      disabled={send.isPending || countdown.running}
-      onClick={onClick}
-      data-testid="send-code"
-    >
+    <Button type="button" variant="outline" className="w-32 shrink-0" disabled={send.isPending || countdown.running} onClick={onClick} data-testid="send-code">
       {countdown.running ? t('register.resendIn', { seconds: countdown.remaining }) : t('register.sendCode')}
     </Button>
   )

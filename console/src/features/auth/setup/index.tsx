@@ -30,8 +30,7 @@ export function Setup() {
     resolver: zodResolver(setupSchema),
     defaultValues: { username: '', password: '', confirm_password: '', code: search.code ?? '' },
   })
-  const onSubmit = ({ username, password, code }: SetupValues) =>
-    setup.mutate({ username, password, ...(code ? { code } : {}) }, { onError: (err) => applyFieldErrors(form, err) })
+  const onSubmit = ({ username, password, code }: SetupValues) => setup.mutate({ username, password, ...(code ? { code } : {}) }, { onError: (err) => applyFieldErrors(form, err) })
   const units = new Intl.NumberFormat(i18n.language.replace('_', '-')).format(ROOT_INITIAL_QUOTA)
   const dollars = (ROOT_INITIAL_QUOTA / (site.quota_per_unit || 500_000)).toFixed(2)
 
@@ -40,30 +39,11 @@ export function Setup() {
       <Form {...form}>
         <form onSubmit={form.handleSubmit(onSubmit)} className="grid gap-4" noValidate>
           {site.setup_code_required && (
-            <InputField
-              control={form.control}
-              name="code"
-              label={t('setup.code')}
-              description={t('setup.codeHint')}
-              autoComplete="one-time-code"
-              data-testid="setup-code"
-            />
+            <InputField control={form.control} name="code" label={t('setup.code')} description={t('setup.codeHint')} autoComplete="one-time-code" data-testid="setup-code" />
           )}
-          <InputField
-            control={form.control}
-            name="username"
-            label={t('fields.rootUsername')}
-            description={t('setup.usernameHint')}
-            autoComplete="username"
-            autoFocus
-          />
+          <InputField control={form.control} name="username" label={t('fields.rootUsername')} description={t('setup.usernameHint')} autoComplete="username" autoFocus />
           <PasswordField control={form.control} name="password" label={t('fields.password')} autoComplete="new-password" />
-          <PasswordField
-            control={form.control}
-            name="confirm_password"
-            label={t('fields.confirmPassword')}
-            autoComplete="new-password"
-          />
+          <PasswordField control={form.control} name="confirm_password" label={t('fields.confirmPassword')} autoComplete="new-password" />
           <Alert data-testid="setup-balance-note">
             <Wallet />
             <AlertDescription>{t('setup.balanceNote', { units, dollars })}</AlertDescription>

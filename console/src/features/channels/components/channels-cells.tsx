@@ -100,7 +100,9 @@ export function ResponseTimeCell({ row }: { row: Channel }) {
 export function TestTimeCell({ row }: { row: Channel }) {
   const { t } = useTranslation('channels')
   return (
-    <span className="block max-w-[6.5rem] text-xs leading-snug whitespace-normal text-muted-foreground tabular-nums">{row.test_time > 0 ? timestamp2string(row.test_time) : t('never')}</span>
+    <span className="block max-w-[6.5rem] text-xs leading-snug whitespace-normal text-muted-foreground tabular-nums">
+      {row.test_time > 0 ? timestamp2string(row.test_time) : t('never')}
+    </span>
   )
 }
 
@@ -125,9 +127,7 @@ export function BalanceCell({ row, refreshable }: { row: Channel; refreshable: b
           {row.balance_updated_time > 0 ? amount : '—'}
         </Button>
       </TooltipTrigger>
-      <TooltipContent>
-        {row.balance_updated_time > 0 ? t('balanceUpdatedAt', { time: timestamp2string(row.balance_updated_time) }) : t('clickToRefreshBalance')}
-      </TooltipContent>
+      <TooltipContent>{row.balance_updated_time > 0 ? t('balanceUpdatedAt', { time: timestamp2string(row.balance_updated_time) }) : t('clickToRefreshBalance')}</TooltipContent>
     </Tooltip>
   )
 }

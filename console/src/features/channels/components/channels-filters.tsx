@@ -54,20 +54,10 @@ function ModelFilter({ value, onChange }: { value: string | undefined; onChange:
     const timer = setTimeout(() => onChange(text.trim() || undefined), 350)
     return () => clearTimeout(timer)
   }, [text, value, onChange])
-  return (
-    <Input value={text} onChange={(e) => setText(e.target.value)} placeholder={t('filters.model')} aria-label={t('filters.model')} className="h-9 w-full sm:w-44" />
-  )
+  return <Input value={text} onChange={(e) => setText(e.target.value)} placeholder={t('filters.model')} aria-label={t('filters.model')} className="h-9 w-full sm:w-44" />
 }
 
-export function ChannelsFilters({
-  search,
-  setSearch,
-  showTag,
-}: {
-  search: ChannelsSearch
-  setSearch: (patch: Partial<ChannelsSearch>) => void
-  showTag: boolean
-}) {
+export function ChannelsFilters({ search, setSearch, showTag }: { search: ChannelsSearch; setSearch: (patch: Partial<ChannelsSearch>) => void; showTag: boolean }) {
   const { t } = useTranslation('channels')
   const types = useQuery(channelTypesQueryOptions).data ?? []
   const groups = useQuery(groupsQueryOptions).data ?? []
@@ -86,12 +76,7 @@ export function ChannelsFilters({
         options={CHANNEL_STATUSES.map((s) => ({ value: String(s.value), label: t(s.label) }))}
         onChange={(v) => setSearch({ status: v === undefined ? undefined : Number(v), p: undefined })}
       />
-      <FilterSelect
-        label={t('fields.group')}
-        value={search.group}
-        options={groups.map((g) => ({ value: g, label: g }))}
-        onChange={(v) => setSearch({ group: v, p: undefined })}
-      />
+      <FilterSelect label={t('fields.group')} value={search.group} options={groups.map((g) => ({ value: g, label: g }))} onChange={(v) => setSearch({ group: v, p: undefined })} />
       {showTag && (
         <FilterSelect label={t('fields.tag')} value={search.tag} options={tags.map((tag) => ({ value: tag, label: tag }))} onChange={(v) => setSearch({ tag: v, p: undefined })} />
       )}

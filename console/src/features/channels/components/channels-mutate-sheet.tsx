@@ -233,7 +233,14 @@ function ChannelForm({ types, channel, preset, onDone }: { types: ChannelType[];
 
             <Separator className="sm:col-span-2" />
             <SectionTitle>{t('form.sectionAdvanced')}</SectionTitle>
-            <InputField control={form.control} name="proxy" label={t('fields.proxy')} className="sm:col-span-2" placeholder="socks5://127.0.0.1:1080" description={t('form.proxyHint')} />
+            <InputField
+              control={form.control}
+              name="proxy"
+              label={t('fields.proxy')}
+              className="sm:col-span-2"
+              placeholder="socks5://127.0.0.1:1080"
+              description={t('form.proxyHint')}
+            />
             <TextareaField
               control={form.control}
               name="custom_parameter"

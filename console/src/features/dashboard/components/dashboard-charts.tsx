@@ -6,14 +6,7 @@
 import { useMemo } from 'react'
 import { Area, AreaChart, Bar, BarChart, CartesianGrid, Cell, Legend, Pie, PieChart, Tooltip, XAxis, YAxis } from 'recharts'
 import { useTranslation } from 'react-i18next'
-import {
-  CHART_MUTED,
-  CHART_TICK,
-  ChartContainer,
-  ChartLegendContent,
-  ChartTooltipContent,
-  chartColor,
-} from '@/components/ui/chart'
+import { CHART_MUTED, CHART_TICK, ChartContainer, ChartLegendContent, ChartTooltipContent, chartColor } from '@/components/ui/chart'
 import { renderNumber } from '@/lib/format'
 import type { UsageRow } from '../api'
 import { quotaTick, renderQuotaFine } from '../format'

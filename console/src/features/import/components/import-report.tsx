@@ -47,9 +47,7 @@ export function ImportReport({ plan, check, checkError }: { plan: PlannedImport;
                 <TableCell className="font-mono text-xs whitespace-normal break-words">{r.table}</TableCell>
                 <TableCell className="text-right tabular-nums">{r.read}</TableCell>
                 <TableCell className="text-right tabular-nums">{r.written}</TableCell>
-                <TableCell className={r.skipped ? 'text-right font-medium text-warning tabular-nums' : 'text-right tabular-nums'}>
-                  {r.skipped}
-                </TableCell>
+                <TableCell className={r.skipped ? 'text-right font-medium text-warning tabular-nums' : 'text-right tabular-nums'}>{r.skipped}</TableCell>
               </TableRow>
             ))}
           </TableBody>

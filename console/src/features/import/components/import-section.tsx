@@ -15,16 +15,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@
 import { Switch } from '@/components/ui/switch'
 import { notify } from '@/lib/notify'
 import { useAuthUser } from '@/stores/auth-store'
-import {
-  adoptSourceUser,
-  sourceRootWithId,
-  useApplyImport,
-  useDryRun,
-  useTargetCheck,
-  type ApplyResult,
-  type ImportOptions,
-  type PlannedImport,
-} from '../api'
+import { adoptSourceUser, sourceRootWithId, useApplyImport, useDryRun, useTargetCheck, type ApplyResult, type ImportOptions, type PlannedImport } from '../api'
 import { ImportReport } from './import-report'
 
 function ProgressBar({ done, total }: { done: number; total: number }) {
@@ -91,10 +82,7 @@ export function ImportSection() {
   const runDryRun = () => {
     if (!file) return
     reset()
-    dryRun.mutate(
-      { file, options },
-      { onSuccess: (p) => setPlanned({ plan: p, run: Date.now() }), onError: (e) => notify.error(t('import.readFailed', { message: e.message })) }
-    )
+    dryRun.mutate({ file, options }, { onSuccess: (p) => setPlanned({ plan: p, run: Date.now() }), onError: (e) => notify.error(t('import.readFailed', { message: e.message })) })
   }
 
   const runApply = () => {

@@ -92,7 +92,14 @@ export function useLogsColumns(all: boolean): ColumnDef<LogRow>[] {
       ...(all
         ? [
             col('channel_id', t('columns.channel'), {
-              cell: ({ row }) => (row.original.channel_id ? <span className="tabular-nums" data-testid="log-channel">#{row.original.channel_id}</span> : dash),
+              cell: ({ row }) =>
+                row.original.channel_id ? (
+                  <span className="tabular-nums" data-testid="log-channel">
+                    #{row.original.channel_id}
+                  </span>
+                ) : (
+                  dash
+                ),
             }),
             col('username', t('columns.user'), {
               cell: ({ row }) => (row.original.username ? <span data-testid="log-user">{row.original.username}</span> : dash),

@@ -69,12 +69,29 @@ interface OwnerRangeSearch {
  * The filters the log and task toolbars share: username and channel id (only when an admin views
  * everyone's rows), then the submit-time range. `t` is the caller's namespace (same filter keys).
  */
-export function OwnerAndRangeFilters({ search, all, filter, t }: { search: OwnerRangeSearch; all: boolean; filter: (patch: OwnerRangeSearch) => void; t: (key: string) => string }) {
+export function OwnerAndRangeFilters({
+  search,
+  all,
+  filter,
+  t,
+}: {
+  search: OwnerRangeSearch
+  all: boolean
+  filter: (patch: OwnerRangeSearch) => void
+  t: (key: string) => string
+}) {
   return (
     <>
       {all && (
         <>
-          <DebouncedInput value={search.username} onCommit={(username) => filter({ username })} placeholder={t('filters.username')} aria-label={t('filters.username')} className="w-[calc(50%-0.25rem)] sm:w-36" name="username" />
+          <DebouncedInput
+            value={search.username}
+            onCommit={(username) => filter({ username })}
+            placeholder={t('filters.username')}
+            aria-label={t('filters.username')}
+            className="w-[calc(50%-0.25rem)] sm:w-36"
+            name="username"
+          />
           <DebouncedInput
             value={search.channel_id ? String(search.channel_id) : undefined}
             onCommit={(v) => filter({ channel_id: v && /^\d+$/.test(v) && Number(v) > 0 ? Number(v) : undefined })}
@@ -87,9 +104,22 @@ export function OwnerAndRangeFilters({ search, all, filter, t }: { search: Owner
         </>
       )}
       <div className="grid w-full grid-cols-1 gap-2 sm:flex sm:w-auto sm:items-center">
-        <DateTimeInput value={search.start_timestamp} onCommit={(start_timestamp) => filter({ start_timestamp })} aria-label={t('filters.start')} title={t('filters.start')} name="start_timestamp" />
+        <DateTimeInput
+          value={search.start_timestamp}
+          onCommit={(start_timestamp) => filter({ start_timestamp })}
+          aria-label={t('filters.start')}
+          title={t('filters.start')}
+          name="start_timestamp"
+        />
         <span className="hidden text-muted-foreground sm:inline">–</span>
-        <DateTimeInput value={search.end_timestamp} onCommit={(end_timestamp) => filter({ end_timestamp })} endOfMinute aria-label={t('filters.end')} title={t('filters.end')} name="end_timestamp" />
+        <DateTimeInput
+          value={search.end_timestamp}
+          onCommit={(end_timestamp) => filter({ end_timestamp })}
+          endOfMinute
+          aria-label={t('filters.end')}
+          title={t('filters.end')}
+          name="end_timestamp"
+        />
       </div>
     </>
   )

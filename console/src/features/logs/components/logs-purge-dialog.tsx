@@ -45,10 +45,7 @@ export function LogsPurgeDialog() {
         <Eraser />
         {t('purge.button')}
       </Button>
-      <Dialog
-        open={open}
-        onOpenChange={(o) => !purge.isPending && setOpen(o)}
-      >
+      <Dialog open={open} onOpenChange={(o) => !purge.isPending && setOpen(o)}>
         <DialogContent>
           <DialogHeader>
             <DialogTitle>{t('purge.title')}</DialogTitle>

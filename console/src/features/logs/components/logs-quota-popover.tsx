@@ -56,24 +56,28 @@ export function LogsQuotaPopover({ row }: { row: LogRow }) {
           {m.input_ratio !== undefined && (
             <Line label={times ? t('breakdown.callRatio') : t('breakdown.inputRatio')} testId="breakdown-input">
               {num(m.input_ratio)}
-              {m.input_usd !== undefined && <span className="ml-1 font-normal text-muted-foreground">({usd(m.input_usd)} {perUnit})</span>}
+              {m.input_usd !== undefined && (
+                <span className="ml-1 font-normal text-muted-foreground">
+                  ({usd(m.input_usd)} {perUnit})
+                </span>
+              )}
             </Line>
           )}
           {!times && m.output_ratio !== undefined && (
             <Line label={t('breakdown.outputRatio')} testId="breakdown-output">
               {num(m.output_ratio)}
-              {m.output_usd !== undefined && <span className="ml-1 font-normal text-muted-foreground">({usd(m.output_usd)} {perUnit})</span>}
+              {m.output_usd !== undefined && (
+                <span className="ml-1 font-normal text-muted-foreground">
+                  ({usd(m.output_usd)} {perUnit})
+                </span>
+              )}
             </Line>
           )}
-          {m.group_ratio !== undefined && (
-            <Line label={m.group ? t('breakdown.groupRatioOf', { group: m.group }) : t('breakdown.groupRatio')}>{num(m.group_ratio)}</Line>
-          )}
+          {m.group_ratio !== undefined && <Line label={m.group ? t('breakdown.groupRatioOf', { group: m.group }) : t('breakdown.groupRatio')}>{num(m.group_ratio)}</Line>}
           {!times && m.prompt_tokens !== undefined && (
             <Line label={t('breakdown.prompt')}>
               {m.prompt_tokens.toLocaleString()}
-              {m.billed_prompt !== undefined && m.billed_prompt !== m.prompt_tokens && (
-                <span className="ml-1 font-normal text-muted-foreground">→ {num(m.billed_prompt)}</span>
-              )}
+              {m.billed_prompt !== undefined && m.billed_prompt !== m.prompt_tokens && <span className="ml-1 font-normal text-muted-foreground">→ {num(m.billed_prompt)}</span>}
             </Line>
           )}
           {!times && m.completion_tokens !== undefined && (
@@ -93,8 +97,8 @@ export function LogsQuotaPopover({ row }: { row: LogRow }) {
         </dl>
         {!times && m.type === 'tokens' && m.input_ratio !== undefined && m.output_ratio !== undefined && m.group_ratio !== undefined && (
           <p className="mt-3 rounded-md bg-muted px-2 py-1.5 font-mono text-xs break-all text-muted-foreground" data-testid="breakdown-formula">
-            ({num(m.billed_prompt ?? m.prompt_tokens ?? 0)} × {num(m.input_ratio)} + {num(m.billed_completion ?? m.completion_tokens ?? 0)} × {num(m.output_ratio)}) × {num(m.group_ratio)} ≈{' '}
-            {m.quota ?? row.quota}
+            ({num(m.billed_prompt ?? m.prompt_tokens ?? 0)} × {num(m.input_ratio)} + {num(m.billed_completion ?? m.completion_tokens ?? 0)} × {num(m.output_ratio)}) ×{' '}
+            {num(m.group_ratio)} ≈ {m.quota ?? row.quota}
           </p>
         )}
         {times && m.input_ratio !== undefined && m.group_ratio !== undefined && (

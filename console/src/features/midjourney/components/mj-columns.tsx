@@ -40,7 +40,13 @@ export function useMjColumns(all: boolean): ColumnDef<MjRow>[] {
   const { t } = useTranslation('midjourney')
   const { t: tt } = useTranslation('tasks')
   return useMemo<ColumnDef<MjRow>[]>(() => {
-    const col = (id: string, title: string, rest: Partial<ColumnDef<MjRow>>): ColumnDef<MjRow> => ({ id, header: title, enableSorting: false, ...rest, meta: { title, ...rest.meta } })
+    const col = (id: string, title: string, rest: Partial<ColumnDef<MjRow>>): ColumnDef<MjRow> => ({
+      id,
+      header: title,
+      enableSorting: false,
+      ...rest,
+      meta: { title, ...rest.meta },
+    })
     return [
       col('submit_time', tt('columns.submitTime'), { enableHiding: false, cell: ({ row }) => <TaskTime seconds={Math.floor(row.original.submit_time / 1000)} /> }),
       ...(all
@@ -49,7 +55,13 @@ export function useMjColumns(all: boolean): ColumnDef<MjRow>[] {
             col('username', tt('columns.user'), { cell: ({ row }) => row.original.username || dash }),
           ]
         : []),
-      col('id', tt('columns.taskId'), { cell: ({ row }) => <span className="font-mono text-xs" data-testid="mj-id">{row.original.id}</span> }),
+      col('id', tt('columns.taskId'), {
+        cell: ({ row }) => (
+          <span className="font-mono text-xs" data-testid="mj-id">
+            {row.original.id}
+          </span>
+        ),
+      }),
       col('action', tt('columns.type'), {
         cell: ({ row }) => (
           <Badge variant="outline" className="whitespace-nowrap">
@@ -63,7 +75,14 @@ export function useMjColumns(all: boolean): ColumnDef<MjRow>[] {
       col('image', t('columns.image'), { cell: ({ row }) => (row.original.image_url ? <MjImage url={row.original.image_url} id={row.original.id} /> : dash) }),
       col('prompt', t('columns.prompt'), { cell: ({ row }) => <Prompt row={row.original} /> }),
       col('fail_reason', tt('columns.failReason'), {
-        cell: ({ row }) => (row.original.fail_reason ? <span className="block max-w-56 text-xs break-words text-destructive" data-testid="mj-fail-reason">{row.original.fail_reason}</span> : dash),
+        cell: ({ row }) =>
+          row.original.fail_reason ? (
+            <span className="block max-w-56 text-xs break-words text-destructive" data-testid="mj-fail-reason">
+              {row.original.fail_reason}
+            </span>
+          ) : (
+            dash
+          ),
       }),
     ]
   }, [t, tt, all])

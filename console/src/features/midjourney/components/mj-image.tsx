@@ -10,7 +10,13 @@ export function MjImage({ url, id }: { url: string; id: number }) {
   const [broken, setBroken] = useState(false)
   return (
     <>
-      <button type="button" onClick={() => setOpen(true)} className="block cursor-zoom-in overflow-hidden rounded-md border bg-muted" aria-label={t('image.open', { id })} data-testid="mj-thumb">
+      <button
+        type="button"
+        onClick={() => setOpen(true)}
+        className="block cursor-zoom-in overflow-hidden rounded-md border bg-muted"
+        aria-label={t('image.open', { id })}
+        data-testid="mj-thumb"
+      >
         {broken ? (
           <span className="flex size-14 items-center justify-center text-[10px] text-muted-foreground">{t('image.broken')}</span>
         ) : (

@@ -5,15 +5,7 @@
  */
 import { Loader2 } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
-import {
-  AlertDialog,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '@/components/ui/alert-dialog'
+import { AlertDialog, AlertDialogCancel, AlertDialogContent, AlertDialogDescription, AlertDialogFooter, AlertDialogHeader, AlertDialogTitle } from '@/components/ui/alert-dialog'
 import { Button } from '@/components/ui/button'
 import { errorMessage } from '@/lib/handle-error'
 import { useConfirmSwitch, type PendingSwitch } from '../api'
@@ -35,9 +27,7 @@ export function SwitchAccountDialog({ pending, onStay }: SwitchAccountDialogProp
         <AlertDialogHeader>
           <AlertDialogTitle>{t('switch.title')}</AlertDialogTitle>
           <AlertDialogDescription className="break-words">
-            {pending?.target
-              ? t('switch.description', { current, target: pending.target, provider })
-              : t('switch.descriptionNew', { current, provider })}
+            {pending?.target ? t('switch.description', { current, target: pending.target, provider }) : t('switch.descriptionNew', { current, provider })}
           </AlertDialogDescription>
         </AlertDialogHeader>
         {confirm.isError && (

@@ -57,23 +57,11 @@ export function WeChatCodeDialog({ mode, open, onOpenChange }: WeChatCodeDialogP
             <DialogDescription>{t('wechat.hint')}</DialogDescription>
           </DialogHeader>
           {site.wechat_qrcode && (
-            <img
-              src={site.wechat_qrcode}
-              alt={t('wechat.qrAlt')}
-              className="mx-auto size-44 rounded-lg border bg-white object-contain p-2"
-              data-testid="wechat-qrcode"
-            />
+            <img src={site.wechat_qrcode} alt={t('wechat.qrAlt')} className="mx-auto size-44 rounded-lg border bg-white object-contain p-2" data-testid="wechat-qrcode" />
           )}
           <Form {...form}>
             <form id="wechat-code-form" onSubmit={form.handleSubmit(onSubmit)} noValidate>
-              <InputField
-                control={form.control}
-                name="code"
-                label={t('wechat.code')}
-                description={t('wechat.codeHint')}
-                autoComplete="one-time-code"
-                autoFocus
-              />
+              <InputField control={form.control} name="code" label={t('wechat.code')} description={t('wechat.codeHint')} autoComplete="one-time-code" autoFocus />
             </form>
           </Form>
           <DialogFooter>

@@ -199,7 +199,14 @@ function GatewayForm({ types, gateway, onDone }: { types: GatewayTypeInfo[]; gat
             <InputField control={form.control} name="fixed_fee" inputMode="decimal" label={t('columns.fixedFee')} description={t('form.fixedFeeHint')} />
             <InputField control={form.control} name="percent_fee" inputMode="decimal" label={t('columns.percentFee')} description={t('form.percentFeeHint')} />
             <InputField control={form.control} name="icon" label={t('form.icon')} className="sm:col-span-2" placeholder="https://…/icon.png" description={t('form.iconHint')} />
-            <InputField control={form.control} name="notify_domain" label={t('form.notifyDomain')} className="sm:col-span-2" placeholder="https://pay.example.com" description={t('form.notifyDomainHint')} />
+            <InputField
+              control={form.control}
+              name="notify_domain"
+              label={t('form.notifyDomain')}
+              className="sm:col-span-2"
+              placeholder="https://pay.example.com"
+              description={t('form.notifyDomainHint')}
+            />
             <SwitchField control={form.control} name="enable" label={t('columns.enable')} description={t('form.enableHint')} className="sm:col-span-2" />
 
             <Separator className="sm:col-span-2" />
@@ -213,7 +220,16 @@ function GatewayForm({ types, gateway, onDone }: { types: GatewayTypeInfo[]; gat
                   const value = (field.value as unknown as string | undefined) ?? ''
                   const stored = Boolean(sameType && gateway?.config_set?.[f.key])
                   const placeholder = f.secret ? (stored ? t('form.secretStored') : t('form.secretEmpty')) : (f.default ?? '')
-                  const props = { name: field.name, value, onChange: field.onChange, onBlur: field.onBlur, placeholder, autoComplete: 'off', spellCheck: false, 'data-testid': `config-${f.key}` }
+                  const props = {
+                    name: field.name,
+                    value,
+                    onChange: field.onChange,
+                    onBlur: field.onBlur,
+                    placeholder,
+                    autoComplete: 'off',
+                    spellCheck: false,
+                    'data-testid': `config-${f.key}`,
+                  }
                   const hint = fieldHint(f)
                   return (
                     <FormItem className={f.kind === 'textarea' || f.advanced ? 'sm:col-span-2' : undefined}>

@@ -98,7 +98,13 @@ export function GatewaysPanel() {
                   </span>
                 </TableCell>
                 <TableCell>
-                  <Switch checked={g.enable} disabled={toggle.isPending} onCheckedChange={(enable) => toggle.mutate({ id: g.id, enable })} aria-label={t('columns.enable')} data-testid="gateway-enable" />
+                  <Switch
+                    checked={g.enable}
+                    disabled={toggle.isPending}
+                    onCheckedChange={(enable) => toggle.mutate({ id: g.id, enable })}
+                    aria-label={t('columns.enable')}
+                    data-testid="gateway-enable"
+                  />
                 </TableCell>
                 <TableCell className="text-right whitespace-nowrap">
                   <Button variant="ghost" size="icon" className="size-8" onClick={() => setSheet({ open: true, row: g })} aria-label={t('actions.edit')} data-testid="gateway-edit">

@@ -52,7 +52,18 @@ export function OrdersPanel() {
   const { t } = useTranslation('payments')
   const search = route.useSearch()
   const navigate = route.useNavigate()
-  const orderSearch: OrderSearch = { p: search.p, page_size: search.page_size, order: search.order, status: search.status, gateway_id: search.gateway_id, user_id: search.user_id, trade_no: search.trade_no, gateway_no: search.gateway_no, start_timestamp: search.start_timestamp, end_timestamp: search.end_timestamp }
+  const orderSearch: OrderSearch = {
+    p: search.p,
+    page_size: search.page_size,
+    order: search.order,
+    status: search.status,
+    gateway_id: search.gateway_id,
+    user_id: search.user_id,
+    trade_no: search.trade_no,
+    gateway_no: search.gateway_no,
+    start_timestamp: search.start_timestamp,
+    end_timestamp: search.end_timestamp,
+  }
   const { data, isLoading } = useQuery(ordersQueryOptions(orderSearch))
   const gateways = useQuery(gatewaysQueryOptions).data?.data ?? []
   const refund = useRefundOrder()
@@ -60,7 +71,9 @@ export function OrdersPanel() {
   const setSearch = (patch: Partial<OrderSearch>) => void navigate({ search: (prev) => ({ ...prev, ...patch }) })
 
   const columns = useMemo<ColumnDef<Order>[]>(() => {
-    const header = (title: string) => ({ column }: { column: Column<Order, unknown> }) => <DataTableColumnHeader column={column} title={title} />
+    const header =
+      (title: string) =>
+      ({ column }: { column: Column<Order, unknown> }) => <DataTableColumnHeader column={column} title={title} />
     return [
       { id: 'id', accessorKey: 'id', header: header(t('columns.id')), meta: { title: t('columns.id'), className: 'w-14' } },
       {
@@ -72,7 +85,11 @@ export function OrdersPanel() {
         cell: ({ row }) => (
           <span className="grid leading-tight">
             <code className="text-xs">{row.original.trade_no}</code>
-            {row.original.gateway_no && <code className="text-[11px] text-muted-foreground" title={t('columns.gatewayNo')}>{row.original.gateway_no}</code>}
+            {row.original.gateway_no && (
+              <code className="text-[11px] text-muted-foreground" title={t('columns.gatewayNo')}>
+                {row.original.gateway_no}
+              </code>
+            )}
           </span>
         ),
       },
@@ -106,7 +123,9 @@ export function OrdersPanel() {
         meta: { title: t('columns.amount') },
         cell: ({ row }) => (
           <span className="grid leading-tight tabular-nums">
-            <span className="font-medium" data-testid="order-money">{formatDecimal(row.original.order_amount, row.original.order_currency)}</span>
+            <span className="font-medium" data-testid="order-money">
+              {formatDecimal(row.original.order_amount, row.original.order_currency)}
+            </span>
             <span className="text-xs text-muted-foreground">
               ${row.original.amount} → {renderQuota(row.original.quota)}
             </span>
@@ -124,8 +143,21 @@ export function OrdersPanel() {
           </span>
         ),
       },
-      { id: 'created_at', accessorKey: 'created_at', header: header(t('columns.createdAt')), meta: { title: t('columns.createdAt') }, cell: ({ row }) => time(row.original.created_at) },
-      { id: 'paid_at', accessorKey: 'paid_at', enableSorting: false, header: header(t('columns.paidAt')), meta: { title: t('columns.paidAt') }, cell: ({ row }) => time(row.original.paid_at) },
+      {
+        id: 'created_at',
+        accessorKey: 'created_at',
+        header: header(t('columns.createdAt')),
+        meta: { title: t('columns.createdAt') },
+        cell: ({ row }) => time(row.original.created_at),
+      },
+      {
+        id: 'paid_at',
+        accessorKey: 'paid_at',
+        enableSorting: false,
+        header: header(t('columns.paidAt')),
+        meta: { title: t('columns.paidAt') },
+        cell: ({ row }) => time(row.original.paid_at),
+      },
       {
         id: 'actions',
         enableHiding: false,
@@ -142,7 +174,15 @@ export function OrdersPanel() {
     ]
   }, [t])
 
-  const table = useServerTable({ data: data?.data, columns, total: data?.total_count ?? 0, search: orderSearch, setSearch, getRowId: (row) => String(row.id), hiddenColumns: ['paid_at'] })
+  const table = useServerTable({
+    data: data?.data,
+    columns,
+    total: data?.total_count ?? 0,
+    search: orderSearch,
+    setSearch,
+    getRowId: (row) => String(row.id),
+    hiddenColumns: ['paid_at'],
+  })
   const filtered = Boolean(search.status || search.gateway_id || search.user_id || search.gateway_no || search.start_timestamp || search.end_timestamp)
 
   return (
@@ -151,7 +191,18 @@ export function OrdersPanel() {
         table={table}
         search={{ value: search.trade_no, onChange: (trade_no) => setSearch({ trade_no, p: undefined }), placeholder: t('filters.tradeNo') }}
         filtered={filtered}
-        onReset={() => setSearch({ trade_no: undefined, status: undefined, gateway_id: undefined, user_id: undefined, gateway_no: undefined, start_timestamp: undefined, end_timestamp: undefined, p: undefined })}
+        onReset={() =>
+          setSearch({
+            trade_no: undefined,
+            status: undefined,
+            gateway_id: undefined,
+            user_id: undefined,
+            gateway_no: undefined,
+            start_timestamp: undefined,
+            end_timestamp: undefined,
+            p: undefined,
+          })
+        }
       >
         <Select value={search.status ?? ALL} onValueChange={(v) => setSearch({ status: v === ALL ? undefined : (v as Order['status']), p: undefined })}>
           <SelectTrigger className="h-9 w-[calc(50%-0.25rem)] sm:w-36" aria-label={t('columns.status')} data-testid="order-status-filter">
@@ -179,12 +230,34 @@ export function OrdersPanel() {
             ))}
           </SelectContent>
         </Select>
-        <TextFilter value={search.user_id ? String(search.user_id) : undefined} onChange={(v) => setSearch({ user_id: v && /^\d+$/.test(v) ? Number(v) : undefined, p: undefined })} label={t('filters.userId')} className="h-9 w-[calc(50%-0.25rem)] sm:w-28" />
-        <TextFilter value={search.gateway_no} onChange={(v) => setSearch({ gateway_no: v, p: undefined })} label={t('filters.gatewayNo')} className="h-9 w-[calc(50%-0.25rem)] sm:w-44" />
+        <TextFilter
+          value={search.user_id ? String(search.user_id) : undefined}
+          onChange={(v) => setSearch({ user_id: v && /^\d+$/.test(v) ? Number(v) : undefined, p: undefined })}
+          label={t('filters.userId')}
+          className="h-9 w-[calc(50%-0.25rem)] sm:w-28"
+        />
+        <TextFilter
+          value={search.gateway_no}
+          onChange={(v) => setSearch({ gateway_no: v, p: undefined })}
+          label={t('filters.gatewayNo')}
+          className="h-9 w-[calc(50%-0.25rem)] sm:w-44"
+        />
         <span className="flex w-full items-center gap-1 sm:w-auto">
-          <Input type="date" value={toDay(search.start_timestamp)} onChange={(e) => setSearch({ start_timestamp: fromDay(e.target.value), p: undefined })} className="h-9 flex-1 sm:w-36" aria-label={t('filters.from')} />
+          <Input
+            type="date"
+            value={toDay(search.start_timestamp)}
+            onChange={(e) => setSearch({ start_timestamp: fromDay(e.target.value), p: undefined })}
+            className="h-9 flex-1 sm:w-36"
+            aria-label={t('filters.from')}
+          />
           <span className="text-muted-foreground">–</span>
-          <Input type="date" value={toDay(search.end_timestamp)} onChange={(e) => setSearch({ end_timestamp: fromDay(e.target.value, true), p: undefined })} className="h-9 flex-1 sm:w-36" aria-label={t('filters.to')} />
+          <Input
+            type="date"
+            value={toDay(search.end_timestamp)}
+            onChange={(e) => setSearch({ end_timestamp: fromDay(e.target.value, true), p: undefined })}
+            className="h-9 flex-1 sm:w-36"
+            aria-label={t('filters.to')}
+          />
         </span>
       </DataTableToolbar>
       <DataTable table={table} loading={isLoading} empty={filtered || search.trade_no ? t('orders.emptySearch') : t('orders.empty')} />
@@ -193,7 +266,10 @@ export function OrdersPanel() {
         open={Boolean(refunding)}
         onOpenChange={(open) => !open && setRefunding(undefined)}
         title={t('orders.refundTitle', { trade_no: refunding?.trade_no ?? '' })}
-        description={t('orders.refundDescription', { money: refunding ? formatDecimal(refunding.order_amount, refunding.order_currency) : '', quota: refunding ? renderQuota(refunding.quota) : '' })}
+        description={t('orders.refundDescription', {
+          money: refunding ? formatDecimal(refunding.order_amount, refunding.order_currency) : '',
+          quota: refunding ? renderQuota(refunding.quota) : '',
+        })}
         confirmText={t('actions.refund')}
         destructive
         pending={refund.isPending}

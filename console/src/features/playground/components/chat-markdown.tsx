@@ -39,9 +39,7 @@ export const ChatMarkdown = memo(function ChatMarkdown({ content, className }: {
   const blocks = useMemo(() => toBlocks(content), [content])
   return (
     <div className={cn('markdown-body min-w-0 text-sm leading-6 [&_table]:block [&_table]:overflow-x-auto', className)}>
-      {blocks.map((b, i) =>
-        b.kind === 'code' ? <CodeBlock key={i} lang={b.lang} code={b.code} /> : <div key={i} dangerouslySetInnerHTML={{ __html: b.html }} />
-      )}
+      {blocks.map((b, i) => (b.kind === 'code' ? <CodeBlock key={i} lang={b.lang} code={b.code} /> : <div key={i} dangerouslySetInnerHTML={{ __html: b.html }} />))}
     </div>
   )
 })

@@ -93,7 +93,11 @@ function AssistantTurn({ message }: { message: ChatMessage }) {
       </div>
       <div className="min-w-0 flex-1">
         {message.content ? (
-          <div className={cn(streaming && '[&_.markdown-body>*:last-child]:after:ml-0.5 [&_.markdown-body>*:last-child]:after:animate-pulse [&_.markdown-body>*:last-child]:after:content-["▍"]')}>
+          <div
+            className={cn(
+              streaming && '[&_.markdown-body>*:last-child]:after:ml-0.5 [&_.markdown-body>*:last-child]:after:animate-pulse [&_.markdown-body>*:last-child]:after:content-["▍"]'
+            )}
+          >
             <ChatMarkdown content={message.content} />
           </div>
         ) : streaming ? (

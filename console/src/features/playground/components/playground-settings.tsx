@@ -112,7 +112,14 @@ export function PlaygroundSettingsForm({
                 </span>
               </div>
               <FormControl>
-                <Slider min={0} max={2} step={0.1} value={[field.value]} onValueChange={([v]) => field.onChange(Math.round((v ?? 1) * 10) / 10)} aria-label={t('settings.temperature')} />
+                <Slider
+                  min={0}
+                  max={2}
+                  step={0.1}
+                  value={[field.value]}
+                  onValueChange={([v]) => field.onChange(Math.round((v ?? 1) * 10) / 10)}
+                  aria-label={t('settings.temperature')}
+                />
               </FormControl>
               <FormDescription className="flex justify-between text-xs">
                 <span>{t('settings.precise')}</span>

@@ -49,7 +49,15 @@ export function GroupMutateDialog({ open, onOpenChange, group }: Props) {
   const form = useForm<GroupFormValues>({
     resolver: zodResolver(groupFormSchema),
     defaultValues: group
-      ? { symbol: group.symbol, name: group.name, ratio: String(group.ratio), api_rate: String(group.api_rate), tpm: String(group.tpm ?? 0), public: group.public, enable: group.enable }
+      ? {
+          symbol: group.symbol,
+          name: group.name,
+          ratio: String(group.ratio),
+          api_rate: String(group.api_rate),
+          tpm: String(group.tpm ?? 0),
+          public: group.public,
+          enable: group.enable,
+        }
       : { symbol: '', name: '', ratio: '1', api_rate: '600', tpm: '0', public: false, enable: true },
   })
   const ratio = Number(useWatch({ control: form.control, name: 'ratio' }))

@@ -23,14 +23,7 @@ import { usePricing } from './pricing-provider'
 function EnableSwitch({ group }: { group: UserGroup }) {
   const { t } = useTranslation('pricing')
   const toggle = useToggleGroup()
-  return (
-    <Switch
-      checked={group.enable}
-      disabled={toggle.isPending}
-      onCheckedChange={() => toggle.mutate(group.id)}
-      aria-label={t('groups.enableLabel', { name: group.name })}
-    />
-  )
+  return <Switch checked={group.enable} disabled={toggle.isPending} onCheckedChange={() => toggle.mutate(group.id)} aria-label={t('groups.enableLabel', { name: group.name })} />
 }
 
 function useGroupColumns(): ColumnDef<UserGroup>[] {
@@ -62,9 +55,7 @@ function useGroupColumns(): ColumnDef<UserGroup>[] {
         cell: ({ row }) => (
           <div className="grid leading-tight">
             <span className="font-medium tabular-nums">×{formatRatio(row.original.ratio)}</span>
-            <span className="text-xs text-muted-foreground">
-              {t('groups.ratioExample', { price: formatUsd(ratioToUsd('tokens', row.original.ratio)) })}
-            </span>
+            <span className="text-xs text-muted-foreground">{t('groups.ratioExample', { price: formatUsd(ratioToUsd('tokens', row.original.ratio)) })}</span>
           </div>
         ),
       },

@@ -24,7 +24,11 @@ export function PriceCell({ type, ratio, side }: { type: PriceType; ratio: numbe
   const { t } = useTranslation('pricing')
   const usd = useUsdLabel()
   if (type === 'times' && side === 'output') {
-    return <span className="text-muted-foreground" title={t('units.outputUnused')}>—</span>
+    return (
+      <span className="text-muted-foreground" title={t('units.outputUnused')}>
+        —
+      </span>
+    )
   }
   return (
     <div className="grid leading-tight">

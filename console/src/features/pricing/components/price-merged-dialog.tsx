@@ -121,10 +121,7 @@ export function PriceMergedDialog({ open, onOpenChange, group, prices }: Props) 
     },
   })
   const onSubmit = (v: MergedFormValues) =>
-    save.mutate(
-      { original_models: group.models, models: v.models, ...toPriceFields(v) },
-      { onSuccess: () => onOpenChange(false), onError: (err) => applyFieldErrors(form, err) }
-    )
+    save.mutate({ original_models: group.models, models: v.models, ...toPriceFields(v) }, { onSuccess: () => onOpenChange(false), onError: (err) => applyFieldErrors(form, err) })
   const models = useWatch({ control: form.control, name: 'models' })
   const removed = group.models.filter((m) => !models.includes(m))
 

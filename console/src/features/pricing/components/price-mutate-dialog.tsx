@@ -69,14 +69,7 @@ export function PriceMutateDialog({ open, onOpenChange, price, model, prices }: 
         </DialogHeader>
         <Form {...form}>
           <form id="price-form" onSubmit={form.handleSubmit(onSubmit)} className="grid gap-4" noValidate>
-            <InputField
-              control={form.control}
-              name="model"
-              label={t('fields.model')}
-              description={t('fields.modelHelp')}
-              autoComplete="off"
-              spellCheck={false}
-            />
+            <InputField control={form.control} name="model" label={t('fields.model')} description={t('fields.modelHelp')} autoComplete="off" spellCheck={false} />
             <PriceFields />
           </form>
         </Form>

@@ -87,11 +87,7 @@ function useMergedColumns(): ColumnDef<PriceGroup>[] {
             <IconAction label={t('merged.edit')} onClick={() => open({ kind: 'merged', group: row.original })} data-testid="merged-edit">
               <Pencil />
             </IconAction>
-            <IconAction
-              label={t('merged.delete')}
-              className="text-destructive hover:text-destructive"
-              onClick={() => open({ kind: 'delete-prices', models: row.original.models })}
-            >
+            <IconAction label={t('merged.delete')} className="text-destructive hover:text-destructive" onClick={() => open({ kind: 'delete-prices', models: row.original.models })}>
               <Trash2 />
             </IconAction>
           </div>

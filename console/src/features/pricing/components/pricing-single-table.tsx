@@ -49,12 +49,7 @@ export function PricingSingleTable({ prices, loading }: { prices: Price[] | unde
         onReset={() => setSearch({ keyword: undefined, channel_type: undefined, type: undefined, p: undefined })}
         actions={
           selected.length > 0 && (
-            <Button
-              variant="destructive"
-              size="sm"
-              className="h-9"
-              onClick={() => open({ kind: 'delete-prices', models: selected, onDeleted: () => table.resetRowSelection() })}
-            >
+            <Button variant="destructive" size="sm" className="h-9" onClick={() => open({ kind: 'delete-prices', models: selected, onDeleted: () => table.resetRowSelection() })}>
               <Trash2 />
               {t('actions.deleteSelected', { count: selected.length })}
             </Button>

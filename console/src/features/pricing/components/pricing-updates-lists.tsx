@@ -79,9 +79,7 @@ function ChangeLines({ local, remote }: PriceChange) {
   return (
     <div className="grid gap-1 whitespace-normal">
       {local.type !== remote.type && <Change label={t('fields.type')} from={t(`types.${local.type}`)} to={t(`types.${remote.type}`)} />}
-      {local.channel_type !== remote.channel_type && (
-        <Change label={t('fields.supplier')} from={supplier(local.channel_type)} to={supplier(remote.channel_type)} />
-      )}
+      {local.channel_type !== remote.channel_type && <Change label={t('fields.supplier')} from={supplier(local.channel_type)} to={supplier(remote.channel_type)} />}
       {local.input !== remote.input && <Change label={t('fields.input')} from={money(local, local.input)} to={money(remote, remote.input)} />}
       {local.output !== remote.output && <Change label={t('fields.output')} from={money(local, local.output)} to={money(remote, remote.output)} />}
       {ratiosKey(local.extra_ratios) !== ratiosKey(remote.extra_ratios) && (

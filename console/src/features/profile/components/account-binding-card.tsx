@@ -96,14 +96,7 @@ export function AccountBindingCard({ user }: { user: UserProfile }) {
                   {key === 'email' && bound && (
                     <Tooltip>
                       <TooltipTrigger asChild>
-                        <Button
-                          size="icon"
-                          variant="ghost"
-                          className="size-8"
-                          onClick={() => setDialog('email')}
-                          aria-label={to('binding.changeEmail')}
-                          data-testid="change-email"
-                        >
+                        <Button size="icon" variant="ghost" className="size-8" onClick={() => setDialog('email')} aria-label={to('binding.changeEmail')} data-testid="change-email">
                           <Pencil />
                         </Button>
                       </TooltipTrigger>

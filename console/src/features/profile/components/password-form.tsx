@@ -18,10 +18,7 @@ export function PasswordForm() {
   const update = useUpdateSelf()
   const form = useForm<ChangePasswordValues>({ resolver: zodResolver(changePasswordSchema), defaultValues: EMPTY })
   const onSubmit = ({ original_password, password }: ChangePasswordValues) =>
-    update.mutate(
-      { original_password, password },
-      { onSuccess: () => form.reset(EMPTY), onError: (err) => applyFieldErrors(form, err) }
-    )
+    update.mutate({ original_password, password }, { onSuccess: () => form.reset(EMPTY), onError: (err) => applyFieldErrors(form, err) })
 
   return (
     <Card>

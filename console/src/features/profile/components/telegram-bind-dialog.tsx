@@ -46,9 +46,7 @@ export function TelegramBindDialog({ open, onOpenChange }: Props) {
           <DialogDescription>{t('telegram.description')}</DialogDescription>
         </DialogHeader>
         {!data ? (
-          <div className="flex h-32 items-center justify-center text-muted-foreground">
-            {issue.isError ? t('telegram.failed') : <Loader2 className="animate-spin" />}
-          </div>
+          <div className="flex h-32 items-center justify-center text-muted-foreground">{issue.isError ? t('telegram.failed') : <Loader2 className="animate-spin" />}</div>
         ) : (
           <div className="grid gap-4 text-sm">
             <div className="grid gap-2">

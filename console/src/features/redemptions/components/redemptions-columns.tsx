@@ -24,7 +24,9 @@ function StatusBadge({ status }: { status: number }) {
 export function useRedemptionsColumns(): ColumnDef<Redemption>[] {
   const { t } = useTranslation('redemptions')
   return useMemo<ColumnDef<Redemption>[]>(() => {
-    const header = (title: string) => ({ column }: { column: Column<Redemption, unknown> }) => <DataTableColumnHeader column={column} title={title} />
+    const header =
+      (title: string) =>
+      ({ column }: { column: Column<Redemption, unknown> }) => <DataTableColumnHeader column={column} title={title} />
     const time = (value: number) => {
       if (!value) return <span className="text-muted-foreground">—</span>
       const [date, clock] = timestamp2string(value).split(' ')
@@ -63,7 +65,13 @@ export function useRedemptionsColumns(): ColumnDef<Redemption>[] {
         meta: { title: t('columns.quota') },
         cell: ({ row }) => <span className="tabular-nums">{renderQuota(row.original.quota)}</span>,
       },
-      { id: 'created_time', accessorKey: 'created_time', header: header(t('columns.createdTime')), meta: { title: t('columns.createdTime') }, cell: ({ row }) => time(row.original.created_time) },
+      {
+        id: 'created_time',
+        accessorKey: 'created_time',
+        header: header(t('columns.createdTime')),
+        meta: { title: t('columns.createdTime') },
+        cell: ({ row }) => time(row.original.created_time),
+      },
       {
         id: 'redeemed_time',
         accessorKey: 'redeemed_time',

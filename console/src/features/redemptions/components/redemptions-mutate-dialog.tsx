@@ -63,9 +63,7 @@ export function RedemptionsMutateDialog({ open, onOpenChange, row, onCreated }: 
                 label={currency ? t('fields.quotaUsd') : t('fields.quotaUnits')}
                 description={currency ? t('form.quotaUsdHint', { units: quotaPerUnit() }) : t('form.quotaUnitsHint')}
               />
-              {!edit && (
-                <InputField control={form.control} name="count" inputMode="numeric" label={t('fields.count')} description={t('form.countHint')} />
-              )}
+              {!edit && <InputField control={form.control} name="count" inputMode="numeric" label={t('fields.count')} description={t('form.countHint')} />}
             </div>
           </form>
         </Form>

@@ -45,7 +45,13 @@ export function LogSection({ options }: { options: OptionMap }) {
       {(form) => (
         <FieldGrid className="xl:grid-cols-2">
           <SwitchField control={form.control} name="LogConsumeEnabled" label={t('fields.LogConsumeEnabled.label')} description={t('fields.LogConsumeEnabled.help')} />
-          <NumberField control={form.control} name="LogCleanupDays" label={t('fields.LogCleanupDays.label')} description={t('fields.LogCleanupDays.help')} suffix={t('units.days')} />
+          <NumberField
+            control={form.control}
+            name="LogCleanupDays"
+            label={t('fields.LogCleanupDays.label')}
+            description={t('fields.LogCleanupDays.help')}
+            suffix={t('units.days')}
+          />
         </FieldGrid>
       )}
     </SettingsSection>

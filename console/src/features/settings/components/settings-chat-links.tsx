@@ -94,7 +94,13 @@ function ChatLinksTable({ form }: { form: UseFormReturn<ChatLinksValues> }) {
                     render={({ field }) => (
                       <FormItem className="gap-1">
                         <FormControl>
-                          <Input {...field} aria-label={t('chatLinks.url')} placeholder="https://…?key={key}&server={server}" className="font-mono text-xs md:text-xs" spellCheck={false} />
+                          <Input
+                            {...field}
+                            aria-label={t('chatLinks.url')}
+                            placeholder="https://…?key={key}&server={server}"
+                            className="font-mono text-xs md:text-xs"
+                            spellCheck={false}
+                          />
                         </FormControl>
                         <FieldMessage />
                       </FormItem>

@@ -138,9 +138,7 @@ function LogoPreview({ control }: { control: Control<z.infer<typeof brandSchema>
       </span>
       <div className="min-w-0">
         <p className="truncate font-semibold">{name.trim() || '—'}</p>
-        <p className="truncate text-xs text-muted-foreground">
-          {valid && failed === logo ? t('content.logoFailed') : valid ? t('content.logoCustom') : t('content.logoDefault')}
-        </p>
+        <p className="truncate text-xs text-muted-foreground">{valid && failed === logo ? t('content.logoFailed') : valid ? t('content.logoCustom') : t('content.logoDefault')}</p>
       </div>
     </div>
   )
@@ -149,14 +147,7 @@ function LogoPreview({ control }: { control: Control<z.infer<typeof brandSchema>
 export function BrandSection({ options }: { options: OptionMap }) {
   const { t } = useTranslation('settings')
   return (
-    <SettingsSection
-      id="brand"
-      title={t('sections.brand.title')}
-      description={t('sections.brand.description')}
-      options={options}
-      schema={brandSchema}
-      {...brandCodec}
-    >
+    <SettingsSection id="brand" title={t('sections.brand.title')} description={t('sections.brand.description')} options={options} schema={brandSchema} {...brandCodec}>
       {(form) => (
         <>
           <FieldGrid className="xl:grid-cols-2">

@@ -104,9 +104,7 @@ export function TextField<T extends FieldValues>({
             {labelExtra}
           </div>
           <div className="relative">
-            {prefix && (
-              <span className="pointer-events-none absolute inset-y-0 left-3 flex items-center text-sm text-muted-foreground">{prefix}</span>
-            )}
+            {prefix && <span className="pointer-events-none absolute inset-y-0 left-3 flex items-center text-sm text-muted-foreground">{prefix}</span>}
             <FormControl>
               <Input
                 {...field}
@@ -118,9 +116,7 @@ export function TextField<T extends FieldValues>({
                 className={cn(prefix && 'pl-7', suffix && 'pr-20', mono && 'font-mono md:text-[13px]')}
               />
             </FormControl>
-            {suffix && (
-              <span className="pointer-events-none absolute inset-y-0 right-3 flex items-center text-sm text-muted-foreground">{suffix}</span>
-            )}
+            {suffix && <span className="pointer-events-none absolute inset-y-0 right-3 flex items-center text-sm text-muted-foreground">{suffix}</span>}
           </div>
           {hint && <p className="-mt-1 text-xs text-muted-foreground tabular-nums">{hint}</p>}
           {description && <FormDescription className="text-xs">{description}</FormDescription>}
@@ -134,13 +130,7 @@ export function TextField<T extends FieldValues>({
 /** A number option; its bounds come from LIMITS[name] and show in the error message. */
 export function NumberField<T extends FieldValues>(props: Omit<TextFieldProps<T>, 'inputMode' | 'params'>) {
   const limit = LIMITS[props.name]
-  return (
-    <TextField
-      {...props}
-      inputMode={limit?.integer ? 'numeric' : 'decimal'}
-      params={limit ? { min: limit.min, max: limit.max } : undefined}
-    />
-  )
+  return <TextField {...props} inputMode={limit?.integer ? 'numeric' : 'decimal'} params={limit ? { min: limit.min, max: limit.max } : undefined} />
 }
 
 /** A quota amount: dollars when the site shows currency (with the unit equivalent), units otherwise. */
@@ -155,15 +145,7 @@ export function QuotaField<T extends FieldValues>(props: FieldProps<T>) {
         ? t('quota.equalsUnits', { units: inputToQuota(typed).toLocaleString() })
         : t('quota.equalsDollars', { dollars: (typed / quotaPerUnit()).toFixed(2) })
       : undefined
-  return (
-    <TextField
-      {...props}
-      prefix={currency ? '$' : undefined}
-      suffix={currency ? undefined : t('units.points')}
-      inputMode={currency ? 'decimal' : 'numeric'}
-      hint={hint}
-    />
-  )
+  return <TextField {...props} prefix={currency ? '$' : undefined} suffix={currency ? undefined : t('units.points')} inputMode={currency ? 'decimal' : 'numeric'} hint={hint} />
 }
 
 interface TextareaFieldProps<T extends FieldValues> extends FieldProps<T> {
@@ -175,18 +157,7 @@ interface TextareaFieldProps<T extends FieldValues> extends FieldProps<T> {
   after?: ReactNode
 }
 
-export function TextareaField<T extends FieldValues>({
-  control,
-  name,
-  label,
-  description,
-  className,
-  rows = 4,
-  mono,
-  placeholder,
-  labelExtra,
-  after,
-}: TextareaFieldProps<T>) {
+export function TextareaField<T extends FieldValues>({ control, name, label, description, className, rows = 4, mono, placeholder, labelExtra, after }: TextareaFieldProps<T>) {
   return (
     <FormField
       control={control}
@@ -198,13 +169,7 @@ export function TextareaField<T extends FieldValues>({
             {labelExtra}
           </div>
           <FormControl>
-            <Textarea
-              {...field}
-              rows={rows}
-              placeholder={placeholder}
-              spellCheck={false}
-              className={cn('max-h-[28rem] overflow-y-auto', mono && 'font-mono text-xs md:text-xs')}
-            />
+            <Textarea {...field} rows={rows} placeholder={placeholder} spellCheck={false} className={cn('max-h-[28rem] overflow-y-auto', mono && 'font-mono text-xs md:text-xs')} />
           </FormControl>
           {description && <FormDescription className="text-xs">{description}</FormDescription>}
           <FieldMessage />

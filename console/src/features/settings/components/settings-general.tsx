@@ -48,9 +48,7 @@ const toForm = (options: OptionMap): Values => ({ ...codec.toForm(options), ...p
 
 const toOptions = (v: Values) => ({
   ...codec.toOptions(v),
-  DefaultModelPrice: v.DefaultPriceEnabled
-    ? JSON.stringify({ type: v.DefaultPriceType, input: Number(v.DefaultPriceInput), output: Number(v.DefaultPriceOutput) })
-    : '',
+  DefaultModelPrice: v.DefaultPriceEnabled ? JSON.stringify({ type: v.DefaultPriceType, input: Number(v.DefaultPriceInput), output: Number(v.DefaultPriceOutput) }) : '',
 })
 
 /**
@@ -79,23 +77,63 @@ export function GeneralSection({ options }: { options: OptionMap }) {
       {(form) => (
         <>
           <FieldGrid className="xl:grid-cols-2">
-            <TextField control={form.control} name="TopUpLink" label={t('fields.TopUpLink.label')} description={t('fields.TopUpLink.help')} placeholder="https://" inputMode="url" />
+            <TextField
+              control={form.control}
+              name="TopUpLink"
+              label={t('fields.TopUpLink.label')}
+              description={t('fields.TopUpLink.help')}
+              placeholder="https://"
+              inputMode="url"
+            />
             <TextField control={form.control} name="ChatLink" label={t('fields.ChatLink.label')} description={t('fields.ChatLink.help')} placeholder="https://" inputMode="url" />
             <NumberField control={form.control} name="QuotaPerUnit" label={t('fields.QuotaPerUnit.label')} description={t('fields.QuotaPerUnit.help')} />
-            <NumberField control={form.control} name="UpstreamTimeoutSeconds" label={t('fields.UpstreamTimeoutSeconds.label')} description={t('fields.UpstreamTimeoutSeconds.help')} suffix={t('units.seconds')} />
+            <NumberField
+              control={form.control}
+              name="UpstreamTimeoutSeconds"
+              label={t('fields.UpstreamTimeoutSeconds.label')}
+              description={t('fields.UpstreamTimeoutSeconds.help')}
+              suffix={t('units.seconds')}
+            />
           </FieldGrid>
           <FieldGroup title={t('groups.retries')}>
             <FieldGrid>
               <NumberField control={form.control} name="RetryTimes" label={t('fields.RetryTimes.label')} description={t('fields.RetryTimes.help')} suffix={t('units.times')} />
-              <NumberField control={form.control} name="RetryCooldownSeconds" label={t('fields.RetryCooldownSeconds.label')} description={t('fields.RetryCooldownSeconds.help')} suffix={t('units.seconds')} />
-              <NumberField control={form.control} name="RetryTimeOut" label={t('fields.RetryTimeOut.label')} description={t('fields.RetryTimeOut.help')} suffix={t('units.seconds')} />
+              <NumberField
+                control={form.control}
+                name="RetryCooldownSeconds"
+                label={t('fields.RetryCooldownSeconds.label')}
+                description={t('fields.RetryCooldownSeconds.help')}
+                suffix={t('units.seconds')}
+              />
+              <NumberField
+                control={form.control}
+                name="RetryTimeOut"
+                label={t('fields.RetryTimeOut.label')}
+                description={t('fields.RetryTimeOut.help')}
+                suffix={t('units.seconds')}
+              />
             </FieldGrid>
           </FieldGroup>
           <FieldGroup title={t('groups.display')}>
             <FieldGrid>
-              <SwitchField control={form.control} name="DisplayInCurrencyEnabled" label={t('fields.DisplayInCurrencyEnabled.label')} description={t('fields.DisplayInCurrencyEnabled.help')} />
-              <SwitchField control={form.control} name="DisplayTokenStatEnabled" label={t('fields.DisplayTokenStatEnabled.label')} description={t('fields.DisplayTokenStatEnabled.help')} />
-              <SwitchField control={form.control} name="ApproximateTokenEnabled" label={t('fields.ApproximateTokenEnabled.label')} description={t('fields.ApproximateTokenEnabled.help')} />
+              <SwitchField
+                control={form.control}
+                name="DisplayInCurrencyEnabled"
+                label={t('fields.DisplayInCurrencyEnabled.label')}
+                description={t('fields.DisplayInCurrencyEnabled.help')}
+              />
+              <SwitchField
+                control={form.control}
+                name="DisplayTokenStatEnabled"
+                label={t('fields.DisplayTokenStatEnabled.label')}
+                description={t('fields.DisplayTokenStatEnabled.help')}
+              />
+              <SwitchField
+                control={form.control}
+                name="ApproximateTokenEnabled"
+                label={t('fields.ApproximateTokenEnabled.label')}
+                description={t('fields.ApproximateTokenEnabled.help')}
+              />
             </FieldGrid>
           </FieldGroup>
           <DefaultPriceFields form={form} />
@@ -145,20 +183,8 @@ function DefaultPriceFields({ form }: { form: UseFormReturn<Values> }) {
               </FormItem>
             )}
           />
-          <TextField
-            control={form.control}
-            name="DefaultPriceInput"
-            label={t('fields.DefaultModelPrice.input')}
-            inputMode="decimal"
-            description={hint(input)}
-          />
-          <TextField
-            control={form.control}
-            name="DefaultPriceOutput"
-            label={t('fields.DefaultModelPrice.output')}
-            inputMode="decimal"
-            description={hint(output)}
-          />
+          <TextField control={form.control} name="DefaultPriceInput" label={t('fields.DefaultModelPrice.input')} inputMode="decimal" description={hint(input)} />
+          <TextField control={form.control} name="DefaultPriceOutput" label={t('fields.DefaultModelPrice.output')} inputMode="decimal" description={hint(output)} />
         </FieldGrid>
       )}
     </FieldGroup>

@@ -17,14 +17,7 @@ const serverCodec = plainCodec(serverSchema, { stripSlash: ['ServerAddress'] })
 export function ServerAddressSection({ options }: { options: OptionMap }) {
   const { t } = useTranslation('settings')
   return (
-    <SettingsSection
-      id="server"
-      title={t('sections.server.title')}
-      description={t('sections.server.description')}
-      options={options}
-      schema={serverSchema}
-      {...serverCodec}
-    >
+    <SettingsSection id="server" title={t('sections.server.title')} description={t('sections.server.description')} options={options} schema={serverSchema} {...serverCodec}>
       {(form) => (
         <TextField
           control={form.control}
@@ -59,14 +52,7 @@ const loginCodec = plainCodec(loginSchema)
 export function LoginSection({ options }: { options: OptionMap }) {
   const { t } = useTranslation('settings')
   return (
-    <SettingsSection
-      id="login"
-      title={t('sections.login.title')}
-      description={t('sections.login.description')}
-      options={options}
-      schema={loginSchema}
-      {...loginCodec}
-    >
+    <SettingsSection id="login" title={t('sections.login.title')} description={t('sections.login.description')} options={options} schema={loginSchema} {...loginCodec}>
       {(form) => (
         <FieldGrid>
           {LOGIN_KEYS.map((key) => (

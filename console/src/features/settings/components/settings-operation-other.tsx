@@ -69,10 +69,36 @@ export function OperationOtherSection({ options }: { options: OptionMap }) {
             />
           </FieldGrid>
           <FieldGrid className="xl:grid-cols-2">
-            <NumberField control={form.control} name="ChatCacheExpireMinute" label={t('fields.ChatCacheExpireMinute.label')} description={t('fields.ChatCacheExpireMinute.help')} suffix={t('units.minutes')} />
-            <TextField control={form.control} name="ChatImageRequestProxy" label={t('fields.ChatImageRequestProxy.label')} description={t('fields.ChatImageRequestProxy.help')} placeholder="socks5://user:pass@host:1080" mono />
-            <TextField control={form.control} name="CFWorkerImageUrl" label={t('fields.CFWorkerImageUrl.label')} description={t('fields.CFWorkerImageUrl.help')} placeholder="https://" inputMode="url" />
-            <SecretField control={form.control} name="CFWorkerImageKey" label={t('fields.CFWorkerImageKey.label')} description={t('fields.CFWorkerImageKey.help')} configured={isConfigured(options, 'CFWorkerImageKey')} />
+            <NumberField
+              control={form.control}
+              name="ChatCacheExpireMinute"
+              label={t('fields.ChatCacheExpireMinute.label')}
+              description={t('fields.ChatCacheExpireMinute.help')}
+              suffix={t('units.minutes')}
+            />
+            <TextField
+              control={form.control}
+              name="ChatImageRequestProxy"
+              label={t('fields.ChatImageRequestProxy.label')}
+              description={t('fields.ChatImageRequestProxy.help')}
+              placeholder="socks5://user:pass@host:1080"
+              mono
+            />
+            <TextField
+              control={form.control}
+              name="CFWorkerImageUrl"
+              label={t('fields.CFWorkerImageUrl.label')}
+              description={t('fields.CFWorkerImageUrl.help')}
+              placeholder="https://"
+              inputMode="url"
+            />
+            <SecretField
+              control={form.control}
+              name="CFWorkerImageKey"
+              label={t('fields.CFWorkerImageKey.label')}
+              description={t('fields.CFWorkerImageKey.help')}
+              configured={isConfigured(options, 'CFWorkerImageKey')}
+            />
           </FieldGrid>
         </>
       )}

@@ -40,7 +40,10 @@ const smtpSchema = z.object({
   SMTPServer: z.string(),
   SMTPPort: numberText('SMTPPort'),
   SMTPAccount: z.string(),
-  SMTPFrom: z.string().trim().refine((v) => v === '' || /^[^\s@]+@[^\s@]+$/.test(v), 'settings:validation.email'),
+  SMTPFrom: z
+    .string()
+    .trim()
+    .refine((v) => v === '' || /^[^\s@]+@[^\s@]+$/.test(v), 'settings:validation.email'),
   SMTPToken: z.string(),
 })
 const smtpCodec = plainCodec(smtpSchema)
@@ -54,8 +57,21 @@ export function SmtpSection({ options }: { options: OptionMap }) {
           <TextField control={form.control} name="SMTPServer" label={t('fields.SMTPServer.label')} description={t('fields.SMTPServer.help')} placeholder="smtp.example.com" />
           <NumberField control={form.control} name="SMTPPort" label={t('fields.SMTPPort.label')} description={t('fields.SMTPPort.help')} placeholder="587" />
           <TextField control={form.control} name="SMTPAccount" label={t('fields.SMTPAccount.label')} description={t('fields.SMTPAccount.help')} placeholder="noreply@example.com" />
-          <TextField control={form.control} name="SMTPFrom" label={t('fields.SMTPFrom.label')} description={t('fields.SMTPFrom.help')} placeholder="noreply@example.com" inputMode="email" />
-          <SecretField control={form.control} name="SMTPToken" label={t('fields.SMTPToken.label')} description={t('fields.SMTPToken.help')} configured={isConfigured(options, 'SMTPToken')} />
+          <TextField
+            control={form.control}
+            name="SMTPFrom"
+            label={t('fields.SMTPFrom.label')}
+            description={t('fields.SMTPFrom.help')}
+            placeholder="noreply@example.com"
+            inputMode="email"
+          />
+          <SecretField
+            control={form.control}
+            name="SMTPToken"
+            label={t('fields.SMTPToken.label')}
+            description={t('fields.SMTPToken.help')}
+            configured={isConfigured(options, 'SMTPToken')}
+          />
         </FieldGrid>
       )}
     </SettingsSection>
@@ -91,9 +107,29 @@ export function WeChatSection({ options }: { options: OptionMap }) {
     <SettingsSection id="wechat" title={t('sections.wechat.title')} description={t('sections.wechat.description')} options={options} schema={wechatSchema} {...wechatCodec}>
       {(form) => (
         <FieldGrid className="xl:grid-cols-2">
-          <TextField control={form.control} name="WeChatServerAddress" label={t('fields.WeChatServerAddress.label')} description={t('fields.WeChatServerAddress.help')} placeholder="https://" inputMode="url" />
-          <SecretField control={form.control} name="WeChatServerToken" label={t('fields.WeChatServerToken.label')} description={t('fields.WeChatServerToken.help')} configured={isConfigured(options, 'WeChatServerToken')} />
-          <TextField control={form.control} name="WeChatAccountQRCodeImageURL" label={t('fields.WeChatAccountQRCodeImageURL.label')} description={t('fields.WeChatAccountQRCodeImageURL.help')} placeholder="https://" inputMode="url" />
+          <TextField
+            control={form.control}
+            name="WeChatServerAddress"
+            label={t('fields.WeChatServerAddress.label')}
+            description={t('fields.WeChatServerAddress.help')}
+            placeholder="https://"
+            inputMode="url"
+          />
+          <SecretField
+            control={form.control}
+            name="WeChatServerToken"
+            label={t('fields.WeChatServerToken.label')}
+            description={t('fields.WeChatServerToken.help')}
+            configured={isConfigured(options, 'WeChatServerToken')}
+          />
+          <TextField
+            control={form.control}
+            name="WeChatAccountQRCodeImageURL"
+            label={t('fields.WeChatAccountQRCodeImageURL.label')}
+            description={t('fields.WeChatAccountQRCodeImageURL.help')}
+            placeholder="https://"
+            inputMode="url"
+          />
         </FieldGrid>
       )}
     </SettingsSection>
@@ -136,11 +172,33 @@ export function OidcSection({ options }: { options: OptionMap }) {
       {(form) => (
         <>
           <FieldGrid className="xl:grid-cols-2">
-            <TextField control={form.control} name="OIDCIssuer" label={t('fields.OIDCIssuer.label')} description={t('fields.OIDCIssuer.help')} placeholder="https://accounts.example.com" inputMode="url" className="xl:col-span-2" />
+            <TextField
+              control={form.control}
+              name="OIDCIssuer"
+              label={t('fields.OIDCIssuer.label')}
+              description={t('fields.OIDCIssuer.help')}
+              placeholder="https://accounts.example.com"
+              inputMode="url"
+              className="xl:col-span-2"
+            />
             <TextField control={form.control} name="OIDCClientId" label={t('fields.OIDCClientId.label')} mono />
             <SecretField control={form.control} name="OIDCClientSecret" label={t('fields.OIDCClientSecret.label')} configured={isConfigured(options, 'OIDCClientSecret')} />
-            <TextField control={form.control} name="OIDCScopes" label={t('fields.OIDCScopes.label')} description={t('fields.OIDCScopes.help')} placeholder="openid,email,profile" mono />
-            <TextField control={form.control} name="OIDCUsernameClaims" label={t('fields.OIDCUsernameClaims.label')} description={t('fields.OIDCUsernameClaims.help')} placeholder="preferred_username" mono />
+            <TextField
+              control={form.control}
+              name="OIDCScopes"
+              label={t('fields.OIDCScopes.label')}
+              description={t('fields.OIDCScopes.help')}
+              placeholder="openid,email,profile"
+              mono
+            />
+            <TextField
+              control={form.control}
+              name="OIDCUsernameClaims"
+              label={t('fields.OIDCUsernameClaims.label')}
+              description={t('fields.OIDCUsernameClaims.help')}
+              placeholder="preferred_username"
+              mono
+            />
           </FieldGrid>
           <CallbackUrl options={options} path="/oauth/oidc" />
         </>
@@ -155,7 +213,14 @@ const turnstileCodec = plainCodec(turnstileSchema)
 export function TurnstileSection({ options }: { options: OptionMap }) {
   const { t } = useTranslation('settings')
   return (
-    <SettingsSection id="turnstile" title={t('sections.turnstile.title')} description={t('sections.turnstile.description')} options={options} schema={turnstileSchema} {...turnstileCodec}>
+    <SettingsSection
+      id="turnstile"
+      title={t('sections.turnstile.title')}
+      description={t('sections.turnstile.description')}
+      options={options}
+      schema={turnstileSchema}
+      {...turnstileCodec}
+    >
       {(form) => (
         <FieldGrid className="xl:grid-cols-2">
           <TextField control={form.control} name="TurnstileSiteKey" label={t('fields.TurnstileSiteKey.label')} mono />

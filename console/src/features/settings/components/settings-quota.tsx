@@ -154,20 +154,78 @@ export function MonitoringSection({ options }: { options: OptionMap }) {
       {(form) => (
         <>
           <FieldGrid className="xl:grid-cols-2">
-            <SwitchField control={form.control} name="AutomaticDisableChannelEnabled" label={t('fields.AutomaticDisableChannelEnabled.label')} description={t('fields.AutomaticDisableChannelEnabled.help')} />
-            <SwitchField control={form.control} name="AutomaticEnableChannelEnabled" label={t('fields.AutomaticEnableChannelEnabled.label')} description={t('fields.AutomaticEnableChannelEnabled.help')} />
-            <SwitchField control={form.control} name="ChannelAffinityEnabled" label={t('fields.ChannelAffinityEnabled.label')} description={t('fields.ChannelAffinityEnabled.help')} />
+            <SwitchField
+              control={form.control}
+              name="AutomaticDisableChannelEnabled"
+              label={t('fields.AutomaticDisableChannelEnabled.label')}
+              description={t('fields.AutomaticDisableChannelEnabled.help')}
+            />
+            <SwitchField
+              control={form.control}
+              name="AutomaticEnableChannelEnabled"
+              label={t('fields.AutomaticEnableChannelEnabled.label')}
+              description={t('fields.AutomaticEnableChannelEnabled.help')}
+            />
+            <SwitchField
+              control={form.control}
+              name="ChannelAffinityEnabled"
+              label={t('fields.ChannelAffinityEnabled.label')}
+              description={t('fields.ChannelAffinityEnabled.help')}
+            />
           </FieldGrid>
           <FieldGrid className="xl:grid-cols-4">
-            <NumberField control={form.control} name="AutoDisableFailureThreshold" label={t('fields.AutoDisableFailureThreshold.label')} description={t('fields.AutoDisableFailureThreshold.help')} suffix={t('units.times')} />
-            <NumberField control={form.control} name="AutoDisableWindowSeconds" label={t('fields.AutoDisableWindowSeconds.label')} description={t('fields.AutoDisableWindowSeconds.help')} suffix={t('units.seconds')} />
-            <NumberField control={form.control} name="AutoRetestBaseMinutes" label={t('fields.AutoRetestBaseMinutes.label')} description={t('fields.AutoRetestBaseMinutes.help')} suffix={t('units.minutes')} />
-            <NumberField control={form.control} name="ChannelDisableThreshold" label={t('fields.ChannelDisableThreshold.label')} description={t('fields.ChannelDisableThreshold.help')} suffix={t('units.seconds')} />
+            <NumberField
+              control={form.control}
+              name="AutoDisableFailureThreshold"
+              label={t('fields.AutoDisableFailureThreshold.label')}
+              description={t('fields.AutoDisableFailureThreshold.help')}
+              suffix={t('units.times')}
+            />
+            <NumberField
+              control={form.control}
+              name="AutoDisableWindowSeconds"
+              label={t('fields.AutoDisableWindowSeconds.label')}
+              description={t('fields.AutoDisableWindowSeconds.help')}
+              suffix={t('units.seconds')}
+            />
+            <NumberField
+              control={form.control}
+              name="AutoRetestBaseMinutes"
+              label={t('fields.AutoRetestBaseMinutes.label')}
+              description={t('fields.AutoRetestBaseMinutes.help')}
+              suffix={t('units.minutes')}
+            />
+            <NumberField
+              control={form.control}
+              name="ChannelDisableThreshold"
+              label={t('fields.ChannelDisableThreshold.label')}
+              description={t('fields.ChannelDisableThreshold.help')}
+              suffix={t('units.seconds')}
+            />
             <QuotaField control={form.control} name="QuotaRemindThreshold" label={t('fields.QuotaRemindThreshold.label')} description={t('fields.QuotaRemindThreshold.help')} />
-            <NumberField control={form.control} name="ChannelTestFrequency" label={t('fields.ChannelTestFrequency.label')} description={t('fields.ChannelTestFrequency.help')} suffix={t('units.minutes')} />
-            <NumberField control={form.control} name="ChannelBalanceFrequency" label={t('fields.ChannelBalanceFrequency.label')} description={t('fields.ChannelBalanceFrequency.help')} suffix={t('units.minutes')} />
+            <NumberField
+              control={form.control}
+              name="ChannelTestFrequency"
+              label={t('fields.ChannelTestFrequency.label')}
+              description={t('fields.ChannelTestFrequency.help')}
+              suffix={t('units.minutes')}
+            />
+            <NumberField
+              control={form.control}
+              name="ChannelBalanceFrequency"
+              label={t('fields.ChannelBalanceFrequency.label')}
+              description={t('fields.ChannelBalanceFrequency.help')}
+              suffix={t('units.minutes')}
+            />
           </FieldGrid>
-          <TextareaField control={form.control} name="DisableChannelKeywords" label={t('fields.DisableChannelKeywords.label')} description={t('fields.DisableChannelKeywords.help')} rows={6} mono />
+          <TextareaField
+            control={form.control}
+            name="DisableChannelKeywords"
+            label={t('fields.DisableChannelKeywords.label')}
+            description={t('fields.DisableChannelKeywords.help')}
+            rows={6}
+            mono
+          />
         </>
       )}
     </SettingsSection>

@@ -16,14 +16,7 @@ import { cn } from '@/lib/utils'
 import { useSaveOptions } from '../api'
 import { FieldMessage, type FieldProps } from './settings-fields'
 
-export function SecretField<T extends FieldValues>({
-  control,
-  name,
-  label,
-  description,
-  className,
-  configured,
-}: FieldProps<T> & { configured: boolean }) {
+export function SecretField<T extends FieldValues>({ control, name, label, description, className, configured }: FieldProps<T> & { configured: boolean }) {
   const { t } = useTranslation('settings')
   const [confirming, setConfirming] = useState(false)
   const save = useSaveOptions()

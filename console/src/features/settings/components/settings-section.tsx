@@ -38,18 +38,7 @@ function changedOptions(next: Record<string, string>, base: Record<string, strin
   return Object.fromEntries(Object.entries(next).filter(([key, value]) => value !== base[key]))
 }
 
-export function SettingsSection<T extends FieldValues>({
-  id,
-  title,
-  description,
-  options,
-  schema,
-  toForm,
-  toOptions,
-  fieldAliases,
-  children,
-  footnote,
-}: SettingsSectionProps<T>) {
+export function SettingsSection<T extends FieldValues>({ id, title, description, options, schema, toForm, toOptions, fieldAliases, children, footnote }: SettingsSectionProps<T>) {
   const { t } = useTranslation('settings')
   const queryClient = useQueryClient()
   const save = useSaveOptions()

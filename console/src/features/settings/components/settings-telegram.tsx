@@ -71,7 +71,13 @@ export function TelegramSection({ options }: { options: OptionMap }) {
               </FormItem>
             )}
           />
-          <SecretField control={form.control} name="TelegramBotToken" label={t('fields.TelegramBotToken.label')} description={t('fields.TelegramBotToken.help')} configured={isConfigured(options, 'TelegramBotToken')} />
+          <SecretField
+            control={form.control}
+            name="TelegramBotToken"
+            label={t('fields.TelegramBotToken.label')}
+            description={t('fields.TelegramBotToken.help')}
+            configured={isConfigured(options, 'TelegramBotToken')}
+          />
           <SecretField
             control={form.control}
             name="TelegramWebhookSecret"
@@ -79,7 +85,15 @@ export function TelegramSection({ options }: { options: OptionMap }) {
             description={t('fields.TelegramWebhookSecret.help')}
             configured={isConfigured(options, 'TelegramWebhookSecret')}
           />
-          <TextField control={form.control} name="TelegramApiBase" label={t('fields.TelegramApiBase.label')} description={t('fields.TelegramApiBase.help')} placeholder="https://api.telegram.org" inputMode="url" mono />
+          <TextField
+            control={form.control}
+            name="TelegramApiBase"
+            label={t('fields.TelegramApiBase.label')}
+            description={t('fields.TelegramApiBase.help')}
+            placeholder="https://api.telegram.org"
+            inputMode="url"
+            mono
+          />
         </FieldGrid>
       )}
     </SettingsSection>

@@ -37,7 +37,19 @@ interface TaskListPageProps<T, S extends TaskListSearch, K extends QueryKey> {
 }
 
 /** Admin's all/own switch and the refresh button, shared by both task pages. */
-function TaskScopeActions({ admin, all, onScope, onRefresh, refreshing }: { admin: boolean; all: boolean; onScope: (all: boolean) => void; onRefresh: () => void; refreshing: boolean }) {
+function TaskScopeActions({
+  admin,
+  all,
+  onScope,
+  onRefresh,
+  refreshing,
+}: {
+  admin: boolean
+  all: boolean
+  onScope: (all: boolean) => void
+  onRefresh: () => void
+  refreshing: boolean
+}) {
   const { t } = useTranslation('tasks')
   return (
     <div className="flex flex-wrap items-center gap-2">

@@ -15,8 +15,7 @@ const lyricsOf = (row: TaskRow): SunoLyrics | null => (!isKling(row) && row.data
 const videosOf = (row: TaskRow) => (isKling(row) ? ((row.data as KlingReply | null)?.data?.task_result?.videos ?? []).filter((v) => v.url) : [])
 
 /** Whether the task has anything to show. */
-export const hasOutput = (row: TaskRow) =>
-  songsOf(row).some((s) => s.audio_url || s.video_url || s.text) || Boolean(lyricsOf(row)?.text) || videosOf(row).length > 0
+export const hasOutput = (row: TaskRow) => songsOf(row).some((s) => s.audio_url || s.video_url || s.text) || Boolean(lyricsOf(row)?.text) || videosOf(row).length > 0
 
 function Song({ song }: { song: SunoSong }) {
   const { t } = useTranslation('tasks')
@@ -32,7 +31,16 @@ function Song({ song }: { song: SunoSong }) {
         </div>
       </div>
       {song.audio_url && <audio controls preload="none" src={song.audio_url} className="w-full" aria-label={t('output.audio')} data-testid="task-audio" />}
-      {song.video_url && <video controls preload="none" src={song.video_url} poster={song.image_large_url || song.image_url} className="max-h-64 w-full rounded-md bg-black" aria-label={t('output.video')} />}
+      {song.video_url && (
+        <video
+          controls
+          preload="none"
+          src={song.video_url}
+          poster={song.image_large_url || song.image_url}
+          className="max-h-64 w-full rounded-md bg-black"
+          aria-label={t('output.video')}
+        />
+      )}
       {song.text && <pre className="max-h-48 overflow-y-auto rounded-md bg-muted p-3 text-xs whitespace-pre-wrap">{song.text}</pre>}
     </section>
   )
@@ -50,29 +58,37 @@ export function TaskOutputDialog({ row }: { row: TaskRow }) {
         {isKling(row) ? t('output.openVideo', { count: videos.length }) : row.action === 'LYRICS' ? t('output.openLyrics') : t('output.openMusic', { count: songs.length })}
       </Button>
       <Dialog open={open} onOpenChange={setOpen}>
-      <DialogContent className="sm:max-w-xl">
-        <DialogHeader>
-          <DialogTitle>{row.properties?.title || lyrics?.title || t('output.title', { id: row.id })}</DialogTitle>
-          <DialogDescription>{row.properties?.prompt || t('output.noPrompt')}</DialogDescription>
-        </DialogHeader>
-        {isKling(row) ? (
-          <div className="grid gap-3">
-            {videos.map((video, i) => (
-              <video key={video.id ?? i} controls preload="none" src={video.url} className="max-h-[60vh] w-full rounded-md bg-black" aria-label={t('output.video')} data-testid="task-video" />
-            ))}
-          </div>
-        ) : lyrics ? (
-          <pre className="max-h-[60vh] overflow-y-auto rounded-md bg-muted p-3 text-sm whitespace-pre-wrap" data-testid="task-lyrics">
-            {lyrics.text}
-          </pre>
-        ) : (
-          <div className="grid gap-3">
-            {songs.map((song) => (
-              <Song key={song.id} song={song} />
-            ))}
-          </div>
-        )}
-      </DialogContent>
+        <DialogContent className="sm:max-w-xl">
+          <DialogHeader>
+            <DialogTitle>{row.properties?.title || lyrics?.title || t('output.title', { id: row.id })}</DialogTitle>
+            <DialogDescription>{row.properties?.prompt || t('output.noPrompt')}</DialogDescription>
+          </DialogHeader>
+          {isKling(row) ? (
+            <div className="grid gap-3">
+              {videos.map((video, i) => (
+                <video
+                  key={video.id ?? i}
+                  controls
+                  preload="none"
+                  src={video.url}
+                  className="max-h-[60vh] w-full rounded-md bg-black"
+                  aria-label={t('output.video')}
+                  data-testid="task-video"
+                />
+              ))}
+            </div>
+          ) : lyrics ? (
+            <pre className="max-h-[60vh] overflow-y-auto rounded-md bg-muted p-3 text-sm whitespace-pre-wrap" data-testid="task-lyrics">
+              {lyrics.text}
+            </pre>
+          ) : (
+            <div className="grid gap-3">
+              {songs.map((song) => (
+                <Song key={song.id} song={song} />
+              ))}
+            </div>
+          )}
+        </DialogContent>
       </Dialog>
     </>
   )

@@ -32,7 +32,23 @@ interface Props<T, S extends TaskFilterSearch> {
   platforms?: readonly string[]
 }
 
-function Choice({ value, options, onChange, label, allLabel, render, testId }: { value?: string; options: readonly string[]; onChange: (v?: string) => void; label: string; allLabel: string; render: (v: string) => string; testId: string }) {
+function Choice({
+  value,
+  options,
+  onChange,
+  label,
+  allLabel,
+  render,
+  testId,
+}: {
+  value?: string
+  options: readonly string[]
+  onChange: (v?: string) => void
+  label: string
+  allLabel: string
+  render: (v: string) => string
+  testId: string
+}) {
   return (
     <Select value={value ?? 'all'} onValueChange={(v) => onChange(v === 'all' ? undefined : v)}>
       <SelectTrigger className="h-9 w-[calc(50%-0.25rem)] sm:w-36" aria-label={label} data-testid={testId}>
@@ -58,10 +74,34 @@ export function TasksToolbar<T, S extends TaskFilterSearch>({ table, search, all
   return (
     <DataTableToolbar table={table} filtered={filtered} onReset={reset}>
       {platforms && (
-        <Choice value={search.platform} options={platforms} onChange={(platform) => filter({ platform })} label={t('filters.platform')} allLabel={t('filters.allPlatforms')} render={(p) => t(`platform.${p}`)} testId="filter-platform" />
+        <Choice
+          value={search.platform}
+          options={platforms}
+          onChange={(platform) => filter({ platform })}
+          label={t('filters.platform')}
+          allLabel={t('filters.allPlatforms')}
+          render={(p) => t(`platform.${p}`)}
+          testId="filter-platform"
+        />
       )}
-      <Choice value={search.action} options={actions} onChange={(action) => filter({ action })} label={t('filters.type')} allLabel={t('filters.allTypes')} render={(a) => t(`action.${a}`, { defaultValue: a })} testId="filter-action" />
-      <Choice value={search.status} options={TASK_STATUSES} onChange={(status) => filter({ status })} label={t('filters.status')} allLabel={t('filters.allStatuses')} render={(s) => t(`status.${s}`)} testId="filter-status" />
+      <Choice
+        value={search.action}
+        options={actions}
+        onChange={(action) => filter({ action })}
+        label={t('filters.type')}
+        allLabel={t('filters.allTypes')}
+        render={(a) => t(`action.${a}`, { defaultValue: a })}
+        testId="filter-action"
+      />
+      <Choice
+        value={search.status}
+        options={TASK_STATUSES}
+        onChange={(status) => filter({ status })}
+        label={t('filters.status')}
+        allLabel={t('filters.allStatuses')}
+        render={(s) => t(`status.${s}`)}
+        testId="filter-status"
+      />
       <DebouncedInput
         value={search.task_id}
         onCommit={(v) => filter({ task_id: v && /^\d{1,15}$/.test(v) ? v : undefined })}

@@ -10,7 +10,9 @@ import { TelegramRowActions } from './telegram-row-actions'
 export function useTelegramColumns(): ColumnDef<TelegramMenu>[] {
   const { t } = useTranslation('telegram')
   return useMemo<ColumnDef<TelegramMenu>[]>(() => {
-    const header = (title: string) => ({ column }: { column: Column<TelegramMenu, unknown> }) => <DataTableColumnHeader column={column} title={title} />
+    const header =
+      (title: string) =>
+      ({ column }: { column: Column<TelegramMenu, unknown> }) => <DataTableColumnHeader column={column} title={title} />
     return [
       { id: 'id', accessorKey: 'id', header: header(t('columns.id')), meta: { title: t('columns.id'), className: 'w-16' } },
       {

@@ -31,10 +31,7 @@ export function TelegramMenuDialog({ open, onOpenChange, row }: Props) {
   })
 
   const onSubmit = (v: MenuFormValues) =>
-    save.mutate(
-      { id: row?.id, ...v, command: v.command.replace(/^\//, '') },
-      { onSuccess: () => onOpenChange(false), onError: (err) => applyFieldErrors(form, err) }
-    )
+    save.mutate({ id: row?.id, ...v, command: v.command.replace(/^\//, '') }, { onSuccess: () => onOpenChange(false), onError: (err) => applyFieldErrors(form, err) })
 
   return (
     <Dialog open={open} onOpenChange={(o) => !save.isPending && onOpenChange(o)}>

@@ -49,7 +49,14 @@ export function TokenKeyCell({ row, reveal }: { row: Token; reveal?: (() => Prom
       <code className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs whitespace-nowrap text-muted-foreground">{maskKey(row.key)}</code>
       <Tooltip>
         <TooltipTrigger asChild>
-          <Button variant="ghost" size="icon" className="size-6" aria-label={t('actions.copyKey', { name: row.name })} data-testid={`token-copy-${row.id}`} onClick={() => void copy()}>
+          <Button
+            variant="ghost"
+            size="icon"
+            className="size-6"
+            aria-label={t('actions.copyKey', { name: row.name })}
+            data-testid={`token-copy-${row.id}`}
+            onClick={() => void copy()}
+          >
             <Copy className="size-3.5" />
           </Button>
         </TooltipTrigger>

@@ -89,7 +89,11 @@ export function tokenColumns({ t, tableT, admin, myId, isRoot, chatLinks, open }
         const use = row.original.budget_use
         if (use) return <BudgetBar use={use} className="w-28" compact />
         if (row.original.budget_period && row.original.budget_quota > 0) {
-          return <span className="whitespace-nowrap tabular-nums">{t('limits.budgetOnly', { quota: renderQuota(row.original.budget_quota), period: t(`limits.period.${row.original.budget_period}`) })}</span>
+          return (
+            <span className="whitespace-nowrap tabular-nums">
+              {t('limits.budgetOnly', { quota: renderQuota(row.original.budget_quota), period: t(`limits.period.${row.original.budget_period}`) })}
+            </span>
+          )
         }
         return <span className="text-muted-foreground">—</span>
       },
@@ -99,7 +103,14 @@ export function tokenColumns({ t, tableT, admin, myId, isRoot, chatLinks, open }
       enableSorting: false,
       meta: { title: t('fields.group') },
       header: t('fields.group'),
-      cell: ({ row }) => (row.original.group ? <Badge variant="outline" className="font-normal">{row.original.group}</Badge> : <span className="text-muted-foreground">{t('ownGroup')}</span>),
+      cell: ({ row }) =>
+        row.original.group ? (
+          <Badge variant="outline" className="font-normal">
+            {row.original.group}
+          </Badge>
+        ) : (
+          <span className="text-muted-foreground">{t('ownGroup')}</span>
+        ),
     },
     { accessorKey: 'created_time', ...header(t('fields.created')), cell: ({ row }) => time(row.original.created_time, '—') },
     { accessorKey: 'accessed_time', ...header(t('fields.lastUsed')), cell: ({ row }) => time(row.original.accessed_time, t('neverUsed')) },
@@ -118,7 +129,14 @@ export function tokenColumns({ t, tableT, admin, myId, isRoot, chatLinks, open }
           {!admin && <TokenChatMenu row={row.original} links={chatLinks} />}
           <Tooltip>
             <TooltipTrigger asChild>
-              <Button variant="ghost" size="icon" className="size-8" aria-label={t('actions.edit', { name: row.original.name })} data-testid={`token-edit-${row.original.id}`} onClick={() => open({ kind: 'edit', row: row.original })}>
+              <Button
+                variant="ghost"
+                size="icon"
+                className="size-8"
+                aria-label={t('actions.edit', { name: row.original.name })}
+                data-testid={`token-edit-${row.original.id}`}
+                onClick={() => open({ kind: 'edit', row: row.original })}
+              >
                 <Pencil />
               </Button>
             </TooltipTrigger>

@@ -22,8 +22,7 @@ export function TokensEmpty() {
         <h2 className="text-lg font-semibold">{t('emptyState.title')}</h2>
         <p className="text-sm text-muted-foreground">{t('emptyState.description')}</p>
         <p className="text-sm text-muted-foreground">
-          {t('emptyState.baseUrl')}{' '}
-          <code className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs break-all text-foreground">{base}</code>
+          {t('emptyState.baseUrl')} <code className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs break-all text-foreground">{base}</code>
         </p>
       </div>
       <Button onClick={() => open({ kind: 'create' })} data-testid="token-create-first">

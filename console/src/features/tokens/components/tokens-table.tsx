@@ -41,7 +41,10 @@ export function TokensTable({ search, setSearch }: { search: TokensSearch; setSe
   const own = useQuery({ ...tokensQueryOptions({ p, page_size, keyword, order: search.order }), enabled: !admin })
   const all = useQuery({ ...adminTokensQueryOptions({ p, page_size, keyword, user_id: search.user_id, token_id: search.token_id }), enabled: admin })
   const list = admin ? all : own
-  const columns = useMemo(() => tokenColumns({ t, tableT, admin, myId: me?.id, isRoot: (me?.role ?? 0) >= 100, chatLinks, open }), [t, tableT, admin, me?.id, me?.role, chatLinks, open])
+  const columns = useMemo(
+    () => tokenColumns({ t, tableT, admin, myId: me?.id, isRoot: (me?.role ?? 0) >= 100, chatLinks, open }),
+    [t, tableT, admin, me?.id, me?.role, chatLinks, open]
+  )
   const table = useServerTable({
     data: list.data?.data,
     columns,

@@ -39,7 +39,14 @@ export function InviteCard({ user }: { user: UserProfile }) {
           </span>
           {code ? (
             <div className="flex gap-2">
-              <Input readOnly value={link} aria-labelledby="invite-link-label" className="font-mono text-[13px]" data-testid="invite-link" onFocus={(e) => e.currentTarget.select()} />
+              <Input
+                readOnly
+                value={link}
+                aria-labelledby="invite-link-label"
+                className="font-mono text-[13px]"
+                data-testid="invite-link"
+                onFocus={(e) => e.currentTarget.select()}
+              />
               <Button type="button" variant="outline" onClick={() => copyText(link)} data-testid="invite-copy">
                 <Copy />
                 <span className="hidden sm:inline">{t('invite.copy')}</span>

@@ -38,7 +38,9 @@ export function OnlineTopupCard({ gateways }: { gateways: UserGateway[] }) {
   const min = Math.max(1, site.payment_min_amount ?? 1)
   const discounts = useMemo(() => parseDiscounts(site.recharge_discount), [site.recharge_discount])
   const quick = useMemo(() => {
-    const fromMap = Object.keys(discounts).map(Number).filter((n) => Number.isInteger(n) && n >= min && n <= MAX_TOPUP_AMOUNT)
+    const fromMap = Object.keys(discounts)
+      .map(Number)
+      .filter((n) => Number.isInteger(n) && n >= min && n <= MAX_TOPUP_AMOUNT)
     return [...new Set([...(fromMap.length ? fromMap : QUICK.filter((n) => n >= min))])].sort((a, b) => a - b).slice(0, 8)
   }, [discounts, min])
   const [text, setText] = useState(String(quick[0] ?? min))
@@ -60,7 +62,16 @@ export function OnlineTopupCard({ gateways }: { gateways: UserGateway[] }) {
           quotaPerUnit: site.quota_per_unit || quotaPerUnit(),
         })
       : undefined
-  const error = text.trim() === '' ? undefined : problem === 'below_minimum' ? t('online.min', { min }) : problem === 'above_maximum' ? t('online.max') : problem ? t('online.integer') : undefined
+  const error =
+    text.trim() === ''
+      ? undefined
+      : problem === 'below_minimum'
+        ? t('online.min', { min })
+        : problem === 'above_maximum'
+          ? t('online.max')
+          : problem
+            ? t('online.integer')
+            : undefined
 
   const pay = () => {
     if (!gateway || problem) return
@@ -109,7 +120,15 @@ export function OnlineTopupCard({ gateways }: { gateways: UserGateway[] }) {
           </div>
           <div className="relative">
             <span className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 text-muted-foreground">$</span>
-            <Input id="topup-amount" inputMode="numeric" value={text} onChange={(e) => setText(e.target.value.replace(/[^\d]/g, ''))} className="pl-7 tabular-nums" aria-invalid={Boolean(error)} data-testid="topup-amount" />
+            <Input
+              id="topup-amount"
+              inputMode="numeric"
+              value={text}
+              onChange={(e) => setText(e.target.value.replace(/[^\d]/g, ''))}
+              className="pl-7 tabular-nums"
+              aria-invalid={Boolean(error)}
+              data-testid="topup-amount"
+            />
           </div>
           {error && (
             <p className="text-sm text-destructive" data-testid="topup-amount-error">
@@ -128,7 +147,10 @@ export function OnlineTopupCard({ gateways }: { gateways: UserGateway[] }) {
                 role="radio"
                 aria-checked={g.uuid === gateway?.uuid}
                 onClick={() => setSelected(g.uuid)}
-                className={cn('flex items-center gap-3 rounded-lg border p-3 text-left transition-colors hover:bg-accent', g.uuid === gateway?.uuid && 'border-primary bg-primary/5 ring-1 ring-primary')}
+                className={cn(
+                  'flex items-center gap-3 rounded-lg border p-3 text-left transition-colors hover:bg-accent',
+                  g.uuid === gateway?.uuid && 'border-primary bg-primary/5 ring-1 ring-primary'
+                )}
                 data-testid="gateway-choice"
               >
                 <GatewayIcon type={g.type} icon={g.icon} className="size-8" />
@@ -136,7 +158,11 @@ export function OnlineTopupCard({ gateways }: { gateways: UserGateway[] }) {
                   <span className="font-medium">{g.name}</span>
                   <span className="text-xs text-muted-foreground">
                     {g.currency}
-                    {g.percent_fee > 0 ? ` · ${t('online.feePercent', { percent: +(g.percent_fee * 100).toFixed(2) })}` : g.fixed_fee > 0 ? ` · ${t('online.feeFixed', { fee: `$${g.fixed_fee.toFixed(2)}` })}` : ''}
+                    {g.percent_fee > 0
+                      ? ` · ${t('online.feePercent', { percent: +(g.percent_fee * 100).toFixed(2) })}`
+                      : g.fixed_fee > 0
+                        ? ` · ${t('online.feeFixed', { fee: `$${g.fixed_fee.toFixed(2)}` })}`
+                        : ''}
                   </span>
                 </span>
               </button>

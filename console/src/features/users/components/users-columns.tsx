@@ -28,9 +28,9 @@ function TimeCell({ seconds }: { seconds: number }) {
 export function useUsersColumns(): ColumnDef<AdminUser>[] {
   const { t } = useTranslation('users')
   return useMemo<ColumnDef<AdminUser>[]>(() => {
-    const header = (title: string) => ({ column }: { column: Column<AdminUser, unknown> }) => (
-      <DataTableColumnHeader column={column} title={title} />
-    )
+    const header =
+      (title: string) =>
+      ({ column }: { column: Column<AdminUser, unknown> }) => <DataTableColumnHeader column={column} title={title} />
     return [
       { id: 'id', accessorKey: 'id', header: header(t('columns.id')), meta: { title: t('columns.id'), className: 'w-16' } },
       {
@@ -42,9 +42,7 @@ export function useUsersColumns(): ColumnDef<AdminUser>[] {
         cell: ({ row }) => (
           <div className="min-w-32">
             <div className="font-medium">{row.original.username}</div>
-            {row.original.display_name && row.original.display_name !== row.original.username && (
-              <div className="text-xs text-muted-foreground">{row.original.display_name}</div>
-            )}
+            {row.original.display_name && row.original.display_name !== row.original.username && <div className="text-xs text-muted-foreground">{row.original.display_name}</div>}
           </div>
         ),
       },

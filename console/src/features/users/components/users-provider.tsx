@@ -2,11 +2,7 @@
 import { createDialogController } from '@/lib/dialog-controller'
 import type { AdminUser, ManageAction } from '../api'
 
-export type UsersDialog =
-  | { kind: 'create' }
-  | { kind: 'edit'; row: AdminUser }
-  | { kind: 'quota'; row: AdminUser }
-  | { kind: 'manage'; row: AdminUser; action: ManageAction }
+export type UsersDialog = { kind: 'create' } | { kind: 'edit'; row: AdminUser } | { kind: 'quota'; row: AdminUser } | { kind: 'manage'; row: AdminUser; action: ManageAction }
 
 const controller = createDialogController<UsersDialog>('Users')
 export const UsersProvider = controller.Provider

@@ -41,10 +41,7 @@ export function UsersQuotaDialog({ open, onOpenChange, row }: Props) {
     if (units === 0) return form.setError('amount', { message: 'users:validation.amountPositive' })
     const signed = v.mode === 'subtract' ? -units : units
     if (row.quota + signed < 0) return form.setError('amount', { message: 'users:validation.belowZero' })
-    change.mutate(
-      { id: row.id, quota: signed, remark: v.remark },
-      { onSuccess: () => onOpenChange(false), onError: (err) => applyFieldErrors(form, err) }
-    )
+    change.mutate({ id: row.id, quota: signed, remark: v.remark }, { onSuccess: () => onOpenChange(false), onError: (err) => applyFieldErrors(form, err) })
   }
 
   return (
@@ -71,13 +68,7 @@ export function UsersQuotaDialog({ open, onOpenChange, row }: Props) {
                 </FormItem>
               )}
             />
-            <InputField
-              control={form.control}
-              name="amount"
-              inputMode="decimal"
-              autoFocus
-              label={currency ? t('quota.amountUsd') : t('quota.amountUnits')}
-            />
+            <InputField control={form.control} name="amount" inputMode="decimal" autoFocus label={currency ? t('quota.amountUsd') : t('quota.amountUnits')} />
             <InputField control={form.control} name="remark" label={t('quota.remark')} optional placeholder={t('quota.remarkPlaceholder')} />
           </form>
         </Form>
