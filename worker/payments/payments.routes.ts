@@ -26,20 +26,8 @@ import { withinRank } from '../admin/shared/rank'
 import { PAYMENT_CURRENCIES } from '../../shared/contract/payment-amount'
 import { GATEWAYS, GATEWAY_TYPES, gatewayOf } from './gateways/registry'
 import { GatewayError } from './gateways/types'
-import {
-  ORDER_STATUSES,
-  createOrder,
-  findGateway,
-  gatewayView,
-  handleNotify,
-  mergeConfig,
-  notifyUrl,
-  orderView,
-  parseConfig,
-  publicConfig,
-  refundOrder,
-  userGatewayView,
-} from './payments.service'
+import { ORDER_STATUSES, createOrder, handleNotify, orderView, refundOrder } from './payments.service'
+import { findGateway, gatewayView, mergeConfig, notifyUrl, parseConfig, publicConfig, userGatewayView } from './gateway-rows'
 
 const money = z.coerce.number().min(0, 'must be at least 0').max(1_000_000, 'must be at most 1000000')
 /** Each field without its default, so a partial update leaves out what it does not send. */

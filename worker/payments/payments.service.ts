@@ -1,6 +1,6 @@
 /**
- * Payments: gateway rows (config with write-only secrets), order creation, the notify handler that
- * credits exactly once, the stale-order sweep and refunds.
+ * Payments: order creation, the notify handler that credits exactly once, the stale-order sweep and
+ * refunds (gateway rows and their config: gateway-rows.ts).
  *
  * Exactly once: a verified notify whose amount and currency equal the order's is credited through
  * the user's wallet under the idempotency key `payment:<trade_no>` (a repeat changes nothing), and
@@ -19,7 +19,8 @@ import type { SessionUser } from '../env'
 import type { Settings } from '../settings/store'
 import { amountProblem, centsToDecimal, computeOrderAmount, MAX_TOPUP_AMOUNT, parseDiscounts, type PaymentCurrency } from '../../shared/contract/payment-amount'
 import { gatewayOf } from './gateways/registry'
-import { GatewayError, type Gateway, type NotifyRequest, type PaidNotify, type PayRequest } from './gateways/types'
+import { notifyUrl, parseConfig, siteBase } from './gateway-rows'
+import { GatewayError, type NotifyRequest, type PaidNotify, type PayRequest } from './gateways/types'
 import { notifyPayment } from '../telegram/notify'
 import { paySignupRewardsQuietly } from '../billing/signup-rewards'
 
@@ -30,111 +31,6 @@ export const ORDER_CLOSE_AFTER_SECONDS = 3 * 3600
 /** At most this many pending orders per user in the last 15 minutes. */
 const MAX_PENDING_ORDERS = 10
 const CREDITABLE: OrderStatus[] = ['pending', 'closed', 'failed']
-
-// ---- gateway rows ------------------------------------------------------------------------------
-
-export function parseConfig(row: Pick<Payment, 'config'>): Record<string, string> {
-  try {
-    const v = JSON.parse(row.config) as unknown
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, string>) : {}
-  } catch {
-    return {}
-  }
-}
-
-/** The config as the admin API shows it: secrets blanked, with which of them are set. */
-export function publicConfig(row: Payment): { config: Record<string, string>; config_set: Record<string, boolean> } {
-  const gateway = gatewayOf(row.type)
-  const config = parseConfig(row)
-  const set: Record<string, boolean> = {}
-  for (const f of gateway?.fields ?? []) {
-    if (!f.secret) continue
-    set[f.key] = Boolean(config[f.key])
-    config[f.key] = ''
-  }
-  return { config, config_set: set }
-}
-
-export function siteBase(settings: Settings, requestUrl: string): string {
-  return (settings.str('ServerAddress') || new URL(requestUrl).origin).replace(/\/+$/, '')
-}
-
-export function notifyUrl(row: Pick<Payment, 'notifyDomain' | 'uuid'>, settings: Settings, requestUrl: string): string {
-  const base = (row.notifyDomain || siteBase(settings, requestUrl)).replace(/\/+$/, '')
-  return `${base}/api/payment/notify/${row.uuid}`
-}
-
-export function gatewayView(row: Payment, settings: Settings, requestUrl: string) {
-  return {
-    id: row.id,
-    uuid: row.uuid,
-    name: row.name,
-    type: row.type,
-    icon: row.icon,
-    currency: row.currency,
-    fixed_fee: row.fixedFee / 100,
-    percent_fee: row.percentFee,
-    sort: row.sort,
-    enable: row.enable,
-    notify_domain: row.notifyDomain,
-    notify_url: notifyUrl(row, settings, requestUrl),
-    created_at: row.createdAt,
-    updated_at: row.updatedAt,
-  }
-}
-
-/** What any signed-in user may see of an enabled gateway. */
-export const userGatewayView = (row: Payment) => ({
-  uuid: row.uuid,
-  name: row.name,
-  type: row.type,
-  icon: row.icon,
-  fixed_fee: row.fixedFee / 100,
-  percent_fee: row.percentFee,
-  currency: row.currency,
-  sort: row.sort,
-})
-
-/**
- * The config to store: the submitted values over the stored ones, where an empty or missing secret
- * keeps the stored secret (secrets are write-only), validated by the gateway's schema.
- */
-export async function mergeConfig(gateway: Gateway, submitted: Record<string, unknown>, stored: Record<string, string>): Promise<Record<string, string>> {
-  const merged: Record<string, unknown> = {}
-  for (const f of gateway.fields) {
-    const v = submitted[f.key]
-    const given = typeof v === 'string' ? v : v === undefined || v === null ? undefined : String(v)
-    if (f.secret && !given) merged[f.key] = stored[f.key] ?? ''
-    else merged[f.key] = given ?? stored[f.key] ?? ''
-  }
-  // Optional fields left empty take the schema's default.
-  for (const f of gateway.fields) if (!f.required && merged[f.key] === '' && !f.secret) delete merged[f.key]
-  const parsed = await gateway.schema.safeParseAsync(merged)
-  if (!parsed.success) {
-    const fields: Record<string, string> = {}
-    for (const issue of parsed.error.issues) {
-      const key = `config.${issue.path.join('.')}`
-      fields[key] ??= issue.message
-    }
-    throw badRequest(
-      Object.entries(fields)
-        .map(([k, m]) => `${k}: ${m}`)
-        .join('; '),
-      { fields }
-    )
-  }
-  return parsed.data as Record<string, string>
-}
-
-export async function findGateway(env: Env, id: number): Promise<Payment> {
-  const [row] = await createDb(env.DB)
-    .select()
-    .from(payments)
-    .where(and(eq(payments.id, id), eq(payments.deletedAt, 0)))
-    .limit(1)
-  if (!row) throw notFound('Payment gateway not found')
-  return row
-}
 
 // ---- orders ------------------------------------------------------------------------------------
 
