@@ -24,7 +24,7 @@ import type { ParsedResponse, RelayCall, RelayOp, UpstreamError } from '../provi
 import { MalformedUpstreamError } from '../lib/upstream-error'
 import { getSettings, type Settings } from '../settings/store'
 import { remindLowQuota } from '../mail/quota-reminder'
-import type { RefusalReason, WalletLog } from '../../durable-objects/wallet-types'
+import type { WalletLog } from '../../durable-objects/wallet-types'
 import type { HonoEnv } from '../env'
 import { isFrozen, refreshFreezes, reportSuccess } from './health-view'
 import { affinityKey } from './affinity'
@@ -39,35 +39,17 @@ import { primeStream } from './stream-relay'
 import { assertModelAllowed, authenticateRelay, type RelayAuth } from './token-auth'
 import { groupRates } from './group-limits'
 import { clockNow } from '../lib/clock'
-import type { LimitCode, LimitSpec } from '../../durable-objects/wallet-limits'
+import type { LimitSpec } from '../../durable-objects/wallet-limits'
 import { admitLocally, checkLocally, hasLimits, limitError, limitSpec, localStatus, rateLimitHeaders, settleLocally, walletSaysFull } from './token-limits'
-import { RelayUsage } from './relay-usage'
+import { cachedTokens, RelayUsage } from './relay-usage'
 import { planReservation, withOutputCap, type ReservationPlan } from './reservation'
 import { holdFromLease, settleToLease, type LeaseHold } from './wallet-lease'
 import { callUpstream, withChannelParameters } from './upstream'
 import { redactSecrets, supplierMessage } from './supplier-error'
 import { adaptAnswer, useChatBody } from './inbound/relay-hook'
+import { walletRefusal } from './wallet-refusals'
+import { passHeaders, withModel } from './upstream'
 import type { InboundCodec } from './inbound/types'
-
-const REFUSALS: Record<RefusalReason, () => ApiError> = {
-  user_not_found: () => new ApiError(401, 'Incorrect API key provided.', { code: 'invalid_api_key' }),
-  token_not_found: () => new ApiError(401, 'Incorrect API key provided.', { code: 'invalid_api_key' }),
-  token_disabled: () => new ApiError(401, 'This API key is disabled.', { code: 'token_disabled' }),
-  token_expired: () => new ApiError(401, 'This API key has expired.', { code: 'token_expired' }),
-  user_disabled: () => new ApiError(403, 'The account owning this API key is disabled.', { code: 'user_disabled' }),
-  insufficient_user_quota: () =>
-    new ApiError(429, 'Your balance is too low for this request. Top up, or lower max_tokens.', { code: 'insufficient_quota', type: 'insufficient_quota' }),
-  insufficient_token_quota: () => new ApiError(429, 'This API key has used up its quota.', { code: 'insufficient_quota', type: 'insufficient_quota' }),
-  rate_limited: () => new ApiError(429, 'Too many requests for your group this minute; please slow down.', { code: 'rate_limit_exceeded' }),
-  invalid_amount: () => new ApiError(500, 'The gateway could not price this request.', { code: 'billing_error', type: 'server_error' }),
-  duplicate_request: () => new ApiError(500, 'The gateway could not reserve this request.', { code: 'billing_error', type: 'server_error' }),
-  rate_limit_exceeded: () => limitError('rate_limit_exceeded', 1000),
-  tokens_per_minute_exceeded: () => limitError('tokens_per_minute_exceeded', 1000),
-  concurrency_limit_exceeded: () => limitError('concurrency_limit_exceeded', 1000),
-  budget_exceeded: () => limitError('budget_exceeded', 1000),
-}
-
-const LIMIT_CODES = new Set<string>(['rate_limit_exceeded', 'tokens_per_minute_exceeded', 'concurrency_limit_exceeded', 'budget_exceeded'])
 
 /**
  * `inbound`: the client speaks another API (Anthropic Messages, Responses, Gemini); its codec turns
@@ -234,10 +216,7 @@ class RelayRun {
       rpm: this.rates.rpm,
       limits: spec,
     })
-    if (!reserved.ok) {
-      if (LIMIT_CODES.has(reserved.reason)) throw limitError(reserved.reason as LimitCode, reserved.retryAfterMs ?? 1000, rateLimitHeaders(localStatus(spec, now)))
-      throw REFUSALS[reserved.reason]()
-    }
+    if (!reserved.ok) throw walletRefusal(reserved.reason, reserved.retryAfterMs, rateLimitHeaders(localStatus(spec, now)))
     this.admit(spec, now)
     this.outputCap = plan.outputCap(reserved.held)
   }
@@ -464,24 +443,4 @@ class RelayRun {
     this.ctx.waitUntil(this.wallet.settle({ userId: this.auth.userId, reqId: this.reqId, quota: 0, log: this.settings.bool('LogConsumeEnabled') ? log : undefined }))
     return Response.json(cached.body, { headers: { 'x-cache': 'HIT' } })
   }
-}
-
-/** Prompt tokens the supplier served from its prompt cache (OpenAI cached_tokens, Anthropic cache reads). */
-const cachedTokens = (usage: Usage) => (usage.extra?.cached_tokens ?? 0) + (usage.extra?.cached_read_tokens ?? 0)
-
-function withModel(form: FormData, model: string): FormData {
-  const copy = new FormData()
-  for (const [k, v] of form.entries()) copy.append(k, v as string | Blob)
-  copy.set('model', model)
-  return copy
-}
-
-const PASS_HEADERS = ['content-type', 'content-length', 'content-disposition']
-function passHeaders(headers: Headers): Headers {
-  const out = new Headers()
-  for (const h of PASS_HEADERS) {
-    const v = headers.get(h)
-    if (v) out.set(h, v)
-  }
-  return out
 }

@@ -65,3 +65,6 @@ export class RelayUsage {
     return reported ?? (await this.counted(parsed.text ?? '', model))
   }
 }
+
+/** Prompt tokens the supplier served from its prompt cache (OpenAI cached_tokens, Anthropic cache reads). */
+export const cachedTokens = (usage: Usage) => (usage.extra?.cached_tokens ?? 0) + (usage.extra?.cached_read_tokens ?? 0)

@@ -47,3 +47,20 @@ export async function callUpstream(adapter: ProviderAdapter, call: RelayCall, ch
   const text = await readCapped(response).catch(() => '')
   return { ok: false, status: response.status, error: adapter.parseError(response.status, text) }
 }
+
+export function withModel(form: FormData, model: string): FormData {
+  const copy = new FormData()
+  for (const [k, v] of form.entries()) copy.append(k, v as string | Blob)
+  copy.set('model', model)
+  return copy
+}
+
+const PASS_HEADERS = ['content-type', 'content-length', 'content-disposition']
+export function passHeaders(headers: Headers): Headers {
+  const out = new Headers()
+  for (const h of PASS_HEADERS) {
+    const v = headers.get(h)
+    if (v) out.set(h, v)
+  }
+  return out
+}
