@@ -14,9 +14,14 @@ import { createKlingApp } from './tasks/kling/kling.routes'
 import { ApiError, managementBody, openAIBody, toApiError, withErrorHeaders } from './lib/errors'
 import type { HonoEnv } from './env'
 import { setTestClockOffset } from './lib/clock'
+import { validationError } from './lib/validate'
+import { z } from 'zod'
 import { csrf } from './middleware/csrf'
 import { sessionAuth } from './middleware/session-auth'
 import { rootRoute } from './middleware/access'
+
+/** The test clock's offset: a bounded integer of milliseconds (a year either way). */
+const testClockBody = z.object({ offset_ms: z.number().int().min(-31_536_000_000).max(31_536_000_000).default(0) })
 
 const isRelayPath = (path: string) => path.startsWith('/v1') || path.startsWith('/dashboard')
 
@@ -45,9 +50,11 @@ export function createApp() {
   )
   // Test-only, root only: moves the limits' and budgets' clock (lib/clock.ts); 404 unless the TEST_CLOCK var is "1".
   app.post('/api/test/clock', csrf, sessionAuth, rootRoute, async (c) => {
-    const body = (await c.req.json().catch(() => ({}))) as { offset_ms?: unknown }
-    const offset = Number(body.offset_ms ?? 0)
-    if (!setTestClockOffset(c.env as { TEST_CLOCK?: string }, offset)) throw new ApiError(404, `Not found: ${c.req.method} ${c.req.path}`)
+    if ((c.env as { TEST_CLOCK?: string }).TEST_CLOCK !== '1') throw new ApiError(404, `Not found: ${c.req.method} ${c.req.path}`)
+    const parsed = testClockBody.safeParse(await c.req.json().catch(() => undefined))
+    if (!parsed.success) throw validationError(parsed.error)
+    const offset = parsed.data.offset_ms
+    setTestClockOffset(c.env as { TEST_CLOCK?: string }, offset)
     return c.json({ success: true, message: '', data: { offset_ms: offset, now: Date.now() + offset } })
   })
   app.route('/api', adminApp)
