@@ -197,6 +197,9 @@ export class UserWallet extends DurableObject<Env> {
     let overrun = 0
     const now = Date.now()
     const rules = new Map<string, RateRule>()
+    // The lease shrinks by what the batch spends, in one storage write after the loop.
+    const held0 = this.store.holds().get(input.leaseId)
+    let leaseLeft = held0?.amount ?? 0
     for (const item of input.items) {
       if (item.limits) {
         this.limits.record(item.limits.rules, item.limits.at, item.limits.tokens)
@@ -207,11 +210,10 @@ export class UserWallet extends DurableObject<Env> {
         this.store.appendLog({ ...item.log, metadata: { ...item.log.metadata, lease: input.leaseId } }, 0)
         continue
       }
-      const lease = this.store.holds().get(input.leaseId)
-      const covered = lease ? Math.min(lease.amount, item.quota) : 0
-      if (lease) this.store.resize(input.leaseId, -covered, now)
+      const covered = held0 ? Math.min(leaseLeft, item.quota) : 0
+      leaseLeft -= covered
       const over = item.quota - covered
-      const tokenId = lease?.tokenId ?? item.log.tokenId
+      const tokenId = held0?.tokenId ?? item.log.tokenId
       this.store.charge(user, tokenId ? await this.store.ensureToken(tokenId) : undefined, item.quota, true, item.log.createdAt * 1000)
       const notes: Record<string, unknown> = { lease: input.leaseId }
       if (over > 0) notes.overrun = over
@@ -220,13 +222,15 @@ export class UserWallet extends DurableObject<Env> {
       charged += item.quota
       overrun += over
     }
+    const spent = held0 ? held0.amount - leaseLeft : 0
+    if (held0 && spent > 0) this.store.resize(input.leaseId, -spent, now)
     const lease = this.store.holds().get(input.leaseId)
     if (lease && input.release) this.store.release(input.leaseId)
     else if (lease && input.extend) {
       const token = await this.store.ensureToken(lease.tokenId)
       const free = token && token.status === 1 && user.status === 1 ? Math.min(user.quota - this.store.holdTotal(), this.store.tokenFree(token)) : 0
       this.store.resize(input.leaseId, Math.max(0, Math.min(input.extend, free)), now)
-    } else if (lease) this.store.resize(input.leaseId, 0, now)
+    } else if (lease && spent === 0) this.store.resize(input.leaseId, 0, now)
     if (input.items.length > 0 || lease) await this.scheduleFlush()
     const held = input.release ? 0 : (this.store.holds().get(input.leaseId)?.amount ?? 0)
     const full = rules.size > 0 ? this.limits.full([...rules.values()], clockNow()) : {}
