@@ -158,6 +158,7 @@ export class UserWallet extends DurableObject<Env> {
     const amount = input.amount
     if (this.store.holds().has(input.reqId)) return { ok: false, reason: 'duplicate_request' }
     const admitted = await this.admit(input.userId, input.tokenId, Math.min(input.floor ?? amount, amount), input.rpm, true, input.limits)
+    this.store.commit()
     if (admitted.refused) return { ok: false, reason: admitted.refused, ...(admitted.retryAfterMs ? { retryAfterMs: admitted.retryAfterMs } : {}) }
     const held = Math.min(amount, admitted.free)
     this.store.hold(input.reqId, { tokenId: admitted.token.id, amount: held, at: admitted.now })
@@ -172,6 +173,7 @@ export class UserWallet extends DurableObject<Env> {
     const existing = this.store.holds().get(input.leaseId)
     if (existing && !existing.lease) return { ok: false, reason: 'duplicate_request' }
     const admitted = await this.admit(input.userId, input.tokenId, Math.min(input.floor, input.amount), undefined, false, { budget: input.budget })
+    this.store.commit()
     if (admitted.refused) return { ok: false, reason: admitted.refused }
     const granted = Math.min(input.amount, admitted.free)
     const held = existing
@@ -231,6 +233,7 @@ export class UserWallet extends DurableObject<Env> {
       const free = token && token.status === 1 && user.status === 1 ? Math.min(user.quota - this.store.holdTotal(), this.store.tokenFree(token)) : 0
       this.store.resize(input.leaseId, Math.max(0, Math.min(input.extend, free)), now)
     } else if (lease && spent === 0) this.store.resize(input.leaseId, 0, now)
+    this.store.commit()
     if (input.items.length > 0 || lease) await this.scheduleFlush()
     const held = input.release ? 0 : (this.store.holds().get(input.leaseId)?.amount ?? 0)
     const full = rules.size > 0 ? this.limits.full([...rules.values()], clockNow()) : {}
@@ -267,6 +270,7 @@ export class UserWallet extends DurableObject<Env> {
     if (expired !== undefined) notes.charged_on_expiry = expired
     if (user.quota < 0) notes.balance_after = user.quota
     this.store.appendLog({ ...log, metadata: { ...log.metadata, ...notes } }, charged, input.channelId && charged ? [input.channelId, charged] : undefined)
+    this.store.commit()
     await this.scheduleFlush()
     return { ok: true, charged, userQuota: user.quota, overrun }
   }
@@ -286,6 +290,7 @@ export class UserWallet extends DurableObject<Env> {
     }
     if (input.log || expired !== undefined) {
       this.store.appendLog(expired !== undefined ? { ...log, metadata: { ...log.metadata, refunded_expiry_charge: expired } } : log, -(expired ?? 0))
+      this.store.commit()
       await this.scheduleFlush()
     }
   }
@@ -306,6 +311,7 @@ export class UserWallet extends DurableObject<Env> {
     this.store.touchUser(user)
     this.store.appendLog({ ...input.log, metadata: { ...input.log.metadata, idempotency_key: input.key } }, amount)
     this.kv.put(`I:${input.key}`, { at: Date.now(), amount, userQuota: user.quota } satisfies AppliedCredit)
+    this.store.commit()
     await this.scheduleFlush()
     await this.flush()
     return { ok: true, userQuota: user.quota }
@@ -342,6 +348,7 @@ export class UserWallet extends DurableObject<Env> {
     if (token.status !== 1) this.revokeLeases((r) => r.tokenId === token.id)
     if (input.remain !== undefined) token.remain = input.remain
     this.store.touchToken(token)
+    this.store.commit()
     await this.scheduleFlush()
     await this.flush()
   }
@@ -407,6 +414,7 @@ export class UserWallet extends DurableObject<Env> {
   }
 
   private async flushNow(): Promise<void> {
+    this.store.commit()
     while (this.flushing) await this.flushing
     this.flushing = drainToD1(this.store, this.env.DB).finally(() => (this.flushing = undefined))
     await this.flushing

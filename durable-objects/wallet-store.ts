@@ -22,6 +22,8 @@ export class WalletStore {
   logSeq: number | undefined
   private dirty: number[] | undefined
   private loading: Promise<void> | undefined
+  /** State changed in memory and not yet written (commit() writes it once per RPC, not per item). */
+  private unsaved: { user: boolean; tokens: Set<TokenState>; dirtyList: boolean } = { user: false, tokens: new Set(), dirtyList: false }
 
   constructor(
     readonly kv: SyncKvStorage,
@@ -48,6 +50,7 @@ export class WalletStore {
     if (stored && isMoney(stored.quota) && isMoney(stored.usedQuota) && isMoney(stored.requestCount)) this.user = stored
     else if (stored) console.error(`wallet ${userId}: stored balance is not money (${JSON.stringify(stored)}); healing from D1`)
     if (this.user) return this.user
+    this.commit()
     this.loading ??= this.loadUserFromD1(userId, stored?.version ?? 0).finally(() => (this.loading = undefined))
     await this.loading
     return this.user
@@ -71,6 +74,7 @@ export class WalletStore {
       return known
     }
     if (known) console.error(`wallet: token ${tokenId} state is not money (${JSON.stringify(known)}); healing from D1`)
+    this.commit()
     const row = await this.db()
       .prepare('SELECT id, user_id, remain_quota, used_quota, unlimited_quota, status, expired_time, accessed_time FROM tokens WHERE id = ?')
       .bind(tokenId)
@@ -126,21 +130,41 @@ export class WalletStore {
 
   setDirtyTokens(ids: number[]) {
     this.dirty = ids
+    this.unsaved.dirtyList = false
     this.kv.put('dirtyTokens', ids)
   }
 
   // ---- mutations (synchronous once loaded: no interleaving inside them) ------------------
 
+  /**
+   * The user's and tokens' changed state is written by commit(), once per wallet call instead of
+   * once per charged item (a lease report charges many). Every wallet call commits before it
+   * returns and before any await on I/O (the loaders and the write-behind commit first), so the
+   * state, the holds and the log rows of one call always land in the same storage write batch.
+   */
   touchUser(user: UserState) {
     user.version++
-    this.kv.put('user', user)
+    this.unsaved.user = true
   }
 
   touchToken(token: TokenState) {
     token.version++
-    this.kv.put(`t:${token.id}`, token)
+    this.unsaved.tokens.add(token)
     const dirty = this.dirtyTokens()
-    if (!dirty.includes(token.id)) this.setDirtyTokens([...dirty, token.id])
+    if (!dirty.includes(token.id)) {
+      dirty.push(token.id)
+      this.unsaved.dirtyList = true
+    }
+  }
+
+  /** Write the state changed since the last commit (see touchUser). */
+  commit() {
+    const { unsaved } = this
+    if (unsaved.user && this.user) this.kv.put('user', this.user)
+    unsaved.user = false
+    for (const token of unsaved.tokens) if (this.tokens.get(token.id) === token) this.kv.put(`t:${token.id}`, token)
+    unsaved.tokens.clear()
+    if (unsaved.dirtyList && this.dirty) this.setDirtyTokens(this.dirty)
   }
 
   appendLog(log: WalletLog, quota: number, channelCharge?: [number, number]) {

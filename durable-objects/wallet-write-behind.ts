@@ -55,6 +55,7 @@ function currentPlan(store: WalletStore, user: UserState): StoredPlan | undefine
 
 /** Writes one batch; true when more may be waiting (a replayed plan, or a full batch). */
 async function flushOnce(store: WalletStore, db: D1Database): Promise<boolean> {
+  store.commit()
   const user = store.user ?? store.kv.get<UserState>('user')
   if (!user) return false
   const replay = store.kv.get<StoredPlan>('plan') !== undefined
