@@ -4,6 +4,7 @@
  * (read straight from the options table, never from a snapshot). Without either, nothing is sealed
  * and the caller keeps the snapshot out of KV.
  */
+import { config } from '../lib/env'
 import { onIsolateReset } from './isolate'
 
 let cached: { secret: string; key: CryptoKey } | undefined
@@ -12,7 +13,7 @@ onIsolateReset(() => {
 })
 
 async function sealKey(env: Env): Promise<CryptoKey | undefined> {
-  const fromEnv = (env as unknown as { TOKEN_SECRET?: string }).TOKEN_SECRET
+  const fromEnv = config(env).tokenSecret
   const secret = fromEnv || cached?.secret || (await env.DB.prepare(`SELECT value FROM options WHERE key = 'TokenSecret'`).first<{ value: string }>())?.value
   if (!secret) return undefined
   if (cached?.secret === secret) return cached.key

@@ -11,27 +11,16 @@
  */
 import { env } from 'cloudflare:workers'
 import { isIp } from './cidr'
-
-const PROXY_HEADERS = new Set(['x-real-ip', 'x-forwarded-for', 'true-client-ip'])
+import { config } from './env'
 
 interface HeaderSource {
   header(name: string): string | undefined
 }
 
-/** The variable that decides whose word about the address counts. */
-export interface ClientIpVars {
-  CLIENT_IP_HEADER?: string
-}
-
-/** The proxy header the operator trusts, if any (CLIENT_IP_HEADER). */
-function trustedProxyHeader(vars: ClientIpVars): string | undefined {
-  const name = vars.CLIENT_IP_HEADER?.trim().toLowerCase()
-  return name && PROXY_HEADERS.has(name) ? name : undefined
-}
-
 /** `vars` defaults to the Worker's env; the setup gate passes the request's own env. */
-export function clientIp(req: HeaderSource, vars: ClientIpVars = env as unknown as ClientIpVars): string {
-  const proxy = trustedProxyHeader(vars)
+export function clientIp(req: HeaderSource, vars: object = env): string {
+  // The proxy header the operator trusts, if any (CLIENT_IP_HEADER, checked by lib/env.ts).
+  const proxy = config(vars).clientIpHeader
   if (proxy) {
     const raw = req.header(proxy)
     // X-Forwarded-For: the right-most entry is the one the trusted proxy appended.

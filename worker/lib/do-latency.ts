@@ -4,21 +4,20 @@
  * ever set in wrangler.toml), so `npm run bench` can show that no warm request waits on a Durable
  * Object. The wrapped bindings reach both `c.env` and `env` from cloudflare:workers (withEnv).
  */
-
-interface LatencyVars {
-  DO_LATENCY_MS?: string
-  DO_LATENCY_TEST?: string
-}
+import { config, shareConfig } from './env'
 
 /** Every Durable Object binding of wrangler.toml (a test keeps the list complete). */
 export const DO_BINDINGS = ['WALLET', 'CHANNEL_HEALTH', 'RATE_LIMITER', 'CONFIG_VERSION', 'TELEGRAM_POLLER', 'TASK_QUEUE'] as const
 
 /** The injected delay in ms, or 0 when the test flag is not set. */
 export function doLatencyMs(env: Env): number {
-  const vars = env as unknown as LatencyVars
-  if (vars.DO_LATENCY_TEST !== '1') return 0
-  const ms = Number(vars.DO_LATENCY_MS)
-  return Number.isFinite(ms) && ms > 0 ? ms : 0
+  // Read at the entry before the app: a malformed variable means no delay here, and the app's own
+  // config() call answers the request with the error in the caller's envelope.
+  try {
+    return config(env).doLatencyMs
+  } catch {
+    return 0
+  }
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -54,5 +53,6 @@ function delayedNamespace<T extends object>(ns: T, ms: number): T {
 export function withDelayedDurableObjects(env: Env, ms: number): Env {
   const out: Record<string, unknown> = { ...env }
   for (const name of DO_BINDINGS) if (out[name]) out[name] = delayedNamespace(out[name] as object, ms)
+  shareConfig(env, out)
   return out as unknown as Env
 }

@@ -7,6 +7,7 @@
  * Cloudflare the platform refuses it anyway. Names are not resolved (Workers cannot), so a DNS name
  * that resolves to a private address is not caught here.
  */
+import { config } from './env'
 import { ApiError } from './errors'
 
 const PRIVATE_V4: [number, number][] = [
@@ -62,7 +63,7 @@ export function outboundUrlProblem(raw: string, allowPrivate: boolean): string |
   return undefined
 }
 
-export const privateUpstreamsAllowed = (env: Env) => (env as unknown as Record<string, unknown>).ALLOW_PRIVATE_UPSTREAMS === '1'
+export const privateUpstreamsAllowed = (env: Env) => config(env).allowPrivateUpstreams
 
 /** Refuse (400 on `field`) any line of `value` that is not an allowed outbound URL. */
 export function assertOutboundUrls(env: Env, value: string, field: string) {

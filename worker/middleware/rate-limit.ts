@@ -8,16 +8,16 @@ import { tooManyRequests } from '../lib/errors'
 import type { HonoEnv } from '../env'
 import { ipBucket } from '../lib/cidr'
 import { clientIp } from '../lib/client-ip'
+import { config } from '../lib/env'
 
 const WINDOW_MS = 20 * 60 * 1000
-const DEFAULT_LIMIT = 20
 
 /** Kept here for the existing importers; the policy lives in lib/client-ip.ts. */
 export { clientIp }
 
 export function criticalRateLimit(bucket: string) {
   return createMiddleware<HonoEnv>(async (c, next) => {
-    const limit = Number(c.env.CRITICAL_RATE_LIMIT) || DEFAULT_LIMIT
+    const limit = config(c.env).criticalRateLimit
     const stub = c.env.RATE_LIMITER.getByName(`${bucket}:${ipBucket(clientIp(c.req))}`)
     const result = await stub.hit(limit, WINDOW_MS)
     if (!result.allowed) {

@@ -8,16 +8,11 @@
 import type { Context } from 'hono'
 import { forbidden } from '../../lib/errors'
 import { safeEqual } from '../../lib/crypto'
-import { clientIp, type ClientIpVars } from '../../lib/client-ip'
+import { clientIp } from '../../lib/client-ip'
+import { config } from '../../lib/env'
 
 /** Root's initial balance, logged as a system log row in the setup batch. */
 export const ROOT_INITIAL_QUOTA = 100_000_000
-
-interface SetupEnv {
-  SETUP_CODE?: string
-  /** "1" when the runtime's loopback address cannot be trusted (npm start on a public interface). */
-  SETUP_CODE_ALWAYS?: string
-}
 
 /**
  * Whether an address (from clientIp(): Cloudflare's edge gives the real client, never loopback;
@@ -32,21 +27,18 @@ export function isLoopbackRequest(address: string | undefined): boolean {
   return ip === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(ip)
 }
 
-function setupEnv(c: Context): SetupEnv {
-  return c.env as SetupEnv
-}
-
 /** Whether this request needs the setup code (the console asks for it only then). */
 export function setupCodeRequired(c: Context): boolean {
-  const env = setupEnv(c)
-  if (env.SETUP_CODE && env.SETUP_CODE_ALWAYS === '1') return true
-  return !isLoopbackRequest(clientIp(c.req, c.env as ClientIpVars))
+  // setupCodeAlways: the runtime's loopback address cannot be trusted (npm start on a public interface).
+  const { setupCode, setupCodeAlways } = config(c.env)
+  if (setupCode && setupCodeAlways) return true
+  return !isLoopbackRequest(clientIp(c.req, c.env))
 }
 
 /** Throws 403 unless the request may create the root account. */
 export function assertSetupAllowed(c: Context, code: string | undefined): void {
   if (!setupCodeRequired(c)) return
-  const expected = setupEnv(c).SETUP_CODE
+  const expected = config(c.env).setupCode
   if (!expected) {
     throw forbidden('Setup from another machine needs a setup code: set the SETUP_CODE secret (wrangler secret put SETUP_CODE) and open /setup?code=<your code>')
   }

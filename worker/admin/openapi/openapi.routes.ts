@@ -7,11 +7,12 @@ import { Hono } from 'hono'
 import type { RouterRoute } from 'hono/types'
 import { adminRoute } from '../../middleware/access'
 import type { HonoEnv } from '../../env'
+import { config } from '../../lib/env'
 import { openApiJson } from './openapi.service'
 
 export function openApiRoutes(routes: () => readonly RouterRoute[]) {
   return new Hono<HonoEnv>().get('/openapi.json', adminRoute, (c) => {
-    const body = openApiJson(routes, { prefix: '/api', version: c.env.APP_VERSION ?? '0.0.0' })
+    const body = openApiJson(routes, { prefix: '/api', version: config(c.env).appVersion })
     return c.body(body, 200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'private, no-cache' })
   })
 }

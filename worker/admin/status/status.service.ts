@@ -3,6 +3,7 @@
  * Everything comes from the settings snapshot; only "is setup needed" touches D1, once per isolate.
  */
 import { createDb } from '../../db/client'
+import { config } from '../../lib/env'
 import { users } from '../../db/schema'
 import type { Settings } from '../../settings/store'
 import { onIsolateReset } from '../../cache/isolate'
@@ -27,7 +28,7 @@ export function markSetupDone() {
 export function siteInfo(env: Env, s: Settings, setupNeeded: boolean) {
   return {
     setup_needed: setupNeeded,
-    version: env.APP_VERSION,
+    version: config(env).appVersion,
     start_time: (startTime ||= Math.floor(Date.now() / 1000)),
     system_name: s.str('SystemName'),
     logo: s.str('Logo'),
