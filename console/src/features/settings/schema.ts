@@ -1,39 +1,20 @@
 /**
  * Client-side checks of the settings forms, mirroring worker/settings/registry.ts: integers within
- * the server's bounds, non-negative numbers, http(s) links or empty, JSON maps of the right shape,
+ * the server's bounds (read from the shared option metadata, @contract/settings), non-negative numbers, http(s) links or empty, JSON maps of the right shape,
  * ports 1–65535, PaymentMinAmount an integer ≥ 1. Every field keeps its raw string in the form;
  * messages are i18n keys of the `settings` namespace (bounds are interpolated by the field).
  */
+import { numericBounds } from '@contract/settings'
 import { z } from 'zod'
 
 const msg = (key: string) => `settings:validation.${key}`
 
-/** Numeric bounds of the options (registry `i(...)` / `f(...)`); fields show them in messages. */
-export const LIMITS: Record<string, { min: number; max?: number; integer: boolean }> = {
-  QuotaPerUnit: { min: 1, integer: true },
-  RetryTimes: { min: 0, max: 10, integer: true },
-  RetryCooldownSeconds: { min: 0, max: 86400, integer: true },
-  RetryTimeOut: { min: 0, max: 3600, integer: true },
-  UpstreamTimeoutSeconds: { min: 0, max: 3600, integer: true },
-  LogCleanupDays: { min: 0, max: 3650, integer: true },
-  AutoDisableFailureThreshold: { min: 1, max: 100, integer: true },
-  AutoDisableWindowSeconds: { min: 10, max: 86400, integer: true },
-  AutoRetestBaseMinutes: { min: 1, max: 1440, integer: true },
-  ChannelDisableThreshold: { min: 0, integer: false },
-  ChannelTestFrequency: { min: 0, max: 10080, integer: true },
-  ChannelBalanceFrequency: { min: 0, max: 10080, integer: true },
-  ChatCacheExpireMinute: { min: 1, max: 10080, integer: true },
-  InviteRewardDailyLimit: { min: 0, max: 10000, integer: true },
-  PaymentUSDRate: { min: 0, integer: false },
-  PaymentMinAmount: { min: 1, max: 1000000, integer: true },
-  SMTPPort: { min: 1, max: 65535, integer: true },
-}
-
 const isNumber = (v: string) => v.trim() !== '' && Number.isFinite(Number(v))
 
-/** A number typed as text, checked against LIMITS[key]. */
+/** A number typed as text, checked against the option's bounds in the shared metadata. */
 export function numberText(key: string) {
-  const limit = LIMITS[key]!
+  const limit = numericBounds(key)
+  if (!limit) throw new Error(`${key} is not a numeric option`)
   return z.string().superRefine((raw, ctx) => {
     const v = raw.trim()
     if (limit.integer ? !/^-?\d+$/.test(v) : !isNumber(v)) {

@@ -1,8 +1,9 @@
 /**
  * Option strings ⇄ form values: the plain codec (text as text, 'true'/'false' as switches, secrets
  * start empty), quotas in dollars or units (lib/format), JSON shown indented and saved compact,
- * and the built-in chat links (kept equal to DEFAULT_CHAT_LINKS in worker/settings/registry.ts).
+ * and the built-in chat links (DEFAULT_CHAT_LINKS of the shared option metadata).
  */
+import { type ChatLink, DEFAULT_CHAT_LINKS, SECRET_OPTION_KEYS } from '@contract/settings'
 import { z } from 'zod'
 import { inputToQuota, quotaToInput } from '@/lib/format'
 import type { OptionMap } from './api'
@@ -36,26 +37,13 @@ export function plainCodec<S extends z.ZodObject>(schema: S, { stripSlash = [] }
       for (const key of keys) {
         const value = (values as PlainValues)[key]
         if (typeof value === 'boolean') out[key] = String(value)
-        else if (SECRET_KEYS.has(key)) out[key] = value ?? ''
+        else if (SECRET_OPTION_KEYS.has(key)) out[key] = value ?? ''
         else out[key] = stripSlash.includes(key) ? trimUrl(value ?? '') : (value ?? '').trim()
       }
       return out
     },
   }
 }
-
-/** Options the server never returns (registry `secret()`); their form value is only what is typed. */
-export const SECRET_KEYS = new Set([
-  'CFWorkerImageKey',
-  'SMTPToken',
-  'GitHubClientSecret',
-  'WeChatServerToken',
-  'LarkClientSecret',
-  'OIDCClientSecret',
-  'TurnstileSecretKey',
-  'TelegramBotToken',
-  'TelegramWebhookSecret',
-])
 
 /** Spec §5: a trailing slash is removed from URLs. */
 export const trimUrl = (value: string) => value.trim().replace(/\/+$/, '')
@@ -79,21 +67,6 @@ export function compactJson(raw: string): string {
   } catch {
     return raw
   }
-}
-
-/** The four built-in chat clients (spec §3): two web apps shown, two desktop/mobile deep links hidden. */
-export const DEFAULT_CHAT_LINKS = [
-  { name: 'ChatGPT Next Web', url: 'https://app.nextchat.dev/#/?settings={"key":"{key}","url":"{server}"}', show: true, sort: 1 },
-  { name: 'Midjourney Proxy Web', url: 'https://vercel.ddaiai.com/#/?settings={"key":"{key}","url":"{server}"}', show: true, sort: 2 },
-  { name: 'ChatBox', url: 'chatbox://setting?key={key}&host={server}', show: false, sort: 3 },
-  { name: 'AMA', url: 'ama://set-api-key?server={server}&key={key}', show: false, sort: 4 },
-]
-
-interface ChatLink {
-  name: string
-  url: string
-  show: boolean
-  sort: number
 }
 
 export const chatLinksToRows = (links: ChatLink[]): ChatLinkRow[] => links.map((l) => ({ name: l.name, url: l.url, show: l.show, sort: String(l.sort) }))

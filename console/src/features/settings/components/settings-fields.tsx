@@ -1,8 +1,9 @@
 /**
  * The field kinds of the settings forms, named by option key: switches (a row with label and
- * help), text, numbers (bounds from schema LIMITS, a unit suffix), quotas (dollars or units via
+ * help), text, numbers (bounds from the shared option metadata, a unit suffix), quotas (dollars or units via
  * lib/format), text areas and the chip list. Messages are translated with the field's bounds.
  */
+import { numericBounds } from '@contract/settings'
 import type { ReactNode } from 'react'
 import { useWatch, type Control, type FieldPath, type FieldValues } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
@@ -13,7 +14,6 @@ import { Textarea } from '@/components/ui/textarea'
 import { TagInput } from '@/components/tag-input'
 import { displayInCurrency, inputToQuota, quotaPerUnit } from '@/lib/format'
 import { cn } from '@/lib/utils'
-import { LIMITS } from '../schema'
 
 export interface FieldProps<T extends FieldValues> {
   control: Control<T>
@@ -127,9 +127,9 @@ export function TextField<T extends FieldValues>({
   )
 }
 
-/** A number option; its bounds come from LIMITS[name] and show in the error message. */
+/** A number option; its bounds come from the shared option metadata and show in the error message. */
 export function NumberField<T extends FieldValues>(props: Omit<TextFieldProps<T>, 'inputMode' | 'params'>) {
-  const limit = LIMITS[props.name]
+  const limit = numericBounds(props.name)
   return <TextField {...props} inputMode={limit?.integer ? 'numeric' : 'decimal'} params={limit ? { min: limit.min, max: limit.max } : undefined} />
 }
 
