@@ -43,7 +43,7 @@ import type {
   WalletBalance,
   WalletLog,
 } from './wallet-types'
-import { isMoney, type AppliedCredit, type Reservation, type TokenState, type UserState } from './wallet-state'
+import { isMoney, type AppliedCredit, type PendingEntry, type Reservation, type TokenState, type UserState } from './wallet-state'
 import { WalletStore } from './wallet-store'
 import { LimitBook, type LimitSpec, type LimitRefusal, type RateRule } from './wallet-limits'
 import { budgetView, configureBudget, type BudgetView } from './wallet-budget'
@@ -378,7 +378,7 @@ export class UserWallet extends DurableObject<Env> {
       usedQuota: user.usedQuota,
       requestCount: user.requestCount,
       reserved: this.store.holdTotal(),
-      pendingLogs: [...this.kv.list({ prefix: 'L:' })].length,
+      pendingLogs: [...this.kv.list<PendingEntry>({ prefix: 'L:' })].reduce((n, [, e]) => n + (Array.isArray(e) ? e.length : 1), 0),
       token: token && {
         remain: token.remain,
         used: token.used,

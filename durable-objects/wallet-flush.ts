@@ -9,7 +9,7 @@
  * one under the same number, which would mark unwritten rows as written.
  */
 import type { WalletLog } from './wallet-types'
-import type { PendingLog } from './wallet-state'
+import { pendingRows, type PendingEntry, type PendingLog } from './wallet-state'
 
 /** A flush as saved before D1 is called; replayed as it is until D1 confirms it. */
 export interface StoredPlan {
@@ -56,12 +56,9 @@ export function buildLogInsert(db: D1Database, row: WalletLog & { quota: number;
 }
 
 /** The D1 plan of a stored plan, with its log rows read back from storage. */
-export function toFlushPlan(userId: number, stored: StoredPlan, readLog: (key: string) => PendingLog | undefined): FlushPlan {
+export function toFlushPlan(userId: number, stored: StoredPlan, readLog: (key: string) => PendingEntry | undefined): FlushPlan {
   const logs: FlushPlan['logs'] = []
-  for (const key of stored.logKeys) {
-    const row = readLog(key)
-    if (row) logs.push([key, row])
-  }
+  for (const key of stored.logKeys) logs.push(...pendingRows(key, readLog(key)))
   return { userId, seq: stored.seq, user: stored.user, tokens: stored.tokens, channels: stored.channels, logs }
 }
 

@@ -166,6 +166,24 @@ describe('credit leases', () => {
     expect((await stub.balance({ userId: user.id }))!.reserved).toBe(0)
   })
 
+  it('store a big report in a few storage entries and write every row once, even over a lost acknowledgement', async () => {
+    const user = await createUser({ quota: 100_000 })
+    const token = await createToken(user.id, { unlimited: true })
+    const stub = wallet(user.id)
+    await stub.lease({ userId: user.id, tokenId: token.id, leaseId: 'lease:big', amount: 10_000, floor: 1 })
+    const items = Array.from({ length: 150 }, (_, i) => ({ reqId: `b${i}`, quota: 3, channelId: 0, log: consumeLog(`b${i}`, token.id) }))
+    expect(await stub.settleLease({ userId: user.id, leaseId: 'lease:big', items })).toMatchObject({ ok: true, charged: 450 })
+    const entries = await runInDurableObject(stub, (_: UserWallet, state) => [...state.storage.kv.list({ prefix: 'L:' })].length)
+    expect(entries).toBe(3)
+    expect((await stub.balance({ userId: user.id }))!.pendingLogs).toBe(150)
+    await loseNextAck(stub)
+    expect((await stub.flush()).ok).toBe(false)
+    await restart(stub)
+    expect(await stub.flush()).toEqual({ ok: true })
+    expect(await ledger(user.id)).toMatchObject({ quota: 99_550, used_quota: 450, request_count: 150, consumeLogs: 150, loggedQuota: 450 })
+    expect(new Set((await logRows(user.id)).map((r) => r.request_id)).size).toBe(150)
+  })
+
   it('expire when their isolate stops reporting (rest returned, a row says so); a late report is still charged', async () => {
     const user = await createUser({ quota: 1000 })
     const token = await createToken(user.id, { unlimited: true })

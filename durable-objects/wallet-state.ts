@@ -4,7 +4,7 @@
  * the flush plan being written, and the idempotency keys of credits already applied.
  *
  * Storage keys: `user`, `t:<tokenId>`, `R:<reqId>` (reservation), `X:<reqId>` (charged on expiry),
- * `L:<seq>` (pending log), `I:<key>` (applied credit), `plan` (flush in progress), `meta`,
+ * `L:<seq>` (pending log rows, one or a group — PendingEntry), `I:<key>` (applied credit), `plan` (flush in progress), `meta`,
  * `dirtyTokens`, and `c:<channelId>` (legacy channel counters, drained by the next flush).
  */
 import type { WalletLog } from './wallet-types'
@@ -49,6 +49,21 @@ export interface Meta {
 
 /** A log row waiting for D1; `channelCharge` = [channel id, quota] when the row also carries the channel's usage. */
 export type PendingLog = WalletLog & { quota: number; userId: number; channelCharge?: [number, number] }
+
+/** Log rows stored under one `L:` key at most (a lease report of many requests spans several keys). */
+export const ROWS_PER_KEY = 64
+
+/**
+ * What one `L:` key holds: a single row, or the rows one wallet call appended (stored together, one
+ * storage write per call instead of one per row).
+ */
+export type PendingEntry = PendingLog | PendingLog[]
+
+/** The rows of a stored `L:` entry, each with its own key (`L:<seq>` or `L:<seq>#<i>` within a group). */
+export function pendingRows(key: string, entry: PendingEntry | undefined): [string, PendingLog][] {
+  if (entry === undefined) return []
+  return Array.isArray(entry) ? entry.map((row, i) => [`${key}#${i}`, row]) : [[key, entry]]
+}
 
 /** A credit already applied under an idempotency key, and what it answered. */
 export interface AppliedCredit {

@@ -9,7 +9,7 @@
 import type { WalletLog } from './wallet-types'
 import { budgetLeft, rollBudget } from './wallet-limits'
 import { clockNow } from '../worker/lib/clock'
-import { isMoney, type Meta, type PendingLog, type Reservation, type TokenState, type UserState } from './wallet-state'
+import { isMoney, ROWS_PER_KEY, type Meta, type PendingLog, type Reservation, type TokenState, type UserState } from './wallet-state'
 
 export class WalletStore {
   user: UserState | undefined
@@ -24,6 +24,8 @@ export class WalletStore {
   private loading: Promise<void> | undefined
   /** State changed in memory and not yet written (commit() writes it once per RPC, not per item). */
   private unsaved: { user: boolean; tokens: Set<TokenState>; dirtyList: boolean } = { user: false, tokens: new Set(), dirtyList: false }
+  /** Log rows appended since the last commit (written together under one `L:` key). */
+  private rows: PendingLog[] = []
 
   constructor(
     readonly kv: SyncKvStorage,
@@ -157,9 +159,13 @@ export class WalletStore {
     }
   }
 
-  /** Write the state changed since the last commit (see touchUser). */
+  /** Write the state and log rows changed since the last commit (see touchUser). */
   commit() {
-    const { unsaved } = this
+    const { unsaved, rows } = this
+    if (rows.length > 0) {
+      this.rows = []
+      for (let i = 0; i < rows.length; i += ROWS_PER_KEY) this.kv.put(this.nextLogKey(), rows.length === 1 ? rows[0] : rows.slice(i, i + ROWS_PER_KEY))
+    }
     if (unsaved.user && this.user) this.kv.put('user', this.user)
     unsaved.user = false
     for (const token of unsaved.tokens) if (this.tokens.get(token.id) === token) this.kv.put(`t:${token.id}`, token)
@@ -167,8 +173,9 @@ export class WalletStore {
     if (unsaved.dirtyList && this.dirty) this.setDirtyTokens(this.dirty)
   }
 
+  /** Queue a log row; commit() stores it (a call's rows together, see pendingRows). */
   appendLog(log: WalletLog, quota: number, channelCharge?: [number, number]) {
-    this.kv.put(this.nextLogKey(), { ...log, quota, userId: this.user!.id, ...(channelCharge ? { channelCharge } : {}) } satisfies PendingLog)
+    this.rows.push({ ...log, quota, userId: this.user!.id, ...(channelCharge ? { channelCharge } : {}) })
   }
 
   /**

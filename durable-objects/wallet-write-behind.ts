@@ -15,7 +15,7 @@ import {
   type FlushPlan,
   type StoredPlan,
 } from './wallet-flush'
-import type { PendingLog, TokenState, UserState } from './wallet-state'
+import { pendingRows, ROWS_PER_KEY, type PendingEntry, type TokenState, type UserState } from './wallet-state'
 import type { WalletStore } from './wallet-store'
 
 /** Log rows per D1 batch (≈100 INSERT statements): D1 bounds statements and parameters per batch. */
@@ -31,7 +31,15 @@ function currentPlan(store: WalletStore, user: UserState): StoredPlan | undefine
   const saved = store.kv.get<StoredPlan>('plan')
   if (saved) return saved
   const meta = store.getMeta()
-  const logs = [...store.kv.list<PendingLog>({ prefix: 'L:', limit: MAX_LOGS_PER_FLUSH })]
+  // Whole `L:` entries, oldest first, up to about MAX_LOGS_PER_FLUSH rows (always at least one entry).
+  const entries: [string, PendingEntry][] = []
+  let rows = 0
+  for (const entry of store.kv.list<PendingEntry>({ prefix: 'L:', limit: MAX_LOGS_PER_FLUSH })) {
+    const n = Array.isArray(entry[1]) ? entry[1].length : 1
+    if (entries.length > 0 && rows + n > MAX_LOGS_PER_FLUSH) break
+    entries.push(entry)
+    rows += n
+  }
   const counters = [...store.kv.list<number>({ prefix: 'c:' })].map(([k, v]) => ({ id: Number(k.slice(2)), amount: v }))
   const plan: StoredPlan = {
     seq: meta.flushSeq + 1,
@@ -43,9 +51,9 @@ function currentPlan(store: WalletStore, user: UserState): StoredPlan | undefine
       .map((t) => ({ ...t })),
     channels: channelUsage(
       counters,
-      logs.map(([, l]) => l)
+      entries.flatMap(([k, e]) => pendingRows(k, e).map(([, l]) => l))
     ),
-    logKeys: logs.map(([k]) => k),
+    logKeys: entries.map(([k]) => k),
     counters,
   }
   if (!plan.user && plan.tokens.length === 0 && plan.channels.length === 0 && plan.logKeys.length === 0) return undefined
@@ -61,7 +69,7 @@ async function flushOnce(store: WalletStore, db: D1Database): Promise<boolean> {
   const replay = store.kv.get<StoredPlan>('plan') !== undefined
   const stored = currentPlan(store, user)
   if (!stored) return false
-  const plan = toFlushPlan(user.id, stored, (key) => store.kv.get<PendingLog>(key))
+  const plan = toFlushPlan(user.id, stored, (key) => store.kv.get<PendingEntry>(key))
   try {
     await db.batch(buildFlushStatements(db, plan))
   } catch (err) {
@@ -83,7 +91,8 @@ async function flushOnce(store: WalletStore, db: D1Database): Promise<boolean> {
   }
   for (const key of stored.logKeys) store.kv.delete(key)
   store.kv.delete('plan')
-  return replay || stored.logKeys.length === MAX_LOGS_PER_FLUSH
+  // A batch that stopped short of the limit only because the next entry did not fit is full too.
+  return replay || plan.logs.length > MAX_LOGS_PER_FLUSH - ROWS_PER_KEY
 }
 
 /**
