@@ -225,14 +225,19 @@ export class UserWallet extends DurableObject<Env> {
       overrun += over
     }
     const spent = held0 ? held0.amount - leaseLeft : 0
-    if (held0 && spent > 0) this.store.resize(input.leaseId, -spent, now)
     const lease = this.store.holds().get(input.leaseId)
     if (lease && input.release) this.store.release(input.leaseId)
-    else if (lease && input.extend) {
-      const token = await this.store.ensureToken(lease.tokenId)
-      const free = token && token.status === 1 && user.status === 1 ? Math.min(user.quota - this.store.holdTotal(), this.store.tokenFree(token)) : 0
-      this.store.resize(input.leaseId, Math.max(0, Math.min(input.extend, free)), now)
-    } else if (lease && spent === 0) this.store.resize(input.leaseId, 0, now)
+    else if (lease) {
+      // Shrink by what the batch spent, then extend: one storage write for both.
+      this.store.resize(input.leaseId, -spent, now, false)
+      let extra = 0
+      if (input.extend) {
+        const token = await this.store.ensureToken(lease.tokenId)
+        const free = token && token.status === 1 && user.status === 1 ? Math.min(user.quota - this.store.holdTotal(), this.store.tokenFree(token)) : 0
+        extra = Math.max(0, Math.min(input.extend, free))
+      }
+      this.store.resize(input.leaseId, extra, now)
+    }
     this.store.commit()
     if (input.items.length > 0 || lease) await this.scheduleFlush()
     const held = input.release ? 0 : (this.store.holds().get(input.leaseId)?.amount ?? 0)

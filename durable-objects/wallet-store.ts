@@ -218,13 +218,19 @@ export class WalletStore {
     this.tokenReserved.set(r.tokenId, (this.tokenReserved.get(r.tokenId) ?? 0) + r.amount)
   }
 
-  /** Change a hold's amount by `delta` (a lease spent or extended) and renew its contact time. */
-  resize(reqId: string, delta: number, at: number): Reservation | undefined {
+  /**
+   * Change a hold's amount by `delta` (a lease spent or extended) and renew its contact time: one
+   * storage write, or none with `write = false` when the caller resizes it again in the same call.
+   */
+  resize(reqId: string, delta: number, at: number, write = true): Reservation | undefined {
     const r = this.holds().get(reqId)
     if (!r) return undefined
     const next: Reservation = { ...r, amount: Math.max(0, r.amount + delta), at }
-    this.release(reqId)
-    this.hold(reqId, next)
+    const change = next.amount - r.amount
+    this.reservations!.set(reqId, next)
+    this.reservedTotal += change
+    this.tokenReserved.set(r.tokenId, (this.tokenReserved.get(r.tokenId) ?? 0) + change)
+    if (write) this.kv.put(`R:${reqId}`, next)
     return next
   }
 
