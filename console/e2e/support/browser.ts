@@ -4,6 +4,7 @@
  */
 import { mkdirSync } from 'node:fs'
 import path from 'node:path'
+import { expect } from 'vitest'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 
 const root = path.resolve(import.meta.dirname, '../../..')
@@ -51,4 +52,17 @@ export async function shot(page: Page, name: string): Promise<void> {
     )
   )
   await page.screenshot({ path: path.join(SHOT_DIR, `${name}.png`), fullPage: true })
+}
+
+/** The page has no horizontal scroll bar (phone width included); names the elements sticking out if it has. */
+export async function expectNoOverflow(page: Page) {
+  const wider = await page.evaluate(() => {
+    const width = document.documentElement.clientWidth
+    if (document.documentElement.scrollWidth <= width) return []
+    return Array.from(document.querySelectorAll('body *'))
+      .filter((el) => el.getBoundingClientRect().right > width + 0.5)
+      .slice(0, 5)
+      .map((el) => `${el.tagName.toLowerCase()}.${String(el.className).slice(0, 80)} → ${el.getBoundingClientRect().right}`)
+  })
+  expect(wider, wider.join('\n')).toEqual([])
 }
