@@ -13,3 +13,9 @@ export interface Redemption {
   /** 0 until redeemed. */
   redeemed_time: number
 }
+
+/** Answer of POST /api/user/topup: the units a code added and the caller's balance after it. */
+export interface RedeemResult {
+  quota: number
+  balance: number
+}

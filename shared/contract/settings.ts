@@ -202,3 +202,11 @@ export function numericBounds(key: string): { min: number; max?: number; integer
 
 /** Options the server never returns (write-only); a form's value for them is only what is typed. */
 export const SECRET_OPTION_KEYS: ReadonlySet<string> = new Set(Object.entries(OPTION_META as Record<string, OptionMeta>).flatMap(([k, m]) => (m.secret && !m.internal ? [k] : [])))
+
+/** One option as GET /api/option/ lists it to root: secrets come back empty, with `configured` saying whether one is set. */
+export interface OptionItem {
+  key: string
+  value: string
+  secret: boolean
+  configured?: boolean
+}

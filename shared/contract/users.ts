@@ -1,13 +1,19 @@
 /** Wire shapes of the user administration endpoints (GET /api/user/, /api/user/:id and the writes that echo a row). */
 
-/** The per-user limits every row carries (admin/shared/limit-fields.ts). */
+/** '' (no budget), or the period a budget renews in. */
+export type BudgetPeriod = '' | 'day' | 'week' | 'month'
+
+/** Model pattern (exact name, or a prefix ending in `*`) → its own requests/tokens per minute (0 = none). */
+export type ModelLimits = Record<string, { rpm: number; tpm: number }>
+
+/** The per-user (and per-key) limits every row carries (admin/shared/limit-fields.ts). */
 export interface UserLimits {
   rpm_limit: number
   tpm_limit: number
   concurrency_limit: number
-  budget_period: string
+  budget_period: BudgetPeriod
   budget_quota: number
-  model_limits: unknown
+  model_limits: ModelLimits
 }
 
 /** A user as the admin list returns it; `role` and `status` use enums.ts. */

@@ -10,6 +10,7 @@ import { Snapshot, type BackgroundCtx } from '../cache/versioned'
 import { badRequest } from '../lib/errors'
 import { randomString } from '../lib/crypto'
 import { checkOptionValue, isOptionKey, OPTIONS, OPTION_KEYS, type OptionKey } from './registry'
+import type { OptionItem } from '../../shared/contract/settings'
 
 export class Settings {
   constructor(readonly raw: Readonly<Record<OptionKey, string>>) {}
@@ -110,10 +111,13 @@ export async function getTokenSecret(env: Env, ctx?: BackgroundCtx): Promise<str
 
 /** Options safe to show to root (secrets masked as empty). */
 export function publicOptionList(settings: Settings) {
-  return OPTION_KEYS.filter((k) => !OPTIONS[k].internal).map((key) => ({
-    key,
-    value: OPTIONS[key].secret ? '' : settings.raw[key],
-    secret: Boolean(OPTIONS[key].secret),
-    configured: OPTIONS[key].secret ? settings.raw[key] !== '' : undefined,
-  }))
+  return OPTION_KEYS.filter((k) => !OPTIONS[k].internal).map(
+    (key) =>
+      ({
+        key,
+        value: OPTIONS[key].secret ? '' : settings.raw[key],
+        secret: Boolean(OPTIONS[key].secret),
+        configured: OPTIONS[key].secret ? settings.raw[key] !== '' : undefined,
+      }) satisfies OptionItem
+  )
 }

@@ -5,28 +5,13 @@
  * name or a prefix ending in *). Converts between the API fields and the form's strings; messages
  * are i18n keys of the tokens namespace.
  */
+import type { BudgetUse } from '@contract/tokens'
+import type { BudgetPeriod, UserLimits } from '@contract/users'
 import { z } from 'zod'
 import { inputToQuota, quotaToInput } from '@/lib/format'
 
-export type BudgetPeriod = '' | 'day' | 'week' | 'month'
-
-export interface LimitValues {
-  rpm_limit: number
-  tpm_limit: number
-  concurrency_limit: number
-  budget_period: BudgetPeriod
-  budget_quota: number
-  model_limits: Record<string, { rpm: number; tpm: number }>
-}
-
-export interface BudgetUse {
-  period: string
-  quota: number
-  used: number
-  /** Unix ms. */
-  start: number
-  end: number
-}
+/** The limit fields of the token and user APIs. */
+export type LimitValues = UserLimits
 
 const NONE = 'none'
 export const BUDGET_PERIODS = [NONE, 'day', 'week', 'month'] as const

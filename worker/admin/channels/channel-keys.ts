@@ -9,6 +9,8 @@ import { enableKey } from '../../relay/channel-status'
 import { poolKeys } from '../../relay/key-pool'
 import type { Channel } from '../../db/schema'
 import { maskChannelKey } from './channels.service'
+import type { ChannelKeyMode, ChannelKeysView, StatusChange } from '../../../shared/contract/channels'
+import type { Page } from '../../../shared/contract/paging'
 
 interface KeyStateRow {
   key_hash: string
@@ -26,7 +28,7 @@ export async function listKeys(env: Env, channel: Channel) {
   const states = new Map(results.map((r) => [r.key_hash, r]))
   const schedule = states.get('')
   return {
-    key_mode: channel.keyMode,
+    key_mode: channel.keyMode as ChannelKeyMode,
     channel_retest_at: schedule?.retest_at ?? 0,
     keys: poolKeys(channel.key, channel.keyMode).map((k, index) => {
       const state = states.get(k.hash)
@@ -41,7 +43,7 @@ export async function listKeys(env: Env, channel: Channel) {
         retests: state?.retests ?? 0,
       }
     }),
-  }
+  } satisfies ChannelKeysView
 }
 
 export async function enableKeyByAdmin(env: Env, channel: Channel, hash: string, admin: string) {
@@ -59,5 +61,5 @@ export async function listHistory(env: Env, channelId: number, page: number, siz
     ),
     env.DB.prepare('SELECT COUNT(*) AS n FROM channel_status_history WHERE channel_id = ?').bind(channelId),
   ])
-  return { data: rows!.results, page, size, total_count: Number(total!.results[0]?.n ?? 0) }
+  return { data: rows!.results as StatusChange[], page, size, total_count: Number(total!.results[0]?.n ?? 0) } satisfies Page<StatusChange>
 }

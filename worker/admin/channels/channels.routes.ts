@@ -45,6 +45,7 @@ import {
   setAzureVersion,
   updateChannel,
 } from './channels.service'
+import type { ChannelType } from '../../../shared/contract/channels'
 
 export const channelRoutes = new Hono<HonoEnv>()
   .get('/channel/', adminRoute, validate('query', channelListQuery), async (c) => {
@@ -55,16 +56,19 @@ export const channelRoutes = new Hono<HonoEnv>()
   .get('/channel/types', adminRoute, (c) =>
     ok(
       c,
-      CHANNEL_TYPES.map((t) => ({
-        id: t.id,
-        name: t.name,
-        default_base_url: t.defaultBaseUrl,
-        key_hint: t.keyHint,
-        base_url_hint: t.baseUrlHint,
-        other_hint: t.otherHint ?? '',
-        balance: Boolean(t.balance),
-        models: t.models,
-      }))
+      CHANNEL_TYPES.map(
+        (t) =>
+          ({
+            id: t.id,
+            name: t.name,
+            default_base_url: t.defaultBaseUrl,
+            key_hint: t.keyHint,
+            base_url_hint: t.baseUrlHint,
+            other_hint: t.otherHint ?? '',
+            balance: Boolean(t.balance),
+            models: t.models,
+          }) satisfies ChannelType
+      )
     )
   )
   .get('/channel/models', adminRoute, (c) => ok(c, Object.fromEntries(CHANNEL_TYPES.map((t) => [t.id, t.models]))))

@@ -15,6 +15,7 @@ import { splitKeys } from '../../relay/key-pool'
 import { contains, orderBy } from '../shared/paging'
 import type { z } from 'zod'
 import type { ChannelFields, channelListQuery } from './channels.schema'
+import type { ChannelKeyMode, Channel as ChannelView } from '../../../shared/contract/channels'
 
 /** `sk-a…wxyz` per key line: what administrators below root see of a supplier key. */
 export const maskChannelKey = (key: string) =>
@@ -53,11 +54,12 @@ export function channelView(ch: Channel, withKey = false, masked = false) {
     only_chat: ch.onlyChat,
     auto_ban: ch.autoBan,
     created_time: ch.createdTime,
-    key_mode: ch.keyMode,
+    // The column is text; writes accept only 'batch' or 'pool' (channels.schema.ts).
+    key_mode: ch.keyMode as ChannelKeyMode,
     key_count: splitKeys(ch.key, ch.keyMode).length,
     auto_disable_threshold: ch.autoDisableThreshold,
     auto_disable_window: ch.autoDisableWindow,
-  }
+  } satisfies ChannelView
 }
 
 const columns = (f: ChannelFields) => ({

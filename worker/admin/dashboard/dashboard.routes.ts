@@ -14,6 +14,7 @@ import { nowSeconds } from '../../lib/time'
 import { getRoutingTable, modelsOfGroup } from '../../relay/routing-table'
 import { dateOf } from '../../stats/rollup'
 import type { HonoEnv } from '../../env'
+import type { DashboardData, UsageRow } from '../../../shared/contract/dashboard'
 
 const MAX_RANGE_DAYS = 366
 
@@ -30,8 +31,6 @@ const rangeQuery = z
   .refine((r) => r.start <= r.end, { message: 'start must be before end', path: ['start_timestamp'] })
   .refine((r) => r.end - r.start <= MAX_RANGE_DAYS * 86400, { message: `the range is limited to ${MAX_RANGE_DAYS} days`, path: ['start_timestamp'] })
 
-type Row = { date: string; model_name: string; request_count: number; quota: number; prompt_tokens: number; completion_tokens: number; request_time: number; cached_tokens: number }
-
 export const dashboardRoutes = new Hono<HonoEnv>()
   .get('/user/dashboard', userRoute, validate('query', rangeQuery), async (c) => {
     const me = c.get('user')!
@@ -44,7 +43,7 @@ export const dashboardRoutes = new Hono<HonoEnv>()
          FROM statistics WHERE user_id = ? AND date BETWEEN ? AND ? GROUP BY date, model_name ORDER BY date, model_name`
       )
         .bind(me.id, from, to)
-        .all<Row>(),
+        .all<UsageRow>(),
       c.env.WALLET.getByName(`user:${me.id}`).balance({ userId: me.id }),
       getRoutingTable(c.env, c.executionCtx),
     ])
@@ -58,7 +57,7 @@ export const dashboardRoutes = new Hono<HonoEnv>()
       },
       rows: rows.results,
       models: modelsOfGroup(table, me.group),
-    })
+    } satisfies DashboardData)
   })
   .get('/analytics/statistics', adminRoute, async (c) => {
     const [usersRow, channelsRows, redemptionRows] = await c.env.DB.batch<Record<string, number>>([

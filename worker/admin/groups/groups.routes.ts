@@ -11,6 +11,7 @@ import { ok } from '../../lib/respond'
 import { idParam, validate } from '../../lib/validate'
 import type { HonoEnv } from '../../env'
 import { groupView, listGroups, syncRatioSetting } from './groups.service'
+import type { GroupInfo } from '../../../shared/contract/groups'
 
 const fields = z.object({
   symbol: z
@@ -46,7 +47,7 @@ export const groupRoutes = new Hono<HonoEnv>()
   .get('/user_group_map', userRoute, async (c) => {
     const me = c.get('user')!
     const groups = (await listGroups(c.env)).filter((g) => g.enable && (g.public || g.symbol === me.group))
-    return ok(c, Object.fromEntries(groups.map((g) => [g.symbol, { name: g.name, ratio: g.ratio, public: g.public }])))
+    return ok(c, Object.fromEntries(groups.map((g) => [g.symbol, { name: g.name, ratio: g.ratio, public: g.public } satisfies GroupInfo])))
   })
   .get('/user_group/', adminRoute, async (c) => ok(c, (await listGroups(c.env)).map(groupView)))
   .get('/user_group/:id{[0-9]+}', adminRoute, validate('param', idParam), async (c) => ok(c, groupView(await findGroup(c.env, c.req.valid('param').id))))

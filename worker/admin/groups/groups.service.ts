@@ -9,17 +9,19 @@ import { userGroups, type UserGroup } from '../../db/schema'
 import { badRequest } from '../../lib/errors'
 import { saveOptions } from '../../settings/store'
 import { groupLimitsSnapshot } from '../../relay/group-limits'
+import type { UserGroup as UserGroupView } from '../../../shared/contract/groups'
 
-export const groupView = (g: UserGroup) => ({
-  id: g.id,
-  symbol: g.symbol,
-  name: g.name,
-  ratio: g.ratio,
-  api_rate: g.apiRate,
-  tpm: g.tpm,
-  public: g.public,
-  enable: g.enable,
-})
+export const groupView = (g: UserGroup) =>
+  ({
+    id: g.id,
+    symbol: g.symbol,
+    name: g.name,
+    ratio: g.ratio,
+    api_rate: g.apiRate,
+    tpm: g.tpm,
+    public: g.public,
+    enable: g.enable,
+  }) satisfies UserGroupView
 
 export async function listGroups(env: Env): Promise<UserGroup[]> {
   return createDb(env.DB).select().from(userGroups).orderBy(asc(userGroups.id))

@@ -12,6 +12,7 @@ import { sha256Hex } from '../../lib/crypto'
 import { nowSeconds } from '../../lib/time'
 import { ROLE } from '../../env'
 import { paySignupRewardsQuietly } from '../../billing/signup-rewards'
+import type { RedeemResult } from '../../../shared/contract/redemptions'
 
 export interface Redeemer {
   id: number
@@ -19,7 +20,7 @@ export interface Redeemer {
   role: number
 }
 
-export async function redeemCode(env: Env, me: Redeemer, key: string, via = ''): Promise<{ quota: number; balance: number }> {
+export async function redeemCode(env: Env, me: Redeemer, key: string, via = ''): Promise<RedeemResult> {
   const now = nowSeconds()
   const hash = await sha256Hex(key)
   // An administrator may not pay themself with codes they created; root may.

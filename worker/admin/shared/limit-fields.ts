@@ -5,6 +5,7 @@
  */
 import { z } from 'zod'
 import { BUDGET_PERIODS } from '../../lib/budget-period'
+import type { BudgetPeriod, ModelLimits, UserLimits } from '../../../shared/contract/users'
 
 const MAX_PER_MINUTE = 100_000_000
 const bounded = (max: number) => z.coerce.number().int('must be an integer').min(0, 'must be at least 0').max(max, `must be at most ${max}`)
@@ -60,7 +61,14 @@ export function partialLimitColumns(f: Partial<LimitFieldValues>) {
 }
 
 /** The API view of a row's limit columns. */
-export const limitView = (r: { rpmLimit: number; tpmLimit: number; concurrencyLimit: number; budgetPeriod: string; budgetQuota: number; modelLimits: unknown }) => ({
+export const limitView = (r: {
+  rpmLimit: number
+  tpmLimit: number
+  concurrencyLimit: number
+  budgetPeriod: BudgetPeriod
+  budgetQuota: number
+  modelLimits: ModelLimits | null
+}): UserLimits => ({
   rpm_limit: r.rpmLimit,
   tpm_limit: r.tpmLimit,
   concurrency_limit: r.concurrencyLimit,

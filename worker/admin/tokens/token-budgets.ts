@@ -4,14 +4,7 @@
  * on the page; a token whose budget the wallet has not seen yet (never used since it was set)
  * shows no use.
  */
-export interface BudgetUse {
-  period: string
-  quota: number
-  used: number
-  /** Unix ms of the current period's start and end. */
-  start: number
-  end: number
-}
+import type { BudgetUse } from '../../../shared/contract/tokens'
 
 export async function budgetUses(env: Env, tokens: { id: number; userId: number }[]): Promise<Map<number, BudgetUse>> {
   const byUser = new Map<number, number[]>()

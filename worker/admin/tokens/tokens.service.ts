@@ -20,6 +20,7 @@ import type { z } from 'zod'
 import type { tokenFields } from './tokens.schema'
 import { limitColumnValues, limitView } from '../shared/limit-fields'
 import { budgetUses } from './token-budgets'
+import type { Token as TokenView } from '../../../shared/contract/tokens'
 
 export type TokenFields = z.infer<typeof tokenFields>
 
@@ -46,7 +47,7 @@ export function tokenView(t: Token, username?: string, opts: { masked?: boolean 
     setting: t.setting,
     ...limitView(t),
     ...(username !== undefined ? { username } : {}),
-  }
+  } satisfies TokenView
 }
 
 const sortable = {

@@ -8,68 +8,10 @@ import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@ta
 import { useTranslation } from 'react-i18next'
 import { api, isApiError, request } from '@/lib/api-client'
 import { notify } from '@/lib/notify'
+import type { Channel, ChannelKeyMode, ChannelType } from '@contract/channels'
+import type { Page } from '@contract/paging'
 
-export interface Channel {
-  id: number
-  type: number
-  name: string
-  /** Only in GET /api/channel/:id, and only for root. */
-  key?: string
-  /** GET /api/channel/:id: the key with its middle hidden (what admins below root see). */
-  key_masked?: string
-  /** 1 enabled, 2 manually disabled, 3 auto-disabled, 4 disabled by a speed test. */
-  status: number
-  status_reason: string
-  weight: number
-  priority: number
-  /** Comma-separated user groups. */
-  group: string
-  /** Comma-separated model names. */
-  models: string
-  tag: string
-  base_url: string
-  other: string
-  /** Remaining supplier balance in USD. */
-  balance: number
-  balance_updated_time: number
-  test_time: number
-  /** Milliseconds of the last speed test. */
-  response_time: number
-  test_model: string
-  used_quota: number
-  model_mapping: string
-  model_headers: string
-  custom_parameter: string
-  proxy: string
-  only_chat: boolean
-  auto_ban: boolean
-  created_time: number
-  /** 'pool': one channel rotating over several keys (one per line). */
-  key_mode: 'batch' | 'pool'
-  key_count: number
-  /** Auto-disable overrides (0 = the global settings). */
-  auto_disable_threshold: number
-  auto_disable_window: number
-}
-
-export interface ChannelType {
-  id: number
-  name: string
-  default_base_url: string
-  key_hint: string
-  base_url_hint: string
-  other_hint: string
-  /** The supplier exposes an account balance. */
-  balance: boolean
-  models: string[]
-}
-
-export interface ListPage<T> {
-  data: T[]
-  page: number
-  size: number
-  total_count: number
-}
+export type { Channel, ChannelType }
 
 export interface ChannelListSearch {
   p?: number
@@ -102,7 +44,7 @@ export interface ChannelBody {
   proxy: string
   only_chat: boolean
   auto_ban: boolean
-  key_mode: 'batch' | 'pool'
+  key_mode: ChannelKeyMode
   auto_disable_threshold: number
   auto_disable_window: number
 }
@@ -121,7 +63,7 @@ export const channelKeys = {
 export const channelsQueryOptions = (search: ChannelListSearch) =>
   queryOptions({
     queryKey: channelKeys.list(search),
-    queryFn: ({ signal }) => api.get<ListPage<Channel>>('/api/channel/', { ...search }, signal),
+    queryFn: ({ signal }) => api.get<Page<Channel>>('/api/channel/', { ...search }, signal),
     placeholderData: keepPreviousData,
   })
 

@@ -7,37 +7,11 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import { useTranslation } from 'react-i18next'
 import { api } from '@/lib/api-client'
 import { notify } from '@/lib/notify'
-import { channelKeys, type ListPage } from './api'
+import type { ChannelKey, ChannelKeysView, StatusChange } from '@contract/channels'
+import type { Page } from '@contract/paging'
+import { channelKeys } from './api'
 
-export interface ChannelKey {
-  index: number
-  /** Identity of the key (never the key itself). */
-  hash: string
-  masked: string
-  /** 1 enabled, 3 auto-disabled. */
-  status: number
-  reason: string
-  changed_at: number
-  /** Unix seconds of the next cron retest (0: none scheduled). */
-  retest_at: number
-  retests: number
-}
-
-export interface ChannelKeysView {
-  key_mode: 'batch' | 'pool'
-  channel_retest_at: number
-  keys: ChannelKey[]
-}
-
-export interface StatusChange {
-  id: number
-  /** '' = the channel itself. */
-  key_hash: string
-  created_at: number
-  status: number
-  reason: string
-  request_id: string
-}
+export type { ChannelKey }
 
 export const channelKeysQueryOptions = (id: number) =>
   queryOptions({
@@ -49,7 +23,7 @@ export const channelKeysQueryOptions = (id: number) =>
 export const channelHistoryQueryOptions = (id: number, p = 1) =>
   queryOptions({
     queryKey: [...channelKeys.detail(id), 'history', p] as const,
-    queryFn: ({ signal }) => api.get<ListPage<StatusChange>>(`/api/channel/${id}/history`, { p, page_size: 10 }, signal),
+    queryFn: ({ signal }) => api.get<Page<StatusChange>>(`/api/channel/${id}/history`, { p, page_size: 10 }, signal),
     staleTime: 0,
   })
 

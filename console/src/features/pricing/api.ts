@@ -7,6 +7,7 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import { useTranslation } from 'react-i18next'
 import { api } from '@/lib/api-client'
 import { notify } from '@/lib/notify'
+import type { UserGroup } from '@contract/groups'
 import type { ExtraRatios, ModelCatalogue, Price, PriceType, SyncResult } from '@contract/pricing'
 
 export type { ExtraRatios, ModelCatalogue, Price, SyncResult }
@@ -30,17 +31,7 @@ export interface RemotePrice {
 
 export type SyncMode = 'add' | 'overwrite'
 
-export interface UserGroup {
-  id: number
-  symbol: string
-  name: string
-  ratio: number
-  api_rate: number
-  /** Tokens per minute per user of the group (0 = none). */
-  tpm: number
-  public: boolean
-  enable: boolean
-}
+export type { UserGroup }
 
 export type UserGroupBody = Omit<UserGroup, 'id'>
 

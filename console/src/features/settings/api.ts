@@ -9,14 +9,7 @@ import { useTranslation } from 'react-i18next'
 import { api } from '@/lib/api-client'
 import { notify } from '@/lib/notify'
 import { siteInfoQueryOptions } from '@/features/site/api'
-
-/** One option as the server lists it. */
-export interface OptionItem {
-  key: string
-  value: string
-  secret: boolean
-  configured?: boolean
-}
+import type { OptionItem } from '@contract/settings'
 
 /** The options by key. */
 export type OptionMap = Record<string, OptionItem>

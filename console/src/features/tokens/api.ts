@@ -10,52 +10,12 @@ import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@ta
 import { useTranslation } from 'react-i18next'
 import { api } from '@/lib/api-client'
 import { notify } from '@/lib/notify'
-import type { BudgetUse, LimitValues } from '@/lib/limits-form'
+import type { LimitValues } from '@/lib/limits-form'
+import type { GroupInfo } from '@contract/groups'
+import type { ListSearch, Page } from '@contract/paging'
+import type { Token, TokenSetting } from '@contract/tokens'
 
-export interface TokenSetting {
-  limits?: {
-    limit_model_setting?: { enabled: boolean; models: string[] }
-    limits_ip_setting?: { enabled: boolean; whitelist: string[] }
-  }
-}
-
-export interface Token extends LimitValues {
-  id: number
-  user_id: number
-  /** `sk-…` */
-  key: string
-  name: string
-  /** 1 enabled, 2 disabled. */
-  status: number
-  created_time: number
-  accessed_time: number
-  /** Unix seconds, or -1 for never. */
-  expired_time: number
-  remain_quota: number
-  unlimited_quota: boolean
-  used_quota: number
-  group: string
-  chat_cache: boolean
-  setting: TokenSetting
-  /** The owner (admin search and lists). */
-  username?: string
-  /** The budget's use in the current period (lists; null: no budget, or not used since it was set). */
-  budget_use?: BudgetUse | null
-}
-
-export interface ListPage<T> {
-  data: T[]
-  page: number
-  size: number
-  total_count: number
-}
-
-export interface TokenListSearch {
-  p?: number
-  page_size?: number
-  order?: string
-  keyword?: string
-}
+export type { Token }
 
 export interface AdminTokenSearch {
   p?: number
@@ -76,31 +36,25 @@ export interface TokenBody extends LimitValues {
   setting: Required<Pick<TokenSetting, 'limits'>>
 }
 
-export interface GroupInfo {
-  name: string
-  ratio: number
-  public: boolean
-}
-
 export const tokenKeys = {
   all: ['tokens'] as const,
-  list: (search: TokenListSearch) => ['tokens', 'list', search] as const,
+  list: (search: ListSearch) => ['tokens', 'list', search] as const,
   adminList: (search: AdminTokenSearch) => ['tokens', 'admin', search] as const,
   groups: ['tokens', 'groups'] as const,
   models: ['tokens', 'models'] as const,
 }
 
-export const tokensQueryOptions = (search: TokenListSearch) =>
+export const tokensQueryOptions = (search: ListSearch) =>
   queryOptions({
     queryKey: tokenKeys.list(search),
-    queryFn: ({ signal }) => api.get<ListPage<Token>>('/api/token/', { ...search }, signal),
+    queryFn: ({ signal }) => api.get<Page<Token>>('/api/token/', { ...search }, signal),
     placeholderData: keepPreviousData,
   })
 
 export const adminTokensQueryOptions = (search: AdminTokenSearch) =>
   queryOptions({
     queryKey: tokenKeys.adminList(search),
-    queryFn: ({ signal }) => api.get<ListPage<Token>>('/api/token/admin/search', { ...search }, signal),
+    queryFn: ({ signal }) => api.get<Page<Token>>('/api/token/admin/search', { ...search }, signal),
     placeholderData: keepPreviousData,
   })
 

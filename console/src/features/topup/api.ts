@@ -8,11 +8,7 @@ import { api } from '@/lib/api-client'
 import { renderQuota } from '@/lib/format'
 import { notify } from '@/lib/notify'
 import { selfQueryOptions } from '@/features/auth/api'
-
-export interface RedeemResult {
-  quota: number
-  balance: number | null
-}
+import type { RedeemResult } from '@contract/redemptions'
 
 export const affCodeQueryOptions = queryOptions({
   queryKey: ['topup', 'aff-code'],

@@ -9,7 +9,8 @@ import { FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessa
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select'
 import { InputField, TextareaField } from '@/components/form-fields'
 import { displayInCurrency, quotaPerUnit, renderQuota } from '@/lib/format'
-import { BUDGET_PERIODS, budgetPercent, type BudgetUse, type LimitsFormValues } from '@/lib/limits-form'
+import type { BudgetUse } from '@contract/tokens'
+import { BUDGET_PERIODS, budgetPercent, type LimitsFormValues } from '@/lib/limits-form'
 
 interface Props<T extends FieldValues & LimitsFormValues> {
   control: Control<T>

@@ -1,0 +1,92 @@
+/** Wire shapes of the channel administration endpoints (/api/channel/*): a channel, the type catalogue, a pool's keys and the status history. */
+
+/** 'batch': one channel per key line; 'pool': one channel rotating over several keys (one per line). */
+export type ChannelKeyMode = 'batch' | 'pool'
+
+/** A channel as admins list it; `status` uses CHANNEL_STATUS. */
+export interface Channel {
+  id: number
+  type: number
+  name: string
+  /** Only in GET /api/channel/:id, and only for root. */
+  key?: string
+  /** GET /api/channel/:id: the key with its middle hidden (what admins below root see). */
+  key_masked?: string
+  status: number
+  status_reason: string
+  weight: number
+  priority: number
+  /** Comma-separated user groups. */
+  group: string
+  /** Comma-separated model names. */
+  models: string
+  tag: string
+  base_url: string
+  other: string
+  /** Remaining supplier balance in USD. */
+  balance: number
+  balance_updated_time: number
+  test_time: number
+  /** Milliseconds of the last speed test. */
+  response_time: number
+  test_model: string
+  used_quota: number
+  model_mapping: string
+  model_headers: string
+  custom_parameter: string
+  proxy: string
+  only_chat: boolean
+  auto_ban: boolean
+  created_time: number
+  key_mode: ChannelKeyMode
+  key_count: number
+  /** Auto-disable overrides (0 = the global settings). */
+  auto_disable_threshold: number
+  auto_disable_window: number
+}
+
+/** One supplier type of GET /api/channel/types. */
+export interface ChannelType {
+  id: number
+  name: string
+  default_base_url: string
+  key_hint: string
+  base_url_hint: string
+  other_hint: string
+  /** The supplier exposes an account balance. */
+  balance: boolean
+  models: string[]
+}
+
+/** One key of a channel (GET /api/channel/:id/keys), never in clear. */
+export interface ChannelKey {
+  index: number
+  /** Identity of the key (never the key itself). */
+  hash: string
+  masked: string
+  /** 1 enabled, 3 auto-disabled. */
+  status: number
+  reason: string
+  changed_at: number
+  /** Unix seconds of the next cron retest (0: none scheduled). */
+  retest_at: number
+  retests: number
+}
+
+export interface ChannelKeysView {
+  key_mode: ChannelKeyMode
+  /** Unix seconds of the channel's own next retest (0: none scheduled). */
+  channel_retest_at: number
+  keys: ChannelKey[]
+}
+
+/** One row of a channel's status history (GET /api/channel/:id/history). */
+export interface StatusChange {
+  id: number
+  /** '' = the channel itself. */
+  key_hash: string
+  created_at: number
+  status: number
+  reason: string
+  request_id: string
+}
