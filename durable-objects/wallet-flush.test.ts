@@ -1,0 +1,74 @@
+/**
+ * The write-behind's log INSERT (rows packed as JSON and unpacked by SQLite): every column lands
+ * with its value and type unchanged — quotes, new lines, non-Latin text, emoji, large integers,
+ * NULL metadata — and a flush of many rows uses a handful of statements.
+ */
+import { env } from 'cloudflare:workers'
+import { describe, expect, it } from 'vitest'
+import { createToken, createUser, wallet } from '../worker/test/factories'
+import { buildFlushStatements, type FlushPlan } from './wallet-flush'
+
+describe('log rows through the write-behind', () => {
+  it('land column for column, types included', async () => {
+    const user = await createUser({ quota: 10_000_000 })
+    const token = await createToken(user.id, { unlimited: true })
+    const stub = wallet(user.id)
+    const content = `he said "hi"\n\t— 日本語 🙂 \\ ' ; DROP TABLE logs; --`
+    const log = {
+      type: 2,
+      createdAt: 1_764_000_000,
+      username: 'ünïcode',
+      tokenName: 'key "one"',
+      tokenId: token.id,
+      modelName: 'gpt-4o',
+      upstreamModel: 'gpt-4o-2024',
+      promptTokens: 123_456,
+      completionTokens: 7,
+      channelId: 0,
+      requestTime: 42,
+      firstResponseTime: 9,
+      isStream: true,
+      sourceIp: '2001:db8::1',
+      requestId: 'req-json',
+      content,
+      metadata: { nested: { list: [1, 'two'] }, quote: '"' },
+    }
+    await stub.settle({ userId: user.id, reqId: 'req-json', quota: 9_007_199, log })
+    await stub.settle({ userId: user.id, reqId: 'req-bare', quota: 0, log: { type: 2, createdAt: 1_764_000_001, requestId: 'req-bare' } })
+    expect(await stub.flush()).toEqual({ ok: true })
+    const rows = await env.DB.prepare(
+      'SELECT content, username, token_name, token_id, model_name, upstream_model, quota, prompt_tokens, completion_tokens, request_time, first_response_time, is_stream, source_ip, metadata, typeof(quota) AS tq, typeof(content) AS tc, typeof(metadata) AS tm, created_at FROM logs WHERE user_id = ? ORDER BY id'
+    )
+      .bind(user.id)
+      .all<Record<string, unknown>>()
+    expect(rows.results[0]).toMatchObject({
+      content,
+      username: 'ünïcode',
+      token_name: 'key "one"',
+      token_id: token.id,
+      model_name: 'gpt-4o',
+      upstream_model: 'gpt-4o-2024',
+      quota: 9_007_199,
+      prompt_tokens: 123_456,
+      completion_tokens: 7,
+      request_time: 42,
+      first_response_time: 9,
+      is_stream: 1,
+      source_ip: '2001:db8::1',
+      tq: 'integer',
+      tc: 'text',
+      tm: 'text',
+      created_at: 1_764_000_000,
+    })
+    expect(JSON.parse(rows.results[0]!.metadata as string)).toMatchObject({ nested: { list: [1, 'two'] }, quote: '"' })
+    expect(rows.results[1]).toMatchObject({ content: '', quota: 0, tq: 'integer' })
+  })
+
+  it('packs 500 rows into one INSERT', () => {
+    const statements: string[] = []
+    const db = { prepare: (sql: string) => ({ bind: () => (statements.push(sql), {}) }) } as unknown as D1Database
+    const logs: FlushPlan['logs'] = Array.from({ length: 500 }, (_, i) => [`L:${i}`, { type: 3, createdAt: 1, quota: 0, userId: 1, content: 'x'.repeat(200) }])
+    buildFlushStatements(db, { userId: 1, seq: 1, tokens: [], channels: [], logs })
+    expect(statements.filter((s) => s.startsWith('INSERT INTO logs'))).toHaveLength(1)
+  })
+})
