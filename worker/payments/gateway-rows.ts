@@ -1,7 +1,8 @@
 /**
  * Payment gateway rows: their stored config (secrets write-only: blanked in views, kept when an
  * update leaves them empty, validated by the gateway's own schema), the notify URL each gateway is
- * given, and the admin and user views of a row.
+ * given, and the admin and user views of a row. The type, currency and status columns are text;
+ * writes accept only the contract's values (payments.routes.ts), so the views narrow them.
  */
 import { and, eq } from 'drizzle-orm'
 import { createDb } from '../db/client'
@@ -10,6 +11,8 @@ import { badRequest, notFound } from '../lib/errors'
 import type { Settings } from '../settings/store'
 import { gatewayOf } from './gateways/registry'
 import type { Gateway } from './gateways/types'
+import type { PaymentCurrency } from '../../shared/contract/payment-amount'
+import type { Gateway as GatewayView, GatewayType, UserGateway } from '../../shared/contract/payments'
 
 export function parseConfig(row: Pick<Payment, 'config'>): Record<string, string> {
   try {
@@ -47,9 +50,9 @@ export function gatewayView(row: Payment, settings: Settings, requestUrl: string
     id: row.id,
     uuid: row.uuid,
     name: row.name,
-    type: row.type,
+    type: row.type as GatewayType,
     icon: row.icon,
-    currency: row.currency,
+    currency: row.currency as PaymentCurrency,
     fixed_fee: row.fixedFee / 100,
     percent_fee: row.percentFee,
     sort: row.sort,
@@ -58,20 +61,21 @@ export function gatewayView(row: Payment, settings: Settings, requestUrl: string
     notify_url: notifyUrl(row, settings, requestUrl),
     created_at: row.createdAt,
     updated_at: row.updatedAt,
-  }
+  } satisfies GatewayView
 }
 
 /** What any signed-in user may see of an enabled gateway. */
-export const userGatewayView = (row: Payment) => ({
-  uuid: row.uuid,
-  name: row.name,
-  type: row.type,
-  icon: row.icon,
-  fixed_fee: row.fixedFee / 100,
-  percent_fee: row.percentFee,
-  currency: row.currency,
-  sort: row.sort,
-})
+export const userGatewayView = (row: Payment) =>
+  ({
+    uuid: row.uuid,
+    name: row.name,
+    type: row.type as GatewayType,
+    icon: row.icon,
+    fixed_fee: row.fixedFee / 100,
+    percent_fee: row.percentFee,
+    currency: row.currency as PaymentCurrency,
+    sort: row.sort,
+  }) satisfies UserGateway
 
 /**
  * The config to store: the submitted values over the stored ones, where an empty or missing secret

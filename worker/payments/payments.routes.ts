@@ -26,7 +26,8 @@ import { withinRank } from '../admin/shared/rank'
 import { PAYMENT_CURRENCIES } from '../../shared/contract/payment-amount'
 import { GATEWAYS, GATEWAY_TYPES, gatewayOf } from './gateways/registry'
 import { GatewayError } from './gateways/types'
-import { ORDER_STATUSES, createOrder, handleNotify, orderView, refundOrder } from './payments.service'
+import { createOrder, handleNotify, orderView, refundOrder } from './payments.service'
+import { ORDER_STATUSES, type GatewayTypeInfo } from '../../shared/contract/payments'
 import { findGateway, gatewayView, mergeConfig, notifyUrl, parseConfig, publicConfig, userGatewayView } from './gateway-rows'
 
 const money = z.coerce.number().min(0, 'must be at least 0').max(1_000_000, 'must be at most 1000000')
@@ -162,7 +163,7 @@ export const paymentRoutes = new Hono<HonoEnv>()
   .get('/payment/types', adminRoute, (c) =>
     ok(
       c,
-      GATEWAY_TYPES.map((type) => ({ type, currencies: GATEWAYS[type].currencies, fields: GATEWAYS[type].fields }))
+      GATEWAY_TYPES.map((type) => ({ type, currencies: GATEWAYS[type].currencies, fields: GATEWAYS[type].fields }) satisfies GatewayTypeInfo)
     )
   )
   .get('/payment/:id{[0-9]+}', adminRoute, validate('param', idParam), async (c) => {

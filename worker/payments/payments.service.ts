@@ -17,6 +17,7 @@ import { ApiError, badRequest, conflict, notFound } from '../lib/errors'
 import { nowSeconds } from '../lib/time'
 import type { SessionUser } from '../env'
 import type { Settings } from '../settings/store'
+import type { OrderStatus, Order as OrderView, PlacedOrder } from '../../shared/contract/payments'
 import { amountProblem, centsToDecimal, computeOrderAmount, MAX_TOPUP_AMOUNT, parseDiscounts, type PaymentCurrency } from '../../shared/contract/payment-amount'
 import { gatewayOf } from './gateways/registry'
 import { notifyUrl, parseConfig, siteBase } from './gateway-rows'
@@ -24,8 +25,6 @@ import { GatewayError, type NotifyRequest, type PaidNotify, type PayRequest } fr
 import { notifyPayment } from '../telegram/notify'
 import { paySignupRewardsQuietly } from '../billing/signup-rewards'
 
-export const ORDER_STATUSES = ['pending', 'success', 'failed', 'closed', 'refunded'] as const
-export type OrderStatus = (typeof ORDER_STATUSES)[number]
 /** Pending orders older than this are closed by the cron (after asking the gateway). */
 export const ORDER_CLOSE_AFTER_SECONDS = 3 * 3600
 /** At most this many pending orders per user in the last 15 minutes. */
@@ -50,10 +49,10 @@ export function orderView(o: Order & { username?: string | null; gatewayName?: s
     fee: o.fee / 100,
     discount: o.discount / 100,
     quota: o.quota,
-    status: o.status,
+    status: o.status as OrderStatus,
     created_at: o.createdAt,
     paid_at: o.paidAt,
-  }
+  } satisfies OrderView
 }
 
 /**
@@ -65,13 +64,7 @@ export function newTradeNo(): string {
   return `T${Date.now()}${String(random[0]! % 1_000_000).padStart(6, '0')}${String(random[1]! % 1000).padStart(3, '0')}`
 }
 
-export interface CreatedOrder {
-  trade_no: string
-  type: PayRequest['type']
-  data: PayRequest['data']
-}
-
-export async function createOrder(env: Env, settings: Settings, me: SessionUser, input: { uuid: string; amount: number }, requestUrl: string): Promise<CreatedOrder> {
+export async function createOrder(env: Env, settings: Settings, me: SessionUser, input: { uuid: string; amount: number }, requestUrl: string): Promise<PlacedOrder> {
   const db = createDb(env.DB)
   const [row] = await db
     .select()

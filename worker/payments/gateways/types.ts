@@ -7,22 +7,9 @@
  */
 import type { z } from 'zod'
 import type { PaymentCurrency } from '../../../shared/contract/payment-amount'
+import type { ConfigField, GatewayType } from '../../../shared/contract/payments'
 
-export type GatewayType = 'stripe' | 'alipay' | 'wxpay' | 'epay'
-
-export interface ConfigField {
-  key: string
-  /** Write-only: never returned by the API; an empty value on update keeps the stored one. */
-  secret?: boolean
-  required?: boolean
-  /** `textarea` for PEM keys; `select` with `options`. */
-  kind: 'text' | 'textarea' | 'select'
-  options?: string[]
-  /** Shown as the placeholder and used when the field is empty. */
-  default?: string
-  /** Rarely changed (API base URLs for sandboxes or local mocks). */
-  advanced?: boolean
-}
+export type { ConfigField, GatewayType } from '../../../shared/contract/payments'
 
 export interface PayInput {
   tradeNo: string

@@ -10,90 +10,22 @@ import { useTranslation } from 'react-i18next'
 import { api } from '@/lib/api-client'
 import { notify } from '@/lib/notify'
 import type { Page } from '@contract/paging'
+import {
+  ORDER_STATUSES,
+  type ConfigField,
+  type Gateway,
+  type GatewayDetail,
+  type GatewayType,
+  type GatewayTypeInfo,
+  type Order,
+  type OrderStatus,
+  type PlacedOrder,
+  type UserGateway,
+} from '@contract/payments'
 
-export type GatewayType = 'stripe' | 'alipay' | 'wxpay' | 'epay'
+export type { ConfigField, Gateway, GatewayDetail, GatewayTypeInfo, Order, OrderStatus, PlacedOrder, UserGateway }
+export { ORDER_STATUSES }
 export const GATEWAY_TYPES: GatewayType[] = ['stripe', 'alipay', 'wxpay', 'epay']
-export const ORDER_STATUSES = ['pending', 'success', 'failed', 'closed', 'refunded'] as const
-export type OrderStatus = (typeof ORDER_STATUSES)[number]
-
-export interface Gateway {
-  id: number
-  uuid: string
-  name: string
-  type: GatewayType
-  icon: string
-  currency: 'USD' | 'CNY'
-  /** USD. */
-  fixed_fee: number
-  /** Fraction (0.05 = 5 %). */
-  percent_fee: number
-  sort: number
-  enable: boolean
-  notify_domain: string
-  notify_url: string
-  created_at: number
-  updated_at: number
-}
-
-export interface GatewayDetail extends Gateway {
-  /** Secret fields are always empty here; `config_set` says which are stored. */
-  config: Record<string, string>
-  config_set: Record<string, boolean>
-}
-
-export interface ConfigField {
-  key: string
-  secret?: boolean
-  required?: boolean
-  kind: 'text' | 'textarea' | 'select'
-  options?: string[]
-  default?: string
-  advanced?: boolean
-}
-
-export interface GatewayTypeInfo {
-  type: GatewayType
-  currencies: ('USD' | 'CNY')[]
-  fields: ConfigField[]
-}
-
-/** What a signed-in user sees of an enabled gateway. */
-export interface UserGateway {
-  uuid: string
-  name: string
-  type: GatewayType
-  icon: string
-  fixed_fee: number
-  percent_fee: number
-  currency: 'USD' | 'CNY'
-  sort: number
-}
-
-export interface Order {
-  id: number
-  trade_no: string
-  gateway_id: number
-  gateway_name: string
-  gateway_type: string
-  gateway_no: string
-  user_id: number
-  username: string
-  amount: number
-  order_amount: number
-  order_currency: string
-  fee: number
-  discount: number
-  quota: number
-  status: OrderStatus
-  created_at: number
-  paid_at: number
-}
-
-export interface PlacedOrder {
-  trade_no: string
-  type: 'redirect' | 'qr'
-  data: { url: string; method?: 'GET' | 'POST'; params?: Record<string, string> }
-}
 
 export interface OrderSearch {
   p?: number
