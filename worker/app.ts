@@ -3,7 +3,6 @@
  * the test clock (only with TEST_CLOCK=1) and the single error handler that renders `ApiError` in the envelope of each surface.
  */
 import { Hono, type Context } from 'hono'
-import { requestId } from 'hono/request-id'
 import { secureHeaders } from 'hono/secure-headers'
 import { adminApp } from './admin/admin.routes'
 import { legacyBillingApp, relayApp } from './relay/relay.routes'
@@ -34,20 +33,23 @@ export function renderError(c: Context<HonoEnv>, err: unknown) {
 
 export function createApp() {
   const app = new Hono<HonoEnv>()
-  // Request ids are always made here (they key wallet reservations); a client's own X-Request-Id
-  // is only echoed into the log row as client_request_id.
-  app.use(requestId({ headerName: '' }))
-  app.use(async (c, next) => {
-    c.header('X-Request-Id', c.get('requestId'))
-    await next()
+  const apiSecurityHeaders = secureHeaders({
+    contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
+    crossOriginResourcePolicy: false,
+    crossOriginOpenerPolicy: false,
   })
-  app.use(
-    secureHeaders({
-      contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
-      crossOriginResourcePolicy: false,
-      crossOriginOpenerPolicy: false,
-    })
-  )
+  // Request ids are always made here (they key wallet reservations); a client's own X-Request-Id
+  // is only echoed into the log row as client_request_id. Relay answers are API payloads read by
+  // SDKs, never rendered: they carry nosniff only, not the page policies (one header instead of ten
+  // on the hot path); everything else gets the full set.
+  app.use((c, next) => {
+    const id = crypto.randomUUID()
+    c.set('requestId', id)
+    c.header('X-Request-Id', id)
+    if (!isRelayPath(c.req.path)) return apiSecurityHeaders(c, next)
+    c.header('X-Content-Type-Options', 'nosniff')
+    return next()
+  })
   // Test-only, root only: moves the limits' and budgets' clock (lib/clock.ts); 404 unless the TEST_CLOCK var is "1".
   app.post('/api/test/clock', csrf, sessionAuth, rootRoute, async (c) => {
     if ((c.env as { TEST_CLOCK?: string }).TEST_CLOCK !== '1') throw new ApiError(404, `Not found: ${c.req.method} ${c.req.path}`)
