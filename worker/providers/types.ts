@@ -43,7 +43,8 @@ export interface RelayCall {
   includeUsage: boolean
 }
 
-export type ParsedResponse = { kind: 'json'; body: unknown; usage?: Usage; text?: string } | { kind: 'raw'; response: Response }
+/** `raw`: the supplier's own JSON text when `body` is exactly its parse (the relay sends it on unchanged, no re-serialisation). */
+export type ParsedResponse = { kind: 'json'; body: unknown; usage?: Usage; text?: string; raw?: string } | { kind: 'raw'; response: Response }
 
 export interface UpstreamError {
   message: string

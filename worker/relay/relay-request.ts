@@ -51,6 +51,8 @@ import { walletRefusal } from './wallet-refusals'
 import { passHeaders, withModel } from './upstream'
 import type { InboundCodec } from './inbound/types'
 
+const JSON_HEADERS = { 'content-type': 'application/json' }
+
 /**
  * `inbound`: the client speaks another API (Anthropic Messages, Responses, Gemini); its codec turns
  * the body into a chat body before it is read, and the chat answer back into its format. Money,
@@ -358,7 +360,7 @@ class RelayRun {
     const usage = await this.usage.ofJson(parsed, upstream, price)
     this.ctx.waitUntil(this.settle(bill, usage, elapsed, ''))
     this.ctx.waitUntil(storeCachedAnswer(this.env, this.settings, this.auth, this.input, { body: parsed.body, usage }))
-    return { response: Response.json(parsed.body) }
+    return { response: parsed.raw !== undefined ? new Response(parsed.raw, { headers: JSON_HEADERS }) : Response.json(parsed.body) }
   }
 
   // ---- money and logs -----------------------------------------------------------------------

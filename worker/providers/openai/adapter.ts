@@ -69,7 +69,7 @@ export async function parseOpenAIResponse(call: RelayCall, res: Response): Promi
   }
   const usage = fromOpenAIUsage(body?.usage)
   const answer = call.op === 'audio.transcriptions' || call.op === 'audio.translations' ? String(body?.text ?? '') : answerText(call.op, body)
-  return { kind: 'json', body, usage, text: answer }
+  return { kind: 'json', body, usage, text: answer, raw: text }
 }
 
 /** Pass-through stream: content chunks go out untouched; usage-only chunks are captured. */
