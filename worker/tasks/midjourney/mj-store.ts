@@ -5,6 +5,7 @@
  * that makes it refunds a FAILURE (and the refund itself is idempotent per task).
  */
 import type { RoutedChannel } from '../../relay/routing-table'
+import { type BatchedPoll, pollPerChannel } from '../batched-poll'
 import { refundFailedTask } from '../task-charge'
 import { notifyTaskFinished } from '../../telegram/notify'
 
@@ -196,6 +197,14 @@ export async function applyMjUpdate(env: Env, row: MjRow, up: MjUpstreamTask | {
  * Bring unfinished rows up to date from their channels (batched per channel), failing the ones
  * past the 1 h timeout or whose channel is gone. Used by the client's fetch and by the cron sweep.
  */
+const mjPoll = (env: Env): BatchedPoll<MjRow, MjUpstreamTask> => ({
+  label: 'mj',
+  upstreamId: (row) => row.mj_id,
+  fetch: fetchMjUpstream,
+  answerId: (answer) => answer.id,
+  apply: (row, answer) => applyMjUpdate(env, row, answer),
+})
+
 export async function refreshMjTasks(env: Env, rows: MjRow[], channels: Record<number, RoutedChannel>): Promise<MjRow[]> {
   const out = new Map(rows.map((r) => [r.id, r]))
   const byChannel = new Map<number, MjRow[]>()
@@ -213,27 +222,6 @@ export async function refreshMjTasks(env: Env, rows: MjRow[], channels: Record<n
     list.push(row)
     byChannel.set(row.channel_id, list)
   }
-  for (const [channelId, list] of byChannel) {
-    const channel = channels[channelId]
-    if (!channel) {
-      // A disabled channel may come back: leave its tasks for the timeout rather than failing them now.
-      continue
-    }
-    let answers: MjUpstreamTask[]
-    try {
-      answers = await fetchMjUpstream(
-        channel,
-        list.map((r) => r.mj_id)
-      )
-    } catch (err) {
-      console.error(`mj poll channel ${channelId}: ${(err as Error).message}`)
-      continue
-    }
-    const byMj = new Map(answers.filter((a) => a && typeof a.id === 'string').map((a) => [a.id!, a]))
-    for (const row of list) {
-      const up = byMj.get(row.mj_id)
-      if (up) out.set(row.id, await applyMjUpdate(env, row, up))
-    }
-  }
+  await pollPerChannel(byChannel, channels, mjPoll(env), out)
   return rows.map((r) => out.get(r.id) ?? r)
 }

@@ -5,6 +5,7 @@
  */
 import type { RoutedChannel } from '../../relay/routing-table'
 import { nowSeconds } from '../../lib/time'
+import { type BatchedPoll, pollPerChannel } from '../batched-poll'
 import { refundFailedTask } from '../task-charge'
 import { notifyTaskFinished } from '../../telegram/notify'
 
@@ -143,6 +144,14 @@ export async function applySunoUpdate(env: Env, row: TaskRow, up: SunoUpstreamTa
   return next
 }
 
+const sunoPoll = (env: Env): BatchedPoll<TaskRow, SunoUpstreamTask> => ({
+  label: 'suno',
+  upstreamId: (row) => row.task_id,
+  fetch: fetchSunoUpstream,
+  answerId: (answer) => answer.task_id,
+  apply: (row, answer) => applySunoUpdate(env, row, answer),
+})
+
 /** Refresh unfinished rows, batched per channel; past the timeout they fail (and are refunded). */
 export async function refreshSunoTasks(env: Env, rows: TaskRow[], channels: Record<number, RoutedChannel>): Promise<TaskRow[]> {
   const out = new Map(rows.map((r) => [r.id, r]))
@@ -155,24 +164,6 @@ export async function refreshSunoTasks(env: Env, rows: TaskRow[], channels: Reco
     }
     byChannel.set(row.channel_id, [...(byChannel.get(row.channel_id) ?? []), row])
   }
-  for (const [channelId, list] of byChannel) {
-    const channel = channels[channelId]
-    if (!channel) continue // a disabled channel may come back; the timeout settles its tasks
-    let answers: SunoUpstreamTask[]
-    try {
-      answers = await fetchSunoUpstream(
-        channel,
-        list.map((r) => r.task_id)
-      )
-    } catch (err) {
-      console.error(`suno poll channel ${channelId}: ${(err as Error).message}`)
-      continue
-    }
-    const byId = new Map(answers.filter((a) => a && typeof a.task_id === 'string').map((a) => [a.task_id!, a]))
-    for (const row of list) {
-      const up = byId.get(row.task_id)
-      if (up) out.set(row.id, await applySunoUpdate(env, row, up))
-    }
-  }
+  await pollPerChannel(byChannel, channels, sunoPoll(env), out)
   return rows.map((r) => out.get(r.id) ?? r)
 }
