@@ -8,6 +8,7 @@ import type { SseEvent } from '../../../shared/contract/sse'
 import { stopList, textOf, type ChatRequest } from '../chat-types'
 import type { RelayCall, StreamTransformer, UpstreamError } from '../types'
 import { fromOpenAIUsage, toOpenAIUsage } from '../openai/usage'
+import { usageChunk, deltaChunk } from '../openai/chunk'
 
 /** Chat endpoints of the public ERNIE models; other names are taken as custom endpoint names. */
 const CHAT_ENDPOINTS: Record<string, string> = {
@@ -93,13 +94,7 @@ export class ErnieStream implements StreamTransformer {
   constructor(private readonly call: RelayCall) {}
 
   private chunk(delta: Record<string, unknown>, finishReason: string | null = null) {
-    return JSON.stringify({
-      id: this.id,
-      object: 'chat.completion.chunk',
-      created: this.created,
-      model: this.call.model,
-      choices: [{ index: 0, delta, finish_reason: finishReason }],
-    })
+    return deltaChunk({ id: this.id, created: this.created, model: this.call.model }, delta, finishReason)
   }
 
   onEvent(event: SseEvent): string[] {
@@ -144,6 +139,6 @@ export class ErnieStream implements StreamTransformer {
   }
 
   usageChunk(usage: Usage): string {
-    return JSON.stringify({ id: this.id, object: 'chat.completion.chunk', created: this.created, model: this.call.model, choices: [], usage: toOpenAIUsage(usage) })
+    return usageChunk({ id: this.id, created: this.created, model: this.call.model }, usage)
   }
 }

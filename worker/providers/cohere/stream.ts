@@ -5,7 +5,7 @@
 import type { Usage } from '../../billing/formula'
 import type { SseEvent } from '../../../shared/contract/sse'
 import type { RelayCall, StreamTransformer, UpstreamError } from '../types'
-import { toOpenAIUsage } from '../openai/usage'
+import { usageChunk, deltaChunk } from '../openai/chunk'
 import { cohereFinish, fromCohereUsage } from './chat'
 
 export class CohereStream implements StreamTransformer {
@@ -19,7 +19,7 @@ export class CohereStream implements StreamTransformer {
   constructor(private readonly call: RelayCall) {}
 
   private chunk(delta: Record<string, unknown>, finish: string | null = null): string {
-    return JSON.stringify({ id: this.id, object: 'chat.completion.chunk', created: this.created, model: this.call.model, choices: [{ index: 0, delta, finish_reason: finish }] })
+    return deltaChunk({ id: this.id, created: this.created, model: this.call.model }, delta, finish)
   }
 
   onEvent(event: SseEvent): string[] {
@@ -84,6 +84,6 @@ export class CohereStream implements StreamTransformer {
   }
 
   usageChunk(usage: Usage): string {
-    return JSON.stringify({ id: this.id, object: 'chat.completion.chunk', created: this.created, model: this.call.model, choices: [], usage: toOpenAIUsage(usage) })
+    return usageChunk({ id: this.id, created: this.created, model: this.call.model }, usage)
   }
 }

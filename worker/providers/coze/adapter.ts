@@ -9,7 +9,7 @@ import { textOf, type ChatRequest } from '../chat-types'
 import type { ProviderAdapter, RelayCall, StreamTransformer, UpstreamError } from '../types'
 import { errorFromBody, joinUrl } from '../url'
 import { MalformedUpstreamError } from '../../lib/upstream-error'
-import { toOpenAIUsage } from '../openai/usage'
+import { usageChunk, deltaChunk } from '../openai/chunk'
 
 export const COZE_BASE_URL = 'https://api.coze.com'
 
@@ -45,7 +45,7 @@ class CozeStream implements StreamTransformer {
   constructor(private readonly call: RelayCall) {}
 
   private chunk(delta: Record<string, unknown>, finish: string | null = null) {
-    return JSON.stringify({ id: this.id, object: 'chat.completion.chunk', created: this.created, model: this.call.model, choices: [{ index: 0, delta, finish_reason: finish }] })
+    return deltaChunk({ id: this.id, created: this.created, model: this.call.model }, delta, finish)
   }
 
   onEvent(event: SseEvent): string[] {
@@ -82,8 +82,8 @@ class CozeStream implements StreamTransformer {
     return this.failure
   }
 
-  usageChunk(usage: Usage) {
-    return JSON.stringify({ id: this.id, object: 'chat.completion.chunk', created: this.created, model: this.call.model, choices: [], usage: toOpenAIUsage(usage) })
+  usageChunk(usage: Usage): string {
+    return usageChunk({ id: this.id, created: this.created, model: this.call.model }, usage)
   }
 }
 

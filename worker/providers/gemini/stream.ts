@@ -2,7 +2,7 @@
 import type { Usage } from '../../billing/formula'
 import type { SseEvent } from '../../../shared/contract/sse'
 import type { RelayCall, StreamTransformer, UpstreamError } from '../types'
-import { toOpenAIUsage } from '../openai/usage'
+import { usageChunk, deltaChunk } from '../openai/chunk'
 import { candidateDelta, fromGeminiUsage, geminiFinish } from './response'
 
 export class GeminiStream implements StreamTransformer {
@@ -20,13 +20,7 @@ export class GeminiStream implements StreamTransformer {
   }
 
   private chunk(delta: Record<string, unknown>, finish: string | null = null) {
-    return JSON.stringify({
-      id: this.id,
-      object: 'chat.completion.chunk',
-      created: this.created,
-      model: this.model,
-      choices: [{ index: 0, delta, finish_reason: finish }],
-    })
+    return deltaChunk({ id: this.id, created: this.created, model: this.model }, delta, finish)
   }
 
   onEvent(event: SseEvent): string[] {
@@ -75,13 +69,6 @@ export class GeminiStream implements StreamTransformer {
   }
 
   usageChunk(usage: Usage): string {
-    return JSON.stringify({
-      id: this.id,
-      object: 'chat.completion.chunk',
-      created: this.created,
-      model: this.model,
-      choices: [],
-      usage: toOpenAIUsage(usage),
-    })
+    return usageChunk({ id: this.id, created: this.created, model: this.model }, usage)
   }
 }

@@ -3,6 +3,7 @@ import type { Usage } from '../../billing/formula'
 import type { SseEvent } from '../../../shared/contract/sse'
 import type { RelayCall, StreamTransformer, UpstreamError } from '../types'
 import { toOpenAIUsage } from '../openai/usage'
+import { usageChunk } from '../openai/chunk'
 
 export function fromHunyuanUsage(u: any): Usage | undefined {
   if (!u || typeof u.PromptTokens !== 'number') return undefined
@@ -114,6 +115,6 @@ export class HunyuanStream implements StreamTransformer {
   }
 
   usageChunk(usage: Usage): string {
-    return JSON.stringify({ id: this.id, object: 'chat.completion.chunk', created: this.created, model: this.call.model, choices: [], usage: toOpenAIUsage(usage) })
+    return usageChunk({ id: this.id, created: this.created, model: this.call.model }, usage)
   }
 }
