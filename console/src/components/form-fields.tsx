@@ -1,9 +1,10 @@
 /**
  * The console's form-field kit: labelled fields over react-hook-form (label, control, description,
  * message) so forms list their fields instead of repeating the FormField/FormItem scaffolding —
- * InputField, PasswordField, TextareaField, and SwitchField (a bordered row with the label and
- * description on the left and the switch on the right). The settings page layers its option-keyed
- * fields (translated bound messages, units, quotas) on top in features/settings/components/settings-fields.tsx.
+ * InputField, PasswordField, TextareaField (with an optional label-row extra and a preview under
+ * it), and SwitchField (a bordered row with the label and description on the left and the switch
+ * on the right, its message under the row). The settings page layers its option-keyed fields
+ * (translated bound messages, units, quotas) on top in features/settings/components/settings-fields.tsx.
  */
 import type { ComponentProps, ReactNode } from 'react'
 import type { Control, FieldPath, FieldValues } from 'react-hook-form'
@@ -59,12 +60,21 @@ function makeField(render: (props: ComponentProps<'input'>) => ReactNode) {
 export const InputField = makeField((props) => <Input {...props} />)
 export const PasswordField = makeField((props) => <PasswordInput {...props} />)
 
-interface BaseProps<T extends FieldValues> {
+/** What every field of the kit takes (settings-fields.tsx builds on it too). */
+export interface BaseProps<T extends FieldValues> {
   control: Control<T>
   name: FieldPath<T>
   label: ReactNode
   description?: ReactNode
   className?: string
+}
+
+interface TextareaFieldProps {
+  textareaClassName?: string
+  /** Extra content at the end of the label row (a format button, a template menu). */
+  labelExtra?: ReactNode
+  /** Rendered under the message (a preview). */
+  after?: ReactNode
 }
 
 export function TextareaField<T extends FieldValues>({
@@ -74,26 +84,40 @@ export function TextareaField<T extends FieldValues>({
   description,
   className,
   textareaClassName,
+  labelExtra,
+  after,
   ...textarea
-}: BaseProps<T> & Omit<ComponentProps<'textarea'>, 'name' | 'className'> & { textareaClassName?: string }) {
+}: BaseProps<T> & Omit<ComponentProps<'textarea'>, 'name' | 'className'> & TextareaFieldProps) {
   return (
     <FormField
       control={control}
       name={name}
       render={({ field }) => (
         <FormItem className={className}>
-          <FormLabel>{label}</FormLabel>
+          {labelExtra ? (
+            <div className="flex min-h-8 flex-wrap items-center justify-between gap-2">
+              <FormLabel>{label}</FormLabel>
+              {labelExtra}
+            </div>
+          ) : (
+            <FormLabel>{label}</FormLabel>
+          )}
           <FormControl>
             <Textarea {...textarea} {...field} value={field.value ?? ''} className={textareaClassName} />
           </FormControl>
           {description && <FormDescription>{description}</FormDescription>}
           <FormMessage />
+          {after}
         </FormItem>
       )}
     />
   )
 }
 
+/**
+ * A boolean as a bordered row: label and description on the left, the switch on the right, the
+ * field's message (a server refusal) under the row, which turns red while the field is invalid.
+ */
 export function SwitchField<T extends FieldValues>({
   control,
   name,
@@ -108,14 +132,25 @@ export function SwitchField<T extends FieldValues>({
       control={control}
       name={name}
       render={({ field }) => (
-        <FormItem className={cn('flex flex-row items-center justify-between gap-4 rounded-lg border p-3', className)}>
-          <div className="grid gap-1">
-            <FormLabel>{label}</FormLabel>
-            {description && <FormDescription className="text-xs">{description}</FormDescription>}
+        <FormItem className={cn('gap-0 rounded-lg border p-3 has-[[aria-invalid=true]]:border-destructive/60', className)}>
+          <div className="flex items-start justify-between gap-4">
+            <div className="grid gap-1.5">
+              <FormLabel className="leading-snug">{label}</FormLabel>
+              {description && <FormDescription className="text-xs">{description}</FormDescription>}
+            </div>
+            <FormControl>
+              <Switch
+                checked={Boolean(field.value)}
+                onCheckedChange={field.onChange}
+                onBlur={field.onBlur}
+                name={field.name}
+                ref={field.ref}
+                disabled={disabled}
+                data-testid={rest['data-testid']}
+              />
+            </FormControl>
           </div>
-          <FormControl>
-            <Switch checked={Boolean(field.value)} onCheckedChange={field.onChange} onBlur={field.onBlur} disabled={disabled} data-testid={rest['data-testid']} />
-          </FormControl>
+          <FormMessage className="mt-2" />
         </FormItem>
       )}
     />

@@ -11,7 +11,8 @@ import { z } from 'zod'
 import type { OptionMap } from '../api'
 import { numberMapText, numberText } from '../schema'
 import { compactJson, optionValue, plainCodec, prettyJson } from '../values'
-import { FieldGrid, NumberField, SwitchField, TextareaField } from './settings-fields'
+import { SwitchField } from '@/components/form-fields'
+import { FieldGrid, NumberField, SettingsTextareaField } from './settings-fields'
 import { SettingsSection } from './settings-section'
 
 /** A link to another console page, shown only when that page exists in this build. */
@@ -91,7 +92,7 @@ export function PaymentSection({ options }: { options: OptionMap }) {
             <NumberField control={form.control} name="PaymentUSDRate" label={t('fields.PaymentUSDRate.label')} description={t('fields.PaymentUSDRate.help')} />
             <NumberField control={form.control} name="PaymentMinAmount" label={t('fields.PaymentMinAmount.label')} description={t('fields.PaymentMinAmount.help')} prefix="$" />
           </FieldGrid>
-          <TextareaField
+          <SettingsTextareaField
             control={form.control}
             name="RechargeDiscount"
             label={t('fields.RechargeDiscount.label')}
@@ -130,7 +131,7 @@ export function RateSection({ options }: { options: OptionMap }) {
       }
     >
       {(form) => (
-        <TextareaField
+        <SettingsTextareaField
           control={form.control}
           name="GroupRatio"
           label={t('fields.GroupRatio.label')}

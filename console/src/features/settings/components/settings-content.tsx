@@ -16,7 +16,7 @@ import { cn } from '@/lib/utils'
 import type { OptionMap } from '../api'
 import { requiredText, urlText } from '../schema'
 import { plainCodec } from '../values'
-import { FieldGrid, TextareaField, TextField } from './settings-fields'
+import { FieldGrid, SettingsTextareaField, TextField } from './settings-fields'
 import { SettingsSection } from './settings-section'
 
 type ContentKey = 'Notice' | 'HomePageContent' | 'About' | 'Footer'
@@ -102,7 +102,7 @@ export function ContentSection({ options, field }: { options: OptionMap; field: 
       footnote={item.key === 'Footer' ? t('content.copyright') : undefined}
     >
       {(form) => (
-        <TextareaField
+        <SettingsTextareaField
           control={form.control}
           name={item.key}
           label={t(`fields.${item.key}.label`)}

@@ -1,27 +1,22 @@
 /**
- * The field kinds of the settings forms, named by option key: switches (a row with label and
- * help), text, numbers (bounds from the shared option metadata, a unit suffix), quotas (dollars or units via
- * lib/format), text areas and the chip list. Messages are translated with the field's bounds.
+ * The settings-only field kinds, named by option key, over the console's kit
+ * (components/form-fields.tsx, which also gives the settings forms their SwitchField): text with a
+ * prefix/suffix and a hint, numbers (bounds from the shared option metadata, a unit suffix), quotas
+ * (dollars or units via lib/format), the settings text area and the chip list. Messages are
+ * translated with the field's bounds.
  */
 import { numericBounds } from '@contract/settings'
 import type { ReactNode } from 'react'
-import { useWatch, type Control, type FieldPath, type FieldValues } from 'react-hook-form'
+import { useWatch, type FieldValues } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { FormControl, FormDescription, FormField, FormItem, FormLabel, useFormField } from '@/components/ui/form'
 import { Input } from '@/components/ui/input'
-import { Switch } from '@/components/ui/switch'
-import { Textarea } from '@/components/ui/textarea'
+import { type BaseProps, TextareaField } from '@/components/form-fields'
 import { TagInput } from '@/components/tag-input'
 import { displayInCurrency, inputToQuota, quotaPerUnit } from '@/lib/format'
 import { cn } from '@/lib/utils'
 
-export interface FieldProps<T extends FieldValues> {
-  control: Control<T>
-  name: FieldPath<T>
-  label: ReactNode
-  description?: ReactNode
-  className?: string
-}
+export type FieldProps<T extends FieldValues> = BaseProps<T>
 
 /** The field's message: client keys translated (with the field's bounds), server text as sent. */
 export function FieldMessage({ params }: { params?: Record<string, unknown> }) {
@@ -33,31 +28,6 @@ export function FieldMessage({ params }: { params?: Record<string, unknown> }) {
     <p data-slot="form-message" id={formMessageId} className="text-sm text-destructive">
       {error?.type === 'server' ? raw : t(raw, params)}
     </p>
-  )
-}
-
-export function SwitchField<T extends FieldValues>({ control, name, label, description, className }: FieldProps<T>) {
-  return (
-    <FormField
-      control={control}
-      name={name}
-      render={({ field }) => (
-        <FormItem className={cn('gap-0 rounded-lg border p-3 has-[[aria-invalid=true]]:border-destructive/60', className)}>
-          <div className="flex items-start justify-between gap-4">
-            <div className="grid gap-1.5">
-              <FormLabel className="leading-snug">{label}</FormLabel>
-              {description && <FormDescription className="text-xs">{description}</FormDescription>}
-            </div>
-            <FormControl>
-              <Switch checked={field.value} onCheckedChange={field.onChange} onBlur={field.onBlur} name={field.name} ref={field.ref} />
-            </FormControl>
-          </div>
-          <div className="[&>p]:mt-2">
-            <FieldMessage />
-          </div>
-        </FormItem>
-      )}
-    />
   )
 }
 
@@ -148,7 +118,7 @@ export function QuotaField<T extends FieldValues>(props: FieldProps<T>) {
   return <TextField {...props} prefix={currency ? '$' : undefined} suffix={currency ? undefined : t('units.points')} inputMode={currency ? 'decimal' : 'numeric'} hint={hint} />
 }
 
-interface TextareaFieldProps<T extends FieldValues> extends FieldProps<T> {
+interface SettingsTextareaFieldProps<T extends FieldValues> extends FieldProps<T> {
   rows?: number
   mono?: boolean
   placeholder?: string
@@ -157,25 +127,15 @@ interface TextareaFieldProps<T extends FieldValues> extends FieldProps<T> {
   after?: ReactNode
 }
 
-export function TextareaField<T extends FieldValues>({ control, name, label, description, className, rows = 4, mono, placeholder, labelExtra, after }: TextareaFieldProps<T>) {
+/** The kit's text area with the settings look: small help text, scrolls past 28rem, monospace for JSON. */
+export function SettingsTextareaField<T extends FieldValues>({ rows = 4, mono, className, ...props }: SettingsTextareaFieldProps<T>) {
   return (
-    <FormField
-      control={control}
-      name={name}
-      render={({ field }) => (
-        <FormItem className={cn('content-start', className)}>
-          <div className="flex min-h-8 flex-wrap items-center justify-between gap-2">
-            <FormLabel>{label}</FormLabel>
-            {labelExtra}
-          </div>
-          <FormControl>
-            <Textarea {...field} rows={rows} placeholder={placeholder} spellCheck={false} className={cn('max-h-[28rem] overflow-y-auto', mono && 'font-mono text-xs md:text-xs')} />
-          </FormControl>
-          {description && <FormDescription className="text-xs">{description}</FormDescription>}
-          <FieldMessage />
-          {after}
-        </FormItem>
-      )}
+    <TextareaField
+      {...props}
+      rows={rows}
+      spellCheck={false}
+      className={cn('content-start [&_[data-slot=form-description]]:text-xs', className)}
+      textareaClassName={cn('max-h-[28rem] overflow-y-auto', mono && 'font-mono text-xs md:text-xs')}
     />
   )
 }

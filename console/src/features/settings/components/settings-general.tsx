@@ -11,7 +11,8 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@
 import type { OptionMap } from '../api'
 import { checkDefaultPrice, defaultPriceFields, numberText, urlText } from '../schema'
 import { optionValue, plainCodec } from '../values'
-import { FieldGrid, FieldGroup, NumberField, SwitchField, TextField } from './settings-fields'
+import { SwitchField } from '@/components/form-fields'
+import { FieldGrid, FieldGroup, NumberField, TextField } from './settings-fields'
 import { SettingsSection } from './settings-section'
 
 const plain = z.object({

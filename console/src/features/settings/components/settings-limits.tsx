@@ -9,7 +9,7 @@ import { z } from 'zod'
 import type { OptionMap } from '../api'
 import { nestedNumberMapText, numberMapText } from '../schema'
 import { compactJson, optionValue, prettyJson } from '../values'
-import { TextareaField } from './settings-fields'
+import { SettingsTextareaField } from './settings-fields'
 import { SettingsSection } from './settings-section'
 
 const limitsSchema = z.object({ ModelOutputLimits: numberMapText(), ImagePriceRatios: nestedNumberMapText() })
@@ -33,7 +33,7 @@ export function LimitsSection({ options }: { options: OptionMap }) {
     >
       {(form) => (
         <>
-          <TextareaField
+          <SettingsTextareaField
             control={form.control}
             name="ModelOutputLimits"
             label={t('fields.ModelOutputLimits.label')}
@@ -42,7 +42,7 @@ export function LimitsSection({ options }: { options: OptionMap }) {
             rows={5}
             mono
           />
-          <TextareaField
+          <SettingsTextareaField
             control={form.control}
             name="ImagePriceRatios"
             label={t('fields.ImagePriceRatios.label')}

@@ -8,7 +8,8 @@ import { z } from 'zod'
 import type { OptionMap } from '../api'
 import { emailDomainSchema, urlText, type EmailDomainValues } from '../schema'
 import { optionValue, plainCodec } from '../values'
-import { FieldGrid, SwitchField, TagsField, TextField } from './settings-fields'
+import { SwitchField } from '@/components/form-fields'
+import { FieldGrid, TagsField, TextField } from './settings-fields'
 import { SettingsSection } from './settings-section'
 
 const serverSchema = z.object({ ServerAddress: urlText })

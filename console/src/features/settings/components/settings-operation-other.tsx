@@ -11,7 +11,8 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@
 import type { OptionMap } from '../api'
 import { numberText, proxyText, urlText } from '../schema'
 import { isConfigured, plainCodec } from '../values'
-import { FieldGrid, FieldMessage, NumberField, SwitchField, TextField } from './settings-fields'
+import { SwitchField } from '@/components/form-fields'
+import { FieldGrid, FieldMessage, NumberField, TextField } from './settings-fields'
 import { SecretField } from './settings-secret-field'
 import { SettingsSection } from './settings-section'
 

@@ -22,7 +22,8 @@ import { useSiteInfo } from '@/features/site/api'
 import type { OptionMap } from '../api'
 import { numberText, quotaText } from '../schema'
 import { optionValue, quotaFromOption, quotaToOption } from '../values'
-import { FieldGrid, NumberField, QuotaField, SwitchField, TextareaField, TextField } from './settings-fields'
+import { SwitchField } from '@/components/form-fields'
+import { FieldGrid, NumberField, QuotaField, SettingsTextareaField, TextField } from './settings-fields'
 import { SettingsSection } from './settings-section'
 
 const QUOTA_KEYS = ['QuotaForNewUser', 'QuotaForInviter', 'QuotaForInvitee', 'PreConsumedQuota'] as const
@@ -218,7 +219,7 @@ export function MonitoringSection({ options }: { options: OptionMap }) {
               suffix={t('units.minutes')}
             />
           </FieldGrid>
-          <TextareaField
+          <SettingsTextareaField
             control={form.control}
             name="DisableChannelKeywords"
             label={t('fields.DisableChannelKeywords.label')}

@@ -13,7 +13,8 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@
 import type { OptionMap } from '../api'
 import { urlText } from '../schema'
 import { isConfigured, optionValue, plainCodec, trimUrl } from '../values'
-import { FieldGrid, FieldMessage, SwitchField, TextField } from './settings-fields'
+import { SwitchField } from '@/components/form-fields'
+import { FieldGrid, FieldMessage, TextField } from './settings-fields'
 import { SecretField } from './settings-secret-field'
 import { SettingsSection } from './settings-section'
 
