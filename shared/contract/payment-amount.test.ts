@@ -1,4 +1,4 @@
-/** The amount formula (reference §1.4) as a table: the worked example, fee rules, FX and edges. */
+/** The top-up amount formula as a table: the worked example, fee rules, FX and edges. */
 import { describe, expect, it } from 'vitest'
 import { amountProblem, centsToDecimal, computeOrderAmount, decimalToCents, discountFor, parseDiscounts, type OrderAmountInput } from './payment-amount'
 

@@ -1,5 +1,5 @@
 /**
- * Amount → money → quota for an online top-up (one-hub's calculateOrderAmount, reference §1.4),
+ * Amount → money → quota for an online top-up (the rule of one-hub's calculateOrderAmount),
  * shared by the server and the console's price preview so both always agree. Pure, no imports.
  *
  * `amount` is whole USD. The discount multiplier comes from RechargeDiscount by exact amount; a

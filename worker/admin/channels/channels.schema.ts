@@ -1,5 +1,5 @@
 /**
- * Channel form validation (spec §5): name, type, key, models, group required; base URL required
+ * Channel form validation: name, type, key, models, group required; base URL required
  * for types without a default (trailing slash removed); JSON fields must be objects; wildcards
  * only as the last character after some text; priority ≥ 0; weight ≥ 1; proxy http(s)/socks5 host:port.
  */

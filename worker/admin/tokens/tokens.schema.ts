@@ -1,4 +1,4 @@
-/** Token form validation (spec §5: name required; quota ≥ 0; IP/CIDR whitelist; model whitelist; limits and budget). */
+/** Token form validation (name required; quota ≥ 0; IP/CIDR whitelist; model whitelist; limits and budget). */
 import { z } from 'zod'
 import { isValidIpOrCidr } from '../../lib/cidr'
 import { limitFields } from '../shared/limit-fields'

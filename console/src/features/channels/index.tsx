@@ -1,5 +1,5 @@
 /**
- * /panel/channel (admin, spec §2 "Channel list and edit"): the routing help panel, the list of
+ * /panel/channel (admin only): the routing help panel, the list of
  * every channel or, in the by-tag view, of one tag's channels, and the dialogs. The URL search
  * params hold the page, sort, filters and view; `?create=` opens the create sheet (blank or
  * prefilled for the local mock) once and leaves the URL.

@@ -1,5 +1,5 @@
 /**
- * Channels page schemas: the URL search type of the list and the create/edit form (spec §5):
+ * Channels page schemas: the URL search type of the list and the create/edit form:
  * name, type, key, models and groups required; base URL required for types without a default (trailing slash removed); model mapping, headers and extra
  * parameters must be JSON objects; a wildcard * only last and after some text; priority ≥ 0;
  * weight ≥ 1; proxy http(s)/socks5://host:port; the key format of signed types (key-format.ts);

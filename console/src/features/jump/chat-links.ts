@@ -1,5 +1,5 @@
 /**
- * Chat links (spec §3 "Chat client link entry"): parsing the site's `chat_links` JSON, the visible
+ * Chat links (the chat clients a user can open with a key): parsing the site's `chat_links` JSON, the visible
  * ones by descending sort, the /jump address that opens one for a key, and the checks /jump makes
  * before redirecting: the template must be one the administrator configured, {key} and {server} are
  * filled in URL-encoded (a key cannot add parameters), and only http(s) or a custom app scheme is

@@ -1,5 +1,5 @@
 /**
- * /jump (spec §2 "redirect page"): opens a chat client for an API key. `url` is a chat-link
+ * /jump (the redirect page): opens a chat client for an API key. `url` is a chat-link
  * template and the key comes in the fragment (`#key=…`, never sent to a server; it is removed from
  * the address bar at once); {key} and {server} (the site's server address, or this origin) are
  * filled in URL-encoded and a web client is opened with location.replace, while an app link (a

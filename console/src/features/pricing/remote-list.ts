@@ -1,5 +1,5 @@
 /**
- * "Check updates" (one-hub §5.8): a price list at a URL — a JSON array of {model, type,
+ * "Check updates" (as in one-hub's pricing page): a price list at a URL — a JSON array of {model, type,
  * channel_type, input, output, extra_ratios?} or {data: [...]} — fetched through the gateway,
  * checked ('Data format is incorrect' otherwise) and compared with the local prices: new models,
  * changed prices, models only this gateway has. The last URL used is remembered in the browser.

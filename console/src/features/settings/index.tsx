@@ -1,5 +1,5 @@
 /**
- * /panel/setting (spec §2 "Settings with three tabs", §3 Settings): every site option, grouped in
+ * /panel/setting (root only): every site option, grouped in
  * the operation / system / other tabs (the tab lives in the URL search `tab`). The option API is
  * root-only, so other administrators get an explanation instead of the forms.
  */

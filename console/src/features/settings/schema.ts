@@ -110,7 +110,7 @@ export function nestedNumberMapText() {
 
 export const requiredText = z.string().trim().min(1, msg('required'))
 
-/** One row of the chat links table (spec §3 chat client link entry). */
+/** One row of the chat links table: a named chat client address template (name and URL required). */
 export const chatLinkRow = z.object({
   name: z.string().trim().min(1, msg('required')),
   url: z.string().trim().min(1, msg('required')),

@@ -45,7 +45,7 @@ export function plainCodec<S extends z.ZodObject>(schema: S, { stripSlash = [] }
   }
 }
 
-/** Spec §5: a trailing slash is removed from URLs. */
+/** URL options are saved without a trailing slash, so joining one with a path never gives `//`. */
 export const trimUrl = (value: string) => value.trim().replace(/\/+$/, '')
 
 export const quotaFromOption = (options: OptionMap, key: string) => String(quotaToInput(Number(optionValue(options, key)) || 0))

@@ -1,5 +1,5 @@
 /**
- * /panel/token (spec §2 "Token list and edit"): the signed-in user's API keys with create, edit,
+ * /panel/token: the signed-in user's API keys with create, edit,
  * enable/disable, delete, copy and chat links; admins can switch to the search across every
  * user's keys. The URL search params hold the page, sort, search and mode.
  */

@@ -1,5 +1,5 @@
 /**
- * Token states (spec §4: enabled, disabled, exhausted, expired) derived from a row — the server
+ * Token states (enabled, disabled, exhausted: no quota left, expired: past its expiry) derived from a row — the server
  * stores only enabled/disabled — with their label keys and badge colours, and the masked key.
  */
 import type { Token } from './api'

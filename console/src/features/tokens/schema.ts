@@ -1,5 +1,5 @@
 /**
- * Token form (spec §5: name required): quota in dollars when the site shows currency (else whole
+ * Token form (name required): quota in dollars when the site shows currency (else whole
  * units) unless unlimited; expiry as a local date-time unless "never"; group ('' = the user's own);
  * optional model whitelist (at least one model) and IP/CIDR whitelist (one entry per line, each a
  * valid IPv4/IPv6 address or CIDR range); the cache flag; limits and budget (lib/limits-form.ts).

@@ -53,7 +53,7 @@ const toOptions = (v: Values) => ({
 })
 
 /**
- * The dollar value of a typed price ratio, when it is a number (spec §9: ratio 1 = $0.002 per 1K
+ * The dollar value of a typed price ratio, when it is a number (one-hub's rule: ratio 1 = $0.002 per 1K
  * tokens, i.e. $2 per 1M tokens; a per-call price charges ratio × $0.002 per request).
  */
 function ratioDollars(type: 'tokens' | 'times', value: string): string | undefined {

@@ -1,5 +1,5 @@
 /**
- * The three tabs of the settings page (spec §2) and the sections each one holds, in order:
+ * The three tabs of the settings page and the sections each one holds, in order:
  * operation (general, chat links, quota, monitoring, log, payment, rate, output limits and image
  * prices, other), system (server,
  * login, email domains, SMTP, GitHub, WeChat, Lark, OIDC, Turnstile, Telegram bot) and other (notice, branding,
