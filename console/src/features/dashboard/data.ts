@@ -7,15 +7,8 @@ import type { UsageRow } from './api'
 
 export type Metric = 'quota' | 'request_count'
 
-export interface ModelTotal {
-  model_name: string
-  request_count: number
-  quota: number
-  prompt_tokens: number
-  completion_tokens: number
-  /** Total duration in ms (average = request_time / request_count). */
-  request_time: number
-}
+/** A model's rollup rows summed over the range (`request_time` is the total in ms: average = request_time / request_count). */
+export type ModelTotal = Omit<UsageRow, 'date' | 'cached_tokens'>
 
 /** Totals per model, largest consumption first. */
 export function modelTotals(rows: UsageRow[]): ModelTotal[] {
