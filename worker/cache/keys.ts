@@ -22,4 +22,8 @@ export const cacheKeys = {
   /** The 10-minute mark of a low-quota reminder per user and kind, by mail and by Telegram; see mail/quota-reminder.ts. */
   quotaRemindMail: (userId: number, kind: string) => `v1:quota-remind:${userId}:${kind}`,
   quotaRemindTelegram: (userId: number, kind: string) => `v1:quota-remind-tg:${userId}:${kind}`,
+  /** When a verification code was last mailed to an address (the resend interval); see admin/auth/verification.ts. */
+  verificationSent: (email: string) => `v1:verify-sent:${email.toLowerCase()}`,
+  /** A console import in progress (its plan's session state); see admin/import/import-apply.ts. */
+  importSession: (importId: string) => `import:session:${importId}`,
 }

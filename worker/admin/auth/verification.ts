@@ -8,13 +8,14 @@ import { randomString } from '../../lib/crypto'
 import { ApiError } from '../../lib/errors'
 import { guessSecret, putSecret } from '../../lib/single-use'
 import type { Settings } from '../../settings/store'
+import { cacheKeys } from '../../cache/keys'
 
 export const CODE_TTL_SECONDS = 10 * 60
 /** KV's shortest TTL is also the resend interval. */
 export const RESEND_INTERVAL_SECONDS = 60
 
 const key = (purpose: string, email: string) => `v1:verify:${purpose}:${email.toLowerCase()}`
-const sentKey = (email: string) => `v1:verify-sent:${email.toLowerCase()}`
+const sentKey = cacheKeys.verificationSent
 
 export async function issueVerificationCode(env: Env, purpose: string, email: string): Promise<string> {
   const code = randomString(6).toUpperCase()

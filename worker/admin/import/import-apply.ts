@@ -14,6 +14,7 @@ import { GROUP_RATIO_SQL, clearAbilitiesSql, statementsFor } from '../../../scri
 import { TARGET_STATE_SQL, parseTargetState, targetConflicts } from '../../../scripts/import/target-check'
 import type { WireBatchResult, WireCheck, WireIdentities, WireWrite } from '../../../scripts/import/wire'
 import { priceSnapshot } from '../../billing/pricing'
+import { cacheKeys } from '../../cache/keys'
 import { randomString } from '../../lib/crypto'
 import { badRequest, conflict } from '../../lib/errors'
 import { groupLimitsSnapshot } from '../../relay/group-limits'
@@ -34,7 +35,7 @@ interface ImportSession {
   ownUserIds: number[]
 }
 
-const sessionKey = (id: string) => `import:session:${id}`
+const sessionKey = cacheKeys.importSession
 
 async function targetState(env: Env) {
   return parseTargetState((await env.DB.prepare(TARGET_STATE_SQL).first<Record<string, unknown>>()) ?? undefined)
