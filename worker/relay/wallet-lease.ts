@@ -3,9 +3,11 @@
  * synchronous wallet round trip per request. An isolate takes a lease per (user, token) from the
  * wallet Durable Object — a hold the wallet debits from the free balance when it grants it, so
  * nothing can be overspent — and each request holds its worst case from the lease locally. Exact
- * costs and log rows go to the wallet in batches — one report in flight per lease, and whatever
- * settles meanwhile goes in the next, so a quiet isolate reports each request at once and a busy
- * one in batches (inside the requests' waitUntil) — which also top the lease up in the background
+ * costs and log rows go to the wallet in batches — one report in flight per lease, sent
+ * REPORT_GATHER_MS after the first request it carries settled (or at once when REPORT_MAX_ITEMS are
+ * waiting or the lease needs a top-up), so each report carries what settled meanwhile and the
+ * wallet writes its storage once per batch, not once per request (all inside the requests'
+ * waitUntil, after their answers went out) — which also top the lease up in the background
  * before it runs dry. The wallet gives a lease back when its isolate stops reporting (LEASE_TTL in
  * the wallet), revokes it when the token or user is disabled, and charges every reported request
  * in full whatever happened to the lease.
@@ -35,6 +37,10 @@ import { noteWalletFull } from './token-limits'
 const LEASE_REQUESTS = 16
 /** Stop spending this long before the wallet would give the lease back (its TTL is 2 minutes). */
 const LOCAL_TTL_MS = 90_000
+/** How long a report waits for more settled requests to carry (never on a request's own path). */
+const REPORT_GATHER_MS = 10
+/** A report goes at once when this many requests are waiting for it. */
+const REPORT_MAX_ITEMS = 64
 
 type WalletStub = ReturnType<Env['WALLET']['getByName']>
 
@@ -186,11 +192,14 @@ export function settleToLease(wallet: WalletStub, ctx: ExecutionContext, hold: L
 function pump(wallet: WalletStub, ctx: ExecutionContext, lease: Lease): Promise<LeaseSettleResult | undefined> {
   if (lease.busy || (lease.queue.length === 0 && lease.wanted === 0)) return Promise.resolve(undefined)
   lease.busy = true
-  const first = sendBatch(wallet, lease)
+  const first = gather(lease).then(() => sendBatch(wallet, lease))
   const run = (async () => {
     try {
       await first
-      while (lease.queue.length > 0 || lease.wanted > 0) await sendBatch(wallet, lease)
+      while (lease.queue.length > 0 || lease.wanted > 0) {
+        await gather(lease)
+        await sendBatch(wallet, lease)
+      }
     } finally {
       lease.busy = false
       lease.running = undefined
@@ -199,6 +208,12 @@ function pump(wallet: WalletStub, ctx: ExecutionContext, lease: Lease): Promise<
   lease.running = run
   ctx.waitUntil(run.catch((err) => console.error(`lease ${lease.id}: report failed; kept for the next batch`, err)))
   return first.catch(() => undefined)
+}
+
+/** Wait a moment for more requests to settle, unless the batch is full or the lease needs a top-up now. */
+function gather(lease: Lease): Promise<void> {
+  if (lease.wanted > 0 || lease.queue.length >= REPORT_MAX_ITEMS) return Promise.resolve()
+  return new Promise((resolve) => setTimeout(resolve, REPORT_GATHER_MS))
 }
 
 /** One report: the queued items and any top-up; on failure they stay queued for the next one. */
