@@ -5,26 +5,17 @@
  */
 import type { Usage } from '../../billing/formula'
 import type { SseEvent } from '../../../shared/contract/sse'
-import type { RelayCall, StreamTransformer, UpstreamError } from '../types'
-import { usageChunk, deltaChunk } from '../openai/chunk'
+import type { RelayCall } from '../types'
+import { ConvertedStream } from '../openai/chunk'
 import { finishReason, fromAnthropicUsage, type AnthropicUsage } from './response'
 
-export class AnthropicStream implements StreamTransformer {
-  private id = `chatcmpl-${crypto.randomUUID()}`
-  private model: string
-  private readonly created = Math.floor(Date.now() / 1000)
+export class AnthropicStream extends ConvertedStream {
   private readonly toolIndex = new Map<number, number>()
   private rawUsage: AnthropicUsage = {}
   private sawUsage = false
-  private content = ''
-  private failure: UpstreamError | undefined
 
   constructor(call: RelayCall) {
-    this.model = call.model
-  }
-
-  private chunk(delta: Record<string, unknown>, finish: string | null = null): string {
-    return deltaChunk({ id: this.id, created: this.created, model: this.model }, delta, finish)
+    super(call.model)
   }
 
   onEvent(event: SseEvent): string[] {
@@ -97,17 +88,5 @@ export class AnthropicStream implements StreamTransformer {
 
   usage(): Usage | undefined {
     return this.sawUsage ? fromAnthropicUsage(this.rawUsage) : undefined
-  }
-
-  text() {
-    return this.content
-  }
-
-  error() {
-    return this.failure
-  }
-
-  usageChunk(usage: Usage): string {
-    return usageChunk({ id: this.id, created: this.created, model: this.model }, usage)
   }
 }

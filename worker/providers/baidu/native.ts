@@ -6,9 +6,9 @@
 import type { Usage } from '../../billing/formula'
 import type { SseEvent } from '../../../shared/contract/sse'
 import { stopList, textOf, type ChatRequest } from '../chat-types'
-import type { RelayCall, StreamTransformer, UpstreamError } from '../types'
+import type { RelayCall, UpstreamError } from '../types'
 import { fromOpenAIUsage, toOpenAIUsage } from '../openai/usage'
-import { usageChunk, deltaChunk } from '../openai/chunk'
+import { ConvertedStream } from '../openai/chunk'
 
 /** Chat endpoints of the public ERNIE models; other names are taken as custom endpoint names. */
 const CHAT_ENDPOINTS: Record<string, string> = {
@@ -83,18 +83,11 @@ export function fromErnieAnswer(body: any, model: string): { body: unknown; usag
 }
 
 /** ERNIE stream chunks (`result` pieces, `is_end`, usage on each) → OpenAI chunks. */
-export class ErnieStream implements StreamTransformer {
-  private id = `chatcmpl-${crypto.randomUUID()}`
-  private readonly created = Math.floor(Date.now() / 1000)
-  private captured: Usage | undefined
-  private content = ''
-  private failure: UpstreamError | undefined
+export class ErnieStream extends ConvertedStream {
   private started = false
 
-  constructor(private readonly call: RelayCall) {}
-
-  private chunk(delta: Record<string, unknown>, finishReason: string | null = null) {
-    return deltaChunk({ id: this.id, created: this.created, model: this.call.model }, delta, finishReason)
+  constructor(call: RelayCall) {
+    super(call.model)
   }
 
   onEvent(event: SseEvent): string[] {
@@ -124,21 +117,5 @@ export class ErnieStream implements StreamTransformer {
     if (Object.keys(delta).length) out.push(this.chunk(delta))
     if (data.is_end) out.push(this.chunk({}, finish(data.finish_reason, Boolean(data.function_call))))
     return out
-  }
-
-  usage() {
-    return this.captured
-  }
-
-  text() {
-    return this.content
-  }
-
-  error() {
-    return this.failure
-  }
-
-  usageChunk(usage: Usage): string {
-    return usageChunk({ id: this.id, created: this.created, model: this.call.model }, usage)
   }
 }

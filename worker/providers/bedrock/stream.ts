@@ -1,26 +1,13 @@
-/**
- * Bedrock ConverseStream events (already turned into SSE by event-stream.ts: event name = the
- * event type, data = its JSON) → OpenAI chat.completion.chunk stream. Carries the tool-call index
- * of each content block, usage from the trailing `metadata` event and any exception frame.
- */
-import type { Usage } from '../../billing/formula'
 import type { SseEvent } from '../../../shared/contract/sse'
-import type { RelayCall, StreamTransformer, UpstreamError } from '../types'
-import { usageChunk, deltaChunk } from '../openai/chunk'
+import type { RelayCall } from '../types'
+import { ConvertedStream } from '../openai/chunk'
 import { finishReason, fromConverseUsage } from './response'
 
-export class BedrockStream implements StreamTransformer {
-  private readonly id = `chatcmpl-${crypto.randomUUID()}`
-  private readonly created = Math.floor(Date.now() / 1000)
+export class BedrockStream extends ConvertedStream {
   private readonly toolIndex = new Map<number, number>()
-  private captured: Usage | undefined
-  private content = ''
-  private failure: UpstreamError | undefined
 
-  constructor(private readonly call: RelayCall) {}
-
-  private chunk(delta: Record<string, unknown>, finish: string | null = null): string {
-    return deltaChunk({ id: this.id, created: this.created, model: this.call.model }, delta, finish)
+  constructor(call: RelayCall) {
+    super(call.model)
   }
 
   onEvent(event: SseEvent): string[] {
@@ -71,21 +58,5 @@ export class BedrockStream implements StreamTransformer {
       default:
         return []
     }
-  }
-
-  usage() {
-    return this.captured
-  }
-
-  text() {
-    return this.content
-  }
-
-  error() {
-    return this.failure
-  }
-
-  usageChunk(usage: Usage): string {
-    return usageChunk({ id: this.id, created: this.created, model: this.call.model }, usage)
   }
 }

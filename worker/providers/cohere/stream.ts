@@ -1,25 +1,13 @@
-/**
- * Cohere chat v2 stream (typed events: message-start, content-delta, tool-plan-delta,
- * tool-call-start/-delta, message-end with finish reason and usage) → OpenAI chunks.
- */
-import type { Usage } from '../../billing/formula'
 import type { SseEvent } from '../../../shared/contract/sse'
-import type { RelayCall, StreamTransformer, UpstreamError } from '../types'
-import { usageChunk, deltaChunk } from '../openai/chunk'
+import type { RelayCall } from '../types'
+import { ConvertedStream } from '../openai/chunk'
 import { cohereFinish, fromCohereUsage } from './chat'
 
-export class CohereStream implements StreamTransformer {
-  private id = `chatcmpl-${crypto.randomUUID()}`
-  private readonly created = Math.floor(Date.now() / 1000)
+export class CohereStream extends ConvertedStream {
   private readonly toolIndex = new Map<number, number>()
-  private captured: Usage | undefined
-  private content = ''
-  private failure: UpstreamError | undefined
 
-  constructor(private readonly call: RelayCall) {}
-
-  private chunk(delta: Record<string, unknown>, finish: string | null = null): string {
-    return deltaChunk({ id: this.id, created: this.created, model: this.call.model }, delta, finish)
+  constructor(call: RelayCall) {
+    super(call.model)
   }
 
   onEvent(event: SseEvent): string[] {
@@ -69,21 +57,5 @@ export class CohereStream implements StreamTransformer {
       default:
         return []
     }
-  }
-
-  usage() {
-    return this.captured
-  }
-
-  text() {
-    return this.content
-  }
-
-  error() {
-    return this.failure
-  }
-
-  usageChunk(usage: Usage): string {
-    return usageChunk({ id: this.id, created: this.created, model: this.call.model }, usage)
   }
 }

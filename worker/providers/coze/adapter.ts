@@ -6,10 +6,10 @@
 import type { Usage } from '../../billing/formula'
 import type { SseEvent } from '../../../shared/contract/sse'
 import { textOf, type ChatRequest } from '../chat-types'
-import type { ProviderAdapter, RelayCall, StreamTransformer, UpstreamError } from '../types'
+import type { ProviderAdapter, RelayCall, UpstreamError } from '../types'
 import { errorFromBody, joinUrl } from '../url'
 import { MalformedUpstreamError } from '../../lib/upstream-error'
-import { usageChunk, deltaChunk } from '../openai/chunk'
+import { ConvertedStream } from '../openai/chunk'
 
 export const COZE_BASE_URL = 'https://api.coze.com'
 
@@ -35,17 +35,11 @@ export function cozeError(body: any): UpstreamError | undefined {
   return body && typeof body.code === 'number' && body.code !== 0 ? { message: String(body.msg ?? 'Coze error'), code: String(body.code) } : undefined
 }
 
-class CozeStream implements StreamTransformer {
-  private readonly id = `chatcmpl-${crypto.randomUUID()}`
-  private readonly created = Math.floor(Date.now() / 1000)
-  private content = ''
-  private failure: UpstreamError | undefined
+class CozeStream extends ConvertedStream {
   private started = false
 
-  constructor(private readonly call: RelayCall) {}
-
-  private chunk(delta: Record<string, unknown>, finish: string | null = null) {
-    return deltaChunk({ id: this.id, created: this.created, model: this.call.model }, delta, finish)
+  constructor(call: RelayCall) {
+    super(call.model)
   }
 
   onEvent(event: SseEvent): string[] {
@@ -72,18 +66,6 @@ class CozeStream implements StreamTransformer {
 
   usage(): Usage | undefined {
     return undefined
-  }
-
-  text() {
-    return this.content
-  }
-
-  error() {
-    return this.failure
-  }
-
-  usageChunk(usage: Usage): string {
-    return usageChunk({ id: this.id, created: this.created, model: this.call.model }, usage)
   }
 }
 

@@ -1,26 +1,14 @@
-/** Gemini streamGenerateContent (alt=sse) → OpenAI chat.completion.chunk stream. */
-import type { Usage } from '../../billing/formula'
 import type { SseEvent } from '../../../shared/contract/sse'
-import type { RelayCall, StreamTransformer, UpstreamError } from '../types'
-import { usageChunk, deltaChunk } from '../openai/chunk'
+import type { RelayCall } from '../types'
+import { ConvertedStream } from '../openai/chunk'
 import { candidateDelta, fromGeminiUsage, geminiFinish } from './response'
 
-export class GeminiStream implements StreamTransformer {
-  private readonly id = `chatcmpl-${crypto.randomUUID()}`
-  private readonly created = Math.floor(Date.now() / 1000)
-  private model: string
+export class GeminiStream extends ConvertedStream {
   private started = false
   private tools = 0
-  private captured: Usage | undefined
-  private content = ''
-  private failure: UpstreamError | undefined
 
   constructor(call: RelayCall) {
-    this.model = call.model
-  }
-
-  private chunk(delta: Record<string, unknown>, finish: string | null = null) {
-    return deltaChunk({ id: this.id, created: this.created, model: this.model }, delta, finish)
+    super(call.model)
   }
 
   onEvent(event: SseEvent): string[] {
@@ -54,21 +42,5 @@ export class GeminiStream implements StreamTransformer {
     const finish = geminiFinish(candidate.finishReason, this.tools > 0)
     if (finish) out.push(this.chunk({}, finish))
     return out
-  }
-
-  usage() {
-    return this.captured
-  }
-
-  text() {
-    return this.content
-  }
-
-  error() {
-    return this.failure
-  }
-
-  usageChunk(usage: Usage): string {
-    return usageChunk({ id: this.id, created: this.created, model: this.model }, usage)
   }
 }

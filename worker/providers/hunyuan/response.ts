@@ -1,9 +1,9 @@
 /** Hunyuan answers (`{Response:{Choices, Usage, Error}}`) and stream chunks → OpenAI shape and billing usage. */
 import type { Usage } from '../../billing/formula'
 import type { SseEvent } from '../../../shared/contract/sse'
-import type { RelayCall, StreamTransformer, UpstreamError } from '../types'
+import type { RelayCall, UpstreamError } from '../types'
 import { toOpenAIUsage } from '../openai/usage'
-import { usageChunk } from '../openai/chunk'
+import { ConvertedStream } from '../openai/chunk'
 
 export function fromHunyuanUsage(u: any): Usage | undefined {
   if (!u || typeof u.PromptTokens !== 'number') return undefined
@@ -59,14 +59,10 @@ export function toOpenAIChat(body: any, model: string): { body: unknown; usage?:
 }
 
 /** Hunyuan SSE chunks (PascalCase, cumulative usage on each) → OpenAI chunks. */
-export class HunyuanStream implements StreamTransformer {
-  private id = `chatcmpl-${crypto.randomUUID()}`
-  private created = Math.floor(Date.now() / 1000)
-  private captured: Usage | undefined
-  private content = ''
-  private failure: UpstreamError | undefined
-
-  constructor(private readonly call: RelayCall) {}
+export class HunyuanStream extends ConvertedStream {
+  constructor(private readonly call: RelayCall) {
+    super(call.model)
+  }
 
   onEvent(event: SseEvent): string[] {
     if (event.data === '[DONE]') return []
@@ -100,21 +96,5 @@ export class HunyuanStream implements StreamTransformer {
         choices: [{ index, delta, finish_reason: finish(c.FinishReason) }],
       })
     })
-  }
-
-  usage() {
-    return this.captured
-  }
-
-  text() {
-    return this.content
-  }
-
-  error() {
-    return this.failure
-  }
-
-  usageChunk(usage: Usage): string {
-    return usageChunk({ id: this.id, created: this.created, model: this.call.model }, usage)
   }
 }

@@ -1,9 +1,11 @@
 /**
  * The OpenAI `chat.completion.chunk` lines that the converting stream transformers write (Anthropic,
  * Gemini, Bedrock, Cohere, Coze, Baidu, Hunyuan): one choice's delta with its finish reason, and the
- * closing usage-only chunk.
+ * closing usage-only chunk, and the state every such transformer keeps (`ConvertedStream`).
  */
 import type { Usage } from '../../billing/formula'
+import type { SseEvent } from '../../../shared/contract/sse'
+import type { StreamTransformer, UpstreamError } from '../types'
 import { toOpenAIUsage } from './usage'
 
 /** What every chunk of one stream repeats. */
@@ -20,3 +22,40 @@ export const deltaChunk = (head: ChunkHead, delta: Record<string, unknown>, fini
 /** The usage-only chunk that ends a stream (no choices). */
 export const usageChunk = (head: ChunkHead, usage: Usage): string =>
   JSON.stringify({ id: head.id, object: 'chat.completion.chunk', created: head.created, model: head.model, choices: [], usage: toOpenAIUsage(usage) })
+
+/**
+ * What every converting stream transformer keeps: its chunk head (id and model, which the upstream
+ * may name, and the creation time), the text seen so far, the usage captured and an error received
+ * inside the stream. Subclasses translate events in `onEvent` with `chunk()`.
+ */
+export abstract class ConvertedStream implements StreamTransformer {
+  protected id = `chatcmpl-${crypto.randomUUID()}`
+  protected created = Math.floor(Date.now() / 1000)
+  protected captured: Usage | undefined
+  protected content = ''
+  protected failure: UpstreamError | undefined
+
+  constructor(protected model: string) {}
+
+  abstract onEvent(event: SseEvent): string[]
+
+  protected chunk(delta: Record<string, unknown>, finish: string | null = null): string {
+    return deltaChunk({ id: this.id, created: this.created, model: this.model }, delta, finish)
+  }
+
+  usage(): Usage | undefined {
+    return this.captured
+  }
+
+  text(): string {
+    return this.content
+  }
+
+  error(): UpstreamError | undefined {
+    return this.failure
+  }
+
+  usageChunk(usage: Usage): string {
+    return usageChunk({ id: this.id, created: this.created, model: this.model }, usage)
+  }
+}
