@@ -24,7 +24,8 @@
  *   somehow holds another number heals from the last value flushed to D1.
  * Settled changes and their log rows are written behind to D1 about a second later
  * (wallet-write-behind.ts). The state itself (loading, healing, holds, pending rows) lives in
- * wallet-store.ts; this class is the RPC surface, the money rules and the alarm.
+ * wallet-store.ts, the admission check and in-memory limits in wallet-admission.ts, expiry of
+ * holds in wallet-expiry.ts; this class is the RPC surface, the money rules and the alarm.
  */
 import { DurableObject } from 'cloudflare:workers'
 import { drainToD1 } from './wallet-write-behind'
@@ -35,7 +36,6 @@ import type {
   LeaseResult,
   LeaseSettleInput,
   LeaseSettleResult,
-  RefusalReason,
   ReserveInput,
   ReserveResult,
   SettleInput,
@@ -43,18 +43,15 @@ import type {
   WalletBalance,
   WalletLog,
 } from './wallet-types'
-import { isMoney, type AppliedCredit, type PendingEntry, type Reservation, type TokenState, type UserState } from './wallet-state'
+import { isMoney, type AppliedCredit, type PendingEntry, type Reservation, type UserState } from './wallet-state'
 import { WalletStore } from './wallet-store'
-import { LimitBook, type LimitSpec, type LimitRefusal, type RateRule } from './wallet-limits'
-import { budgetView, configureBudget, type BudgetView } from './wallet-budget'
+import type { RateRule } from './wallet-limits'
+import { budgetView, type BudgetView } from './wallet-budget'
+import { WalletAdmission } from './wallet-admission'
+import { expireHolds, holdExpiresAt } from './wallet-expiry'
 import { clockNow } from '../worker/lib/clock'
 
 const FLUSH_DELAY_MS = 1000
-const RESERVATION_TTL_MS = 60 * 60 * 1000
-/** A lease not heard from for this long is given back (its isolate died or went idle). */
-const LEASE_TTL_MS = 2 * 60 * 1000
-const LOG_TYPE_SYSTEM = 4
-const ttl = (r: Reservation) => (r.lease ? LEASE_TTL_MS : RESERVATION_TTL_MS)
 const LOG_TYPE_CONSUME = 2
 
 /** Whether `n` may be used as an amount (≥ min); a refused amount is logged, never stored. */
@@ -71,11 +68,12 @@ export class UserWallet extends DurableObject<Env> {
   private alarmAt: number | undefined
   /** Consecutive failed write-behind alarms (for the retry backoff). */
   private flushFailures = 0
-  /** Requests admitted in the current minute (for the group's requests-per-minute limit). */
-  private rate = { minute: 0, count: 0 }
-  /** The user's tokens' rate windows and in-flight requests (memory only: never money). */
-  private limits = new LimitBook()
-  private limitsSweptAt = 0
+  /** Who may hold money now, and the limits kept in memory (wallet-admission.ts). */
+  private admission = new WalletAdmission(this.store, () => ({ store: this.store, ctx: this.ctx, db: this.env.DB, flush: () => this.flushNow() }))
+
+  private get limits() {
+    return this.admission.limits
+  }
 
   private get kv() {
     return this.ctx.storage.kv
@@ -93,71 +91,12 @@ export class UserWallet extends DurableObject<Env> {
     await this.ctx.storage.setAlarm(at)
   }
 
-  /**
-   * Whether `floor` more may be held for this user and token now: status, expiry and what is free
-   * of the balance and the token's quota (beyond every hold). Counts the request for the group RPM.
-   */
-  private async admit(
-    userId: number,
-    tokenId: number,
-    floor: number,
-    rpm?: number,
-    isRequest = true,
-    spec?: Pick<LimitSpec, 'budget'> & Partial<LimitSpec>
-  ): Promise<{ refused: RefusalReason; retryAfterMs?: number } | { refused?: undefined; token: TokenState; free: number; now: number }> {
-    const user = await this.store.ensureUser(userId)
-    if (!user) return { refused: 'user_not_found' }
-    const token = await this.store.ensureToken(tokenId)
-    if (!token) return { refused: 'token_not_found' }
-    if (user.status !== 1) return { refused: 'user_disabled' }
-    if (token.status !== 1) return { refused: 'token_disabled' }
-    const now = Date.now()
-    if (token.expired !== -1 && token.expired * 1000 <= now) return { refused: 'token_expired' }
-    // Callers without limits (realtime, tasks) leave the budget settings as the relay last sent them.
-    if (spec) await this.configureBudget(token, spec.budget)
-    const tokenFree = this.store.tokenFree(token)
-    if (tokenFree <= 0 || tokenFree < floor) {
-      const quotaFree = this.store.quotaFree(token)
-      if (token.budget && quotaFree > 0 && quotaFree >= floor) return { refused: 'budget_exceeded', retryAfterMs: Math.max(1000, token.budget.end - clockNow()) }
-      return { refused: 'insufficient_token_quota' }
-    }
-    const userFree = user.quota - this.store.holdTotal()
-    if (userFree <= 0 || userFree < floor) return { refused: 'insufficient_user_quota' }
-    if (rpm && rpm > 0 && this.countRequests(0, rpm)) return { refused: 'rate_limited' }
-    const limited = spec?.rules ? this.checkLimits(spec as LimitSpec) : undefined
-    if (limited) return { refused: limited.code, retryAfterMs: limited.retryAfterMs }
-    if (isRequest) this.countRequests(1)
-    return { token, free: Math.min(userFree, tokenFree), now }
-  }
-
-  private checkLimits(spec: LimitSpec): LimitRefusal | undefined {
-    const now = clockNow()
-    if (now - this.limitsSweptAt > 60_000) {
-      this.limitsSweptAt = now
-      this.limits.sweep(now)
-    }
-    return this.limits.check(spec, now)
-  }
-
-  /** Keep the token's budget settings as the relay sent them (wallet-budget.ts). */
-  private configureBudget(token: TokenState, budget: LimitSpec['budget'] | undefined) {
-    return configureBudget({ store: this.store, ctx: this.ctx, db: this.env.DB, flush: () => this.flushNow() }, token, budget)
-  }
-
-  /** Count `n` requests this minute; true when the count has reached `rpm` (0 = no limit). */
-  private countRequests(n: number, rpm = 0): boolean {
-    const minute = Math.floor(Date.now() / 60_000)
-    if (this.rate.minute !== minute) this.rate = { minute, count: 0 }
-    this.rate.count += n
-    return rpm > 0 && this.rate.count >= rpm
-  }
-
   /** Hold the request's worst case (or, with a floor, whatever is free above it) against balance and token. */
   async reserve(input: ReserveInput): Promise<ReserveResult> {
     if (!isAmount('amount', input.amount) || (input.floor !== undefined && !isAmount('floor', input.floor))) return { ok: false, reason: 'invalid_amount' }
     const amount = input.amount
     if (this.store.holds().has(input.reqId)) return { ok: false, reason: 'duplicate_request' }
-    const admitted = await this.admit(input.userId, input.tokenId, Math.min(input.floor ?? amount, amount), input.rpm, true, input.limits)
+    const admitted = await this.admission.admit(input.userId, input.tokenId, Math.min(input.floor ?? amount, amount), input.rpm, true, input.limits)
     this.store.commit()
     if (admitted.refused) return { ok: false, reason: admitted.refused, ...(admitted.retryAfterMs ? { retryAfterMs: admitted.retryAfterMs } : {}) }
     const held = Math.min(amount, admitted.free)
@@ -172,7 +111,7 @@ export class UserWallet extends DurableObject<Env> {
     if (!isAmount('amount', input.amount) || !isAmount('floor', input.floor)) return { ok: false, reason: 'invalid_amount' }
     const existing = this.store.holds().get(input.leaseId)
     if (existing && !existing.lease) return { ok: false, reason: 'duplicate_request' }
-    const admitted = await this.admit(input.userId, input.tokenId, Math.min(input.floor, input.amount), undefined, false, { budget: input.budget })
+    const admitted = await this.admission.admit(input.userId, input.tokenId, Math.min(input.floor, input.amount), undefined, false, { budget: input.budget })
     this.store.commit()
     if (admitted.refused) return { ok: false, reason: admitted.refused }
     const granted = Math.min(input.amount, admitted.free)
@@ -248,7 +187,7 @@ export class UserWallet extends DurableObject<Env> {
       userQuota: user.quota,
       charged,
       overrun,
-      rateLimited: this.countRequests(input.items.length, input.rpm),
+      rateLimited: this.admission.countRequests(input.items.length, input.rpm),
       ...(Object.keys(full).length > 0 ? { full } : {}),
     }
   }
@@ -427,7 +366,7 @@ export class UserWallet extends DurableObject<Env> {
 
   async alarm(): Promise<void> {
     this.alarmAt = undefined
-    await this.expireReservations()
+    await expireHolds(this.store, this.limits)
     try {
       await this.flushNow()
       this.flushFailures = 0
@@ -442,50 +381,8 @@ export class UserWallet extends DurableObject<Env> {
     // the alarm again at their expiry, which must never push that window back.
     const holds = this.store.holds()
     if (holds.size > 0) {
-      const next = Math.min(...[...holds.values()].map((r) => r.at + ttl(r)))
+      const next = Math.min(...[...holds.values()].map(holdExpiresAt))
       await this.armAlarm(Math.max(next, Date.now() + FLUSH_DELAY_MS))
-    }
-  }
-
-  /** Holds older than the TTL: the request never reported back, so the held amount is charged. */
-  private async expireReservations() {
-    const known = this.store.user ?? this.kv.get<UserState>('user')
-    const user = known && (await this.store.ensureUser(known.id))
-    if (!user) return
-    const now = Date.now()
-    for (const [reqId, r] of [...this.store.holds()]) {
-      if (now - r.at < ttl(r)) continue
-      this.store.release(reqId)
-      if (r.lease) {
-        // Nothing was charged by holding it: the rest goes back (a row with quota 0 says so).
-        this.store.appendLog(
-          {
-            type: LOG_TYPE_SYSTEM,
-            createdAt: Math.floor(now / 1000),
-            tokenId: r.tokenId,
-            requestId: reqId,
-            content: `Credit lease expired unused for ${LEASE_TTL_MS / 60_000} minutes: ${r.amount} units returned to the balance`,
-            metadata: { lease: reqId, returned: r.amount },
-          },
-          0
-        )
-        continue
-      }
-      this.limits.settle(reqId, 0)
-      const createdAt = Math.floor(clockNow() / 1000)
-      this.store.charge(user, await this.store.ensureToken(r.tokenId), r.amount, true, createdAt * 1000)
-      this.kv.put(`X:${reqId}`, r.amount)
-      this.store.appendLog(
-        {
-          type: LOG_TYPE_CONSUME,
-          createdAt,
-          tokenId: r.tokenId,
-          requestId: reqId,
-          content: 'Reservation settled on expiry: the request did not report its usage within an hour, so the reserved amount was charged',
-          metadata: { reserved: r.amount, reserved_at: Math.floor(r.at / 1000) },
-        },
-        r.amount
-      )
     }
   }
 }

@@ -21,7 +21,7 @@ export interface BudgetView {
   end: number
 }
 
-interface WalletParts {
+export interface WalletParts {
   store: WalletStore
   ctx: DurableObjectState
   db: D1Database

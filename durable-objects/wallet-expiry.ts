@@ -1,0 +1,60 @@
+/**
+ * Holds that outlived their time: a request hold not settled within an hour is charged in full (its
+ * request never reported back; a late settle then charges only the difference, `X:` keys), and a
+ * credit lease not heard from within two minutes is given back unspent (its isolate died or went
+ * idle) — each with its log row. The wallet's alarm runs this before each write-behind.
+ */
+import type { LimitBook } from './wallet-limits'
+import type { Reservation, UserState } from './wallet-state'
+import type { WalletStore } from './wallet-store'
+import { clockNow } from '../worker/lib/clock'
+
+const RESERVATION_TTL_MS = 60 * 60 * 1000
+/** A lease not heard from for this long is given back (its isolate died or went idle). */
+const LEASE_TTL_MS = 2 * 60 * 1000
+const LOG_TYPE_CONSUME = 2
+const LOG_TYPE_SYSTEM = 4
+
+/** When a hold expires (ms): a lease two minutes after its last contact, a request hold after an hour. */
+export const holdExpiresAt = (r: Reservation) => r.at + (r.lease ? LEASE_TTL_MS : RESERVATION_TTL_MS)
+
+export async function expireHolds(store: WalletStore, limits: LimitBook): Promise<void> {
+  const known = store.user ?? store.kv.get<UserState>('user')
+  const user = known && (await store.ensureUser(known.id))
+  if (!user) return
+  const now = Date.now()
+  for (const [reqId, r] of [...store.holds()]) {
+    if (now < holdExpiresAt(r)) continue
+    store.release(reqId)
+    if (r.lease) {
+      // Nothing was charged by holding it: the rest goes back (a row with quota 0 says so).
+      store.appendLog(
+        {
+          type: LOG_TYPE_SYSTEM,
+          createdAt: Math.floor(now / 1000),
+          tokenId: r.tokenId,
+          requestId: reqId,
+          content: `Credit lease expired unused for ${LEASE_TTL_MS / 60_000} minutes: ${r.amount} units returned to the balance`,
+          metadata: { lease: reqId, returned: r.amount },
+        },
+        0
+      )
+      continue
+    }
+    limits.settle(reqId, 0)
+    const createdAt = Math.floor(clockNow() / 1000)
+    store.charge(user, await store.ensureToken(r.tokenId), r.amount, true, createdAt * 1000)
+    store.kv.put(`X:${reqId}`, r.amount)
+    store.appendLog(
+      {
+        type: LOG_TYPE_CONSUME,
+        createdAt,
+        tokenId: r.tokenId,
+        requestId: reqId,
+        content: 'Reservation settled on expiry: the request did not report its usage within an hour, so the reserved amount was charged',
+        metadata: { reserved: r.amount, reserved_at: Math.floor(r.at / 1000) },
+      },
+      r.amount
+    )
+  }
+}
