@@ -3,9 +3,13 @@
  * mock (https://upstream.test/mj/…, /suno/…), with a clock the test moves by hand. The notify
  * callbacks the mock would send (notifyHook) wait in a list until the clock passes them; the test
  * delivers them itself. https://upstream.test/img/<name> answers a small PNG and /redirect-to-metadata
- * redirects to a cloud-metadata address (image proxy tests).
+ * redirects to a cloud-metadata address (image proxy tests). `useTaskUpstream()` installs the mock
+ * around every test of a file; `taskFixture()` prices the task models and creates the channel, a
+ * user with TASK_START units and their key.
  */
+import { afterEach, beforeEach } from 'vitest'
 import { createTaskMock } from '../../scripts/mock-tasks.mjs'
+import { createChannel, createToken, createUser, setPrice } from './factories'
 import { mockUpstream } from './upstream-mock'
 
 export const MOCK_PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3])
@@ -47,4 +51,26 @@ export function mockTaskUpstream(stepMs = 1000) {
       return due.map((p) => ({ hook: p.hook, body: p.dto() }))
     },
   }
+}
+
+/** Installs a fresh mockTaskUpstream() before every test of the file and restores fetch after it. */
+export function useTaskUpstream(): { mock: ReturnType<typeof mockTaskUpstream> } {
+  const holder = {} as { mock: ReturnType<typeof mockTaskUpstream> }
+  beforeEach(() => {
+    holder.mock = mockTaskUpstream()
+  })
+  afterEach(() => holder.mock.restore())
+  return holder
+}
+
+/** The balance `taskFixture()` gives its user. */
+export const TASK_START = 1_000_000
+
+/** Per-call prices for `prices` (model → units), the task channel (models default to the priced ones), a user and their key. */
+export async function taskFixture(prices: Record<string, number>, channel: Parameters<typeof createChannel>[0]) {
+  for (const [model, price] of Object.entries(prices)) await setPrice(model, price, 0, 'times')
+  const created = await createChannel({ models: Object.keys(prices).join(','), ...channel })
+  const user = await createUser({ quota: TASK_START })
+  const token = await createToken(user.id)
+  return { channel: created, user, key: token.key }
 }

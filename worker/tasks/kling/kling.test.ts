@@ -1,31 +1,19 @@
 /** Kling relay: the JWT test vector, submit shapes and prices, own-task fetches, polling, refunds on refusal and on later failure. */
 import { env } from 'cloudflare:workers'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createChannel, createToken, createUser, ledger, send, setPrice } from '../../test/factories'
+import { describe, expect, it } from 'vitest'
+import { createToken, createUser, ledger, send } from '../../test/factories'
 import { setupRoot, signedInUser } from '../../test/client'
-import { mockTaskUpstream } from '../../test/task-mock'
+import { TASK_START, taskFixture, useTaskUpstream } from '../../test/task-mock'
 import { pollUnfinishedTasks } from '../task-poller'
 import { taskQueueOf } from '../task-queue'
 import { klingJwt } from './kling-auth'
 
-let upstream: ReturnType<typeof mockTaskUpstream>
-beforeEach(() => {
-  upstream = mockTaskUpstream()
-})
-afterEach(() => upstream.restore())
-
-const START = 1_000_000
+const upstream = useTaskUpstream()
+const START = TASK_START
 const STD5 = 'kling-video_kling-v1_std_5'
 const PRO10 = 'kling-video_kling-v1_pro_10'
 
-async function setup(channelKey = 'AK|SK') {
-  await setPrice(STD5, 100, 0, 'times')
-  await setPrice(PRO10, 350, 0, 'times')
-  const channel = await createChannel({ key: channelKey, type: 53, models: `${STD5},${PRO10}`, baseUrl: 'https://upstream.test/kling' })
-  const user = await createUser({ quota: START })
-  const token = await createToken(user.id)
-  return { channel, user, key: token.key }
-}
+const setup = (channelKey = 'AK|SK') => taskFixture({ [STD5]: 100, [PRO10]: 350 }, { key: channelKey, type: 53, baseUrl: 'https://upstream.test/kling' })
 
 const refundRows = async (userId: number) =>
   (await env.DB.prepare("SELECT COUNT(*) AS n FROM logs WHERE user_id = ? AND type = 4 AND content LIKE 'Kling task%refunded%'").bind(userId).first<number>('n'))!
@@ -44,14 +32,14 @@ describe('kling relay', () => {
     expect(submit.json).toMatchObject({ code: 0, data: { task_status: 'submitted' } })
     const id = submit.json.data.task_id as string
     expect(id).toMatch(/^\d+$/)
-    const sent = upstream.calls.find((c) => c.url === 'https://upstream.test/kling/v1/videos/text2video')!
+    const sent = upstream.mock.calls.find((c) => c.url === 'https://upstream.test/kling/v1/videos/text2video')!
     expect(sent.body).toMatchObject({ prompt: 'a cat surfing', model_name: 'kling-v1', mode: 'std', duration: '5' })
     expect(sent.body.callback_url).toBeUndefined()
     expect((await ledger(user.id)).quota).toBe(START - 100_000)
 
-    upstream.advance(1)
+    upstream.mock.advance(1)
     expect((await send(`/kling/v1/videos/text2video/${id}`, { key })).json.data).toMatchObject({ task_id: id, task_status: 'processing' })
-    upstream.advance(2)
+    upstream.mock.advance(2)
     const done = await send(`/kling/v1/videos/text2video/${id}`, { key })
     expect(done.json).toMatchObject({ code: 0, data: { task_id: id, task_status: 'succeed' } })
     expect(done.json.data.task_result.videos[0].url).toMatch(/\.mp4$/)
@@ -92,9 +80,9 @@ describe('kling relay', () => {
   it('a video that fails later is refunded exactly once, whether the queue, the cron or a fetch sees it', async () => {
     const { channel, user, key } = await setup('plain-bearer')
     const submit = await send('/kling/v1/videos/text2video', { key, json: { prompt: 'please fail' } })
-    expect(upstream.calls.at(-1)!.key).toBe('plain-bearer')
+    expect(upstream.mock.calls.at(-1)!.key).toBe('plain-bearer')
     const id = submit.json.data.task_id
-    upstream.advance(3)
+    upstream.mock.advance(3)
     await Promise.all([taskQueueOf(env, channel).pollDue(Date.now() + 20_000), send(`/kling/v1/videos/text2video/${id}`, { key }), pollUnfinishedTasks(env)])
     const failed = await send(`/kling/v1/videos/text2video/${id}`, { key })
     expect(failed.json.data).toMatchObject({ task_status: 'failed', task_status_msg: 'Mock video failed as requested' })

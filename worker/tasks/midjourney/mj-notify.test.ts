@@ -1,33 +1,21 @@
 /** Midjourney notify callbacks (secret check, same update path as the poller, forwarding), the image proxy and fast → relax. */
 import { env } from 'cloudflare:workers'
 import { runInDurableObject } from 'cloudflare:test'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createChannel, createToken, createUser, ledger, send, setPrice } from '../../test/factories'
-import { MOCK_PNG, mockTaskUpstream } from '../../test/task-mock'
+import { describe, expect, it } from 'vitest'
+import { createToken, createUser, ledger, send } from '../../test/factories'
+import { MOCK_PNG, TASK_START, taskFixture, useTaskUpstream } from '../../test/task-mock'
 import { saveOptions } from '../../settings/store'
 import { taskQueueOf } from '../task-queue'
 import type { TaskQueue } from '../../../durable-objects/task-queue'
 
-let upstream: ReturnType<typeof mockTaskUpstream>
-beforeEach(() => {
-  upstream = mockTaskUpstream()
-})
-afterEach(() => upstream.restore())
+const upstream = useTaskUpstream()
+const START = TASK_START
 
-const START = 1_000_000
-
-async function setup() {
-  await setPrice('mj_imagine', 50, 0, 'times')
-  await setPrice('mj_relax_imagine', 30, 0, 'times')
-  const channel = await createChannel({ key: 'mj-secret', type: 34, models: 'mj_imagine,mj_relax_imagine' })
-  const user = await createUser({ quota: START })
-  const token = await createToken(user.id)
-  return { channel, user, key: token.key }
-}
+const setup = () => taskFixture({ mj_imagine: 50, mj_relax_imagine: 30 }, { key: 'mj-secret', type: 34 })
 
 const mj = (path: string, key: string, json?: unknown) => send(path, { method: json === undefined ? 'GET' : 'POST', headers: { 'mj-api-secret': key }, json })
 const row = (id: string) => env.DB.prepare('SELECT status, progress, image_url, fail_reason FROM midjourneys WHERE id = ?').bind(Number(id)).first<any>()
-const listCalls = () => upstream.calls.filter((c) => c.url.endsWith('/list-by-condition')).length
+const listCalls = () => upstream.mock.calls.filter((c) => c.url.endsWith('/list-by-condition')).length
 const refundRows = async (userId: number) =>
   (await env.DB.prepare("SELECT COUNT(*) AS n FROM logs WHERE user_id = ? AND type = 4 AND content LIKE '%refunded%'").bind(userId).first<number>('n'))!
 
@@ -43,8 +31,8 @@ describe('midjourney notify callback', () => {
     const { user, key } = await setup()
     const submit = await mj('/mj/submit/imagine', key, { prompt: 'a lighthouse' })
     const id = submit.json.result as string
-    upstream.advance(3)
-    const due = upstream.dueNotifies()
+    upstream.mock.advance(3)
+    const due = upstream.mock.dueNotifies()
     expect(due).toHaveLength(2)
     const final = due.at(-1)!
     expect(final.hook).toContain(`/mj/notify/${id}?secret=`)
@@ -72,8 +60,8 @@ describe('midjourney notify callback', () => {
     const { channel, user, key } = await setup()
     const submit = await mj('/mj/submit/imagine', key, { prompt: 'please fail' })
     const id = submit.json.result as string
-    upstream.advance(3)
-    const final = upstream.dueNotifies().at(-1)!
+    upstream.mock.advance(3)
+    const final = upstream.mock.dueNotifies().at(-1)!
     const queue = taskQueueOf(env, channel)
     expect((await queue.list()).map((e) => e.id)).toEqual([Number(id)])
     const results = await Promise.all([deliver(final), queue.pollDue(Date.now() + 20_000), mj(`/mj/task/${id}/fetch`, key), deliver(final), queue.pollDue(Date.now() + 20_000)])
@@ -94,13 +82,13 @@ describe('midjourney notify callback', () => {
     expect(bad.json.code).toBe(4)
     const submit = await mj('/mj/submit/imagine', key, { prompt: 'a harbour', notifyHook: 'https://upstream.test/client-hook?job=7' })
     const id = submit.json.result as string
-    const sent = upstream.calls.find((c) => c.url.endsWith('/mj/submit/imagine'))!
+    const sent = upstream.mock.calls.find((c) => c.url.endsWith('/mj/submit/imagine'))!
     expect(sent.body.notifyHook).not.toContain('client-hook')
     for (const steps of [1, 2]) {
-      upstream.advance(steps)
-      for (const n of upstream.dueNotifies()) expect((await deliver(n)).status).toBe(200)
+      upstream.mock.advance(steps)
+      for (const n of upstream.mock.dueNotifies()) expect((await deliver(n)).status).toBe(200)
     }
-    const forwarded = upstream.calls.filter((c) => c.url === 'https://upstream.test/client-hook?job=7')
+    const forwarded = upstream.mock.calls.filter((c) => c.url === 'https://upstream.test/client-hook?job=7')
     expect(forwarded.map((f) => f.body.status)).toEqual(['IN_PROGRESS', 'SUCCESS'])
     expect(forwarded[1]!.body).toMatchObject({ id, progress: '100%' })
     expect(forwarded[1]!.body.imageUrl).toMatch(new RegExp(`^http://gateway\\.test/mj/image/${id}\\?exp=\\d+&sig=`))
@@ -114,10 +102,10 @@ describe('client hook without the upstream callback', () => {
     await saveOptions(env, { MjNotifyEnabled: 'true', MjImageProxy: 'gateway' })
     const submit = await mj('/mj/submit/imagine', key, { prompt: 'lost callbacks', notifyHook: 'https://upstream.test/client-hook' })
     const queue = taskQueueOf(env, channel)
-    const forwarded = () => upstream.calls.filter((c) => c.url === 'https://upstream.test/client-hook').map((c) => c.body)
-    upstream.advance(1)
+    const forwarded = () => upstream.mock.calls.filter((c) => c.url === 'https://upstream.test/client-hook').map((c) => c.body)
+    upstream.mock.advance(1)
     await queue.pollDue(Date.now() + 15_000)
-    upstream.advance(2)
+    upstream.mock.advance(2)
     await queue.pollDue(Date.now() + 60_000)
     expect(forwarded().map((b) => b.status)).toEqual(['IN_PROGRESS', 'SUCCESS'])
     expect(forwarded()[1]).toMatchObject({ id: submit.json.result })
@@ -126,7 +114,7 @@ describe('client hook without the upstream callback', () => {
     // Switched off after the submit: the queue forwards nothing.
     await mj('/mj/submit/imagine', key, { prompt: 'quiet one', notifyHook: 'https://upstream.test/client-hook' })
     await saveOptions(env, { MjNotifyEnabled: 'false' })
-    upstream.advance(3)
+    upstream.mock.advance(3)
     await queue.pollDue(Date.now() + 60_000)
     expect(forwarded()).toHaveLength(2)
   })
@@ -137,7 +125,7 @@ describe('midjourney image proxy', () => {
     const { user, key } = await setup()
     const submit = await mj('/mj/submit/imagine', key, { prompt: 'a bridge' })
     const id = submit.json.result as string
-    upstream.advance(3)
+    upstream.mock.advance(3)
     const plain = await mj(`/mj/task/${id}/fetch`, key)
     expect(plain.json.imageUrl).toContain('cdn.discordapp.com')
     await env.DB.prepare('UPDATE midjourneys SET image_url = ? WHERE id = ?').bind('https://upstream.test/img/bridge.png?ex=1&is=2', Number(id)).run()
@@ -157,7 +145,7 @@ describe('midjourney image proxy', () => {
     // An image link (or a redirect from it) to a link-local address is never fetched.
     await env.DB.prepare('UPDATE midjourneys SET image_url = ? WHERE id = ?').bind('https://upstream.test/redirect-to-metadata', Number(id)).run()
     expect((await mj(`/mj/image/${id}`, key)).status).toBe(502)
-    expect(upstream.calls.some((c) => c.url.includes('169.254'))).toBe(false)
+    expect(upstream.mock.calls.some((c) => c.url.includes('169.254'))).toBe(false)
     await env.DB.prepare('UPDATE midjourneys SET image_url = ? WHERE id = ?').bind('https://upstream.test/img/bridge.png?ex=1&is=2', Number(id)).run()
     link.searchParams.set('sig', 'A'.repeat(22))
     expect((await send(`${link.pathname}${link.search}`)).status).toBe(403)
@@ -194,7 +182,7 @@ describe('fast → relax fallback', () => {
     await saveOptions(env, { MjFastFallbackRelax: 'true' })
     const res = await mj('/mj/submit/imagine', key, { prompt: 'nofast please' })
     expect(res.json.code).toBe(1)
-    const submits = upstream.calls.filter((c) => c.url.endsWith('/mj/submit/imagine'))
+    const submits = upstream.mock.calls.filter((c) => c.url.endsWith('/mj/submit/imagine'))
     expect(submits.map((c) => c.body.accountFilter.modes[0])).toEqual(['FAST', 'RELAX'])
     const stored = await env.DB.prepare('SELECT mode, quota, status FROM midjourneys WHERE user_id = ?').bind(user.id).all<any>()
     expect(stored.results).toEqual([{ mode: 'relax', quota: 30_000, status: 'SUBMITTED' }])
@@ -203,7 +191,7 @@ describe('fast → relax fallback', () => {
     expect(l.consumeLogs).toBe(1)
     expect(l.loggedQuota).toBe(30_000)
     // A follow-up action stays in the task's (relax) mode.
-    upstream.advance(3)
+    upstream.mock.advance(3)
     const fetched = await mj(`/mj/task/${res.json.result}/fetch`, key)
     expect(fetched.json.mode).toBe('relax')
   })
@@ -217,7 +205,7 @@ describe('task queue', () => {
     const queue = taskQueueOf(env, channel)
     const intervals = async () => (await queue.list()).map((e) => e.interval)
     expect(await intervals()).toEqual([15_000])
-    upstream.advance(1)
+    upstream.mock.advance(1)
     // Changed (SUBMITTED → IN_PROGRESS): asked again after 15 s; unchanged: 30 s, then 60 s, capped.
     await queue.pollDue(Date.now() + 15_000)
     expect(await intervals()).toEqual([15_000])
@@ -239,7 +227,7 @@ describe('task queue', () => {
     expect((await pollUnfinishedTasks(env)).rearmed).toBe(1)
     expect((await queue.list()).map((e) => e.id)).toEqual([id])
 
-    upstream.advance(600)
+    upstream.mock.advance(600)
     await queue.pollDue(Date.now() + 200_000)
     expect(await queue.list()).toEqual([])
     expect(await row(String(id))).toMatchObject({ status: 'SUCCESS' })

@@ -1,29 +1,15 @@
 /** Midjourney relay: routes, id mapping, per-action prices, refunds on refusal and on later FAILURE, timeout. */
 import { env } from 'cloudflare:workers'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createChannel, createToken, createUser, ledger, send, setPrice } from '../../test/factories'
-import { mockTaskUpstream } from '../../test/task-mock'
+import { TASK_START, taskFixture, useTaskUpstream } from '../../test/task-mock'
 import { pollUnfinishedTasks } from '../task-poller'
 
-let upstream: ReturnType<typeof mockTaskUpstream>
-beforeEach(() => {
-  upstream = mockTaskUpstream()
-})
-afterEach(() => upstream.restore())
-
-const START = 1_000_000
+const upstream = useTaskUpstream()
+const START = TASK_START
 const MODELS = 'mj_imagine,mj_upscale,mj_variation,mj_relax_imagine,mj_describe'
 
-async function setup(channelKey = 'mj-secret') {
-  await setPrice('mj_imagine', 50, 0, 'times')
-  await setPrice('mj_upscale', 25, 0, 'times')
-  await setPrice('mj_variation', 50, 0, 'times')
-  await setPrice('mj_relax_imagine', 30, 0, 'times')
-  const channel = await createChannel({ key: channelKey, type: 34, models: MODELS })
-  const user = await createUser({ quota: START })
-  const token = await createToken(user.id)
-  return { channel, user, key: token.key }
-}
+const setup = (channelKey = 'mj-secret') => taskFixture({ mj_imagine: 50, mj_upscale: 25, mj_variation: 50, mj_relax_imagine: 30 }, { key: channelKey, type: 34, models: MODELS })
 
 const mj = (path: string, key: string, json?: unknown) => send(path, { method: json === undefined ? 'GET' : 'POST', headers: { 'mj-api-secret': key }, json })
 
@@ -40,9 +26,9 @@ describe('midjourney relay', () => {
     expect(submit.json.code).toBe(1)
     const id = submit.json.result as string
     expect(id).toMatch(/^\d+$/)
-    const [upstreamTask] = [...upstream.store.mj.values()]
+    const [upstreamTask] = [...upstream.mock.store.mj.values()]
     expect(upstreamTask.id).not.toBe(id)
-    const sent = upstream.calls.find((c) => c.url.endsWith('/mj/submit/imagine'))!
+    const sent = upstream.mock.calls.find((c) => c.url.endsWith('/mj/submit/imagine'))!
     expect(sent.body).toMatchObject({ prompt: 'a red fox', accountFilter: { modes: ['FAST'] } })
     // The upstream gets the gateway's own hook with a per-task secret, never the client's.
     expect(sent.body.notifyHook).toMatch(new RegExp(`^http://gateway\\.test/mj/notify/${id}\\?secret=[A-Za-z0-9]{32}$`))
@@ -50,7 +36,7 @@ describe('midjourney relay', () => {
 
     const running = await mj(`/mj/task/${id}/fetch`, key)
     expect(running.json).toMatchObject({ id, action: 'IMAGINE', status: 'SUBMITTED', progress: '0%' })
-    upstream.advance(3)
+    upstream.mock.advance(3)
     const done = await mj(`/mj/task/${id}/fetch`, key)
     expect(done.json).toMatchObject({ id, status: 'SUCCESS', progress: '100%' })
     expect(done.json.imageUrl).toContain('.png')
@@ -58,7 +44,7 @@ describe('midjourney relay', () => {
 
     const upscale = await mj('/mj/submit/action', key, { taskId: id, customId: button.customId })
     expect(upscale.json.code).toBe(1)
-    const forwarded = upstream.calls.find((c) => c.url.endsWith('/mj/submit/action'))!
+    const forwarded = upstream.mock.calls.find((c) => c.url.endsWith('/mj/submit/action'))!
     expect(forwarded.body.taskId).toBe(upstreamTask.id)
     const row = await env.DB.prepare('SELECT action, quota, channel_id FROM midjourneys WHERE id = ?').bind(Number(upscale.json.result)).first<any>()
     expect(row).toEqual({ action: 'UPSCALE', quota: 25_000, channel_id: channel })
@@ -77,10 +63,10 @@ describe('midjourney relay', () => {
     const { user, key } = await setup()
     const relax = await send('/mj-relax/mj/submit/imagine', { key, json: { prompt: 'calm lake' } })
     expect(relax.json.code).toBe(1)
-    expect(upstream.calls.at(-1)!.body.accountFilter.modes).toEqual(['RELAX'])
+    expect(upstream.mock.calls.at(-1)!.body.accountFilter.modes).toEqual(['RELAX'])
     expect((await ledger(user.id)).quota).toBe(START - 30_000)
     const first = await mj('/mj/submit/imagine', key, { prompt: 'storm' })
-    upstream.advance(3)
+    upstream.mock.advance(3)
     const change = await mj('/mj/submit/change', key, { taskId: first.json.result, action: 'VARIATION', index: 2 })
     expect(change.json.code).toBe(1)
     const simple = await mj('/mj/submit/simple-change', key, { content: `${first.json.result} U1` })
@@ -113,7 +99,7 @@ describe('midjourney relay', () => {
     const { key } = await setup()
     const other = await createToken((await createUser({ quota: START })).id)
     const submit = await mj('/mj/submit/imagine', key, { prompt: 'mine' })
-    upstream.advance(3)
+    upstream.mock.advance(3)
     const peek = await mj(`/mj/task/${submit.json.result}/fetch`, other.key)
     expect(peek.status).toBe(404)
     expect(peek.json).toMatchObject({ code: 3, result: null })
@@ -158,7 +144,7 @@ describe('midjourney relay', () => {
     const { user, key } = await setup()
     const submit = await mj('/mj/submit/imagine', key, { prompt: 'please fail' })
     expect((await ledger(user.id)).quota).toBe(START - 50_000)
-    upstream.advance(3)
+    upstream.mock.advance(3)
     const id = submit.json.result
     const results = await Promise.all([
       mj(`/mj/task/${id}/fetch`, key),

@@ -1,27 +1,14 @@
 /** Suno relay: submit shapes and prices, own-task fetches, refunds on refusal and on later FAILURE. */
 import { env } from 'cloudflare:workers'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createChannel, createToken, createUser, ledger, send, setPrice } from '../../test/factories'
-import { mockTaskUpstream } from '../../test/task-mock'
+import { describe, expect, it } from 'vitest'
+import { createToken, createUser, ledger, send } from '../../test/factories'
+import { TASK_START, taskFixture, useTaskUpstream } from '../../test/task-mock'
 import { pollUnfinishedTasks } from '../task-poller'
 
-let upstream: ReturnType<typeof mockTaskUpstream>
-beforeEach(() => {
-  upstream = mockTaskUpstream()
-})
-afterEach(() => upstream.restore())
+const upstream = useTaskUpstream()
+const START = TASK_START
 
-const START = 1_000_000
-
-async function setup() {
-  await setPrice('chirp-v3-0', 50, 0, 'times')
-  await setPrice('chirp-v3-5', 60, 0, 'times')
-  await setPrice('suno_lyrics', 5, 0, 'times')
-  const channel = await createChannel({ key: 'suno-key', type: 41, models: 'chirp-v3-0,chirp-v3-5,suno_lyrics' })
-  const user = await createUser({ quota: START })
-  const token = await createToken(user.id)
-  return { channel, user, key: token.key }
-}
+const setup = () => taskFixture({ 'chirp-v3-0': 50, 'chirp-v3-5': 60, suno_lyrics: 5 }, { key: 'suno-key', type: 41 })
 
 describe('suno relay', () => {
   it('music is priced by its mv, fetched until SUCCESS with the upstream user_id removed', async () => {
@@ -31,7 +18,7 @@ describe('suno relay', () => {
     expect(submit.json).toMatchObject({ code: 'success', message: '' })
     const id = submit.json.data
     expect(id).toMatch(/^\d+$/)
-    expect(upstream.calls.at(-1)!.body).toMatchObject({ prompt: 'a song about rain', mv: 'chirp-v3-0' })
+    expect(upstream.mock.calls.at(-1)!.body).toMatchObject({ prompt: 'a song about rain', mv: 'chirp-v3-0' })
     expect((await ledger(user.id)).quota).toBe(START - 50_000)
     const v35 = await send('/suno/submit/MUSIC', { key, json: { gpt_description_prompt: 'jazz', mv: 'chirp-v3-5' } })
     expect(v35.json.code).toBe('success')
@@ -39,7 +26,7 @@ describe('suno relay', () => {
 
     const early = await send(`/suno/fetch/${id}`, { key })
     expect(early.json.data).toMatchObject({ task_id: id, action: 'MUSIC', status: 'SUBMITTED' })
-    upstream.advance(3)
+    upstream.mock.advance(3)
     const done = await send(`/suno/fetch/${id}`, { key })
     expect(done.json.data).toMatchObject({ task_id: id, status: 'SUCCESS', progress: '100%' })
     expect(done.json.data.data).toHaveLength(2)
@@ -58,7 +45,7 @@ describe('suno relay', () => {
     const lyrics = await send('/suno/submit/lyrics', { key, json: { prompt: 'the sea' } })
     expect(lyrics.json.code).toBe('success')
     expect((await ledger(user.id)).quota).toBe(START - 5_000)
-    upstream.advance(3)
+    upstream.mock.advance(3)
     const done = await send(`/suno/fetch/${lyrics.json.data}`, { key })
     expect(done.json.data.data.text).toContain('the sea')
     const other = await createToken((await createUser({ quota: START })).id)
@@ -79,7 +66,7 @@ describe('suno relay', () => {
 
     const failing = await send('/suno/submit/music', { key, json: { prompt: 'this will fail' } })
     expect((await ledger(user.id)).quota).toBe(START - 50_000)
-    upstream.advance(3)
+    upstream.mock.advance(3)
     await Promise.all([pollUnfinishedTasks(env), send(`/suno/fetch/${failing.json.data}`, { key }), send('/suno/fetch', { key, json: { ids: [failing.json.data] } })])
     await pollUnfinishedTasks(env)
     const row = await send(`/suno/fetch/${failing.json.data}`, { key })
