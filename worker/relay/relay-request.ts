@@ -12,19 +12,16 @@
  *     (channel, model), maybe auto-disable the channel, and try the next channel (retry-policy.ts);
  *  6. answer the client (JSON, raw or a stream) and settle the exact cost with its log row in the
  *     background; on final failure refund everything and log the error.
+ * How money moves in 4 and 6 (lease or exact reservation, settle, refund, log rows) is relay-money.ts.
  */
 import type { Context } from 'hono'
-import { computeQuota, sanitizeUsage, type ModelPrice, type Usage } from '../billing/formula'
+import { sanitizeUsage, type ModelPrice } from '../billing/formula'
 import { getPriceTable, groupRatio, resolvePrice, type PriceTable } from '../billing/pricing'
-import { LOG_TYPE } from '../db/schema'
 import { ApiError } from '../lib/errors'
-import { clientIp } from '../middleware/rate-limit'
 import { channelType } from '../providers/registry'
 import type { ParsedResponse, RelayCall, RelayOp, UpstreamError } from '../providers/types'
 import { MalformedUpstreamError } from '../lib/upstream-error'
 import { getSettings, type Settings } from '../settings/store'
-import { remindLowQuota } from '../mail/quota-reminder'
-import type { WalletLog } from '../../durable-objects/wallet-types'
 import type { HonoEnv } from '../env'
 import { isFrozen, refreshFreezes, reportSuccess } from './health-view'
 import { affinityKey } from './affinity'
@@ -38,16 +35,12 @@ import { mapModel, selectChannel } from './select-channel'
 import { primeStream } from './stream-relay'
 import { assertModelAllowed, authenticateRelay, type RelayAuth } from './token-auth'
 import { groupRates } from './group-limits'
-import { clockNow } from '../lib/clock'
-import type { LimitSpec } from '../../durable-objects/wallet-limits'
-import { admitLocally, checkLocally, hasLimits, limitError, limitSpec, localStatus, rateLimitHeaders, settleLocally, walletSaysFull } from './token-limits'
-import { cachedTokens, RelayUsage } from './relay-usage'
+import { RelayUsage } from './relay-usage'
+import { RelayMoney } from './relay-money'
 import { planReservation, withOutputCap, type ReservationPlan } from './reservation'
-import { holdFromLease, settleToLease, type LeaseHold } from './wallet-lease'
 import { callUpstream, withChannelParameters } from './upstream'
-import { redactSecrets, supplierMessage } from './supplier-error'
+import { supplierMessage } from './supplier-error'
 import { adaptAnswer, useChatBody } from './inbound/relay-hook'
-import { walletRefusal } from './wallet-refusals'
 import { passHeaders, withModel } from './upstream'
 import type { InboundCodec } from './inbound/types'
 
@@ -80,35 +73,27 @@ class RelayRun {
   private readonly env: Env
   private readonly ctx: ExecutionContext
   private readonly reqId: string
-  private readonly wallet
   private readonly tried = new Set<number>()
   private attempts = 0
   /** Sticky routing key (affinity.ts), when the setting is on and the body has one. */
   private readonly affinity: string | undefined
   private readonly keys: RequestKeys
-  /** Output tokens per choice the balance pays for, sent upstream when the client set no limit. */
-  private outputCap: number | undefined
-  /** Set when the request holds its worst case in the isolate's credit lease. */
-  private leaseHold: LeaseHold | undefined
-  /** The token's limits for this request, when it was admitted, and the x-ratelimit-* headers. */
-  private limits: LimitSpec | undefined
-  private admittedAt = 0
-  private rateHeaders: Record<string, string> = {}
   private readonly usage: RelayUsage
+  /** What the request holds, pays and logs (relay-money.ts). */
+  private readonly money: RelayMoney
   /** Phase durations for the Server-Timing header (waits only: the runtime clock moves at I/O). */
   private readonly timings: [string, number][] = []
   private lastMark: number
 
   constructor(
-    private readonly c: Context<HonoEnv>,
+    c: Context<HonoEnv>,
     private readonly auth: RelayAuth,
     private readonly input: RelayInput,
     private readonly settings: Settings,
     private readonly prices: PriceTable,
     private readonly table: RoutingTable,
     private readonly ratio: number,
-    /** The group's per-user requests and tokens per minute. */
-    private readonly rates: { rpm: number; tpm: number },
+    rates: { rpm: number; tpm: number },
     private readonly startedAt: number,
     private readonly inbound?: InboundCodec
   ) {
@@ -116,7 +101,7 @@ class RelayRun {
     this.ctx = c.executionCtx as ExecutionContext
     this.reqId = c.get('requestId')
     this.usage = new RelayUsage(c.env, settings, input)
-    this.wallet = c.env.WALLET.getByName(`user:${auth.userId}`)
+    this.money = new RelayMoney(c, auth, input, settings, ratio, rates, startedAt, inbound)
     if (auth.excludeChannel !== undefined) this.tried.add(auth.excludeChannel)
     this.affinity = settings.bool('ChannelAffinityEnabled') ? affinityKey(input.model, input.json) : undefined
     this.keys = new RequestKeys(this.affinity, (id, hash) => isFrozen(id, keyFreezeName(hash)))
@@ -132,7 +117,7 @@ class RelayRun {
 
   private withTiming(res: Response): Response {
     res.headers.set('server-timing', this.timings.map(([n, d]) => `${n};dur=${d}`).join(', '))
-    for (const [k, v] of Object.entries(this.rateHeaders)) res.headers.set(k, v)
+    for (const [k, v] of Object.entries(this.money.rateHeaders)) res.headers.set(k, v)
     return res
   }
 
@@ -141,19 +126,20 @@ class RelayRun {
     try {
       return await this.run()
     } catch (err) {
-      if (err instanceof ApiError && Object.keys(this.rateHeaders).length > 0) Object.assign(err, { headers: { ...this.rateHeaders, ...err.headers } })
+      const rateHeaders = this.money.rateHeaders
+      if (err instanceof ApiError && Object.keys(rateHeaders).length > 0) Object.assign(err, { headers: { ...rateHeaders, ...err.headers } })
       throw err
     }
   }
 
   private async run(): Promise<Response> {
     const cached = await readCachedAnswer(this.env, this.settings, this.auth, this.input)
-    if (cached) return this.answerFromCache(cached)
+    if (cached) return this.money.answerFromCache(cached)
 
     let channel = this.pick()
     const first = this.priceFor(channel)
     const plan: ReservationPlan = planReservation(this.input, first.price, first.billed, this.ratio, this.settings)
-    await this.hold(plan)
+    await this.money.hold(plan)
     this.mark('reserve')
 
     const maxAttempts = this.auth.pinChannel !== undefined ? 1 : 1 + this.settings.int('RetryTimes')
@@ -176,65 +162,17 @@ class RelayRun {
         channel = next
       }
     } catch (err) {
-      await this.refund(err instanceof ApiError ? err.message : 'relay failed', last?.channel)
+      await this.money.refund(err instanceof ApiError ? err.message : 'relay failed', this.tries(), last?.channel)
       throw err
     }
     // The client and the user's log see supplier-error.ts's message; the supplier's own text stays in the admin log detail.
     const shown = supplierMessage(last!.status, last!.error.message, last!.error.code)
-    await this.refund(shown, last!.channel, last!.status, last!.error.message)
+    await this.money.refund(shown, this.tries(), last!.channel, last!.status, last!.error.message)
     const mapped = clientStatus(last!.status)
     throw new ApiError(mapped.status, shown, {
       type: mapped.type,
       code: last!.error.code ?? (mapped.status === 429 ? 'rate_limit_exceeded' : 'upstream_error'),
     })
-  }
-
-  /**
-   * Hold the request's worst case: from the isolate's credit lease when it covers it (no wallet
-   * round trip, wallet-lease.ts), else by an exact reservation in the wallet (which also refuses a
-   * user over the group's requests-per-minute limit).
-   */
-  private async hold(plan: ReservationPlan) {
-    const now = clockNow()
-    const estimate = plan.shape.promptTokens + plan.shape.outputTokens * (plan.shape.n ?? 1)
-    const who = { tokenId: this.auth.id, userId: this.auth.userId, limits: this.auth.limits }
-    const spec = limitSpec(who, this.input.model, this.rates.tpm, this.settings.str('BudgetTimezone') || 'UTC', estimate)
-    const local = checkLocally(spec, now)
-    if (local) throw limitError(local.code, local.retryAfterMs, rateLimitHeaders(localStatus(spec, now)))
-    if (plan.amount > 0 && !walletSaysFull(spec, now)) {
-      this.leaseHold = await holdFromLease(this.wallet, this.ctx, { userId: this.auth.userId, tokenId: this.auth.id, rpm: this.rates.rpm, budget: spec.budget }, plan.amount)
-      if (this.leaseHold) {
-        this.admit(spec, now)
-        this.outputCap = plan.outputCap(plan.amount)
-        return
-      }
-    }
-    const reserved = await this.wallet.reserve({
-      userId: this.auth.userId,
-      tokenId: this.auth.id,
-      reqId: this.reqId,
-      amount: plan.amount,
-      floor: plan.floor,
-      rpm: this.rates.rpm,
-      limits: spec,
-    })
-    if (!reserved.ok) throw walletRefusal(reserved.reason, reserved.retryAfterMs, rateLimitHeaders(localStatus(spec, now)))
-    this.admit(spec, now)
-    this.outputCap = plan.outputCap(reserved.held)
-  }
-
-  /** Count the admitted request in this isolate's windows and note the headers it answers with. */
-  private admit(spec: LimitSpec, now: number) {
-    this.limits = spec
-    this.admittedAt = now
-    admitLocally(spec, this.reqId, now)
-    this.rateHeaders = rateLimitHeaders(localStatus(spec, now))
-  }
-
-  /** The lease report's rate entry of this request (its windows, admission time and settled tokens). */
-  private limitItem(tokens: number) {
-    settleLocally(this.reqId, tokens)
-    return this.limits && hasLimits(this.limits) ? { limits: { rules: this.limits.rules, at: this.admittedAt, tokens } } : {}
   }
 
   // ---- channel and price ------------------------------------------------------------------
@@ -284,6 +222,10 @@ class RelayRun {
     return { price, billed, upstream }
   }
 
+  private tries() {
+    return { attempts: this.attempts, tried: this.tried }
+  }
+
   private retryWindowClosed() {
     const cap = this.settings.int('RetryTimeOut')
     return cap > 0 && Date.now() - this.startedAt > cap * 1000
@@ -313,7 +255,7 @@ class RelayRun {
     const call: RelayCall = {
       op: this.input.op,
       model: upstream,
-      json: this.input.json ? withOutputCap({ ...withChannelParameters(this.input.json, channel), model: upstream }, this.input.op, this.outputCap) : undefined,
+      json: this.input.json ? withOutputCap({ ...withChannelParameters(this.input.json, channel), model: upstream }, this.input.op, this.money.outputCap) : undefined,
       form: this.input.form ? withModel(this.input.form, upstream) : undefined,
       stream: this.input.stream,
       includeUsage: this.input.includeUsage,
@@ -337,7 +279,7 @@ class RelayRun {
         primed.stream.done.then(async (end) => {
           const usage = sanitizeUsage(end.usage) ?? (await this.usage.counted(end.text, upstream))
           const note = end.kind === 'cancelled' ? 'client disconnected; billed for what was generated' : end.kind === 'failed' ? `stream cut: ${end.error.message}` : ''
-          await this.settle(bill, usage, primed.stream.firstByteMs, note)
+          await this.money.settle(bill, usage, primed.stream.firstByteMs, note, this.attempts)
         })
       )
       return { response: primed.stream.response }
@@ -354,95 +296,12 @@ class RelayRun {
     const elapsed = Date.now() - this.startedAt
     if (parsed.kind === 'raw') {
       const usage = await this.usage.ofRaw(upstream, parsed.response)
-      this.ctx.waitUntil(this.settle(bill, usage, elapsed, ''))
+      this.ctx.waitUntil(this.money.settle(bill, usage, elapsed, '', this.attempts))
       return { response: new Response(parsed.response.body, { status: parsed.response.status, headers: passHeaders(parsed.response.headers) }) }
     }
     const usage = await this.usage.ofJson(parsed, upstream, price)
-    this.ctx.waitUntil(this.settle(bill, usage, elapsed, ''))
+    this.ctx.waitUntil(this.money.settle(bill, usage, elapsed, '', this.attempts))
     this.ctx.waitUntil(storeCachedAnswer(this.env, this.settings, this.auth, this.input, { body: parsed.body, usage }))
     return { response: parsed.raw !== undefined ? new Response(parsed.raw, { headers: JSON_HEADERS }) : Response.json(parsed.body) }
-  }
-
-  // ---- money and logs -----------------------------------------------------------------------
-
-  private baseLog(channel?: RoutedChannel): WalletLog {
-    return {
-      type: LOG_TYPE.CONSUME,
-      createdAt: Math.floor(clockNow() / 1000),
-      username: this.auth.username,
-      tokenName: this.auth.name,
-      tokenId: this.auth.id,
-      modelName: this.input.model,
-      channelId: channel?.id ?? 0,
-      isStream: this.input.stream,
-      sourceIp: clientIp(this.c.req),
-      requestId: this.reqId,
-      requestTime: Date.now() - this.startedAt,
-    }
-  }
-
-  /** Log metadata, with the client's own X-Request-Id when it sent one (kept for its log rows only, never a key). */
-  private meta(fields: Record<string, unknown>): Record<string, unknown> {
-    const client = this.c.req.header('x-request-id')?.slice(0, 128)
-    const withFormat = this.inbound ? { ...fields, inbound_format: this.inbound.format } : fields
-    return client ? { ...withFormat, client_request_id: client } : withFormat
-  }
-
-  private async settle(bill: { channel: RoutedChannel; price: ModelPrice; billed: string; upstream: string }, usage: Usage, firstByteMs: number, note: string) {
-    const breakdown = computeQuota(bill.price, usage, this.ratio)
-    const log: WalletLog = {
-      ...this.baseLog(bill.channel),
-      upstreamModel: bill.upstream,
-      promptTokens: usage.promptTokens,
-      completionTokens: usage.completionTokens,
-      firstResponseTime: firstByteMs,
-      content: note,
-      metadata: this.meta({ ...breakdown, billed_model: bill.billed, group: this.auth.group, attempts: this.attempts, cached_tokens: cachedTokens(usage) }),
-    }
-    const logged = this.settings.bool('LogConsumeEnabled') ? log : undefined
-    const tokens = usage.promptTokens + usage.completionTokens
-    const settled = this.leaseHold
-      ? await settleToLease(this.wallet, this.ctx, this.leaseHold, {
-          reqId: this.reqId,
-          quota: breakdown.quota,
-          channelId: bill.channel.id,
-          log: logged ?? { type: LOG_TYPE.CONSUME, createdAt: log.createdAt, tokenId: this.auth.id, requestId: this.reqId },
-          ...this.limitItem(tokens),
-        })
-      : (settleLocally(this.reqId, tokens),
-        await this.wallet.settle({ userId: this.auth.userId, reqId: this.reqId, quota: breakdown.quota, channelId: bill.channel.id, log: logged, tokens }))
-    if (!settled) return
-    if (!settled.ok) {
-      console.error(`[${this.reqId}] settle refused (${settled.reason}): quota ${breakdown.quota}`)
-      return
-    }
-    await remindLowQuota(this.env, { userId: this.auth.userId, before: settled.userQuota + settled.charged, after: settled.userQuota })
-  }
-
-  private async refund(message: string, channel?: RoutedChannel, status?: number, upstreamText?: string) {
-    const upstream = upstreamText && upstreamText !== message ? { upstream_error: redactSecrets(upstreamText).slice(0, 1000) } : {}
-    const log: WalletLog = {
-      ...this.baseLog(channel),
-      type: LOG_TYPE.ERROR,
-      content: message.slice(0, 1000),
-      metadata: this.meta({ status: status ?? null, attempts: this.attempts, tried: [...this.tried], ...upstream }),
-    }
-    if (this.leaseHold) await settleToLease(this.wallet, this.ctx, this.leaseHold, { reqId: this.reqId, quota: 0, log, ...this.limitItem(0) })
-    else {
-      settleLocally(this.reqId, 0)
-      await this.wallet.refund({ userId: this.auth.userId, reqId: this.reqId, log })
-    }
-  }
-
-  private async answerFromCache(cached: { body: unknown; usage: Usage }): Promise<Response> {
-    const log: WalletLog = {
-      ...this.baseLog(),
-      promptTokens: cached.usage.promptTokens,
-      completionTokens: cached.usage.completionTokens,
-      content: 'Answered from the response cache (not charged)',
-      metadata: this.meta({ cache_hit: true }),
-    }
-    this.ctx.waitUntil(this.wallet.settle({ userId: this.auth.userId, reqId: this.reqId, quota: 0, log: this.settings.bool('LogConsumeEnabled') ? log : undefined }))
-    return Response.json(cached.body, { headers: { 'x-cache': 'HIT' } })
   }
 }

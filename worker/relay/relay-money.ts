@@ -1,0 +1,199 @@
+/**
+ * The money side of one relay request: hold its worst case (from the isolate's credit lease, else
+ * an exact wallet reservation), check and count the token's limits, and afterwards settle the exact
+ * cost or refund the hold — each with its log row (the row's fields, the client's request id and the
+ * inbound format in its metadata). relay-request.ts decides when; this decides how money moves.
+ */
+import type { Context } from 'hono'
+import { computeQuota, type ModelPrice, type Usage } from '../billing/formula'
+import { LOG_TYPE } from '../db/schema'
+import { clientIp } from '../middleware/rate-limit'
+import type { Settings } from '../settings/store'
+import { remindLowQuota } from '../mail/quota-reminder'
+import type { WalletLog } from '../../durable-objects/wallet-types'
+import type { LimitSpec } from '../../durable-objects/wallet-limits'
+import type { HonoEnv } from '../env'
+import { clockNow } from '../lib/clock'
+import type { RelayInput } from './relay-input'
+import type { RoutedChannel } from './routing-table'
+import type { RelayAuth } from './token-auth'
+import { admitLocally, checkLocally, hasLimits, limitError, limitSpec, localStatus, rateLimitHeaders, settleLocally, walletSaysFull } from './token-limits'
+import { cachedTokens } from './relay-usage'
+import type { ReservationPlan } from './reservation'
+import { holdFromLease, settleToLease, type LeaseHold } from './wallet-lease'
+import { redactSecrets } from './supplier-error'
+import { walletRefusal } from './wallet-refusals'
+import type { InboundCodec } from './inbound/types'
+
+/** What an answered attempt is billed as. */
+export interface Bill {
+  channel: RoutedChannel
+  price: ModelPrice
+  billed: string
+  upstream: string
+}
+
+export class RelayMoney {
+  private readonly env: Env
+  private readonly ctx: ExecutionContext
+  private readonly reqId: string
+  private readonly wallet
+  /** Output tokens per choice the balance pays for, sent upstream when the client set no limit. */
+  outputCap: number | undefined
+  /** The x-ratelimit-* headers of the request's limits (once admitted). */
+  rateHeaders: Record<string, string> = {}
+  /** Set when the request holds its worst case in the isolate's credit lease. */
+  private leaseHold: LeaseHold | undefined
+  /** The token's limits for this request, when it was admitted. */
+  private limits: LimitSpec | undefined
+  private admittedAt = 0
+
+  constructor(
+    private readonly c: Context<HonoEnv>,
+    private readonly auth: RelayAuth,
+    private readonly input: RelayInput,
+    private readonly settings: Settings,
+    private readonly ratio: number,
+    /** The group's per-user requests and tokens per minute. */
+    private readonly rates: { rpm: number; tpm: number },
+    private readonly startedAt: number,
+    private readonly inbound?: InboundCodec
+  ) {
+    this.env = c.env
+    this.ctx = c.executionCtx as ExecutionContext
+    this.reqId = c.get('requestId')
+    this.wallet = c.env.WALLET.getByName(`user:${auth.userId}`)
+  }
+
+  /**
+   * Hold the request's worst case: from the isolate's credit lease when it covers it (no wallet
+   * round trip, wallet-lease.ts), else by an exact reservation in the wallet (which also refuses a
+   * user over the group's requests-per-minute limit).
+   */
+  async hold(plan: ReservationPlan) {
+    const now = clockNow()
+    const estimate = plan.shape.promptTokens + plan.shape.outputTokens * (plan.shape.n ?? 1)
+    const who = { tokenId: this.auth.id, userId: this.auth.userId, limits: this.auth.limits }
+    const spec = limitSpec(who, this.input.model, this.rates.tpm, this.settings.str('BudgetTimezone') || 'UTC', estimate)
+    const local = checkLocally(spec, now)
+    if (local) throw limitError(local.code, local.retryAfterMs, rateLimitHeaders(localStatus(spec, now)))
+    if (plan.amount > 0 && !walletSaysFull(spec, now)) {
+      this.leaseHold = await holdFromLease(this.wallet, this.ctx, { userId: this.auth.userId, tokenId: this.auth.id, rpm: this.rates.rpm, budget: spec.budget }, plan.amount)
+      if (this.leaseHold) {
+        this.admit(spec, now)
+        this.outputCap = plan.outputCap(plan.amount)
+        return
+      }
+    }
+    const reserved = await this.wallet.reserve({
+      userId: this.auth.userId,
+      tokenId: this.auth.id,
+      reqId: this.reqId,
+      amount: plan.amount,
+      floor: plan.floor,
+      rpm: this.rates.rpm,
+      limits: spec,
+    })
+    if (!reserved.ok) throw walletRefusal(reserved.reason, reserved.retryAfterMs, rateLimitHeaders(localStatus(spec, now)))
+    this.admit(spec, now)
+    this.outputCap = plan.outputCap(reserved.held)
+  }
+
+  /** Count the admitted request in this isolate's windows and note the headers it answers with. */
+  private admit(spec: LimitSpec, now: number) {
+    this.limits = spec
+    this.admittedAt = now
+    admitLocally(spec, this.reqId, now)
+    this.rateHeaders = rateLimitHeaders(localStatus(spec, now))
+  }
+
+  /** The lease report's rate entry of this request (its windows, admission time and settled tokens). */
+  private limitItem(tokens: number) {
+    settleLocally(this.reqId, tokens)
+    return this.limits && hasLimits(this.limits) ? { limits: { rules: this.limits.rules, at: this.admittedAt, tokens } } : {}
+  }
+
+  private baseLog(channel?: RoutedChannel): WalletLog {
+    return {
+      type: LOG_TYPE.CONSUME,
+      createdAt: Math.floor(clockNow() / 1000),
+      username: this.auth.username,
+      tokenName: this.auth.name,
+      tokenId: this.auth.id,
+      modelName: this.input.model,
+      channelId: channel?.id ?? 0,
+      isStream: this.input.stream,
+      sourceIp: clientIp(this.c.req),
+      requestId: this.reqId,
+      requestTime: Date.now() - this.startedAt,
+    }
+  }
+
+  /** Log metadata, with the client's own X-Request-Id when it sent one (kept for its log rows only, never a key). */
+  private meta(fields: Record<string, unknown>): Record<string, unknown> {
+    const client = this.c.req.header('x-request-id')?.slice(0, 128)
+    const withFormat = this.inbound ? { ...fields, inbound_format: this.inbound.format } : fields
+    return client ? { ...withFormat, client_request_id: client } : withFormat
+  }
+
+  /** Charge the exact cost with its log row (in the background, after the answer went out). */
+  async settle(bill: Bill, usage: Usage, firstByteMs: number, note: string, attempts: number) {
+    const breakdown = computeQuota(bill.price, usage, this.ratio)
+    const log: WalletLog = {
+      ...this.baseLog(bill.channel),
+      upstreamModel: bill.upstream,
+      promptTokens: usage.promptTokens,
+      completionTokens: usage.completionTokens,
+      firstResponseTime: firstByteMs,
+      content: note,
+      metadata: this.meta({ ...breakdown, billed_model: bill.billed, group: this.auth.group, attempts, cached_tokens: cachedTokens(usage) }),
+    }
+    const logged = this.settings.bool('LogConsumeEnabled') ? log : undefined
+    const tokens = usage.promptTokens + usage.completionTokens
+    const settled = this.leaseHold
+      ? await settleToLease(this.wallet, this.ctx, this.leaseHold, {
+          reqId: this.reqId,
+          quota: breakdown.quota,
+          channelId: bill.channel.id,
+          log: logged ?? { type: LOG_TYPE.CONSUME, createdAt: log.createdAt, tokenId: this.auth.id, requestId: this.reqId },
+          ...this.limitItem(tokens),
+        })
+      : (settleLocally(this.reqId, tokens),
+        await this.wallet.settle({ userId: this.auth.userId, reqId: this.reqId, quota: breakdown.quota, channelId: bill.channel.id, log: logged, tokens }))
+    if (!settled) return
+    if (!settled.ok) {
+      console.error(`[${this.reqId}] settle refused (${settled.reason}): quota ${breakdown.quota}`)
+      return
+    }
+    await remindLowQuota(this.env, { userId: this.auth.userId, before: settled.userQuota + settled.charged, after: settled.userQuota })
+  }
+
+  /** The request failed: give its hold back, with the error's log row. */
+  async refund(message: string, tries: { attempts: number; tried: Set<number> }, channel?: RoutedChannel, status?: number, upstreamText?: string) {
+    const upstream = upstreamText && upstreamText !== message ? { upstream_error: redactSecrets(upstreamText).slice(0, 1000) } : {}
+    const log: WalletLog = {
+      ...this.baseLog(channel),
+      type: LOG_TYPE.ERROR,
+      content: message.slice(0, 1000),
+      metadata: this.meta({ status: status ?? null, attempts: tries.attempts, tried: [...tries.tried], ...upstream }),
+    }
+    if (this.leaseHold) await settleToLease(this.wallet, this.ctx, this.leaseHold, { reqId: this.reqId, quota: 0, log, ...this.limitItem(0) })
+    else {
+      settleLocally(this.reqId, 0)
+      await this.wallet.refund({ userId: this.auth.userId, reqId: this.reqId, log })
+    }
+  }
+
+  /** An answer from the response cache: not charged, logged with quota 0. */
+  answerFromCache(cached: { body: unknown; usage: Usage }): Response {
+    const log: WalletLog = {
+      ...this.baseLog(),
+      promptTokens: cached.usage.promptTokens,
+      completionTokens: cached.usage.completionTokens,
+      content: 'Answered from the response cache (not charged)',
+      metadata: this.meta({ cache_hit: true }),
+    }
+    this.ctx.waitUntil(this.wallet.settle({ userId: this.auth.userId, reqId: this.reqId, quota: 0, log: this.settings.bool('LogConsumeEnabled') ? log : undefined }))
+    return Response.json(cached.body, { headers: { 'x-cache': 'HIT' } })
+  }
+}
