@@ -8,8 +8,8 @@
 import { describe, expect, inject, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { ApiSession, SHARED_ROOT, relayFixture, rootSession } from '../../worker/e2e/support/api'
-import { DESKTOP, PHONE, openPage, shot } from './support/browser'
-import { presetTheme, signIn } from './support/console'
+import { openPage, shot, expectNoOverflow } from './support/browser'
+import { signIn, openSignedIn, LOOKS_ZH_PHONE } from './support/console'
 import { useBrowser } from './support/suite'
 
 const suffix = Date.now().toString(36)
@@ -118,20 +118,12 @@ describe('analytics', () => {
   })
 
   it('in dark and at phone width', async () => {
-    for (const v of [
-      { name: 'dark', viewport: DESKTOP, theme: 'dark' as const },
-      { name: 'phone-light', viewport: PHONE, theme: 'light' as const },
-      // Chinese at phone width: the longest labels in the narrowest cards.
-      { name: 'phone-dark-zh', viewport: PHONE, theme: 'dark' as const, locale: 'zh-CN' },
-    ]) {
-      const { context, page } = await openPage(suite.browser, { baseURL: inject('gatewayUrl'), viewport: v.viewport, locale: 'locale' in v ? v.locale : undefined })
-      await presetTheme(page, v.theme)
-      await signIn(page, SHARED_ROOT)
+    for (const v of LOOKS_ZH_PHONE) {
+      const { context, page } = await openSignedIn(suite.browser, inject('gatewayUrl'), v, SHARED_ROOT)
       await page.goto('/panel/analytics')
       await page.getByTestId('top-models').getByRole('row').filter({ hasText: MODEL }).waitFor()
       await page.getByTestId('chart-registrations').locator('.recharts-bar-rectangle').first().waitFor()
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
-      expect(overflow, `analytics ${v.name} overflows horizontally`).toBeLessThanOrEqual(0)
+      await expectNoOverflow(page)
       await page.mouse.move(0, 0)
       await shot(page, `analytics-${v.name}`)
       await context.close()

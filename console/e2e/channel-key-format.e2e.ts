@@ -4,20 +4,13 @@
  * several lines counted as one key and saved as one channel with the key compacted.
  */
 import { beforeAll, describe, expect, inject, it } from 'vitest'
-import type { Page } from 'playwright-core'
 import { SHARED_ROOT, rootSession, type ApiSession } from '../../worker/e2e/support/api'
 import { openPage } from './support/browser'
 import { useBrowser } from './support/suite'
+import { signInToPanel } from './support/console'
+import { openNewChannelSheet } from './support/channels'
 
 const NAME = `ui-vertex-${Date.now().toString(36).slice(-6)}`
-
-async function login(page: Page) {
-  await page.goto('/login')
-  await page.locator('input[name="username"]').fill(SHARED_ROOT.username)
-  await page.locator('input[name="password"]').fill(SHARED_ROOT.password)
-  await page.locator('form button[type="submit"]').click()
-  await page.waitForURL((url) => url.pathname.startsWith('/panel'))
-}
 
 describe('channel key formats', () => {
   const suite = useBrowser()
@@ -29,12 +22,8 @@ describe('channel key formats', () => {
 
   it('explains a malformed Bedrock key and saves a multi-line service-account JSON as one Vertex channel', async () => {
     const { context, page } = await openPage(suite.browser, { baseURL: root.base })
-    await login(page)
-    await page.getByRole('link', { name: 'Channels' }).click()
-    await page.getByRole('heading', { name: 'Channels' }).waitFor()
-    await page.getByTestId('channel-create').click()
-    const sheet = page.getByTestId('channel-sheet')
-    await sheet.getByRole('heading', { name: 'New channel' }).waitFor()
+    await signInToPanel(page, SHARED_ROOT)
+    const sheet = await openNewChannelSheet(page)
 
     await sheet.getByTestId('channel-type').click()
     await page.getByRole('option', { name: 'AWS Bedrock' }).click()

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { SHARED_ROOT, relayFixture } from '../../worker/e2e/support/api'
 import { DESKTOP, PHONE, openPage, shot } from './support/browser'
-import { presetTheme } from './support/console'
+import { presetTheme, signInToPanel } from './support/console'
 import { useBrowser } from './support/suite'
 
 const suffix = Date.now().toString(36).slice(-6)
@@ -19,14 +19,6 @@ const K2 = `sk-ui-pool-${suffix}-second`
 
 let fixture: Awaited<ReturnType<typeof relayFixture>>
 let channelId = 0
-
-async function login(page: Page) {
-  await page.goto('/login')
-  await page.locator('input[name="username"]').fill(SHARED_ROOT.username)
-  await page.locator('input[name="password"]').fill(SHARED_ROOT.password)
-  await page.locator('form button[type="submit"]').click()
-  await page.waitForURL((url) => url.pathname.startsWith('/panel'))
-}
 
 async function openSheet(page: Page) {
   await page.goto(`/panel/channel?name=${NAME}`)
@@ -79,7 +71,7 @@ describe('channel key status', () => {
   it('shows each key masked with its status and history, and re-enables the disabled key', async () => {
     const { context, page } = await openPage(suite.browser, { baseURL: fixture.root.base, viewport: DESKTOP })
     await presetTheme(page, 'light')
-    await login(page)
+    await signInToPanel(page, SHARED_ROOT)
     const sheet = await openSheet(page)
     await expect.poll(() => sheet.getByTestId('channel-key-status-1').textContent()).toBe('Auto-disabled')
     expect(await sheet.getByTestId('channel-key-status-0').textContent()).toBe('Enabled')
@@ -105,7 +97,7 @@ describe('channel key status', () => {
   it('reads at phone width and in the dark theme', async () => {
     const phone = await openPage(suite.browser, { baseURL: fixture.root.base, viewport: PHONE })
     await presetTheme(phone.page, 'dark')
-    await login(phone.page)
+    await signInToPanel(phone.page, SHARED_ROOT)
     const sheet = await openSheet(phone.page)
     await sheet.getByTestId('channel-key-0').waitFor()
     await sheet.getByTestId('channel-health').scrollIntoViewIfNeeded()

@@ -9,21 +9,14 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest'
 import type { Locator, Page } from 'playwright-core'
 import { SHARED_ROOT, rootSession, type ApiSession } from '../../worker/e2e/support/api'
-import { DESKTOP, PHONE, openPage, shot } from './support/browser'
-import { presetTheme } from './support/console'
+import { DESKTOP, PHONE, openPage, shot, expectNoOverflow } from './support/browser'
+import { presetTheme, signInToPanel } from './support/console'
 import { useBrowser } from './support/suite'
+import { openNewChannelSheet } from './support/channels'
 
 const suffix = Date.now().toString(36).slice(-6)
 const SINGLE = `ui-mock-${suffix}`
 const BATCH = `ui-batch-${suffix}`
-
-async function login(page: Page) {
-  await page.goto('/login')
-  await page.locator('input[name="username"]').fill(SHARED_ROOT.username)
-  await page.locator('input[name="password"]').fill(SHARED_ROOT.password)
-  await page.locator('form button[type="submit"]').click()
-  await page.waitForURL((url) => url.pathname.startsWith('/panel'))
-}
 
 /** Fills the create sheet for a Custom channel at the mock upstream. */
 async function fillCustomChannel(page: Page, sheet: Locator, name: string, keys: string) {
@@ -52,13 +45,8 @@ describe('channels page', () => {
 
   it('creates a channel at the mock upstream, finds it and tests it', async () => {
     const { context, page } = await openPage(suite.browser, { baseURL: root.base })
-    await login(page)
-    await page.getByRole('link', { name: 'Channels' }).click()
-    await page.getByRole('heading', { name: 'Channels' }).waitFor()
-
-    await page.getByTestId('channel-create').click()
-    const sheet = page.getByTestId('channel-sheet')
-    await sheet.getByRole('heading', { name: 'New channel' }).waitFor()
+    await signInToPanel(page, SHARED_ROOT)
+    const sheet = await openNewChannelSheet(page)
     await sheet.getByTestId('channel-type').click()
     await page.getByRole('option', { name: 'Custom (OpenAI-compatible)' }).click()
     // Nothing filled in: the form explains what is missing before any request.
@@ -146,15 +134,14 @@ describe('channels page', () => {
     await row.getByText('Enabled', { exact: true }).waitFor()
     await page.reload()
     await rowOf(page, SINGLE).waitFor()
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
-    expect(overflow).toBeLessThanOrEqual(0)
+    await expectNoOverflow(page)
     await shot(page, 'channels-light')
     await context.close()
   })
 
   it('batch-creates two channels under a tag, edits priority inline and deletes them', async () => {
     const { context, page } = await openPage(suite.browser, { baseURL: root.base })
-    await login(page)
+    await signInToPanel(page, SHARED_ROOT)
     await page.goto('/panel/channel')
     await page.getByTestId('channel-create').click()
     const sheet = page.getByTestId('channel-sheet')
@@ -216,11 +203,10 @@ describe('channels page', () => {
   it('works at phone width', async () => {
     const { context, page } = await openPage(suite.browser, { baseURL: root.base, viewport: PHONE })
     await presetTheme(page, 'light')
-    await login(page)
+    await signInToPanel(page, SHARED_ROOT)
     await page.goto(`/panel/channel?name=${SINGLE}`)
     await rowOf(page, SINGLE).waitFor()
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
-    expect(overflow).toBeLessThanOrEqual(0)
+    await expectNoOverflow(page)
     await shot(page, 'channels-phone')
     await rowOf(page, SINGLE)
       .getByRole('button', { name: `Edit ${SINGLE}` })
@@ -234,7 +220,7 @@ describe('channels page', () => {
 
     const desktop = await openPage(suite.browser, { baseURL: root.base, viewport: DESKTOP })
     await presetTheme(desktop.page, 'dark')
-    await login(desktop.page)
+    await signInToPanel(desktop.page, SHARED_ROOT)
     await desktop.page.goto('/panel/channel')
     await desktop.page.getByTestId('channel-create').click()
     await desktop.page.getByTestId('channel-sheet').getByRole('heading', { name: 'New channel' }).waitFor()

@@ -7,8 +7,8 @@
 import { describe, expect, inject, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { relayFixture } from '../../worker/e2e/support/api'
-import { DESKTOP, PHONE, openPage, shot } from './support/browser'
-import { presetTheme, signIn } from './support/console'
+import { openPage, shot, expectNoOverflow } from './support/browser'
+import { signIn, openSignedIn, LOOKS_ZH_PHONE } from './support/console'
 import { useBrowser } from './support/suite'
 
 const suffix = Date.now().toString(36)
@@ -115,19 +115,11 @@ describe('dashboard', () => {
   })
 
   it('in dark and at phone width', async () => {
-    for (const v of [
-      { name: 'dark', viewport: DESKTOP, theme: 'dark' as const },
-      { name: 'phone-light', viewport: PHONE, theme: 'light' as const },
-      // Chinese at phone width: the longest labels in the narrowest cards.
-      { name: 'phone-dark-zh', viewport: PHONE, theme: 'dark' as const, locale: 'zh-CN' },
-    ]) {
-      const { context, page } = await openPage(suite.browser, { baseURL: inject('gatewayUrl'), viewport: v.viewport, locale: 'locale' in v ? v.locale : undefined })
-      await presetTheme(page, v.theme)
-      await signIn(page, { username, password })
+    for (const v of LOOKS_ZH_PHONE) {
+      const { context, page } = await openSignedIn(suite.browser, inject('gatewayUrl'), v, { username, password })
       await page.getByTestId('model-stats').getByRole('row').filter({ hasText: MODEL_A }).waitFor()
       await page.getByTestId('chart-consumption').locator('.recharts-area').first().waitFor()
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
-      expect(overflow, `dashboard ${v.name} overflows horizontally`).toBeLessThanOrEqual(0)
+      await expectNoOverflow(page)
       await page.mouse.move(0, 0)
       await shot(page, `dashboard-${v.name}`)
       await context.close()

@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest'
 import type { BrowserContext, Page } from 'playwright-core'
 import { rootSession, userSession, type ApiSession } from '../../worker/e2e/support/api'
-import { DESKTOP, PHONE, openPage, shot } from './support/browser'
+import { DESKTOP, PHONE, openPage, shot, expectNoOverflow } from './support/browser'
 import { presetTheme } from './support/console'
 import { useBrowser } from './support/suite'
 
@@ -74,8 +74,7 @@ describe('kling video tasks', () => {
         .first()
         .waitFor()
       expect(await page.getByTestId('task-fail-reason').first().textContent()).toContain('Mock video failed')
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
-      expect(overflow).toBeLessThanOrEqual(0)
+      await expectNoOverflow(page)
       await shot(page, variant.name)
       await page.getByTestId('task-output-open').first().click()
       await page.getByTestId('task-video').first().waitFor()

@@ -9,8 +9,8 @@ import { readFileSync } from 'node:fs'
 import { beforeAll, describe, expect, inject, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { SHARED_ROOT, relayFixture } from '../../worker/e2e/support/api'
-import { DESKTOP, PHONE, openPage, shot } from './support/browser'
-import { presetTheme } from './support/console'
+import { DESKTOP, PHONE, openPage, shot, expectNoOverflow } from './support/browser'
+import { presetTheme, signInToPanel } from './support/console'
 import { useBrowser } from './support/suite'
 
 /** Polls with room for a busy machine (vitest's default is one second). */
@@ -21,14 +21,6 @@ const MODEL_A = `log-alpha-${suffix}`
 const MODEL_B = `log-beta-${suffix}`
 const USERNAME = `lg${suffix}`
 const PASSWORD = 'user-password-1'
-
-async function login(page: Page, username: string, password: string) {
-  await page.goto('/login')
-  await page.locator('input[name="username"]').fill(username)
-  await page.locator('input[name="password"]').fill(password)
-  await page.locator('form button[type="submit"]').click()
-  await page.waitForURL((url) => url.pathname.startsWith('/panel'))
-}
 
 async function chat(key: string, model: string, text: string, stream = false) {
   const res = await fetch(`${inject('gatewayUrl')}/v1/chat/completions`, {
@@ -74,7 +66,7 @@ describe('log page', () => {
 
   it('the user sees their calls, the price breakdown, filters by model and downloads CSV', async () => {
     const { context, page } = await openPage(suite.browser, { baseURL: fx.user.base })
-    await login(page, USERNAME, PASSWORD)
+    await signInToPanel(page, { username: USERNAME, password: PASSWORD })
     await page.goto('/panel/log?type=2')
     await page.getByRole('heading', { name: 'Logs' }).waitFor()
     await eventually(() => rows(page).count()).toBe(4)
@@ -127,7 +119,7 @@ describe('log page', () => {
 
   it('the admin sees the same calls in all logs with the channel and the user', async () => {
     const { context, page } = await openPage(suite.browser, { baseURL: fx.user.base })
-    await login(page, SHARED_ROOT.username, SHARED_ROOT.password)
+    await signInToPanel(page, SHARED_ROOT)
     await page.goto('/panel/log')
     await page.getByRole('heading', { name: 'Logs' }).waitFor()
     await page.getByRole('columnheader', { name: 'Channel' }).waitFor()
@@ -181,13 +173,12 @@ describe('log page', () => {
     it(`renders ${variant.name}`, async () => {
       const { context, page } = await openPage(suite.browser, { baseURL: fx.user.base, viewport: variant.viewport, locale: 'locale' in variant ? variant.locale : undefined })
       await presetTheme(page, variant.theme)
-      if (variant.admin) await login(page, SHARED_ROOT.username, SHARED_ROOT.password)
-      else await login(page, USERNAME, PASSWORD)
+      if (variant.admin) await signInToPanel(page, SHARED_ROOT)
+      else await signInToPanel(page, { username: USERNAME, password: PASSWORD })
       await page.goto(variant.admin ? `/panel/log?username=${USERNAME}` : '/panel/log')
       await page.getByTestId('log-type').first().waitFor()
       await page.getByTestId('logs-stat-count').waitFor()
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
-      expect(overflow).toBeLessThanOrEqual(0)
+      await expectNoOverflow(page)
       await shot(page, variant.name)
       await rows(page).filter({ hasText: MODEL_A }).first().getByTestId('quota-breakdown-trigger').click()
       await page.getByTestId('quota-breakdown').waitFor()

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { SHARED_ROOT, rootSession, type ApiSession } from '../../worker/e2e/support/api'
-import { PHONE, openPage, shot } from './support/browser'
+import { PHONE, openPage, shot, expectNoOverflow } from './support/browser'
 import { presetTheme, signIn } from './support/console'
 import { useBrowser } from './support/suite'
 
@@ -73,8 +73,7 @@ describe('midjourney settings', () => {
     await section.getByText('Midjourney 图片链接').waitFor()
     await expect.poll(() => section.getByTestId('mj-image-proxy-select').textContent()).toBe('经本网关代理')
     await section.getByText('Fast 失败转 Relax').waitFor()
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
-    expect(overflow).toBeLessThanOrEqual(0)
+    await expectNoOverflow(page)
     await shot(page, 'settings-mj-phone-dark-zh')
     await context.close()
   })

@@ -6,9 +6,9 @@
  */
 import { beforeAll, describe, expect, inject, it } from 'vitest'
 import { ApiSession } from '../../worker/e2e/support/api'
-import { DESKTOP, PHONE, openPage, shot } from './support/browser'
-import { apiSession, signInToPanel } from './support/billing'
-import { presetTheme } from './support/console'
+import { openPage, shot, expectNoOverflow } from './support/browser'
+import { apiSession } from './support/billing'
+import { signInToPanel, LOOKS, openSignedIn } from './support/console'
 import { useFreshGateway } from './support/suite'
 
 const admin = { username: 'priceadmin', password: 'price-admin-1' }
@@ -150,29 +150,19 @@ describe('groups and model prices', () => {
     await context.close()
   })
 
-  for (const v of [
-    { name: 'dark', viewport: DESKTOP, theme: 'dark' as const },
-    { name: 'phone-light', viewport: PHONE, theme: 'light' as const },
-    { name: 'phone-dark', viewport: PHONE, theme: 'dark' as const },
-  ]) {
+  for (const v of LOOKS) {
     it(`looks right: ${v.name}`, async () => {
-      const { context, page } = await openPage(suite.browser, { baseURL: suite.server.url, viewport: v.viewport })
-      await presetTheme(page, v.theme)
-      await signInToPanel(page, member)
+      const { context, page } = await openSignedIn(suite.browser, suite.server.url, v, member)
       await page.goto('/panel/model_price')
       await page.getByRole('row').filter({ hasText: 'dall-e-3' }).waitFor()
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
-      expect(overflow, `model prices ${v.name} overflows horizontally`).toBeLessThanOrEqual(0)
+      await expectNoOverflow(page)
       await shot(page, `model-prices-${v.name}`)
       await context.close()
 
-      const adminView = await openPage(suite.browser, { baseURL: suite.server.url, viewport: v.viewport })
-      await presetTheme(adminView.page, v.theme)
-      await signInToPanel(adminView.page, admin)
+      const adminView = await openSignedIn(suite.browser, suite.server.url, v, admin)
       await adminView.page.goto('/panel/pricing?tab=groups')
       await adminView.page.getByRole('row').filter({ hasText: 'Gold customers' }).waitFor()
-      const groupsOverflow = await adminView.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
-      expect(groupsOverflow, `groups tab ${v.name} overflows horizontally`).toBeLessThanOrEqual(0)
+      await expectNoOverflow(adminView.page)
       await shot(adminView.page, `pricing-groups-${v.name}`)
       await adminView.page.getByRole('button', { name: 'Edit Gold customers' }).click()
       await adminView.page.getByTestId('group-dialog').waitFor()

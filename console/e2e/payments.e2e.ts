@@ -9,9 +9,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiSession } from '../../worker/e2e/support/api'
 import { startMockPayments, type MockPayments } from '../../scripts/mock-payments.mjs'
-import { DESKTOP, PHONE, openPage, shot } from './support/browser'
-import { apiSession, signInToPanel } from './support/billing'
-import { presetTheme } from './support/console'
+import { DESKTOP, openPage, shot, expectNoOverflow } from './support/browser'
+import { apiSession } from './support/billing'
+import { signInToPanel, LOOKS, openSignedIn } from './support/console'
 import { useFreshGateway } from './support/suite'
 
 const admin = { username: 'payadmin', password: 'pay-admin-password-1' }
@@ -170,12 +170,7 @@ describe('payments console', () => {
     SLOW
   )
 
-  for (const v of [
-    { name: 'dark', viewport: DESKTOP, theme: 'dark' as const, locale: 'en-US' },
-    { name: 'phone-light', viewport: PHONE, theme: 'light' as const, locale: 'en-US' },
-    { name: 'phone-dark', viewport: PHONE, theme: 'dark' as const, locale: 'en-US' },
-    { name: 'zh_CN', viewport: DESKTOP, theme: 'light' as const, locale: 'zh-CN' },
-  ]) {
+  for (const v of [...LOOKS, { name: 'zh_CN', viewport: DESKTOP, theme: 'light' as const, locale: 'zh-CN' }]) {
     it(
       `looks right: ${v.name}`,
       async () => {
@@ -184,13 +179,10 @@ describe('payments console', () => {
           [admin, '/panel/payment?tab=gateways', 'gateway-row', 'payment-gateways'],
           [member, '/panel/topup', 'topup-total', 'topup-online'],
         ] as const) {
-          const { context, page } = await openPage(suite.browser, { baseURL: suite.server.url, viewport: v.viewport, locale: v.locale })
-          await presetTheme(page, v.theme)
-          await signInToPanel(page, who)
+          const { context, page } = await openSignedIn(suite.browser, suite.server.url, v, who)
           await page.goto(path)
           await page.getByTestId(ready).first().waitFor()
-          const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
-          expect(overflow, `${path} ${v.name} overflows horizontally`).toBeLessThanOrEqual(0)
+          await expectNoOverflow(page)
           await shot(page, `${name}-${v.name}`)
           if (name === 'payment-gateways') {
             await page.getByTestId('gateway-edit').first().click()

@@ -10,7 +10,7 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { relayFixture, type ApiSession } from '../../worker/e2e/support/api'
-import { DESKTOP, PHONE, openPage, shot } from './support/browser'
+import { DESKTOP, PHONE, openPage, shot, expectNoOverflow } from './support/browser'
 import { presetTheme, signIn } from './support/console'
 import { useBrowser } from './support/suite'
 
@@ -245,8 +245,7 @@ describe('playground', () => {
         await page.keyboard.press('Escape')
         await page.getByTestId('settings-sheet').waitFor({ state: 'detached' })
       }
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
-      expect(overflow, `playground ${v.name} overflows horizontally`).toBeLessThanOrEqual(0)
+      await expectNoOverflow(page)
       await shot(page, `playground-markdown-${v.name}`)
       await context.close()
     }

@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { inject } from 'vitest'
 import type { Page } from 'playwright-core'
 import type { ApiSession } from '../../worker/e2e/support/api'
-import { DESKTOP, PHONE, openPage, shot } from './support/browser'
-import { apiSession, serveFiles, signInToPanel, type FileServer } from './support/billing'
-import { presetTheme } from './support/console'
+import { openPage, shot, expectNoOverflow } from './support/browser'
+import { apiSession, serveFiles, type FileServer } from './support/billing'
+import { signInToPanel, LOOKS, openSignedIn } from './support/console'
 import { useFreshGateway } from './support/suite'
 
 const account = { username: 'pricingadmin', password: 'pricing-pass-1' }
@@ -323,24 +323,16 @@ describe('pricing editor', () => {
     await context.close()
   })
 
-  for (const v of [
-    { name: 'dark', viewport: DESKTOP, theme: 'dark' as const },
-    { name: 'phone-light', viewport: PHONE, theme: 'light' as const },
-    { name: 'phone-dark', viewport: PHONE, theme: 'dark' as const },
-  ]) {
+  for (const v of LOOKS) {
     it(`looks right: ${v.name}`, async () => {
-      const { context, page } = await openPage(suite.browser, { baseURL: suite.server.url, viewport: v.viewport })
-      await presetTheme(page, v.theme)
-      await signInToPanel(page, account)
+      const { context, page } = await openSignedIn(suite.browser, suite.server.url, v, account)
       await openPricing(page)
       await page.getByText('/ 1M tokens').first().waitFor()
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
-      expect(overflow, `pricing ${v.name} overflows horizontally`).toBeLessThanOrEqual(0)
+      await expectNoOverflow(page)
       await shot(page, `pricing-single-${v.name}`)
       await page.getByRole('tab', { name: 'Merged' }).click()
       await page.getByTestId('merged-edit').first().waitFor()
-      const mergedOverflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
-      expect(mergedOverflow, `merged view ${v.name} overflows horizontally`).toBeLessThanOrEqual(0)
+      await expectNoOverflow(page)
       await shot(page, `pricing-merged-${v.name}`)
       await page.getByTestId('merged-edit').first().click()
       await page.getByTestId('merged-dialog').waitFor()

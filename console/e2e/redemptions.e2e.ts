@@ -7,8 +7,8 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { SHARED_ROOT, rootSession, userSession, type ApiSession } from '../../worker/e2e/support/api'
-import { DESKTOP, PHONE, openPage, shot } from './support/browser'
-import { presetTheme, rowAction } from './support/console'
+import { DESKTOP, PHONE, openPage, shot, expectNoOverflow } from './support/browser'
+import { rowAction, signInToPanel, openSignedIn } from './support/console'
 import { useBrowser } from './support/suite'
 
 /** Polls with room for a busy machine (vitest's default is one second). */
@@ -17,14 +17,6 @@ const eventually = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 2
 const suffix = Date.now().toString(36).slice(-6)
 const BATCH = `rc${suffix}`
 const REDEEMER = `rr${suffix}`
-
-async function login(page: Page, username: string, password: string) {
-  await page.goto('/login')
-  await page.locator('input[name="username"]').fill(username)
-  await page.locator('input[name="password"]').fill(password)
-  await page.locator('form button[type="submit"]').click()
-  await page.waitForURL((url) => url.pathname.startsWith('/panel'))
-}
 
 const rows = (page: Page) => page.locator('tbody tr')
 const statuses = (page: Page) => page.getByTestId('redemption-status').allInnerTexts()
@@ -42,7 +34,7 @@ describe('redemption codes page', () => {
   it('root generates 3 codes and copies them from the one-time dialog', async () => {
     const { context, page } = await openPage(suite.browser, { baseURL: root.base })
     await context.grantPermissions(['clipboard-read', 'clipboard-write'])
-    await login(page, SHARED_ROOT.username, SHARED_ROOT.password)
+    await signInToPanel(page, SHARED_ROOT)
     await page.goto('/panel/redemption')
     await page.getByRole('heading', { name: 'Redemption codes' }).waitFor()
 
@@ -94,7 +86,7 @@ describe('redemption codes page', () => {
     expect((await user.ok<{ quota: number }>('GET', '/api/user/self')).quota).toBe(me.quota + 1_000_000)
 
     const { context, page } = await openPage(suite.browser, { baseURL: root.base })
-    await login(page, SHARED_ROOT.username, SHARED_ROOT.password)
+    await signInToPanel(page, SHARED_ROOT)
     await page.goto(`/panel/redemption?keyword=${BATCH}`)
     await eventually(() => rows(page).count()).toBe(3)
     await eventually(async () => (await statuses(page)).sort()).toEqual(['Redeemed', 'Unused', 'Unused'])
@@ -155,13 +147,10 @@ describe('redemption codes page', () => {
     { name: 'redemptions-phone-dark', viewport: PHONE, theme: 'dark' as const },
   ]) {
     it(`renders ${variant.name}`, async () => {
-      const { context, page } = await openPage(suite.browser, { baseURL: root.base, viewport: variant.viewport, locale: 'locale' in variant ? variant.locale : undefined })
-      await presetTheme(page, variant.theme)
-      await login(page, SHARED_ROOT.username, SHARED_ROOT.password)
+      const { context, page } = await openSignedIn(suite.browser, root.base, variant, SHARED_ROOT)
       await page.goto('/panel/redemption')
       await page.getByTestId('redemption-status').first().waitFor()
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
-      expect(overflow).toBeLessThanOrEqual(0)
+      await expectNoOverflow(page)
       await shot(page, variant.name)
       await page.getByTestId('redemption-create').click()
       const form = page.getByTestId('redemption-form-dialog')

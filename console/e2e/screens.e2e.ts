@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
-import { DESKTOP, PHONE, openPage, shot } from './support/browser'
+import { DESKTOP, PHONE, openPage, shot, expectNoOverflow } from './support/browser'
 import { presetTheme, signIn } from './support/console'
 import { setupRoot } from './support/fresh-server'
 import { useFreshGateway } from './support/suite'
@@ -37,8 +37,7 @@ const CONSOLE_PAGES = [
 async function capture(page: Page, name: string, path: string, ready: string) {
   await page.goto(path)
   await page.locator(ready).first().waitFor()
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
-  expect(overflow, `${name} overflows horizontally`).toBeLessThanOrEqual(0)
+  await expectNoOverflow(page)
   await shot(page, name)
 }
 

@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { SHARED_ROOT, rootSession, userSession, type ApiSession } from '../../worker/e2e/support/api'
-import { DESKTOP, PHONE, openPage, shot } from './support/browser'
+import { DESKTOP, PHONE, openPage, shot, expectNoOverflow } from './support/browser'
 import { presetTheme } from './support/console'
 import { useBrowser } from './support/suite'
 
@@ -270,8 +270,7 @@ describe('settings page', () => {
     await page.goto('/panel/setting?tab=operation')
     await page.getByTestId('settings-chat-links').waitFor()
     // Nothing but the chat links table (which scrolls inside its card) is wider than the screen.
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
-    expect(overflow).toBeLessThanOrEqual(0)
+    await expectNoOverflow(page)
     await shotTop(page, 'settings-operation-phone')
     await page.getByRole('tab', { name: 'Other' }).click()
     await page.getByTestId('settings-brand').waitFor()

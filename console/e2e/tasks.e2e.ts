@@ -8,7 +8,7 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest'
 import type { BrowserContext, Page } from 'playwright-core'
 import { rootSession, userSession, type ApiSession } from '../../worker/e2e/support/api'
-import { DESKTOP, PHONE, openPage, shot } from './support/browser'
+import { DESKTOP, PHONE, openPage, shot, expectNoOverflow } from './support/browser'
 import { presetTheme } from './support/console'
 import { useBrowser } from './support/suite'
 
@@ -135,8 +135,7 @@ describe('asynchronous tasks', () => {
       await eventually(() => page.locator('tbody tr').count()).toBe(mj ? 4 : 3)
       await page.getByTestId('task-status').first().waitFor()
       if (variant.admin) await page.locator('tbody').getByText(USERNAME).first().waitFor()
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
-      expect(overflow).toBeLessThanOrEqual(0)
+      await expectNoOverflow(page)
       await shot(page, variant.name)
       if (mj) {
         expect(await page.getByTestId('mj-fail-reason').first().textContent()).toContain('Mock job failed')

@@ -4,25 +4,14 @@
  * the user dialog edits the default limits of a user's tokens. Light, dark and phone width.
  */
 import { beforeAll, describe, expect, inject, it } from 'vitest'
-import type { Page } from 'playwright-core'
 import { SHARED_ROOT, relayFixture, type ApiSession } from '../../worker/e2e/support/api'
-import { PHONE, openPage, shot } from './support/browser'
-import { presetTheme, rowAction } from './support/console'
+import { PHONE, openPage, shot, expectNoOverflow } from './support/browser'
+import { presetTheme, rowAction, signInToPanel, rowOf } from './support/console'
 import { useBrowser } from './support/suite'
 
 const suffix = Date.now().toString(36).slice(-6)
 const USERNAME = `lim${suffix}`
 const KEY_NAME = `budget-key-${suffix}`
-
-async function login(page: Page, username: string, password: string) {
-  await page.goto('/login')
-  await page.locator('input[name="username"]').fill(username)
-  await page.locator('input[name="password"]').fill(password)
-  await page.locator('form button[type="submit"]').click()
-  await page.waitForURL((url) => url.pathname.startsWith('/panel'))
-}
-
-const rowOf = (page: Page, name: string) => page.locator(`tbody tr:has(div.font-medium[title="${name}"])`)
 
 describe('token limits in the console', () => {
   const suite = useBrowser()
@@ -48,7 +37,7 @@ describe('token limits in the console', () => {
   it('shows the budget use, edits the limits in the token dialog, and the user’s defaults', async () => {
     const { context, page } = await openPage(suite.browser, { baseURL: inject('gatewayUrl') })
     await presetTheme(page, 'dark')
-    await login(page, USERNAME, 'user-password-1')
+    await signInToPanel(page, { username: USERNAME, password: 'user-password-1' })
     await page.goto('/panel/token')
     const row = rowOf(page, KEY_NAME)
     await expect
@@ -79,7 +68,7 @@ describe('token limits in the console', () => {
 
     const admin = await openPage(suite.browser, { baseURL: inject('gatewayUrl') })
     await presetTheme(admin.page, 'light')
-    await login(admin.page, SHARED_ROOT.username, SHARED_ROOT.password)
+    await signInToPanel(admin.page, SHARED_ROOT)
     await admin.page.goto(`/panel/user?keyword=${USERNAME}`)
     await rowAction(admin.page, admin.page.locator('tbody tr', { has: admin.page.getByText(USERNAME, { exact: true }) }), 'Edit')
     const form = admin.page.getByTestId('user-form-dialog')
@@ -92,15 +81,14 @@ describe('token limits in the console', () => {
 
   it('fits a phone', async () => {
     const { context, page } = await openPage(suite.browser, { baseURL: inject('gatewayUrl'), viewport: PHONE })
-    await login(page, USERNAME, 'user-password-1')
+    await signInToPanel(page, { username: USERNAME, password: 'user-password-1' })
     await page.goto('/panel/token')
     await rowOf(page, KEY_NAME).waitFor()
     await rowOf(page, KEY_NAME)
       .getByRole('button', { name: `Edit ${KEY_NAME}` })
       .click()
     await page.getByTestId('token-limits').scrollIntoViewIfNeeded()
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
-    expect(overflow).toBeLessThanOrEqual(0)
+    await expectNoOverflow(page)
     await shot(page, 'token-limits-dialog-phone')
     await context.close()
   })

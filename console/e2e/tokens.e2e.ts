@@ -7,26 +7,15 @@
  * confirmation. Root finds the user's key in the all-users search. Screenshots: light, dark, phone.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import type { Page } from 'playwright-core'
 import { SHARED_ROOT, relayFixture, type ApiSession } from '../../worker/e2e/support/api'
-import { PHONE, openPage, shot } from './support/browser'
-import { presetTheme } from './support/console'
+import { PHONE, openPage, shot, expectNoOverflow } from './support/browser'
+import { presetTheme, signInToPanel, rowOf } from './support/console'
 import { useBrowser } from './support/suite'
 
 const suffix = Date.now().toString(36).slice(-6)
 const USERNAME = `tk${suffix}`
 const PASSWORD = 'user-password-1'
 const KEY_NAME = `ui-key-${suffix}`
-
-async function login(page: Page, username: string, password: string) {
-  await page.goto('/login')
-  await page.locator('input[name="username"]').fill(username)
-  await page.locator('input[name="password"]').fill(password)
-  await page.locator('form button[type="submit"]').click()
-  await page.waitForURL((url) => url.pathname.startsWith('/panel'))
-}
-
-const rowOf = (page: Page, name: string) => page.locator(`tbody tr:has(div.font-medium[title="${name}"])`)
 
 async function relay(key: string, model: string) {
   return fetch(`${inject('gatewayUrl')}/v1/chat/completions`, {
@@ -66,7 +55,7 @@ describe('tokens page', () => {
 
   it('creates a key, calls the relay with it, disables it and sees 401', async () => {
     const { context, page } = await openPage(suite.browser, { baseURL: inject('gatewayUrl') })
-    await login(page, USERNAME, PASSWORD)
+    await signInToPanel(page, { username: USERNAME, password: PASSWORD })
     // Ordinary users have no channel administration in their menu.
     await page.getByRole('link', { name: 'Tokens' }).waitFor()
     expect(await page.getByRole('link', { name: 'Channels' }).count()).toBe(0)
@@ -132,7 +121,7 @@ describe('tokens page', () => {
 
   it('opens a chat link through /jump and refuses a javascript: link', async () => {
     const { context, page } = await openPage(suite.browser, { baseURL: inject('gatewayUrl') })
-    await login(page, USERNAME, PASSWORD)
+    await signInToPanel(page, { username: USERNAME, password: PASSWORD })
     await page.goto('/panel/token')
     const row = rowOf(page, KEY_NAME)
     await row.waitFor()
@@ -188,7 +177,7 @@ describe('tokens page', () => {
   it('edits and deletes keys; root finds them in the all-users search', async () => {
     const { context, page } = await openPage(suite.browser, { baseURL: inject('gatewayUrl') })
     await presetTheme(page, 'dark')
-    await login(page, USERNAME, PASSWORD)
+    await signInToPanel(page, { username: USERNAME, password: PASSWORD })
     await page.goto('/panel/token')
     const row = rowOf(page, KEY_NAME)
     await row.getByRole('button', { name: `Edit ${KEY_NAME}` }).click()
@@ -216,7 +205,7 @@ describe('tokens page', () => {
 
     // Root searches every user's keys by user ID and sees the owner.
     const admin = await openPage(suite.browser, { baseURL: inject('gatewayUrl') })
-    await login(admin.page, SHARED_ROOT.username, SHARED_ROOT.password)
+    await signInToPanel(admin.page, SHARED_ROOT)
     await admin.page.goto('/panel/token')
     await admin.page.getByTestId('token-scope-all').click()
     await admin.page.getByPlaceholder('User ID').fill(String(userId))
@@ -230,11 +219,10 @@ describe('tokens page', () => {
 
   it('works at phone width', async () => {
     const { context, page } = await openPage(suite.browser, { baseURL: inject('gatewayUrl'), viewport: PHONE })
-    await login(page, USERNAME, PASSWORD)
+    await signInToPanel(page, { username: USERNAME, password: PASSWORD })
     await page.goto('/panel/token')
     await rowOf(page, `${KEY_NAME}-2`).waitFor()
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
-    expect(overflow).toBeLessThanOrEqual(0)
+    await expectNoOverflow(page)
     await shot(page, 'tokens-phone')
     await page.getByTestId('token-create').click()
     await page.getByTestId('token-dialog').getByRole('heading', { name: 'New token' }).waitFor()

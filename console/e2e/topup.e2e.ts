@@ -5,9 +5,9 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 import { ApiSession } from '../../worker/e2e/support/api'
-import { DESKTOP, PHONE, openPage, shot } from './support/browser'
-import { apiSession, signInToPanel } from './support/billing'
-import { presetTheme } from './support/console'
+import { openPage, shot, expectNoOverflow } from './support/browser'
+import { apiSession } from './support/billing'
+import { signInToPanel, LOOKS, openSignedIn } from './support/console'
 import { useFreshGateway } from './support/suite'
 
 const admin = { username: 'topupadmin', password: 'topup-admin-1' }
@@ -91,19 +91,12 @@ describe('top-up page', () => {
     await context.close()
   })
 
-  for (const v of [
-    { name: 'dark', viewport: DESKTOP, theme: 'dark' as const },
-    { name: 'phone-light', viewport: PHONE, theme: 'light' as const },
-    { name: 'phone-dark', viewport: PHONE, theme: 'dark' as const },
-  ]) {
+  for (const v of LOOKS) {
     it(`looks right: ${v.name}`, async () => {
-      const { context, page } = await openPage(suite.browser, { baseURL: suite.server.url, viewport: v.viewport })
-      await presetTheme(page, v.theme)
-      await signInToPanel(page, member)
+      const { context, page } = await openSignedIn(suite.browser, suite.server.url, v, member)
       await page.goto('/panel/topup')
       await page.getByTestId('invite-link').waitFor()
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
-      expect(overflow, `top-up ${v.name} overflows horizontally`).toBeLessThanOrEqual(0)
+      await expectNoOverflow(page)
       await shot(page, `topup-${v.name}`)
       await context.close()
     })

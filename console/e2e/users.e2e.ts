@@ -7,8 +7,8 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { Locator, Page } from 'playwright-core'
 import { ApiSession, SHARED_ROOT, rootSession, userSession } from '../../worker/e2e/support/api'
-import { DESKTOP, PHONE, openPage, shot } from './support/browser'
-import { presetTheme, rowAction } from './support/console'
+import { DESKTOP, PHONE, openPage, shot, expectNoOverflow } from './support/browser'
+import { rowAction, signInToPanel, openSignedIn } from './support/console'
 import { useBrowser } from './support/suite'
 
 /** Polls with room for a busy machine (vitest's default is one second). */
@@ -19,14 +19,6 @@ const NEW_USER = `nu${suffix}`
 const ADMIN = { username: `ua${suffix}`, password: 'admin-password-1' }
 const PEER = `up${suffix}`
 const PLAIN = `uc${suffix}`
-
-async function login(page: Page, username: string, password: string) {
-  await page.goto('/login')
-  await page.locator('input[name="username"]').fill(username)
-  await page.locator('input[name="password"]').fill(password)
-  await page.locator('form button[type="submit"]').click()
-  await page.waitForURL((url) => url.pathname.startsWith('/panel'))
-}
 
 /** Types into the list's search box and waits for the row of `username`. */
 async function searchUser(page: Page, username: string): Promise<Locator> {
@@ -48,7 +40,7 @@ describe('users page', () => {
 
   it('root creates a user, finds it and changes its quota with a remark', async () => {
     const { context, page } = await openPage(suite.browser, { baseURL: root.base })
-    await login(page, SHARED_ROOT.username, SHARED_ROOT.password)
+    await signInToPanel(page, SHARED_ROOT)
     await page.goto('/panel/user')
     await page.getByRole('heading', { name: 'Users' }).waitFor()
     await page.locator('tbody tr').first().waitFor()
@@ -109,7 +101,7 @@ describe('users page', () => {
 
   it('root promotes and demotes, disables and enables behind confirmations, edits and deletes', async () => {
     const { context, page } = await openPage(suite.browser, { baseURL: root.base })
-    await login(page, SHARED_ROOT.username, SHARED_ROOT.password)
+    await signInToPanel(page, SHARED_ROOT)
     await page.goto(`/panel/user?keyword=${NEW_USER}`)
     const row = page.locator('tbody tr', { has: page.getByText(NEW_USER, { exact: true }) })
     await row.waitFor()
@@ -172,7 +164,7 @@ describe('users page', () => {
     await userSession(PLAIN)
 
     const { context, page } = await openPage(suite.browser, { baseURL: root.base })
-    await login(page, ADMIN.username, ADMIN.password)
+    await signInToPanel(page, { username: ADMIN.username, password: ADMIN.password })
     await page.goto('/panel/user')
     await page.getByRole('heading', { name: 'Users' }).waitFor()
 
@@ -201,7 +193,7 @@ describe('users page', () => {
 
     // An ordinary user has no Users entry and is sent away from the page.
     const user = await openPage(suite.browser, { baseURL: root.base })
-    await login(user.page, PLAIN, 'user-password-1')
+    await signInToPanel(user.page, { username: PLAIN, password: 'user-password-1' })
     await user.page.getByTestId('console-drawer').getByText('Logs').waitFor()
     expect(await user.page.getByTestId('console-drawer').getByText('Users', { exact: true }).count()).toBe(0)
     await user.page.goto('/panel/user')
@@ -216,14 +208,11 @@ describe('users page', () => {
     { name: 'users-phone-dark', viewport: PHONE, theme: 'dark' as const },
   ]) {
     it(`renders ${variant.name}`, async () => {
-      const { context, page } = await openPage(suite.browser, { baseURL: root.base, viewport: variant.viewport, locale: 'locale' in variant ? variant.locale : undefined })
-      await presetTheme(page, variant.theme)
-      await login(page, SHARED_ROOT.username, SHARED_ROOT.password)
+      const { context, page } = await openSignedIn(suite.browser, root.base, variant, SHARED_ROOT)
       await page.goto('/panel/user')
       await page.locator('tbody tr').first().waitFor()
       await page.getByTestId('role-badge').first().waitFor()
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
-      expect(overflow).toBeLessThanOrEqual(0)
+      await expectNoOverflow(page)
       await shot(page, variant.name)
       await page.getByTestId('user-create').click()
       await page.getByTestId('user-form-dialog').locator('input[name="username"]').waitFor()

@@ -1,22 +1,11 @@
 /**
- * Helpers of the billing browser tests (pricing, model prices, top-up): signing in through the
- * login page to whatever console page /panel lands on, an API session on a private gateway, and a
- * local HTTP server that serves price lists (with CORS, as raw.githubusercontent.com does).
+ * Helpers of the billing browser tests (pricing, model prices, top-up): an API session on a
+ * private gateway, and a local HTTP server that serves price lists (with CORS, as raw.githubusercontent.com does).
  */
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { Page } from 'playwright-core'
 import { ApiSession } from '../../../worker/e2e/support/api'
 import type { Account } from './fresh-server'
-
-/** Signs in through /login and waits until the console has taken over. */
-export async function signInToPanel(page: Page, account: Account): Promise<void> {
-  await page.goto('/login')
-  await page.locator('input[name="username"]').fill(account.username)
-  await page.locator('input[name="password"]').fill(account.password)
-  await page.locator('form button[type="submit"]').click()
-  await page.waitForURL((url) => url.pathname.startsWith('/panel'))
-}
 
 /** A signed-in API session (cookie jar + XSRF) on the given gateway. */
 export async function apiSession(baseUrl: string, account: Account): Promise<ApiSession> {
