@@ -43,7 +43,7 @@ import type {
   WalletBalance,
   WalletLog,
 } from './wallet-types'
-import { isMoney, type AppliedCredit, type PendingEntry, type Reservation, type UserState } from './wallet-state'
+import { isMoney, type AppliedCredit, type AppliedReport, type PendingEntry, type Reservation, type UserState } from './wallet-state'
 import { WalletStore } from './wallet-store'
 import type { RateRule } from './wallet-limits'
 import { budgetView, type BudgetView } from './wallet-budget'
@@ -134,6 +134,11 @@ export class UserWallet extends DurableObject<Env> {
     }
     const user = await this.store.ensureUser(input.userId)
     if (!user) return { ok: false, reason: 'user_not_found' }
+    if (input.seq !== undefined && input.seq <= (this.kv.get<AppliedReport>(`S:${input.leaseId}`)?.seq ?? 0)) {
+      // Sent again after its answer was lost: already charged and logged.
+      const held = this.store.holds().get(input.leaseId)?.amount ?? 0
+      return { ok: true, held, userQuota: user.quota, charged: 0, overrun: 0, rateLimited: false, duplicate: true }
+    }
     let charged = 0
     let overrun = 0
     const now = Date.now()
@@ -164,6 +169,7 @@ export class UserWallet extends DurableObject<Env> {
       overrun += over
     }
     const spent = held0 ? held0.amount - leaseLeft : 0
+    if (input.seq !== undefined) this.kv.put(`S:${input.leaseId}`, { seq: input.seq, at: now } satisfies AppliedReport)
     const lease = this.store.holds().get(input.leaseId)
     if (lease && input.release) this.store.release(input.leaseId)
     else if (lease) {

@@ -5,7 +5,7 @@
  * idle) — each with its log row. The wallet's alarm runs this before each write-behind.
  */
 import type { LimitBook } from './wallet-limits'
-import type { Reservation, UserState } from './wallet-state'
+import type { AppliedReport, Reservation, UserState } from './wallet-state'
 import type { WalletStore } from './wallet-store'
 import { clockNow } from '../worker/lib/clock'
 
@@ -18,11 +18,25 @@ const LOG_TYPE_SYSTEM = 4
 /** When a hold expires (ms): a lease two minutes after its last contact, a request hold after an hour. */
 export const holdExpiresAt = (r: Reservation) => r.at + (r.lease ? LEASE_TTL_MS : RESERVATION_TTL_MS)
 
+/** Applied-report markers of ended leases are kept this long (an isolate resends a lost report within seconds). */
+const REPORT_MARKER_TTL_MS = 24 * 60 * 60 * 1000
+
+/** Forget the report numbers of leases that ended more than a day ago (at most once an hour per wallet instance). */
+function sweepReportMarkers(store: WalletStore, now: number) {
+  if (now - store.markersSweptAt < 60 * 60 * 1000) return
+  store.markersSweptAt = now
+  const holds = store.holds()
+  for (const [key, marker] of store.kv.list<AppliedReport>({ prefix: 'S:' })) {
+    if (now - marker.at > REPORT_MARKER_TTL_MS && !holds.has(key.slice(2))) store.kv.delete(key)
+  }
+}
+
 export async function expireHolds(store: WalletStore, limits: LimitBook): Promise<void> {
   const known = store.user ?? store.kv.get<UserState>('user')
   const user = known && (await store.ensureUser(known.id))
   if (!user) return
   const now = Date.now()
+  sweepReportMarkers(store, now)
   for (const [reqId, r] of [...store.holds()]) {
     if (now < holdExpiresAt(r)) continue
     store.release(reqId)

@@ -5,7 +5,7 @@
  *
  * Storage keys: `user`, `t:<tokenId>`, `R:<reqId>` (reservation), `X:<reqId>` (charged on expiry),
  * `L:<seq>` (pending log rows, one or a group — PendingEntry), `I:<key>` (applied credit), `plan` (flush in progress), `meta`,
- * `dirtyTokens`, and `c:<channelId>` (legacy channel counters, drained by the next flush).
+ * `dirtyTokens`, `S:<leaseId>` (the last lease report applied), and `c:<channelId>` (legacy channel counters, drained by the next flush).
  */
 import type { WalletLog } from './wallet-types'
 import type { BudgetState } from './wallet-limits'
@@ -63,6 +63,13 @@ export type PendingEntry = PendingLog | PendingLog[]
 export function pendingRows(key: string, entry: PendingEntry | undefined): [string, PendingLog][] {
   if (entry === undefined) return []
   return Array.isArray(entry) ? entry.map((row, i) => [`${key}#${i}`, row]) : [[key, entry]]
+}
+
+/** The last report of a credit lease the wallet applied (a report sent again is answered, not charged). */
+export interface AppliedReport {
+  seq: number
+  /** When (ms); kept a day after its lease ended, then swept (wallet-expiry.ts). */
+  at: number
 }
 
 /** A credit already applied under an idempotency key, and what it answered. */

@@ -24,6 +24,8 @@ export class WalletStore {
   private loading: Promise<void> | undefined
   /** State changed in memory and not yet written (commit() writes it once per RPC, not per item). */
   private unsaved: { user: boolean; tokens: Set<TokenState>; dirtyList: boolean } = { user: false, tokens: new Set(), dirtyList: false }
+  /** When this instance last swept old lease report markers (wallet-expiry.ts). */
+  markersSweptAt = 0
   /** Log rows appended since the last commit (written together under one `L:` key). */
   private rows: PendingLog[] = []
 

@@ -150,6 +150,11 @@ export interface LeaseSettleInput {
   release?: boolean
   /** The group's requests-per-minute limit: the items count toward it (0 = none). */
   rpm?: number
+  /**
+   * The report's number within its lease (1, 2, …). A report whose answer was lost is sent again
+   * with the same number and items; the wallet applies each number once (`S:` keys).
+   */
+  seq?: number
 }
 
 export type LeaseSettleResult =
@@ -163,5 +168,7 @@ export type LeaseSettleResult =
       rateLimited: boolean
       /** Windows of the reported requests now full (wallet-limits.ts key → until, ms): ask the wallet until then. */
       full?: Record<string, number>
+      /** This report's number was applied before (its answer was lost): nothing was charged again. */
+      duplicate?: boolean
     }
   | { ok: false; reason: 'invalid_amount' | 'user_not_found' }

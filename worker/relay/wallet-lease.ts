@@ -54,6 +54,10 @@ interface Lease {
   inflight: number
   /** Reports waiting for the next batch. */
   queue: LeaseItem[]
+  /** Number of the last report sent (the wallet applies each number once). */
+  seq: number
+  /** A report whose answer did not arrive: sent again as it is, before anything newer. */
+  unanswered?: Report
   /** Units to ask for with the next report (0: none). */
   wanted: number
   /** A wallet call for this lease is in flight (made by one request, with its own stub). */
@@ -103,6 +107,7 @@ export async function holdFromLease(
       held: 0,
       inflight: 0,
       queue: [],
+      seq: 0,
       wanted: 0,
       busy: false,
       expiresAt: 0,
@@ -169,7 +174,8 @@ async function grow(wallet: WalletStub, lease: Lease, amount: number): Promise<b
   }
 }
 
-const queuedCost = (l: Lease) => l.queue.reduce((s, i) => s + i.quota, 0)
+/** Costs settled here and not yet confirmed by the wallet (queued, or in an unanswered report). */
+const queuedCost = (l: Lease) => l.queue.reduce((s, i) => s + i.quota, 0) + (l.unanswered?.items.reduce((s, i) => s + i.quota, 0) ?? 0)
 
 /**
  * The request is done: give its hold back to the lease and queue its exact cost and log row. When
@@ -190,13 +196,13 @@ export function settleToLease(wallet: WalletStub, ctx: ExecutionContext, hold: L
  * Answers the first batch's result (undefined when another request is sending, or on failure).
  */
 function pump(wallet: WalletStub, ctx: ExecutionContext, lease: Lease): Promise<LeaseSettleResult | undefined> {
-  if (lease.busy || (lease.queue.length === 0 && lease.wanted === 0)) return Promise.resolve(undefined)
+  if (lease.busy || (lease.queue.length === 0 && lease.wanted === 0 && !lease.unanswered)) return Promise.resolve(undefined)
   lease.busy = true
   const first = gather(lease).then(() => sendBatch(wallet, lease))
   const run = (async () => {
     try {
       await first
-      while (lease.queue.length > 0 || lease.wanted > 0) {
+      while (lease.queue.length > 0 || lease.wanted > 0 || lease.unanswered) {
         await gather(lease)
         await sendBatch(wallet, lease)
       }
@@ -216,19 +222,24 @@ function gather(lease: Lease): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, REPORT_GATHER_MS))
 }
 
-/** One report: the queued items and any top-up; on failure they stay queued for the next one. */
+interface Report {
+  seq: number
+  items: LeaseItem[]
+  extend: number
+}
+
+/**
+ * One report: the queued items and any top-up. When its answer does not arrive (the wallet may or
+ * may not have applied it), the same report — same number, same items — goes again before anything
+ * newer, so the wallet, which applies each number once, charges every item exactly once.
+ */
 async function sendBatch(wallet: WalletStub, lease: Lease): Promise<LeaseSettleResult> {
-  const items = lease.queue.splice(0)
-  const extend = lease.wanted
-  lease.wanted = 0
-  let res: LeaseSettleResult
-  try {
-    res = await wallet.settleLease({ userId: lease.userId, leaseId: lease.id, items, rpm: lease.rpm, ...(extend ? { extend } : {}) })
-  } catch (err) {
-    // Keep the reports for the next batch (the lease bounds what an isolate can lose).
-    lease.queue.unshift(...items)
-    throw err
-  }
+  const report = lease.unanswered ?? { seq: ++lease.seq, items: lease.queue.splice(0), extend: lease.wanted }
+  if (!lease.unanswered) lease.wanted = 0
+  lease.unanswered = report
+  const { seq, items, extend } = report
+  const res = await wallet.settleLease({ userId: lease.userId, leaseId: lease.id, items, rpm: lease.rpm, seq, ...(extend ? { extend } : {}) })
+  lease.unanswered = undefined
   if (!res.ok) {
     console.error(`lease ${lease.id}: the wallet refused a report (${res.reason})`)
     return res
@@ -248,8 +259,10 @@ export async function releaseLeases(env: Env): Promise<void> {
   await Promise.all(
     all.map(async (lease) => {
       await lease.running?.catch(() => undefined)
+      const wallet = env.WALLET.getByName(`user:${lease.userId}`)
+      if (lease.unanswered) await sendBatch(wallet, lease)
       const items = lease.queue.splice(0)
-      await env.WALLET.getByName(`user:${lease.userId}`).settleLease({ userId: lease.userId, leaseId: lease.id, items, release: true })
+      await wallet.settleLease({ userId: lease.userId, leaseId: lease.id, items, release: true, seq: ++lease.seq })
     })
   )
 }

@@ -1,0 +1,58 @@
+/**
+ * Credit-lease reports are exactly once: a report the wallet applied but whose answer was lost is
+ * sent again with the same number and items, and the wallet answers it without charging again; the
+ * next report still charges its own requests.
+ */
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
+import { describe, expect, it } from 'vitest'
+import type { LeaseSettleInput } from '../../durable-objects/wallet-types'
+import { createToken, createUser, ledger, wallet } from '../test/factories'
+import { holdFromLease, settleToLease } from './wallet-lease'
+
+type Stub = Parameters<typeof holdFromLease>[0]
+const log = (reqId: string, tokenId: number) => ({ type: 2, createdAt: Math.floor(Date.now() / 1000), tokenId, modelName: 'm', requestId: reqId })
+
+/** The real wallet, except that the answers of the first `lost` reports never arrive (they are applied). */
+function losingAnswers(userId: number, lost: number) {
+  const real = wallet(userId)
+  const sent: LeaseSettleInput[] = []
+  const stub = {
+    lease: (input: Parameters<Stub['lease']>[0]) => real.lease(input),
+    settleLease: async (input: LeaseSettleInput) => {
+      sent.push(input)
+      const res = await real.settleLease(input)
+      if (lost-- > 0) throw new Error('Network connection lost.')
+      return res
+    },
+  } as unknown as Stub
+  return { stub, sent }
+}
+
+describe('lease reports', () => {
+  it('a report whose answer was lost is sent again and charged once', async () => {
+    const user = await createUser({ quota: 100_000 })
+    const token = await createToken(user.id, { unlimited: true })
+    const { stub, sent } = losingAnswers(user.id, 1)
+    const who = { userId: user.id, tokenId: token.id, rpm: 0 }
+
+    const ctx1 = createExecutionContext()
+    const first = await holdFromLease(stub, ctx1, who, 100)
+    expect(first).toBeDefined()
+    await settleToLease(stub, ctx1, first!, { reqId: 'r1', quota: 40, log: log('r1', token.id) })
+    await waitOnExecutionContext(ctx1)
+
+    const ctx2 = createExecutionContext()
+    const second = await holdFromLease(stub, ctx2, who, 100)
+    expect(second).toBeDefined()
+    await settleToLease(stub, ctx2, second!, { reqId: 'r2', quota: 60, log: log('r2', token.id) })
+    await waitOnExecutionContext(ctx2)
+
+    // The lost report went again, alone and under its number, before the newer one.
+    expect(sent.map((r) => [r.seq, r.items.map((i) => i.reqId)])).toEqual([
+      [1, ['r1']],
+      [1, ['r1']],
+      [2, ['r2']],
+    ])
+    expect(await ledger(user.id)).toMatchObject({ quota: 99_900, used_quota: 100, request_count: 2, consumeLogs: 2, loggedQuota: 100 })
+  })
+})
