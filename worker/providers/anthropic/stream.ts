@@ -5,7 +5,6 @@
  */
 import type { Usage } from '../../billing/formula'
 import type { SseEvent } from '../../../shared/contract/sse'
-import type { RelayCall } from '../types'
 import { ConvertedStream } from '../openai/chunk'
 import { finishReason, fromAnthropicUsage, type AnthropicUsage } from './response'
 
@@ -13,10 +12,6 @@ export class AnthropicStream extends ConvertedStream {
   private readonly toolIndex = new Map<number, number>()
   private rawUsage: AnthropicUsage = {}
   private sawUsage = false
-
-  constructor(call: RelayCall) {
-    super(call.model)
-  }
 
   onEvent(event: SseEvent): string[] {
     let data: any

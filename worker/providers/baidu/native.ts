@@ -6,7 +6,7 @@
 import type { Usage } from '../../billing/formula'
 import type { SseEvent } from '../../../shared/contract/sse'
 import { stopList, textOf, type ChatRequest } from '../chat-types'
-import type { RelayCall, UpstreamError } from '../types'
+import type { UpstreamError } from '../types'
 import { fromOpenAIUsage, toOpenAIUsage } from '../openai/usage'
 import { ConvertedStream } from '../openai/chunk'
 
@@ -85,10 +85,6 @@ export function fromErnieAnswer(body: any, model: string): { body: unknown; usag
 /** ERNIE stream chunks (`result` pieces, `is_end`, usage on each) → OpenAI chunks. */
 export class ErnieStream extends ConvertedStream {
   private started = false
-
-  constructor(call: RelayCall) {
-    super(call.model)
-  }
 
   onEvent(event: SseEvent): string[] {
     let data: any

@@ -1,14 +1,9 @@
 import type { SseEvent } from '../../../shared/contract/sse'
-import type { RelayCall } from '../types'
 import { ConvertedStream } from '../openai/chunk'
 import { cohereFinish, fromCohereUsage } from './chat'
 
 export class CohereStream extends ConvertedStream {
   private readonly toolIndex = new Map<number, number>()
-
-  constructor(call: RelayCall) {
-    super(call.model)
-  }
 
   onEvent(event: SseEvent): string[] {
     let data: any

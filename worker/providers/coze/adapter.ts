@@ -6,7 +6,7 @@
 import type { Usage } from '../../billing/formula'
 import type { SseEvent } from '../../../shared/contract/sse'
 import { textOf, type ChatRequest } from '../chat-types'
-import type { ProviderAdapter, RelayCall, UpstreamError } from '../types'
+import type { ProviderAdapter, UpstreamError } from '../types'
 import { errorFromBody, joinUrl } from '../url'
 import { MalformedUpstreamError } from '../../lib/upstream-error'
 import { ConvertedStream } from '../openai/chunk'
@@ -37,10 +37,6 @@ export function cozeError(body: any): UpstreamError | undefined {
 
 class CozeStream extends ConvertedStream {
   private started = false
-
-  constructor(call: RelayCall) {
-    super(call.model)
-  }
 
   onEvent(event: SseEvent): string[] {
     let data: any

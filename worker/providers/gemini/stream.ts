@@ -1,15 +1,10 @@
 import type { SseEvent } from '../../../shared/contract/sse'
-import type { RelayCall } from '../types'
 import { ConvertedStream } from '../openai/chunk'
 import { candidateDelta, fromGeminiUsage, geminiFinish } from './response'
 
 export class GeminiStream extends ConvertedStream {
   private started = false
   private tools = 0
-
-  constructor(call: RelayCall) {
-    super(call.model)
-  }
 
   onEvent(event: SseEvent): string[] {
     let data: any

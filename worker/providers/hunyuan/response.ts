@@ -61,7 +61,7 @@ export function toOpenAIChat(body: any, model: string): { body: unknown; usage?:
 /** Hunyuan SSE chunks (PascalCase, cumulative usage on each) → OpenAI chunks. */
 export class HunyuanStream extends ConvertedStream {
   constructor(private readonly call: RelayCall) {
-    super(call.model)
+    super(call)
   }
 
   onEvent(event: SseEvent): string[] {

@@ -5,7 +5,7 @@
  */
 import type { Usage } from '../../billing/formula'
 import type { SseEvent } from '../../../shared/contract/sse'
-import type { StreamTransformer, UpstreamError } from '../types'
+import type { RelayCall, StreamTransformer, UpstreamError } from '../types'
 import { toOpenAIUsage } from './usage'
 
 /** What every chunk of one stream repeats. */
@@ -35,7 +35,12 @@ export abstract class ConvertedStream implements StreamTransformer {
   protected content = ''
   protected failure: UpstreamError | undefined
 
-  constructor(protected model: string) {}
+  /** The model chunks name until the upstream names its own. */
+  protected model: string
+
+  constructor(call: Pick<RelayCall, 'model'>) {
+    this.model = call.model
+  }
 
   abstract onEvent(event: SseEvent): string[]
 
