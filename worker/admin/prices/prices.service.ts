@@ -43,12 +43,10 @@ async function changed(env: Env) {
   await priceSnapshot.invalidate(env)
 }
 
-export async function createPrice(env: Env, f: PriceFields) {
+/** Runs the write of price `f` and drops the snapshots; 409 when another price already has its model name. */
+async function writePrice(env: Env, f: PriceFields, write: () => Promise<(typeof prices.$inferSelect)[]>) {
   try {
-    const [row] = await createDb(env.DB)
-      .insert(prices)
-      .values({ model: f.model, ...columns(f) })
-      .returning()
+    const [row] = await write()
     await changed(env)
     return row!
   } catch (err) {
@@ -57,22 +55,26 @@ export async function createPrice(env: Env, f: PriceFields) {
   }
 }
 
+export async function createPrice(env: Env, f: PriceFields) {
+  return writePrice(env, f, () =>
+    createDb(env.DB)
+      .insert(prices)
+      .values({ model: f.model, ...columns(f) })
+      .returning()
+  )
+}
+
 export async function updatePrice(env: Env, model: string, f: PriceFields) {
   const db = createDb(env.DB)
   const [current] = await db.select().from(prices).where(eq(prices.model, model)).limit(1)
   if (!current) throw notFound(`No price for "${model}"`)
-  try {
-    const [row] = await db
+  return writePrice(env, f, () =>
+    db
       .update(prices)
       .set({ model: f.model, ...columns(f) })
       .where(eq(prices.id, current.id))
       .returning()
-    await changed(env)
-    return row!
-  } catch (err) {
-    if (isUniqueViolation(err)) throw conflict(`A price for "${f.model}" already exists`)
-    throw err
-  }
+  )
 }
 
 export async function deletePrices(env: Env, models: string[]) {
