@@ -67,10 +67,16 @@ export class TestClient {
 
 export const ROOT = { username: 'root', password: 'root-password-1' }
 
+/** A signed-out client that has loaded /api/status first, as the console does when it opens. */
+export async function browserClient(): Promise<TestClient> {
+  const client = new TestClient()
+  await client.get('/api/status')
+  return client
+}
+
 /** Fresh install → root account; returns a client signed in as root. */
 export async function setupRoot(): Promise<TestClient> {
-  const root = new TestClient()
-  await root.get('/api/status')
+  const root = await browserClient()
   const res = await root.post('/api/setup', ROOT)
   if (res.status !== 200) throw new Error(`setup failed: ${res.status} ${JSON.stringify(res.body)}`)
   return root
@@ -78,8 +84,7 @@ export async function setupRoot(): Promise<TestClient> {
 
 /** Registers and signs in a user; returns the client and the user's id. */
 export async function signedInUser(username: string, password = 'user-password-1') {
-  const client = new TestClient()
-  await client.get('/api/status')
+  const client = await browserClient()
   const reg = await client.post('/api/user/register', { username, password })
   if (reg.status !== 200) throw new Error(`register failed: ${reg.status} ${JSON.stringify(reg.body)}`)
   const login = await client.post('/api/user/login', { username, password })

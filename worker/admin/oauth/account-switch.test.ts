@@ -4,17 +4,11 @@
  * token from the same session completes the login.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { TestClient, setupRoot } from '../../test/client'
+import { TestClient, setupRoot, browserClient } from '../../test/client'
 import { jsonResponse, mockProviders } from '../../test/oauth-provider-mock'
 import { GITHUB_TOKEN_URL, GITHUB_USER_URL } from './providers/github'
 
 afterEach(() => vi.restoreAllMocks())
-
-async function browser() {
-  const c = new TestClient()
-  await c.get('/api/status')
-  return c
-}
 
 async function setup() {
   const root = await setupRoot()
@@ -25,11 +19,11 @@ async function setup() {
       (req.headers.get('authorization') ?? '').endsWith('code-mine') ? jsonResponse({ id: 11, login: 'pw-alice' }) : jsonResponse({ id: 22, login: 'octo-bob' }),
   })
   // octo-bob's account exists (first GitHub login in another browser).
-  const other = await browser()
+  const other = await browserClient()
   const state = (await other.get('/api/oauth/state')).body.data as string
   expect((await other.get(`/api/oauth/github?code=code-bob&state=${state}`)).status).toBe(200)
   // pw-alice: a password account with GitHub 11 bound.
-  const alice = await browser()
+  const alice = await browserClient()
   expect((await alice.post('/api/user/register', { username: 'pw-alice', password: 'password-123' })).status).toBe(200)
   expect((await alice.post('/api/user/login', { username: 'pw-alice', password: 'password-123' })).status).toBe(200)
   const bindState = (await alice.get('/api/oauth/state')).body.data as string
@@ -66,8 +60,8 @@ describe('switching accounts through an external login', () => {
   it('only the session that was asked can confirm, and anonymous callers cannot', async () => {
     const { alice } = await setup()
     const token = (await loginCallbackWhileSignedIn(alice, 'code-bob')).body.data.pending_switch as string
-    expect((await (await browser()).post('/api/oauth/switch', { token })).status).toBe(401)
-    const stranger = await browser()
+    expect((await (await browserClient()).post('/api/oauth/switch', { token })).status).toBe(401)
+    const stranger = await browserClient()
     expect((await stranger.post('/api/user/register', { username: 'stranger', password: 'password-123' })).status).toBe(200)
     expect((await stranger.post('/api/user/login', { username: 'stranger', password: 'password-123' })).status).toBe(200)
     expect((await stranger.post('/api/oauth/switch', { token })).status).toBe(400)

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { env } from 'cloudflare:workers'
-import { TestClient, setupRoot, signedInUser } from '../../test/client'
+import { TestClient, setupRoot, signedInUser, browserClient } from '../../test/client'
 import { jsonResponse, mockProviders } from '../../test/oauth-provider-mock'
 import { GITHUB_TOKEN_URL, GITHUB_USER_URL } from './providers/github'
 
@@ -40,12 +40,6 @@ async function enableGitHub(extra: Record<string, string> = {}) {
   return root
 }
 
-async function browser() {
-  const c = new TestClient()
-  await c.get('/api/status')
-  return c
-}
-
 async function stateFor(client: TestClient): Promise<string> {
   const res = await client.get('/api/oauth/state')
   expect(res.status).toBe(200)
@@ -61,7 +55,7 @@ describe('GitHub login', () => {
   it('registers on the first login with the new-user quota, then logs the same person in', async () => {
     await enableGitHub({ QuotaForNewUser: '777' })
     const mock = mockGitHub()
-    const first = await browser()
+    const first = await browserClient()
     const res = await first.get(`/api/oauth/github?code=code-octo&state=${await stateFor(first)}`)
     expect(res.status).toBe(200)
     expect(res.body.message).toBe('Logged in')
@@ -69,7 +63,7 @@ describe('GitHub login', () => {
     expect((await first.get('/api/user/self')).body.data.username).toBe('octo-alice')
     const users = await userCount()
 
-    const again = await browser()
+    const again = await browserClient()
     const second = await again.get(`/api/oauth/github?code=code-octo&state=${await stateFor(again)}`)
     expect(second.status).toBe(200)
     expect(second.body.data.id).toBe(res.body.data.id)
@@ -83,7 +77,7 @@ describe('GitHub login', () => {
     await enableGitHub()
     await signedInUser('octocat')
     mockGitHub()
-    const c = await browser()
+    const c = await browserClient()
     const res = await c.get(`/api/oauth/github?code=code-taken&state=${await stateFor(c)}`)
     expect(res.status).toBe(200)
     expect(res.body.data.username).toMatch(/^octocat_[A-Za-z0-9]{4}$/)
@@ -106,7 +100,7 @@ describe('GitHub login', () => {
     expect(conflict.status).toBe(409)
     expect(conflict.body.message).toBe('This GitHub account is already bound to another user')
 
-    const anon = await browser()
+    const anon = await browserClient()
     const login = await anon.get(`/api/oauth/github?code=code-bob&state=${await stateFor(anon)}`)
     expect(login.body).toMatchObject({ message: 'Logged in', data: { id: aliceId } })
   })
@@ -114,7 +108,7 @@ describe('GitHub login', () => {
   it('refuses unknown, reused, foreign and missing states', async () => {
     await enableGitHub()
     const mock = mockGitHub()
-    const c = await browser()
+    const c = await browserClient()
     const unknown = await c.get(`/api/oauth/github?code=code-octo&state=${'A'.repeat(32)}`)
     expect(unknown.status).toBe(400)
     expect(unknown.body.message).toBe('Invalid or expired state; please start the sign-in again')
@@ -124,7 +118,7 @@ describe('GitHub login', () => {
 
     const state = await stateFor(c)
     expect((await c.get(`/api/oauth/github?code=code-octo&state=${state}`)).status).toBe(200)
-    const reused = await (await browser()).get(`/api/oauth/github?code=code-octo&state=${state}`)
+    const reused = await (await browserClient()).get(`/api/oauth/github?code=code-octo&state=${state}`)
     expect(reused.status).toBe(400)
 
     // A binding state belongs to the user who asked for it.
@@ -133,13 +127,13 @@ describe('GitHub login', () => {
     const { client: erin } = await signedInUser('erin')
     expect((await erin.get(`/api/oauth/github?code=code-bob&state=${daveState}`)).status).toBe(403)
     // Another browser is refused before anything else (the state is bound to dave's browser).
-    expect((await (await browser()).get(`/api/oauth/github?code=code-bob&state=${daveState}`)).status).toBe(403)
+    expect((await (await browserClient()).get(`/api/oauth/github?code=code-bob&state=${daveState}`)).status).toBe(403)
   })
 
   it('reports provider refusals as 400 and keeps the state for a retry; network failures as 502', async () => {
     await enableGitHub()
     mockGitHub()
-    const c = await browser()
+    const c = await browserClient()
     const state = await stateFor(c)
     const bad = await c.get(`/api/oauth/github?code=code-expired&state=${state}`)
     expect(bad.status).toBe(400)
@@ -157,7 +151,7 @@ describe('GitHub login', () => {
     expect((await alice.get(`/api/oauth/github?code=code-bob&state=${await stateFor(alice)}`)).body.message).toBe('bind')
     await root.put('/api/option/', { key: 'RegisterEnabled', value: 'false' })
     const users = await userCount()
-    const c = await browser()
+    const c = await browserClient()
     const refused = await c.get(`/api/oauth/github?code=code-octo&state=${await stateFor(c)}`)
     expect(refused.status).toBe(403)
     expect(refused.body.message).toMatch(/No account is bound to this GitHub account and new registrations are closed/)
@@ -168,7 +162,7 @@ describe('GitHub login', () => {
   it('answers 403 while GitHub login is off, without calling GitHub', async () => {
     await setupRoot()
     const mock = mockGitHub()
-    const c = await browser()
+    const c = await browserClient()
     const res = await c.get(`/api/oauth/github?code=code-octo&state=${await stateFor(c)}`)
     expect(res.status).toBe(403)
     expect(res.body.message).toBe('GitHub login is not enabled by the administrator')
@@ -178,7 +172,7 @@ describe('GitHub login', () => {
   it('requires the XSRF header and refuses disabled accounts', async () => {
     const root = await enableGitHub()
     mockGitHub()
-    const c = await browser()
+    const c = await browserClient()
     const state = await stateFor(c)
     const forged = await c.get(`/api/oauth/github?code=code-octo&state=${state}`, { csrf: false })
     expect(forged.status).toBe(403)
@@ -186,7 +180,7 @@ describe('GitHub login', () => {
     const created = await c.get(`/api/oauth/github?code=code-octo&state=${state}`)
     expect(created.status).toBe(200)
     expect((await root.post('/api/user/manage', { id: created.body.data.id, action: 'disable' })).status).toBe(200)
-    const again = await browser()
+    const again = await browserClient()
     const disabled = await again.get(`/api/oauth/github?code=code-octo&state=${await stateFor(again)}`)
     expect(disabled.status).toBe(403)
     expect(disabled.body.message).toBe('This account has been disabled')

@@ -1,15 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { TestClient, setupRoot, signedInUser } from '../../test/client'
+import { setupRoot, signedInUser, browserClient } from '../../test/client'
 import { jsonResponse, mockProviders } from '../../test/oauth-provider-mock'
 import { LARK_APP_TOKEN_URL, LARK_USER_INFO_URL, LARK_USER_TOKEN_URL } from './providers/lark'
 
 const WECHAT_SERVER = 'https://wechat.example.com'
-
-async function browser() {
-  const c = new TestClient()
-  await c.get('/api/status')
-  return c
-}
 
 afterEach(() => vi.restoreAllMocks())
 
@@ -39,7 +33,7 @@ describe('Lark login', () => {
     const root = await setupRoot()
     await root.put('/api/option/', { options: { LarkClientId: 'cli_app', LarkClientSecret: 'lark-secret', LarkAuthEnabled: 'true' } })
     const mock = mockLark()
-    const c = await browser()
+    const c = await browserClient()
     const state = (await c.get('/api/oauth/state')).body.data
     const res = await c.get(`/api/oauth/lark?code=lark-code&state=${state}`)
     expect(res.status).toBe(200)
@@ -51,7 +45,7 @@ describe('Lark login', () => {
     const root = await setupRoot()
     await root.put('/api/option/', { options: { LarkClientId: 'cli_app', LarkClientSecret: 'lark-secret', LarkAuthEnabled: 'true' } })
     mockLark()
-    const c = await browser()
+    const c = await browserClient()
     const state = (await c.get('/api/oauth/state')).body.data
     const expired = await c.get(`/api/oauth/lark?code=old-code&state=${state}`)
     expect(expired.status).toBe(400)
@@ -63,7 +57,7 @@ describe('Lark login', () => {
 
   it('is refused while Lark login is off', async () => {
     await setupRoot()
-    const c = await browser()
+    const c = await browserClient()
     const state = (await c.get('/api/oauth/state')).body.data
     const res = await c.get(`/api/oauth/lark?code=lark-code&state=${state}`)
     expect(res.status).toBe(403)
@@ -95,21 +89,21 @@ describe('WeChat login through the WeChat server', () => {
   it('logs in (registering first) with a code the server accepts, sending the server token', async () => {
     await enableWeChat()
     const mock = mockWeChatServer()
-    const c = await browser()
+    const c = await browserClient()
     const res = await c.get('/api/oauth/wechat?code=123456')
     expect(res.status).toBe(200)
     expect(res.body.message).toBe('Logged in')
     expect(res.body.data.wechat_id).toBe('oWx_openid_alpha')
     expect(res.body.data.username).toMatch(/^wechat_/)
     expect(mock.calls[0]!.url).toBe(`${WECHAT_SERVER}/api/wechat/user?code=123456`)
-    const again = await browser()
+    const again = await browserClient()
     expect((await again.get('/api/oauth/wechat?code=123456')).body.data.id).toBe(res.body.data.id)
   })
 
   it('refuses a wrong or expired code, and reports a broken server as 502', async () => {
     await enableWeChat()
     mockWeChatServer()
-    const c = await browser()
+    const c = await browserClient()
     const wrong = await c.get('/api/oauth/wechat?code=000000')
     expect(wrong.status).toBe(400)
     expect(wrong.body.message).toBe('WeChat login failed: verification code is wrong or expired')
@@ -127,12 +121,12 @@ describe('WeChat login through the WeChat server', () => {
     expect(bound.body).toMatchObject({ message: 'bind', data: { id, wechat_id: 'oWx_openid_beta' } })
     const { client: bob } = await signedInUser('bob')
     expect((await bob.get('/api/oauth/wechat/bind?code=654321')).status).toBe(409)
-    expect((await (await browser()).get('/api/oauth/wechat/bind?code=654321')).status).toBe(401)
+    expect((await (await browserClient()).get('/api/oauth/wechat/bind?code=654321')).status).toBe(401)
   })
 
   it('is refused while WeChat login is off', async () => {
     await setupRoot()
-    const c = await browser()
+    const c = await browserClient()
     expect((await c.get('/api/oauth/wechat?code=123456')).status).toBe(403)
   })
 })

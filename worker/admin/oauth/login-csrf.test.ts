@@ -5,18 +5,12 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { env } from 'cloudflare:workers'
-import { TestClient, setupRoot } from '../../test/client'
+import { setupRoot, browserClient } from '../../test/client'
 import { jsonResponse, mockProviders } from '../../test/oauth-provider-mock'
 import { GITHUB_TOKEN_URL, GITHUB_USER_URL } from './providers/github'
 import { BROWSER_COOKIE } from './state'
 
 afterEach(() => vi.restoreAllMocks())
-
-async function browser() {
-  const c = new TestClient()
-  await c.get('/api/status')
-  return c
-}
 
 async function enableGitHub() {
   const root = await setupRoot()
@@ -30,7 +24,7 @@ async function enableGitHub() {
 describe('OAuth state bound to the browser', () => {
   it('refuses a callback from another browser than the one that fetched the state, and keeps the state for its owner', async () => {
     await enableGitHub()
-    const attacker = await browser()
+    const attacker = await browserClient()
     const state = (await attacker.get('/api/oauth/state')).body.data as string
     const issued = await attacker.raw('GET', '/api/oauth/state')
     const cookie = issued.headers.getSetCookie().find((s) => s.startsWith(`${BROWSER_COOKIE}=`))!
@@ -38,7 +32,7 @@ describe('OAuth state bound to the browser', () => {
     expect(cookie).toMatch(/SameSite=Lax/i)
     expect(cookie).toMatch(/Path=\/api\/oauth/i)
 
-    const victim = await browser()
+    const victim = await browserClient()
     const forged = await victim.get(`/api/oauth/github?code=code-attacker&state=${state}`)
     expect(forged.status).toBe(403)
     expect(victim.cookies.has('session')).toBe(false)
@@ -56,11 +50,11 @@ describe('OAuth state bound to the browser', () => {
 
   it('lets one browser run two flows at once (one cookie for both states)', async () => {
     await enableGitHub()
-    const client = await browser()
+    const client = await browserClient()
     const first = (await client.get('/api/oauth/state')).body.data as string
     const second = (await client.get('/api/oauth/state')).body.data as string
     expect((await client.get(`/api/oauth/github?code=code-a&state=${first}`)).status).toBe(200)
-    const other = await browser()
+    const other = await browserClient()
     expect((await other.get(`/api/oauth/github?code=code-a&state=${second}`)).status).toBe(403)
   })
 })

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { SignJWT, exportJWK, generateKeyPair, type JWTPayload } from 'jose'
-import { TestClient, setupRoot, signedInUser } from '../../test/client'
+import { TestClient, setupRoot, signedInUser, browserClient } from '../../test/client'
 import { jsonResponse, mockProviders } from '../../test/oauth-provider-mock'
 
 const ISSUER = 'https://id.example.com'
@@ -69,12 +69,6 @@ async function enableOidc(extra: Record<string, string> = {}) {
   return root
 }
 
-async function browser() {
-  const c = new TestClient()
-  await c.get('/api/status')
-  return c
-}
-
 /** endpoint → provider authorize → callback, as the console drives it. */
 async function signIn(client: TestClient, authorize: (url: string) => { code: string; state: string }) {
   const endpoint = await client.get('/api/oauth/endpoint')
@@ -89,7 +83,7 @@ describe('OIDC login', () => {
   it('builds the authorization URL from discovery with scopes, redirect, state and nonce', async () => {
     await enableOidc({ ServerAddress: 'https://gw.example.com/' })
     await oidcProvider()
-    const res = await (await browser()).get('/api/oauth/endpoint')
+    const res = await (await browserClient()).get('/api/oauth/endpoint')
     const url = new URL(res.body.data)
     expect(`${url.origin}${url.pathname}`).toBe(`${ISSUER}/authorize`)
     expect(Object.fromEntries(url.searchParams)).toMatchObject({
@@ -105,7 +99,7 @@ describe('OIDC login', () => {
   it('registers and logs in with a verified ID token, sending the code with the client secret', async () => {
     await enableOidc({ QuotaForNewUser: '42' })
     const { mock, authorize } = await oidcProvider()
-    const c = await browser()
+    const c = await browserClient()
     const res = await signIn(c, authorize)
     expect(res.status).toBe(200)
     expect(res.body).toMatchObject({
@@ -120,7 +114,7 @@ describe('OIDC login', () => {
   it('keeps an email the provider did not say it verified out of the account', async () => {
     await enableOidc()
     const { authorize } = await oidcProvider({ tamper: ({ email_verified: _dropped, ...claims }) => claims })
-    const res = await signIn(await browser(), authorize)
+    const res = await signIn(await browserClient(), authorize)
     expect(res.status).toBe(200)
     expect(res.body.data).toMatchObject({ username: 'oidc-user', email: '' })
   })
@@ -128,7 +122,7 @@ describe('OIDC login', () => {
   it('takes the username from userinfo when the configured claim is not in the ID token', async () => {
     await enableOidc({ OIDCUsernameClaims: 'nickname' })
     const { authorize } = await oidcProvider()
-    const res = await signIn(await browser(), authorize)
+    const res = await signIn(await browserClient(), authorize)
     expect(res.body.data.username).toBe('nick-from-userinfo')
   })
 
@@ -150,7 +144,7 @@ describe('OIDC login', () => {
   it.each(rejected)('refuses an ID token with %s', async (_name, provider, message) => {
     await enableOidc()
     const { authorize } = await oidcProvider(provider)
-    const c = await browser()
+    const c = await browserClient()
     const res = await signIn(c, authorize)
     expect(res.status).toBe(400)
     expect(res.body.message).toBe(message)
@@ -160,7 +154,7 @@ describe('OIDC login', () => {
   it('reports a refused code and a bad state', async () => {
     await enableOidc()
     const { authorize } = await oidcProvider()
-    const c = await browser()
+    const c = await browserClient()
     const { state } = authorize((await c.get('/api/oauth/endpoint')).body.data)
     const refused = await c.get(`/api/oauth/oidc?code=stale-code&state=${state}`)
     expect(refused.status).toBe(400)
@@ -172,7 +166,7 @@ describe('OIDC login', () => {
   it('reports a broken discovery document as 502', async () => {
     await enableOidc()
     await oidcProvider({ discovery: () => new Response('oops', { status: 500 }) })
-    const broken = await (await browser()).get('/api/oauth/endpoint')
+    const broken = await (await browserClient()).get('/api/oauth/endpoint')
     expect(broken.status).toBe(502)
     expect(broken.body.message).toBe('OIDC provider answered with status 500 and no JSON')
   })
@@ -180,14 +174,14 @@ describe('OIDC login', () => {
   it('refuses a discovery document that names another issuer', async () => {
     await enableOidc()
     await oidcProvider({ discovery: (doc) => jsonResponse({ ...doc, issuer: 'https://evil.example.com' }) })
-    const res = await (await browser()).get('/api/oauth/endpoint')
+    const res = await (await browserClient()).get('/api/oauth/endpoint')
     expect(res.status).toBe(502)
     expect(res.body.message).toMatch(/issuer is https:\/\/evil\.example\.com/)
   })
 
   it('is refused while OIDC login is off', async () => {
     await setupRoot()
-    const res = await (await browser()).get('/api/oauth/endpoint')
+    const res = await (await browserClient()).get('/api/oauth/endpoint')
     expect(res.status).toBe(403)
     expect(res.body.message).toBe('OIDC login is not enabled by the administrator')
   })
