@@ -18,6 +18,7 @@ import { isFrozen } from '../relay/health-view'
 import { requestsPerMinute } from '../relay/group-limits'
 import { candidatesFor, getRoutingTable, type RoutedChannel } from '../relay/routing-table'
 import { weightedPick } from '../relay/select-channel'
+import { notifyTaskFinished } from '../telegram/notify'
 import type { RelayAuth } from '../relay/token-auth'
 import type { RefusalReason, WalletLog } from '../../durable-objects/wallet-types'
 import type { HonoEnv } from '../env'
@@ -153,4 +154,36 @@ export async function refundFailedTask(env: Env, task: FailedTask): Promise<void
     },
   })
   if (!result.ok) console.error(`task refund ${task.platform}:${task.id} refused: ${result.reason}`)
+}
+
+/** A task update just written: the row as it was, and what it became. */
+export interface WrittenTaskUpdate {
+  platform: TaskPlatform
+  /** Names the task in the owner's Telegram notice, e.g. `Midjourney IMAGINE`. */
+  label: string
+  /** The upstream's task id, shown in the notice. */
+  upstreamId: string
+  row: { id: number; user_id: number; token_id: number; channel_id: number; quota: number; action: string }
+  status: string
+  progress: string
+  failReason: string
+  failed: boolean
+}
+
+/** After a task update is written: a failed task is refunded (once), a finished one announced to its owner. */
+export async function settleTaskUpdate(env: Env, t: WrittenTaskUpdate): Promise<void> {
+  const { row } = t
+  if (t.failed) {
+    await refundFailedTask(env, {
+      platform: t.platform,
+      id: row.id,
+      userId: row.user_id,
+      tokenId: row.token_id,
+      channelId: row.channel_id,
+      quota: row.quota,
+      action: row.action,
+      reason: t.failReason || 'failed',
+    })
+  }
+  if (t.progress === '100%') await notifyTaskFinished(env, row.user_id, t.label, t.upstreamId, t.status, t.failReason)
 }

@@ -6,8 +6,7 @@
  */
 import type { RoutedChannel } from '../../relay/routing-table'
 import { type BatchedPoll, pollPerChannel } from '../batched-poll'
-import { refundFailedTask } from '../task-charge'
-import { notifyTaskFinished } from '../../telegram/notify'
+import { settleTaskUpdate } from '../task-charge'
 
 export const MJ_CHANNEL_TYPE = 34
 export const MJ_TIMEOUT_MS = 60 * 60 * 1000
@@ -177,19 +176,16 @@ export async function applyMjUpdate(env: Env, row: MjRow, up: MjUpstreamTask | {
   if (result.meta.changes !== 1) {
     return (await env.DB.prepare('SELECT * FROM midjourneys WHERE id = ?').bind(row.id).first<MjRow>()) ?? row
   }
-  if (failed) {
-    await refundFailedTask(env, {
-      platform: 'mj',
-      id: row.id,
-      userId: row.user_id,
-      tokenId: row.token_id,
-      channelId: row.channel_id,
-      quota: row.quota,
-      action: row.action,
-      reason: next.fail_reason || 'failed',
-    })
-  }
-  if (next.progress === '100%') await notifyTaskFinished(env, row.user_id, `Midjourney ${row.action}`, row.mj_id, next.status, next.fail_reason)
+  await settleTaskUpdate(env, {
+    platform: 'mj',
+    label: `Midjourney ${row.action}`,
+    upstreamId: row.mj_id,
+    row,
+    status: next.status,
+    progress: next.progress,
+    failReason: next.fail_reason,
+    failed,
+  })
   return next
 }
 

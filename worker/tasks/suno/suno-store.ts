@@ -6,8 +6,7 @@
 import type { RoutedChannel } from '../../relay/routing-table'
 import { nowSeconds } from '../../lib/time'
 import { type BatchedPoll, pollPerChannel } from '../batched-poll'
-import { refundFailedTask } from '../task-charge'
-import { notifyTaskFinished } from '../../telegram/notify'
+import { settleTaskUpdate } from '../task-charge'
 
 export const SUNO_CHANNEL_TYPE = 41
 export const SUNO_TIMEOUT_SECONDS = 60 * 60
@@ -127,20 +126,16 @@ export async function applySunoUpdate(env: Env, row: TaskRow, up: SunoUpstreamTa
     .bind(next.status, next.fail_reason, next.start_time, next.finish_time, next.progress, next.data, next.updated_at, row.id)
     .run()
   if (result.meta.changes !== 1) return (await env.DB.prepare('SELECT * FROM tasks WHERE id = ?').bind(row.id).first<TaskRow>()) ?? row
-  if (failed) {
-    await refundFailedTask(env, {
-      platform: row.platform === 'kling' ? 'kling' : 'suno',
-      id: row.id,
-      userId: row.user_id,
-      tokenId: row.token_id,
-      channelId: row.channel_id,
-      quota: row.quota,
-      action: row.action,
-      reason: next.fail_reason || 'failed',
-    })
-  }
-  if (next.progress === '100%')
-    await notifyTaskFinished(env, row.user_id, `${PLATFORM_LABEL[row.platform] ?? row.platform} ${row.action}`, row.task_id, next.status, next.fail_reason)
+  await settleTaskUpdate(env, {
+    platform: row.platform === 'kling' ? 'kling' : 'suno',
+    label: `${PLATFORM_LABEL[row.platform] ?? row.platform} ${row.action}`,
+    upstreamId: row.task_id,
+    row,
+    status: next.status,
+    progress: next.progress,
+    failReason: next.fail_reason,
+    failed,
+  })
   return next
 }
 
