@@ -2,7 +2,7 @@
 import type { ChatRequest } from '../chat-types'
 import type { ProviderAdapter } from '../types'
 import { errorFromBody, joinUrl } from '../url'
-import { MalformedUpstreamError } from '../../lib/upstream-error'
+import { upstreamJson } from '../../lib/upstream-error'
 import { toAnthropicRequest } from './request'
 import { toOpenAIChat } from './response'
 import { AnthropicStream } from './stream'
@@ -21,13 +21,7 @@ export const anthropicAdapter: ProviderAdapter = {
     })
   },
   async parseResponse(_call, res) {
-    const text = await res.text()
-    let body: unknown
-    try {
-      body = JSON.parse(text)
-    } catch (err) {
-      throw new MalformedUpstreamError(`upstream returned malformed JSON: ${(err as Error).message}`)
-    }
+    const body = await upstreamJson(res)
     return { kind: 'json', ...toOpenAIChat(body) }
   },
   createStream: (call) => new AnthropicStream(call),

@@ -2,7 +2,7 @@
 import type { ChatRequest } from '../chat-types'
 import type { ProviderAdapter } from '../types'
 import { errorFromBody, joinUrl } from '../url'
-import { MalformedUpstreamError } from '../../lib/upstream-error'
+import { upstreamJson } from '../../lib/upstream-error'
 import { toCohereChat, toOpenAIChat } from './chat'
 import { fromCohereEmbed, fromCohereRerank, toCohereEmbed, toCohereRerank } from './embed-rerank'
 import { CohereStream } from './stream'
@@ -31,12 +31,7 @@ export const cohereAdapter: ProviderAdapter = {
     })
   },
   async parseResponse(call, res) {
-    let body: unknown
-    try {
-      body = JSON.parse(await res.text())
-    } catch (err) {
-      throw new MalformedUpstreamError(`upstream returned malformed JSON: ${(err as Error).message}`)
-    }
+    const body = await upstreamJson(res)
     if (call.op === 'embeddings') return { kind: 'json', ...fromCohereEmbed(body, call.json ?? {}, call.model) }
     if (call.op === 'rerank') return { kind: 'json', ...fromCohereRerank(body, call.json ?? {}, call.model) }
     return { kind: 'json', ...toOpenAIChat(body, call.model) }

@@ -8,7 +8,7 @@ import type { SseEvent } from '../../../shared/contract/sse'
 import { textOf, type ChatRequest } from '../chat-types'
 import type { ProviderAdapter, UpstreamError } from '../types'
 import { errorFromBody, joinUrl } from '../url'
-import { MalformedUpstreamError } from '../../lib/upstream-error'
+import { MalformedUpstreamError, upstreamJson } from '../../lib/upstream-error'
 import { ConvertedStream } from '../openai/chunk'
 
 export const COZE_BASE_URL = 'https://api.coze.com'
@@ -75,12 +75,7 @@ export const cozeAdapter: ProviderAdapter = {
     })
   },
   async parseResponse(call, res) {
-    let body: any
-    try {
-      body = JSON.parse(await res.text())
-    } catch (err) {
-      throw new MalformedUpstreamError(`upstream returned malformed JSON: ${(err as Error).message}`)
-    }
+    const body = await upstreamJson<any>(res)
     const error = cozeError(body)
     if (error) throw new MalformedUpstreamError(`Coze error ${error.code}: ${error.message}`)
     const content = (body.messages ?? [])

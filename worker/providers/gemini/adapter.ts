@@ -5,7 +5,7 @@
 import type { ChatRequest } from '../chat-types'
 import type { ChannelInfo, ProviderAdapter } from '../types'
 import { errorFromBody, joinUrl } from '../url'
-import { MalformedUpstreamError } from '../../lib/upstream-error'
+import { upstreamJson } from '../../lib/upstream-error'
 import { toGeminiRequest } from './request'
 import { toOpenAIChat } from './response'
 import { GeminiStream } from './stream'
@@ -25,13 +25,7 @@ export const geminiAdapter: ProviderAdapter = {
     })
   },
   async parseResponse(call, res) {
-    const text = await res.text()
-    let body: unknown
-    try {
-      body = JSON.parse(text)
-    } catch (err) {
-      throw new MalformedUpstreamError(`upstream returned malformed JSON: ${(err as Error).message}`)
-    }
+    const body = await upstreamJson(res)
     return { kind: 'json', ...toOpenAIChat(body, call.model) }
   },
   createStream: (call) => new GeminiStream(call),

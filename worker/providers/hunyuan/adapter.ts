@@ -5,7 +5,7 @@
 import type { ChatRequest } from '../chat-types'
 import type { ProviderAdapter } from '../types'
 import { errorFromBody, joinUrl } from '../url'
-import { MalformedUpstreamError } from '../../lib/upstream-error'
+import { MalformedUpstreamError, upstreamJson } from '../../lib/upstream-error'
 import { toHunyuanRequest } from './request'
 import { HunyuanStream, hunyuanError, toOpenAIChat } from './response'
 import { TC3_CONTENT_TYPE, tc3Authorization } from './sign'
@@ -39,12 +39,7 @@ export const hunyuanAdapter: ProviderAdapter = {
     return new Request(url, { method: 'POST', headers, body })
   },
   async parseResponse(call, res) {
-    let body: any
-    try {
-      body = JSON.parse(await res.text())
-    } catch (err) {
-      throw new MalformedUpstreamError(`upstream returned malformed JSON: ${(err as Error).message}`)
-    }
+    const body = await upstreamJson<any>(res)
     const error = hunyuanError(body)
     // Tencent Cloud answers 200 with the failure inside: the relay treats it as an upstream failure.
     if (error) throw new MalformedUpstreamError(`Hunyuan ${error.code ?? 'error'}: ${error.message}`)

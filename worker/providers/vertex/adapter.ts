@@ -7,7 +7,7 @@
 import type { ChatRequest } from '../chat-types'
 import type { ChannelInfo, ProviderAdapter, RelayCall } from '../types'
 import { errorFromBody, joinUrl } from '../url'
-import { MalformedUpstreamError } from '../../lib/upstream-error'
+import { upstreamJson } from '../../lib/upstream-error'
 import { toAnthropicRequest } from '../anthropic/request'
 import { toOpenAIChat as anthropicToOpenAI } from '../anthropic/response'
 import { AnthropicStream } from '../anthropic/stream'
@@ -59,12 +59,7 @@ export function createVertexAdapter(fetcher: Fetcher): ProviderAdapter {
       })
     },
     async parseResponse(call, res) {
-      let body: unknown
-      try {
-        body = JSON.parse(await res.text())
-      } catch (err) {
-        throw new MalformedUpstreamError(`upstream returned malformed JSON: ${(err as Error).message}`)
-      }
+      const body = await upstreamJson(res)
       return { kind: 'json', ...(isClaude(call.model) ? anthropicToOpenAI(body) : geminiToOpenAI(body, call.model)) }
     },
     createStream: (call) => (isClaude(call.model) ? new AnthropicStream(call) : new GeminiStream(call)),
