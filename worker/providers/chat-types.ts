@@ -64,3 +64,11 @@ export function parseToolArguments(args: string): Record<string, unknown> {
 }
 
 export const stopList = (stop: ChatRequest['stop']): string[] | undefined => (stop == null ? undefined : Array.isArray(stop) ? (stop.length ? stop : undefined) : [stop])
+
+/** Appends a turn to `messages`, merged into the last one when it has the same role (APIs that want roles to alternate); an empty turn is dropped. */
+export function pushTurn<Role, Block>(messages: { role: Role; content: Block[] }[], role: Role, content: Block[]): void {
+  if (content.length === 0) return
+  const last = messages[messages.length - 1]
+  if (last && last.role === role) last.content.push(...content)
+  else messages.push({ role, content })
+}

@@ -1,5 +1,5 @@
 /** OpenAI chat request → Anthropic Messages request (system extraction, images, tools, tool results). */
-import { imageUrlOf, parseDataUrl, parseToolArguments, stopList, textOf, type ChatMessage, type ChatRequest } from '../chat-types'
+import { imageUrlOf, parseDataUrl, parseToolArguments, stopList, textOf, type ChatMessage, type ChatRequest, pushTurn } from '../chat-types'
 
 export const CLAUDE_DEFAULT_MAX_TOKENS = 8192
 
@@ -41,12 +41,7 @@ function assistantBlocks(m: ChatMessage): Block[] {
 export function toAnthropicRequest(req: ChatRequest, model: string, stream: boolean): Record<string, unknown> {
   const system: string[] = []
   const messages: AnthropicMessage[] = []
-  const push = (role: AnthropicMessage['role'], content: Block[]) => {
-    if (content.length === 0) return
-    const last = messages[messages.length - 1]
-    if (last && last.role === role) last.content.push(...content)
-    else messages.push({ role, content })
-  }
+  const push = (role: AnthropicMessage['role'], content: Block[]) => pushTurn(messages, role, content)
   for (const m of req.messages) {
     switch (m.role) {
       case 'system':

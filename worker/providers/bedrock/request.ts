@@ -1,6 +1,6 @@
 /** OpenAI chat request → Bedrock Converse request (system blocks, images as bytes, tools, tool results). */
 import { ApiError } from '../../lib/errors'
-import { imageUrlOf, parseDataUrl, parseToolArguments, stopList, textOf, type ChatMessage, type ChatRequest } from '../chat-types'
+import { imageUrlOf, parseDataUrl, parseToolArguments, stopList, textOf, type ChatMessage, type ChatRequest, pushTurn } from '../chat-types'
 
 type Block = Record<string, unknown>
 interface ConverseMessage {
@@ -40,12 +40,7 @@ export function toConverseRequest(req: ChatRequest, model: string): Record<strin
   const system: Block[] = []
   const messages: ConverseMessage[] = []
   let usesTools = false
-  const push = (role: ConverseMessage['role'], content: Block[]) => {
-    if (content.length === 0) return
-    const last = messages[messages.length - 1]
-    if (last && last.role === role) last.content.push(...content)
-    else messages.push({ role, content })
-  }
+  const push = (role: ConverseMessage['role'], content: Block[]) => pushTurn(messages, role, content)
   for (const m of req.messages) {
     switch (m.role) {
       case 'system':
