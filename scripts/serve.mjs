@@ -28,7 +28,7 @@ import { Miniflare, Log, LogLevel, convertV4MiniflareOptions } from 'miniflare'
 import { unstable_getMiniflareWorkerOptions } from 'wrangler'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-const STOP_GRACE_MS = 300
+const STOP_GRACE_MS = 500
 
 export async function startServer({
   port = Number(process.env.PORT ?? 8787),
@@ -45,6 +45,9 @@ export async function startServer({
   /** Serve through Miniflare's entry worker, which logs every request (off the fast path otherwise). */
   logRequests = process.env.LOG_REQUESTS === '1',
 } = {}) {
+  // The secret of the graceful stop (worker/lib/self-hosted.ts): new for every start.
+  const drainToken = randomBytes(18).toString('base64url')
+  vars = { ...vars, SELF_HOSTED_DRAIN_TOKEN: drainToken }
   const outdir = path.join(root, '.wrangler/build')
   if (build)
     execFileSync(process.execPath, [path.join(root, 'node_modules/wrangler/bin/wrangler.js'), 'deploy', '--dry-run', ...(minify ? ['--minify'] : []), '--outdir', outdir], {
@@ -101,8 +104,10 @@ export async function startServer({
     mf,
     async stop() {
       if (timer) clearInterval(timer)
-      // A moment for background work the last answers scheduled (credit-lease reports to the
-      // wallets) to reach the Durable Objects, which keep it across the restart.
+      // Refuse new requests first (503), then give the requests in flight and the background work
+      // their answers scheduled (credit-lease reports that charge them) a moment to reach the
+      // Durable Objects, which keep it across the restart: nothing served goes unpaid.
+      await fetch(new URL('/__serve/drain', url), { method: 'POST', headers: { 'x-serve-drain': drainToken } }).catch(() => undefined)
       await new Promise((resolve) => setTimeout(resolve, STOP_GRACE_MS))
       await mf.dispose()
     },

@@ -18,6 +18,8 @@ import { z } from 'zod'
 import { csrf } from './middleware/csrf'
 import { sessionAuth } from './middleware/session-auth'
 import { rootRoute } from './middleware/access'
+import { config } from './lib/env'
+import { isDraining } from './lib/self-hosted'
 
 /** The test clock's offset: a bounded integer of milliseconds (a year either way). */
 const testClockBody = z.object({ offset_ms: z.number().int().min(-31_536_000_000).max(31_536_000_000).default(0) })
@@ -26,7 +28,8 @@ const isRelayPath = (path: string) => path.startsWith('/v1') || path.startsWith(
 
 export function renderError(c: Context<HonoEnv>, err: unknown) {
   const apiError = toApiError(err)
-  if (apiError.status >= 500) console.error(`[${c.get('requestId')}] ${c.req.method} ${c.req.path}`, apiError.cause ?? err)
+  // A refusal while the server stops (lib/self-hosted.ts) is expected, not an error to log.
+  if (apiError.status >= 500 && apiError.code !== 'server_restarting') console.error(`[${c.get('requestId')}] ${c.req.method} ${c.req.path}`, apiError.cause ?? err)
   if (isRelayPath(c.req.path)) return withErrorHeaders(apiError, c.json(openAIBody(apiError, c.get('requestId')), apiError.status))
   return withErrorHeaders(apiError, c.json(managementBody(apiError, c.get('requestId')), apiError.status))
 }
@@ -46,17 +49,18 @@ export function createApp() {
     const id = crypto.randomUUID()
     c.set('requestId', id)
     c.header('X-Request-Id', id)
+    if (isDraining()) throw new ApiError(503, 'The server is restarting; try again in a few seconds.', { code: 'server_restarting', headers: { 'retry-after': '5' } })
     if (!isRelayPath(c.req.path)) return apiSecurityHeaders(c, next)
     c.header('X-Content-Type-Options', 'nosniff')
     return next()
   })
   // Test-only, root only: moves the limits' and budgets' clock (lib/clock.ts); 404 unless the TEST_CLOCK var is "1".
   app.post('/api/test/clock', csrf, sessionAuth, rootRoute, async (c) => {
-    if ((c.env as { TEST_CLOCK?: string }).TEST_CLOCK !== '1') throw new ApiError(404, `Not found: ${c.req.method} ${c.req.path}`)
+    if (!config(c.env).testClock) throw new ApiError(404, `Not found: ${c.req.method} ${c.req.path}`)
     const parsed = testClockBody.safeParse(await c.req.json().catch(() => undefined))
     if (!parsed.success) throw validationError(parsed.error)
     const offset = parsed.data.offset_ms
-    setTestClockOffset(c.env as { TEST_CLOCK?: string }, offset)
+    setTestClockOffset(c.env, offset)
     return c.json({ success: true, message: '', data: { offset_ms: offset, now: Date.now() + offset } })
   })
   app.route('/api', adminApp)

@@ -6,8 +6,9 @@
 import { withEnv } from 'cloudflare:workers'
 import { app } from './app'
 import { runScheduled } from './cron'
-import { doLatencyMs, withDelayedDurableObjects } from './lib/do-latency'
-import { isWorkerPath, pathOf, withKnownPeer } from './lib/self-hosted'
+import { withDelayedDurableObjects } from './lib/do-latency'
+import { config, type EnvConfig } from './lib/env'
+import { DRAIN_PATH, drain, isWorkerPath, pathOf, withKnownPeer } from './lib/self-hosted'
 
 export { ChannelHealth } from '../durable-objects/channel-health'
 export { ConfigVersion } from '../durable-objects/config-version'
@@ -16,16 +17,22 @@ export { TaskQueue } from '../durable-objects/task-queue'
 export { TelegramPoller } from '../durable-objects/telegram-poller'
 export { UserWallet } from '../durable-objects/user-wallet'
 
-interface SelfHostedVars {
-  SELF_HOSTED_CLIENT_IP?: string
-}
-
 export default {
   fetch(incoming, env, ctx) {
-    if (!isWorkerPath(pathOf(incoming.url))) return env.ASSETS.fetch(incoming)
-    const peer = (env as SelfHostedVars).SELF_HOSTED_CLIENT_IP
+    // The checked variables (lib/env.ts); when one is malformed the app answers with the error in
+    // the caller's envelope, so the entry goes on without them.
+    let vars: EnvConfig | undefined
+    try {
+      vars = config(env)
+    } catch {
+      vars = undefined
+    }
+    const path = pathOf(incoming.url)
+    if (vars?.selfHostedDrainToken && path === DRAIN_PATH) return drain(incoming, vars.selfHostedDrainToken)
+    if (!isWorkerPath(path)) return env.ASSETS.fetch(incoming)
+    const peer = vars?.selfHostedClientIp
     const request: Request = peer ? withKnownPeer(incoming, peer) : incoming
-    const latency = doLatencyMs(env)
+    const latency = vars?.doLatencyMs ?? 0
     if (latency) {
       const delayed = withDelayedDurableObjects(env, latency)
       return withEnv(delayed, () => app.fetch(request, delayed, ctx)) as Response | Promise<Response>

@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
 import wranglerToml from '../../wrangler.toml?raw'
-import { DO_BINDINGS, doLatencyMs, withDelayedDurableObjects } from './do-latency'
+import { DO_BINDINGS, withDelayedDurableObjects } from './do-latency'
+import { config } from './env'
 
 const vars = (v: Record<string, string>) => ({ ...env, ...v }) as unknown as Env
 
 describe('test-only Durable Object latency', () => {
   it('is off unless the test flag is set', () => {
-    expect(doLatencyMs(vars({ DO_LATENCY_MS: '50' }))).toBe(0)
-    expect(doLatencyMs(vars({ DO_LATENCY_MS: '50', DO_LATENCY_TEST: '1' }))).toBe(50)
-    expect(doLatencyMs(vars({ DO_LATENCY_MS: 'x', DO_LATENCY_TEST: '1' }))).toBe(0)
+    expect(config(vars({ DO_LATENCY_MS: '50' })).doLatencyMs).toBe(0)
+    expect(config(vars({ DO_LATENCY_MS: '50', DO_LATENCY_TEST: '1' })).doLatencyMs).toBe(50)
+    expect(() => config(vars({ DO_LATENCY_MS: 'x', DO_LATENCY_TEST: '1' }))).toThrow(/DO_LATENCY_MS/)
   })
 
   it('makes every stub call wait, and still answers', async () => {

@@ -2,23 +2,12 @@
  * Test and benchmark only: every call on a Durable Object stub waits DO_LATENCY_MS first, as if
  * the object lived on another continent. Honoured only together with DO_LATENCY_TEST=1 (neither is
  * ever set in wrangler.toml), so `npm run bench` can show that no warm request waits on a Durable
- * Object. The wrapped bindings reach both `c.env` and `env` from cloudflare:workers (withEnv).
+ * Object (the delay is `config(env).doLatencyMs`, read at the Worker entry). The wrapped bindings reach both `c.env` and `env` from cloudflare:workers (withEnv).
  */
-import { config, shareConfig } from './env'
+import { shareConfig } from './env'
 
 /** Every Durable Object binding of wrangler.toml (a test keeps the list complete). */
 export const DO_BINDINGS = ['WALLET', 'CHANNEL_HEALTH', 'RATE_LIMITER', 'CONFIG_VERSION', 'TELEGRAM_POLLER', 'TASK_QUEUE'] as const
-
-/** The injected delay in ms, or 0 when the test flag is not set. */
-export function doLatencyMs(env: Env): number {
-  // Read at the entry before the app: a malformed variable means no delay here, and the app's own
-  // config() call answers the request with the error in the caller's envelope.
-  try {
-    return config(env).doLatencyMs
-  } catch {
-    return 0
-  }
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 

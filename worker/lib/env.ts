@@ -45,6 +45,7 @@ const envSchema = z.object({
   TEST_CLOCK: flag,
   ALLOW_PRIVATE_UPSTREAMS: flag,
   SELF_HOSTED_CLIENT_IP: optionalText.refine((v) => v === undefined || v === 'unknown' || isIp(v), 'must be an IP address or "unknown"'),
+  SELF_HOSTED_DRAIN_TOKEN: optionalText,
   DO_LATENCY_TEST: flag,
   DO_LATENCY_MS: wholeNumber(0, 0),
 })
@@ -62,6 +63,8 @@ export interface EnvConfig {
   allowPrivateUpstreams: boolean
   /** Set by `npm start` (scripts/serve.mjs) to what the socket knows about the peer. */
   selfHostedClientIp: string | undefined
+  /** Set by `npm start`: the secret of its graceful-stop request (lib/self-hosted.ts). */
+  selfHostedDrainToken: string | undefined
   /** Injected Durable Object latency in ms; 0 unless DO_LATENCY_TEST is "1". */
   doLatencyMs: number
 }
@@ -87,6 +90,7 @@ function parse(env: object): EnvConfig | ApiError {
     testClock: v.TEST_CLOCK,
     allowPrivateUpstreams: v.ALLOW_PRIVATE_UPSTREAMS,
     selfHostedClientIp: v.SELF_HOSTED_CLIENT_IP,
+    selfHostedDrainToken: v.SELF_HOSTED_DRAIN_TOKEN,
     doLatencyMs: v.DO_LATENCY_TEST ? v.DO_LATENCY_MS : 0,
   }
 }

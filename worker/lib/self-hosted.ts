@@ -9,7 +9,14 @@
  * sets SELF_HOSTED_CLIENT_IP to what the peer is known to be: `127.0.0.1` when it listens on
  * loopback only, `unknown` on a public interface (then only a trusted proxy header named in
  * CLIENT_IP_HEADER identifies a client). On Cloudflare the variable is unset and nothing changes.
+ *
+ * Graceful stop: before scripts/serve.mjs stops workerd it posts to DRAIN_PATH with the secret it
+ * set in SELF_HOSTED_DRAIN_TOKEN; from then on the Worker refuses new requests (503, in each API's
+ * envelope), so the requests in flight finish and their background work — the credit-lease reports
+ * that charge them — reaches the wallets before the process ends. Without the variable (Cloudflare)
+ * the path is an ordinary asset path.
  */
+import { safeEqual } from './crypto'
 
 /** Path prefixes the Worker serves; keep in step with `run_worker_first` in wrangler.toml. */
 export const WORKER_PATH_PREFIXES = ['/api', '/v1', '/v1beta', '/dashboard', '/mj', '/mj-fast', '/mj-turbo', '/mj-relax', '/suno', '/kling'] as const
@@ -43,4 +50,19 @@ export function withKnownPeer(request: Request, peer: string): Request {
   if (loopback) copy.headers.delete('cf-connecting-ip')
   else copy.headers.set('cf-connecting-ip', peer)
   return copy
+}
+
+/** Where `npm start` asks the Worker to stop taking requests (only with SELF_HOSTED_DRAIN_TOKEN set). */
+export const DRAIN_PATH = '/__serve/drain'
+
+let draining = false
+
+/** Whether the server is stopping: new requests are refused so the ones in flight can finish. */
+export const isDraining = () => draining
+
+/** The graceful-stop request: starts draining when it carries the token, else 404 like any unknown path. */
+export function drain(request: Request, token: string): Response {
+  if (request.method !== 'POST' || !safeEqual(request.headers.get('x-serve-drain') ?? '', token)) return new Response('Not found', { status: 404 })
+  draining = true
+  return new Response(null, { status: 204 })
 }
