@@ -234,6 +234,19 @@ async function main() {
     console.log(`cpu ${name}: ${cpu[name].msPerRequest.toFixed(3)} ms/request`)
   }
 
+  // A restart in the middle of load: holds, pending log rows and lease reports survive it, so the
+  // ledger below must still close exactly (requests cut by the stop are at most one per connection).
+  const restartLoad = load({ url: byName.gateway.url, connections: 8, duration: 6, headers: json(gateway.keys.fast), body: chatBody(false) })
+  await sleep(2000)
+  const restartStarted = Date.now()
+  await gateway.restart()
+  const restart = { ms: Date.now() - restartStarted }
+  const afterRestart = await restartLoad
+  Object.assign(restart, { served: afterRestart.ok, errors: afterRestart.errors })
+  gatewayServed += afterRestart.ok
+  gatewayInFlight += 2 * 8
+  console.log(`restart under load: ${JSON.stringify(restart)}`)
+
   const ledger = await ledgerCheck(await gateway.mf.getD1Database('DB'), gatewayServed, gatewayInFlight)
   console.log(`ledger: ${JSON.stringify(ledger)}`)
   await slowDo.stop()
@@ -250,6 +263,7 @@ async function main() {
     rounds: ROUNDS,
     phases,
     ledger,
+    restart,
     paired,
     slowName: slowTarget.name,
     doLatencyMs: DO_LATENCY_MS,

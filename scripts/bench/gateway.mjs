@@ -26,15 +26,24 @@ export async function startBenchGateway(mockUrl, { inspectorPort, minify, vars =
     stdio: 'ignore',
     env: { ...process.env, CI: '1', WRANGLER_SEND_METRICS: 'false' },
   })
-  const server = await startServer({ port: 0, persistDir, quiet: true, cron: false, build, inspectorPort, minify, vars: { CRITICAL_RATE_LIMIT: '100000', ...vars } })
+  const options = { persistDir, quiet: true, cron: false, inspectorPort, minify, vars: { CRITICAL_RATE_LIMIT: '100000', ...vars } }
+  let server = await startServer({ ...options, port: 0, build })
   const url = server.url.href.replace(/\/$/, '')
   const keys = await prepareGateway(url, mockUrl)
   return {
     url,
     keys,
-    mf: server.mf,
+    get mf() {
+      return server.mf
+    },
     /** The workerd process serving it (CPU and memory are read from the kernel's accounting). */
     pid: pidListeningOn(Number(new URL(url).port)),
+    /** Stop the server as `npm start` stops (background work gets its grace period) and start it again on the same state and port. */
+    async restart() {
+      await server.stop()
+      server = await startServer({ ...options, port: Number(new URL(url).port), build: false })
+      this.pid = pidListeningOn(Number(new URL(url).port))
+    },
     async stop() {
       await server.stop()
       rmSync(persistDir, { recursive: true, force: true })

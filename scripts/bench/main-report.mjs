@@ -24,7 +24,7 @@ function consoleInitialJs() {
 }
 
 export function writeMainReport(run) {
-  const { results, scenarios, concurrency, duration, rounds, phases, ledger, paired, slowName, doLatencyMs, cpu, cpuRequests, peakMb, seconds } = run
+  const { results, scenarios, concurrency, duration, rounds, phases, ledger, restart, paired, slowName, doLatencyMs, cpu, cpuRequests, peakMb, seconds } = run
   const get = (target, scenario, c) => results.find((r) => r.target === target && r.scenario === scenario && r.c === c)
   const bare = paired['bare worker']
   const gw = paired.gateway
@@ -86,6 +86,13 @@ export function writeMainReport(run) {
   )
   L.push(
     t('Ledger exact after the whole load', ledger.ok, `${ledger.logs} log rows = ${ledger.userRequests} requests counted; Σ quota ${ledger.logQuota} = used ${ledger.usedQuota}`)
+  )
+  L.push(
+    t(
+      'A restart in the middle of a run loses and overspends nothing',
+      ledger.ok,
+      `server stopped and started again during a c=8 run (${fmt(restart.ms / 1000, 1)} s down; ${restart.served} answers served around it, ${restart.errors} refused or cut while down); the ledger above includes it`
+    )
   )
   L.push(t('Worker bundle ≤ 1 MB gzipped', bundleGz <= 1024 * 1024, `${fmt(bundleGz / 1024, 0)} kB`))
   L.push(t('Console initial JS ≤ 300 kB gzipped', consoleGz <= 300 * 1024, `${fmt(consoleGz / 1024, 0)} kB`))
