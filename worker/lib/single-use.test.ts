@@ -4,19 +4,13 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { env } from 'cloudflare:workers'
-import { TestClient, setupRoot } from '../test/client'
+import { setupRoot, browserClient } from '../test/client'
 import { configureTestSmtp, mailsTo, uniqueEmail } from '../test/test-smtp'
 import { jsonResponse, mockProviders } from '../test/oauth-provider-mock'
 import { GITHUB_TOKEN_URL, GITHUB_USER_URL } from '../admin/oauth/providers/github'
 import { consumeSecret, guessSecret, MAX_GUESSES, putSecret } from './single-use'
 
 afterEach(() => vi.restoreAllMocks())
-
-async function anonymous() {
-  const c = new TestClient()
-  await c.get('/api/status')
-  return c
-}
 
 describe('single-use secret store', () => {
   it('gives a secret to exactly one of two concurrent consumers', async () => {
@@ -49,11 +43,11 @@ describe('single-use secrets at the routes', () => {
     await configureTestSmtp(root)
     await root.put('/api/option/', { key: 'ServerAddress', value: 'https://gw.example.com/' })
     const email = uniqueEmail('race')
-    const anon = await anonymous()
+    const anon = await browserClient()
     expect((await anon.post('/api/user/register', { username: 'raceuser', password: 'old-password-1', email })).status).toBe(200)
     await anon.get(`/api/reset_password?email=${encodeURIComponent(email)}`)
     const token = new URL(/https:\/\/\S+/.exec((await mailsTo(email))[0]!.text)![0]).searchParams.get('token')!
-    const [a, b] = [await anonymous(), await anonymous()]
+    const [a, b] = [await browserClient(), await browserClient()]
     const results = await Promise.all([a.post('/api/user/reset', { email, token }), b.post('/api/user/reset', { email, token })])
     expect(results.map((r) => r.status).sort()).toEqual([200, 400])
   })
@@ -62,7 +56,7 @@ describe('single-use secrets at the routes', () => {
     const root = await setupRoot()
     await configureTestSmtp(root)
     await root.put('/api/option/', { options: { EmailVerificationEnabled: 'true' } })
-    const anon = await anonymous()
+    const anon = await browserClient()
     const email = uniqueEmail('guess')
     await anon.get(`/api/verification?email=${encodeURIComponent(email)}`)
     const code = /verification code is: ([A-Z0-9]{6})/.exec((await mailsTo(email))[0]!.text)![1]!
@@ -82,7 +76,7 @@ describe('single-use secrets at the routes', () => {
       [GITHUB_TOKEN_URL]: () => jsonResponse({ access_token: 'tok', token_type: 'bearer' }),
       [GITHUB_USER_URL]: () => jsonResponse({ id: 4242, login: 'racer' }),
     })
-    const browser = await anonymous()
+    const browser = await browserClient()
     const state = (await browser.get('/api/oauth/state')).body.data as string
     const results = await Promise.all([browser.get(`/api/oauth/github?code=c1&state=${state}`), browser.get(`/api/oauth/github?code=c2&state=${state}`)])
     expect(results.map((r) => r.status).sort()).toEqual([200, 400])

@@ -1,22 +1,16 @@
 import { describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
-import { TestClient, setupRoot, signedInUser } from '../../test/client'
+import { setupRoot, signedInUser, browserClient } from '../../test/client'
 import { configureTestSmtp, mailsTo, uniqueEmail } from '../../test/test-smtp'
 
 const codeIn = (text: string) => /verification code is: ([A-Z0-9]{6})/.exec(text)?.[1]
-
-async function anonymous() {
-  const c = new TestClient()
-  await c.get('/api/status')
-  return c
-}
 
 describe('verification codes by mail', () => {
   it('mails a code that registration accepts once, and refuses a resend within 60 s', async () => {
     const root = await setupRoot()
     await configureTestSmtp(root)
     await root.put('/api/option/', { options: { EmailVerificationEnabled: 'true', SystemName: 'Mail Gateway' } })
-    const anon = await anonymous()
+    const anon = await browserClient()
     const email = uniqueEmail('reg')
 
     const sent = await anon.get(`/api/verification?email=${encodeURIComponent(email)}`)
@@ -47,7 +41,7 @@ describe('verification codes by mail', () => {
     const root = await setupRoot()
     await configureTestSmtp(root)
     await root.put('/api/option/', { options: { EmailDomainRestrictionEnabled: 'true', EmailDomainWhitelist: 'example.com, example.org' } })
-    const anon = await anonymous()
+    const anon = await browserClient()
     const outside = `someone.${crypto.randomUUID().slice(0, 6)}@evil.test`
     const refused = await anon.get(`/api/verification?email=${outside}`)
     expect(refused.status).toBe(400)
@@ -64,7 +58,7 @@ describe('verification codes by mail', () => {
 
   it('validates the query and says when SMTP is not configured', async () => {
     await setupRoot()
-    const anon = await anonymous()
+    const anon = await browserClient()
     const bad = await anon.get('/api/verification?email=not-an-email&purpose=spam')
     expect(bad.status).toBe(400)
     expect(Object.keys(bad.body.data.fields)).toEqual(expect.arrayContaining(['email', 'purpose']))
@@ -76,7 +70,7 @@ describe('verification codes by mail', () => {
   it('gives the resend slot back when delivery fails', async () => {
     const root = await setupRoot()
     await configureTestSmtp(root, { SMTPToken: 'wrong-password' })
-    const anon = await anonymous()
+    const anon = await browserClient()
     const email = uniqueEmail('retry')
     const failed = await anon.get(`/api/verification?email=${email}`)
     expect(failed.status).toBe(502)
@@ -126,7 +120,7 @@ describe('binding an email to the account', () => {
     const wrong = await client.get(`/api/oauth/email/bind?email=${uniqueEmail('c')}&code=ABCDEF`)
     expect(wrong.status).toBe(400)
     expect(wrong.body.message).toBe('Invalid or expired verification code')
-    expect((await (await anonymous()).get(`/api/oauth/email/bind?email=a@example.com&code=ABCDEF`)).status).toBe(401)
+    expect((await (await browserClient()).get(`/api/oauth/email/bind?email=a@example.com&code=ABCDEF`)).status).toBe(401)
   })
 })
 
@@ -136,7 +130,7 @@ describe('password reset by mail', () => {
     await configureTestSmtp(root)
     await root.put('/api/option/', { key: 'ServerAddress', value: 'https://gw.example.com/' })
     const email = uniqueEmail(name)
-    const session = await anonymous()
+    const session = await browserClient()
     expect((await session.post('/api/user/register', { username: name, password: 'old-password-1', email })).status).toBe(200)
     expect((await session.post('/api/user/login', { username: name, password: 'old-password-1' })).status).toBe(200)
     return { root, email, session }
@@ -146,7 +140,7 @@ describe('password reset by mail', () => {
 
   it('mails a single-use link that sets a new random password and ends other sessions', async () => {
     const { email, session } = await userWithEmail('resetme')
-    const anon = await anonymous()
+    const anon = await browserClient()
     const asked = await anon.get(`/api/reset_password?email=${encodeURIComponent(email)}`)
     expect(asked.status).toBe(200)
     const [mail] = await mailsTo(email)
@@ -167,7 +161,7 @@ describe('password reset by mail', () => {
     const password = reset.body.data as string
     expect(password.length).toBeGreaterThanOrEqual(12)
     expect((await session.get('/api/user/self')).status).toBe(401)
-    const fresh = await anonymous()
+    const fresh = await browserClient()
     expect((await fresh.post('/api/user/login', { username: 'resetme', password: 'old-password-1' })).status).toBe(401)
     expect((await fresh.post('/api/user/login', { username: 'resetme', password })).status).toBe(200)
 
@@ -178,7 +172,7 @@ describe('password reset by mail', () => {
 
   it("answers 'Invalid link' for an expired token or another email, and hides unknown addresses", async () => {
     const { email } = await userWithEmail('expiry')
-    const anon = await anonymous()
+    const anon = await browserClient()
     expect((await anon.get(`/api/reset_password?email=${email}`)).status).toBe(200)
     const token = linkIn((await mailsTo(email))[0]!.text).searchParams.get('token')!
     expect((await anon.post('/api/user/reset', { email: uniqueEmail('other'), token })).body.message).toBe('Invalid link')
@@ -197,7 +191,7 @@ describe('password reset by mail', () => {
 
   it('sends at most one reset mail per address per minute, still answering success', async () => {
     const { email } = await userWithEmail('flood')
-    const anon = await anonymous()
+    const anon = await browserClient()
     expect((await anon.get(`/api/reset_password?email=${email}`)).status).toBe(200)
     expect((await anon.get(`/api/reset_password?email=${email}`)).status).toBe(200)
     expect(await mailsTo(email)).toHaveLength(1)

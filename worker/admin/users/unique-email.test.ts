@@ -5,19 +5,13 @@
  */
 import { describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
-import { TestClient, setupRoot } from '../../test/client'
+import { setupRoot, browserClient } from '../../test/client'
 import { EMAIL_TAKEN_MESSAGE } from '../../db/errors'
-
-async function anonymous() {
-  const c = new TestClient()
-  await c.get('/api/status')
-  return c
-}
 
 describe('unique emails', () => {
   it('refuses registering a second account with the same address in another case', async () => {
     await setupRoot()
-    const anon = await anonymous()
+    const anon = await browserClient()
     expect((await anon.post('/api/user/register', { username: 'first', password: 'password-123', email: 'Dup@Example.io' })).status).toBe(200)
     const second = await anon.post('/api/user/register', { username: 'second', password: 'password-123', email: 'dup@example.IO' })
     expect(second.status).toBe(409)
