@@ -30,32 +30,44 @@ const until = async (check: () => Promise<boolean>, ms = 15_000) => {
   return false
 }
 
+/** Fresh local state with the real migrations. */
+function freshState(prefix: string) {
+  const persistDir = mkdtempSync(path.join(tmpdir(), prefix))
+  execFileSync(process.execPath, [path.join(root, 'node_modules/wrangler/bin/wrangler.js'), 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persistDir], {
+    cwd: root,
+    stdio: 'ignore',
+    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: '1' },
+  })
+  return persistDir
+}
+
+/** Root, a priced model on a mock channel, `quota` granted to root, and root's balance after it. */
+async function prepare(url: string, quota: number) {
+  const admin = new ApiSession(url)
+  await admin.call('GET', '/api/status')
+  await admin.ok('POST', '/api/setup', { username: 'root', password: 'root-password-1' })
+  await admin.ok('POST', '/api/prices/single', { model: 'restart-model', type: 'tokens', channel_type: 1, input: 1, output: 1 })
+  const [channel] = await admin.ok<any[]>('POST', '/api/channel/', {
+    type: 8,
+    name: 'mock',
+    key: 'sk-restart',
+    base_url: inject('mockUrl'),
+    models: ['restart-model'],
+    group: ['default'],
+  })
+  const me = await admin.ok<{ id: number }>('GET', '/api/user/self')
+  await admin.ok('POST', `/api/user/quota/${me.id}`, { quota })
+  // Root's starting balance plus the grant above.
+  const before = (await admin.ok<{ quota: number }>('GET', '/api/user/self')).quota
+  return { admin, channel, before }
+}
+
 describe('restart', () => {
   it('keeps settled quota, tokens, channels and logs across a stop and start', async () => {
-    const persistDir = mkdtempSync(path.join(tmpdir(), 'gateway-restart-'))
-    execFileSync(process.execPath, [path.join(root, 'node_modules/wrangler/bin/wrangler.js'), 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persistDir], {
-      cwd: root,
-      stdio: 'ignore',
-      env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: '1' },
-    })
+    const persistDir = freshState('gateway-restart-')
     try {
       let { server, url } = await boot(persistDir)
-      const admin = new ApiSession(url)
-      await admin.call('GET', '/api/status')
-      await admin.ok('POST', '/api/setup', { username: 'root', password: 'root-password-1' })
-      await admin.ok('POST', '/api/prices/single', { model: 'restart-model', type: 'tokens', channel_type: 1, input: 1, output: 1 })
-      const [channel] = await admin.ok<any[]>('POST', '/api/channel/', {
-        type: 8,
-        name: 'mock',
-        key: 'sk-restart',
-        base_url: inject('mockUrl'),
-        models: ['restart-model'],
-        group: ['default'],
-      })
-      const me = await admin.ok<{ id: number }>('GET', '/api/user/self')
-      await admin.ok('POST', `/api/user/quota/${me.id}`, { quota: 1_000_000 })
-      // Root's starting balance plus the grant above.
-      const before = (await admin.ok<{ quota: number }>('GET', '/api/user/self')).quota
+      const { admin, channel, before } = await prepare(url, 1_000_000)
       const token = await admin.ok<{ id: number; key: string }>('POST', '/api/token/', { name: 'restart', unlimited_quota: true })
       const answers = await Promise.all(
         Array.from({ length: 10 }, () =>
@@ -87,26 +99,14 @@ describe('restart', () => {
   }, 120_000)
 
   it('charges every answered request when it stops under load, and refuses new ones while it stops', async () => {
-    const persistDir = mkdtempSync(path.join(tmpdir(), 'gateway-restart-load-'))
-    execFileSync(process.execPath, [path.join(root, 'node_modules/wrangler/bin/wrangler.js'), 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persistDir], {
-      cwd: root,
-      stdio: 'ignore',
-      env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: '1' },
-    })
+    const persistDir = freshState('gateway-restart-load-')
     try {
       let { server, url } = await boot(persistDir)
-      const admin = new ApiSession(url)
-      await admin.call('GET', '/api/status')
-      await admin.ok('POST', '/api/setup', { username: 'root', password: 'root-password-1' })
-      await admin.ok('POST', '/api/prices/single', { model: 'restart-model', type: 'tokens', channel_type: 1, input: 1, output: 1 })
-      await admin.ok('POST', '/api/channel/', { type: 8, name: 'mock', key: 'sk-restart', base_url: inject('mockUrl'), models: ['restart-model'], group: ['default'] })
-      const me = await admin.ok<{ id: number }>('GET', '/api/user/self')
-      await admin.ok('POST', `/api/user/quota/${me.id}`, { quota: 10_000_000 })
+      const { admin, before } = await prepare(url, 10_000_000)
       // No requests-per-minute cap for this user's group (the default allows 600 a minute).
       const groups = await admin.ok<any[]>('GET', '/api/user_group/')
       const def = groups.find((g) => g.symbol === 'default')
       await admin.ok('PUT', '/api/user_group/', { id: def.id, symbol: 'default', name: def.name, ratio: 1, api_rate: 0, public: false, enable: true })
-      const before = (await admin.ok<{ quota: number }>('GET', '/api/user/self')).quota
       const token = await admin.ok<{ key: string }>('POST', '/api/token/', { name: 'load', unlimited_quota: true })
       const target = url
       let running = true
