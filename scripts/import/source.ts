@@ -7,6 +7,7 @@ import { closeSync, openSync, readFileSync, readSync, writeFileSync, mkdtempSync
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { parseDump, type Row } from './sql-dump'
+import { SQLITE_TABLES_SQL, sqliteTables } from './sqlite-tables'
 
 export type { Row } from './sql-dump'
 
@@ -37,19 +38,12 @@ async function openSqlite(file: string): Promise<SourceDatabase> {
   // Loaded lazily: node:sqlite prints an "experimental" warning on Node 22 when imported.
   const { DatabaseSync } = await import('node:sqlite')
   const db = new DatabaseSync(file, { readOnly: true })
-  const names = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as { name: string }[]
-  const byLower = new Map(names.map((n) => [n.name.toLowerCase(), n.name]))
-  return {
-    format: 'sqlite',
-    tables: new Set(byLower.keys()),
-    rows(table) {
-      const real = byLower.get(table)
-      if (!real) return []
-      return db.prepare(`SELECT * FROM "${real.replace(/"/g, '""')}"`).all() as Row[]
-    },
-    problems: [],
-    close: () => db.close(),
-  }
+  const names = (db.prepare(SQLITE_TABLES_SQL).all() as { name: string }[]).map((n) => n.name)
+  return sqliteTables(
+    names,
+    (sql) => db.prepare(sql).all() as Row[],
+    () => db.close()
+  )
 }
 
 function openDump(file: string): SourceDatabase {

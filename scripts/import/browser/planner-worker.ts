@@ -9,6 +9,7 @@ import wasmUrl from 'sql.js/dist/sql-wasm-browser.wasm?url'
 import { buildPlan } from '../mapping'
 import type { SourceDatabase } from '../source'
 import { parseDump, type Row, type SqlValue } from '../sql-dump'
+import { SQLITE_TABLES_SQL, sqliteTables } from '../sqlite-tables'
 import { toWirePlan } from '../wire-plan'
 import type { PlannerRequest, PlannerResponse } from './planner-protocol'
 
@@ -17,21 +18,13 @@ const SQLITE_MAGIC = 'SQLite format 3\0'
 const cell = (v: SqliteValue): SqlValue => (v instanceof Uint8Array ? new TextDecoder().decode(v) : v)
 
 function sqliteSource(db: Database): SourceDatabase {
-  const names = (db.exec("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")[0]?.values ?? []).map((v) => String(v[0]))
-  const byLower = new Map(names.map((n) => [n.toLowerCase(), n]))
-  return {
-    format: 'sqlite',
-    tables: new Set(byLower.keys()),
-    rows(table) {
-      const real = byLower.get(table)
-      if (!real) return []
-      const result = db.exec(`SELECT * FROM "${real.replace(/"/g, '""')}"`)[0]
-      if (!result) return []
-      return result.values.map((values) => Object.fromEntries(result.columns.map((c, i) => [c, cell(values[i] ?? null)])) as Row)
-    },
-    problems: [],
-    close: () => db.close(),
+  const names = (db.exec(SQLITE_TABLES_SQL)[0]?.values ?? []).map((v) => String(v[0]))
+  const selectAll = (sql: string): Row[] => {
+    const result = db.exec(sql)[0]
+    if (!result) return []
+    return result.values.map((values) => Object.fromEntries(result.columns.map((c, i) => [c, cell(values[i] ?? null)])) as Row)
   }
+  return sqliteTables(names, selectAll, () => db.close())
 }
 
 async function open(file: ArrayBuffer): Promise<SourceDatabase> {
