@@ -153,7 +153,7 @@ describe('signing in with external accounts', () => {
     const isAuthorize = (url: URL) => url.href.startsWith(idp.oidc.issuer.url!) && url.pathname.endsWith('/authorize')
     await page.route(isAuthorize, async (route) => {
       const answer = await route.fetch({ maxRedirects: 0 })
-      callbackUrl = answer.headers()['location'] ?? ''
+      callbackUrl = answer.headers().location ?? ''
       await route.abort()
     })
     await page.goto('/login')
