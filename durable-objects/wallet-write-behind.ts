@@ -18,8 +18,13 @@ import {
 import { pendingRows, ROWS_PER_KEY, type PendingEntry, type TokenState, type UserState } from './wallet-state'
 import type { WalletStore } from './wallet-store'
 
-/** Log rows per D1 batch (≈100 INSERT statements): D1 bounds statements and parameters per batch. */
-const MAX_LOGS_PER_FLUSH = 500
+/**
+ * Log rows per D1 batch (packed as JSON, wallet-flush.ts: one INSERT per 512 KB). Fewer, larger
+ * batches cost less than many small ones — each batch has a fixed cost (plan, statistics, balances,
+ * markers) — and under load the flush is what the gateway's p99 waits behind: at c = 32 a 500-row
+ * limit measured p99 83 ms, 100 rows 115–121 ms, 2,000 rows 59–67 ms.
+ */
+const MAX_LOGS_PER_FLUSH = 2000
 
 /** Write everything pending; a backlog (e.g. after a D1 outage) goes out in bounded batches, oldest logs first. */
 export async function drainToD1(store: WalletStore, db: D1Database): Promise<void> {
