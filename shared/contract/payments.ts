@@ -6,7 +6,9 @@
  */
 import type { PaymentCurrency } from './payment-amount'
 
-export type GatewayType = 'stripe' | 'alipay' | 'wxpay' | 'epay'
+/** Gateway types by their one-hub ids (worker/payments/gateways/registry.ts has one gateway for each). */
+export const GATEWAY_TYPES = ['stripe', 'alipay', 'wxpay', 'epay'] as const
+export type GatewayType = (typeof GATEWAY_TYPES)[number]
 
 export const ORDER_STATUSES = ['pending', 'success', 'failed', 'closed', 'refunded'] as const
 export type OrderStatus = (typeof ORDER_STATUSES)[number]

@@ -34,7 +34,7 @@ const money = z.coerce.number().min(0, 'must be at least 0').max(1_000_000, 'mus
 /** Each field without its default, so a partial update leaves out what it does not send. */
 const gatewayFields = {
   name: z.string().trim().min(1, 'Name is required').max(100),
-  type: z.enum(GATEWAY_TYPES as [string, ...string[]], 'must be stripe, alipay, wxpay or epay'),
+  type: z.enum(GATEWAY_TYPES, 'must be stripe, alipay, wxpay or epay'),
   icon: z.union([z.literal(''), z.url('must be a URL')]),
   currency: z.enum(PAYMENT_CURRENCIES, 'must be USD or CNY'),
   /** USD, two decimals at most. */

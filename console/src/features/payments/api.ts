@@ -11,11 +11,11 @@ import { api } from '@/lib/api-client'
 import { notify } from '@/lib/notify'
 import type { Page } from '@contract/paging'
 import {
+  GATEWAY_TYPES,
   ORDER_STATUSES,
   type ConfigField,
   type Gateway,
   type GatewayDetail,
-  type GatewayType,
   type GatewayTypeInfo,
   type Order,
   type OrderStatus,
@@ -24,8 +24,7 @@ import {
 } from '@contract/payments'
 
 export type { ConfigField, Gateway, GatewayDetail, GatewayTypeInfo, Order, OrderStatus, PlacedOrder, UserGateway }
-export { ORDER_STATUSES }
-export const GATEWAY_TYPES: GatewayType[] = ['stripe', 'alipay', 'wxpay', 'epay']
+export { GATEWAY_TYPES, ORDER_STATUSES }
 
 export interface OrderSearch {
   p?: number
