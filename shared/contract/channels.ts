@@ -90,3 +90,19 @@ export interface StatusChange {
   reason: string
   request_id: string
 }
+
+/** A single channel test that reached the supplier (GET /api/channel/test/:id): seconds it took. */
+export interface ChannelTestResult {
+  time: number
+}
+
+/** A channel's refreshed supplier balance (GET /api/channel/update_balance/:id). */
+export interface ChannelBalance {
+  balance: number
+}
+
+/** Refreshing every channel's balance (GET /api/channel/update_balance): how many were updated and failed. */
+export interface BalanceRefreshSummary {
+  updated: number
+  failed: number
+}

@@ -45,7 +45,7 @@ import {
   setAzureVersion,
   updateChannel,
 } from './channels.service'
-import type { ChannelType } from '../../../shared/contract/channels'
+import type { BalanceRefreshSummary, ChannelBalance, ChannelTestResult, ChannelType } from '../../../shared/contract/channels'
 
 export const channelRoutes = new Hono<HonoEnv>()
   .get('/channel/', adminRoute, validate('query', channelListQuery), async (c) => {
@@ -85,15 +85,15 @@ export const channelRoutes = new Hono<HonoEnv>()
     await applyMonitoring(c.env, channel, result)
     // A test that never reached the supplier (no test model, not a chat model) is the admin's input error.
     if (!result.success) throw new ApiError(result.reached ? 502 : 400, result.message, { data: { time: result.time } })
-    return ok(c, { time: result.time }, `Channel test succeeded in ${result.time.toFixed(2)} s`)
+    return ok(c, { time: result.time } satisfies ChannelTestResult, `Channel test succeeded in ${result.time.toFixed(2)} s`)
   })
   .get('/channel/update_balance', adminRoute, requireXsrf, async (c) => {
     const result = await refreshAllBalances(c.env)
-    return ok(c, result, `Updated ${result.updated} balances${result.failed ? `, ${result.failed} failed` : ''}`)
+    return ok(c, result satisfies BalanceRefreshSummary, `Updated ${result.updated} balances${result.failed ? `, ${result.failed} failed` : ''}`)
   })
   .get('/channel/update_balance/:id{[0-9]+}', adminRoute, requireXsrf, validate('param', idParam), async (c) => {
     const balance = await refreshBalance(c.env, await getChannel(c.env, c.req.valid('param').id))
-    return ok(c, { balance }, 'Balance updated')
+    return ok(c, { balance } satisfies ChannelBalance, 'Balance updated')
   })
   .post('/channel/provider_models_list', adminRoute, validate('json', providerModelsSchema), async (c) => {
     const body = c.req.valid('json')

@@ -8,7 +8,7 @@ import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@ta
 import { useTranslation } from 'react-i18next'
 import { api, isApiError, request } from '@/lib/api-client'
 import { notify } from '@/lib/notify'
-import type { Channel, ChannelKeyMode, ChannelType } from '@contract/channels'
+import type { BalanceRefreshSummary, Channel, ChannelBalance, ChannelKeyMode, ChannelTestResult, ChannelType } from '@contract/channels'
 import type { Page } from '@contract/paging'
 
 export type { Channel, ChannelType }
@@ -217,7 +217,7 @@ export function useTestChannel() {
   const invalidate = useInvalidateChannels()
   const { t } = useTranslation('channels')
   return useMutation({
-    mutationFn: ({ id, model }: { id: number; model?: string }) => api.get<{ time: number }>(`/api/channel/test/${id}`, { model }),
+    mutationFn: ({ id, model }: { id: number; model?: string }) => api.get<ChannelTestResult>(`/api/channel/test/${id}`, { model }),
     onSuccess: (result) => notify.success(t('toast.testSuccess', { seconds: result.time.toFixed(2) })),
     // A failed test also saves its time on the channel.
     onSettled: () => invalidate(),
@@ -236,7 +236,7 @@ export function useRefreshBalance() {
   const invalidate = useInvalidateChannels()
   const { t } = useTranslation('channels')
   return useMutation({
-    mutationFn: (id: number) => api.get<{ balance: number }>(`/api/channel/update_balance/${id}`),
+    mutationFn: (id: number) => api.get<ChannelBalance>(`/api/channel/update_balance/${id}`),
     onSuccess: async ({ balance }) => {
       notify.success(t('toast.balanceUpdated', { balance: `$${Number(balance ?? 0).toFixed(2)}` }))
       await invalidate()
@@ -248,7 +248,7 @@ export function useRefreshAllBalances() {
   const invalidate = useInvalidateChannels()
   const { t } = useTranslation('channels')
   return useMutation({
-    mutationFn: () => api.get<{ updated: number; failed: number }>('/api/channel/update_balance'),
+    mutationFn: () => api.get<BalanceRefreshSummary>('/api/channel/update_balance'),
     onSuccess: async ({ updated, failed }) => {
       if (failed > 0) notify.warning(t('toast.balancesPartly', { updated, failed }))
       else notify.success(t('toast.balancesUpdated', { count: updated }))
