@@ -55,4 +55,22 @@ describe('lease reports', () => {
     ])
     expect(await ledger(user.id)).toMatchObject({ quota: 99_900, used_quota: 100, request_count: 2, consumeLogs: 2, loggedQuota: 100 })
   })
+
+  it('a request the lease cannot cover asks the wallet itself while a report is still gathering', async () => {
+    const user = await createUser({ quota: 100_000 })
+    const token = await createToken(user.id, { unlimited: true })
+    const { stub } = losingAnswers(user.id, 0)
+    const who = { userId: user.id, tokenId: token.id, rpm: 0 }
+    const ctx = createExecutionContext()
+    const small = await holdFromLease(stub, ctx, who, 100)
+    expect(small).toBeDefined()
+    // Its report now waits a moment for more requests to settle …
+    void settleToLease(stub, ctx, small!, { reqId: 's1', quota: 100, log: log('s1', token.id) })
+    // … and a request bigger than the lease still gets its grant from the lease, not the exact path.
+    const big = await holdFromLease(stub, ctx, who, 5_000)
+    expect(big).toBeDefined()
+    await settleToLease(stub, ctx, big!, { reqId: 'b1', quota: 4_000, log: log('b1', token.id) })
+    await waitOnExecutionContext(ctx)
+    expect(await ledger(user.id)).toMatchObject({ quota: 95_900, used_quota: 4_100, request_count: 2, consumeLogs: 2, loggedQuota: 4_100 })
+  })
 })

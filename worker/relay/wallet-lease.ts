@@ -20,13 +20,14 @@
  * wallet caps every grant and extension), and reports carry each request's rate windows so the
  * wallet can count them and say which are full (token-limits.ts).
  *
- * All wallet calls of one lease run one at a time (the `busy` flag), so answers arrive in order and
- * the local view — held by the wallet, minus costs not yet reported, minus in-flight worst cases —
- * never counts a unit twice. No request ever awaits a promise or uses a stub that belongs to another
- * request (the runtime forbids I/O across request contexts and cancels such waits): the request
- * that finds the lease idle makes the call with its own stub and, inside its own waitUntil, keeps
- * sending what other requests queued meanwhile; a request that needs a grant while a call is in
- * flight takes the synchronous path instead of waiting.
+ * All wallet calls of one lease run one at a time (the `sending` flag), so answers arrive in order
+ * and the local view — held by the wallet, minus costs not yet reported, minus in-flight worst cases
+ * — never counts a unit twice. No request ever awaits a promise or uses a stub that belongs to
+ * another request (the runtime forbids I/O across request contexts and cancels such waits): the
+ * request that finds no report loop running starts one with its own stub inside its own waitUntil
+ * (`pumping`), which keeps sending what other requests queue; a request that needs a grant asks the
+ * wallet itself when no call is in flight at that moment (a report still gathering waits for it),
+ * and takes the synchronous path only while a call is in flight.
  */
 import { onIsolateReset } from '../cache/isolate'
 import type { LeaseItem, LeaseSettleResult } from '../../durable-objects/wallet-types'
@@ -68,8 +69,10 @@ interface Lease {
   /** Units to ask for with the next report (0: none). */
   wanted: number
   /** A wallet call for this lease is in flight (made by one request, with its own stub). */
-  busy: boolean
-  /** The in-flight sender's work (only releaseLeases, in tests, waits for it). */
+  sending: boolean
+  /** A report loop runs (in one request's waitUntil), gathering and sending what is queued. */
+  pumping: boolean
+  /** The report loop's work (only releaseLeases, in tests, waits for it). */
   running?: Promise<unknown>
   expiresAt: number
   /** Size of the last grant or top-up (the top-up threshold is half of it). */
@@ -118,7 +121,8 @@ export async function holdFromLease(
       queue: [],
       seq: 0,
       wanted: 0,
-      busy: false,
+      sending: false,
+      pumping: false,
       expiresAt: 0,
       size: 0,
       toppedUpAt: 0,
@@ -131,7 +135,7 @@ export async function holdFromLease(
   if (!admitLocally(lease, who.rpm)) return undefined
   if (fits(lease, amount)) return take(wallet, ctx, lease, amount)
   // A grant needs the wallet: only when no other call of this lease is in flight (else: the exact way).
-  if (lease.busy || !(await grow(wallet, lease, amount))) return undefined
+  if (lease.sending || !(await grow(wallet, lease, amount))) return undefined
   // What other requests queued while the grant was on its way goes out now, from this request.
   pump(wallet, ctx, lease)
   return fits(lease, amount) ? take(wallet, ctx, lease, amount) : undefined
@@ -170,7 +174,7 @@ function admitLocally(lease: Lease, rpm: number): boolean {
 /** Ask the wallet for a lease that covers `amount` more (the caller saw the lease idle). */
 async function grow(wallet: WalletStub, lease: Lease, amount: number): Promise<boolean> {
   const want = Math.max(amount * LEASE_REQUESTS, lease.size)
-  lease.busy = true
+  lease.sending = true
   try {
     const floor = Math.max(0, amount - available(lease))
     const res = await wallet.lease({ userId: lease.userId, tokenId: lease.tokenId, leaseId: lease.id, amount: want, floor, budget: lease.budget })
@@ -183,7 +187,7 @@ async function grow(wallet: WalletStub, lease: Lease, amount: number): Promise<b
     console.error(`lease ${lease.id}: the wallet did not answer`, err)
     return false
   } finally {
-    lease.busy = false
+    lease.sending = false
   }
 }
 
@@ -209,18 +213,15 @@ export function settleToLease(wallet: WalletStub, ctx: ExecutionContext, hold: L
  * Answers the first batch's result (undefined when another request is sending, or on failure).
  */
 function pump(wallet: WalletStub, ctx: ExecutionContext, lease: Lease): Promise<LeaseSettleResult | undefined> {
-  if (lease.busy || (lease.queue.length === 0 && lease.wanted === 0 && !lease.unanswered)) return Promise.resolve(undefined)
-  lease.busy = true
-  const first = gather(lease).then(() => sendBatch(wallet, lease))
+  if (lease.pumping || (lease.queue.length === 0 && lease.wanted === 0 && !lease.unanswered)) return Promise.resolve(undefined)
+  lease.pumping = true
+  const first = nextReport(wallet, lease)
   const run = (async () => {
     try {
       await first
-      while (lease.queue.length > 0 || lease.wanted > 0 || lease.unanswered) {
-        await gather(lease)
-        await sendBatch(wallet, lease)
-      }
+      while (lease.queue.length > 0 || lease.wanted > 0 || lease.unanswered) await nextReport(wallet, lease)
     } finally {
-      lease.busy = false
+      lease.pumping = false
       lease.running = undefined
     }
   })()
@@ -229,10 +230,19 @@ function pump(wallet: WalletStub, ctx: ExecutionContext, lease: Lease): Promise<
   return first.catch(() => undefined)
 }
 
-/** Wait a moment for more requests to settle, unless the batch is full or the lease needs a top-up now. */
-function gather(lease: Lease): Promise<void> {
-  if (lease.wanted > 0 || lease.queue.length >= REPORT_MAX_ITEMS) return Promise.resolve()
-  return new Promise((resolve) => setTimeout(resolve, REPORT_GATHER_MS))
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
+/**
+ * The loop's next report: wait a moment for more requests to settle (not when the batch is full or
+ * the lease needs a top-up now), and while another call of the lease (a grant) is in flight.
+ */
+async function nextReport(wallet: WalletStub, lease: Lease): Promise<LeaseSettleResult> {
+  if (lease.wanted === 0 && lease.queue.length < REPORT_MAX_ITEMS) await sleep(REPORT_GATHER_MS)
+  for (let waited = 0; lease.sending; waited++) {
+    if (waited >= 1000) throw new Error('another wallet call of this lease did not finish')
+    await sleep(REPORT_GATHER_MS)
+  }
+  return sendBatch(wallet, lease)
 }
 
 interface Report {
@@ -251,7 +261,13 @@ async function sendBatch(wallet: WalletStub, lease: Lease): Promise<LeaseSettleR
   if (!lease.unanswered) lease.wanted = 0
   lease.unanswered = report
   const { seq, items, extend } = report
-  const res = await wallet.settleLease({ userId: lease.userId, leaseId: lease.id, items, rpm: lease.rpm, seq, ...(extend ? { extend } : {}) })
+  lease.sending = true
+  let res: LeaseSettleResult
+  try {
+    res = await wallet.settleLease({ userId: lease.userId, leaseId: lease.id, items, rpm: lease.rpm, seq, ...(extend ? { extend } : {}) })
+  } finally {
+    lease.sending = false
+  }
   lease.unanswered = undefined
   if (!res.ok) {
     console.error(`lease ${lease.id}: the wallet refused a report (${res.reason})`)
