@@ -25,9 +25,9 @@
  * — never counts a unit twice. No request ever awaits a promise or uses a stub that belongs to
  * another request (the runtime forbids I/O across request contexts and cancels such waits): the
  * request that finds no report loop running starts one with its own stub inside its own waitUntil
- * (`pumping`), which keeps sending what other requests queue; a request that needs a grant asks the
- * wallet itself when no call is in flight at that moment (a report still gathering waits for it),
- * and takes the synchronous path only while a call is in flight.
+ * (`pumping`), which keeps sending what other requests queue; a request that needs a grant waits
+ * for a call in flight to finish (polling its own timer), then asks the wallet itself (a report
+ * still gathering waits for it), and takes the synchronous path only when the wallet refuses.
  */
 import { onIsolateReset } from '../cache/isolate'
 import type { LeaseItem, LeaseSettleResult } from '../../durable-objects/wallet-types'
@@ -49,6 +49,8 @@ const LOCAL_TTL_MS = 90_000
 const REPORT_GATHER_MS = 10
 /** A report goes at once when this many requests are waiting for it. */
 const REPORT_MAX_ITEMS = 64
+/** How long (ms, polled each 1 ms) a request that needs a grant waits for the lease's call in flight. */
+const SENDING_POLLS = 500
 
 type WalletStub = ReturnType<Env['WALLET']['getByName']>
 
@@ -135,7 +137,15 @@ export async function holdFromLease(
   if (!admitLocally(lease, who.rpm)) return undefined
   if (fits(lease, amount)) return take(wallet, ctx, lease, amount)
   // A grant needs the wallet: only when no other call of this lease is in flight (else: the exact way).
-  if (lease.sending || !(await grow(wallet, lease, amount))) return undefined
+  // A call of this lease is in flight (its answer may top the lease up, or a top-up may have taken
+  // what is free): wait for it — polling with this request's own timer, never awaiting the other
+  // request's promise — and look again; the exact path only if it does not finish soon.
+  for (let waited = 0; lease.sending; waited++) {
+    if (waited >= SENDING_POLLS) return undefined
+    await sleep(1)
+  }
+  if (fits(lease, amount)) return take(wallet, ctx, lease, amount)
+  if (!(await grow(wallet, lease, amount))) return undefined
   // What other requests queued while the grant was on its way goes out now, from this request.
   pump(wallet, ctx, lease)
   return fits(lease, amount) ? take(wallet, ctx, lease, amount) : undefined
