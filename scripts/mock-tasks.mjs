@@ -16,7 +16,7 @@
  *
  * notifyHook: when a Midjourney submit carries one, the mock calls `options.onTransition(hook,
  * delayMs, dto)` for each later state change (IN_PROGRESS, then SUCCESS/FAILURE); `dto()` gives the
- * task as it is at that moment. The HTTP mock POSTs it after the delay; tests deliver it by hand.
+ * task in the state that transition reached. The HTTP mock POSTs it after the delay; tests deliver it by hand.
  */
 
 const STEP_MS = 1000
@@ -32,15 +32,15 @@ export function createTaskMock(options = {}) {
   let seq = 0
   const nextId = () => `${Date.now().toString(36)}${(++seq).toString(36).padStart(4, '0')}`
 
-  const phase = (t) => {
-    const elapsed = now() - t.submitTime
+  const phase = (t, at = now()) => {
+    const elapsed = at - t.submitTime
     if (elapsed < stepMs) return { status: 'SUBMITTED', progress: 0 }
     if (elapsed < 3 * stepMs || (t.slow && elapsed < SLOW_STEPS * stepMs)) return { status: 'IN_PROGRESS', progress: 50 }
     return t.fails ? { status: 'FAILURE', progress: 100 } : { status: 'SUCCESS', progress: 100 }
   }
 
-  const mjDto = (t) => {
-    const p = phase(t)
+  const mjDto = (t, at) => {
+    const p = phase(t, at)
     const done = p.status === 'SUCCESS'
     return {
       id: t.id,
@@ -73,7 +73,9 @@ export function createTaskMock(options = {}) {
     mj.set(t.id, t)
     if (t.notifyHook && options.onTransition) {
       const last = t.slow ? SLOW_STEPS : 3
-      for (const steps of [1, last]) options.onTransition(t.notifyHook, steps * stepMs, () => mjDto(t))
+      // The DTO shows the state the transition is for: a timer may fire a millisecond early by the
+      // wall clock, and the hook must still get IN_PROGRESS at step 1, not SUBMITTED.
+      for (const steps of [1, last]) options.onTransition(t.notifyHook, steps * stepMs, () => mjDto(t, t.submitTime + steps * stepMs))
     }
     return reply(200, { code: 1, description: 'Submit success', result: t.id, properties: {} })
   }
@@ -135,7 +137,7 @@ export function createTaskMock(options = {}) {
         ids
           .map((id) => mj.get(id))
           .filter(Boolean)
-          .map(mjDto)
+          .map((t) => mjDto(t))
       )
     }
     return reply(404, { error: 'Not Found', path })
