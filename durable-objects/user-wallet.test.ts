@@ -1,7 +1,8 @@
 /**
  * The wallet's write-behind: thousands of settled requests reach D1 with the user's totals equal
  * to the sum of the log rows, and the alarm keeps flushing every batch window even while other
- * requests hold reservations (it must never be postponed to a reservation's expiry).
+ * requests hold reservations (it must never be postponed to a reservation's expiry); a busy wallet
+ * writes as soon as a batch's worth of rows waits instead of at the end of the window.
  */
 import { runInDurableObject } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
@@ -61,6 +62,29 @@ describe('wallet write-behind', () => {
       // No manual flush: the alarm alone must bring D1 up to date within a few batch windows.
       await expect.poll(consumeLogs, { timeout: 8000, interval: 200 }).toBe(settled)
     }
+  })
+
+  it('arms the write-behind a second out for a few rows and at once when 256 wait', async () => {
+    const user = await createUser({ quota: 1_000_000 })
+    const token = await createToken(user.id, { unlimited: true })
+    const stub = wallet(user.id)
+    const settle = (reqId: string) =>
+      stub.settle({ userId: user.id, reqId, quota: 1, log: { type: 2, createdAt: Math.floor(Date.now() / 1000), tokenId: token.id, modelName: 'm' } })
+    // Every alarm time the wallet asks for, as a delay from the moment it asked.
+    const delays: number[] = []
+    await runInDurableObject(stub, (instance) => {
+      const w = instance as unknown as { armAlarm(at: number): Promise<void> }
+      const arm = w.armAlarm.bind(w)
+      w.armAlarm = (at) => (delays.push(at - Date.now()), arm(at))
+    })
+    await settle('few-0')
+    expect(delays).toEqual([1000])
+    await Promise.all(Array.from({ length: 260 }, (_, i) => settle(`many-${i}`)))
+    expect(delays.filter((d) => d <= 0).length).toBeGreaterThan(0)
+    expect(delays.filter((d) => d > 0).every((d) => d === 1000)).toBe(true)
+    const l = await ledger(user.id)
+    expect(l.consumeLogs).toBe(261)
+    expect(l.loggedQuota).toBe(261)
   })
 
   it('resumes the pending-log numbering after a restart without overwriting waiting rows', async () => {

@@ -51,7 +51,15 @@ import { WalletAdmission } from './wallet-admission'
 import { expireHolds, holdExpiresAt } from './wallet-expiry'
 import { clockNow } from '../worker/lib/clock'
 
+/**
+ * Write-behind batching by size or time: pending changes go to D1 at most FLUSH_DELAY_MS after the
+ * first of them, or as soon as FLUSH_ROWS log rows wait. A quiet wallet writes one batch a second;
+ * a busy one writes a bounded batch every few hundred rows instead of one large batch a second,
+ * so no single D1 batch holds up the requests behind it (locally D1 shares workerd's thread: at
+ * c = 32, ~3,000 rows a second, p99 went from 76–85 ms with one batch a second to 30–34 ms).
+ */
 const FLUSH_DELAY_MS = 1000
+const FLUSH_ROWS = 256
 const LOG_TYPE_CONSUME = 2
 
 /** Whether `n` may be used as an amount (≥ min); a refused amount is logged, never stored. */
@@ -79,9 +87,11 @@ export class UserWallet extends DurableObject<Env> {
     return this.ctx.storage.kv
   }
 
-  /** Arm the write-behind alarm once per batch window (called after a mutation completed). */
+  /** Arm the write-behind alarm once per batch window, or now when a batch's worth of rows waits (called after a mutation completed). */
   private scheduleFlush() {
-    return this.armAlarm(Date.now() + FLUSH_DELAY_MS)
+    // Not while D1 is failing: the retry backoff (alarm()) decides then.
+    const early = this.store.rowsSinceFlush >= FLUSH_ROWS && this.flushFailures === 0
+    return this.armAlarm(Date.now() + (early ? 0 : FLUSH_DELAY_MS))
   }
 
   /** Set the alarm for `at` unless it is already set sooner: a pending flush is never postponed. */
@@ -366,6 +376,7 @@ export class UserWallet extends DurableObject<Env> {
   private async flushNow(): Promise<void> {
     this.store.commit()
     while (this.flushing) await this.flushing
+    this.store.rowsSinceFlush = 0
     this.flushing = drainToD1(this.store, this.env.DB).finally(() => (this.flushing = undefined))
     await this.flushing
   }

@@ -28,6 +28,8 @@ export class WalletStore {
   markersSweptAt = 0
   /** Log rows appended since the last commit (written together under one `L:` key). */
   private rows: PendingLog[] = []
+  /** Log rows appended since the last write-behind batch began (the wallet flushes early when many wait). */
+  rowsSinceFlush = 0
 
   constructor(
     readonly kv: SyncKvStorage,
@@ -178,6 +180,7 @@ export class WalletStore {
   /** Queue a log row; commit() stores it (a call's rows together, see pendingRows). */
   appendLog(log: WalletLog, quota: number, channelCharge?: [number, number]) {
     this.rows.push({ ...log, quota, userId: this.user!.id, ...(channelCharge ? { channelCharge } : {}) })
+    this.rowsSinceFlush++
   }
 
   /**
