@@ -56,7 +56,7 @@ import { clockNow } from '../worker/lib/clock'
  * first of them, or as soon as FLUSH_ROWS log rows wait. A quiet wallet writes one batch a second;
  * a busy one writes a bounded batch every few hundred rows instead of one large batch a second,
  * so no single D1 batch holds up the requests behind it (locally D1 shares workerd's thread: at
- * c = 32, ~3,000 rows a second, p99 went from 76–85 ms with one batch a second to 30–34 ms).
+ * c = 32, ~3,000 rows a second, p99 went from 76–85 ms with one batch a second to 30–36 ms).
  */
 const FLUSH_DELAY_MS = 1000
 const FLUSH_ROWS = 256
