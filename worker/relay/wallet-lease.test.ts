@@ -1,12 +1,15 @@
 /**
  * Credit-lease reports are exactly once: a report the wallet applied but whose answer was lost is
  * sent again with the same number and items, and the wallet answers it without charging again; the
- * next report still charges its own requests.
+ * next report still charges its own requests. A request the wallet refuses while the lease's costs
+ * are still on their way asks again once they landed (a budget period that just rolled over).
  */
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import type { LeaseSettleInput } from '../../durable-objects/wallet-types'
 import { createToken, createUser, ledger, wallet } from '../test/factories'
+import { clockNow, setTestClockOffset } from '../lib/clock'
+import { periodBounds } from '../lib/budget-period'
 import { holdFromLease, settleToLease } from './wallet-lease'
 
 type Stub = Parameters<typeof holdFromLease>[0]
@@ -72,5 +75,35 @@ describe('lease reports', () => {
     await settleToLease(stub, ctx, big!, { reqId: 'b1', quota: 4_000, log: log('b1', token.id) })
     await waitOnExecutionContext(ctx)
     expect(await ledger(user.id)).toMatchObject({ quota: 95_900, used_quota: 4_100, request_count: 2, consumeLogs: 2, loggedQuota: 4_100 })
+  })
+
+  it('a new budget period is not refused for the old period’s hold while its report is on its way', async () => {
+    const user = await createUser({ quota: 100_000 })
+    const token = await createToken(user.id, { unlimited: true })
+    const { stub } = losingAnswers(user.id, 0)
+    const who = { userId: user.id, tokenId: token.id, rpm: 0, budget: { period: 'day' as const, quota: 300, tz: 'UTC' } }
+    const moveClockTo = (ms: number) => setTestClockOffset({ TEST_CLOCK: '1' }, ms - Date.now())
+    const midnight = periodBounds('day', 'UTC', Date.now()).end
+    const ctx = createExecutionContext()
+    try {
+      moveClockTo(midnight - 60_000)
+      // Three requests spend the day's budget from the lease; their report is still gathering …
+      for (const id of ['a', 'b', 'c']) {
+        const hold = await holdFromLease(stub, ctx, who, 100)
+        expect(hold).toBeDefined()
+        void settleToLease(stub, ctx, hold!, { reqId: id, quota: 100, log: { ...log(id, token.id), createdAt: Math.floor(clockNow() / 1000) } })
+      }
+      // … when the day rolls: the wallet still holds the old day's 300 for the lease, the new day's whole budget.
+      moveClockTo(midnight + 1000)
+      const next = await holdFromLease(stub, ctx, who, 100)
+      expect(next).toBeDefined()
+      await settleToLease(stub, ctx, next!, { reqId: 'd', quota: 100, log: { ...log('d', token.id), createdAt: Math.floor(clockNow() / 1000) } })
+      await waitOnExecutionContext(ctx)
+      const balance = await wallet(user.id).balance({ userId: user.id, tokenId: token.id })
+      expect(balance!.token!.budget).toMatchObject({ used: 100, quota: 300 })
+      expect(await ledger(user.id)).toMatchObject({ used_quota: 400, request_count: 4, consumeLogs: 4, loggedQuota: 400 })
+    } finally {
+      setTestClockOffset({ TEST_CLOCK: '1' }, 0)
+    }
   })
 })

@@ -27,7 +27,8 @@
  * request that finds no report loop running starts one with its own stub inside its own waitUntil
  * (`pumping`), which keeps sending what other requests queue; a request that needs a grant waits
  * for a call in flight to finish (polling its own timer), then asks the wallet itself (a report
- * still gathering waits for it), and takes the synchronous path only when the wallet refuses.
+ * still gathering waits for it), and takes the synchronous path only when the wallet refuses — after
+ * a second look if the refusal came while this lease's costs were still on their way.
  */
 import { onIsolateReset } from '../cache/isolate'
 import type { LeaseItem, LeaseSettleResult } from '../../durable-objects/wallet-types'
@@ -66,6 +67,8 @@ interface Lease {
   queue: LeaseItem[]
   /** Number of the last report sent (the wallet applies each number once). */
   seq: number
+  /** Number of the last report the wallet answered. */
+  answered: number
   /** A report whose answer did not arrive: sent again as it is, before anything newer. */
   unanswered?: Report
   /** Units to ask for with the next report (0: none). */
@@ -122,6 +125,7 @@ export async function holdFromLease(
       inflight: 0,
       queue: [],
       seq: 0,
+      answered: 0,
       wanted: 0,
       sending: false,
       pumping: false,
@@ -145,10 +149,31 @@ export async function holdFromLease(
     await sleep(1)
   }
   if (fits(lease, amount)) return take(wallet, ctx, lease, amount)
-  if (!(await grow(wallet, lease, amount))) return undefined
+  if (!(await grow(wallet, lease, amount))) {
+    // Refused while this lease still had costs on their way: the wallet counted the lease's hold as
+    // it was before them (e.g. a budget period had just rolled over, and the old period's hold still
+    // filled the new one). Look again once that report has landed; the exact path only after that.
+    if (!(await reportsLanded(lease))) return undefined
+    if (!fits(lease, amount) && !(await grow(wallet, lease, amount))) return undefined
+  }
   // What other requests queued while the grant was on its way goes out now, from this request.
   pump(wallet, ctx, lease)
   return fits(lease, amount) ? take(wallet, ctx, lease, amount) : undefined
+}
+
+/**
+ * Wait (polling this request's own timer) until the wallet has answered every report carrying the
+ * costs settled here so far. False when nothing was on its way (there is nothing to wait for) or
+ * the report does not land within SENDING_POLLS.
+ */
+async function reportsLanded(lease: Lease): Promise<boolean> {
+  const target = lease.queue.length > 0 ? lease.seq + 1 : (lease.unanswered?.seq ?? 0)
+  if (target <= lease.answered) return false
+  for (let waited = 0; lease.answered < target; waited++) {
+    if (waited >= SENDING_POLLS) return false
+    await sleep(1)
+  }
+  return true
 }
 
 const fits = (lease: Lease, amount: number) => Date.now() < lease.expiresAt && available(lease) >= amount
@@ -279,6 +304,7 @@ async function sendBatch(wallet: WalletStub, lease: Lease): Promise<LeaseSettleR
     lease.sending = false
   }
   lease.unanswered = undefined
+  lease.answered = Math.max(lease.answered, seq)
   if (!res.ok) {
     console.error(`lease ${lease.id}: the wallet refused a report (${res.reason})`)
     return res
