@@ -163,13 +163,14 @@ export async function holdFromLease(
 
 /**
  * Wait (polling this request's own timer) until the wallet has answered every report carrying the
- * costs settled here so far. False when nothing was on its way (there is nothing to wait for) or
- * the report does not land within SENDING_POLLS.
+ * costs settled here so far, and no call of the lease is in flight (so the caller may make one).
+ * False when nothing was on its way (there is nothing to wait for) or the report does not land
+ * within SENDING_POLLS.
  */
 async function reportsLanded(lease: Lease): Promise<boolean> {
   const target = lease.queue.length > 0 ? lease.seq + 1 : (lease.unanswered?.seq ?? 0)
   if (target <= lease.answered) return false
-  for (let waited = 0; lease.answered < target; waited++) {
+  for (let waited = 0; lease.answered < target || lease.sending; waited++) {
     if (waited >= SENDING_POLLS) return false
     await sleep(1)
   }
