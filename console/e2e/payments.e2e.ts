@@ -57,6 +57,9 @@ describe('payments console', () => {
       await shot(page, 'payment-gateway-sheet-light')
       await sheet.getByTestId('gateway-submit').click()
       await page.getByText('Gateway created').waitFor()
+      // As a person would, wait for the create sheet to slide away before opening the row's edit
+      // sheet: a click during its exit animation races its focus return against the new sheet.
+      await sheet.waitFor({ state: 'hidden' })
       const row = page.getByTestId('gateway-row').filter({ hasText: 'Credit card' })
       await row.waitFor()
       // Stripe's webhook endpoint was registered at the mock for this gateway's notify URL.
