@@ -50,17 +50,15 @@ import { budgetView, type BudgetView } from './wallet-budget'
 import { WalletAdmission } from './wallet-admission'
 import { expireHolds, holdExpiresAt } from './wallet-expiry'
 import { clockNow } from '../worker/lib/clock'
+import { LOG_TYPE } from '../shared/contract/enums'
 
 /**
- * Write-behind batching by size or time: pending changes go to D1 at most FLUSH_DELAY_MS after the
- * first of them, or as soon as FLUSH_ROWS log rows wait. A quiet wallet writes one batch a second;
- * a busy one writes a bounded batch every few hundred rows instead of one large batch a second,
- * so no single D1 batch holds up the requests behind it (locally D1 shares workerd's thread: at
- * c = 32, ~3,000 rows a second, p99 went from 76–85 ms with one batch a second to 30–36 ms).
+ * Write-behind by size or time: D1 gets pending changes FLUSH_DELAY_MS after the first, or once
+ * FLUSH_ROWS log rows wait, so no single large batch holds up the requests behind it (locally D1
+ * shares workerd's thread: at c = 32 p99 went from 76–85 ms with one batch a second to 30–36 ms).
  */
 const FLUSH_DELAY_MS = 1000
 const FLUSH_ROWS = 256
-const LOG_TYPE_CONSUME = 2
 
 /** Whether `n` may be used as an amount (≥ min); a refused amount is logged, never stored. */
 function isAmount(name: string, n: unknown, min = 0): n is number {
@@ -87,9 +85,8 @@ export class UserWallet extends DurableObject<Env> {
     return this.ctx.storage.kv
   }
 
-  /** Arm the write-behind alarm once per batch window, or now when a batch's worth of rows waits (called after a mutation completed). */
+  /** Arm the write-behind alarm once per batch window, or now when a batch's worth of rows waits (not while D1 fails: alarm()'s backoff decides). */
   private scheduleFlush() {
-    // Not while D1 is failing: the retry backoff (alarm()) decides then.
     const early = this.store.rowsSinceFlush >= FLUSH_ROWS && this.flushFailures === 0
     return this.armAlarm(Date.now() + (early ? 0 : FLUSH_DELAY_MS))
   }
@@ -161,7 +158,7 @@ export class UserWallet extends DurableObject<Env> {
         this.limits.record(item.limits.rules, item.limits.at, item.limits.tokens)
         for (const r of item.limits.rules) rules.set(`${r.kind}|${r.key}`, r)
       }
-      if (item.quota === 0 && item.log.type !== LOG_TYPE_CONSUME) {
+      if (item.quota === 0 && item.log.type !== LOG_TYPE.CONSUME) {
         // A failed request: its error row only (its hold was given back to the lease in the isolate).
         this.store.appendLog({ ...item.log, metadata: { ...item.log.metadata, lease: input.leaseId } }, 0)
         continue
@@ -222,7 +219,7 @@ export class UserWallet extends DurableObject<Env> {
     const token = tokenId ? await this.store.ensureToken(tokenId) : undefined
     const charged = cost - (expired ?? 0)
     const overrun = reservation ? Math.max(0, cost - reservation.amount) : 0
-    const log: WalletLog = input.log ?? { type: LOG_TYPE_CONSUME, createdAt: Math.floor(clockNow() / 1000), tokenId, requestId: input.reqId }
+    const log: WalletLog = input.log ?? { type: LOG_TYPE.CONSUME, createdAt: Math.floor(clockNow() / 1000), tokenId, requestId: input.reqId }
     this.store.charge(user, token, charged, expired === undefined, log.createdAt * 1000)
     const notes: Record<string, unknown> = {}
     if (reservation) notes.reserved = reservation.amount
@@ -242,7 +239,7 @@ export class UserWallet extends DurableObject<Env> {
     const reservation = this.store.release(input.reqId)
     this.limits.settle(input.reqId, 0)
     const expired = this.kv.get<number>(`X:${input.reqId}`)
-    const log = input.log ?? { type: LOG_TYPE_CONSUME, createdAt: Math.floor(clockNow() / 1000), requestId: input.reqId }
+    const log = input.log ?? { type: LOG_TYPE.CONSUME, createdAt: Math.floor(clockNow() / 1000), requestId: input.reqId }
     if (expired !== undefined) {
       this.kv.delete(`X:${input.reqId}`)
       const tokenId = reservation?.tokenId ?? input.log?.tokenId

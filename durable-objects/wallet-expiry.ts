@@ -8,12 +8,11 @@ import type { LimitBook } from './wallet-limits'
 import type { AppliedReport, Reservation, UserState } from './wallet-state'
 import type { WalletStore } from './wallet-store'
 import { clockNow } from '../worker/lib/clock'
+import { LOG_TYPE } from '../shared/contract/enums'
 
 const RESERVATION_TTL_MS = 60 * 60 * 1000
 /** A lease not heard from for this long is given back (its isolate died or went idle). */
 const LEASE_TTL_MS = 2 * 60 * 1000
-const LOG_TYPE_CONSUME = 2
-const LOG_TYPE_SYSTEM = 4
 
 /** When a hold expires (ms): a lease two minutes after its last contact, a request hold after an hour. */
 export const holdExpiresAt = (r: Reservation) => r.at + (r.lease ? LEASE_TTL_MS : RESERVATION_TTL_MS)
@@ -44,7 +43,7 @@ export async function expireHolds(store: WalletStore, limits: LimitBook): Promis
       // Nothing was charged by holding it: the rest goes back (a row with quota 0 says so).
       store.appendLog(
         {
-          type: LOG_TYPE_SYSTEM,
+          type: LOG_TYPE.SYSTEM,
           createdAt: Math.floor(now / 1000),
           tokenId: r.tokenId,
           requestId: reqId,
@@ -61,7 +60,7 @@ export async function expireHolds(store: WalletStore, limits: LimitBook): Promis
     store.kv.put(`X:${reqId}`, r.amount)
     store.appendLog(
       {
-        type: LOG_TYPE_CONSUME,
+        type: LOG_TYPE.CONSUME,
         createdAt,
         tokenId: r.tokenId,
         requestId: reqId,

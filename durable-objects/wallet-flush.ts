@@ -10,6 +10,7 @@
  */
 import type { WalletLog } from './wallet-types'
 import { pendingRows, type PendingEntry, type PendingLog } from './wallet-state'
+import { LOG_TYPE } from '../shared/contract/enums'
 
 /** A flush as saved before D1 is called; replayed as it is until D1 confirms it. */
 export interface StoredPlan {
@@ -100,8 +101,6 @@ const LOG_COLUMNS = [
   'metadata',
 ] as const
 
-const LOG_TYPE_CONSUME = 2
-
 /**
  * Log rows go to D1 as one JSON array per statement, unpacked by SQLite (json_each): one bound
  * parameter instead of 19 per row (D1 allows 100 per statement, so 5 rows each before), which cut
@@ -175,7 +174,7 @@ export function buildFlushStatements(db: D1Database, plan: FlushPlan): D1Prepare
   // Statistics stay current in the same transaction as the consume logs they summarise.
   const stats = new Map<string, { date: string; channelId: number; model: string; n: number; quota: number; prompt: number; completion: number; time: number }>()
   for (const [, l] of plan.logs) {
-    if (l.type !== LOG_TYPE_CONSUME) continue
+    if (l.type !== LOG_TYPE.CONSUME) continue
     const date = new Date(l.createdAt * 1000).toISOString().slice(0, 10)
     const key = `${date}|${l.channelId ?? 0}|${l.modelName ?? ''}`
     const s = stats.get(key) ?? { date, channelId: l.channelId ?? 0, model: l.modelName ?? '', n: 0, quota: 0, prompt: 0, completion: 0, time: 0 }

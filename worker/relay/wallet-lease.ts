@@ -140,14 +140,10 @@ export async function holdFromLease(
   lease.budget = who.budget
   if (!admitLocally(lease, who.rpm)) return undefined
   if (fits(lease, amount)) return take(wallet, ctx, lease, amount)
-  // A grant needs the wallet: only when no other call of this lease is in flight (else: the exact way).
-  // A call of this lease is in flight (its answer may top the lease up, or a top-up may have taken
-  // what is free): wait for it — polling with this request's own timer, never awaiting the other
-  // request's promise — and look again; the exact path only if it does not finish soon.
-  for (let waited = 0; lease.sending; waited++) {
-    if (waited >= SENDING_POLLS) return undefined
-    await sleep(1)
-  }
+  // A grant needs the wallet. A call of this lease in flight (its answer may top the lease up, or a
+  // top-up may have taken what is free) finishes first, then look again; the exact path only if it
+  // does not finish soon.
+  if (!(await pollUntil(() => !lease.sending))) return undefined
   if (fits(lease, amount)) return take(wallet, ctx, lease, amount)
   if (!(await grow(wallet, lease, amount))) {
     // Refused while this lease still had costs on their way: the wallet counted the lease's hold as
@@ -162,19 +158,26 @@ export async function holdFromLease(
 }
 
 /**
- * Wait (polling this request's own timer) until the wallet has answered every report carrying the
- * costs settled here so far, and no call of the lease is in flight (so the caller may make one).
- * False when nothing was on its way (there is nothing to wait for) or the report does not land
- * within SENDING_POLLS.
+ * Wait until `done()` holds, polling this request's own 1 ms timer (never awaiting another request's
+ * promise); false when it still does not hold after SENDING_POLLS polls.
  */
-async function reportsLanded(lease: Lease): Promise<boolean> {
-  const target = lease.queue.length > 0 ? lease.seq + 1 : (lease.unanswered?.seq ?? 0)
-  if (target <= lease.answered) return false
-  for (let waited = 0; lease.answered < target || lease.sending; waited++) {
+async function pollUntil(done: () => boolean): Promise<boolean> {
+  for (let waited = 0; !done(); waited++) {
     if (waited >= SENDING_POLLS) return false
     await sleep(1)
   }
   return true
+}
+
+/**
+ * Wait until the wallet has answered every report carrying the costs settled here so far, and no
+ * call of the lease is in flight (so the caller may make one). False when nothing was on its way
+ * (there is nothing to wait for) or the report does not land in time.
+ */
+async function reportsLanded(lease: Lease): Promise<boolean> {
+  const target = lease.queue.length > 0 ? lease.seq + 1 : (lease.unanswered?.seq ?? 0)
+  if (target <= lease.answered) return false
+  return pollUntil(() => lease.answered >= target && !lease.sending)
 }
 
 const fits = (lease: Lease, amount: number) => Date.now() < lease.expiresAt && available(lease) >= amount
