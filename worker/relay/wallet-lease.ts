@@ -46,10 +46,16 @@ const FAST_TOPUP_MS = 1000
 const MAX_LEASE_REQUESTS = 512
 /** Stop spending this long before the wallet would give the lease back (its TTL is 2 minutes). */
 const LOCAL_TTL_MS = 90_000
-/** How long a report waits for more settled requests to carry (never on a request's own path). */
-const REPORT_GATHER_MS = 10
+/**
+ * How long a report waits for more settled requests to carry (never on a request's own path). Each
+ * report costs the wallet one RPC and one storage transaction whatever it carries: at c = 32, 10 →
+ * 25 ms gave +11 % req/s and 25 → 50 ms (with 64 → 128 items) +5 % more (A/B runs, 8 rounds each).
+ */
+const REPORT_GATHER_MS = 50
 /** A report goes at once when this many requests are waiting for it. */
-const REPORT_MAX_ITEMS = 64
+const REPORT_MAX_ITEMS = 128
+/** How often a report waiting for the lease's other wallet call (a grant) looks again. */
+const SENDING_WAIT_MS = 2
 /** How long (ms, polled each 1 ms) a request that needs a grant waits for the lease's call in flight. */
 const SENDING_POLLS = 500
 
@@ -278,8 +284,8 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 async function nextReport(wallet: WalletStub, lease: Lease): Promise<LeaseSettleResult> {
   if (lease.wanted === 0 && lease.queue.length < REPORT_MAX_ITEMS) await sleep(REPORT_GATHER_MS)
   for (let waited = 0; lease.sending; waited++) {
-    if (waited >= 1000) throw new Error('another wallet call of this lease did not finish')
-    await sleep(REPORT_GATHER_MS)
+    if (waited >= 5_000) throw new Error('another wallet call of this lease did not finish')
+    await sleep(SENDING_WAIT_MS)
   }
   return sendBatch(wallet, lease)
 }
