@@ -34,6 +34,22 @@ export function renderError(c: Context<HonoEnv>, err: unknown) {
   return withErrorHeaders(apiError, c.json(managementBody(apiError, c.get('requestId')), apiError.status))
 }
 
+function stampRelayHeaders(c: Context<HonoEnv>, id: string) {
+  const stamp = (headers: Headers) => {
+    headers.set('X-Request-Id', id)
+    headers.set('X-Content-Type-Options', 'nosniff')
+  }
+  try {
+    stamp(c.res.headers)
+  } catch {
+    // An answer with immutable headers (a fetch() response passed through): answer a copy.
+    const copy = new Response(c.res.body, c.res)
+    stamp(copy.headers)
+    c.res = undefined
+    c.res = copy
+  }
+}
+
 export function createApp() {
   const app = new Hono<HonoEnv>()
   const apiSecurityHeaders = secureHeaders({
@@ -45,14 +61,17 @@ export function createApp() {
   // is only echoed into the log row as client_request_id. Relay answers are API payloads read by
   // SDKs, never rendered: they carry nosniff only, not the page policies (one header instead of ten
   // on the hot path); everything else gets the full set.
-  app.use((c, next) => {
+  app.use(async (c, next) => {
     const id = crypto.randomUUID()
     c.set('requestId', id)
     c.header('X-Request-Id', id)
     if (isDraining()) throw new ApiError(503, 'The server is restarting; try again in a few seconds.', { code: 'server_restarting', headers: { 'retry-after': '5' } })
     if (!isRelayPath(c.req.path)) return apiSecurityHeaders(c, next)
     c.header('X-Content-Type-Options', 'nosniff')
-    return next()
+    await next()
+    // Relay handlers answer with Response objects of their own, which Hono returns as they are
+    // (c.header() reaches only the answers Hono builds), so the two headers go on the answer here.
+    stampRelayHeaders(c, id)
   })
   // Test-only, root only: moves the limits' and budgets' clock (lib/clock.ts); 404 unless the TEST_CLOCK var is "1".
   app.post('/api/test/clock', csrf, sessionAuth, rootRoute, async (c) => {

@@ -38,6 +38,9 @@ describe('chat completions', () => {
     expect(l.loggedQuota).toBe(expected)
     const log = await env.DB.prepare('SELECT * FROM logs WHERE user_id = ? AND type = 2').bind(user.id).first<any>()
     expect(log).toMatchObject({ model_name: 'gpt-4o', prompt_tokens: 12, completion_tokens: 7, is_stream: 0, token_name: 'test-token', quota: expected })
+    // The answer names the request its log row was written under, and is marked nosniff.
+    expect(res.headers.get('x-request-id')).toBe(log.request_id)
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff')
     expect(JSON.parse(log.metadata)).toMatchObject({ type: 'tokens', input_ratio: 2, output_ratio: 4, group_ratio: 1, quota: expected })
     const tok = await env.DB.prepare('SELECT used_quota FROM tokens WHERE id = ?').bind(token.id).first<any>()
     expect(tok.used_quota).toBe(expected)
@@ -51,6 +54,7 @@ describe('chat completions', () => {
     const plain = await send('/v1/chat/completions', { key: token.key, json: chat({ stream: true }) })
     expect(plain.status).toBe(200)
     expect(plain.headers.get('content-type')).toMatch(/text\/event-stream/)
+    expect(plain.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/)
     expect(plain.text).toContain('"content":"Hello "')
     expect(plain.text).not.toContain('"usage"')
     expect(plain.text.trim().endsWith('data: [DONE]')).toBe(true)
