@@ -3,10 +3,13 @@
  * with its value and type unchanged — quotes, new lines, non-Latin text, emoji, large integers,
  * NULL metadata — and a flush of many rows uses a handful of statements.
  */
+import { runInDurableObject } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { createToken, createUser, wallet } from '../worker/test/factories'
 import { buildFlushStatements, type FlushPlan } from './wallet-flush'
+import { packLog, unpackLog } from './wallet-log-row'
+import type { UserWallet } from './user-wallet'
 
 describe('log rows through the write-behind', () => {
   it('land column for column, types included', async () => {
@@ -67,8 +70,57 @@ describe('log rows through the write-behind', () => {
   it('packs 500 rows into one INSERT', () => {
     const statements: string[] = []
     const db = { prepare: (sql: string) => ({ bind: () => (statements.push(sql), {}) }) } as unknown as D1Database
-    const logs: FlushPlan['logs'] = Array.from({ length: 500 }, (_, i) => [`L:${i}`, { type: 3, createdAt: 1, quota: 0, userId: 1, content: 'x'.repeat(200) }])
+    const logs: FlushPlan['logs'] = Array.from({ length: 500 }, (_, i) => [`L:${i}`, packLog({ type: 3, createdAt: 1, content: 'x'.repeat(200) }, 0, 1)])
     buildFlushStatements(db, { userId: 1, seq: 1, tokens: [], channels: [], logs })
     expect(statements.filter((s) => s.startsWith('INSERT INTO logs'))).toHaveLength(1)
+  })
+
+  it('unpack to the row they were packed from (the form dead letters keep)', () => {
+    const log = {
+      type: 2,
+      createdAt: 5,
+      content: 'c',
+      username: 'u',
+      tokenName: 't',
+      tokenId: 3,
+      modelName: 'm',
+      upstreamModel: 'um',
+      promptTokens: 1,
+      completionTokens: 2,
+      channelId: 4,
+      requestTime: 6,
+      firstResponseTime: 7,
+      isStream: true,
+      sourceIp: '::1',
+      requestId: 'r',
+      metadata: { a: [1] },
+    }
+    expect(unpackLog(packLog(log, 9, 8, [4, 9]))).toEqual({ ...log, quota: 9, userId: 8, channelCharge: [4, 9] })
+    expect(unpackLog(packLog({ type: 3, createdAt: 5 }, 0, 8))).toMatchObject({ type: 3, createdAt: 5, quota: 0, userId: 8, content: '', isStream: false, metadata: undefined })
+  })
+
+  it('still land when they were stored unpacked by an earlier version', async () => {
+    const user = await createUser({ quota: 1_000 })
+    const stub = wallet(user.id)
+    await stub.balance({ userId: user.id })
+    // What an earlier version stored for a settle of 7 units: the row as a plain object.
+    await runInDurableObject(stub, (_: UserWallet, state) => {
+      state.storage.kv.put('L:legacy', {
+        type: 2,
+        createdAt: 1_764_000_000,
+        modelName: 'old-model',
+        requestId: 'req-old',
+        quota: 7,
+        userId: user.id,
+        channelCharge: [0, 7],
+        metadata: { kept: true },
+      })
+    })
+    expect(await stub.flush()).toEqual({ ok: true })
+    const row = await env.DB.prepare('SELECT model_name, quota, request_id, metadata FROM logs WHERE user_id = ?').bind(user.id).first<Record<string, unknown>>()
+    expect(row).toMatchObject({ model_name: 'old-model', quota: 7, request_id: 'req-old' })
+    expect(JSON.parse(row!.metadata as string)).toEqual({ kept: true })
+    const stat = await env.DB.prepare('SELECT request_count, quota FROM statistics WHERE user_id = ?').bind(user.id).first<Record<string, unknown>>()
+    expect(stat).toMatchObject({ request_count: 1, quota: 7 })
   })
 })

@@ -8,8 +8,8 @@
  * the wallet's storage before D1 is called, and a retry replays that same plan — never a larger
  * one under the same number, which would mark unwritten rows as written.
  */
-import type { WalletLog } from './wallet-types'
-import { pendingRows, type PendingEntry, type PendingLog } from './wallet-state'
+import { pendingRows, type PendingEntry } from './wallet-state'
+import { LOG_COLUMNS, LOG_INSERT_SQL, logValues, unpackLog, type PackedLog, type PendingLog } from './wallet-log-row'
 import { LOG_TYPE } from '../shared/contract/enums'
 
 /** A flush as saved before D1 is called; replayed as it is until D1 confirms it. */
@@ -46,13 +46,13 @@ export function buildDeadLetterStatements(db: D1Database, plan: FlushPlan, error
   const parked = plan.logs.map(([key, row]) =>
     db
       .prepare('INSERT OR IGNORE INTO wallet_dead_letters (user_id, wallet_key, payload, error, created_at) VALUES (?, ?, ?, ?, ?)')
-      .bind(plan.userId, key, JSON.stringify(row), error.slice(0, 1000), now)
+      .bind(plan.userId, key, JSON.stringify(unpackLog(row)), error.slice(0, 1000), now)
   )
   return [...buildFlushStatements(db, { ...plan, logs: [] }), ...parked]
 }
 
 /** The INSERT of one log row (root's retry of a dead letter). */
-export function buildLogInsert(db: D1Database, row: WalletLog & { quota: number; userId: number }): D1PreparedStatement {
+export function buildLogInsert(db: D1Database, row: PendingLog): D1PreparedStatement {
   return db.prepare(`INSERT INTO logs (${LOG_COLUMNS.join(', ')}) VALUES (${LOG_COLUMNS.map(() => '?').join(', ')})`).bind(...logValues(row))
 }
 
@@ -64,7 +64,7 @@ export function toFlushPlan(userId: number, stored: StoredPlan, readLog: (key: s
 }
 
 /** Channel usage of a batch: the legacy counters plus what the log rows carry. */
-export function channelUsage(counters: { id: number; amount: number }[], logs: PendingLog[]): { id: number; amount: number }[] {
+export function channelUsage(counters: { id: number; amount: number }[], logs: PackedLog[]): { id: number; amount: number }[] {
   const usage = new Map(counters.map((c) => [c.id, c.amount]))
   for (const l of logs) if (l.channelCharge) usage.set(l.channelCharge[0], (usage.get(l.channelCharge[0]) ?? 0) + l.channelCharge[1])
   return [...usage].filter(([, amount]) => amount !== 0).map(([id, amount]) => ({ id, amount }))
@@ -76,30 +76,8 @@ export interface FlushPlan {
   user?: { id: number; quota: number; usedQuota: number; requestCount: number; version: number }
   tokens: { id: number; remain: number; used: number; accessed: number; version: number }[]
   channels: { id: number; amount: number }[]
-  logs: [string, WalletLog & { quota: number; userId: number }][]
+  logs: [string, PackedLog][]
 }
-
-const LOG_COLUMNS = [
-  'user_id',
-  'created_at',
-  'type',
-  'content',
-  'username',
-  'token_name',
-  'token_id',
-  'model_name',
-  'upstream_model',
-  'quota',
-  'prompt_tokens',
-  'completion_tokens',
-  'channel_id',
-  'request_time',
-  'first_response_time',
-  'is_stream',
-  'source_ip',
-  'request_id',
-  'metadata',
-] as const
 
 /**
  * Log rows go to D1 as one JSON array per statement, unpacked by SQLite (json_each): one bound
@@ -108,9 +86,8 @@ const LOG_COLUMNS = [
  * D1's 2 MB value limit.
  */
 const LOG_JSON_BYTES = 512 * 1024
-const LOG_INSERT_SQL = `INSERT INTO logs (${LOG_COLUMNS.join(', ')}) SELECT ${LOG_COLUMNS.map((_, i) => `json_extract(value, '$[${i}]')`).join(', ')} FROM json_each(?)`
 
-/** The rows as JSON arrays of column values, in statements of at most LOG_JSON_BYTES. */
+/** The packed rows (JSON arrays of column values), in statements of at most LOG_JSON_BYTES. */
 function logInserts(db: D1Database, logs: FlushPlan['logs']): D1PreparedStatement[] {
   const stmts: D1PreparedStatement[] = []
   let chunk: string[] = []
@@ -121,37 +98,13 @@ function logInserts(db: D1Database, logs: FlushPlan['logs']): D1PreparedStatemen
     bytes = 0
   }
   for (const [, l] of logs) {
-    const row = JSON.stringify(logValues(l))
+    const row = l.cols
     if (bytes + row.length > LOG_JSON_BYTES) send()
     chunk.push(row)
     bytes += row.length + 1
   }
   send()
   return stmts
-}
-
-function logValues(l: WalletLog & { quota: number; userId: number }): (string | number | null)[] {
-  return [
-    l.userId,
-    l.createdAt,
-    l.type,
-    l.content ?? '',
-    l.username ?? '',
-    l.tokenName ?? '',
-    l.tokenId ?? 0,
-    l.modelName ?? '',
-    l.upstreamModel ?? '',
-    l.quota,
-    l.promptTokens ?? 0,
-    l.completionTokens ?? 0,
-    l.channelId ?? 0,
-    l.requestTime ?? 0,
-    l.firstResponseTime ?? 0,
-    l.isStream ? 1 : 0,
-    l.sourceIp ?? '',
-    l.requestId ?? '',
-    l.metadata ? JSON.stringify(l.metadata) : null,
-  ]
 }
 
 export function buildFlushStatements(db: D1Database, plan: FlushPlan): D1PreparedStatement[] {
@@ -176,13 +129,13 @@ export function buildFlushStatements(db: D1Database, plan: FlushPlan): D1Prepare
   for (const [, l] of plan.logs) {
     if (l.type !== LOG_TYPE.CONSUME) continue
     const date = new Date(l.createdAt * 1000).toISOString().slice(0, 10)
-    const key = `${date}|${l.channelId ?? 0}|${l.modelName ?? ''}`
-    const s = stats.get(key) ?? { date, channelId: l.channelId ?? 0, model: l.modelName ?? '', n: 0, quota: 0, prompt: 0, completion: 0, time: 0 }
+    const key = `${date}|${l.channelId}|${l.modelName}`
+    const s = stats.get(key) ?? { date, channelId: l.channelId, model: l.modelName, n: 0, quota: 0, prompt: 0, completion: 0, time: 0 }
     s.n++
     s.quota += l.quota
-    s.prompt += l.promptTokens ?? 0
-    s.completion += l.completionTokens ?? 0
-    s.time += l.requestTime ?? 0
+    s.prompt += l.promptTokens
+    s.completion += l.completionTokens
+    s.time += l.requestTime
     stats.set(key, s)
   }
   for (const s of stats.values()) {

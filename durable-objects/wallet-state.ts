@@ -7,8 +7,8 @@
  * `L:<seq>` (pending log rows, one or a group — PendingEntry), `I:<key>` (applied credit), `plan` (flush in progress), `meta`,
  * `dirtyTokens`, `S:<leaseId>` (the last lease report applied), and `c:<channelId>` (legacy channel counters, drained by the next flush).
  */
-import type { WalletLog } from './wallet-types'
 import type { BudgetState } from './wallet-limits'
+import { asPacked, type PackedLog, type PendingLog } from './wallet-log-row'
 
 export interface UserState {
   id: number
@@ -47,8 +47,10 @@ export interface Meta {
   flushedUserVersion: number
 }
 
-/** A log row waiting for D1; `channelCharge` = [channel id, quota] when the row also carries the channel's usage. */
-export type PendingLog = WalletLog & { quota: number; userId: number; channelCharge?: [number, number] }
+export type { PendingLog }
+
+/** A log row waiting for D1: packed (wallet-log-row.ts), or a plain object stored by an earlier version. */
+export type StoredLog = PackedLog | PendingLog
 
 /** Log rows stored under one `L:` key at most (a lease report of many requests spans several keys). */
 export const ROWS_PER_KEY = 64
@@ -57,12 +59,12 @@ export const ROWS_PER_KEY = 64
  * What one `L:` key holds: a single row, or the rows one wallet call appended (stored together, one
  * storage write per call instead of one per row).
  */
-export type PendingEntry = PendingLog | PendingLog[]
+export type PendingEntry = StoredLog | StoredLog[]
 
-/** The rows of a stored `L:` entry, each with its own key (`L:<seq>` or `L:<seq>#<i>` within a group). */
-export function pendingRows(key: string, entry: PendingEntry | undefined): [string, PendingLog][] {
+/** The rows of a stored `L:` entry, packed, each with its own key (`L:<seq>` or `L:<seq>#<i>` within a group). */
+export function pendingRows(key: string, entry: PendingEntry | undefined): [string, PackedLog][] {
   if (entry === undefined) return []
-  return Array.isArray(entry) ? entry.map((row, i) => [`${key}#${i}`, row]) : [[key, entry]]
+  return Array.isArray(entry) ? entry.map((row, i) => [`${key}#${i}`, asPacked(row)]) : [[key, asPacked(entry)]]
 }
 
 /** The last report of a credit lease the wallet applied (a report sent again is answered, not charged). */

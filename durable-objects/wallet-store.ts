@@ -9,7 +9,8 @@
 import type { WalletLog } from './wallet-types'
 import { budgetLeft, rollBudget } from './wallet-limits'
 import { clockNow } from '../worker/lib/clock'
-import { isMoney, ROWS_PER_KEY, type Meta, type PendingLog, type Reservation, type TokenState, type UserState } from './wallet-state'
+import { isMoney, ROWS_PER_KEY, type Meta, type Reservation, type TokenState, type UserState } from './wallet-state'
+import { packLog, type PackedLog } from './wallet-log-row'
 
 export class WalletStore {
   user: UserState | undefined
@@ -27,7 +28,7 @@ export class WalletStore {
   /** When this instance last swept old lease report markers (wallet-expiry.ts). */
   markersSweptAt = 0
   /** Log rows appended since the last commit (written together under one `L:` key). */
-  private rows: PendingLog[] = []
+  private rows: PackedLog[] = []
   /** Log rows appended since the last write-behind batch began (the wallet flushes early when many wait). */
   rowsSinceFlush = 0
 
@@ -177,9 +178,9 @@ export class WalletStore {
     if (unsaved.dirtyList && this.dirty) this.setDirtyTokens(this.dirty)
   }
 
-  /** Queue a log row; commit() stores it (a call's rows together, see pendingRows). */
+  /** Queue a log row, packed for D1 (wallet-log-row.ts); commit() stores it (a call's rows together, see pendingRows). */
   appendLog(log: WalletLog, quota: number, channelCharge?: [number, number]) {
-    this.rows.push({ ...log, quota, userId: this.user!.id, ...(channelCharge ? { channelCharge } : {}) })
+    this.rows.push(packLog(log, quota, this.user!.id, channelCharge))
     this.rowsSinceFlush++
   }
 

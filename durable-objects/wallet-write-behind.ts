@@ -32,8 +32,11 @@ export async function drainToD1(store: WalletStore, db: D1Database): Promise<voi
   while (await flushOnce(store, db));
 }
 
-/** The plan in progress, or a new one saved before D1 sees it (so a retry replays it exactly). */
-function currentPlan(store: WalletStore, user: UserState): StoredPlan | undefined {
+/**
+ * The plan in progress, or a new one saved before D1 sees it (so a retry replays it exactly).
+ * `read` receives the `L:` entries a new plan listed, so the flush does not read them twice.
+ */
+function currentPlan(store: WalletStore, user: UserState, read: Map<string, PendingEntry>): StoredPlan | undefined {
   const saved = store.kv.get<StoredPlan>('plan')
   if (saved) return saved
   const meta = store.getMeta()
@@ -44,6 +47,7 @@ function currentPlan(store: WalletStore, user: UserState): StoredPlan | undefine
     const n = Array.isArray(entry[1]) ? entry[1].length : 1
     if (entries.length > 0 && rows + n > MAX_LOGS_PER_FLUSH) break
     entries.push(entry)
+    read.set(entry[0], entry[1])
     rows += n
   }
   const counters = [...store.kv.list<number>({ prefix: 'c:' })].map(([k, v]) => ({ id: Number(k.slice(2)), amount: v }))
@@ -73,9 +77,10 @@ async function flushOnce(store: WalletStore, db: D1Database): Promise<boolean> {
   const user = store.user ?? store.kv.get<UserState>('user')
   if (!user) return false
   const replay = store.kv.get<StoredPlan>('plan') !== undefined
-  const stored = currentPlan(store, user)
+  const read = new Map<string, PendingEntry>()
+  const stored = currentPlan(store, user, read)
   if (!stored) return false
-  const plan = toFlushPlan(user.id, stored, (key) => store.kv.get<PendingEntry>(key))
+  const plan = toFlushPlan(user.id, stored, (key) => read.get(key) ?? store.kv.get<PendingEntry>(key))
   try {
     await db.batch(buildFlushStatements(db, plan))
   } catch (err) {
