@@ -2,7 +2,7 @@
 export function joinUrl(baseUrl: string, path: string): string {
   const base = baseUrl.replace(/\/+$/, '')
   const version = path.match(/^\/(v\d+(?:beta)?)\//)?.[1]
-  if (version && new RegExp(`/${version}$`).test(base)) return base + path.slice(version.length + 1)
+  if (version && base.endsWith(`/${version}`)) return base + path.slice(version.length + 1)
   return base + path
 }
 

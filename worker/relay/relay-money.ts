@@ -123,7 +123,7 @@ export class RelayMoney {
       modelName: this.input.model,
       channelId: channel?.id ?? 0,
       isStream: this.input.stream,
-      sourceIp: clientIp(this.c.req),
+      sourceIp: clientIp(this.c.req, this.env),
       requestId: this.reqId,
       requestTime: Date.now() - this.startedAt,
     }
