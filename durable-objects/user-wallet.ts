@@ -153,25 +153,29 @@ export class UserWallet extends DurableObject<Env> {
     // The lease shrinks by what the batch spends, in one storage write after the loop.
     const held0 = this.store.holds().get(input.leaseId)
     let leaseLeft = held0?.amount ?? 0
+    const token0 = held0 ? await this.store.ensureToken(held0.tokenId) : undefined
+    // The items are this call's own copies (RPC), so their rows get the wallet's notes in place.
     for (const item of input.items) {
       if (item.limits) {
         this.limits.record(item.limits.rules, item.limits.at, item.limits.tokens)
         for (const r of item.limits.rules) rules.set(`${r.kind}|${r.key}`, r)
       }
+      const notes = (item.log.metadata ??= {})
+      notes.lease = input.leaseId
       if (item.quota === 0 && item.log.type !== LOG_TYPE.CONSUME) {
         // A failed request: its error row only (its hold was given back to the lease in the isolate).
-        this.store.appendLog({ ...item.log, metadata: { ...item.log.metadata, lease: input.leaseId } }, 0)
+        this.store.appendLog(item.log, 0)
         continue
       }
       const covered = held0 ? Math.min(leaseLeft, item.quota) : 0
       leaseLeft -= covered
       const over = item.quota - covered
       const tokenId = held0?.tokenId ?? item.log.tokenId
-      this.store.charge(user, tokenId ? await this.store.ensureToken(tokenId) : undefined, item.quota, true, item.log.createdAt * 1000)
-      const notes: Record<string, unknown> = { lease: input.leaseId }
+      const token = held0 ? token0 : tokenId ? await this.store.ensureToken(tokenId) : undefined
+      this.store.charge(user, token, item.quota, true, item.log.createdAt * 1000)
       if (over > 0) notes.overrun = over
       if (user.quota < 0) notes.balance_after = user.quota
-      this.store.appendLog({ ...item.log, metadata: { ...item.log.metadata, ...notes } }, item.quota, item.channelId && item.quota ? [item.channelId, item.quota] : undefined)
+      this.store.appendLog(item.log, item.quota, item.channelId && item.quota ? [item.channelId, item.quota] : undefined)
       charged += item.quota
       overrun += over
     }

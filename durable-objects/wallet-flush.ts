@@ -53,7 +53,7 @@ export function buildDeadLetterStatements(db: D1Database, plan: FlushPlan, error
 
 /** The INSERT of one log row (root's retry of a dead letter). */
 export function buildLogInsert(db: D1Database, row: PendingLog): D1PreparedStatement {
-  return db.prepare(`INSERT INTO logs (${LOG_COLUMNS.join(', ')}) VALUES (${LOG_COLUMNS.map(() => '?').join(', ')})`).bind(...logValues(row))
+  return db.prepare(`INSERT INTO logs (${LOG_COLUMNS.join(', ')}) VALUES (${LOG_COLUMNS.map(() => '?').join(', ')})`).bind(...logValues(row, row.quota, row.userId))
 }
 
 /** The D1 plan of a stored plan, with its log rows read back from storage. */

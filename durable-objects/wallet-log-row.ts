@@ -55,9 +55,9 @@ export const LOG_COLUMNS = COLUMNS.map(([column]) => column)
 export const LOG_INSERT_SQL = `INSERT INTO logs (${LOG_COLUMNS.join(', ')}) SELECT ${LOG_COLUMNS.map((_, i) => `json_extract(value, '$[${i}]')`).join(', ')} FROM json_each(?)`
 
 /** The row's values in LOG_COLUMNS order (absent text as '', absent numbers as 0, metadata as JSON). */
-export function logValues(l: PendingLog): (string | number | null)[] {
+export function logValues(l: WalletLog, quota: number, userId: number): (string | number | null)[] {
   return [
-    l.userId,
+    userId,
     l.createdAt,
     l.type,
     l.content ?? '',
@@ -66,7 +66,7 @@ export function logValues(l: PendingLog): (string | number | null)[] {
     l.tokenId ?? 0,
     l.modelName ?? '',
     l.upstreamModel ?? '',
-    l.quota,
+    quota,
     l.promptTokens ?? 0,
     l.completionTokens ?? 0,
     l.channelId ?? 0,
@@ -80,9 +80,8 @@ export function logValues(l: PendingLog): (string | number | null)[] {
 }
 
 export function packLog(log: WalletLog, quota: number, userId: number, channelCharge?: [number, number]): PackedLog {
-  const row: PendingLog = { ...log, quota, userId }
   return {
-    cols: JSON.stringify(logValues(row)),
+    cols: JSON.stringify(logValues(log, quota, userId)),
     type: log.type,
     createdAt: log.createdAt,
     channelId: log.channelId ?? 0,
