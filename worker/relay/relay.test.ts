@@ -277,6 +277,35 @@ describe('retries, freezing and auto-disable', () => {
     expect(res.status).toBe(200)
   })
 
+  it('lets a stream run past the header timeout once its headers came', async () => {
+    await setOptions({ UpstreamTimeoutSeconds: '1' })
+    await createChannel({ key: 'good' })
+    const { token } = await customer()
+    upstream.restore()
+    // Headers at once, the rest of the answer 1.5 s later; an abort of the fetch would cut it.
+    upstream = mockUpstream((req, body) => {
+      const frame = (delta: object, extra: object = {}) =>
+        new TextEncoder().encode(
+          `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: body.model, choices: [{ index: 0, delta }], ...extra })}\n\n`
+        )
+      const stream = new ReadableStream<Uint8Array>({
+        async start(ctl) {
+          ctl.enqueue(frame({ content: 'Hello ' }))
+          await new Promise((r) => setTimeout(r, 1500))
+          if (req.signal.aborted) return ctl.error(new DOMException('aborted', 'AbortError'))
+          ctl.enqueue(frame({ content: 'late world' }, { usage: USAGE }))
+          ctl.enqueue(new TextEncoder().encode('data: [DONE]\n\n'))
+          ctl.close()
+        },
+      })
+      return new Response(stream, { headers: { 'content-type': 'text/event-stream' } })
+    })
+    const res = await send('/v1/chat/completions', { key: token.key, json: chat({ stream: true }) })
+    expect(res.status).toBe(200)
+    expect(res.text).toContain('late world')
+    expect(res.text.trim().endsWith('data: [DONE]')).toBe(true)
+  })
+
   it('retries a malformed JSON answer and a reset connection', async () => {
     await setOptions({ RetryTimes: '2' })
     await createChannel({ key: 'mock-badjson', priority: 9 })

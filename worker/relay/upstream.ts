@@ -32,8 +32,12 @@ export async function callUpstream(adapter: ProviderAdapter, call: RelayCall, ch
     for (const [k, v] of Object.entries(channel.headers)) headers.set(k, String(v))
     request = new Request(request, { headers })
   }
+  // A header timeout: the runtime's own timer (AbortSignal.timeout, nothing to clear) aborts the
+  // fetch only until the headers arrive; a long stream after them is never cut by it.
   const abort = new AbortController()
-  const timer = timeoutMs > 0 ? setTimeout(() => abort.abort(), timeoutMs) : undefined
+  const timeout = timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined
+  const onTimeout = () => abort.abort()
+  timeout?.addEventListener('abort', onTimeout)
   let response: Response
   try {
     response = await fetch(request, { signal: abort.signal })
@@ -41,7 +45,7 @@ export async function callUpstream(adapter: ProviderAdapter, call: RelayCall, ch
     if (abort.signal.aborted) return { ok: false, status: -1, error: { message: `upstream did not answer within ${timeoutMs / 1000} s`, type: 'timeout' } }
     return { ok: false, status: 0, error: { message: `upstream connection failed: ${(err as Error).message}`, type: 'network_error' } }
   } finally {
-    if (timer) clearTimeout(timer)
+    timeout?.removeEventListener('abort', onTimeout)
   }
   if (response.ok) return { ok: true, response: call.stream && adapter.toSseStream ? adapter.toSseStream(response) : response }
   const text = await readCapped(response).catch(() => '')
