@@ -9,7 +9,8 @@
  * injected into every Durable Object call, workerd CPU time per request, and the ledger after the
  * load. Writes the "main" block of BENCHMARKS.md (bench/main-report.mjs).
  * Options (env): BENCH_DURATION seconds per matrix cell (default 2), BENCH_CONCURRENCY
- * (default "1,32"), BENCH_ROUNDS (default 3). The defaults keep a run near 5 minutes.
+ * (default "1,32"), BENCH_ROUNDS (default 5; the CPU rounds are 5 too: with 3, one disturbed round
+ * moved a median visibly on this shared machine). The defaults keep a run near 5 minutes.
  */
 import { execFileSync } from 'node:child_process'
 import net from 'node:net'
@@ -25,10 +26,10 @@ import { writeMainReport } from './bench/main-report.mjs'
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const DURATION = Number(process.env.BENCH_DURATION ?? 2)
 const CONCURRENCY = (process.env.BENCH_CONCURRENCY ?? '1,32').split(',').map(Number)
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
 const DO_LATENCY_MS = 50
 const CPU_REQUESTS = 2000
-const CPU_ROUNDS = 3
+const CPU_ROUNDS = 5
 const PAIRED_SECONDS = 3
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
