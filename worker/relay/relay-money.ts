@@ -20,7 +20,7 @@ import type { RelayAuth } from './token-auth'
 import { admitLocally, checkLocally, hasLimits, limitError, limitSpec, localStatus, rateLimitHeaders, settleLocally, walletSaysFull } from './token-limits'
 import { cachedTokens } from './relay-usage'
 import type { ReservationPlan } from './reservation'
-import { holdFromLease, settleToLease, type LeaseHold } from './wallet-lease'
+import { holdFromLease, settleToLease, type LeaseHold, type LeaseWallet } from './wallet-lease'
 import { redactSecrets } from './supplier-error'
 import { walletRefusal } from './wallet-refusals'
 import type { InboundCodec } from './inbound/types'
@@ -37,7 +37,15 @@ export class RelayMoney {
   private readonly env: Env
   private readonly ctx: ExecutionContext
   private readonly reqId: string
-  private readonly wallet
+  private walletStub: ReturnType<Env['WALLET']['getByName']> | undefined
+  /**
+   * The lease's view of the wallet: the stub is made on first use, as most requests served from a
+   * lease never call the wallet themselves (getByName hashes the name on every call).
+   */
+  private readonly leaseWallet: LeaseWallet = {
+    lease: (input) => this.wallet.lease(input),
+    settleLease: (input) => this.wallet.settleLease(input),
+  }
   /** Output tokens per choice the balance pays for, sent upstream when the client set no limit. */
   outputCap: number | undefined
   /** The x-ratelimit-* headers of the request's limits (once admitted). */
@@ -62,7 +70,12 @@ export class RelayMoney {
     this.env = c.env
     this.ctx = c.executionCtx as ExecutionContext
     this.reqId = c.get('requestId')
-    this.wallet = c.env.WALLET.getByName(`user:${auth.userId}`)
+  }
+
+  /** The user's wallet (made in this request's context: a stub never serves another request). */
+  private get wallet() {
+    this.walletStub ??= this.env.WALLET.getByName(`user:${this.auth.userId}`)
+    return this.walletStub
   }
 
   /**
@@ -78,7 +91,7 @@ export class RelayMoney {
     const local = checkLocally(spec, now)
     if (local) throw limitError(local.code, local.retryAfterMs, rateLimitHeaders(localStatus(spec, now)))
     if (plan.amount > 0 && !walletSaysFull(spec, now)) {
-      this.leaseHold = await holdFromLease(this.wallet, this.ctx, { userId: this.auth.userId, tokenId: this.auth.id, rpm: this.rates.rpm, budget: spec.budget }, plan.amount)
+      this.leaseHold = await holdFromLease(this.leaseWallet, this.ctx, { userId: this.auth.userId, tokenId: this.auth.id, rpm: this.rates.rpm, budget: spec.budget }, plan.amount)
       if (this.leaseHold) {
         this.admit(spec, now)
         this.outputCap = plan.outputCap(plan.amount)
@@ -151,7 +164,7 @@ export class RelayMoney {
     const logged = this.settings.bool('LogConsumeEnabled') ? log : undefined
     const tokens = usage.promptTokens + usage.completionTokens
     const settled = this.leaseHold
-      ? await settleToLease(this.wallet, this.ctx, this.leaseHold, {
+      ? await settleToLease(this.leaseWallet, this.ctx, this.leaseHold, {
           reqId: this.reqId,
           quota: breakdown.quota,
           channelId: bill.channel.id,
@@ -177,7 +190,7 @@ export class RelayMoney {
       content: message.slice(0, 1000),
       metadata: this.meta({ status: status ?? null, attempts: tries.attempts, tried: [...tries.tried], ...upstream }),
     }
-    if (this.leaseHold) await settleToLease(this.wallet, this.ctx, this.leaseHold, { reqId: this.reqId, quota: 0, log, ...this.limitItem(0) })
+    if (this.leaseHold) await settleToLease(this.leaseWallet, this.ctx, this.leaseHold, { reqId: this.reqId, quota: 0, log, ...this.limitItem(0) })
     else {
       settleLocally(this.reqId, 0)
       await this.wallet.refund({ userId: this.auth.userId, reqId: this.reqId, log })

@@ -59,7 +59,8 @@ const SENDING_WAIT_MS = 2
 /** How long (ms, polled each 1 ms) a request that needs a grant waits for the lease's call in flight. */
 const SENDING_POLLS = 500
 
-type WalletStub = ReturnType<Env['WALLET']['getByName']>
+/** The two wallet calls a lease makes (a stub of the user's UserWallet, or one made on first use). */
+export type LeaseWallet = Pick<ReturnType<Env['WALLET']['getByName']>, 'lease' | 'settleLease'>
 
 interface Lease {
   id: string
@@ -115,7 +116,7 @@ const available = (l: Lease) => l.held - l.inflight
  * caller then reserves the exact way (and gets the precise refusal).
  */
 export async function holdFromLease(
-  wallet: WalletStub,
+  wallet: LeaseWallet,
   ctx: ExecutionContext,
   who: { userId: number; tokenId: number; rpm: number; budget?: LimitSpec['budget'] },
   amount: number
@@ -188,7 +189,7 @@ async function reportsLanded(lease: Lease): Promise<boolean> {
 
 const fits = (lease: Lease, amount: number) => Date.now() < lease.expiresAt && available(lease) >= amount
 
-function take(wallet: WalletStub, ctx: ExecutionContext, lease: Lease, amount: number): LeaseHold {
+function take(wallet: LeaseWallet, ctx: ExecutionContext, lease: Lease, amount: number): LeaseHold {
   lease.inflight += amount
   if (available(lease) < lease.size / 2 && lease.wanted === 0) {
     const now = Date.now()
@@ -217,7 +218,7 @@ function admitLocally(lease: Lease, rpm: number): boolean {
 }
 
 /** Ask the wallet for a lease that covers `amount` more (the caller saw the lease idle). */
-async function grow(wallet: WalletStub, lease: Lease, amount: number): Promise<boolean> {
+async function grow(wallet: LeaseWallet, lease: Lease, amount: number): Promise<boolean> {
   const want = Math.max(amount * LEASE_REQUESTS, lease.size)
   lease.sending = true
   try {
@@ -244,7 +245,7 @@ const queuedCost = (l: Lease) => l.queue.reduce((s, i) => s + i.quota, 0) + (l.u
  * the lease is idle this request sends the queue (its promise answers the first batch); otherwise
  * the request already sending takes the row along in its next batch.
  */
-export function settleToLease(wallet: WalletStub, ctx: ExecutionContext, hold: LeaseHold, item: LeaseItem): Promise<LeaseSettleResult | undefined> {
+export function settleToLease(wallet: LeaseWallet, ctx: ExecutionContext, hold: LeaseHold, item: LeaseItem): Promise<LeaseSettleResult | undefined> {
   const { lease } = hold
   lease.inflight -= hold.amount
   lease.held -= item.quota
@@ -257,7 +258,7 @@ export function settleToLease(wallet: WalletStub, ctx: ExecutionContext, hold: L
  * request's stub, then keep sending what arrives meanwhile, all inside this request's waitUntil.
  * Answers the first batch's result (undefined when another request is sending, or on failure).
  */
-function pump(wallet: WalletStub, ctx: ExecutionContext, lease: Lease): Promise<LeaseSettleResult | undefined> {
+function pump(wallet: LeaseWallet, ctx: ExecutionContext, lease: Lease): Promise<LeaseSettleResult | undefined> {
   if (lease.pumping || (lease.queue.length === 0 && lease.wanted === 0 && !lease.unanswered)) return Promise.resolve(undefined)
   lease.pumping = true
   const first = nextReport(wallet, lease)
@@ -281,7 +282,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * The loop's next report: wait a moment for more requests to settle (not when the batch is full or
  * the lease needs a top-up now), and while another call of the lease (a grant) is in flight.
  */
-async function nextReport(wallet: WalletStub, lease: Lease): Promise<LeaseSettleResult> {
+async function nextReport(wallet: LeaseWallet, lease: Lease): Promise<LeaseSettleResult> {
   if (lease.wanted === 0 && lease.queue.length < REPORT_MAX_ITEMS) await sleep(REPORT_GATHER_MS)
   for (let waited = 0; lease.sending; waited++) {
     if (waited >= 5_000) throw new Error('another wallet call of this lease did not finish')
@@ -301,7 +302,7 @@ interface Report {
  * may not have applied it), the same report — same number, same items — goes again before anything
  * newer, so the wallet, which applies each number once, charges every item exactly once.
  */
-async function sendBatch(wallet: WalletStub, lease: Lease): Promise<LeaseSettleResult> {
+async function sendBatch(wallet: LeaseWallet, lease: Lease): Promise<LeaseSettleResult> {
   const report = lease.unanswered ?? { seq: ++lease.seq, items: lease.queue.splice(0), extend: lease.wanted }
   if (!lease.unanswered) lease.wanted = 0
   lease.unanswered = report
