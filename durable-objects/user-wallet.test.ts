@@ -77,11 +77,15 @@ describe('wallet write-behind', () => {
       const arm = w.armAlarm.bind(w)
       w.armAlarm = (at) => (delays.push(at - Date.now()), arm(at))
     })
+    // The clock may tick a millisecond between the wallet's reading and this one (seen in CI: 999).
     await settle('few-0')
-    expect(delays).toEqual([1000])
+    expect(delays).toHaveLength(1)
+    expect(delays[0]).toBeGreaterThanOrEqual(990)
+    expect(delays[0]).toBeLessThanOrEqual(1000)
     await Promise.all(Array.from({ length: 260 }, (_, i) => settle(`many-${i}`)))
     expect(delays.filter((d) => d <= 0).length).toBeGreaterThan(0)
-    expect(delays.filter((d) => d > 0).every((d) => d === 1000)).toBe(true)
+    // Otherwise about a batch window (1 s) out, or a retry backoff (2 s, 4 s…) if a flush met a busy D1.
+    expect(delays.filter((d) => d > 0 && d < 990)).toEqual([])
     const l = await ledger(user.id)
     expect(l.consumeLogs).toBe(261)
     expect(l.loggedQuota).toBe(261)
