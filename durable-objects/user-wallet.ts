@@ -43,7 +43,7 @@ import type {
   WalletBalance,
   WalletLog,
 } from './wallet-types'
-import { isMoney, type AppliedCredit, type AppliedReport, type PendingEntry, type Reservation, type UserState } from './wallet-state'
+import { isAmount, type AppliedCredit, type AppliedReport, type PendingEntry, type Reservation, type UserState } from './wallet-state'
 import { WalletStore } from './wallet-store'
 import type { RateRule } from './wallet-limits'
 import { budgetView, type BudgetView } from './wallet-budget'
@@ -59,13 +59,6 @@ import { LOG_TYPE } from '../shared/contract/enums'
  */
 const FLUSH_DELAY_MS = 1000
 const FLUSH_ROWS = 256
-
-/** Whether `n` may be used as an amount (≥ min); a refused amount is logged, never stored. */
-function isAmount(name: string, n: unknown, min = 0): n is number {
-  if (isMoney(n) && n >= min) return true
-  console.error(`wallet: refused ${name} ${String(n)}: not a safe integer ≥ ${min}`)
-  return false
-}
 
 export class UserWallet extends DurableObject<Env> {
   private store = new WalletStore(this.ctx.storage.kv, () => this.env.DB)
@@ -170,8 +163,7 @@ export class UserWallet extends DurableObject<Env> {
       const covered = held0 ? Math.min(leaseLeft, item.quota) : 0
       leaseLeft -= covered
       const over = item.quota - covered
-      const tokenId = held0?.tokenId ?? item.log.tokenId
-      const token = held0 ? token0 : tokenId ? await this.store.ensureToken(tokenId) : undefined
+      const token = held0 ? token0 : item.log.tokenId ? await this.store.ensureToken(item.log.tokenId) : undefined
       this.store.charge(user, token, item.quota, true, item.log.createdAt * 1000)
       if (over > 0) notes.overrun = over
       if (user.quota < 0) notes.balance_after = user.quota

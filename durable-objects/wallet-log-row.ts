@@ -108,8 +108,8 @@ export function unpackLog(packed: PackedLog): PendingLog {
   COLUMNS.forEach(([, field], i) => {
     row[field] = values[i]
   })
-  row.isStream = values[15] === 1
-  row.metadata = typeof values[18] === 'string' ? JSON.parse(values[18]) : undefined
+  row.isStream = row.isStream === 1
+  row.metadata = typeof row.metadata === 'string' ? JSON.parse(row.metadata) : undefined
   if (packed.channelCharge) row.channelCharge = packed.channelCharge
   return row as unknown as PendingLog
 }

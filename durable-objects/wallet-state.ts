@@ -83,3 +83,10 @@ export interface AppliedCredit {
 
 /** True for the only numbers money may hold: finite integers within ±2^53. */
 export const isMoney = (n: unknown): n is number => Number.isSafeInteger(n)
+
+/** Whether `n` may be used as an amount (money ≥ min); a refused amount is logged, never stored. */
+export function isAmount(name: string, n: unknown, min = 0): n is number {
+  if (isMoney(n) && n >= min) return true
+  console.error(`wallet: refused ${name} ${String(n)}: not a safe integer ≥ ${min}`)
+  return false
+}

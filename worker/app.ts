@@ -42,7 +42,8 @@ function stampRelayHeaders(c: Context<HonoEnv>, id: string) {
   try {
     stamp(c.res.headers)
   } catch {
-    // An answer with immutable headers (a fetch() response passed through): answer a copy.
+    // An answer with immutable headers (a fetch() response passed through): answer a copy. Clearing
+    // c.res first keeps Hono's setter from merging the old answer into a further copy.
     const copy = new Response(c.res.body, c.res)
     stamp(copy.headers)
     c.res = undefined
