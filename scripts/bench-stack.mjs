@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url'
 import { Miniflare, Log, LogLevel, convertV4MiniflareOptions } from 'miniflare'
 import { unstable_getMiniflareWorkerOptions } from 'wrangler'
 import { startMockUpstream } from './mock-upstream.mjs'
+import { DIRECT_NETWORK } from './serve.mjs'
 import { load } from './bench/measure.mjs'
 import { chatBody, startBenchGateway } from './bench/gateway.mjs'
 import { writeBlock } from './bench/report.mjs'
@@ -35,7 +36,7 @@ async function passthrough(upstream, direct) {
           compatibilityDate: '2026-11-01',
           bindings: { UPSTREAM: upstream },
           ...(direct
-            ? { unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }] }
+            ? { unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }], serviceBindings: DIRECT_NETWORK }
             : { assets: unstable_getMiniflareWorkerOptions(path.join(root, 'wrangler.toml')).workerOptions.assets }),
         },
       ],

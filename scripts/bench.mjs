@@ -18,6 +18,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Miniflare, Log, LogLevel, convertV4MiniflareOptions } from 'miniflare'
 import { startMockUpstream } from './mock-upstream.mjs'
+import { DIRECT_NETWORK } from './serve.mjs'
 import { cpuMs, firstByte, load, memorySampler, pidListeningOn } from './bench/measure.mjs'
 import { chatBody, startBenchGateway } from './bench/gateway.mjs'
 import { startPortkey } from './bench/portkey.mjs'
@@ -34,7 +35,10 @@ const PAIRED_SECONDS = 3
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
-/** The ceiling: a 6-line pass-through Worker on its own direct workerd socket, like `npm start` serves the gateway. */
+/**
+ * The ceiling: a 6-line pass-through Worker on its own direct workerd socket and with the direct
+ * network binding for its upstream call, like `npm start` serves the gateway.
+ */
 async function startPassthrough(upstream) {
   const mf = new Miniflare(
     convertV4MiniflareOptions({
@@ -50,6 +54,7 @@ async function startPassthrough(upstream) {
           scriptPath: path.join(root, 'scripts/bench/passthrough-worker.js'),
           compatibilityDate: '2026-11-01',
           bindings: { UPSTREAM: upstream },
+          serviceBindings: DIRECT_NETWORK,
           unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }],
         },
       ],

@@ -24,6 +24,18 @@ export interface AppVariables extends RequestIdVariables {
   sessionId?: string
 }
 
+declare global {
+  interface Env {
+    /**
+     * Only under `npm start` (scripts/serve.mjs): a direct workerd network service for relay calls to
+     * suppliers. Miniflare routes the global `fetch` through an extra JS worker (its outbound
+     * interceptor) that costs a quarter of a relay request's CPU; on Cloudflare this is unset and
+     * the global `fetch` is already direct.
+     */
+    DIRECT_NETWORK?: Fetcher
+  }
+}
+
 export interface HonoEnv {
   Bindings: Env
   Variables: AppVariables

@@ -260,7 +260,7 @@ class RelayRun {
       stream: this.input.stream,
       includeUsage: this.input.includeUsage,
     }
-    const result = await callUpstream(adapter, call, channel, this.settings.int('UpstreamTimeoutSeconds') * 1000)
+    const result = await callUpstream(adapter, call, channel, this.settings.int('UpstreamTimeoutSeconds') * 1000, this.env.DIRECT_NETWORK)
     this.mark(`upstream-${this.attempts}`)
     if (!result.ok) return { failure: { status: result.status, error: result.error } }
 

@@ -39,3 +39,33 @@ describe('callUpstream request building', () => {
     await expect(callUpstream(failing(new ApiError(400, 'Bedrock accepts images only as base64 data: URLs')), chatCall(), routed, 1000)).rejects.toBeInstanceOf(ApiError)
   })
 })
+
+describe('callUpstream through a network binding (npm start: env.DIRECT_NETWORK)', () => {
+  const adapter = openAIBaseAdapter({ defaultBaseUrl: '' })
+  /** A Fetcher that records what it was asked and answers with `answer`, or never when it is undefined. */
+  function network(answer?: () => Response) {
+    const seen: { url: string; signal?: AbortSignal | null }[] = []
+    const fetcher = {
+      fetch: (input: RequestInfo | URL, init?: RequestInit) => {
+        seen.push({ url: (input as Request).url, signal: init?.signal })
+        if (answer) return Promise.resolve(answer())
+        return new Promise<Response>((_, reject) => init?.signal?.addEventListener('abort', () => reject(new Error('aborted'))))
+      },
+    } as unknown as Fetcher
+    return { fetcher, seen }
+  }
+
+  it('sends the supplier call through the binding', async () => {
+    const { fetcher, seen } = network(() => Response.json({ ok: true }))
+    const out = await callUpstream(adapter, chatCall(), routed, 1000, fetcher)
+    expect(out.ok).toBe(true)
+    expect(seen.map((s) => s.url)).toEqual(['https://upstream.test/v1/chat/completions'])
+  })
+
+  it('keeps the header timeout on the binding', async () => {
+    const { fetcher, seen } = network()
+    const out = await callUpstream(adapter, chatCall(), routed, 50, fetcher)
+    expect(out).toMatchObject({ ok: false, status: -1, error: { type: 'timeout' } })
+    expect(seen[0]!.signal?.aborted).toBe(true)
+  })
+})

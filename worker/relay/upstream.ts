@@ -17,7 +17,11 @@ export function withChannelParameters(json: Record<string, unknown> | undefined,
   return Object.keys(params).length ? { ...json, ...params } : json
 }
 
-export async function callUpstream(adapter: ProviderAdapter, call: RelayCall, channel: RoutedChannel, timeoutMs: number): Promise<UpstreamOutcome> {
+/**
+ * `network`: the fetcher that carries the call — `env.DIRECT_NETWORK` under `npm start` (see
+ * worker/env.ts), otherwise the runtime's global `fetch`.
+ */
+export async function callUpstream(adapter: ProviderAdapter, call: RelayCall, channel: RoutedChannel, timeoutMs: number, network?: Fetcher): Promise<UpstreamOutcome> {
   let request: Request
   try {
     request = await adapter.buildRequest(call, channel)
@@ -40,7 +44,7 @@ export async function callUpstream(adapter: ProviderAdapter, call: RelayCall, ch
   timeout?.addEventListener('abort', onTimeout)
   let response: Response
   try {
-    response = await fetch(request, { signal: abort.signal })
+    response = await (network ? network.fetch(request, { signal: abort.signal }) : fetch(request, { signal: abort.signal }))
   } catch (err) {
     if (abort.signal.aborted) return { ok: false, status: -1, error: { message: `upstream did not answer within ${timeoutMs / 1000} s`, type: 'timeout' } }
     return { ok: false, status: 0, error: { message: `upstream connection failed: ${(err as Error).message}`, type: 'network_error' } }

@@ -51,7 +51,8 @@ export async function testChannel(env: Env, channel: Channel, requestedModel?: s
     type.adapter,
     { op: 'chat', model: upstream, json: { model: upstream, messages: [{ role: 'user', content: 'hi' }], max_tokens: 16 }, stream: false, includeUsage: false },
     routed,
-    TEST_TIMEOUT_MS
+    TEST_TIMEOUT_MS,
+    env.DIRECT_NETWORK
   )
   let outcome: TestResult
   if (result.ok) {
