@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
- * Serve stack before/after (`node scripts/bench-stack.mjs`): the bare pass-through Worker and the
- * gateway, each served (a) through Miniflare's entry worker and asset router — the old `npm start`,
- * still what LOG_REQUESTS=1 gives — and (b) on a direct workerd socket, the current `npm start`.
+ * Serve stack (`node scripts/bench-stack.mjs`): the bare pass-through Worker and the gateway, each
+ * served (a) through Miniflare's entry worker and asset router — the old `npm start`, still what
+ * LOG_REQUESTS=1 gives — and (b) on a direct workerd socket, the current `npm start`; all four make
+ * their upstream call through the direct network binding (serve.mjs DIRECT_NETWORK).
  * Medians of alternating rounds (c=32 req/s, c=1 p50, non-stream, 0 ms mock). Writes the "stack"
  * block of BENCHMARKS.md. Option (env): STACK_ROUNDS (3).
  */
@@ -35,8 +36,9 @@ async function passthrough(upstream, direct) {
           scriptPath: path.join(root, 'scripts/bench/passthrough-worker.js'),
           compatibilityDate: '2026-11-01',
           bindings: { UPSTREAM: upstream },
+          serviceBindings: DIRECT_NETWORK,
           ...(direct
-            ? { unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }], serviceBindings: DIRECT_NETWORK }
+            ? { unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }] }
             : { assets: unstable_getMiniflareWorkerOptions(path.join(root, 'wrangler.toml')).workerOptions.assets }),
         },
       ],
@@ -59,8 +61,8 @@ async function main() {
   const targets = [
     { name: 'bare Worker, entry + asset router', url: bareEntry.url, key: 'bench-fast' },
     { name: 'bare Worker, direct socket', url: bareDirect.url, key: 'bench-fast' },
-    { name: 'gateway, entry + asset router (before)', url: gwEntry.url, key: gwEntry.keys.fast },
-    { name: 'gateway, direct socket (npm start now)', url: gwDirect.url, key: gwDirect.keys.fast },
+    { name: 'gateway, entry + asset router (LOG_REQUESTS=1)', url: gwEntry.url, key: gwEntry.keys.fast },
+    { name: 'gateway, direct socket (npm start)', url: gwDirect.url, key: gwDirect.keys.fast },
   ]
   for (const t of targets.slice(2))
     for (let i = 0; i < 50; i++) await fetch(`${t.url}/v1/chat/completions`, { method: 'POST', headers: json(t.key), body: chatBody(false) }).then((r) => r.text())
@@ -78,7 +80,7 @@ async function main() {
   }
   for (const s of [gwEntry, gwDirect, bareEntry, bareDirect]) await s.stop()
   await mock.stop()
-  const L = ['## Serve stack before and after', '']
+  const L = ['## Serve stack: entry worker or direct socket', '']
   L.push(
     `Measured by \`node scripts/bench-stack.mjs\` on ${new Date().toISOString().slice(0, 10)}: medians of ${ROUNDS} rounds, targets alternating (3 s at c=32, 2 s at c=1; non-stream chat, 0 ms mock). Same noisy shared machine as above: read the ratios.`,
     ''

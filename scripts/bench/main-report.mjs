@@ -55,9 +55,11 @@ export function writeMainReport(run) {
     ''
   )
   L.push('Targets, all against the same mock upstream (0 ms or 60 ms answer), one key:', '')
-  L.push('- **bare worker**: a 6-line pass-through Worker (scripts/bench/passthrough-worker.js) on workerd through a direct socket — the ceiling of the stack.')
   L.push(
-    '- **gateway**: this project as `npm start` serves it (scripts/serve.mjs: the Worker on a direct workerd socket, no entry or router worker in front): token auth, credit lease, channel pick, usage parse, log rows through the wallet to D1 — warm, logs on, one user and one key (every request charges the same wallet).'
+    '- **bare worker**: a 6-line pass-through Worker (scripts/bench/passthrough-worker.js) on workerd through a direct socket, calling the upstream through the same direct network binding as the gateway — the ceiling of the stack.'
+  )
+  L.push(
+    '- **gateway**: this project as `npm start` serves it (scripts/serve.mjs: the Worker on a direct workerd socket, no entry or router worker in front, supplier calls through workerd’s network service): token auth, credit lease, channel pick, usage parse, log rows through the wallet to D1 — warm, logs on, one user and one key (every request charges the same wallet).'
   )
   L.push(
     `- **portkey**: \`@portkey-ai/gateway\` ${PORTKEY_VERSION} headless on Node (OpenAI provider, custom host = the mock), installed on demand into .bench-cache/. Its fetch answers are copied once so its pass-through works on this Node (scripts/bench/portkey.mjs).`
