@@ -3,7 +3,7 @@
  * Serve stack (`node scripts/bench-stack.mjs`): the bare pass-through Worker and the gateway, each
  * served (a) through Miniflare's entry worker and asset router — the old `npm start`, still what
  * LOG_REQUESTS=1 gives — and (b) on a direct workerd socket, the current `npm start`; all four make
- * their upstream call through the direct network binding (serve.mjs DIRECT_NETWORK).
+ * their upstream call through the direct network binding (serve.mjs directNetwork).
  * Medians of alternating rounds (c=32 req/s, c=1 p50, non-stream, 0 ms mock). Writes the "stack"
  * block of BENCHMARKS.md. Option (env): STACK_ROUNDS (3).
  */
@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url'
 import { Miniflare, Log, LogLevel, convertV4MiniflareOptions } from 'miniflare'
 import { unstable_getMiniflareWorkerOptions } from 'wrangler'
 import { startMockUpstream } from './mock-upstream.mjs'
-import { DIRECT_NETWORK } from './serve.mjs'
+import { directNetwork } from './serve.mjs'
 import { load } from './bench/measure.mjs'
 import { chatBody, startBenchGateway } from './bench/gateway.mjs'
 import { writeBlock } from './bench/report.mjs'
@@ -36,7 +36,7 @@ async function passthrough(upstream, direct) {
           scriptPath: path.join(root, 'scripts/bench/passthrough-worker.js'),
           compatibilityDate: '2026-11-01',
           bindings: { UPSTREAM: upstream },
-          serviceBindings: DIRECT_NETWORK,
+          serviceBindings: directNetwork(),
           ...(direct
             ? { unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }] }
             : { assets: unstable_getMiniflareWorkerOptions(path.join(root, 'wrangler.toml')).workerOptions.assets }),

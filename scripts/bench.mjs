@@ -18,7 +18,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Miniflare, Log, LogLevel, convertV4MiniflareOptions } from 'miniflare'
 import { startMockUpstream } from './mock-upstream.mjs'
-import { DIRECT_NETWORK } from './serve.mjs'
+import { directNetwork } from './serve.mjs'
 import { cpuMs, firstByte, load, memorySampler, pidListeningOn } from './bench/measure.mjs'
 import { chatBody, startBenchGateway } from './bench/gateway.mjs'
 import { startPortkey } from './bench/portkey.mjs'
@@ -54,7 +54,7 @@ async function startPassthrough(upstream) {
           scriptPath: path.join(root, 'scripts/bench/passthrough-worker.js'),
           compatibilityDate: '2026-11-01',
           bindings: { UPSTREAM: upstream },
-          serviceBindings: DIRECT_NETWORK,
+          serviceBindings: directNetwork(),
           unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }],
         },
       ],

@@ -13,7 +13,7 @@
  * Miniflare's own entry socket stays on a random loopback port for its internal use (cron,
  * bindings from Node); nothing is served there. LOG_REQUESTS=1 serves through that entry worker
  * instead, which prints a line per request (slower: two more workers on every request).
- * Relay calls to suppliers leave through workerd's own network service (DIRECT_NETWORK below), not through
+ * Relay calls to suppliers leave through workerd's own network service (directNetwork() below), not through
  * Miniflare's outbound interceptor worker.
  *
  * Options (env): PORT (8787), HOST (127.0.0.1), PERSIST_DIR (.wrangler/state),
@@ -24,7 +24,9 @@
  */
 import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import path from 'node:path'
+import tls from 'node:tls'
 import { fileURLToPath } from 'node:url'
 import { Miniflare, Log, LogLevel, convertV4MiniflareOptions } from 'miniflare'
 import { unstable_getMiniflareWorkerOptions } from 'wrangler'
@@ -77,7 +79,7 @@ export async function startServer({
             {
               ...gatewayOptions,
               bindings: { ...gatewayOptions.bindings, ...vars },
-              serviceBindings: { ...gatewayOptions.serviceBindings, [assets.binding]: ASSETS_WORKER, ...DIRECT_NETWORK },
+              serviceBindings: { ...gatewayOptions.serviceBindings, [assets.binding]: ASSETS_WORKER, ...directNetwork() },
               modules: [{ type: 'ESModule', path: path.join(outdir, 'index.js') }],
               modulesRoot: outdir,
               unsafeDirectSockets: [{ host, port }],
@@ -88,7 +90,7 @@ export async function startServer({
             {
               ...workerOptions,
               bindings: { ...workerOptions.bindings, ...vars },
-              serviceBindings: { ...workerOptions.serviceBindings, ...DIRECT_NETWORK },
+              serviceBindings: { ...workerOptions.serviceBindings, ...directNetwork() },
               modules: [{ type: 'ESModule', path: path.join(outdir, 'index.js') }],
               modulesRoot: outdir,
             },
@@ -123,10 +125,29 @@ const ASSETS_WORKER = 'console-assets'
  * This Miniflare sends a Worker's global `fetch` through an outbound interceptor, a JS worker that
  * copies every request's headers and fetches again: a quarter of a relay request's CPU on the
  * benchmark. The relay's calls to suppliers use this binding instead (worker/env.ts): workerd's own
- * network service, allowed the same addresses as Miniflare's default outbound. Exported so the
- * benchmark's bare pass-through Worker gets the same stack.
+ * network service, allowed the same addresses and trusting the same certificates as Miniflare's
+ * default outbound (Node's roots on Windows, where workerd finds none; NODE_EXTRA_CA_CERTS for a
+ * company proxy), read when the server starts. Exported so the benchmark's bare pass-through
+ * Worker gets the same stack.
  */
-export const DIRECT_NETWORK = { DIRECT_NETWORK: { network: { allow: ['public', 'private', '240.0.0.0/4'], tlsOptions: { trustBrowserCas: true } } } }
+export function directNetwork() {
+  return {
+    DIRECT_NETWORK: { network: { allow: ['public', 'private', '240.0.0.0/4'], tlsOptions: { trustBrowserCas: true, trustedCertificates: trustedCertificates() } } },
+  }
+}
+
+function trustedCertificates() {
+  const certs = process.platform === 'win32' ? [...tls.rootCertificates] : []
+  const extra = process.env.NODE_EXTRA_CA_CERTS
+  if (extra) {
+    try {
+      certs.push(...(readFileSync(extra, 'utf8').match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? []))
+    } catch {
+      // An unreadable file: Node itself only warns, and the browser CAs still apply.
+    }
+  }
+  return certs
+}
 
 /**
  * The target of the gateway's ASSETS binding: a worker with wrangler.toml's [assets] whose own code

@@ -1,6 +1,6 @@
 // The ceiling for the benchmark: a bare Worker that forwards every request to UPSTREAM unchanged,
 // run in the same local runtime (workerd via Miniflare) as the gateway, with the same direct
-// network binding for its upstream call (scripts/serve.mjs DIRECT_NETWORK).
+// network binding for its upstream call (scripts/serve.mjs directNetwork).
 export default {
   async fetch(request, env) {
     const url = new URL(request.url)
