@@ -80,5 +80,12 @@ export class SseDecoder {
 
 const encoder = new TextEncoder()
 
-/** Encode one `data:` event (the payload must not contain raw newlines; JSON never does). */
-export const encodeData = (data: string) => encoder.encode(`data: ${data}\n\n`)
+/**
+ * Encode `data:` events as one chunk (the events that arrived together leave together). A payload
+ * must not contain raw newlines; JSON never does.
+ */
+export function encodeDataList(list: readonly string[]): Uint8Array {
+  let text = ''
+  for (const data of list) text += `data: ${data}\n\n`
+  return encoder.encode(text)
+}

@@ -277,7 +277,7 @@ class RelayRun {
       reportSuccess(this.env, this.ctx, channel.id, this.input.model)
       this.ctx.waitUntil(
         primed.stream.done.then(async (end) => {
-          const usage = sanitizeUsage(end.usage) ?? (await this.usage.counted(end.text, upstream))
+          const usage = sanitizeUsage(end.usage) ?? (await this.usage.counted(end.text(), upstream))
           const note = end.kind === 'cancelled' ? 'client disconnected; billed for what was generated' : end.kind === 'failed' ? `stream cut: ${end.error.message}` : ''
           await this.money.settle(bill, usage, primed.stream.firstByteMs, note, this.attempts)
         })

@@ -8,13 +8,14 @@
  */
 import type { Usage } from '../billing/formula'
 import type { StreamTransformer, UpstreamError } from '../providers/types'
-import { encodeData, SseDecoder } from '../../shared/contract/sse'
+import { encodeDataList, SseDecoder } from '../../shared/contract/sse'
 import { redactSecrets } from './supplier-error'
 
+/** `text()` is what was generated, read only when the usage has to be counted from it. */
 export type StreamEnd =
-  | { kind: 'complete'; usage?: Usage; text: string }
-  | { kind: 'cancelled'; usage?: Usage; text: string }
-  | { kind: 'failed'; usage?: Usage; text: string; error: UpstreamError }
+  | { kind: 'complete'; usage?: Usage; text: () => string }
+  | { kind: 'cancelled'; usage?: Usage; text: () => string }
+  | { kind: 'failed'; usage?: Usage; text: () => string; error: UpstreamError }
 
 export interface PrimedStream {
   /** The response to return to the client. */
@@ -80,28 +81,31 @@ export async function primeStream(opts: StreamOptions): Promise<PrimeResult> {
     }
   }
 
-  const trailer = async (controller: ReadableStreamDefaultController<Uint8Array>) => {
+  const text = () => transformer.text()
+  const trailer = async (controller: ReadableStreamDefaultController<Uint8Array>, pending: string[]) => {
     const usage = transformer.usage() ?? (await opts.resolveUsage(transformer.text()))
-    if (opts.includeUsage) controller.enqueue(encodeData(transformer.usageChunk(usage)))
-    controller.enqueue(encodeData('[DONE]'))
+    if (opts.includeUsage) pending.push(transformer.usageChunk(usage))
+    pending.push('[DONE]')
+    controller.enqueue(encodeDataList(pending))
     controller.close()
-    end({ kind: 'complete', usage, text: transformer.text() })
+    end({ kind: 'complete', usage, text })
   }
 
-  const fail = (controller: ReadableStreamDefaultController<Uint8Array>, error: UpstreamError) => {
+  const fail = (controller: ReadableStreamDefaultController<Uint8Array>, error: UpstreamError, pending: string[] = []) => {
     // Mid-stream, the client sees the supplier's text only with key-like strings redacted.
     const message = redactSecrets(error.message ?? 'The upstream stream failed')
-    controller.enqueue(encodeData(JSON.stringify({ error: { message, type: error.type ?? 'upstream_error', code: error.code ?? null, param: null } })))
+    pending.push(JSON.stringify({ error: { message, type: error.type ?? 'upstream_error', code: error.code ?? null, param: null } }))
+    controller.enqueue(encodeDataList(pending))
     controller.close()
-    end({ kind: 'failed', usage: transformer.usage(), text: transformer.text(), error })
+    end({ kind: 'failed', usage: transformer.usage(), text, error })
   }
 
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
-      for (const p of first) controller.enqueue(encodeData(p))
+      if (first.length) controller.enqueue(encodeDataList(first))
     },
     async pull(controller) {
-      if (upstreamDone) return trailer(controller)
+      if (upstreamDone) return trailer(controller, [])
       for (;;) {
         let r: ReadableStreamReadResult<Uint8Array>
         try {
@@ -110,25 +114,21 @@ export async function primeStream(opts: StreamOptions): Promise<PrimeResult> {
           return fail(controller, { message: `upstream stream was cut: ${(err as Error).message}`, type: 'upstream_error' })
         }
         const events = r.done ? decoder.end() : decoder.push(r.value)
-        let produced = 0
-        for (const ev of events) {
-          for (const payload of transformer.onEvent(ev)) {
-            controller.enqueue(encodeData(payload))
-            produced++
-          }
-        }
+        // The payloads of one upstream read leave as one chunk.
+        const produced: string[] = []
+        for (const ev of events) produced.push(...transformer.onEvent(ev))
         const err = transformer.error?.()
         if (err) {
           await reader.cancel().catch(() => {})
-          return fail(controller, err)
+          return fail(controller, err, produced)
         }
-        if (r.done) return trailer(controller)
-        if (produced > 0) return
+        if (r.done) return trailer(controller, produced)
+        if (produced.length > 0) return controller.enqueue(encodeDataList(produced))
       }
     },
     async cancel(reason) {
       await reader.cancel(reason).catch(() => {})
-      end({ kind: 'cancelled', usage: transformer.usage(), text: transformer.text() })
+      end({ kind: 'cancelled', usage: transformer.usage(), text })
     },
   })
   return { ok: true, stream: { response: new Response(body, { status: 200, headers: SSE_HEADERS }), done, firstByteMs } }
