@@ -77,9 +77,8 @@ export class OpenAIStream implements StreamTransformer {
   private captured: Usage | undefined
   private rawUsageChunk: string | undefined
   private readonly chunks: string[] = []
-  private id = ''
-  private model = ''
-  private created = 0
+  /** The first payload: its id, model and created, read only for a synthetic usage chunk. */
+  private first: string | undefined
   private failure: UpstreamError | undefined
 
   constructor(private readonly call: RelayCall) {}
@@ -96,7 +95,7 @@ export class OpenAIStream implements StreamTransformer {
       this.failure = errorFromBody(data)
       return []
     }
-    if (!this.id) this.readMeta(data)
+    this.first ??= data
     if (data.includes('"usage"')) {
       let parsed: any
       try {
@@ -117,14 +116,11 @@ export class OpenAIStream implements StreamTransformer {
     return [data]
   }
 
-  private readMeta(data: string) {
+  private meta(): { id?: unknown; model?: unknown; created?: unknown } {
     try {
-      const j = JSON.parse(data)
-      this.id = String(j.id ?? '')
-      this.model = String(j.model ?? '')
-      this.created = Number(j.created ?? 0)
+      return this.first ? (JSON.parse(this.first) ?? {}) : {}
     } catch {
-      // ignore: meta is only used for a synthetic usage chunk
+      return {}
     }
   }
 
@@ -151,11 +147,12 @@ export class OpenAIStream implements StreamTransformer {
 
   usageChunk(usage: Usage): string {
     if (this.rawUsageChunk && this.captured === usage) return this.rawUsageChunk
+    const meta = this.meta()
     return JSON.stringify({
-      id: this.id || `chatcmpl-${crypto.randomUUID()}`,
+      id: String(meta.id ?? '') || `chatcmpl-${crypto.randomUUID()}`,
       object: this.call.op === 'completions' ? 'text_completion' : 'chat.completion.chunk',
-      created: this.created || Math.floor(Date.now() / 1000),
-      model: this.model || this.call.model,
+      created: Number(meta.created ?? 0) || Math.floor(Date.now() / 1000),
+      model: String(meta.model ?? '') || this.call.model,
       choices: [],
       usage: toOpenAIUsage(usage),
     })
