@@ -13,8 +13,8 @@
  * Miniflare's own entry socket stays on a random loopback port for its internal use (cron,
  * bindings from Node); nothing is served there. LOG_REQUESTS=1 serves through that entry worker
  * instead, which prints a line per request (slower: two more workers on every request).
- * Relay calls to suppliers leave through workerd's own network service (directNetwork() below), not through
- * Miniflare's outbound interceptor worker.
+ * Relay calls to suppliers leave through workerd's own network service (directNetwork() below),
+ * not through Miniflare's outbound interceptor worker.
  *
  * Options (env): PORT (8787), HOST (127.0.0.1), PERSIST_DIR (.wrangler/state),
  * VARS as JSON to override [vars] (the test server raises CRITICAL_RATE_LIMIT), NO_CRON=1,
