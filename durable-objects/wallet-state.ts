@@ -47,8 +47,6 @@ export interface Meta {
   flushedUserVersion: number
 }
 
-export type { PendingLog }
-
 /** A log row waiting for D1: packed (wallet-log-row.ts), or a plain object stored by an earlier version. */
 export type StoredLog = PackedLog | PendingLog
 

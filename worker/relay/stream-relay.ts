@@ -83,7 +83,7 @@ export async function primeStream(opts: StreamOptions): Promise<PrimeResult> {
 
   const text = () => transformer.text()
   const trailer = async (controller: ReadableStreamDefaultController<Uint8Array>, pending: string[]) => {
-    const usage = transformer.usage() ?? (await opts.resolveUsage(transformer.text()))
+    const usage = transformer.usage() ?? (await opts.resolveUsage(text()))
     if (opts.includeUsage) pending.push(transformer.usageChunk(usage))
     pending.push('[DONE]')
     controller.enqueue(encodeDataList(pending))

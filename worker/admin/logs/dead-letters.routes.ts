@@ -12,7 +12,7 @@ import { ApiError, notFound } from '../../lib/errors'
 import { ok } from '../../lib/respond'
 import { idParam, validate } from '../../lib/validate'
 import { buildLogInsert } from '../../../durable-objects/wallet-flush'
-import type { PendingLog } from '../../../durable-objects/wallet-state'
+import type { PendingLog } from '../../../durable-objects/wallet-log-row'
 import type { HonoEnv } from '../../env'
 import { listQuery, offset, page } from '../shared/paging'
 
