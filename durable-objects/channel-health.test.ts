@@ -1,7 +1,8 @@
 /**
  * Auto-disable strikes in the ChannelHealth object (issue 12): consecutive qualifying failures
  * disable a channel only when they come from two different users or a channel test, and a success
- * starts the count again. Model names are own keys (a `__proto__` freeze is an entry, not a prototype).
+ * starts the count again. Model names are own keys (a `__proto__` freeze is an entry, not a prototype);
+ * one report may freeze a second name (a pool key and, with it, the model).
  */
 import { describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
@@ -47,5 +48,13 @@ describe('auto-disable strikes', () => {
     const frozen = await health(7).frozen()
     expect(Object.keys(frozen).sort()).toEqual(['__proto__', 'constructor'])
     expect(Object.values(frozen).every((until) => typeof until === 'number' && until > Date.now())).toBe(true)
+  })
+
+  it('freezes a second model with the same cooldown and counts the failure once', async () => {
+    await health(8).report({ channelId: 8, model: '\u0000key:abc', alsoFreeze: 'gpt-4o', ok: false, status: 429, freezeSeconds: 60 })
+    const frozen = await health(8).frozen()
+    expect(Object.keys(frozen).sort()).toEqual(['\u0000key:abc', 'gpt-4o'])
+    expect(frozen['gpt-4o']).toBe(frozen['\u0000key:abc'])
+    expect((await health(8).health()).failures).toBe(1)
   })
 })

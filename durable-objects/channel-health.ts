@@ -21,6 +21,8 @@ export interface HealthReport {
   message?: string
   /** Freeze this (channel, model) for this many seconds (failures only). */
   freezeSeconds?: number
+  /** A second model frozen alike (a pool key's freeze that left the pool no key for `model`). */
+  alsoFreeze?: string
 }
 
 export interface HealthState {
@@ -81,9 +83,11 @@ export class ChannelHealth extends DurableObject<Env> {
       s.lastError = `${r.status ?? 'network'}: ${(r.message ?? '').slice(0, 300)}`
       s.lastErrorAt = now
       if (r.freezeSeconds && r.freezeSeconds > 0) {
-        // defineProperty: a model named `__proto__` is an own entry like any other.
-        const value = Math.max(frozenUntil(s.frozen, r.model), now + r.freezeSeconds * 1000)
-        Object.defineProperty(s.frozen, r.model, { value, enumerable: true, writable: true, configurable: true })
+        for (const model of r.alsoFreeze === undefined ? [r.model] : [r.model, r.alsoFreeze]) {
+          // defineProperty: a model named `__proto__` is an own entry like any other.
+          const value = Math.max(frozenUntil(s.frozen, model), now + r.freezeSeconds * 1000)
+          Object.defineProperty(s.frozen, model, { value, enumerable: true, writable: true, configurable: true })
+        }
       }
     }
     this.ctx.storage.kv.put('state', s)

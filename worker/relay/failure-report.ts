@@ -1,16 +1,18 @@
 /**
  * What one failed upstream attempt does to the channel's health: the (channel, model) freeze and
  * the channel's strike towards auto-disable, or — when a pool key failed auth/billing — a freeze
- * and a strike of that key alone (the channel keeps serving with its other keys). Thresholds and
- * windows are the global settings unless the channel overrides them. Channel auto-disables are
- * written to the status history with the request id.
+ * and a strike of that key alone (the channel keeps serving with its other keys). A pool key's
+ * rate limit (429) freezes that key alone for RetryCooldownSeconds, and the (channel, model) too
+ * once every key of the pool is frozen. Thresholds and windows are the global settings unless the
+ * channel overrides them. Channel auto-disables are written to the status history with the
+ * request id.
  */
 import type { BackgroundCtx } from '../cache/versioned'
 import type { UpstreamError } from '../providers/types'
 import type { Settings } from '../settings/store'
 import { CHANNEL_STATUS } from '../../durable-objects/channel-health'
 import { channelDisabled, strikeKey } from './channel-status'
-import { reportFailure, strikeChannel } from './health-view'
+import { isFrozen, reportFailure, strikeChannel } from './health-view'
 import { keyFreezeName, type PoolKey } from './key-pool'
 import type { FailureDecision } from './retry-policy'
 import { routingSnapshot, type RoutedChannel } from './routing-table'
@@ -39,10 +41,16 @@ export function autoDisableLimits(channel: RoutedChannel, settings: Settings) {
 /** Records the failure; returns true when it was a pool key's own failure (try another key of the channel). */
 export function reportAttemptFailure(env: Env, ctx: BackgroundCtx, settings: Settings, f: AttemptFailure): boolean {
   const { channel, decision } = f
-  const keyFailure = channel.keyMode === 'pool' && f.key !== undefined && decision.disableReason !== undefined
+  const pooled = channel.keyMode === 'pool' && f.key !== undefined
+  // A pool's keys usually carry their own rate limits: a 429 is that key's failure, not the channel's.
+  const keyFailure = pooled && (decision.disableReason !== undefined || f.status === 429)
+  // When this was the pool's last key not frozen, the model is frozen on the channel too, so
+  // requests go to other channels until a key thaws instead of trying every frozen key again.
+  const lastKey = keyFailure && !decision.disableReason && channel.keys?.every((k) => k.hash === f.key!.hash || isFrozen(channel.id, keyFreezeName(k.hash))) === true
   reportFailure(env, ctx, {
     channelId: channel.id,
     model: keyFailure ? keyFreezeName(f.key!.hash) : f.model,
+    ...(lastKey ? { alsoFreeze: f.model } : {}),
     ok: false,
     status: f.status,
     message: f.error.message,

@@ -31,7 +31,9 @@ const stub = (env: Env, channelId: number) => env.CHANNEL_HEALTH.getByName(`chan
 export function reportFailure(env: Env, ctx: BackgroundCtx, report: HealthReport) {
   if (report.freezeSeconds && report.freezeSeconds > 0) {
     const models = frozen.get(report.channelId) ?? new Map<string, number>()
-    models.set(report.model, Date.now() + report.freezeSeconds * 1000)
+    const until = Date.now() + report.freezeSeconds * 1000
+    models.set(report.model, until)
+    if (report.alsoFreeze !== undefined) models.set(report.alsoFreeze, until)
     frozen.set(report.channelId, models)
   }
   troubled.add(report.channelId)

@@ -1,7 +1,8 @@
 /**
  * Key pools: rotation over a pool's keys, a failing key disabled alone (with its reason, the
  * request retried on another key) once failures from two users reach the threshold, the channel
- * disabled only when no key is left, and the per-channel auto-disable threshold within its window.
+ * disabled only when no key is left, a rate-limited key frozen alone (the model on the channel only
+ * once no key is left), and the per-channel auto-disable threshold within its window.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
@@ -11,9 +12,10 @@ import { keyHash, pickKey, poolKeys } from './key-pool'
 import { routingSnapshot } from './routing-table'
 
 let upstream: ReturnType<typeof mockUpstream>
+const limited = () => new Response(JSON.stringify({ error: { message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded' } }), { status: 429 })
 const dead = () => new Response(JSON.stringify({ error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } }), { status: 401 })
 beforeEach(async () => {
-  upstream = mockUpstream((_req, _body, key) => (key.startsWith('revoked') ? dead() : undefined))
+  upstream = mockUpstream((_req, _body, key) => (key.startsWith('revoked') ? dead() : key.startsWith('limited') ? limited() : undefined))
   await setPrice('gpt-4o', 2, 4)
   await setOptions({ AutomaticDisableChannelEnabled: 'true', RetryCooldownSeconds: '0', RetryTimes: '0' })
 })
@@ -125,6 +127,40 @@ describe('per-key disable', () => {
     for (let i = 0; i < 6; i++) expect((await send('/v1/chat/completions', { key, json: chat(i) })).status).toBe(200)
     expect(upstream.count('revoked-1')).toBeGreaterThanOrEqual(3)
     expect(await keyState(id, 'revoked-1')).toBeNull()
+  })
+})
+
+describe('per-key rate limits', () => {
+  it('freezes a rate-limited key alone and serves the request from another key of the channel', async () => {
+    await setOptions({ ChannelAffinityEnabled: 'false', RetryCooldownSeconds: '60' })
+    const id = await poolChannel(['k1', 'limited-1', 'k2'])
+    const key = await apiKey()
+    for (let i = 0; i < 9; i++) expect((await send('/v1/chat/completions', { key, json: chat(i) })).status).toBe(200)
+    // Tried once, then skipped while frozen; the other keys carried every request.
+    expect(upstream.count('limited-1')).toBe(1)
+    expect(upstream.count('k1') + upstream.count('k2')).toBe(9)
+    // A rate limit is no reason to disable anything.
+    expect(await keyState(id, 'limited-1')).toBeNull()
+    expect((await channelStatus(id)).status).toBe(1)
+  })
+
+  it('freezes the model on the channel once every key of the pool is rate-limited', async () => {
+    await setOptions({ ChannelAffinityEnabled: 'false', RetryCooldownSeconds: '60', RetryTimes: '1' })
+    await poolChannel(['limited-1', 'limited-2'], { priority: 10 })
+    await createChannel({ key: 'k9', priority: 0 })
+    const key = await apiKey()
+    for (let i = 0; i < 5; i++) expect((await send('/v1/chat/completions', { key, json: chat(i) })).status).toBe(200)
+    // The first request tried both keys and moved on; the rest went straight to the other channel.
+    expect([upstream.count('limited-1'), upstream.count('limited-2'), upstream.count('k9')]).toEqual([1, 1, 5])
+  })
+
+  it('answers 429 when the only pool has no key left that is not rate-limited', async () => {
+    await setOptions({ ChannelAffinityEnabled: 'false', RetryCooldownSeconds: '60' })
+    await poolChannel(['limited-1', 'limited-2'])
+    const res = await send('/v1/chat/completions', { key: await apiKey(), json: chat(1) })
+    expect(res.status).toBe(429)
+    expect(res.json.error.type).toBe('rate_limit_error')
+    expect(upstream.count('limited-1') + upstream.count('limited-2')).toBe(2)
   })
 })
 

@@ -6,6 +6,7 @@
  * isolate. A key that fails auth/billing is frozen in this isolate at once and in every other
  * within a few seconds (a freeze of the pseudo-model `keyFreezeName(hash)`, carried by the
  * channel's ChannelHealth object like model freezes), and disabled after the failure threshold.
+ * A key's rate limit (429) freezes it the same way for the cooldown, without counting towards a disable.
  */
 import { onIsolateReset } from '../cache/isolate'
 import { rendezvousPick, stableHash } from './affinity'

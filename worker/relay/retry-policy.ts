@@ -4,7 +4,8 @@
  * - Retry on network errors, timeouts, malformed answers, 401/402/403/404/408/429 and every 5xx:
  *   another channel may succeed. Never on the client's own 4xx (400, 413, 415, 422) and never
  *   once the first byte went to the client.
- * - Every retried failure freezes (channel, model) for RetryCooldownSeconds.
+ * - Every retried failure freezes (channel, model) for RetryCooldownSeconds — except a pool key's
+ *   own failures, which freeze that key (failure-report.ts).
  * - Auto-disable (when the setting allows and the channel opts in): authentication and quota
  *   failures only — 401, the supplier's structured code/type (invalid_api_key, insufficient_quota…),
  *   and DisableChannelKeywords matched on 401/402/403 answers. Bodies of other statuses (400, 404,
