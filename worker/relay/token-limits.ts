@@ -69,6 +69,18 @@ export function limitSpec(who: { tokenId: number; userId: number; limits: TokenL
   return spec
 }
 
+/**
+ * The limits of a request that uses no tokens (a task submit, a realtime session): counted once as
+ * a request; `again` (a further attempt of the same request) keeps the budget only.
+ */
+export function tokenlessSpec(who: { tokenId: number; userId: number; limits: TokenLimits }, model: string, timeZone: string, again = false): LimitSpec {
+  const spec = limitSpec(who, model, 0, timeZone, 0)
+  return again ? budgetOnly(spec) : spec
+}
+
+/** The budget of `spec` alone: nothing counted as a request, the money cap kept. */
+export const budgetOnly = (spec: LimitSpec): LimitSpec => ({ rules: [], tokens: 0, ...(spec.budget ? { budget: spec.budget } : {}) })
+
 /** Whether the request must be limited at all (no limits: nothing is counted). */
 export const hasLimits = (spec: LimitSpec) => spec.rules.length > 0 || spec.concurrency !== undefined
 

@@ -1,16 +1,18 @@
 /**
  * Money and channels for asynchronous tasks (Midjourney, Suno, Kling). A submit picks a channel of the
  * task's supplier type that lists the action's price name, prices it as a `times` price × the group
- * ratio, reserves that in the user's wallet, then settles it when the upstream accepts the task or
- * refunds it when the upstream refuses. A task that FAILS later is refunded by a wallet credit keyed
- * `task-refund:<platform>:<row id>`, so the poller, the client's fetch and the timeout can race and
- * the user still gets the money back exactly once (one log row).
+ * ratio, reserves that in the user's wallet — under the API key's own limits (requests per minute,
+ * per-model limits, concurrent submits, budget; token-limits.ts), as on the relay — then settles it
+ * when the upstream accepts the task or refunds it when the upstream refuses. A task that FAILS
+ * later is refunded by a wallet credit keyed `task-refund:<platform>:<row id>`, so the poller, the
+ * client's fetch and the timeout can race and the user still gets the money back exactly once
+ * (one log row).
  */
 import type { Context } from 'hono'
 import { computeQuota } from '../billing/formula'
 import { getPriceTable, groupRatio, resolvePrice } from '../billing/pricing'
 import { LOG_TYPE } from '../db/schema'
-import { ApiError } from '../lib/errors'
+import { ApiError, type ErrorStatus } from '../lib/errors'
 import { nowSeconds } from '../lib/time'
 import { clientIp } from '../middleware/rate-limit'
 import { getSettings } from '../settings/store'
@@ -20,6 +22,9 @@ import { candidatesFor, getRoutingTable, type RoutedChannel } from '../relay/rou
 import { weightedPick } from '../relay/select-channel'
 import { notifyTaskFinished } from '../telegram/notify'
 import type { RelayAuth } from '../relay/token-auth'
+import { admitLocally, checkLocally, localStatus, rateLimitHeaders, settleLocally, tokenlessSpec } from '../relay/token-limits'
+import { walletRefusal } from '../relay/wallet-refusals'
+import { clockNow } from '../lib/clock'
 import type { RefusalReason, WalletLog } from '../../durable-objects/wallet-types'
 import type { HonoEnv } from '../env'
 
@@ -27,14 +32,14 @@ export type TaskPlatform = 'mj' | 'suno' | 'kling'
 
 const PLATFORM_NAME: Record<TaskPlatform, string> = { mj: 'Midjourney', suno: 'Suno', kling: 'Kling' }
 
-/** A refusal from the wallet, as an HTTP status and a message for the caller's envelope. */
-const REFUSED: Partial<Record<RefusalReason, [401 | 403 | 429, string]>> = {
-  insufficient_user_quota: [429, 'Your balance is too low for this task.'],
-  insufficient_token_quota: [429, 'This API key has used up its quota.'],
-  rate_limited: [429, 'Too many requests for your group this minute; please slow down.'],
-  user_disabled: [403, 'The account owning this API key is disabled.'],
-  token_disabled: [401, 'This API key is disabled.'],
-  token_expired: [401, 'This API key has expired.'],
+/**
+ * A refusal from the wallet, in the caller's envelope: the relay's (wallet-refusals.ts), with the
+ * task's own words for a balance too low and the task's code for each reason.
+ */
+function taskRefusal(reason: RefusalReason, retryAfterMs?: number, headers?: Record<string, string>): ApiError {
+  if (reason === 'insufficient_user_quota') return new ApiError(429, 'Your balance is too low for this task.', { code: reason })
+  const err = walletRefusal(reason, retryAfterMs, headers)
+  return new ApiError(err.status as ErrorStatus, err.message, { code: reason, type: err.type, headers: err.headers })
 }
 
 /** Pick an enabled channel of `type` serving `model` in the caller's group (or the pinned one). */
@@ -73,7 +78,7 @@ export class TaskCharge {
   }
 
   /** Price the task (a missing price is refused, never billed silently) and hold it in the wallet. */
-  async reserve(free = false): Promise<void> {
+  async reserve({ free = false, counted = false }: { free?: boolean; counted?: boolean } = {}): Promise<void> {
     const [settings, prices, rpm] = await Promise.all([
       getSettings(this.c.env, this.c.executionCtx),
       getPriceTable(this.c.env, this.c.executionCtx),
@@ -84,11 +89,15 @@ export class TaskCharge {
     const price = resolvePrice(prices, this.model, settings)
     if (!price) throw new ApiError(400, `"${this.model}" has no price on this gateway; ask the administrator to set one.`, { code: 'model_not_priced' })
     this.quota = free ? 0 : computeQuota({ ...price, type: 'times' }, { promptTokens: 0, completionTokens: 0, calls: 1 }, ratio).quota
-    const held = await this.wallet.reserve({ userId: this.auth.userId, tokenId: this.auth.id, reqId: this.reqId, amount: this.quota, rpm })
-    if (!held.ok) {
-      const [status, message] = REFUSED[held.reason] ?? [401, 'Incorrect API key provided.']
-      throw new ApiError(status, message, { code: held.reason })
-    }
+    // The API key's limits, as on the relay: a submit counts as one request of no tokens, once —
+    // a second attempt of the same submit (`counted`, Midjourney's relax fallback) keeps the budget only.
+    const now = clockNow()
+    const spec = tokenlessSpec({ tokenId: this.auth.id, userId: this.auth.userId, limits: this.auth.limits }, this.model, settings.str('BudgetTimezone') || 'UTC', counted)
+    const local = checkLocally(spec, now)
+    if (local) throw taskRefusal(local.code, local.retryAfterMs, rateLimitHeaders(localStatus(spec, now)))
+    const held = await this.wallet.reserve({ userId: this.auth.userId, tokenId: this.auth.id, reqId: this.reqId, amount: this.quota, rpm, limits: spec })
+    if (!held.ok) throw taskRefusal(held.reason, held.retryAfterMs, rateLimitHeaders(localStatus(spec, now)))
+    admitLocally(spec, this.reqId, now)
   }
 
   private log(type: number, content: string, meta: Record<string, unknown>): WalletLog {
@@ -109,6 +118,7 @@ export class TaskCharge {
 
   /** The upstream accepted the task: charge it in full, with its consume log row. */
   async settle(taskRef: string, meta: Record<string, unknown> = {}): Promise<void> {
+    settleLocally(this.reqId, 0)
     await this.wallet.settle({
       userId: this.auth.userId,
       reqId: this.reqId,
@@ -120,6 +130,7 @@ export class TaskCharge {
 
   /** The upstream refused the task (or could not be reached): release the hold, with an error row. */
   async refund(message: string, meta: Record<string, unknown> = {}): Promise<void> {
+    settleLocally(this.reqId, 0)
     await this.wallet.refund({ userId: this.auth.userId, reqId: this.reqId, log: this.log(LOG_TYPE.ERROR, message.slice(0, 1000), meta) })
   }
 }

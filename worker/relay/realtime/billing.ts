@@ -5,9 +5,15 @@
  * atomically, whether the balance still covers the floor of one more response (a reservation of
  * that floor, given straight back). When it does not, the session is out of money and the caller
  * ends it. Nothing is held between responses; wallet calls run one at a time.
+ *
+ * The API key's limits (token-limits.ts) apply when the session opens: it counts as one request of
+ * no tokens against the key's requests per minute and per-model limits, and every check keeps the
+ * key's budget, which each charge spends like any other.
  */
 import { computeQuota, sanitizeUsage, worstCaseQuota, type ModelPrice, type Usage } from '../../billing/formula'
 import type { RefusalReason, WalletLog } from '../../../durable-objects/wallet-types'
+import type { LimitSpec } from '../../../durable-objects/wallet-limits'
+import { budgetOnly } from '../token-limits'
 
 /** A response.done usage object → billing usage (audio and cached tokens as extra kinds). */
 export function realtimeUsage(u: Record<string, any> | undefined): Usage | undefined {
@@ -35,6 +41,14 @@ export interface RealtimeBillingOptions {
   /** Log fields shared by every response of the session. */
   log: Omit<WalletLog, 'promptTokens' | 'completionTokens' | 'metadata' | 'createdAt'>
   metadata: Record<string, unknown>
+  /** The API key's limits for this session (counted at the opening check; the budget at every check). */
+  limits?: LimitSpec
+}
+
+/** A check the wallet refused: why, and for a key's limit, when to try again. */
+export interface Refusal {
+  reason: RefusalReason
+  retryAfterMs?: number
 }
 
 /** Tokens in and out one response is assumed to need at least. */
@@ -60,17 +74,23 @@ export class RealtimeBilling {
     return next
   }
 
-  /** Can the balance cover one response? A refusal reason when not (the session must not start or go on). */
-  open(): Promise<RefusalReason | undefined> {
-    return this.run(() => this.check())
+  /**
+   * May the session start: does the balance cover one response, and do the key's limits admit it?
+   * A refusal when not (the session must not start).
+   */
+  open(): Promise<Refusal | undefined> {
+    return this.run(() => this.check(true))
   }
 
-  private async check(): Promise<RefusalReason | undefined> {
+  /** Does the balance (and the key's budget) cover one more response? Counted as a request only when opening. */
+  private async check(opening = false): Promise<Refusal | undefined> {
     const reqId = `${this.opts.sessionId}:check:${++this.checks}`
-    const res = await this.wallet.reserve({ userId: this.opts.userId, tokenId: this.opts.tokenId, reqId, amount: this.floor, floor: this.floor })
+    const spec = this.opts.limits
+    const limits = spec && (opening ? spec : budgetOnly(spec))
+    const res = await this.wallet.reserve({ userId: this.opts.userId, tokenId: this.opts.tokenId, reqId, amount: this.floor, floor: this.floor, ...(limits ? { limits } : {}) })
     if (!res.ok) {
       this.exhausted = true
-      return res.reason
+      return { reason: res.reason, retryAfterMs: res.retryAfterMs }
     }
     await this.wallet.refund({ userId: this.opts.userId, reqId })
     return undefined

@@ -4,7 +4,9 @@
  * `Authorization: Bearer` or, for browsers, the `openai-insecure-api-key.<key>` subprotocol (the
  * `realtime` subprotocol is echoed). Frames pass unchanged both ways; each upstream
  * `response.done` is billed through the wallet (billing.ts); once the balance cannot cover another
- * response the session ends with an `insufficient_quota` error event.
+ * response the session ends with an `insufficient_quota` error event. The key's limits apply before
+ * upgrading: the session counts as one request against its requests per minute, and its budget
+ * holds at every check (429 with Retry-After).
  */
 import type { Context } from 'hono'
 import { getPriceTable, groupRatio, resolvePrice } from '../../billing/pricing'
@@ -18,6 +20,9 @@ import { isFrozen, refreshFreezes } from '../health-view'
 import { candidatesFor, getRoutingTable, type RoutedChannel } from '../routing-table'
 import { mapModel, selectChannel } from '../select-channel'
 import { assertModelAllowed, authenticateRelay } from '../token-auth'
+import { admitLocally, checkLocally, localStatus, rateLimitHeaders, settleLocally, tokenlessSpec } from '../token-limits'
+import { walletRefusal } from '../wallet-refusals'
+import { clockNow } from '../../lib/clock'
 import { RealtimeBilling, realtimeUsage } from './billing'
 
 /** Channel types whose realtime endpoint is OpenAI's: OpenAI and Custom (OpenAI-compatible). */
@@ -63,6 +68,15 @@ export async function realtimeHandler(c: Context<HonoEnv>): Promise<Response> {
 
   const reqId = c.get('requestId')
   const wallet = c.env.WALLET.getByName(`user:${auth.userId}`)
+  // The key's limits: the session counts as one request of no tokens (token-limits.ts), once
+  // whichever channel takes it; later checks keep the budget only.
+  const now = clockNow()
+  const who = { tokenId: auth.id, userId: auth.userId, limits: auth.limits }
+  const timeZone = settings.str('BudgetTimezone') || 'UTC'
+  const spec = tokenlessSpec(who, model, timeZone)
+  const local = checkLocally(spec, now)
+  if (local) throw walletRefusal(local.code, local.retryAfterMs, rateLimitHeaders(localStatus(spec, now)))
+  let counted = false
   const tried = new Set<number>()
   let lastError = `No available realtime channel for model "${model}" in group "${auth.group}".`
   for (let attempt = 0; attempt <= settings.int('RetryTimes'); attempt++) {
@@ -93,9 +107,17 @@ export async function realtimeHandler(c: Context<HonoEnv>): Promise<Response> {
         upstreamModel,
       },
       metadata: { billed_model: billed, group: auth.group, inbound_format: 'realtime' },
+      limits: tokenlessSpec(who, model, timeZone, counted),
     })
-    if (await billing.open()) {
+    const refused = await billing.open()
+    if (refused?.reason === 'insufficient_user_quota') {
       throw new ApiError(429, 'Your balance is too low for a realtime session.', { code: 'insufficient_quota', type: 'insufficient_quota' })
+    }
+    if (refused) throw walletRefusal(refused.reason, refused.retryAfterMs, rateLimitHeaders(localStatus(spec, now)))
+    if (!counted) {
+      admitLocally(spec, reqId, now)
+      settleLocally(reqId, 0)
+      counted = true
     }
     const upstream = await connect(channel, upstreamModel)
     if (typeof upstream === 'string') {

@@ -1,8 +1,9 @@
 /**
  * GET /v1/realtime through the Worker with a fetch-level mock realtime upstream (a WebSocket pair
  * speaking the realtime events): frames relayed both ways, each response.done billed with its text,
- * audio and cached tokens, subprotocol auth, the session ending when the balance runs out, and the
- * balance moving by exactly the logged quota.
+ * audio and cached tokens, subprotocol auth, the session ending when the balance runs out, the
+ * key's requests per minute and budget checked before upgrading, and the balance moving by exactly
+ * the logged quota.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
@@ -173,5 +174,26 @@ describe('GET /v1/realtime', () => {
     const refused = await open({ authorization: `Bearer ${poorToken.key}` })
     expect(refused.res.status).toBe(429)
     expect(refused.res.webSocket).toBeNull()
+  })
+
+  it("holds a session to the key's requests per minute and budget before upgrading", async () => {
+    const user = await createUser({ quota: 10_000_000 })
+    const token = await createToken(user.id)
+    await env.DB.prepare("UPDATE tokens SET rpm_limit = 1, budget_period = 'day', budget_quota = 1000000 WHERE id = ?").bind(token.id).run()
+    const first = await open({ authorization: `Bearer ${token.key}` })
+    expect(first.res.status).toBe(101)
+    first.ws!.close()
+    await waitOnExecutionContext(first.ctx)
+    const second = await open({ authorization: `Bearer ${token.key}` })
+    expect(second.res.status).toBe(429)
+    expect(second.res.webSocket).toBeNull()
+    expect(await second.res.json()).toMatchObject({ error: { code: 'rate_limit_exceeded' } })
+    expect(Number(second.res.headers.get('retry-after'))).toBeGreaterThan(0)
+
+    const spent = await createToken(user.id)
+    await env.DB.prepare("UPDATE tokens SET budget_period = 'day', budget_quota = 1 WHERE id = ?").bind(spent.id).run()
+    const broke = await open({ authorization: `Bearer ${spent.key}` })
+    expect(broke.res.status).toBe(429)
+    expect(await broke.res.json()).toMatchObject({ error: { code: 'budget_exceeded' } })
   })
 })

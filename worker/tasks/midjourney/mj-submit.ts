@@ -149,7 +149,7 @@ export async function submitMj(c: Context<HonoEnv>, auth: RelayAuth, route: MjRo
     const model = priceName(tryMode, action)
     const channel = pickTaskChannel(table, auth, MJ_CHANNEL_TYPE, model, origin?.channel_id)
     const charge = new TaskCharge(c, auth, model, channel)
-    await charge.reserve(FREE_ACTIONS.has(action))
+    await charge.reserve({ free: FREE_ACTIONS.has(action), counted: tryMode !== mode })
     const notify = action === 'UPLOAD' ? undefined : await newNotifySecret()
     const rowId = await holdRow(charge, channel.id, tryMode, notify?.hash ?? '')
 

@@ -9,7 +9,7 @@
 import { Hono, type Context } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { z } from 'zod'
-import { ApiError, toApiError } from '../../lib/errors'
+import { ApiError, toApiError, withErrorHeaders } from '../../lib/errors'
 import type { HonoEnv } from '../../env'
 import { getRoutingTable } from '../../relay/routing-table'
 import { authenticateRelay } from '../../relay/token-auth'
@@ -109,7 +109,7 @@ export function createMjApp() {
   app.onError((err, c) => {
     const e = toApiError(err)
     if (e.status >= 500 && e.status !== 502 && e.status !== 503) console.error(`[${c.get('requestId')}] ${c.req.method} ${c.req.path}`, e.cause ?? err)
-    return c.json({ code: codeOf(e.status), description: e.message, type: e.code ?? e.type, result: null, properties: {} }, e.status)
+    return withErrorHeaders(e, c.json({ code: codeOf(e.status), description: e.message, type: e.code ?? e.type, result: null, properties: {} }, e.status))
   })
   return app
 }

@@ -7,7 +7,7 @@
 import { Hono, type Context } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { z } from 'zod'
-import { ApiError, toApiError } from '../../lib/errors'
+import { ApiError, toApiError, withErrorHeaders } from '../../lib/errors'
 import { nowSeconds } from '../../lib/time'
 import type { HonoEnv } from '../../env'
 import { getRoutingTable } from '../../relay/routing-table'
@@ -130,7 +130,7 @@ export function createSunoApp() {
   app.onError((err, c) => {
     const e = toApiError(err)
     if (e.status >= 500 && e.status !== 502 && e.status !== 503) console.error(`[${c.get('requestId')}] ${c.req.method} ${c.req.path}`, e.cause ?? err)
-    return c.json({ code: e.code ?? e.type, message: e.message, data: null }, e.status)
+    return withErrorHeaders(e, c.json({ code: e.code ?? e.type, message: e.message, data: null }, e.status))
   })
   return app
 }
