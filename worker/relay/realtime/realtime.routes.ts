@@ -17,6 +17,7 @@ import { clientIp } from '../../middleware/rate-limit'
 import { joinUrl } from '../../providers/url'
 import { getSettings } from '../../settings/store'
 import { isFrozen, refreshFreezes } from '../health-view'
+import { keyFreezeName, RequestKeys } from '../key-pool'
 import { candidatesFor, getRoutingTable, type RoutedChannel } from '../routing-table'
 import { mapModel, selectChannel } from '../select-channel'
 import { assertModelAllowed, authenticateRelay } from '../token-auth'
@@ -77,6 +78,7 @@ export async function realtimeHandler(c: Context<HonoEnv>): Promise<Response> {
   const local = checkLocally(spec, now)
   if (local) throw walletRefusal(local.code, local.retryAfterMs, rateLimitHeaders(localStatus(spec, now)))
   let counted = false
+  const keys = new RequestKeys(undefined, (id, hash) => isFrozen(id, keyFreezeName(hash)))
   const tried = new Set<number>()
   let lastError = `No available realtime channel for model "${model}" in group "${auth.group}".`
   for (let attempt = 0; attempt <= settings.int('RetryTimes'); attempt++) {
@@ -119,7 +121,8 @@ export async function realtimeHandler(c: Context<HonoEnv>): Promise<Response> {
       settleLocally(reqId, 0)
       counted = true
     }
-    const upstream = await connect(channel, upstreamModel)
+    // A key pool's keys take turns (frozen and auto-disabled ones are skipped), as on the relay.
+    const upstream = await connect(keys.use(channel), upstreamModel)
     if (typeof upstream === 'string') {
       lastError = upstream
       continue

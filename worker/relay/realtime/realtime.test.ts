@@ -2,8 +2,8 @@
  * GET /v1/realtime through the Worker with a fetch-level mock realtime upstream (a WebSocket pair
  * speaking the realtime events): frames relayed both ways, each response.done billed with its text,
  * audio and cached tokens, subprotocol auth, the session ending when the balance runs out, the
- * key's requests per minute and budget checked before upgrading, and the balance moving by exactly
- * the logged quota.
+ * key's requests per minute and budget checked before upgrading, a key pool's keys taking turns, and
+ * the balance moving by exactly the logged quota.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
@@ -14,6 +14,7 @@ import { mockUpstream } from '../../test/upstream-mock'
 import { computeQuota } from '../../billing/formula'
 import { getPriceTable, resolvePrice } from '../../billing/pricing'
 import { realtimeUsage } from './billing'
+import { routingSnapshot } from '../routing-table'
 
 const MODEL = 'gpt-4o-realtime-preview'
 const USAGE = {
@@ -174,6 +175,21 @@ describe('GET /v1/realtime', () => {
     const refused = await open({ authorization: `Bearer ${poorToken.key}` })
     expect(refused.res.status).toBe(429)
     expect(refused.res.webSocket).toBeNull()
+  })
+
+  it("takes turns over a key pool's keys", async () => {
+    await env.DB.prepare("UPDATE channels SET key = 'sk-pool-1' || char(10) || 'sk-pool-2', key_mode = 'pool' WHERE key = 'sk-realtime'").run()
+    await routingSnapshot.invalidate(env)
+    const token = await createToken((await createUser({ quota: 10_000_000 })).id)
+    const used = new Set<string | null>()
+    for (let i = 0; i < 2; i++) {
+      const session = await open({ authorization: `Bearer ${token.key}` })
+      expect(session.res.status).toBe(101)
+      used.add(upstreamSaw.auth)
+      session.ws!.close()
+      await waitOnExecutionContext(session.ctx)
+    }
+    expect(used).toEqual(new Set(['Bearer sk-pool-1', 'Bearer sk-pool-2']))
   })
 
   it("holds a session to the key's requests per minute and budget before upgrading", async () => {
