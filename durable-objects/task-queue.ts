@@ -8,12 +8,14 @@
  * again after 15 s, one that did not backs off 15 s → 30 s → 60 s; the 1 h timeout fails and
  * refunds it there. Finished or vanished tasks leave the queue; the alarm stops when it is empty.
  * A Midjourney change found here is forwarded to the client's own notifyHook (MjNotifyEnabled),
- * as the notify route does, so the client hears of it even when the upstream's callback is lost.
+ * as the notify route does, so the client hears of it even when the upstream's callback is lost;
+ * a Kling change goes to the task's callback_url from the tasks table's update path (kling-store.ts).
  */
 import { DurableObject } from 'cloudflare:workers'
 import { getRoutingTable } from '../worker/relay/routing-table'
 import { getSettings } from '../worker/settings/store'
-import { clientPayload, forwardToClient } from '../worker/tasks/midjourney/mj-notify'
+import { clientPayload } from '../worker/tasks/midjourney/mj-notify'
+import { postToClientHook } from '../worker/tasks/client-hook'
 import { refreshMjTasks, type MjRow } from '../worker/tasks/midjourney/mj-store'
 import type { TaskRow } from '../worker/tasks/suno/suno-store'
 import { refreshTaskRows } from '../worker/tasks/task-rows'
@@ -127,7 +129,7 @@ export class TaskQueue extends DurableObject<Env> {
     const settings = await getSettings(this.env)
     if (!settings.bool('MjNotifyEnabled')) return
     const base = settings.str('ServerAddress').trim().replace(/\/+$/, '') || this.kv.get<string>('base') || ''
-    await Promise.all(hooked.map(async (r) => forwardToClient(this.env, r.notify_hook, await clientPayload(this.env, settings, base, r))))
+    await Promise.all(hooked.map(async (r) => postToClientHook(this.env, r.notify_hook, await clientPayload(this.env, settings, base, r), `mj task ${r.id}`)))
   }
 
   /** The alarm at the earliest due task, or none when the queue is empty. */

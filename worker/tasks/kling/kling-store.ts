@@ -4,12 +4,14 @@
  * SUCCESS, failed → FAILURE, else UNKNOWN), one GET per task to refresh it, and the answer a client
  * gets: the last Kling response we stored, with the gateway's task id in place of the upstream's.
  * Updates go through the tasks table's one update path (suno-store.ts applySunoUpdate), so a
- * failure is refunded once whoever sees it; the 1 h timeout applies as for Suno.
+ * failure is refunded once whoever sees it; the 1 h timeout applies as for Suno. Each change written
+ * here goes to the task's `callback_url` (kept in `notify_hook`) in Kling's task shape.
  */
 import type { RoutedChannel } from '../../relay/routing-table'
 import { nowSeconds } from '../../lib/time'
 import { applySunoUpdate, SUNO_TIMEOUT_REASON, SUNO_TIMEOUT_SECONDS, type SunoUpstreamTask, type TaskRow } from '../suno/suno-store'
 import { klingAuthorization } from './kling-auth'
+import { postToClientHook } from '../client-hook'
 
 export const KLING_CHANNEL_TYPE = 53
 export const KLING_ACTIONS = ['text2video', 'image2video'] as const
@@ -78,19 +80,34 @@ async function fetchKling(channel: RoutedChannel, row: TaskRow): Promise<KlingAn
   return body
 }
 
+/**
+ * What the client's `callback_url` receives when its task changes: the task object of Kling's own
+ * answers (task_id — the gateway's —, task_status, task_status_msg, times, task_result).
+ */
+export function klingCallbackBody(row: TaskRow): Record<string, unknown> {
+  const data = (klingDto(row) as { data: Record<string, unknown> }).data
+  // A timeout or a lost task id fails the row without a Kling answer saying so.
+  return row.status === 'FAILURE' && data.task_status !== 'failed' ? { ...data, task_status: 'failed', task_status_msg: row.fail_reason } : data
+}
+
+/** Tell the client's callback_url (when it gave one) about a change this isolate just wrote. */
+const callBack = (env: Env) => async (next: TaskRow) => {
+  if (next.notify_hook) await postToClientHook(env, next.notify_hook, klingCallbackBody(next), `kling task ${next.id}`)
+}
+
 /** Refresh unfinished Kling rows (one GET each); past the timeout they fail (and are refunded). */
 export async function refreshKlingTasks(env: Env, rows: TaskRow[], channels: Record<number, RoutedChannel>): Promise<TaskRow[]> {
   return Promise.all(
     rows.map(async (row) => {
       if (row.progress === '100%') return row
       if (nowSeconds() - row.submit_time > SUNO_TIMEOUT_SECONDS || !row.task_id) {
-        return applySunoUpdate(env, row, { forceFailure: row.task_id ? SUNO_TIMEOUT_REASON : 'The upstream gave no task id' })
+        return applySunoUpdate(env, row, { forceFailure: row.task_id ? SUNO_TIMEOUT_REASON : 'The upstream gave no task id' }, callBack(env))
       }
       const channel = channels[row.channel_id]
       if (!channel) return row // a disabled channel may come back; the timeout settles its tasks
       try {
         const answer = await fetchKling(channel, row)
-        return answer ? applySunoUpdate(env, row, klingUpdate(answer)) : row
+        return answer ? applySunoUpdate(env, row, klingUpdate(answer), callBack(env)) : row
       } catch (err) {
         console.error(`kling poll task ${row.id}: ${(err as Error).message}`)
         return row

@@ -3,13 +3,15 @@
  * priced per call as `kling-video_<model_name>_<mode>_<duration>` (reserve → settle on `code: 0`,
  * refund otherwise), and `GET /kling/v1/videos/{action}/{id}` for own tasks (refreshed from the
  * upstream on the way; the answer is Kling's last reply with the gateway's task id). The client's
- * `callback_url` is not passed on: the gateway polls (TaskQueue). Errors answer
+ * `callback_url` is not passed on: the gateway polls (TaskQueue) and calls it itself with each
+ * change, through the outbound guard (client-hook.ts, kling-store.ts). Errors answer
  * `{code, message, request_id, data:null}` with real HTTP statuses.
  */
 import { Hono, type Context } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { z } from 'zod'
 import { ApiError, toApiError, withErrorHeaders } from '../../lib/errors'
+import { clientHookProblem } from '../client-hook'
 import { nowSeconds } from '../../lib/time'
 import type { HonoEnv } from '../../env'
 import { getRoutingTable } from '../../relay/routing-table'
@@ -57,6 +59,9 @@ async function submit(c: Context<HonoEnv>): Promise<Response> {
   if (!parsed.success) throw new ApiError(400, parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '), { code: 'invalid_request' })
   const body: Record<string, unknown> = { ...parsed.data }
   delete body.callback_url
+  const callback = parsed.data.callback_url ?? ''
+  const hookProblem = callback ? clientHookProblem(c.env, callback) : undefined
+  if (hookProblem) throw new ApiError(400, `callback_url ${hookProblem}.`, { code: 'invalid_request' })
   if (action === 'image2video' && !parsed.data.image) throw new ApiError(400, 'image2video needs an image.', { code: 'invalid_request' })
   if (action === 'text2video' && !parsed.data.prompt) throw new ApiError(400, 'text2video needs a prompt.', { code: 'invalid_request' })
   const model = `kling-video_${parsed.data.model_name}_${parsed.data.mode}_${parsed.data.duration}`
@@ -88,10 +93,23 @@ async function submit(c: Context<HonoEnv>): Promise<Response> {
   const now = nowSeconds()
   const properties = { model_name: parsed.data.model_name, mode: parsed.data.mode, duration: parsed.data.duration, prompt: parsed.data.prompt ?? '' }
   const row = await c.env.DB.prepare(
-    `INSERT INTO tasks (task_id, platform, user_id, channel_id, quota, action, status, submit_time, progress, properties, data, token_id, created_at, updated_at)
-     VALUES (?, 'kling', ?, ?, ?, ?, 'SUBMITTED', ?, '0%', ?, ?, ?, ?, ?) RETURNING id`
+    `INSERT INTO tasks (task_id, platform, user_id, channel_id, quota, action, status, submit_time, progress, properties, data, notify_hook, token_id, created_at, updated_at)
+     VALUES (?, 'kling', ?, ?, ?, ?, 'SUBMITTED', ?, '0%', ?, ?, ?, ?, ?, ?) RETURNING id`
   )
-    .bind(taskId.slice(0, 64), auth.userId, channel.id, charge.quota, action, now, JSON.stringify(properties), JSON.stringify(answer).slice(0, 200_000), auth.id, now, now)
+    .bind(
+      taskId.slice(0, 64),
+      auth.userId,
+      channel.id,
+      charge.quota,
+      action,
+      now,
+      JSON.stringify(properties),
+      JSON.stringify(answer).slice(0, 200_000),
+      callback,
+      auth.id,
+      now,
+      now
+    )
     .first<{ id: number }>()
   await charge.settle(String(row!.id), { action, task_id: row!.id })
   c.executionCtx.waitUntil(trackTasks(c.env, channel.id, 'kling', [row!.id]).catch((err) => console.error(`kling queue ${row!.id}: ${(err as Error).message}`)))

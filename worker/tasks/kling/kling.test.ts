@@ -27,7 +27,7 @@ describe('kling relay', () => {
 
   it('text2video is priced by model, mode and duration, answers the gateway id and is fetched until it succeeds', async () => {
     const { channel, user, key } = await setup()
-    const submit = await send('/kling/v1/videos/text2video', { key, json: { prompt: 'a cat surfing', callback_url: 'https://client.example/cb' } })
+    const submit = await send('/kling/v1/videos/text2video', { key, json: { prompt: 'a cat surfing', callback_url: 'https://upstream.test/client-cb?job=7' } })
     expect(submit.status).toBe(200)
     expect(submit.json).toMatchObject({ code: 0, data: { task_status: 'submitted' } })
     const id = submit.json.data.task_id as string
@@ -42,6 +42,13 @@ describe('kling relay', () => {
     upstream.mock.advance(2)
     const done = await send(`/kling/v1/videos/text2video/${id}`, { key })
     expect(done.json).toMatchObject({ code: 0, data: { task_id: id, task_status: 'succeed' } })
+    // The client's callback_url heard each change, in Kling's task shape with the gateway's id.
+    const callbacks = upstream.mock.calls.filter((c) => c.url === 'https://upstream.test/client-cb?job=7').map((c) => c.body)
+    expect(callbacks.map((b) => [b.task_id, b.task_status])).toEqual([
+      [id, 'processing'],
+      [id, 'succeed'],
+    ])
+    expect(callbacks[1].task_result.videos[0].url).toMatch(/\.mp4$/)
     expect(done.json.data.task_result.videos[0].url).toMatch(/\.mp4$/)
     const row = await env.DB.prepare('SELECT platform, action, status, progress, quota FROM tasks WHERE id = ?').bind(Number(id)).first()
     expect(row).toEqual({ platform: 'kling', action: 'text2video', status: 'SUCCESS', progress: '100%', quota: 100_000 })
@@ -66,6 +73,11 @@ describe('kling relay', () => {
     expect((await send('/kling/v1/videos/image2video', { key, json: { prompt: 'no image' } })).status).toBe(400)
     expect((await send('/kling/v1/videos/text2video', { key, json: { prompt: 'x', duration: '7' } })).status).toBe(400)
     expect((await send('/kling/v1/videos/text2video', { key, json: { prompt: 'x', model_name: 'kling-v9' } })).json.message).toContain('kling-video_kling-v9_std_5')
+    // A callback_url the gateway must not call (cloud metadata, credentials) is refused up front.
+    const metadata = await send('/kling/v1/videos/text2video', { key, json: { prompt: 'x', callback_url: 'http://169.254.169.254/latest' } })
+    expect(metadata.status).toBe(400)
+    expect(metadata.json).toMatchObject({ code: 'invalid_request', data: null })
+    expect((await send('/kling/v1/videos/text2video', { key, json: { prompt: 'x', callback_url: 'https://u:p@upstream.test/cb' } })).status).toBe(400)
     const banned = await send('/kling/v1/videos/text2video', { key, json: { prompt: 'something banned' } })
     expect(banned.status).toBe(400)
     expect(banned.json).toMatchObject({ code: 'submit_failed', data: null })
@@ -79,7 +91,7 @@ describe('kling relay', () => {
 
   it('a video that fails later is refunded exactly once, whether the queue, the cron or a fetch sees it', async () => {
     const { channel, user, key } = await setup('plain-bearer')
-    const submit = await send('/kling/v1/videos/text2video', { key, json: { prompt: 'please fail' } })
+    const submit = await send('/kling/v1/videos/text2video', { key, json: { prompt: 'please fail', callback_url: 'https://upstream.test/fail-cb' } })
     expect(upstream.mock.calls.at(-1)!.key).toBe('plain-bearer')
     const id = submit.json.data.task_id
     upstream.mock.advance(3)
@@ -92,6 +104,9 @@ describe('kling relay', () => {
     })
     expect((await ledger(user.id)).quota).toBe(START)
     expect(await refundRows(user.id)).toBe(1)
+    // The client heard of the failure once, from whichever of the three wrote it.
+    const heard = upstream.mock.calls.filter((c) => c.url === 'https://upstream.test/fail-cb').map((c) => c.body.task_status)
+    expect(heard).toEqual(['failed'])
   })
 
   it('the console list shows Kling tasks beside Suno ones and filters by platform and action', async () => {

@@ -5,20 +5,18 @@
  * (constant-time check) is applied at once through applyMjUpdate — the poller's code path, so a
  * FAILURE is refunded exactly once whoever sees it first — and, when MjNotifyEnabled is on and the
  * client gave a hook, the updated task (with proxied image links) is forwarded there in the
- * background through the SSRF guard with a short timeout.
+ * background through the SSRF guard with a short timeout (client-hook.ts).
  */
 import type { Context } from 'hono'
 import { z } from 'zod'
 import type { HonoEnv } from '../../env'
 import { ApiError } from '../../lib/errors'
 import { randomString, safeEqual, sha256Hex } from '../../lib/crypto'
-import { outboundUrlProblem, privateUpstreamsAllowed } from '../../lib/outbound-url'
 import { siteBaseUrl } from '../../lib/site-url'
 import { getSettings, type Settings } from '../../settings/store'
 import { imageRewriter } from '../task-images'
+import { postToClientHook } from '../client-hook'
 import { applyMjUpdate, mjDto, type MjRow, type MjUpstreamTask } from './mj-store'
-
-const FORWARD_TIMEOUT_MS = 5000
 
 export interface NotifySecret {
   /** Goes into the hook handed to the upstream, never stored. */
@@ -33,18 +31,6 @@ export async function newNotifySecret(): Promise<NotifySecret> {
 }
 
 export const notifyUrl = (base: string, taskId: number, secret: string) => `${base}/mj/notify/${taskId}?secret=${secret}`
-
-/** What is wrong with a client's notifyHook (undefined when it may be called). Query strings are allowed. */
-export function clientHookProblem(env: Env, hook: string): string | undefined {
-  let url: URL
-  try {
-    url = new URL(hook)
-  } catch {
-    return 'must be a valid URL'
-  }
-  if (url.username || url.password) return 'must not carry credentials'
-  return outboundUrlProblem(`${url.origin}${url.pathname}`, privateUpstreamsAllowed(env))
-}
 
 /** The fields of the DTO a callback may carry (anything else is ignored). */
 const NotifyBody = z
@@ -71,24 +57,6 @@ export async function clientPayload(env: Env, settings: Settings, base: string, 
   return dto
 }
 
-/** POST the task to the client's hook; failures are logged, never retried. */
-export async function forwardToClient(env: Env, hook: string, payload: unknown): Promise<void> {
-  const problem = clientHookProblem(env, hook)
-  if (problem) return console.error(`mj notify forward refused: the hook ${problem}`)
-  try {
-    const res = await fetch(hook, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(payload),
-      redirect: 'manual',
-      signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS),
-    })
-    await res.body?.cancel()
-  } catch (err) {
-    console.error(`mj notify forward failed: ${(err as Error).message}`)
-  }
-}
-
 /** POST /mj/notify/:id?secret=…: the upstream's callback. */
 export async function handleMjNotify(c: Context<HonoEnv>): Promise<Response> {
   const id = c.req.param('id') ?? ''
@@ -107,7 +75,7 @@ export async function handleMjNotify(c: Context<HonoEnv>): Promise<Response> {
     const settings = await getSettings(c.env, c.executionCtx)
     if (settings.bool('MjNotifyEnabled')) {
       const payload = await clientPayload(c.env, settings, siteBaseUrl(c, settings), next)
-      c.executionCtx.waitUntil(forwardToClient(c.env, row.notify_hook, payload))
+      c.executionCtx.waitUntil(postToClientHook(c.env, row.notify_hook, payload, `mj task ${row.id}`))
     }
   }
   return c.json({ code: 1, description: 'ok', result: String(row.id) })

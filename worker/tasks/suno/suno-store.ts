@@ -96,7 +96,13 @@ const STATUSES = new Set(['NOT_START', 'SUBMITTED', 'QUEUED', 'IN_PROGRESS', 'FA
 const PLATFORM_LABEL: Record<string, string> = { suno: 'Suno', kling: 'Kling' }
 
 /** Apply an update to a row of the `tasks` table (Suno, or Kling mapped to this shape by kling-store.ts). */
-export async function applySunoUpdate(env: Env, row: TaskRow, up: SunoUpstreamTask | { forceFailure: string }): Promise<TaskRow> {
+export async function applySunoUpdate(
+  env: Env,
+  row: TaskRow,
+  up: SunoUpstreamTask | { forceFailure: string },
+  /** Runs once this call wrote a change (not when the row was unchanged or another writer won). */
+  afterWrite?: (next: TaskRow) => Promise<void>
+): Promise<TaskRow> {
   if (row.progress === '100%') return row
   const next: TaskRow = { ...row }
   if ('forceFailure' in up) {
@@ -136,6 +142,7 @@ export async function applySunoUpdate(env: Env, row: TaskRow, up: SunoUpstreamTa
     failReason: next.fail_reason,
     failed,
   })
+  await afterWrite?.(next)
   return next
 }
 
