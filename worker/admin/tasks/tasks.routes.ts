@@ -16,5 +16,5 @@ export const taskListRoutes = new Hono<HonoEnv>()
   .get('/mj/self', userRoute, validate('query', mjQuery), async (c) =>
     ok(c, await listMj(c.env, c.req.valid('query'), { userId: c.get('user')!.id }, await requestImageRewriter(c)))
   )
-  .get('/task/', adminRoute, validate('query', taskQuery), async (c) => ok(c, await listTasks(c.env, c.req.valid('query'), { admin: c.get('user')! })))
-  .get('/task/self', userRoute, validate('query', taskQuery), async (c) => ok(c, await listTasks(c.env, c.req.valid('query'), { userId: c.get('user')!.id })))
+  .get('/task/', adminRoute, validate('query', taskQuery), async (c) => ok(c, await listTasks(c.env, c.req.valid('query'), { admin: c.get('user')! }, c.executionCtx)))
+  .get('/task/self', userRoute, validate('query', taskQuery), async (c) => ok(c, await listTasks(c.env, c.req.valid('query'), { userId: c.get('user')!.id }, c.executionCtx)))

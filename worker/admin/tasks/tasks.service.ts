@@ -10,6 +10,7 @@ import { getRoutingTable } from '../../relay/routing-table'
 import { refreshMjTasks, type MjRow } from '../../tasks/midjourney/mj-store'
 import { scrubData, type TaskRow } from '../../tasks/suno/suno-store'
 import { refreshTaskRows } from '../../tasks/task-rows'
+import type { BackgroundCtx } from '../../cache/versioned'
 import type { ImageRewrite } from '../../tasks/task-images'
 
 const STATUS = z.enum(['NOT_START', 'SUBMITTED', 'QUEUED', 'IN_PROGRESS', 'MODAL', 'FAILURE', 'SUCCESS', 'UNKNOWN'])
@@ -90,10 +91,11 @@ async function page<R>(env: Env, from: string, q: { p: number; page_size: number
 async function fresh<R extends { id: number; progress: string; username?: string }>(
   env: Env,
   rows: R[],
-  refresh: (env: Env, rows: R[], channels: Awaited<ReturnType<typeof getRoutingTable>>['channels']) => Promise<R[]>
+  refresh: (env: Env, rows: R[], channels: Awaited<ReturnType<typeof getRoutingTable>>['channels'], background?: BackgroundCtx) => Promise<R[]>,
+  background?: BackgroundCtx
 ): Promise<R[]> {
   if (rows.every((r) => r.progress === '100%')) return rows
-  const updated = await refresh(env, rows, (await getRoutingTable(env)).channels)
+  const updated = await refresh(env, rows, (await getRoutingTable(env)).channels, background)
   return updated.map((r, i) => ({ ...r, username: rows[i]!.username }))
 }
 
@@ -126,10 +128,11 @@ export async function listMj(env: Env, q: MjQuery, scope: Scope, rewrite: ImageR
   return { data, page: q.p, size: q.page_size, total_count: total }
 }
 
-export async function listTasks(env: Env, q: TaskQuery, scope: Scope): Promise<Page<Record<string, unknown>>> {
+/** `background`: the request's context (a Kling client's callback is posted there, not awaited). */
+export async function listTasks(env: Env, q: TaskQuery, scope: Scope, background?: BackgroundCtx): Promise<Page<Record<string, unknown>>> {
   const admin = 'admin' in scope
   const listed = await page<TaskRow & { username?: string }>(env, 'tasks t', q, where(q, scope, 't'), 't')
-  const rows = await fresh<TaskRow & { username?: string }>(env, listed.rows, refreshTaskRows)
+  const rows = await fresh<TaskRow & { username?: string }>(env, listed.rows, refreshTaskRows, background)
   const total = listed.total
   const data = rows.map((r) => ({
     id: r.id,

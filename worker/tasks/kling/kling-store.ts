@@ -8,6 +8,7 @@
  * here goes to the task's `callback_url` (kept in `notify_hook`) in Kling's task shape.
  */
 import type { RoutedChannel } from '../../relay/routing-table'
+import type { BackgroundCtx } from '../../cache/versioned'
 import { nowSeconds } from '../../lib/time'
 import { applySunoUpdate, SUNO_TIMEOUT_REASON, SUNO_TIMEOUT_SECONDS, type SunoUpstreamTask, type TaskRow } from '../suno/suno-store'
 import { klingAuthorization } from './kling-auth'
@@ -90,24 +91,31 @@ export function klingCallbackBody(row: TaskRow): Record<string, unknown> {
   return row.status === 'FAILURE' && data.task_status !== 'failed' ? { ...data, task_status: 'failed', task_status_msg: row.fail_reason } : data
 }
 
-/** Tell the client's callback_url (when it gave one) about a change this isolate just wrote. */
-const callBack = (env: Env) => async (next: TaskRow) => {
-  if (next.notify_hook) await postToClientHook(env, next.notify_hook, klingCallbackBody(next), `kling task ${next.id}`)
+/**
+ * Tell the client's callback_url (when it gave one) about a change this isolate just wrote: in the
+ * background of a request (`background`: its answer does not wait for the client's server), else
+ * awaited (the queue's alarm, the cron).
+ */
+const callBack = (env: Env, background?: BackgroundCtx) => async (next: TaskRow) => {
+  if (!next.notify_hook) return
+  const post = postToClientHook(env, next.notify_hook, klingCallbackBody(next), `kling task ${next.id}`)
+  if (background) background.waitUntil(post)
+  else await post
 }
 
 /** Refresh unfinished Kling rows (one GET each); past the timeout they fail (and are refunded). */
-export async function refreshKlingTasks(env: Env, rows: TaskRow[], channels: Record<number, RoutedChannel>): Promise<TaskRow[]> {
+export async function refreshKlingTasks(env: Env, rows: TaskRow[], channels: Record<number, RoutedChannel>, background?: BackgroundCtx): Promise<TaskRow[]> {
   return Promise.all(
     rows.map(async (row) => {
       if (row.progress === '100%') return row
       if (nowSeconds() - row.submit_time > SUNO_TIMEOUT_SECONDS || !row.task_id) {
-        return applySunoUpdate(env, row, { forceFailure: row.task_id ? SUNO_TIMEOUT_REASON : 'The upstream gave no task id' }, callBack(env))
+        return applySunoUpdate(env, row, { forceFailure: row.task_id ? SUNO_TIMEOUT_REASON : 'The upstream gave no task id' }, callBack(env, background))
       }
       const channel = channels[row.channel_id]
       if (!channel) return row // a disabled channel may come back; the timeout settles its tasks
       try {
         const answer = await fetchKling(channel, row)
-        return answer ? applySunoUpdate(env, row, klingUpdate(answer), callBack(env)) : row
+        return answer ? applySunoUpdate(env, row, klingUpdate(answer), callBack(env, background)) : row
       } catch (err) {
         console.error(`kling poll task ${row.id}: ${(err as Error).message}`)
         return row

@@ -132,7 +132,7 @@ export function createKlingApp() {
     const auth = await authenticateRelay(c)
     const row = await ownKlingTask(c.env, auth.userId, action, c.req.param('id'))
     if (!row) throw new ApiError(404, 'Task not found.', { code: 'task_not_exist' })
-    const [fresh] = row.progress === '100%' ? [row] : await refreshKlingTasks(c.env, [row], (await getRoutingTable(c.env, c.executionCtx)).channels)
+    const [fresh] = row.progress === '100%' ? [row] : await refreshKlingTasks(c.env, [row], (await getRoutingTable(c.env, c.executionCtx)).channels, c.executionCtx)
     return c.json(klingDto(fresh!))
   })
   app.all('*', () => {
