@@ -2,7 +2,8 @@
  * Per-token limits on the relay's warm path: requests per minute, tokens per minute (prompt +
  * completion; an in-flight request counts its reservation's estimate until it settles),
  * concurrency, per-model overrides (`model_limits`) and the group's per-user TPM, plus the
- * x-ratelimit-* headers and the 429s with Retry-After. The budget itself is money and lives in
+ * x-ratelimit-* headers and the 429s with Retry-After. Task submits and realtime sessions count as
+ * requests of no tokens (`tokenlessSpec`). The budget itself is money and lives in
  * the wallet (durable-objects/wallet-limits.ts, user-wallet.ts): a credit lease never exceeds the
  * budget's remainder, so a request the lease cannot cover goes to the wallet, which refuses it
  * exactly with `budget_exceeded`.
