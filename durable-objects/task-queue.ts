@@ -16,7 +16,7 @@ import { getRoutingTable } from '../worker/relay/routing-table'
 import { getSettings } from '../worker/settings/store'
 import { clientPayload } from '../worker/tasks/midjourney/mj-notify'
 import { postToClientHook } from '../worker/tasks/client-hook'
-import { refreshMjTasks, type MjRow } from '../worker/tasks/midjourney/mj-store'
+import { refreshMjTasks, wroteUpdate, type MjRow } from '../worker/tasks/midjourney/mj-store'
 import type { TaskRow } from '../worker/tasks/suno/suno-store'
 import { refreshTaskRows } from '../worker/tasks/task-rows'
 
@@ -102,7 +102,7 @@ export class TaskQueue extends DurableObject<Env> {
         const after: (MjRow | TaskRow)[] =
           platform === 'mj' ? await refreshMjTasks(this.env, open as MjRow[], channels) : await refreshTaskRows(this.env, open as TaskRow[], channels)
         const byId = new Map(after.map((r, i) => [r.id, { row: r, changed: r !== open[i] }]))
-        if (platform === 'mj') await this.forward(after.filter((r, i) => r !== open[i]) as MjRow[])
+        if (platform === 'mj') await this.forward((after as MjRow[]).filter(wroteUpdate))
         for (const e of mine) {
           const hit = byId.get(e.id)
           if (!hit || hit.row.progress === '100%') {

@@ -7,6 +7,7 @@ import { TASK_START, taskFixture, useTaskUpstream } from '../../test/task-mock'
 import { pollUnfinishedTasks } from '../task-poller'
 import { taskQueueOf } from '../task-queue'
 import { klingJwt } from './kling-auth'
+import { applySunoUpdate, type TaskRow } from '../suno/suno-store'
 
 const upstream = useTaskUpstream()
 const START = TASK_START
@@ -107,6 +108,17 @@ describe('kling relay', () => {
     // The client heard of the failure once, from whichever of the three wrote it.
     const heard = upstream.mock.calls.filter((c) => c.url === 'https://upstream.test/fail-cb').map((c) => c.body.task_status)
     expect(heard).toEqual(['failed'])
+  })
+
+  it('of two refreshes racing with the same change one writes it and calls the client back', async () => {
+    const { key } = await setup()
+    const submit = await send('/kling/v1/videos/text2video', { key, json: { prompt: 'two writers', callback_url: 'https://upstream.test/race-cb' } })
+    const row = (await env.DB.prepare('SELECT * FROM tasks WHERE id = ?').bind(Number(submit.json.data.task_id)).first<TaskRow>())!
+    const wrote: number[] = []
+    const change = { status: 'IN_PROGRESS', progress: '50%' }
+    await Promise.all([1, 2].map((n) => applySunoUpdate(env, row, change, async () => void wrote.push(n))))
+    expect(wrote).toHaveLength(1)
+    expect(await env.DB.prepare('SELECT status, progress FROM tasks WHERE id = ?').bind(row.id).first()).toEqual(change)
   })
 
   it('the console list shows Kling tasks beside Suno ones and filters by platform and action', async () => {

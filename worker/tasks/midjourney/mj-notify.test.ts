@@ -6,6 +6,7 @@ import { createToken, createUser, ledger, send } from '../../test/factories'
 import { MOCK_PNG, TASK_START, taskFixture, useTaskUpstream } from '../../test/task-mock'
 import { saveOptions } from '../../settings/store'
 import { taskQueueOf } from '../task-queue'
+import { applyMjUpdate, wroteUpdate, type MjRow, type MjUpstreamTask } from './mj-store'
 import type { TaskQueue } from '../../../durable-objects/task-queue'
 
 const upstream = useTaskUpstream()
@@ -117,6 +118,24 @@ describe('client hook without the upstream callback', () => {
     upstream.mock.advance(3)
     await queue.pollDue(Date.now() + 60_000)
     expect(forwarded()).toHaveLength(2)
+  })
+})
+
+describe('one writer per change', () => {
+  it('of two updates racing with the same change one writes it (and would forward it); the other reads it back', async () => {
+    const { key } = await setup()
+    const submit = await mj('/mj/submit/imagine', key, { prompt: 'two writers' })
+    const read = () => env.DB.prepare('SELECT * FROM midjourneys WHERE id = ?').bind(Number(submit.json.result)).first<MjRow>()
+    const changes: MjUpstreamTask[] = [
+      { status: 'IN_PROGRESS', progress: '50%' },
+      { status: 'SUCCESS', progress: '100%', imageUrl: 'https://upstream.test/img/x.png' },
+    ]
+    for (const change of changes) {
+      const row = (await read())!
+      const results = await Promise.all([applyMjUpdate(env, row, change), applyMjUpdate(env, row, change)])
+      expect(results.filter(wroteUpdate)).toHaveLength(1)
+      expect(results.map((r) => r.status)).toEqual([change.status, change.status])
+    }
   })
 })
 

@@ -16,7 +16,7 @@ import { siteBaseUrl } from '../../lib/site-url'
 import { getSettings, type Settings } from '../../settings/store'
 import { imageRewriter } from '../task-images'
 import { postToClientHook } from '../client-hook'
-import { applyMjUpdate, mjDto, type MjRow, type MjUpstreamTask } from './mj-store'
+import { applyMjUpdate, mjDto, wroteUpdate, type MjRow, type MjUpstreamTask } from './mj-store'
 
 export interface NotifySecret {
   /** Goes into the hook handed to the upstream, never stored. */
@@ -71,7 +71,7 @@ export async function handleMjNotify(c: Context<HonoEnv>): Promise<Response> {
   if (parsed.data.id !== row.mj_id) throw new ApiError(400, 'The task id does not match this hook.')
   const update: MjUpstreamTask = { ...parsed.data, failReason: parsed.data.failReason ?? undefined }
   const next = await applyMjUpdate(c.env, row, update)
-  if (next !== row && row.notify_hook) {
+  if (wroteUpdate(next) && row.notify_hook) {
     const settings = await getSettings(c.env, c.executionCtx)
     if (settings.bool('MjNotifyEnabled')) {
       const payload = await clientPayload(c.env, settings, siteBaseUrl(c, settings), next)

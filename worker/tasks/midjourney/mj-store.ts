@@ -121,9 +121,21 @@ export async function fetchMjUpstream(channel: RoutedChannel, mjIds: string[]): 
 const str = (v: unknown, max = 10_000) => (typeof v === 'string' ? v.slice(0, max) : undefined)
 const ms = (v: unknown) => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : undefined)
 
+/** Rows applyMjUpdate wrote itself (the object it returned), as opposed to rows it only read back. */
+const written = new WeakSet<MjRow>()
+
+/**
+ * Whether `row` (as applyMjUpdate returned it) is a change that call wrote: the one writer of a
+ * change forwards it to the client's hook, so a notify callback and the queue racing on the same
+ * change do not both send it.
+ */
+export const wroteUpdate = (row: MjRow) => written.has(row)
+
 /**
  * Apply an upstream DTO (or a forced failure) to a row. Returns the updated row. A FAILURE that
- * this call finishes is refunded; a row already finished is never changed again.
+ * this call finishes is refunded; a row already finished is never changed again. The write
+ * applies only to the row as this call read it (same status and progress): of two callers racing
+ * with the same change one writes, the other gets the row as it now is.
  */
 export async function applyMjUpdate(env: Env, row: MjRow, up: MjUpstreamTask | { forceFailure: string }): Promise<MjRow> {
   if (isFinished(row)) return row
@@ -156,7 +168,7 @@ export async function applyMjUpdate(env: Env, row: MjRow, up: MjUpstreamTask | {
   if (!changed) return row
   const result = await env.DB.prepare(
     `UPDATE midjourneys SET prompt_en = ?, description = ?, state = ?, start_time = ?, finish_time = ?, image_url = ?, status = ?,
-       progress = ?, fail_reason = ?, buttons = ?, properties = ? WHERE id = ? AND progress != '100%'`
+       progress = ?, fail_reason = ?, buttons = ?, properties = ? WHERE id = ? AND progress != '100%' AND progress = ? AND status = ?`
   )
     .bind(
       next.prompt_en,
@@ -170,7 +182,9 @@ export async function applyMjUpdate(env: Env, row: MjRow, up: MjUpstreamTask | {
       next.fail_reason,
       next.buttons,
       next.properties,
-      row.id
+      row.id,
+      row.progress,
+      row.status
     )
     .run()
   if (result.meta.changes !== 1) {
@@ -186,6 +200,7 @@ export async function applyMjUpdate(env: Env, row: MjRow, up: MjUpstreamTask | {
     failReason: next.fail_reason,
     failed,
   })
+  written.add(next)
   return next
 }
 

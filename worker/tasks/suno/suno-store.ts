@@ -95,7 +95,12 @@ const STATUSES = new Set(['NOT_START', 'SUBMITTED', 'QUEUED', 'IN_PROGRESS', 'FA
 
 const PLATFORM_LABEL: Record<string, string> = { suno: 'Suno', kling: 'Kling' }
 
-/** Apply an update to a row of the `tasks` table (Suno, or Kling mapped to this shape by kling-store.ts). */
+/**
+ * Apply an update to a row of the `tasks` table (Suno, or Kling mapped to this shape by
+ * kling-store.ts). The write applies only to the row as the caller read it (same status and
+ * progress): of two callers racing with the same change one writes it — and runs `afterWrite` —,
+ * the other gets the row as it now is.
+ */
 export async function applySunoUpdate(
   env: Env,
   row: TaskRow,
@@ -127,9 +132,9 @@ export async function applySunoUpdate(
   next.updated_at = nowSeconds()
   const result = await env.DB.prepare(
     `UPDATE tasks SET status = ?, fail_reason = ?, start_time = ?, finish_time = ?, progress = ?, data = ?, updated_at = ?
-     WHERE id = ? AND progress != '100%'`
+     WHERE id = ? AND progress != '100%' AND progress = ? AND status = ?`
   )
-    .bind(next.status, next.fail_reason, next.start_time, next.finish_time, next.progress, next.data, next.updated_at, row.id)
+    .bind(next.status, next.fail_reason, next.start_time, next.finish_time, next.progress, next.data, next.updated_at, row.id, row.progress, row.status)
     .run()
   if (result.meta.changes !== 1) return (await env.DB.prepare('SELECT * FROM tasks WHERE id = ?').bind(row.id).first<TaskRow>()) ?? row
   await settleTaskUpdate(env, {
