@@ -18,6 +18,11 @@ const PRESENCE_TTL_MS = 60_000
 let presence: { value: boolean; at: number } | undefined
 onIsolateReset(() => (presence = undefined))
 
+/** Look again at the next imported-shaped key (after an import: its keys work at once here). */
+export function forgetImportedKeysPresence(): void {
+  presence = undefined
+}
+
 /** Whether any imported key exists (one indexed row read per isolate per minute). */
 export async function importedKeysPresent(env: Env): Promise<boolean> {
   if (presence && Date.now() - presence.at < PRESENCE_TTL_MS) return presence.value

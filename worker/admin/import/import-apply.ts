@@ -19,6 +19,7 @@ import { randomString } from '../../lib/crypto'
 import { badRequest, conflict } from '../../lib/errors'
 import { groupLimitsSnapshot } from '../../relay/group-limits'
 import { routingSnapshot } from '../../relay/routing-table'
+import { forgetImportedKeysPresence } from '../../relay/imported-keys'
 import { OPTIONS, checkOptionValue, isOptionKey } from '../../settings/registry'
 import { reloadSettings } from '../../settings/store'
 
@@ -162,5 +163,8 @@ export async function applyBatch(env: Env, by: number, importId: string, writes:
 export async function finishImport(env: Env, by: number, importId: string): Promise<void> {
   await loadSession(env, importId, by)
   await Promise.all([routingSnapshot.invalidate(env), priceSnapshot.invalidate(env), groupLimitsSnapshot.invalidate(env), reloadSettings(env)])
+  // Imported keys work at once on this isolate (the whole server under `npm start`); others look
+  // again within a minute (imported-keys.ts).
+  forgetImportedKeysPresence()
   await env.CACHE.delete(sessionKey(importId))
 }

@@ -12,6 +12,7 @@ import type { Row } from '../../../scripts/import/sql-dump'
 import type { WireWrite } from '../../../scripts/import/wire'
 import { toWirePlan, wireBatches, withDefaultPrices } from '../../../scripts/import/wire-plan'
 import { TestClient, setupRoot, signedInUser } from '../../test/client'
+import { send } from '../../test/factories'
 
 const BCRYPT = '$2a$10$' + 'abcdefghijklmnopqrstuv'.repeat(2).slice(0, 22) + 'A'.repeat(31)
 
@@ -108,8 +109,12 @@ describe('console import endpoints', () => {
     expect(refused.start.body).toMatchObject({ success: false, message: expect.stringMatching(/Nothing was written/) })
     expect((await root.post('/api/import/check', { merge: true, identities })).body.data.conflicts).toEqual([])
 
+    // An imported key tried before the import is refused; right after it, it works on this isolate.
+    const models = () => send('/v1/models', { key: 'Q'.repeat(48) })
+    expect((await models()).status).toBe(401)
     const first = await runImport(root)
     expect(first.start.status).toBe(200)
+    expect((await models()).status).toBe(200)
     const after = await state()
     expect(after.users).toEqual([
       { id: 20, username: 'carol', quota: 7_000_000, used_quota: 5, request_count: 2, role: 1 },
