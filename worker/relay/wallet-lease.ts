@@ -20,19 +20,26 @@
  * wallet caps every grant and extension), and reports carry each request's rate windows so the
  * wallet can count them and say which are full (token-limits.ts).
  *
- * All wallet calls of one lease run one at a time (the `sending` flag), so answers arrive in order
+ * All wallet calls of one lease run one at a time (`sendingSince`), so answers arrive in order
  * and the local view — held by the wallet, minus costs not yet reported, minus in-flight worst cases
  * — never counts a unit twice. No request ever awaits a promise or uses a stub that belongs to
  * another request (the runtime forbids I/O across request contexts and cancels such waits): the
  * request that finds no report loop running starts one with its own stub inside its own waitUntil
- * (`pumping`), which keeps sending what other requests queue; a request that needs a grant waits
+ * (`pumpingSince`), which keeps sending what other requests queue; a request that needs a grant waits
  * for a call in flight to finish (polling its own timer), then asks the wallet itself (a report
  * still gathering waits for it), and takes the synchronous path only when the wallet refuses — after
  * a second look if the refusal came while this lease's costs were still on their way.
+ *
+ * A report loop is bounded: Cloudflare cancels a request's waitUntil work 30 s after its answer, and
+ * a cancelled loop never runs its `finally`. So a loop hands over after PUMP_BUDGET_MS (requests
+ * settling from then on start their own loop, in their own waitUntil) and sends what was queued
+ * before the hand-over once more; a loop flag or a wallet call older than STALE_MS belongs to a loop
+ * the runtime cancelled and counts as free (its unanswered report goes again under its number).
  */
 import { onIsolateReset } from '../cache/isolate'
 import type { LeaseItem, LeaseSettleResult } from '../../durable-objects/wallet-types'
 import type { LimitSpec } from '../../durable-objects/wallet-limits'
+import { clockNow } from '../lib/clock'
 import { noteWalletFull } from './token-limits'
 
 /** Requests' worth of worst case a new lease asks for. */
@@ -58,6 +65,10 @@ const REPORT_MAX_ITEMS = 128
 const SENDING_WAIT_MS = 2
 /** How long (ms, polled each 1 ms) a request that needs a grant waits for the lease's call in flight. */
 const SENDING_POLLS = 500
+/** A report loop hands over after this long: well inside the 30 s Cloudflare gives waitUntil work. */
+const PUMP_BUDGET_MS = 20_000
+/** A loop flag or a wallet call this old was cancelled by the runtime: it counts as free. */
+const STALE_MS = 25_000
 
 /** The two wallet calls a lease makes (a stub of the user's UserWallet, or one made on first use). */
 export type LeaseWallet = Pick<ReturnType<Env['WALLET']['getByName']>, 'lease' | 'settleLease'>
@@ -80,10 +91,12 @@ interface Lease {
   unanswered?: Report
   /** Units to ask for with the next report (0: none). */
   wanted: number
-  /** A wallet call for this lease is in flight (made by one request, with its own stub). */
-  sending: boolean
-  /** A report loop runs (in one request's waitUntil), gathering and sending what is queued. */
-  pumping: boolean
+  /** When the wallet call for this lease in flight started (made by one request, with its own stub); 0: none. */
+  sendingSince: number
+  /** When the report loop running (in one request's waitUntil) started; 0: none. */
+  pumpingSince: number
+  /** Number of the newest report loop (an older loop the runtime may still resume leaves the lease alone). */
+  pumpGen: number
   /** The report loop's work (only releaseLeases, in tests, waits for it). */
   running?: Promise<unknown>
   expiresAt: number
@@ -108,6 +121,10 @@ export interface LeaseHold {
 }
 
 const available = (l: Lease) => l.held - l.inflight
+/** A flag set at `since` and not yet stale (a cancelled loop's flag never clears). */
+const live = (since: number) => since > 0 && clockNow() - since < STALE_MS
+/** A wallet call of the lease is in flight. */
+const busy = (l: Lease) => live(l.sendingSince)
 
 /**
  * Hold `amount` from the user's lease: at once when the lease covers it (no wallet call), else by
@@ -134,8 +151,9 @@ export async function holdFromLease(
       seq: 0,
       answered: 0,
       wanted: 0,
-      sending: false,
-      pumping: false,
+      sendingSince: 0,
+      pumpingSince: 0,
+      pumpGen: 0,
       expiresAt: 0,
       size: 0,
       toppedUpAt: 0,
@@ -150,7 +168,7 @@ export async function holdFromLease(
   // A grant needs the wallet. A call of this lease in flight (its answer may top the lease up, or a
   // top-up may have taken what is free) finishes first, then look again; the exact path only if it
   // does not finish soon.
-  if (!(await pollUntil(() => !lease.sending))) return undefined
+  if (!(await pollUntil(() => !busy(lease)))) return undefined
   if (fits(lease, amount)) return take(wallet, ctx, lease, amount)
   if (!(await grow(wallet, lease, amount))) {
     // Refused while this lease still had costs on their way: the wallet counted the lease's hold as
@@ -184,7 +202,7 @@ async function pollUntil(done: () => boolean): Promise<boolean> {
 async function reportsLanded(lease: Lease): Promise<boolean> {
   const target = lease.queue.length > 0 ? lease.seq + 1 : (lease.unanswered?.seq ?? 0)
   if (target <= lease.answered) return false
-  return pollUntil(() => lease.answered >= target && !lease.sending)
+  return pollUntil(() => lease.answered >= target && !busy(lease))
 }
 
 const fits = (lease: Lease, amount: number) => Date.now() < lease.expiresAt && available(lease) >= amount
@@ -220,7 +238,7 @@ function admitLocally(lease: Lease, rpm: number): boolean {
 /** Ask the wallet for a lease that covers `amount` more (the caller saw the lease idle). */
 async function grow(wallet: LeaseWallet, lease: Lease, amount: number): Promise<boolean> {
   const want = Math.max(amount * LEASE_REQUESTS, lease.size)
-  lease.sending = true
+  lease.sendingSince = clockNow()
   try {
     const floor = Math.max(0, amount - available(lease))
     const res = await wallet.lease({ userId: lease.userId, tokenId: lease.tokenId, leaseId: lease.id, amount: want, floor, budget: lease.budget })
@@ -233,7 +251,7 @@ async function grow(wallet: LeaseWallet, lease: Lease, amount: number): Promise<
     console.error(`lease ${lease.id}: the wallet did not answer`, err)
     return false
   } finally {
-    lease.sending = false
+    lease.sendingSince = 0
   }
 }
 
@@ -259,21 +277,56 @@ export function settleToLease(wallet: LeaseWallet, ctx: ExecutionContext, hold: 
  * Answers the first batch's result (undefined when another request is sending, or on failure).
  */
 function pump(wallet: LeaseWallet, ctx: ExecutionContext, lease: Lease): Promise<LeaseSettleResult | undefined> {
-  if (lease.pumping || (lease.queue.length === 0 && lease.wanted === 0 && !lease.unanswered)) return Promise.resolve(undefined)
-  lease.pumping = true
+  if (live(lease.pumpingSince) || !hasWork(lease)) return Promise.resolve(undefined)
+  if (lease.pumpingSince > 0) console.error(`lease ${lease.id}: a report loop was cancelled; starting another`)
+  const gen = ++lease.pumpGen
+  const started = clockNow()
+  lease.pumpingSince = started
   const first = nextReport(wallet, lease)
   const run = (async () => {
     try {
-      await first
-      while (lease.queue.length > 0 || lease.wanted > 0 || lease.unanswered) await nextReport(wallet, lease)
+      await cancellable(started, first)
+      while (lease.pumpGen === gen && hasWork(lease)) {
+        if (clockNow() - started >= PUMP_BUDGET_MS) {
+          // Hand over: requests settling from now on start their own loop; what was queued before goes now.
+          lease.pumpingSince = 0
+          await cancellable(started, sendNow(wallet, lease))
+          break
+        }
+        await cancellable(started, nextReport(wallet, lease))
+      }
     } finally {
-      lease.pumping = false
-      lease.running = undefined
+      if (lease.pumpGen === gen) {
+        lease.pumpingSince = 0
+        lease.running = undefined
+      }
     }
   })()
   lease.running = run
   ctx.waitUntil(run.catch((err) => console.error(`lease ${lease.id}: report failed; kept for the next batch`, err)))
   return first.catch(() => undefined)
+}
+
+const hasWork = (l: Lease) => l.queue.length > 0 || l.wanted > 0 || l.unanswered !== undefined
+
+/** The loop's last report after its hand-over: at once (no gathering), unless a newer loop took everything. */
+async function sendNow(wallet: LeaseWallet, lease: Lease): Promise<unknown> {
+  if (!(await pollUntil(() => !busy(lease)))) return undefined
+  return hasWork(lease) ? sendBatch(wallet, lease) : undefined
+}
+
+/**
+ * Tests only: the runtime's cancellation of waitUntil work, which Miniflare does not enforce. A loop
+ * older than `ms` at one of its waits never resumes (its `finally` never runs), as on Cloudflare.
+ */
+let cancelAfterMs: number | undefined
+export function cancelReportLoopsAfter(ms: number | undefined) {
+  cancelAfterMs = ms
+}
+const cancellable = async <T>(started: number, work: Promise<T>): Promise<T> => {
+  const value = await work
+  if (cancelAfterMs !== undefined && clockNow() - started > cancelAfterMs) await new Promise<never>(() => {})
+  return value
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
@@ -284,7 +337,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  */
 async function nextReport(wallet: LeaseWallet, lease: Lease): Promise<LeaseSettleResult> {
   if (lease.wanted === 0 && lease.queue.length < REPORT_MAX_ITEMS) await sleep(REPORT_GATHER_MS)
-  for (let waited = 0; lease.sending; waited++) {
+  for (let waited = 0; busy(lease); waited++) {
     if (waited >= 5_000) throw new Error('another wallet call of this lease did not finish')
     await sleep(SENDING_WAIT_MS)
   }
@@ -307,12 +360,13 @@ async function sendBatch(wallet: LeaseWallet, lease: Lease): Promise<LeaseSettle
   if (!lease.unanswered) lease.wanted = 0
   lease.unanswered = report
   const { seq, items, extend } = report
-  lease.sending = true
+  const since = clockNow()
+  lease.sendingSince = since
   let res: LeaseSettleResult
   try {
     res = await wallet.settleLease({ userId: lease.userId, leaseId: lease.id, items, rpm: lease.rpm, seq, ...(extend ? { extend } : {}) })
   } finally {
-    lease.sending = false
+    if (lease.sendingSince === since) lease.sendingSince = 0
   }
   lease.unanswered = undefined
   lease.answered = Math.max(lease.answered, seq)
