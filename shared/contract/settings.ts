@@ -113,6 +113,8 @@ export const OPTION_META = {
   ModelOutputLimits: json('{}'),
   /** Image size/quality ratios per model, over the built-in table (billing/image-ratios.ts). */
   ImagePriceRatios: json('{}'),
+  /** Prompt-estimate factors per model or trailing-`*` pattern, over the built-in table (billing/prompt-margins.ts). */
+  PromptEstimateMargins: json('{}'),
   // --- operation: other
   ChatCacheEnabled: b(false),
   ChatCacheExpireMinute: i(5, 1, 10080),

@@ -35,7 +35,8 @@ export const DEFAULT_OUTPUT_LIMITS: Record<string, number> = {
   'mistral*': 8192,
 }
 
-function lookup(table: Record<string, number>, model: string): number | undefined {
+/** The value of the longest pattern matching `model` (exact name, or a prefix ending in `*`). */
+export function lookupPattern(table: Record<string, number>, model: string): number | undefined {
   if (Object.hasOwn(table, model)) return table[model]
   let best: [number, number] | undefined
   for (const [pattern, limit] of Object.entries(table)) {
@@ -49,5 +50,5 @@ function lookup(table: Record<string, number>, model: string): number | undefine
 /** The output limit of `model`: the admin's table first, then the built-in one, then the default. */
 export function outputLimit(settings: Settings, model: string): number {
   const custom = settings.json<Record<string, number>>('ModelOutputLimits')
-  return lookup(custom, model) ?? lookup(DEFAULT_OUTPUT_LIMITS, model) ?? DEFAULT_OUTPUT_LIMIT
+  return lookupPattern(custom, model) ?? lookupPattern(DEFAULT_OUTPUT_LIMITS, model) ?? DEFAULT_OUTPUT_LIMIT
 }

@@ -38,6 +38,11 @@ export interface RelayCall {
   json?: Record<string, unknown>
   /** Multipart body (model already replaced) for file operations. */
   form?: FormData
+  /**
+   * The request's one output limit (chat/completions): what the wallet holds for. `json` carries it
+   * in the field OpenAI-format suppliers read; native pass-throughs write it into their own field.
+   */
+  maxOutputTokens?: number
   stream: boolean
   /** The client asked for `stream_options.include_usage`. */
   includeUsage: boolean

@@ -11,6 +11,7 @@ import type { Context } from 'hono'
 import { z } from 'zod'
 import { ApiError } from '../lib/errors'
 import { validationError } from '../lib/validate'
+import { withoutPremiumOptions } from './premium-options'
 import type { RelayOp } from '../providers/types'
 import type { HonoEnv } from '../env'
 
@@ -21,6 +22,11 @@ export interface RelayInput {
   form?: FormData
   stream: boolean
   includeUsage: boolean
+  /**
+   * The request's one output limit: the larger of `max_tokens` and `max_completion_tokens` when a
+   * client sends both. Both fields are removed from `json`; the relay writes this number (or the
+   * cap the wallet paid for) into the one field the channel's supplier reads (reservation.ts).
+   */
   maxTokens?: number
   /** Answers billed per request: n (× best_of for completions) for chat/completions, images for image ops. */
   n: number
@@ -30,7 +36,7 @@ export interface RelayInput {
   /** Multipart ops: bytes of the uploaded file (bounds an audio transcription's length). */
   fileBytes?: number
   hasTools: boolean
-  /** Upper-ish estimate of prompt tokens, for the reservation only. */
+  /** Upper-ish estimate of prompt tokens before the model family's margin (prompt-estimate.ts), for the reservation only. */
   promptEstimate: number
 }
 
@@ -99,28 +105,54 @@ const FORM_SCHEMA = z.object({
   temperature: z.coerce.number().pipe(numIn(0, 1)).optional(),
 })
 
-/** Characters of everything the model will read (strings anywhere in the relevant fields). */
-function textSize(value: unknown, images: { n: number }): number {
-  if (typeof value === 'string') return value.length
-  if (Array.isArray(value)) return value.reduce<number>((s, v) => s + textSize(v, images), 0)
-  if (value && typeof value === 'object') {
-    const o = value as Record<string, unknown>
-    if (o.type === 'image_url') {
-      images.n++
-      return 0
+/**
+ * Tokens an image may cost at most: the largest of the suppliers' own formulas (OpenAI's patch
+ * models reach ~2,490 for a 1536-patch image; Claude ~1,600; OpenAI's tiles ~1,105).
+ */
+const IMAGE_WORST_TOKENS = 2500
+
+/** ASCII characters and the UTF-8 bytes of everything else, of every string in the relevant fields. */
+function textSize(value: unknown, size: { ascii: number; otherBytes: number; images: number }): void {
+  if (typeof value === 'string') {
+    for (let i = 0; i < value.length; i++) {
+      const code = value.charCodeAt(i)
+      if (code < 0x80) size.ascii++
+      else if (code < 0x800) size.otherBytes += 2
+      // A surrogate pair is one 4-byte character: 2 bytes for each half.
+      else size.otherBytes += code >= 0xd800 && code < 0xe000 ? 2 : 3
     }
-    return Object.values(o).reduce<number>((s, v) => s + textSize(v, images), 0)
+  } else if (Array.isArray(value)) for (const v of value) textSize(v, size)
+  else if (value && typeof value === 'object') {
+    const o = value as Record<string, unknown>
+    if (o.type === 'image_url') size.images++
+    else for (const v of Object.values(o)) textSize(v, size)
   }
-  return 0
 }
 
+/**
+ * A cheap upper-ish estimate of the prompt's tokens, before the model family's margin
+ * (billing/prompt-margins.ts): ~3 ASCII characters per token (English runs ~4), and one token per
+ * 2 UTF-8 bytes of anything else (CJK costs ~1–1.5 tokens a character, 3 bytes), plus each image
+ * at its worst case.
+ */
 export function estimatePromptTokens(op: RelayOp, body: Record<string, unknown>): number {
-  const images = { n: 0 }
+  const size = { ascii: 0, otherBytes: 0, images: 0 }
   const fields = op === 'chat' ? [body.messages, body.tools] : [body.prompt, body.input, body.query, body.documents]
-  const chars = fields.reduce<number>((s, f) => s + textSize(f, images), 0)
+  for (const f of fields) textSize(f, size)
   const messages = Array.isArray(body.messages) ? body.messages.length : 0
-  // ~3 characters per token is an over-estimate for English and close for CJK; plus image tiles.
-  return Math.ceil(chars / 3) + 4 * messages + 3 + images.n * 1105
+  return Math.ceil(size.ascii / 3 + size.otherBytes / 2) + 4 * messages + 3 + size.images * IMAGE_WORST_TOKENS
+}
+
+/**
+ * Removes every output-limit field of a chat/completions body and answers the one limit the wallet
+ * holds for: the larger value when a client sets two (so no supplier can read a bigger one than was
+ * held, whichever field it reads).
+ */
+function takeOutputLimit(body: Record<string, unknown>): number | undefined {
+  const values = [body.max_tokens, body.max_completion_tokens].filter((v): v is number => typeof v === 'number')
+  delete body.max_tokens
+  delete body.max_completion_tokens
+  return values.length > 0 ? Math.max(...values) : undefined
 }
 
 export async function readRelayInput(c: Context<HonoEnv>, op: RelayOp): Promise<RelayInput> {
@@ -164,13 +196,13 @@ export async function readRelayInput(c: Context<HonoEnv>, op: RelayOp): Promise<
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new ApiError(400, 'The request body must be a JSON object', { code: 'invalid_body' })
   const parsed = SCHEMAS[op]!.safeParse(raw)
   if (!parsed.success) throw validationError(parsed.error)
-  const body = parsed.data
+  const body = withoutPremiumOptions(parsed.data)
   const used = MONEY_FIELDS_USED[op] ?? []
   for (const field of MONEY_FIELDS) if (!used.includes(field)) delete body[field]
   if (op === 'moderations' && !body.model) body.model = 'omni-moderation-latest'
   const streamable = op === 'chat' || op === 'completions'
   const stream = streamable && body.stream === true
-  const maxTokens = (body.max_completion_tokens ?? body.max_tokens ?? undefined) as number | undefined
+  const maxTokens = takeOutputLimit(body)
   const n = ((body.n as number | null | undefined) ?? 1) * (op === 'completions' ? Math.max(1, (body.best_of as number | null | undefined) ?? 1) : 1)
   return {
     op,

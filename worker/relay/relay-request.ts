@@ -37,7 +37,7 @@ import { assertModelAllowed, authenticateRelay, type RelayAuth } from './token-a
 import { groupRates } from './group-limits'
 import { RelayUsage } from './relay-usage'
 import { RelayMoney } from './relay-money'
-import { planReservation, withOutputCap, type ReservationPlan } from './reservation'
+import { planReservation, withOutputLimit, type ReservationPlan } from './reservation'
 import { callUpstream, withChannelParameters } from './upstream'
 import { supplierMessage } from './supplier-error'
 import { adaptAnswer, useChatBody } from './inbound/relay-hook'
@@ -252,10 +252,12 @@ class RelayRun {
       return { failure: { status: 400, error: { message: `Channel type ${type?.name ?? channel.type} does not support ${this.input.op}` } } }
     }
     const { price, billed, upstream } = this.priceFor(channel)
+    const limit = this.money.outputCap ?? this.input.maxTokens
     const call: RelayCall = {
       op: this.input.op,
       model: upstream,
-      json: this.input.json ? withOutputCap({ ...withChannelParameters(this.input.json, channel), model: upstream }, this.input.op, this.money.outputCap) : undefined,
+      json: this.input.json ? withOutputLimit({ ...withChannelParameters(this.input.json, channel), model: upstream }, this.input.op, limit) : undefined,
+      maxOutputTokens: limit,
       form: this.input.form ? withModel(this.input.form, upstream) : undefined,
       stream: this.input.stream,
       includeUsage: this.input.includeUsage,

@@ -1,12 +1,14 @@
 /**
  * What the wallet holds before a relay request reaches a supplier: the request's worst case
- * (formula.ts `worstCaseQuota`) from its shape — prompt estimate, the client's max_tokens or the
+ * (formula.ts `worstCaseQuota`) from its shape — prompt estimate with its model family's margin
+ * (prompt-margins.ts), the request's one output limit (relay-input.ts) or the
  * model's output limit, n, image size/quality, audio length — and, when the client set no output
  * limit, the cap the relay then sends upstream so the answer stops where the money stops.
  */
 import { affordableOutputTokens, worstCaseQuota, type ModelPrice, type RequestShape } from '../billing/formula'
 import { imageRatio, MAX_IMAGE_OUTPUT_TOKENS } from '../billing/image-ratios'
 import { outputLimit } from '../billing/output-limits'
+import { heldPromptTokens } from '../billing/prompt-margins'
 import type { RelayOp } from '../providers/types'
 import type { Settings } from '../settings/store'
 import type { RelayInput } from './relay-input'
@@ -28,7 +30,7 @@ const TRANSCRIPT_TOKENS_PER_SECOND = 5
 
 function shapeOf(input: RelayInput, price: ModelPrice, billedModel: string, settings: Settings): RequestShape {
   const op = input.op
-  const prompt = input.promptEstimate
+  const prompt = heldPromptTokens(settings, billedModel, input.promptEstimate)
   if (op === 'chat' || op === 'completions') {
     return { promptTokens: prompt, outputTokens: input.maxTokens ?? outputLimit(settings, billedModel), n: input.n }
   }
@@ -68,9 +70,14 @@ export function planReservation(input: RelayInput, price: ModelPrice, billedMode
 /** Reasoning models take the limit as max_completion_tokens; the rest (and every adapter) read max_tokens. */
 const COMPLETION_TOKENS_MODELS = /^(o\d|gpt-5)/
 
-/** The upstream body with the output cap the wallet paid for, when the client set none. */
-export function withOutputCap(body: Record<string, unknown>, op: RelayOp, cap: number | undefined): Record<string, unknown> {
-  if (cap === undefined || (op !== 'chat' && op !== 'completions')) return body
+/**
+ * The upstream body with the request's one output limit (the client's, or the cap the wallet paid
+ * for) in the one field its supplier reads; any other limit field (a channel parameter's included)
+ * is dropped, so what the supplier may produce is exactly what was held.
+ */
+export function withOutputLimit(body: Record<string, unknown>, op: RelayOp, limit: number | undefined): Record<string, unknown> {
+  if (limit === undefined || (op !== 'chat' && op !== 'completions')) return body
+  const { max_tokens: _a, max_completion_tokens: _b, ...rest } = body
   const field = op === 'chat' && COMPLETION_TOKENS_MODELS.test(String(body.model)) ? 'max_completion_tokens' : 'max_tokens'
-  return { ...body, [field]: cap }
+  return { ...rest, [field]: limit }
 }

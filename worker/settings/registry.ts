@@ -38,6 +38,7 @@ const EXTRA_CHECKS: Partial<Record<OptionKey, z.ZodType<unknown>>> = {
   BudgetTimezone: z.string().refine(isTimeZone, 'must be an IANA time zone such as UTC or Asia/Shanghai'),
   ModelOutputLimits: z.record(z.string(), z.number().int().min(1).max(10_000_000)),
   ImagePriceRatios: z.record(z.string(), z.record(z.string(), z.number().min(0).max(1000))),
+  PromptEstimateMargins: z.record(z.string(), z.number().min(1).max(10)),
   DefaultModelPrice: z.union([
     z.literal(''),
     z.string().transform((v, ctx) => {

@@ -3,11 +3,13 @@
  * Anthropic codec, so any channel serves it and billing is the chat billing) and
  * POST /v1/messages/count_tokens (counted locally, not billed). Anthropic channels get the body
  * natively (codec.ts). Errors in Anthropic's envelope.
- * Auth: `x-api-key` or `Authorization: Bearer`; anthropic-version / anthropic-beta are accepted.
+ * Auth: `x-api-key` or `Authorization: Bearer`; anthropic-version is accepted, and anthropic-beta
+ * is forwarded for the betas billed at the standard price (premium-options.ts).
  */
 import { Hono } from 'hono'
 import type { HonoEnv } from '../../../env'
 import { getSettings } from '../../../settings/store'
+import { standardPriceBetas } from '../../premium-options'
 import { relayRequest } from '../../relay-request'
 import { assertModelAllowed, authenticateRelay } from '../../token-auth'
 import { countChatPrompt, countTokens } from '../../tokenizer'
@@ -17,7 +19,7 @@ import { anthropicErrorResponse } from './response'
 import { chatMessages, countTokensSchema, parseMessages } from './request'
 
 export const anthropicApp = new Hono<HonoEnv>()
-  .post('/messages', (c) => relayRequest(c, 'chat', anthropicCodec({ beta: c.req.header('anthropic-beta') })))
+  .post('/messages', (c) => relayRequest(c, 'chat', anthropicCodec({ beta: standardPriceBetas(c.req.header('anthropic-beta')) })))
   .post('/messages/count_tokens', async (c) => {
     const auth = await authenticateRelay(c)
     const req = parseMessages(await readJsonBody(c), countTokensSchema)

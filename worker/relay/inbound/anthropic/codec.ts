@@ -1,12 +1,14 @@
 /**
  * The Anthropic Messages inbound codec, one per request: request, answer, stream and error
  * conversions behind one InboundCodec, plus the native pass-through to Anthropic channels
- * (type 14), which receive the client's body as sent (anthropic-beta forwarded).
+ * (type 14), which receive the client's body as sent (standard-price anthropic-betas forwarded,
+ * premium options removed: premium-options.ts).
  */
 import { ANTHROPIC_VERSION } from '../../../providers/anthropic/adapter'
 import { toOpenAIChat } from '../../../providers/anthropic/response'
 import { AnthropicStream } from '../../../providers/anthropic/stream'
 import { errorFromBody, joinUrl } from '../../../providers/url'
+import { withoutPremiumOptions } from '../../premium-options'
 import { NativePassThrough } from '../native'
 import type { InboundCodec } from '../types'
 import { chatFromMessages, parseMessages } from './request'
@@ -20,11 +22,11 @@ export function anthropicCodec(opts: { beta?: string } = {}): InboundCodec {
   const native = new NativePassThrough({
     channelTypes: ANTHROPIC_NATIVE_TYPES,
     prepare(body, call) {
-      const out: Record<string, unknown> = { ...body, model: call.model }
+      const out: Record<string, unknown> = withoutPremiumOptions({ ...body, model: call.model })
       delete out.stream
       if (call.stream) out.stream = true
-      const cap = call.json?.max_tokens
-      if (typeof cap === 'number') out.max_tokens = cap
+      // The one output limit the wallet held for (thinking.budget_tokens counts inside it).
+      if (call.maxOutputTokens !== undefined) out.max_tokens = call.maxOutputTokens
       return out
     },
     buildRequest: (body, _call, channel) =>

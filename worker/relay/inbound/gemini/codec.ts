@@ -9,7 +9,7 @@ import { GeminiStream } from '../../../providers/gemini/stream'
 import { errorFromBody, joinUrl } from '../../../providers/url'
 import { NativePassThrough } from '../native'
 import type { InboundCodec } from '../types'
-import { parseGenerate, toChatRequest, toEmbeddingsRequest } from './request'
+import { parseGenerate, toChatRequest, toEmbeddingsRequest, withGeminiOutputLimit } from './request'
 import { googleErrorResponse, toEmbedResponse, toGenerateResponse } from './response'
 import { GeminiStreamEncoder } from './stream'
 
@@ -19,11 +19,7 @@ export const GEMINI_NATIVE_TYPES = [25] as const
 function nativeGemini() {
   return new NativePassThrough({
     channelTypes: GEMINI_NATIVE_TYPES,
-    prepare(body, call) {
-      const cap = call.json?.max_tokens
-      if (typeof cap !== 'number') return body
-      return { ...body, generationConfig: { ...((body.generationConfig as Record<string, unknown>) ?? {}), maxOutputTokens: cap } }
-    },
+    prepare: (body, call) => withGeminiOutputLimit(body, call.maxOutputTokens),
     buildRequest(body, call, channel) {
       const action = call.stream ? 'streamGenerateContent?alt=sse' : 'generateContent'
       const path = `/${channel.other.trim() || 'v1beta'}/models/${encodeURIComponent(call.model)}:${action}`

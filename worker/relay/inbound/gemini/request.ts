@@ -4,6 +4,10 @@
  * file images, functionCall / functionResponse (paired to call ids by name and order), function
  * declarations, toolConfig and JSON output. safetySettings, thinkingConfig and built-in tools
  * (googleSearch, codeExecution) are not carried over to converted channels (see README).
+ *
+ * Output limit: a thinking budget is counted on top of maxOutputTokens (Google documents them as
+ * separate), so the chat body's one limit — what the wallet holds — is their sum, and a native
+ * Gemini body is written back so the two never add up to more (`withGeminiOutputLimit`).
  */
 import { z } from 'zod'
 import { ApiError } from '../../../lib/errors'
@@ -47,6 +51,8 @@ export const generateSchema = z.looseObject({
       topK: z.number().int().min(0).max(1_000_000).optional(),
       maxOutputTokens: z.number().int().min(1).max(10_000_000).optional(),
       candidateCount: z.number().int().min(1).max(8).optional(),
+      // -1: dynamic thinking; 0: off.
+      thinkingConfig: z.looseObject({ thinkingBudget: z.number().int().min(-1).max(10_000_000).optional() }).optional(),
       stopSequences: z.array(z.string().min(1).max(1000)).max(5).optional(),
       presencePenalty: z.number().min(-2).max(2).optional(),
       frequencyPenalty: z.number().min(-2).max(2).optional(),
@@ -137,7 +143,7 @@ export function toChatRequest(req: GenerateRequest, model: string, stream: boole
   if (g.temperature !== undefined) chat.temperature = g.temperature
   if (g.topP !== undefined) chat.top_p = g.topP
   if (g.topK !== undefined) chat.top_k = g.topK
-  if (g.maxOutputTokens !== undefined) chat.max_tokens = g.maxOutputTokens
+  if (g.maxOutputTokens !== undefined) chat.max_tokens = g.maxOutputTokens + thinkingBudgetOf(g)
   if (g.candidateCount !== undefined) chat.n = g.candidateCount
   if (g.presencePenalty !== undefined) chat.presence_penalty = g.presencePenalty
   if (g.frequencyPenalty !== undefined) chat.frequency_penalty = g.frequencyPenalty
@@ -188,4 +194,27 @@ export function toEmbeddingsRequest(body: unknown, model: string, batch: boolean
   const input = requests.map((r) => textOf(r.content.parts))
   const dims = requests[0]!.outputDimensionality
   return { model, input, ...(dims ? { dimensions: dims } : {}) }
+}
+
+/** The explicit positive thinking budget of a generationConfig (0 when dynamic, off or unset). */
+function thinkingBudgetOf(g: Record<string, unknown> | undefined): number {
+  const budget = (g?.thinkingConfig as { thinkingBudget?: unknown } | undefined)?.thinkingBudget
+  return typeof budget === 'number' && budget > 0 ? budget : 0
+}
+
+/**
+ * A native Gemini body whose output (answer plus an explicit thinking budget) stays within `limit`,
+ * the number the wallet held for: the client's own pair when it fits, else (a cap the balance set)
+ * the budget keeps at most half of the limit and maxOutputTokens the rest.
+ */
+export function withGeminiOutputLimit(body: Record<string, unknown>, limit: number | undefined): Record<string, unknown> {
+  if (limit === undefined) return body
+  const g = { ...((body.generationConfig as Record<string, unknown> | undefined) ?? {}) }
+  const asked = typeof g.maxOutputTokens === 'number' ? g.maxOutputTokens : undefined
+  const budget = thinkingBudgetOf(g)
+  if (asked !== undefined && asked + budget <= limit) return body
+  const kept = Math.min(budget, Math.floor(limit / 2))
+  if (kept > 0) g.thinkingConfig = { ...(g.thinkingConfig as Record<string, unknown>), thinkingBudget: kept }
+  g.maxOutputTokens = limit - kept
+  return { ...body, generationConfig: g }
 }

@@ -11,6 +11,7 @@ import type { RelayCall, StreamTransformer, UpstreamError } from '../../../provi
 import { errorFromBody, joinUrl } from '../../../providers/url'
 import type { SseEvent } from '../../../../shared/contract/sse'
 import type { NativeSpec } from '../native'
+import { withoutPremiumOptions } from '../../premium-options'
 import type { ChatMessage } from './request'
 
 /** Channel types that serve the Responses API themselves. */
@@ -116,12 +117,12 @@ export function responsesNativeSpec(history: ChatMessage[]): NativeSpec {
   return {
     channelTypes: RESPONSES_NATIVE_TYPES,
     prepare(body, call: RelayCall) {
-      const out: Record<string, unknown> = { ...body, model: call.model }
+      const out: Record<string, unknown> = withoutPremiumOptions({ ...body, model: call.model })
       delete out.stream
       delete out.previous_response_id
       if (call.stream) out.stream = true
-      const cap = call.json?.max_tokens
-      if (typeof cap === 'number') out.max_output_tokens = cap
+      // The one output limit the wallet held for (reasoning tokens count inside it).
+      if (call.maxOutputTokens !== undefined) out.max_output_tokens = call.maxOutputTokens
       if (history.length) {
         const input = typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : (body.input as unknown[])
         out.input = [...chatToItems(history), ...input]

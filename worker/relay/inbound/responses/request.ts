@@ -45,6 +45,8 @@ export const responsesSchema = z.looseObject({
   parallel_tool_calls: z.boolean().nullish(),
   previous_response_id: z.string().min(1).max(200).nullish(),
   store: z.boolean().nullish(),
+  // The supplier would go on generating after this request ended, billed to nobody (premium-options.ts).
+  background: z.literal(false, { error: 'background mode is not supported by this gateway; send the request without "background": true' }).nullish(),
   stream: z.boolean().nullish(),
   reasoning: z.looseObject({ effort: z.enum(['minimal', 'low', 'medium', 'high']).nullish() }).nullish(),
   text: z

@@ -1,8 +1,9 @@
 /**
  * Operation → Output limits and image prices: the tables the relay's reservation reads (worker
  * billing/output-limits.ts and billing/image-ratios.ts) — the most tokens a model may answer
- * (ModelOutputLimits) and the size/quality ratios of image prices (ImagePriceRatios). Both are
- * overrides over built-in tables; {} keeps the built-in values.
+ * (ModelOutputLimits), the prompt estimate's margin per model family (PromptEstimateMargins) and
+ * the size/quality ratios of image prices (ImagePriceRatios). All are overrides over built-in
+ * tables; {} keeps the built-in values.
  */
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod'
@@ -12,7 +13,7 @@ import { compactJson, optionValue, prettyJson } from '../values'
 import { SettingsTextareaField } from './settings-fields'
 import { SettingsSection } from './settings-section'
 
-const limitsSchema = z.object({ ModelOutputLimits: numberMapText(), ImagePriceRatios: nestedNumberMapText() })
+const limitsSchema = z.object({ ModelOutputLimits: numberMapText(), PromptEstimateMargins: numberMapText(), ImagePriceRatios: nestedNumberMapText() })
 type LimitsValues = z.infer<typeof limitsSchema>
 
 export function LimitsSection({ options }: { options: OptionMap }) {
@@ -26,9 +27,14 @@ export function LimitsSection({ options }: { options: OptionMap }) {
       schema={limitsSchema}
       toForm={(o): LimitsValues => ({
         ModelOutputLimits: prettyJson(optionValue(o, 'ModelOutputLimits')),
+        PromptEstimateMargins: prettyJson(optionValue(o, 'PromptEstimateMargins')),
         ImagePriceRatios: prettyJson(optionValue(o, 'ImagePriceRatios')),
       })}
-      toOptions={(v) => ({ ModelOutputLimits: compactJson(v.ModelOutputLimits), ImagePriceRatios: compactJson(v.ImagePriceRatios) })}
+      toOptions={(v) => ({
+        ModelOutputLimits: compactJson(v.ModelOutputLimits),
+        PromptEstimateMargins: compactJson(v.PromptEstimateMargins),
+        ImagePriceRatios: compactJson(v.ImagePriceRatios),
+      })}
       footnote={<p>{t('limits.note')}</p>}
     >
       {(form) => (
@@ -40,6 +46,15 @@ export function LimitsSection({ options }: { options: OptionMap }) {
             description={t('fields.ModelOutputLimits.help')}
             placeholder={'{\n  "gpt-4o*": 16384,\n  "my-model": 8192\n}'}
             rows={5}
+            mono
+          />
+          <SettingsTextareaField
+            control={form.control}
+            name="PromptEstimateMargins"
+            label={t('fields.PromptEstimateMargins.label')}
+            description={t('fields.PromptEstimateMargins.help')}
+            placeholder={'{\n  "claude*": 1.3,\n  "my-model": 1.2\n}'}
+            rows={4}
             mono
           />
           <SettingsTextareaField
