@@ -13,6 +13,8 @@ export const cacheKeys = {
   /** Telegram one-time bind code (hashed) → user id, and the user's current code; see telegram/account.ts. */
   telegramBindCode: (codeHash: string) => `v1:tg-bind:${codeHash}`,
   telegramUserCode: (userId: number) => `v1:tg-bind-user:${userId}`,
+  /** A bind asked for by a /start deep link, waiting for its button press (code hash and Telegram user). */
+  telegramBindConfirm: (ref: string) => `v1:tg-bind-confirm:${ref}`,
   /** A Telegram update id already handled (webhook retries and replays are skipped). */
   telegramUpdate: (updateId: number) => `v1:tg-update:${updateId}`,
   /** Unix time of the last update the bot handled. */
