@@ -113,7 +113,7 @@ export const authRoutes = new Hono<HonoEnv>()
       inviterReward: capped ? 0 : settings.int('QuotaForInviter'),
     })
     // With email verification on, the code above proved the address: pay at once.
-    if (settings.bool('EmailVerificationEnabled')) await paySignupRewardsQuietly(c.env, user.id)
+    if (settings.bool('EmailVerificationEnabled')) await paySignupRewardsQuietly(c.env, user.id, { email })
     return ok(c, { id: user.id, username: user.username }, 'Registered')
   })
 
