@@ -75,7 +75,7 @@ describe('requests per minute', () => {
     expect((await send('/v1/chat/completions', { key: token.key, json: chat() })).status).toBe(200)
   })
 
-  it('falls back to the owner’s default and answers an Anthropic client in its own envelope', async () => {
+  it('takes the owner’s value where the key sets none, and answers an Anthropic client in its own envelope', async () => {
     const { token } = await limitedToken({}, { rpm_limit: 1 })
     const ok = await send('/v1/messages', { key: token.key, json: { model: 'gpt-4o', max_tokens: 5, messages: [{ role: 'user', content: 'hi' }] } })
     expect(ok.status).toBe(200)
@@ -270,7 +270,7 @@ describe("the user's limits are ceilings a key may only narrow (security finding
 })
 
 describe('limit fields on the API', () => {
-  it('validates and stores token limits, user defaults and the group TPM', async () => {
+  it('validates and stores token limits, user ceilings and the group TPM', async () => {
     const root = await setupRoot()
     const { client, id } = await signedInUser('limits-owner')
     const form = { name: 'k', remain_quota: 0, unlimited_quota: true, expired_time: -1 }
