@@ -4,8 +4,8 @@
  * no round trip: worker/relay/token-limits.ts) and in the user's wallet (exact for the requests
  * it sees: synchronous reserves, and lease reports as they arrive, user-wallet.ts).
  *
- * Window keys: `t:<token>` (the token's own limits), `t:<token>:m:<pattern>` (a model_limits
- * entry), `u:<user>` (the group's per-user TPM). A request is refused when a window is already
+ * Window keys: `t:<token>` (the token's limits), `t:<token>:m:<pattern>` (a model_limits
+ * entry of the token), `t:<token>:um:<pattern>` (one of its owner's), `u:<user>` (the group's per-user TPM). A request is refused when a window is already
  * at its limit (TPM: the tokens counted in the last minute, in-flight requests at their
  * reservation's estimate, reach the limit); it then waits until the oldest entries leave.
  * Windows live in memory only: a restart forgets them (never money: budgets are in TokenState).

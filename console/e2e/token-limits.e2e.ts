@@ -1,7 +1,7 @@
 /**
  * Token limits and budgets in the console: the tokens list shows a key's budget use in the current
  * period as a progress bar; the token dialog edits RPM and the budget and shows the period's use;
- * the user dialog edits the default limits of a user's tokens. Light, dark and phone width.
+ * the user dialog edits the ceilings on a user's tokens' limits. Light, dark and phone width.
  */
 import { beforeAll, describe, expect, inject, it } from 'vitest'
 import { SHARED_ROOT, relayFixture, type ApiSession } from '../../worker/e2e/support/api'
@@ -34,7 +34,7 @@ describe('token limits in the console', () => {
     expect(res.status).toBe(200)
   })
 
-  it('shows the budget use, edits the limits in the token dialog, and the user’s defaults', async () => {
+  it('shows the budget use, edits the limits in the token dialog, and the user’s ceilings', async () => {
     const { context, page } = await openPage(suite.browser, { baseURL: inject('gatewayUrl') })
     await presetTheme(page, 'dark')
     await signInToPanel(page, { username: USERNAME, password: 'user-password-1' })

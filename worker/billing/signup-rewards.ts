@@ -6,9 +6,15 @@
  * reward (`signup-reward:<id>`, `invitee-reward:<id>`, `invite-reward:<inviteeId>`), so triggers that
  * race or repeat pay exactly once; the row is removed only after the credits. An inviter disabled
  * by then earns nothing.
+ *
+ * An email pays once per mailbox (security finding 7): the mailbox (mail/mailbox.ts: `+tag` and
+ * Gmail dots do not make a new one) is recorded in `signup_reward_emails` before paying, for good.
+ * An account whose verified email already paid another account's rewards gets nothing for it; its
+ * rewards stay held until its first top-up.
  */
 import { LOG_TYPE } from '../db/schema'
 import { nowSeconds } from '../lib/time'
+import { mailboxOf } from '../mail/mailbox'
 
 export interface SignupRewards {
   newUser: number
@@ -26,6 +32,19 @@ interface PendingRow {
 }
 
 const USER_ENABLED = 1
+
+/** What releases held rewards: a verified email address (once per mailbox), or a first top-up. */
+export type RewardTrigger = { email: string } | 'top-up'
+
+/** Records the mailbox as paying `userId`'s rewards; false when it already paid another account's. */
+async function claimMailbox(env: Env, userId: number, email: string): Promise<boolean> {
+  const mailbox = mailboxOf(email)
+  const [, owner] = await env.DB.batch<{ user_id: number }>([
+    env.DB.prepare('INSERT OR IGNORE INTO signup_reward_emails (email, user_id, created_at) VALUES (?, ?, ?)').bind(mailbox, userId, nowSeconds()),
+    env.DB.prepare('SELECT user_id FROM signup_reward_emails WHERE email = ?').bind(mailbox),
+  ])
+  return owner?.results[0]?.user_id === userId
+}
 
 /** Keeps the rewards of a new account until it proves itself (nothing is stored when all are zero). */
 export async function holdSignupRewards(env: Env, userId: number, r: SignupRewards): Promise<void> {
@@ -49,11 +68,13 @@ async function credit(env: Env, userId: number, username: string, amount: number
 
 /**
  * Pays the held rewards of `userId` (email verified, or a first top-up). Safe to call on every such
- * event: without a held row it does nothing; with one, each reward is credited once.
+ * event: without a held row it does nothing; with one, each reward is credited once. An email whose
+ * mailbox already paid another account pays nothing and leaves the row held.
  */
-export async function paySignupRewards(env: Env, userId: number): Promise<void> {
+export async function paySignupRewards(env: Env, userId: number, trigger: RewardTrigger): Promise<void> {
   const row = await env.DB.prepare('SELECT user_id, new_user, invitee, inviter_id, inviter_reward FROM pending_signup_rewards WHERE user_id = ?').bind(userId).first<PendingRow>()
   if (!row) return
+  if (trigger !== 'top-up' && !(await claimMailbox(env, userId, trigger.email))) return
   const people = await env.DB.prepare('SELECT id, username, status FROM users WHERE id IN (?, ?)')
     .bind(userId, row.inviter_id)
     .all<{ id: number; username: string; status: number }>()
@@ -80,9 +101,9 @@ export async function paySignupRewards(env: Env, userId: number): Promise<void> 
 }
 
 /** Runs the payout without failing the caller's own action (a top-up, a binding); errors are logged. */
-export async function paySignupRewardsQuietly(env: Env, userId: number): Promise<void> {
+export async function paySignupRewardsQuietly(env: Env, userId: number, trigger: RewardTrigger): Promise<void> {
   try {
-    await paySignupRewards(env, userId)
+    await paySignupRewards(env, userId, trigger)
   } catch (err) {
     console.error(`signup rewards of user ${userId} not paid yet`, err)
   }

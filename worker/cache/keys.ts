@@ -8,11 +8,13 @@ export const cacheKeys = {
   chatCache: (hash: string) => `v1:chat-cache:${hash}`,
   /** A stored Responses API answer and its conversation, per user; see relay/inbound/responses/store.ts. */
   storedResponse: (userId: number, id: string) => `v1:response:${userId}:${id}`,
-  /** Password sign-in locked for an account (value: unlock time, ms); see admin/auth/login-guard.ts. */
-  loginLock: (accountHash: string) => `v1:login-lock:${accountHash}`,
+  /** Password sign-in locked for an account, or for an account from one network (value: unlock time, ms); see admin/auth/login-guard.ts. */
+  loginLock: (scope: string) => `v1:login-lock:${scope}`,
   /** Telegram one-time bind code (hashed) → user id, and the user's current code; see telegram/account.ts. */
   telegramBindCode: (codeHash: string) => `v1:tg-bind:${codeHash}`,
   telegramUserCode: (userId: number) => `v1:tg-bind-user:${userId}`,
+  /** A bind asked for by a /start deep link, waiting for its button press (code hash and Telegram user). */
+  telegramBindConfirm: (ref: string) => `v1:tg-bind-confirm:${ref}`,
   /** A Telegram update id already handled (webhook retries and replays are skipped). */
   telegramUpdate: (updateId: number) => `v1:tg-update:${updateId}`,
   /** Unix time of the last update the bot handled. */

@@ -56,6 +56,18 @@ export function ipBucket(ip: string): string {
   return `${[48n, 32n, 16n, 0n].map((s) => ((prefix >> s) & 0xffffn).toString(16)).join(':')}::/64`
 }
 
+/**
+ * The client network of an address, for limits that must not let one network lock out another:
+ * IPv4 by its /24, IPv6 by its /64 (an IPv4-mapped address counts as IPv4). Unparseable input is
+ * returned as is.
+ */
+export function ipNetwork(ip: string): string {
+  const bucket = ipBucket(ip)
+  const v4 = ipv4ToBigInt(bucket)
+  if (v4 === undefined) return bucket
+  return `${bucket.split('.').slice(0, 3).join('.')}.0/24`
+}
+
 /** Whether `text` is a single IPv4 or IPv6 address. */
 export const isIp = (text: string) => parse(text) !== undefined
 

@@ -247,7 +247,7 @@ export async function completeOrder(
     .where(and(eq(orders.id, order.id), inArray(orders.status, CREDITABLE)))
   if (order.status !== 'pending') await alertRoot(env, `late payment for ${order.status} order ${order.tradeNo} credited`, meta)
   // A first top-up releases the held sign-up rewards (once).
-  if (!credit.duplicate) await paySignupRewardsQuietly(env, order.userId)
+  if (!credit.duplicate) await paySignupRewardsQuietly(env, order.userId, 'top-up')
   if (!credit.duplicate) await notifyPayment(env, order.userId, `${centsToDecimal(order.orderAmount)} ${order.orderCurrency}`, gatewayRow.name, credit.userQuota)
   return { ok: true, duplicate: Boolean(credit.duplicate) }
 }

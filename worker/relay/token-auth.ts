@@ -16,7 +16,7 @@ import { parseKeyHeader, verifyTokenKey } from './token-key'
 import { groupOpenTo } from './group-limits'
 import { importedKeysPresent, looksLikeImportedKey } from './imported-keys'
 import type { BackgroundCtx } from '../cache/versioned'
-import type { TokenLimits } from './token-limits'
+import { effectiveLimits, type OwnLimits, type TokenLimits } from './token-limits'
 import type { BudgetPeriod } from '../lib/budget-period'
 import type { ModelLimits } from '../db/schema/limits'
 
@@ -39,7 +39,7 @@ export interface TokenRecord {
   userStatus: number
   /** Imported from one-api/one-hub: accepted without this gateway's signature (imported-keys.ts). */
   imported?: boolean
-  /** The token's limits and budget, its 0 / '' values filled from its owner's defaults (token-limits.ts). */
+  /** The token's limits and budget, narrowed by its owner's ceilings (token-limits.ts, effectiveLimits). */
   limits: TokenLimits
 }
 
@@ -104,27 +104,25 @@ function parseModelLimits(json: unknown): ModelLimits {
   }
 }
 
-/** A token's own limits, each 0 / '' / {} filled from its owner's default; a budget is taken whole (period and quota together). */
+/** The row's token limits narrowed by its owner's (token-limits.ts, effectiveLimits). */
 function limitsOf(row: Record<string, any>): TokenLimits {
-  const own = (k: string) => Number(row[k]) || Number(row[`u_${k}`]) || 0
-  const tokenBudget = row.budget_period && row.budget_quota > 0
-  const models = parseModelLimits(row.model_limits)
-  return {
-    rpm: own('rpm_limit'),
-    tpm: own('tpm_limit'),
-    concurrency: own('concurrency_limit'),
-    budgetPeriod: ((tokenBudget ? row.budget_period : row.u_budget_quota > 0 ? row.u_budget_period : '') || '') as BudgetPeriod,
-    budgetQuota: (tokenBudget ? row.budget_quota : row.u_budget_period && row.u_budget_quota > 0 ? row.u_budget_quota : 0) || 0,
-    models: Object.keys(models).length > 0 ? models : parseModelLimits(row.u_model_limits),
-  }
+  const side = (p: '' | 'u_'): OwnLimits => ({
+    rpm: Number(row[`${p}rpm_limit`]) || 0,
+    tpm: Number(row[`${p}tpm_limit`]) || 0,
+    concurrency: Number(row[`${p}concurrency_limit`]) || 0,
+    budgetPeriod: (row[`${p}budget_period`] || '') as BudgetPeriod,
+    budgetQuota: Number(row[`${p}budget_quota`]) || 0,
+    models: parseModelLimits(row[`${p}model_limits`]),
+  })
+  return effectiveLimits(side(''), side('u_'))
 }
 
 export async function findToken(env: Env, key: string): Promise<TokenRecord | null> {
   const hit = cache.get(key)
   if (hit && Date.now() - hit.at < ISOLATE_TTL_MS) return hit.record
   let record = await env.CACHE.get<TokenRecord>(cacheKeys.token(key), 'json')
-  // A record cached before tokenGroup/userGroup or the limits existed cannot be re-checked: read D1 again.
-  if (!record || record.tokenGroup === undefined || record.limits === undefined) {
+  // A record cached before tokenGroup/userGroup, the limits or the owner's ceilings existed cannot be re-checked: read D1 again.
+  if (!record || record.tokenGroup === undefined || record.limits?.ownerModels === undefined) {
     record = await loadFromD1(env, key)
     if (record) await env.CACHE.put(cacheKeys.token(key), JSON.stringify(record), { expirationTtl: KV_TTL_SECONDS })
   }

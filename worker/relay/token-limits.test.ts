@@ -1,5 +1,5 @@
 /**
- * Per-token limits on the relay: RPM, TPM, concurrency, per-model limits and user defaults, the
+ * Per-token limits on the relay: RPM, TPM, concurrency, per-model limits and the user's ceilings, the
  * x-ratelimit-* headers and Retry-After, in the caller's envelope; and budgets per period on a fake
  * clock (day, week and month boundaries, a non-UTC time zone), with Σ log quota = budget used.
  */
@@ -9,7 +9,7 @@ import { createChannel, createToken, createUser, ledger, send, setOptions, setPr
 import { mockUpstream } from '../test/upstream-mock'
 import { setTestClockOffset, clockNow } from '../lib/clock'
 import { periodBounds } from '../lib/budget-period'
-import { formatReset } from './token-limits'
+import { effectiveLimits, formatReset, type OwnLimits } from './token-limits'
 import { setupRoot, signedInUser } from '../test/client'
 
 let upstream: ReturnType<typeof mockUpstream>
@@ -75,7 +75,7 @@ describe('requests per minute', () => {
     expect((await send('/v1/chat/completions', { key: token.key, json: chat() })).status).toBe(200)
   })
 
-  it('falls back to the owner’s default and answers an Anthropic client in its own envelope', async () => {
+  it('takes the owner’s value where the key sets none, and answers an Anthropic client in its own envelope', async () => {
     const { token } = await limitedToken({}, { rpm_limit: 1 })
     const ok = await send('/v1/messages', { key: token.key, json: { model: 'gpt-4o', max_tokens: 5, messages: [{ role: 'user', content: 'hi' }] } })
     expect(ok.status).toBe(200)
@@ -220,8 +220,57 @@ describe('budgets', () => {
   })
 })
 
+describe("the user's limits are ceilings a key may only narrow (security finding 18)", () => {
+  const none: OwnLimits = { rpm: 0, tpm: 0, concurrency: 0, budgetPeriod: '', budgetQuota: 0, models: {} }
+
+  it('takes the smaller number set on either side, 0 being unset, and never widens a budget', () => {
+    const own = { ...none, rpm: 100, tpm: 5, concurrency: 0, budgetPeriod: 'day' as const, budgetQuota: 1000 }
+    const owner = { ...none, rpm: 10, tpm: 50, concurrency: 3, budgetPeriod: 'day' as const, budgetQuota: 300 }
+    expect(effectiveLimits(own, owner)).toMatchObject({ rpm: 10, tpm: 5, concurrency: 3, budgetPeriod: 'day', budgetQuota: 300 })
+    expect(effectiveLimits({ ...own, budgetQuota: 200 }, owner)).toMatchObject({ budgetPeriod: 'day', budgetQuota: 200 })
+    // A key budget over another period cannot stand in for the owner's: the owner's holds.
+    expect(effectiveLimits({ ...own, budgetPeriod: 'month', budgetQuota: 100_000 }, owner)).toMatchObject({ budgetPeriod: 'day', budgetQuota: 300 })
+    expect(effectiveLimits(own, none)).toMatchObject({ rpm: 100, tpm: 5, concurrency: 0, budgetPeriod: 'day', budgetQuota: 1000 })
+    expect(effectiveLimits(none, owner)).toMatchObject({ rpm: 10, tpm: 50, concurrency: 3, budgetPeriod: 'day', budgetQuota: 300 })
+    expect(effectiveLimits(none, none)).toMatchObject({ rpm: 0, tpm: 0, concurrency: 0, budgetPeriod: '', budgetQuota: 0 })
+  })
+
+  it('a key with a higher rpm_limit is still held to its owner’s', async () => {
+    const { token } = await limitedToken({ rpm_limit: 50 }, { rpm_limit: 2 })
+    for (let i = 0; i < 2; i++) {
+      const res = await send('/v1/chat/completions', { key: token.key, json: chat() })
+      expect(res.status).toBe(200)
+      expect(res.headers.get('x-ratelimit-limit-requests')).toBe('2')
+    }
+    const refused = await send('/v1/chat/completions', { key: token.key, json: chat() })
+    expect(refused.status).toBe(429)
+    expect(refused.json.error.code).toBe('rate_limit_exceeded')
+  })
+
+  it('a key budget larger than its owner’s stops at the owner’s, and the logs add up to what was spent', async () => {
+    // Times price: 100 units a call.
+    const { user, token } = await limitedToken({ budget_period: 'day', budget_quota: 100_000 }, { budget_period: 'day', budget_quota: 200 })
+    for (let i = 0; i < 2; i++) expect((await send('/v1/chat/completions', { key: token.key, json: chat('gpt-4o-mini') })).status).toBe(200)
+    const refused = await send('/v1/chat/completions', { key: token.key, json: chat('gpt-4o-mini') })
+    expect(refused.status).toBe(429)
+    expect(refused.json.error.code).toBe('budget_exceeded')
+    const l = await ledger(user.id)
+    expect(l.loggedQuota).toBe(200)
+    expect(l.quota).toBe(10_000_000 - 200)
+  })
+
+  it('the owner’s model_limits hold beside the key’s own', async () => {
+    const { token } = await limitedToken({ model_limits: { 'gpt-4o*': { rpm: 100, tpm: 0 } } }, { model_limits: { 'gpt-4o-mini': { rpm: 1, tpm: 0 } } })
+    expect((await send('/v1/chat/completions', { key: token.key, json: chat('gpt-4o-mini') })).status).toBe(200)
+    const refused = await send('/v1/chat/completions', { key: token.key, json: chat('gpt-4o-mini') })
+    expect(refused.status).toBe(429)
+    expect(refused.json.error.code).toBe('rate_limit_exceeded')
+    expect((await send('/v1/chat/completions', { key: token.key, json: chat('gpt-4o') })).status).toBe(200)
+  })
+})
+
 describe('limit fields on the API', () => {
-  it('validates and stores token limits, user defaults and the group TPM', async () => {
+  it('validates and stores token limits, user ceilings and the group TPM', async () => {
     const root = await setupRoot()
     const { client, id } = await signedInUser('limits-owner')
     const form = { name: 'k', remain_quota: 0, unlimited_quota: true, expired_time: -1 }

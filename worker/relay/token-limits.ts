@@ -24,13 +24,52 @@ import { onIsolateReset } from '../cache/isolate'
 import type { BudgetPeriod } from '../lib/budget-period'
 import type { ModelLimits } from '../db/schema/limits'
 
-export interface TokenLimits {
+/** The limit columns of one row (a token's or its owner's), 0 / '' / {} meaning "not set". */
+export interface OwnLimits {
   rpm: number
   tpm: number
   concurrency: number
   budgetPeriod: BudgetPeriod
   budgetQuota: number
   models: ModelLimits
+}
+
+/** What a token's requests are held to: its own limits narrowed by its owner's (effectiveLimits). */
+export interface TokenLimits extends OwnLimits {
+  /** The owner's model_limits, applied beside the token's own (both entries hold: the stricter wins). */
+  ownerModels: ModelLimits
+}
+
+/** One number set on both sides: the smaller wins; 0 (not set) on one side leaves the other's. */
+const tighter = (owner: number, own: number) => (owner > 0 && own > 0 ? Math.min(owner, own) : owner > 0 ? owner : Math.max(0, own))
+
+const hasBudget = (l: OwnLimits) => Boolean(l.budgetPeriod) && l.budgetQuota > 0
+
+/**
+ * The limits a token's requests are held to (security finding 18). The owner's values, set by an
+ * administrator, are ceilings for every key of the owner: a key may only narrow them. RPM, TPM and
+ * concurrency take the smaller value set; model_limits of both apply. A budget is one period and
+ * quota (the wallet keeps one per key): the key's own budget counts when the owner has none, or
+ * with the owner's period at the smaller quota; a key budget over another period cannot replace the
+ * owner's, so the owner's holds.
+ */
+export function effectiveLimits(own: OwnLimits, owner: OwnLimits): TokenLimits {
+  const budget = !hasBudget(owner)
+    ? hasBudget(own)
+      ? own
+      : undefined
+    : hasBudget(own) && own.budgetPeriod === owner.budgetPeriod
+      ? { budgetPeriod: owner.budgetPeriod, budgetQuota: Math.min(own.budgetQuota, owner.budgetQuota) }
+      : owner
+  return {
+    rpm: tighter(owner.rpm, own.rpm),
+    tpm: tighter(owner.tpm, own.tpm),
+    concurrency: tighter(owner.concurrency, own.concurrency),
+    budgetPeriod: budget?.budgetPeriod ?? '',
+    budgetQuota: budget?.budgetQuota ?? 0,
+    models: own.models,
+    ownerModels: owner.models,
+  }
 }
 
 let book = new LimitBook()
@@ -60,9 +99,15 @@ export function limitSpec(who: { tokenId: number; userId: number; limits: TokenL
   const rules: RateRule[] = []
   if (l.rpm > 0) rules.push({ key: t, kind: 'rpm', limit: l.rpm })
   if (l.tpm > 0) rules.push({ key: t, kind: 'tpm', limit: l.tpm })
-  const m = modelLimitFor(l.models ?? {}, model)
-  if (m && m[1].rpm > 0) rules.push({ key: `${t}:m:${m[0]}`, kind: 'rpm', limit: m[1].rpm })
-  if (m && m[1].tpm > 0) rules.push({ key: `${t}:m:${m[0]}`, kind: 'tpm', limit: m[1].tpm })
+  // The key's own model_limits entry and its owner's both count (separate windows of the same requests).
+  for (const [scope, models] of [
+    ['m', l.models],
+    ['um', l.ownerModels],
+  ] as const) {
+    const m = modelLimitFor(models ?? {}, model)
+    if (m && m[1].rpm > 0) rules.push({ key: `${t}:${scope}:${m[0]}`, kind: 'rpm', limit: m[1].rpm })
+    if (m && m[1].tpm > 0) rules.push({ key: `${t}:${scope}:${m[0]}`, kind: 'tpm', limit: m[1].tpm })
+  }
   if (groupTpm > 0) rules.push({ key: `u:${who.userId}`, kind: 'tpm', limit: groupTpm })
   const spec: LimitSpec = { rules, tokens: Math.max(0, Math.ceil(tokens)) }
   if (l.concurrency > 0) spec.concurrency = { key: t, limit: l.concurrency }

@@ -1,6 +1,8 @@
 /**
  * What the bot does with gateway accounts: one-time bind codes (made on the profile page, kept in
- * KV for 10 minutes), binding a Telegram user id to an account and unbinding it, the balance text
+ * KV for 10 minutes), binding a Telegram user id to an account (typed with /bind, or from a /start
+ * deep link only once the same Telegram user confirms: a link someone else made must not bind the
+ * reader's Telegram to that person's account) and unbinding it, the balance text
  * (dollars or units per DisplayInCurrencyEnabled and QuotaPerUnit), redemption through the shared
  * redeem path, the user's keys (masked; a full key only on an explicit reveal, which is logged)
  * and the invitation summary.
@@ -35,12 +37,25 @@ export async function boundUser(env: Env, telegramId: number): Promise<User | un
 
 export type BindOutcome = 'bound' | 'invalid_code' | 'already_bound' | 'telegram_taken' | 'account_taken'
 
-/** Binds `telegramId` to the account the code was issued for; the code is spent on success. */
-export async function bindWithCode(env: Env, telegramId: number, code: string): Promise<{ outcome: BindOutcome; username?: string }> {
-  if (!/^[A-Za-z0-9]{1,64}$/.test(code)) return { outcome: 'invalid_code' }
-  const hash = await sha256Hex(code)
+const CODE_PATTERN = /^[A-Za-z0-9]{1,64}$/
+const CONFIRM_REF_LENGTH = 16
+export const CONFIRM_REF_PATTERN = /^bind:([A-Za-z0-9]{16})$/
+
+interface IssuedCode {
+  hash: string
+  userId: number
+}
+
+/** The account a live bind code (by its hash) was issued for; the code is not spent. */
+async function codeByHash(env: Env, hash: string): Promise<IssuedCode | undefined> {
   const userId = Number(await env.CACHE.get(cacheKeys.telegramBindCode(hash)))
-  if (!Number.isSafeInteger(userId) || userId <= 0) return { outcome: 'invalid_code' }
+  return Number.isSafeInteger(userId) && userId > 0 ? { hash, userId } : undefined
+}
+
+const codeOwner = async (env: Env, code: string) => (CODE_PATTERN.test(code) ? codeByHash(env, await sha256Hex(code)) : undefined)
+
+/** Binds `telegramId` to the account the code was issued for; the code is spent on success. */
+async function bindIssued(env: Env, telegramId: number, { hash, userId }: IssuedCode): Promise<{ outcome: BindOutcome; username?: string }> {
   const db = createDb(env.DB)
   const [other] = await db.select({ id: users.id }).from(users).where(eq(users.telegramId, telegramId)).limit(1)
   if (other) return { outcome: other.id === userId ? 'already_bound' : 'telegram_taken' }
@@ -53,6 +68,38 @@ export async function bindWithCode(env: Env, telegramId: number, code: string): 
   await env.CACHE.delete(cacheKeys.telegramBindCode(hash))
   await env.CACHE.delete(cacheKeys.telegramUserCode(userId))
   return { outcome: 'bound', username: row.username }
+}
+
+/** Binds with a code the Telegram user typed (/bind <code>). */
+export async function bindWithCode(env: Env, telegramId: number, code: string): Promise<{ outcome: BindOutcome; username?: string }> {
+  const issued = await codeOwner(env, code)
+  return issued ? bindIssued(env, telegramId, issued) : { outcome: 'invalid_code' }
+}
+
+/**
+ * A /start deep link's code binds nothing yet: it is kept under a random reference for the
+ * Telegram user who sent it, and the bot asks that user to confirm the account by name. The
+ * reference goes into the button, so the code itself never travels in callback data.
+ */
+export async function askToConfirmBind(env: Env, telegramId: number, code: string): Promise<{ ref: string; username: string } | undefined> {
+  const owner = await codeOwner(env, code)
+  if (!owner) return undefined
+  const [user] = await createDb(env.DB).select({ username: users.username }).from(users).where(eq(users.id, owner.userId)).limit(1)
+  if (!user) return undefined
+  const ref = randomString(CONFIRM_REF_LENGTH)
+  await env.CACHE.put(cacheKeys.telegramBindConfirm(ref), JSON.stringify({ hash: owner.hash, telegramId }), { expirationTtl: BIND_CODE_TTL })
+  return { ref, username: user.username }
+}
+
+/** The button press: binds only for the Telegram user the question was asked of, with a code still valid. */
+export async function confirmBind(env: Env, telegramId: number, ref: string): Promise<{ outcome: BindOutcome; username?: string }> {
+  const pending = await env.CACHE.get<{ hash: string; telegramId: number }>(cacheKeys.telegramBindConfirm(ref), 'json')
+  // Another Telegram user pressing (or replaying) the button binds nothing, and the question stays for its owner.
+  const issued = pending && pending.telegramId === telegramId ? await codeByHash(env, pending.hash) : undefined
+  if (!issued) return { outcome: 'invalid_code' }
+  const result = await bindIssued(env, telegramId, issued)
+  if (result.outcome === 'bound') await env.CACHE.delete(cacheKeys.telegramBindConfirm(ref))
+  return result
 }
 
 export async function unbindTelegram(env: Env, userId: number): Promise<boolean> {

@@ -1,6 +1,6 @@
 /**
- * The bot's handlers on grammY: /start (with a bind code from the profile's deep link), /help,
- * /bind, /unbind, /balance, /recharge, /apikey (masked keys, a button reveals one), /aff, and the
+ * The bot's handlers on grammY: /start (a bind code from the profile's deep link only asks "bind
+ * this chat to <account>?"; the button, pressed by the same Telegram user, binds), /help, /bind, /unbind, /balance, /recharge, /apikey (masked keys, a button reveals one), /aff, and the
  * custom menus of the last reload. Account commands answer only in private chats and only for a
  * bound account; unbound chats get /start, /help and /bind. Each update id is handled once.
  */
@@ -8,7 +8,21 @@ import { Bot, InlineKeyboard, type Context } from 'grammy/web'
 import { cacheKeys } from '../cache/keys'
 import { ApiError } from '../lib/errors'
 import { nowSeconds } from '../lib/time'
-import { affSummary, balanceOf, bindWithCode, boundUser, formatQuota, keysOf, recharge, revealKey, unbindTelegram } from './account'
+import {
+  affSummary,
+  askToConfirmBind,
+  balanceOf,
+  bindWithCode,
+  boundUser,
+  CONFIRM_REF_PATTERN,
+  confirmBind,
+  formatQuota,
+  keysOf,
+  recharge,
+  revealKey,
+  unbindTelegram,
+  type BindOutcome,
+} from './account'
 import { createBot, type AppliedState, type TelegramConfig } from './config'
 
 /** Commands the gateway owns; a custom menu may not take these names. */
@@ -42,10 +56,8 @@ function helpText(applied: AppliedState | undefined, bound: boolean) {
   return [...own, ...menus].map((c) => `/${c.command} — ${esc(c.description)}`).join('\n')
 }
 
-async function bind(env: Env, ctx: Context, code: string) {
-  if (!code) return ctx.reply('Send <code>/bind &lt;code&gt;</code> with the code shown on your profile page.', html)
-  const result = await bindWithCode(env, ctx.from!.id, code)
-  const replies: Record<typeof result.outcome, string> = {
+function bindReply(ctx: Context, result: { outcome: BindOutcome; username?: string }) {
+  const replies: Record<BindOutcome, string> = {
     bound: `Bound to <b>${esc(result.username ?? '')}</b>. Try /balance.`,
     invalid_code: 'This bind code is invalid or has expired. Create a new one on your profile page.',
     already_bound: 'This chat is already bound to that account.',
@@ -53,6 +65,20 @@ async function bind(env: Env, ctx: Context, code: string) {
     account_taken: 'That gateway account is already bound to a Telegram account. Unbind it on the profile page first.',
   }
   return ctx.reply(replies[result.outcome], html)
+}
+
+async function bind(env: Env, ctx: Context, code: string) {
+  if (!code) return ctx.reply('Send <code>/bind &lt;code&gt;</code> with the code shown on your profile page.', html)
+  return bindReply(ctx, await bindWithCode(env, ctx.from!.id, code))
+}
+
+/** A deep link's code: anyone can send such a link, so the account is named and the user must press to bind. */
+async function askToBind(env: Env, ctx: Context, code: string) {
+  const asked = await askToConfirmBind(env, ctx.from!.id, code)
+  if (!asked) return bindReply(ctx, { outcome: 'invalid_code' })
+  const keyboard = new InlineKeyboard().text(`Bind to ${asked.username}`.slice(0, 60), `bind:${asked.ref}`)
+  const text = `Bind this chat to <b>${esc(asked.username)}</b>?\n\nPress the button only if this is your own account and you made the bind code on its profile page yourself: codes you redeem here with /recharge credit that account.`
+  return ctx.reply(text, { ...html, reply_markup: keyboard })
 }
 
 /** Account commands: private chat, bound and enabled account, else the "not bound" answer. */
@@ -82,7 +108,7 @@ export function buildBot(env: Env, cfg: TelegramConfig, applied: AppliedState | 
   const pm = bot.chatType('private')
 
   pm.command('start', async (ctx) => {
-    if (ctx.match) return bind(env, ctx, ctx.match.trim())
+    if (ctx.match) return askToBind(env, ctx, ctx.match.trim())
     const bound = Boolean(await boundUser(env, ctx.from.id))
     return ctx.reply(`Welcome to <b>${esc(applied?.bot.first_name ?? 'the gateway bot')}</b>.\n\n${helpText(applied, bound)}`, html)
   })
@@ -122,6 +148,11 @@ export function buildBot(env: Env, cfg: TelegramConfig, applied: AppliedState | 
       await ctx.reply(lines.join('\n\n'), { ...html, reply_markup: keyboard })
     })
   )
+  bot.callbackQuery(CONFIRM_REF_PATTERN, async (ctx) => {
+    await ctx.answerCallbackQuery()
+    if (ctx.chat?.type !== 'private') return
+    return bindReply(ctx, await confirmBind(env, ctx.from.id, ctx.match[1]!))
+  })
   bot.callbackQuery(/^key:(\d{1,12})$/, async (ctx) => {
     await ctx.answerCallbackQuery()
     const user = await boundUser(env, ctx.from.id)

@@ -33,16 +33,20 @@ function post(update: Record<string, unknown>, secret: string | null = SECRET) {
 }
 
 let nextUpdate = 1
-/** A user's message delivered to the webhook; returns the texts the bot sent back to that chat. */
-async function say(fromId: number, text: string) {
+/** An update from a user delivered to the webhook; returns the texts the bot sent back to that chat. */
+async function deliver(fromId: number, update: Record<string, unknown>) {
   const before = tg.sent(fromId).length
-  const res = await post({ update_id: nextUpdate++, ...textUpdate(tg.state, fromId, text) })
+  const res = await post({ update_id: nextUpdate++, ...update })
   expect(res.status).toBe(200)
   return tg
     .sent(fromId)
     .slice(before)
     .map((m) => m.text as string)
 }
+const say = (fromId: number, text: string) => deliver(fromId, textUpdate(tg.state, fromId, text))
+const press = (fromId: number, data: string) => deliver(fromId, callbackUpdate(tg.state, fromId, data))
+/** The callback data of the confirmation button last sent to `chatId`. */
+const confirmButton = (chatId: number) => tg.sent(chatId).at(-1)!.reply_markup.inline_keyboard[0][0].callback_data as string
 
 async function readyBot() {
   const root = await setupRoot()
@@ -117,7 +121,7 @@ describe('telegram commands', () => {
     expect((await say(BOB_TG, '/bind'))[0]).toContain('code shown on your profile page')
   })
 
-  it('binds with the one-time profile code (also through the /start deep link) and unbinds', async () => {
+  it('binds with the one-time profile code (the /start deep link after a confirmation) and unbinds', async () => {
     const { alice } = await boundAlice()
     expect((await alice.client.get('/api/user/telegram')).body.data).toMatchObject({ enabled: true, bot_username: 'gateway_mock_bot', telegram_id: ALICE_TG })
     expect((await say(ALICE_TG, '/help'))[0]).toContain('/balance')
@@ -128,12 +132,40 @@ describe('telegram commands', () => {
     expect((await say(ALICE_TG, `/bind ${issued.code}`))[0]).toContain('already bound to another gateway account')
     const again = (await alice.client.post('/api/user/telegram/code')).body.data.code as string
     expect((await say(ALICE_TG, `/bind ${again}`))[0]).toBe('This chat is already bound to that account.')
-    expect((await say(BOB_TG, `/start ${issued.code}`))[0]).toContain('Bound to <b>bob</b>')
+    expect((await say(BOB_TG, `/start ${issued.code}`))[0]).toContain('Bind this chat to <b>bob</b>?')
+    expect(await press(BOB_TG, confirmButton(BOB_TG))).toEqual([expect.stringContaining('Bound to <b>bob</b>')])
     expect((await say(7777, `/bind ${issued.code}`))[0]).toContain('invalid or has expired')
     expect((await say(ALICE_TG, '/unbind'))[0]).toContain('Unbound')
     expect((await say(ALICE_TG, '/balance'))[0]).toContain('not bound')
     expect((await bob.client.delete('/api/user/telegram')).status).toBe(200)
     expect((await bob.client.get('/api/user/telegram')).body.data.telegram_id).toBe(0)
+  })
+
+  it('a /start deep link binds nothing until the same Telegram user presses the button (security finding 16)', async () => {
+    await readyBot()
+    const mallory = await signedInUser('mallory')
+    const issued = (await mallory.client.post('/api/user/telegram/code')).body.data as { code: string; link: string }
+    // The victim taps Mallory's link: the bot only asks, naming the account.
+    const [question] = await say(ALICE_TG, `/start ${issued.code}`)
+    expect(question).toContain('Bind this chat to <b>mallory</b>?')
+    expect(question).not.toContain(issued.code)
+    const button = tg.sent(ALICE_TG).at(-1)!.reply_markup.inline_keyboard[0][0]
+    expect(button.text).toBe('Bind to mallory')
+    expect(button.callback_data).toMatch(/^bind:[A-Za-z0-9]{16}$/)
+    expect(button.callback_data).not.toContain(issued.code)
+    const telegramOf = async () => (await mallory.client.get('/api/user/telegram')).body.data.telegram_id
+    expect(await telegramOf()).toBe(0)
+    expect((await say(ALICE_TG, '/balance'))[0]).toContain('not bound')
+    // Another Telegram user pressing the same button binds nothing.
+    expect(await press(BOB_TG, button.callback_data)).toEqual([expect.stringContaining('invalid or has expired')])
+    expect(await telegramOf()).toBe(0)
+    // The asked user's press binds; the button is spent with the code.
+    expect(await press(ALICE_TG, button.callback_data)).toEqual([expect.stringContaining('Bound to <b>mallory</b>')])
+    expect(await telegramOf()).toBe(ALICE_TG)
+    expect(await press(ALICE_TG, button.callback_data)).toEqual([expect.stringContaining('invalid or has expired')])
+    // An invalid or expired code is not asked about.
+    expect(await say(BOB_TG, '/start nope')).toEqual([expect.stringContaining('invalid or has expired')])
+    expect(tg.sent(BOB_TG).at(-1)!.reply_markup).toBeUndefined()
   })
 
   it('shows the balance in dollars or units per the display setting and QuotaPerUnit', async () => {

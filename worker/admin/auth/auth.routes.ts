@@ -66,10 +66,10 @@ export const authRoutes = new Hono<HonoEnv>()
     const settings = await getSettings(c.env, c.executionCtx)
     if (!settings.bool('PasswordLoginEnabled')) throw forbidden('Password login is disabled by the administrator')
     const { username, password } = c.req.valid('json')
-    await assertLoginNotLocked(c.env, username)
+    await assertLoginNotLocked(c.env, username, clientIp(c.req))
     const user = await findByLogin(c.env, username)
     if (!(await verifyOrDummy(password, user?.password)) || !user) {
-      await recordLoginFailure(c.env, username)
+      await recordLoginFailure(c.env, username, clientIp(c.req))
       throw unauthorized('Invalid username or password')
     }
     if (user.status !== USER_STATUS.ENABLED) throw forbidden('This account has been disabled')
@@ -113,7 +113,7 @@ export const authRoutes = new Hono<HonoEnv>()
       inviterReward: capped ? 0 : settings.int('QuotaForInviter'),
     })
     // With email verification on, the code above proved the address: pay at once.
-    if (settings.bool('EmailVerificationEnabled')) await paySignupRewardsQuietly(c.env, user.id)
+    if (settings.bool('EmailVerificationEnabled')) await paySignupRewardsQuietly(c.env, user.id, { email })
     return ok(c, { id: user.id, username: user.username }, 'Registered')
   })
 

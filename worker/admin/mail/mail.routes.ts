@@ -108,7 +108,7 @@ export const mailRoutes = new Hono<HonoEnv>()
       throw badRequest('Invalid or expired verification code', { fields: { code: 'is invalid or expired' } })
     }
     const bound = await bindToUser(c.env, me.id, 'email', address)
-    // A verified address releases the held sign-up rewards (once).
-    await paySignupRewardsQuietly(c.env, me.id)
+    // A verified address releases the held sign-up rewards, once per mailbox (signup-rewards.ts).
+    await paySignupRewardsQuietly(c.env, me.id, { email: address })
     return ok(c, profileOf((await getUser(c.env, me.id)) ?? bound), 'Email bound')
   })

@@ -124,6 +124,6 @@ export async function registerExternalUser(env: Env, settings: Settings, provide
   const bound = await bindToUser(env, user.id, provider, identity.id)
   // The provider vouches for the address (OIDC only with email_verified): pay the new-user quota now.
   if (!email) return bound
-  await paySignupRewardsQuietly(env, user.id)
+  await paySignupRewardsQuietly(env, user.id, { email })
   return (await getUser(env, user.id)) ?? bound
 }

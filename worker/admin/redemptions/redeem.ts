@@ -69,6 +69,6 @@ export async function redeemCode(env: Env, me: Redeemer, key: string, via = ''):
     throw new ApiError(503, 'The top-up could not be credited; the code is still unused, please try again')
   }
   // A first top-up releases the held sign-up rewards (once).
-  await paySignupRewardsQuietly(env, me.id)
+  await paySignupRewardsQuietly(env, me.id, 'top-up')
   return { quota: won.quota, balance: result.userQuota }
 }

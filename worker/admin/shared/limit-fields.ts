@@ -1,6 +1,6 @@
 /**
  * The zod fields of per-token limits and budgets, shared by the token form and the user form (a
- * user's values are the defaults of their tokens). Every number is a finite, non-negative safe
+ * user's values are ceilings for their tokens). Every number is a finite, non-negative safe
  * integer within a bound; model patterns are exact names or prefixes ending in `*`.
  */
 import { z } from 'zod'

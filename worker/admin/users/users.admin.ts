@@ -133,7 +133,7 @@ export async function updateUser(
     const current = (await wallet(env, target.id).balance({ userId: target.id }))?.quota ?? target.quota
     if (body.quota !== current) await adjustQuota(env, actor, target, body.quota - current, 'set by administrator')
   }
-  // Cached keys carry the group, the username and the owner's default limits.
+  // Cached keys carry the group, the username and the owner's limit ceilings.
   if (body.group !== target.group || body.username !== target.username || Object.keys(limits).length > 0) await forgetUserTokens(env, target.id)
   return (await getUser(env, target.id))!
 }

@@ -1,5 +1,6 @@
 /**
- * Money tables: model prices, user groups (ratio), redemption codes, payment gateways and orders.
+ * Money tables: model prices, user groups (ratio), redemption codes, payment gateways and orders,
+ * and the mailboxes that released sign-up rewards.
  * All quota columns are integer units (500,000 units = $1 by default).
  */
 import { sql } from 'drizzle-orm'
@@ -128,3 +129,13 @@ export type Payment = typeof payments.$inferSelect
 export type Order = typeof orders.$inferSelect
 export type Price = typeof prices.$inferSelect
 export type UserGroup = typeof userGroups.$inferSelect
+
+/**
+ * Mailboxes (normalised, worker/mail/mailbox.ts) that released sign-up rewards, and the account
+ * they paid: a mailbox pays once, however often it is unbound and bound again (security finding 7).
+ */
+export const signupRewardEmails = sqliteTable('signup_reward_emails', {
+  email: text('email').primaryKey(),
+  userId: integer('user_id').notNull(),
+  createdAt: integer('created_at').notNull(),
+})

@@ -37,7 +37,7 @@ export const users = sqliteTable(
     lastLoginTime: integer('last_login_time').notNull().default(0),
     lastLoginIp: text('last_login_ip').notNull().default(''),
     createdTime: integer('created_time').notNull().default(0),
-    /** Default limits and budget of the user's tokens (limits.ts). */
+    /** Ceilings on the limits and budget of the user's tokens, set by an administrator (limits.ts). */
     ...limitColumns(),
   },
   (t) => [

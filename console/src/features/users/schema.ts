@@ -1,6 +1,6 @@
 /**
  * Form schemas of the users page (username ≥ 3, password ≥ 8, group required, quota ≥ 0; the
- * default limits and budget of the user's tokens, lib/limits-form.ts).
+ * ceilings on the limits and budget of the user's tokens, lib/limits-form.ts).
  * Quota fields hold what the admin types — dollars when the site shows currency, raw units
  * otherwise — and are converted with lib/format on submit. Messages are i18n keys.
  */
@@ -31,7 +31,7 @@ export function userFormSchema(opts: { edit: boolean; currency: boolean }) {
       password: opts.edit ? z.union([z.literal(''), passwordField]) : passwordField,
       group: z.string().trim().min(1, 'users:validation.groupRequired'),
       quota: quotaAmount(opts.currency),
-      // The default limits and budget of the user's tokens (sent when editing).
+      // The ceilings on the limits and budget of the user's tokens (sent when editing).
       ...limitsFormShape,
     })
     .superRefine((v, ctx) => checkLimits(v, ctx, opts.currency))

@@ -1,5 +1,5 @@
 /**
- * The limits and budget fields of the token dialog (also the user dialog's defaults): RPM, TPM,
+ * The limits and budget fields of the token dialog (also the user dialog's ceilings): RPM, TPM,
  * concurrency, the budget period and amount with the current period's use as a progress bar, and
  * per-model limits. Form logic: lib/limits-form.ts.
  */
@@ -16,7 +16,7 @@ interface Props<T extends FieldValues & LimitsFormValues> {
   control: Control<T>
   /** Show the budget's use in the current period (an existing token). */
   use?: BudgetUse | null
-  /** The fields are the user's defaults for their tokens. */
+  /** The fields are the user's ceilings for their tokens. */
   defaults?: boolean
 }
 

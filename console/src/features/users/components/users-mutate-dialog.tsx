@@ -2,7 +2,7 @@
  * Create or edit a user (one form for both): username, display name, password (optional when
  * editing), email, group (from GET /api/group/) and quota — in dollars when the site shows
  * currency. Editing sends the quota only when it was changed, so concurrent spending is not undone,
- * and edits the default limits and budget of the user's tokens.
+ * and edits the ceilings on the limits and budget of the user's tokens (a token may only narrow them).
  */
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
