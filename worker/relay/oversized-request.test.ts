@@ -113,4 +113,21 @@ describe('a request too large for every key', () => {
     expect(await frozen(id)).toEqual({})
     expect((await ledger(user.id)).quota).toBe(QUOTA)
   })
+
+  it("passes Anthropic's 413 request_too_large on as the client's 413, from one key, freezing nothing", async () => {
+    upstream.restore()
+    const tooLarge = { type: 'error', error: { type: 'request_too_large', message: 'Request exceeds the maximum allowed number of bytes.' } }
+    upstream = mockUpstream(() => Response.json(tooLarge, { status: 413 }))
+    const id = await pool(['sk-ant-1', 'sk-ant-2', 'sk-ant-3'], { type: 14, models: 'claude-sonnet-4-5' })
+    const { user, key } = await customer()
+    const res = await send('/v1/messages', {
+      headers: { 'x-api-key': key, 'anthropic-version': '2023-06-01' },
+      json: { model: 'claude-sonnet-4-5', max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] },
+    })
+    expect(res.status).toBe(413)
+    expect(res.json).toMatchObject({ type: 'error', error: { type: 'request_too_large' } })
+    expect(upstream.calls).toHaveLength(1)
+    expect(await frozen(id)).toEqual({})
+    expect((await ledger(user.id)).quota).toBe(QUOTA)
+  })
 })
