@@ -2,10 +2,12 @@
  * Auto-disable strikes in the ChannelHealth object (issue 12): consecutive qualifying failures
  * disable a channel only when they come from two different users or a channel test, and a success
  * starts the count again. Model names are own keys (a `__proto__` freeze is an entry, not a prototype);
- * one report may freeze a second name (a pool key and, with it, the model).
+ * one report may freeze a second name (a pool key and, with it, the model). A shared freeze of a
+ * model needs two users' failures within the window and rests the model for one user until then.
  */
 import { describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
+import { personalFreezeName } from './channel-health'
 
 const health = (id: number) => env.CHANNEL_HEALTH.getByName(`channel:${id}`)
 const strike = (id: number, actor: string, threshold = 3) => health(id).strike({ actor, threshold, windowMs: 600_000 })
@@ -56,5 +58,44 @@ describe('auto-disable strikes', () => {
     expect(Object.keys(frozen).sort()).toEqual(['\u0000key:abc', 'gpt-4o'])
     expect(frozen['gpt-4o']).toBe(frozen['\u0000key:abc'])
     expect((await health(8).health()).failures).toBe(1)
+  })
+})
+
+describe('shared freezes (issue 31)', () => {
+  const vote = (id: number, actor: string, windowMs = 600_000) =>
+    health(id).report({ channelId: id, model: 'gpt-4o', ok: false, status: 429, sharedFreeze: { model: 'gpt-4o', actor, windowMs, seconds: 60 } })
+
+  it("rests the model for one user on that user's failures and freezes it for everyone once a second user fails", async () => {
+    const first = await vote(20, 'user:7')
+    expect(Object.keys(first)).toEqual([personalFreezeName('gpt-4o', 'user:7')])
+    await vote(20, 'user:7')
+    expect(await health(20).frozen()).not.toHaveProperty('gpt-4o')
+    const second = await vote(20, 'user:8')
+    expect(Object.keys(second)).toEqual(['gpt-4o'])
+    expect((await health(20).frozen())['gpt-4o']).toBeGreaterThan(Date.now())
+  })
+
+  it('needs the two failures within the window, and a success clears the votes and the rests', async () => {
+    await vote(21, 'user:7', 1)
+    await new Promise((r) => setTimeout(r, 5))
+    await vote(21, 'user:8', 1)
+    expect(await health(21).frozen()).not.toHaveProperty('gpt-4o')
+    await vote(22, 'user:7')
+    await health(22).report({ channelId: 22, model: 'gpt-4o', ok: true })
+    expect(await health(22).frozen()).toEqual({})
+    await vote(22, 'user:8')
+    expect(await health(22).frozen()).not.toHaveProperty('gpt-4o')
+  })
+
+  it('freezes a pool key at once and votes only on the model its failure asks to freeze', async () => {
+    const set = await health(23).report({
+      channelId: 23,
+      model: '\u0000key:abc',
+      ok: false,
+      status: 429,
+      freezeSeconds: 60,
+      sharedFreeze: { model: 'gpt-4o', actor: 'user:7', windowMs: 600_000, seconds: 60 },
+    })
+    expect(Object.keys(set).sort()).toEqual([personalFreezeName('gpt-4o', 'user:7'), '\u0000key:abc'].sort())
   })
 })

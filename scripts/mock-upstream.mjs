@@ -16,6 +16,8 @@
  *   mock-cut          streams two chunks then destroys the connection
  *   mock-nousage      omits usage (the gateway must count tokens itself)
  *   mock-delay-<ms>   waits before answering (e.g. mock-delay-60)
+ *   mock-tpm-<N>      a key allowing N tokens per minute: a larger prompt gets the supplier's real
+ *                     "request too large" 429 (OpenAI's or Anthropic's, mock-rate-limits.mjs)
  *   anything else     normal answers
  * Under /mj (midjourney-proxy) and /suno (Suno-API) it runs asynchronous tasks that finish after
  * a few seconds (scripts/mock-tasks.mjs; TASK_STEP_MS sets the pace, default 1000) and call the
@@ -30,6 +32,7 @@ import { fileURLToPath } from 'node:url'
 import { supplierRoute } from './mock-suppliers.mjs'
 import { createTaskMock } from './mock-tasks.mjs'
 import { attachRealtime } from './mock-realtime.mjs'
+import { requestTooLarge, tpmLimit } from './mock-rate-limits.mjs'
 
 const REPLY = 'Hello! This is the mock upstream answering your request.'
 const words = (s) => (String(s).match(/\S+/g) ?? []).length
@@ -270,6 +273,12 @@ export async function startMockUpstream({ port = Number(process.env.PORT ?? 3999
     if (taskMock.handles(url.pathname)) {
       const answer = taskMock.handle(req.method, url.pathname, (name) => req.headers[name], body)
       return json(res, answer.status, answer.body)
+    }
+    const tooLarge = requestTooLarge(url.pathname, body, tpmLimit(key))
+    if (tooLarge) {
+      const text = JSON.stringify(tooLarge.body)
+      res.writeHead(tooLarge.status, { ...tooLarge.headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) })
+      return res.end(text)
     }
     const mode = key.startsWith('mock-') ? key.slice(5) : ''
     switch (mode) {

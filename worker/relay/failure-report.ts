@@ -3,9 +3,12 @@
  * the channel's strike towards auto-disable, or — when a pool key failed auth/billing — a freeze
  * and a strike of that key alone (the channel keeps serving with its other keys). A pool key's
  * rate limit (429) freezes that key alone for RetryCooldownSeconds, and the (channel, model) too
- * once every key of the pool is frozen. Thresholds and windows are the global settings unless the
- * channel overrides them. Channel auto-disables are written to the status history with the
- * request id.
+ * once every key of the pool is frozen. A 429 about the request's own size freezes nothing.
+ * The (channel, model) freeze is everyone's only once failures of two users fell within the
+ * auto-disable window, the rule auto-disable follows (ChannelHealth's shared freeze); before that
+ * it rests the model for the failing user alone. Thresholds and windows are the global settings
+ * unless the channel overrides them. Channel auto-disables are written to the status history with
+ * the request id.
  */
 import type { BackgroundCtx } from '../cache/versioned'
 import type { UpstreamError } from '../providers/types'
@@ -42,25 +45,28 @@ export function autoDisableLimits(channel: RoutedChannel, settings: Settings) {
 export function reportAttemptFailure(env: Env, ctx: BackgroundCtx, settings: Settings, f: AttemptFailure): boolean {
   const { channel, decision } = f
   const pooled = channel.keyMode === 'pool' && f.key !== undefined
-  // A pool's keys usually carry their own rate limits: a 429 is that key's failure, not the channel's.
-  const keyFailure = pooled && (decision.disableReason !== undefined || f.status === 429)
+  // A pool's keys usually carry their own rate limits: a 429 is that key's failure, not the
+  // channel's — unless it is about the request itself (no freeze then).
+  const keyFailure = pooled && (decision.disableReason !== undefined || (f.status === 429 && !decision.oversized))
   // When this was the pool's last key not frozen, the model is frozen on the channel too, so
   // requests go to other channels until a key thaws instead of trying every frozen key again.
   const lastKey = keyFailure && !decision.disableReason && channel.keys?.every((k) => k.hash === f.key!.hash || isFrozen(channel.id, keyFreezeName(k.hash))) === true
+  const cooldown = settings.int('RetryCooldownSeconds')
+  const { threshold, windowSeconds } = autoDisableLimits(channel, settings)
+  const actor = `user:${f.userId ?? 0}`
+  const freezeModel = keyFailure ? lastKey : decision.freeze
   reportFailure(env, ctx, {
     channelId: channel.id,
     model: keyFailure ? keyFreezeName(f.key!.hash) : f.model,
-    ...(lastKey ? { alsoFreeze: f.model } : {}),
     ok: false,
     status: f.status,
     message: f.error.message,
-    freezeSeconds: decision.freeze || keyFailure ? settings.int('RetryCooldownSeconds') : 0,
+    freezeSeconds: keyFailure ? cooldown : 0,
+    ...(freezeModel ? { sharedFreeze: { model: f.model, actor, windowMs: windowSeconds * 1000, seconds: cooldown } } : {}),
   })
   const mayDisable = channel.autoBan && settings.bool('AutomaticDisableChannelEnabled')
   if (!decision.disableReason || !mayDisable) return keyFailure
-  const { threshold, windowSeconds } = autoDisableLimits(channel, settings)
   if (keyFailure) {
-    const actor = `user:${f.userId ?? 0}`
     strikeKey(env, ctx, { channelId: channel.id, keyHash: f.key!.hash, reason: decision.disableReason, requestId: f.requestId, threshold, windowSeconds, actor })
     return true
   }
@@ -73,7 +79,7 @@ export function reportAttemptFailure(env: Env, ctx: BackgroundCtx, settings: Set
     threshold,
     () => Promise.all([routingSnapshot.invalidate(env), channelDisabled(env, { channelId: channel.id, status: CHANNEL_STATUS.AUTO_DISABLED, reason, requestId: f.requestId })]),
     windowSeconds * 1000,
-    `user:${f.userId ?? 0}`
+    actor
   )
   return false
 }

@@ -3,10 +3,13 @@
  * reported to the channel's ChannelHealth Durable Object in the background; the view of recently
  * used channels is refreshed from their objects every few seconds, also in the background, so
  * freezes made by other isolates arrive without the hot path ever awaiting a Durable Object.
+ * A shared freeze (a model on a channel, issue 31) rests the model at once for the failing user
+ * only; the object decides whether two users' failures make it everyone's, and its answer is
+ * merged here as soon as it arrives.
  */
 import type { BackgroundCtx } from '../cache/versioned'
 import { onIsolateReset } from '../cache/isolate'
-import type { HealthReport } from '../../durable-objects/channel-health'
+import { personalFreezeName, type HealthReport } from '../../durable-objects/channel-health'
 
 const REFRESH_MS = 3000
 
@@ -26,20 +29,31 @@ export function isFrozen(channelId: number, model: string): boolean {
   return until !== undefined && until > Date.now()
 }
 
+/** Frozen for everyone, or rested for this actor (`user:<id>`) alone. */
+export const isFrozenFor = (actor: string) => (channelId: number, model: string) => isFrozen(channelId, model) || isFrozen(channelId, personalFreezeName(model, actor))
+
 const stub = (env: Env, channelId: number) => env.CHANNEL_HEALTH.getByName(`channel:${channelId}`)
 
+function freezeHere(channelId: number, names: Iterable<[string, number]>) {
+  const models = frozen.get(channelId) ?? new Map<string, number>()
+  for (const [name, until] of names) models.set(name, Math.max(models.get(name) ?? 0, until))
+  frozen.set(channelId, models)
+}
+
 export function reportFailure(env: Env, ctx: BackgroundCtx, report: HealthReport) {
+  const now = Date.now()
+  const here: [string, number][] = []
   if (report.freezeSeconds && report.freezeSeconds > 0) {
-    const models = frozen.get(report.channelId) ?? new Map<string, number>()
-    const until = Date.now() + report.freezeSeconds * 1000
-    models.set(report.model, until)
-    if (report.alsoFreeze !== undefined) models.set(report.alsoFreeze, until)
-    frozen.set(report.channelId, models)
+    for (const name of [report.model, report.alsoFreeze]) if (name !== undefined) here.push([name, now + report.freezeSeconds * 1000])
   }
+  const shared = report.sharedFreeze
+  if (shared && shared.seconds > 0) here.push([personalFreezeName(shared.model, shared.actor), now + shared.seconds * 1000])
+  freezeHere(report.channelId, here)
   troubled.add(report.channelId)
   ctx.waitUntil(
     stub(env, report.channelId)
       .report(report)
+      .then((set) => freezeHere(report.channelId, Object.entries(set)))
       .catch((err) => console.error('health report failed', err))
   )
 }

@@ -185,3 +185,45 @@ describe('threshold windows', () => {
     expect(history.results[0].reason).toContain('2 failures')
   })
 })
+
+describe('one request cannot freeze a pool (issue 31)', () => {
+  const frozen = (id: number) => env.CHANNEL_HEALTH.getByName(`channel:${id}`).frozen()
+  const limitedPool = ['limited-1', 'limited-2', 'limited-3', 'limited-4']
+
+  it('stops walking a pool after three keys answered the same 429', async () => {
+    await setOptions({ ChannelAffinityEnabled: 'false', RetryCooldownSeconds: '60' })
+    const id = await poolChannel(limitedPool)
+    const res = await send('/v1/chat/completions', { key: await apiKey(), json: chat(1) })
+    expect(res.status).toBe(429)
+    expect(upstream.calls).toHaveLength(3)
+    // The fourth key was never tried, so it is not resting.
+    expect(Object.keys(await frozen(id)).filter((name) => name.startsWith('\u0000key:'))).toHaveLength(3)
+  })
+
+  it('fails over to another channel after three same 429s of a pool', async () => {
+    await setOptions({ ChannelAffinityEnabled: 'false', RetryCooldownSeconds: '60', RetryTimes: '1' })
+    await poolChannel(limitedPool, { priority: 10 })
+    await createChannel({ key: 'k9', priority: 0 })
+    expect((await send('/v1/chat/completions', { key: await apiKey(), json: chat(1) })).status).toBe(200)
+    expect(limitedPool.reduce((n, k) => n + upstream.count(k), 0)).toBe(3)
+    expect(upstream.count('k9')).toBe(1)
+  })
+
+  it("rests only the pool's keys and the user's own model on one user's failures; two users' failures freeze the model", async () => {
+    await setOptions({ ChannelAffinityEnabled: 'false', RetryCooldownSeconds: '60', RetryTimes: '1' })
+    const id = await poolChannel(['limited-1', 'limited-2'], { priority: 10 })
+    await createChannel({ key: 'k9', priority: 0 })
+    const [a, b, c] = [await apiKey(), await apiKey(), await apiKey()]
+    for (let i = 0; i < 3; i++) expect((await send('/v1/chat/completions', { key: a, json: chat(i) })).status).toBe(200)
+    // User a walked the pool once and then went straight to the other channel…
+    expect([upstream.count('limited-1') + upstream.count('limited-2'), upstream.count('k9')]).toEqual([2, 3])
+    // …but the model is not frozen on the channel for anyone else: only its keys rest.
+    expect(await frozen(id)).not.toHaveProperty('gpt-4o')
+    expect((await send('/v1/chat/completions', { key: b, json: chat(9) })).status).toBe(200)
+    expect(upstream.count('limited-1') + upstream.count('limited-2')).toBe(3)
+    // User b failed there too: now the model is frozen on the channel for everyone.
+    expect((await frozen(id))['gpt-4o']).toBeGreaterThan(Date.now())
+    expect((await send('/v1/chat/completions', { key: c, json: chat(10) })).status).toBe(200)
+    expect(upstream.count('limited-1') + upstream.count('limited-2')).toBe(3)
+  })
+})

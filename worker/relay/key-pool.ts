@@ -7,6 +7,8 @@
  * within a few seconds (a freeze of the pseudo-model `keyFreezeName(hash)`, carried by the
  * channel's ChannelHealth object like model freezes), and disabled after the failure threshold.
  * A key's rate limit (429) freezes it the same way for the cooldown, without counting towards a disable.
+ * A request stops walking a pool once SAME_429_LIMIT of its keys in a row answered 429 with the same
+ * text (numbers and ids aside): the request, not the keys, is then the likely cause (issue 31).
  */
 import { onIsolateReset } from '../cache/isolate'
 import { rendezvousPick, stableHash } from './affinity'
@@ -63,9 +65,22 @@ export function pickKey(
   return pool[n % pool.length]
 }
 
+/** Consecutive same-text 429s after which a request tries no further key of that pool. */
+export const SAME_429_LIMIT = 3
+
+/** A 429's text without what differs between keys of one supplier: numbers, organisation, project and request ids. */
+const sameText = (message: string) =>
+  message
+    .toLowerCase()
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '#')
+    .replace(/\b(org|proj|req|user)[-_][a-z0-9]+/g, '$1-#')
+    .replace(/\d[\d,._]*/g, '#')
+
 /** The pool keys one relay request has used: each attempt on a pool channel takes a key not tried yet. */
 export class RequestKeys {
   private readonly tried = new Set<string>()
+  /** The latest run of 429s with one text on one channel. */
+  private streak = { channelId: 0, text: '', count: 0 }
   /** The key of the latest attempt (pool channels only). */
   current: PoolKey | undefined
   /** Attempts repeated on another key of the same channel (not counted in RetryTimes). */
@@ -91,7 +106,23 @@ export class RequestKeys {
     return { ...channel, key: this.current.key }
   }
 
+  /** After a failed attempt: false once SAME_429_LIMIT keys of this channel in a row answered 429 with the same text. */
+  mayWalk(channelId: number, failure: { status: number; error: { message: string } }): boolean {
+    if (failure.status !== 429) {
+      this.streak = { channelId: 0, text: '', count: 0 }
+      return true
+    }
+    const text = sameText(failure.error.message ?? '')
+    const same = this.streak.channelId === channelId && this.streak.text === text
+    this.streak = { channelId, text, count: same ? this.streak.count + 1 : 1 }
+    return this.streak.count < SAME_429_LIMIT
+  }
+
+  /**
+   * Whether a key of the pool is left that this request has not tried and that is not resting: once
+   * only resting keys are left (one of them was just tried as a last resort), the request moves on.
+   */
   hasUntried(channel: RoutedChannel): boolean {
-    return channel.keyMode === 'pool' && Boolean(channel.keys?.some((k) => !this.tried.has(`${channel.id}:${k.hash}`)))
+    return channel.keyMode === 'pool' && Boolean(channel.keys?.some((k) => !this.tried.has(`${channel.id}:${k.hash}`) && !this.frozen(channel.id, k.hash)))
   }
 }

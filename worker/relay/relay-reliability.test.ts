@@ -1,13 +1,15 @@
 /**
  * Reliability invariants of the relay under concurrency and faults: the balance never goes below
  * zero, the balance decrease equals the sum of consume log rows exactly, there is one log row per
- * served request, D1 agrees with the wallet after quiescence, and frozen channels get no traffic.
+ * served request, D1 agrees with the wallet after quiescence, and frozen channels get no traffic
+ * (a channel is frozen for everyone only on two users' failures, for the one user before that).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
 import { createChannel, createToken, createUser, ledger, send, setOptions, setPrice, wallet } from '../test/factories'
 import { mockUpstream } from '../test/upstream-mock'
 import { groupLimitsSnapshot } from './group-limits'
+import { personalFreezeName } from '../../durable-objects/channel-health'
 
 let upstream: ReturnType<typeof mockUpstream>
 beforeEach(async () => {
@@ -77,8 +79,26 @@ describe('failover', () => {
     for (let i = 0; i < 30; i++) expect((await send('/v1/chat/completions', { key: token.key, json: body })).status).toBe(200)
     expect(upstream.count('mock-429')).toBe(1)
     expect(upstream.count('good')).toBe(30)
+    // One user's failures rest the model on the channel for that user only (issue 31).
     const health = await env.CHANNEL_HEALTH.getByName('channel:1').health()
-    expect(health.frozen['gpt-4o']).toBeGreaterThan(Date.now())
+    expect(health.frozen[personalFreezeName('gpt-4o', `user:${user.id}`)]).toBeGreaterThan(Date.now())
+  })
+
+  it("freezes a failing channel for everyone only on two users' failures (issue 31)", async () => {
+    await setOptions({ RetryTimes: '1', RetryCooldownSeconds: '60' })
+    const bad = await createChannel({ key: 'mock-429', priority: 10 })
+    await createChannel({ key: 'good', priority: 0 })
+    const keys = await Promise.all([1, 2, 3].map(async () => (await createToken((await createUser({ quota: 10_000_000 })).id)).key))
+    const frozen = () => env.CHANNEL_HEALTH.getByName(`channel:${bad}`).frozen()
+    for (let i = 0; i < 3; i++) expect((await send('/v1/chat/completions', { key: keys[0], json: body })).status).toBe(200)
+    // The first user's own later requests skip the channel; nobody else's do.
+    expect(upstream.count('mock-429')).toBe(1)
+    expect(await frozen()).not.toHaveProperty('gpt-4o')
+    expect((await send('/v1/chat/completions', { key: keys[1], json: body })).status).toBe(200)
+    expect(upstream.count('mock-429')).toBe(2)
+    expect((await frozen())['gpt-4o']).toBeGreaterThan(Date.now())
+    expect((await send('/v1/chat/completions', { key: keys[2], json: body })).status).toBe(200)
+    expect(upstream.count('mock-429')).toBe(2)
   })
 })
 

@@ -9,7 +9,9 @@
  *     group's requests-per-minute limit is reached) — a client that set no max_tokens gets the
  *     answer capped at what the balance can pay; the answer carries the x-ratelimit-* headers;
  *  5. call the upstream through the channel's adapter; on a retriable failure freeze the
- *     (channel, model), maybe auto-disable the channel, and try the next channel (retry-policy.ts);
+ *     (channel, model) — for everyone once two users failed, else for this user —, maybe auto-disable
+ *     the channel, and try the next channel (retry-policy.ts, failure-report.ts); a 429 saying the
+ *     request itself is too large ends it as the client's error (oversized-request.ts);
  *  6. answer the client (JSON, raw or a stream) and settle the exact cost with its log row in the
  *     background; on final failure refund everything and log the error.
  * How money moves in 4 and 6 (lease or exact reservation, settle, refund, log rows) is relay-money.ts.
@@ -23,14 +25,15 @@ import type { ParsedResponse, RelayCall, RelayOp, UpstreamError } from '../provi
 import { MalformedUpstreamError } from '../lib/upstream-error'
 import { getSettings, type Settings } from '../settings/store'
 import type { HonoEnv } from '../env'
-import { isFrozen, refreshFreezes, reportSuccess } from './health-view'
+import { isFrozen, isFrozenFor, refreshFreezes, reportSuccess } from './health-view'
 import { affinityKey } from './affinity'
 import { reportAttemptFailure } from './failure-report'
 import { keyFreezeName, RequestKeys } from './key-pool'
 import { readCachedAnswer, storeCachedAnswer } from './response-cache'
 import { readRelayInput, type RelayInput } from './relay-input'
 import { candidatesFor, getRoutingTable, type RoutedChannel, type RoutingTable } from './routing-table'
-import { clientStatus, decideFailure } from './retry-policy'
+import { clientStatus, decideFailure, type FailureDecision } from './retry-policy'
+import { oversizedMessage, promptTokensAtLeast } from './oversized-request'
 import { mapModel, selectChannel } from './select-channel'
 import { primeStream } from './stream-relay'
 import { assertModelAllowed, authenticateRelay, type RelayAuth } from './token-auth'
@@ -143,16 +146,18 @@ class RelayRun {
     this.mark('reserve')
 
     const maxAttempts = this.auth.pinChannel !== undefined ? 1 : 1 + this.settings.int('RetryTimes')
-    let last: { status: number; error: UpstreamError; channel: RoutedChannel } | undefined
+    let last: { status: number; error: UpstreamError; channel: RoutedChannel; decision: FailureDecision } | undefined
     try {
       for (;;) {
         const outcome = await this.attempt(channel)
         if (outcome.response) return this.withTiming(outcome.response)
-        last = { ...outcome.failure!, channel }
-        const decision = decideFailure(outcome.failure!, this.keywords())
+        const decision = decideFailure(outcome.failure!, this.keywords(), promptTokensAtLeast(this.input.promptEstimate))
+        last = { ...outcome.failure!, channel, decision }
         const failure = { channel, key: this.keys.current, model: this.input.model, ...outcome.failure!, decision, requestId: this.reqId, userId: this.auth.userId }
-        // A pool key's own auth/billing failure retries on another key of the channel (not counted in RetryTimes).
-        if (reportAttemptFailure(this.env, this.ctx, this.settings, failure) && this.keys.hasUntried(channel) && !this.retryWindowClosed()) {
+        // A pool key's own failure retries on another key of the channel (not counted in RetryTimes),
+        // until several keys in a row answered the same 429 (key-pool.ts).
+        const keyFailure = reportAttemptFailure(this.env, this.ctx, this.settings, failure)
+        if (keyFailure && this.keys.mayWalk(channel.id, outcome.failure!) && this.keys.hasUntried(channel) && !this.retryWindowClosed()) {
           this.keys.retries++
           continue
         }
@@ -165,9 +170,12 @@ class RelayRun {
       await this.money.refund(err instanceof ApiError ? err.message : 'relay failed', this.tries(), last?.channel)
       throw err
     }
-    // The client and the user's log see supplier-error.ts's message; the supplier's own text stays in the admin log detail.
-    const shown = supplierMessage(last!.status, last!.error.message, last!.error.code)
+    // The client and the user's log see supplier-error.ts's message (or why the request is too large);
+    // the supplier's own text stays in the admin log detail.
+    const oversized = last!.decision.oversized
+    const shown = oversized ? oversizedMessage(oversized) : supplierMessage(last!.status, last!.error.message, last!.error.code)
     await this.money.refund(shown, this.tries(), last!.channel, last!.status, last!.error.message)
+    if (oversized) throw new ApiError(429, shown, { type: 'invalid_request_error', code: 'request_too_large' })
     const mapped = clientStatus(last!.status)
     throw new ApiError(mapped.status, shown, {
       type: mapped.type,
@@ -192,7 +200,8 @@ class RelayRun {
       group: this.auth.group,
       model: this.input.model,
       tried: this.tried,
-      isFrozen,
+      // A model rested for this user alone (one user's failures, failure-report.ts) is skipped for them only.
+      isFrozen: isFrozenFor(`user:${this.auth.userId}`),
       hasTools: this.input.hasTools,
       affinity: this.affinity,
     })

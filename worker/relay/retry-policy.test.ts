@@ -28,6 +28,17 @@ describe('decideFailure', () => {
       expect(Boolean(d.disableReason)).toBe(disables)
     })
   }
+
+  it('neither retries nor freezes a 429 that says the request itself is too large (issue 31)', () => {
+    const message = 'Request too large for gpt-4o in organization org-x on tokens per min (TPM): Limit 30000, Requested 50000.'
+    const d = decideFailure({ status: 429, error: { message, type: 'tokens', code: 'rate_limit_exceeded' } }, kw)
+    expect(d).toMatchObject({ retry: false, freeze: false, oversized: { limit: 30000, requested: 50000 } })
+    expect(d.disableReason).toBeUndefined()
+    // Anthropic's wording counts only with a prompt surely over the limit.
+    const anthropic = { status: 429, error: { message: 'This request would exceed the rate limit for your organization (x) of 20,000 input tokens per minute.' } }
+    expect(decideFailure(anthropic, kw, 1000)).toMatchObject({ retry: true, freeze: true })
+    expect(decideFailure(anthropic, kw, 30_000)).toMatchObject({ retry: false, freeze: false })
+  })
 })
 
 describe('clientStatus', () => {

@@ -2,7 +2,8 @@
  * Which upstream failures move on to another channel, freeze the (channel, model) pair, or
  * auto-disable the channel — and what status the client finally sees.
  * - Retry on network errors, timeouts, malformed answers, 401/402/403/404/408/429 and every 5xx:
- *   another channel may succeed. Never on the client's own 4xx (400, 413, 415, 422) and never
+ *   another channel may succeed. Never on the client's own 4xx (400, 413, 415, 422), never on a 429
+ *   that says the request itself is too large (oversized-request.ts: no freeze either), and never
  *   once the first byte went to the client.
  * - Every retried failure freezes (channel, model) for RetryCooldownSeconds — except a pool key's
  *   own failures, which freeze that key (failure-report.ts).
@@ -13,6 +14,7 @@
  *   after AutoDisableFailureThreshold such failures (health-view.ts).
  */
 import type { UpstreamError } from '../providers/types'
+import { oversizedRequest, type OversizedRequest } from './oversized-request'
 
 export interface FailureInput {
   /** HTTP status, or 0 for a network error/timeout/malformed answer. */
@@ -25,6 +27,8 @@ export interface FailureDecision {
   freeze: boolean
   /** Reason to auto-disable the channel, when the failure says its credentials are unusable. */
   disableReason?: string
+  /** The 429 was about the request's own size: the client's error. */
+  oversized?: OversizedRequest
 }
 
 const CLIENT_ERRORS = new Set([400, 413, 415, 422])
@@ -33,7 +37,10 @@ const AUTH_TYPES = new Set(['insufficient_quota', 'authentication_error', 'permi
 /** Statuses whose message may be matched against the disable keywords (auth and billing refusals). */
 const KEYWORD_STATUSES = new Set([401, 402, 403])
 
-export function decideFailure(f: FailureInput, keywords: string[]): FailureDecision {
+/** `promptTokens`: a lower bound of the request's prompt tokens (oversized-request.ts). */
+export function decideFailure(f: FailureInput, keywords: string[], promptTokens = 0): FailureDecision {
+  const oversized = oversizedRequest(f.status, f.error, promptTokens)
+  if (oversized) return { retry: false, freeze: false, oversized }
   const retry = f.status === 0 || !CLIENT_ERRORS.has(f.status)
   let disableReason: string | undefined
   const message = f.error.message ?? ''

@@ -2,9 +2,11 @@
  * Fetch-level mock of upstream suppliers for worker tests: every outbound fetch to
  * https://upstream.test is answered here; behaviour is chosen by the channel key like the
  * scripts/mock-upstream.mjs server (mock-500, mock-429, mock-401, mock-nousage, mock-badjson,
- * mock-hang, mock-cut). Records every call so tests can count traffic per key.
+ * mock-hang, mock-cut, and mock-tpm-<N>: the suppliers' real "request too large" 429 for a prompt
+ * over N tokens, scripts/mock-rate-limits.mjs). Records every call so tests can count traffic per key.
  */
 import { vi } from 'vitest'
+import { requestTooLarge, tpmLimit } from '../../scripts/mock-rate-limits.mjs'
 
 export const REPLY = 'Hello from the mock upstream.'
 export const USAGE = { prompt_tokens: 12, completion_tokens: 7, total_tokens: 19 }
@@ -75,6 +77,9 @@ export function mockUpstream(handler?: (req: Request, body: any, key: string) =>
     calls.push({ key, url: req.url, body })
     const custom = await handler?.(req, body, key)
     if (custom) return custom
+    const url = new URL(req.url)
+    const tooLarge = requestTooLarge(url.pathname, body, tpmLimit(key))
+    if (tooLarge) return new Response(JSON.stringify(tooLarge.body), { status: tooLarge.status, headers: { ...tooLarge.headers, 'content-type': 'application/json' } })
     const mode = key.startsWith('mock-') ? key.slice(5) : ''
     if (mode === '500') return error(500, 'The mock upstream failed', 'server_error')
     if (mode === '429') return error(429, 'Rate limit reached', 'rate_limit_error', 'rate_limit_exceeded')
@@ -82,7 +87,6 @@ export function mockUpstream(handler?: (req: Request, body: any, key: string) =>
     if (mode === '400') return error(400, 'Bad request from the mock', 'invalid_request_error')
     if (mode === 'hang') return new Promise<Response>((_, reject) => req.signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))))
     if (mode === 'reset') throw new TypeError('Network connection lost.')
-    const url = new URL(req.url)
     if (url.pathname.endsWith('/chat/completions')) return chatAnswer(body, mode)
     if (url.pathname.endsWith('/embeddings'))
       return json(200, { object: 'list', data: [{ object: 'embedding', index: 0, embedding: [0.1, 0.2] }], model: body.model, usage: { prompt_tokens: 5, total_tokens: 5 } })
