@@ -106,7 +106,6 @@ describe('payment gateway writes', () => {
 
   it('every gateway declares each of its address fields as a host', () => {
     for (const gateway of Object.values(GATEWAYS))
-      for (const f of gateway.fields)
-        if (/^https?:/.test(f.default ?? '') || /(_base|_url|_domain)$/.test(f.key)) expect(f.host, `${gateway.type}.${f.key}`).toBe(true)
+      for (const f of gateway.fields) if (/^https?:/.test(f.default ?? '') || /(_base|_url|_domain)$/.test(f.key)) expect(f.host, `${gateway.type}.${f.key}`).toBe(true)
   })
 })

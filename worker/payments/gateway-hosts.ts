@@ -48,7 +48,8 @@ export function storedForUpdate(gateway: Gateway, submitted: Record<string, unkn
   for (const f of gateway.fields) {
     if (!f.secret) continue
     delete kept[f.key]
-    if (f.required && stored[f.key] && !submitted[f.key]) fields[`config.${f.key}`] = `must be typed again: ${moved.join(', ')} changed, and saved secrets never follow a new address`
+    if (f.required && stored[f.key] && !submitted[f.key])
+      fields[`config.${f.key}`] = `must be typed again: ${moved.join(', ')} changed, and saved secrets never follow a new address`
   }
   if (Object.keys(fields).length)
     throw badRequest(
@@ -61,7 +62,11 @@ export function storedForUpdate(gateway: Gateway, submitted: Record<string, unkn
 }
 
 /** What an update changed, for the manage log: field names, hosts before → after, secrets as changed/unchanged/cleared. */
-export function gatewayChanges(gateway: Gateway, before: { row: Record<string, unknown>; config: Record<string, string> }, after: { row: Record<string, unknown>; config: Record<string, string> }) {
+export function gatewayChanges(
+  gateway: Gateway,
+  before: { row: Record<string, unknown>; config: Record<string, string> },
+  after: { row: Record<string, unknown>; config: Record<string, string> }
+) {
   const changed = Object.keys(after.row).filter((k) => String(after.row[k]) !== String(before.row[k]))
   const hosts: Record<string, { before: string; after: string }> = {}
   const secrets: Record<string, 'changed' | 'unchanged' | 'cleared'> = {}

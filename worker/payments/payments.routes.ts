@@ -10,7 +10,8 @@
  * - users: GET /api/user/payment (enabled gateways, public fields), POST /api/user/order,
  *   GET /api/user/order/status?trade_no= (success only once paid, as one-hub's console polls it),
  *   GET /api/user/order (own orders);
- * - ANY /api/payment/notify/:uuid — the gateways' callbacks (no session, no CSRF: signatures).
+ * - ANY /api/payment/notify/:uuid — the gateways' callbacks (no session, no CSRF: signatures;
+ *   rate-limited per client address, an unknown uuid is a plain 404 that writes nothing).
  */
 import { Hono } from 'hono'
 import { and, asc, count, desc, eq, gte, lte, sql } from 'drizzle-orm'
@@ -115,11 +116,24 @@ async function runOnSave(env: Env, row: typeof payments.$inferSelect, requestUrl
 
 /** The manage-log metadata of a gateway write: what changed (never a secret's value). */
 function auditMeta(saved: Payment, before: Partial<Payment>) {
-  const columns = (r: Partial<Payment>) => ({ type: r.type, name: r.name, icon: r.icon, currency: r.currency, fixed_fee: r.fixedFee, percent_fee: r.percentFee, sort: r.sort, enable: r.enable, notify_domain: r.notifyDomain })
+  const columns = (r: Partial<Payment>) => ({
+    type: r.type,
+    name: r.name,
+    icon: r.icon,
+    currency: r.currency,
+    fixed_fee: r.fixedFee,
+    percent_fee: r.percentFee,
+    sort: r.sort,
+    enable: r.enable,
+    notify_domain: r.notifyDomain,
+  })
   const gateway = gatewayOf(saved.type)!
   const was = before.config !== undefined && before.type === saved.type ? parseConfig({ config: before.config }) : {}
   return { gateway_id: saved.id, type: saved.type, ...gatewayChanges(gateway, { row: columns(before), config: was }, { row: columns(saved), config: parseConfig(saved) }) }
 }
+
+/** Notifies per client address and minute: far above any shop's payment rate, far below a flood. */
+export const NOTIFY_RATE_LIMIT = { limit: 300, windowMs: 60_000 }
 
 const gatewayFailure = (err: unknown) => new ApiError(502, err instanceof GatewayError ? err.message : 'The payment gateway could not be reached', { cause: err })
 
@@ -276,7 +290,14 @@ export const paymentRoutes = new Hono<HonoEnv>()
     const row = await findGateway(c.env, c.req.valid('param').id)
     await createDb(c.env.DB).update(payments).set({ deletedAt: nowSeconds(), enable: false }).where(eq(payments.id, row.id))
     const actor = c.get('user')!
-    await auditLog(c.env, actor, actor, `${actor.username} deleted payment gateway "${row.name}" (#${row.id}, ${row.type})`, { gateway_id: row.id, type: row.type }, clientIp(c.req))
+    await auditLog(
+      c.env,
+      actor,
+      actor,
+      `${actor.username} deleted payment gateway "${row.name}" (#${row.id}, ${row.type})`,
+      { gateway_id: row.id, type: row.type },
+      clientIp(c.req)
+    )
     return ok(c, null, 'Deleted')
   })
   // ---- orders (admin) ----
@@ -330,7 +351,8 @@ export const paymentRoutes = new Hono<HonoEnv>()
     return ok(c, await orderRows(c.env, where, { ...q } as z.infer<typeof orderListQuery>))
   })
   // ---- gateway callbacks ----
-  .all('/payment/notify/:uuid', publicRoute, async (c) => {
+  // Public: at most NOTIFY_RATE_LIMIT a minute per client address (a gateway retries what is refused).
+  .all('/payment/notify/:uuid', publicRoute, criticalRateLimit('notify', NOTIFY_RATE_LIMIT), async (c) => {
     const req = c.req.raw
     const body = req.method === 'GET' || req.method === 'HEAD' ? '' : new TextDecoder().decode(await req.arrayBuffer())
     return handleNotify(c.env, c.req.param('uuid'), { method: req.method, url: new URL(req.url), headers: req.headers, body })

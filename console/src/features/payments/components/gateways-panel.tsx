@@ -115,7 +115,14 @@ export function GatewaysPanel() {
                 <TableCell className="text-right whitespace-nowrap">
                   {isRoot && (
                     <>
-                      <Button variant="ghost" size="icon" className="size-8" onClick={() => setSheet({ open: true, row: g })} aria-label={t('actions.edit')} data-testid="gateway-edit">
+                      <Button
+                        variant="ghost"
+                        size="icon"
+                        className="size-8"
+                        onClick={() => setSheet({ open: true, row: g })}
+                        aria-label={t('actions.edit')}
+                        data-testid="gateway-edit"
+                      >
                         <Pencil />
                       </Button>
                       <Button variant="ghost" size="icon" className="size-8 text-destructive" onClick={() => setDeleting(g)} aria-label={t('actions.delete')}>
