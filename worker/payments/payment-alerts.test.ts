@@ -13,7 +13,8 @@ import { NOTIFY_RATE_LIMIT } from './payments.routes'
 useFakeGatewayApis()
 
 const logCount = async () => (await env.DB.prepare('SELECT COUNT(*) AS n FROM logs').first<{ n: number }>())!.n
-const paymentLogs = async () => (await env.DB.prepare("SELECT content, metadata FROM logs WHERE content LIKE 'Payment:%' ORDER BY id").all<{ content: string; metadata: string }>()).results
+const paymentLogs = async () =>
+  (await env.DB.prepare("SELECT content, metadata FROM logs WHERE content LIKE 'Payment:%' ORDER BY id").all<{ content: string; metadata: string }>()).results
 
 const notify = (uuid: string, ip: string, method = 'POST') =>
   exports.default.fetch(
