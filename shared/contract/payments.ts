@@ -26,6 +26,11 @@ export interface ConfigField {
   default?: string
   /** Rarely changed (API base URLs for sandboxes or local mocks). */
   advanced?: boolean
+  /**
+   * An address the gateway or the payer is sent to (API base, cashier): checked like every outbound
+   * URL, and changing it drops the stored secrets, which must then be typed again.
+   */
+  host?: boolean
 }
 
 /** One entry of GET /api/payment/types. */

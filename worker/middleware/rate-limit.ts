@@ -1,5 +1,5 @@
 /**
- * Per-IP throttling of critical routes (login, register, verification, reset) through the
+ * Per-IP throttling of critical routes (login, register, verification, reset, payment notifies) through the
  * RateLimiter Durable Object. Default 20 requests per 20 minutes per IP and bucket, like one-hub;
  * the `CRITICAL_RATE_LIMIT` variable raises it (the test server does). IPv6 addresses count per /64.
  */
@@ -15,11 +15,15 @@ const WINDOW_MS = 20 * 60 * 1000
 /** Kept here for the existing importers; the policy lives in lib/client-ip.ts. */
 export { clientIp }
 
-export function criticalRateLimit(bucket: string) {
+/**
+ * `policy` replaces the default limit and window for routes machines call in bursts (payment
+ * notifies: gateways retry, so a refused burst is delivered later).
+ */
+export function criticalRateLimit(bucket: string, policy: { limit: number; windowMs: number } | undefined = undefined) {
   return createMiddleware<HonoEnv>(async (c, next) => {
-    const limit = config(c.env).criticalRateLimit
+    const limit = policy?.limit ?? config(c.env).criticalRateLimit
     const stub = c.env.RATE_LIMITER.getByName(`${bucket}:${ipBucket(clientIp(c.req))}`)
-    const result = await stub.hit(limit, WINDOW_MS)
+    const result = await stub.hit(limit, policy?.windowMs ?? WINDOW_MS)
     if (!result.allowed) {
       c.header('Retry-After', String(Math.ceil((result.resetAt - Date.now()) / 1000)))
       throw tooManyRequests()

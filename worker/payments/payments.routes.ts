@@ -1,19 +1,24 @@
 /**
  * Payment routes with one-hub's paths and field names:
- * - admin: GET/POST/PUT /api/payment/, GET/DELETE /api/payment/:id, GET /api/payment/types (the
- *   config fields of each gateway type), GET /api/payment/order (filters), POST
- *   /api/payment/order/:id/refund;
+ * - admin: GET /api/payment/, GET /api/payment/:id, GET /api/payment/types (the config fields of
+ *   each gateway type), GET /api/payment/order (filters), POST /api/payment/order/:id/refund;
+ * - root only: POST/PUT /api/payment/ and DELETE /api/payment/:id. A gateway moves money and holds
+ *   secrets that no view shows, so creating, changing or removing one is root's (an admin could
+ *   otherwise point a stored secret at a host of their own). Its addresses pass the outbound-URL
+ *   guard, a changed address drops the stored secrets (gateway-hosts.ts), and each change leaves a
+ *   manage-log row (secrets as changed/unchanged only);
  * - users: GET /api/user/payment (enabled gateways, public fields), POST /api/user/order,
  *   GET /api/user/order/status?trade_no= (success only once paid, as one-hub's console polls it),
  *   GET /api/user/order (own orders);
- * - ANY /api/payment/notify/:uuid — the gateways' callbacks (no session, no CSRF: signatures).
+ * - ANY /api/payment/notify/:uuid — the gateways' callbacks (no session, no CSRF: signatures;
+ *   rate-limited per client address, an unknown uuid is a plain 404 that writes nothing).
  */
 import { Hono } from 'hono'
 import { and, asc, count, desc, eq, gte, lte, sql } from 'drizzle-orm'
 import { z } from 'zod'
 import { createDb } from '../db/client'
 import { orders, payments, users } from '../db/schema'
-import { adminRoute, publicRoute, userRoute } from '../middleware/access'
+import { adminRoute, publicRoute, rootRoute, userRoute } from '../middleware/access'
 import { criticalRateLimit } from '../middleware/rate-limit'
 import { ApiError, badRequest, notFound } from '../lib/errors'
 import { ok } from '../lib/respond'
@@ -29,6 +34,10 @@ import { GatewayError } from './gateways/types'
 import { createOrder, handleNotify, orderView, refundOrder } from './payments.service'
 import { ORDER_STATUSES, type GatewayTypeInfo } from '../../shared/contract/payments'
 import { findGateway, gatewayView, mergeConfig, notifyUrl, parseConfig, publicConfig, userGatewayView } from './gateway-rows'
+import { assertGatewayHosts, gatewayChanges, movedHosts, storedForUpdate } from './gateway-hosts'
+import { auditLog } from '../admin/shared/audit-log'
+import { clientIp } from '../lib/client-ip'
+import type { Payment } from '../db/schema'
 
 const money = z.coerce.number().min(0, 'must be at least 0').max(1_000_000, 'must be at most 1000000')
 /** Each field without its default, so a partial update leaves out what it does not send. */
@@ -105,6 +114,27 @@ async function runOnSave(env: Env, row: typeof payments.$inferSelect, requestUrl
   return saved ?? row
 }
 
+/** The manage-log metadata of a gateway write: what changed (never a secret's value). */
+function auditMeta(saved: Payment, before: Partial<Payment>) {
+  const columns = (r: Partial<Payment>) => ({
+    type: r.type,
+    name: r.name,
+    icon: r.icon,
+    currency: r.currency,
+    fixed_fee: r.fixedFee,
+    percent_fee: r.percentFee,
+    sort: r.sort,
+    enable: r.enable,
+    notify_domain: r.notifyDomain,
+  })
+  const gateway = gatewayOf(saved.type)!
+  const was = before.config !== undefined && before.type === saved.type ? parseConfig({ config: before.config }) : {}
+  return { gateway_id: saved.id, type: saved.type, ...gatewayChanges(gateway, { row: columns(before), config: was }, { row: columns(saved), config: parseConfig(saved) }) }
+}
+
+/** Notifies per client address and minute: far above any shop's payment rate, far below a flood. */
+export const NOTIFY_RATE_LIMIT = { limit: 300, windowMs: 60_000 }
+
 const gatewayFailure = (err: unknown) => new ApiError(502, err instanceof GatewayError ? err.message : 'The payment gateway could not be reached', { cause: err })
 
 async function orderRows(env: Env, where: ReturnType<typeof and>, q: z.infer<typeof orderListQuery>) {
@@ -170,12 +200,13 @@ export const paymentRoutes = new Hono<HonoEnv>()
     const row = await findGateway(c.env, c.req.valid('param').id)
     return ok(c, { ...gatewayView(row, await getSettings(c.env), c.req.url), ...publicConfig(row) })
   })
-  .post('/payment/', adminRoute, validate('json', createSchema), async (c) => {
+  .post('/payment/', rootRoute, validate('json', createSchema), async (c) => {
     const body = c.req.valid('json')
     const gateway = gatewayOf(body.type)!
     if (!(gateway.currencies as readonly string[]).includes(body.currency))
       throw badRequest(`${body.type} charges in ${gateway.currencies.join(' or ')}`, { fields: { currency: `must be ${gateway.currencies.join(' or ')}` } })
     const config = await mergeConfig(gateway, body.config, {})
+    assertGatewayHosts(c.env, gateway, config, body.notify_domain)
     const now = nowSeconds()
     const db = createDb(c.env.DB)
     const [row] = await db
@@ -204,9 +235,11 @@ export const paymentRoutes = new Hono<HonoEnv>()
       await db.delete(payments).where(eq(payments.id, saved.id))
       throw gatewayFailure(err)
     }
+    const actor = c.get('user')!
+    await auditLog(c.env, actor, actor, `${actor.username} created payment gateway "${saved.name}" (#${saved.id}, ${saved.type})`, auditMeta(saved, {}), clientIp(c.req))
     return ok(c, { ...gatewayView(saved, await getSettings(c.env), c.req.url), ...publicConfig(saved) }, 'Created')
   })
-  .put('/payment/', adminRoute, validate('json', updateSchema), async (c) => {
+  .put('/payment/', rootRoute, validate('json', updateSchema), async (c) => {
     const body = c.req.valid('json')
     const current = await findGateway(c.env, body.id)
     const type = body.type ?? current.type
@@ -214,9 +247,12 @@ export const paymentRoutes = new Hono<HonoEnv>()
     const gateway = gatewayOf(type)!
     if (!(gateway.currencies as readonly string[]).includes(currency))
       throw badRequest(`${type} charges in ${gateway.currencies.join(' or ')}`, { fields: { currency: `must be ${gateway.currencies.join(' or ')}` } })
-    // Secrets carry over only within the same gateway type.
-    const stored = type === current.type ? parseConfig(current) : {}
-    const config = body.config !== undefined || type !== current.type ? await mergeConfig(gateway, body.config ?? {}, stored) : stored
+    // Secrets carry over only within the same gateway type, and only while its addresses stay.
+    const submitted = body.config ?? {}
+    const sameType = type === current.type ? parseConfig(current) : {}
+    const stored = storedForUpdate(gateway, submitted, sameType, movedHosts(gateway, submitted, sameType, { before: current.notifyDomain, after: body.notify_domain }))
+    const config = body.config !== undefined || type !== current.type || stored !== sameType ? await mergeConfig(gateway, submitted, stored) : stored
+    assertGatewayHosts(c.env, gateway, config, body.notify_domain ?? current.notifyDomain)
     const db = createDb(c.env.DB)
     const [row] = await db
       .update(payments)
@@ -244,11 +280,24 @@ export const paymentRoutes = new Hono<HonoEnv>()
         throw gatewayFailure(err)
       }
     }
+    const actor = c.get('user')!
+    const meta = auditMeta(saved, current)
+    const what = [...meta.changed, ...Object.entries(meta.secrets).flatMap(([k, v]) => (v === 'unchanged' ? [] : [`${k} (secret, ${v})`]))]
+    await auditLog(c.env, actor, actor, `${actor.username} updated payment gateway "${saved.name}" (#${saved.id}): ${what.join(', ') || 'nothing changed'}`, meta, clientIp(c.req))
     return ok(c, { ...gatewayView(saved, await getSettings(c.env), c.req.url), ...publicConfig(saved) }, 'Updated')
   })
-  .delete('/payment/:id{[0-9]+}', adminRoute, validate('param', idParam), async (c) => {
+  .delete('/payment/:id{[0-9]+}', rootRoute, validate('param', idParam), async (c) => {
     const row = await findGateway(c.env, c.req.valid('param').id)
     await createDb(c.env.DB).update(payments).set({ deletedAt: nowSeconds(), enable: false }).where(eq(payments.id, row.id))
+    const actor = c.get('user')!
+    await auditLog(
+      c.env,
+      actor,
+      actor,
+      `${actor.username} deleted payment gateway "${row.name}" (#${row.id}, ${row.type})`,
+      { gateway_id: row.id, type: row.type },
+      clientIp(c.req)
+    )
     return ok(c, null, 'Deleted')
   })
   // ---- orders (admin) ----
@@ -302,7 +351,8 @@ export const paymentRoutes = new Hono<HonoEnv>()
     return ok(c, await orderRows(c.env, where, { ...q } as z.infer<typeof orderListQuery>))
   })
   // ---- gateway callbacks ----
-  .all('/payment/notify/:uuid', publicRoute, async (c) => {
+  // Public: at most NOTIFY_RATE_LIMIT a minute per client address (a gateway retries what is refused).
+  .all('/payment/notify/:uuid', publicRoute, criticalRateLimit('notify', NOTIFY_RATE_LIMIT), async (c) => {
     const req = c.req.raw
     const body = req.method === 'GET' || req.method === 'HEAD' ? '' : new TextDecoder().decode(await req.arrayBuffer())
     return handleNotify(c.env, c.req.param('uuid'), { method: req.method, url: new URL(req.url), headers: req.headers, body })

@@ -8,11 +8,13 @@
  * only after both, so any failure makes it retry, and the retry finds the credit already applied.
  * Closed (and failed) orders are still credited when their money arrives. Everything refused —
  * bad signature, unknown order, other gateway, wrong amount or currency, disabled gateway — changes
- * nothing and leaves a log row for root with the raw notify.
+ * nothing and leaves a log row for root with the raw notify; the refusals anyone can provoke write at
+ * most one row a minute per gateway and reason, and an unknown gateway writes nothing
+ * (payment-alerts.ts).
  */
 import { and, eq, inArray, lt, ne, sql } from 'drizzle-orm'
 import { createDb } from '../db/client'
-import { LOG_TYPE, logs, orders, payments, users, type Order, type Payment } from '../db/schema'
+import { LOG_TYPE, orders, payments, users, type Order, type Payment } from '../db/schema'
 import { ApiError, badRequest, conflict, notFound } from '../lib/errors'
 import { nowSeconds } from '../lib/time'
 import type { SessionUser } from '../env'
@@ -23,6 +25,7 @@ import { gatewayOf } from './gateways/registry'
 import { notifyUrl, parseConfig, siteBase } from './gateway-rows'
 import { GatewayError, type NotifyRequest, type PaidNotify, type PayRequest } from './gateways/types'
 import { notifyPayment } from '../telegram/notify'
+import { alertRoot, alertRootThrottled, rawOf } from './payment-alerts'
 import { paySignupRewardsQuietly } from '../billing/signup-rewards'
 
 /** Pending orders older than this are closed by the cron (after asking the gateway). */
@@ -147,22 +150,6 @@ export async function createOrder(env: Env, settings: Settings, me: SessionUser,
 
 // ---- notify ------------------------------------------------------------------------------------
 
-/** A log row for root: refused or odd notifies, failed credits. Never throws. */
-export async function alertRoot(env: Env, content: string, metadata: Record<string, unknown>) {
-  console.warn(`payment: ${content}`, JSON.stringify(metadata).slice(0, 500))
-  try {
-    const db = createDb(env.DB)
-    const [root] = await db.select({ id: users.id, username: users.username }).from(users).where(sql`${users.role} >= 100`).orderBy(users.id).limit(1)
-    await db
-      .insert(logs)
-      .values({ userId: root?.id ?? 0, username: root?.username ?? '', createdAt: nowSeconds(), type: LOG_TYPE.SYSTEM, content: `Payment: ${content}`, metadata })
-  } catch (err) {
-    console.error('payment: could not write the alert log', err)
-  }
-}
-
-const rawOf = (req: NotifyRequest) => ({ method: req.method, query: req.url.search.slice(0, 2000), body: req.body.slice(0, 4000) })
-
 export type CompleteResult = { ok: true; duplicate: boolean } | { ok: false; retry: boolean; reason: string }
 
 /**
@@ -257,12 +244,10 @@ export async function handleNotify(env: Env, uuid: string, req: NotifyRequest): 
   const db = createDb(env.DB)
   const [row] = await db.select().from(payments).where(eq(payments.uuid, uuid)).limit(1)
   const gateway = row && gatewayOf(row.type)
-  if (!row || !gateway) {
-    await alertRoot(env, `notify for unknown gateway ${uuid.slice(0, 40)} refused`, { uuid: uuid.slice(0, 40), raw: rawOf(req) })
-    return new Response('unknown payment gateway', { status: 404 })
-  }
+  // Anyone can call this route: an unknown gateway is a plain 404 that writes nothing.
+  if (!row || !gateway) return new Response('unknown payment gateway', { status: 404 })
   if (!row.enable || row.deletedAt) {
-    await alertRoot(env, `notify for disabled gateway ${row.name} (#${row.id}) refused`, { gateway_id: row.id, raw: rawOf(req) })
+    await alertRootThrottled(env, row.id, 'disabled', `notify for disabled gateway ${row.name} (#${row.id}) refused`, { gateway_id: row.id, raw: rawOf(req) })
     return gateway.ack('reject', 'gateway disabled')
   }
   let outcome
@@ -273,7 +258,7 @@ export async function handleNotify(env: Env, uuid: string, req: NotifyRequest): 
     outcome = { kind: 'invalid' as const, reason: 'unreadable notify' }
   }
   if (outcome.kind === 'invalid') {
-    await alertRoot(env, `notify to ${row.name} (#${row.id}) refused: ${outcome.reason}`, {
+    await alertRootThrottled(env, row.id, 'invalid', `notify to ${row.name} (#${row.id}) refused: ${outcome.reason}`, {
       gateway_id: row.id,
       trade_no: outcome.tradeNo,
       reason: outcome.reason,
@@ -284,17 +269,23 @@ export async function handleNotify(env: Env, uuid: string, req: NotifyRequest): 
   if (outcome.kind === 'ignored') return gateway.ack('ok')
   const [order] = await db.select().from(orders).where(eq(orders.tradeNo, outcome.tradeNo)).limit(1)
   if (!order || order.gatewayId !== row.id) {
-    await alertRoot(env, `notify to ${row.name} (#${row.id}) for ${order ? "another gateway's" : 'an unknown'} order ${outcome.tradeNo.slice(0, 64)} refused`, {
-      gateway_id: row.id,
-      trade_no: outcome.tradeNo.slice(0, 64),
-      raw: rawOf(req),
-    })
+    await alertRootThrottled(
+      env,
+      row.id,
+      'unknown-order',
+      `notify to ${row.name} (#${row.id}) for ${order ? "another gateway's" : 'an unknown'} order ${outcome.tradeNo.slice(0, 64)} refused`,
+      {
+        gateway_id: row.id,
+        trade_no: outcome.tradeNo.slice(0, 64),
+        raw: rawOf(req),
+      }
+    )
     return gateway.ack('reject', 'unknown order')
   }
   const result = await completeOrder(env, row, order, outcome, 'notify')
   if (result.ok) {
     if (result.duplicate)
-      await alertRoot(env, `repeated notify for order ${order.tradeNo} acknowledged; nothing credited again`, {
+      await alertRootThrottled(env, row.id, 'repeated', `repeated notify for order ${order.tradeNo} acknowledged; nothing credited again`, {
         gateway_id: row.id,
         trade_no: order.tradeNo,
         gateway_no: outcome.gatewayNo,

@@ -81,3 +81,59 @@ describe('channel key secrecy', () => {
     expect((await getRoutingTable(env)).channels[channelId]!.key).toBe('changed-in-d1')
   })
 })
+
+// Round 3, finding 5: a saved key goes only to the saved base URL, unless root or a fresh key.
+describe('a saved channel key stays with its base URL', () => {
+  const ATTACKER = 'https://upstream.test/attacker'
+  const sawSecretAt = (prefix: string) => upstream.calls.some((c) => c.key === SECRET_KEY && c.url.startsWith(prefix))
+
+  it('refuses an admin who sends a saved key to another base URL or type; a typed key or root may', async () => {
+    const { root, admin, channelId } = await rootAndAdmin()
+    const moved = await admin.post('/api/channel/provider_models_list', { type: 1, id: channelId, base_url: ATTACKER })
+    expect(moved.status).toBe(403)
+    expect(moved.body).toMatchObject({ success: false, message: expect.stringContaining('Only root') })
+    expect((await admin.post('/api/channel/provider_models_list', { type: 14, id: channelId, base_url: '' })).status).toBe(403)
+    expect(upstream.calls.some((c) => c.key === SECRET_KEY)).toBe(false)
+
+    // Empty base URL means the saved one; a trailing slash is the same URL.
+    expect((await admin.post('/api/channel/provider_models_list', { type: 1, id: channelId, base_url: '' })).body.data).toEqual(['gpt-4o'])
+    expect((await admin.post('/api/channel/provider_models_list', { type: 1, id: channelId, base_url: 'https://upstream.test/' })).status).toBe(200)
+    expect(sawSecretAt(ATTACKER)).toBe(false)
+
+    // A key typed into the form goes where the form says: that is the admin's own key.
+    expect((await admin.post('/api/channel/provider_models_list', { type: 1, id: channelId, key: 'typed-key', base_url: ATTACKER })).status).toBe(200)
+    expect(upstream.calls.at(-1)).toMatchObject({ key: 'typed-key', url: `${ATTACKER}/v1/models` })
+    expect(sawSecretAt(ATTACKER)).toBe(false)
+
+    // Root reads the key anyway, so root may.
+    expect((await root.post('/api/channel/provider_models_list', { type: 1, id: channelId, base_url: ATTACKER })).status).toBe(200)
+    expect(sawSecretAt(ATTACKER)).toBe(true)
+  })
+
+  it('lets only root move a kept key to another base URL, and audits key and base URL changes without the key', async () => {
+    const { root, admin, channelId } = await rootAndAdmin()
+    const ip = { headers: { 'cf-connecting-ip': '203.0.113.7' } }
+    const moved = await admin.put('/api/channel/', { ...form, id: channelId, key: '', base_url: ATTACKER }, ip)
+    expect(moved.status).toBe(403)
+    expect(moved.body.message).toContain('Only root can change the base URL while keeping the saved key')
+    expect((await root.get(`/api/channel/${channelId}`)).body.data).toMatchObject({ key: SECRET_KEY, base_url: 'https://upstream.test' })
+
+    // With a new key the admin may move it; root may move the kept one.
+    expect((await admin.put('/api/channel/', { ...form, id: channelId, key: 'admin-own-key-0123456789', base_url: ATTACKER }, ip)).status).toBe(200)
+    expect((await root.put('/api/channel/', { ...form, id: channelId, key: '', base_url: 'https://upstream.test/v2' })).status).toBe(200)
+    expect((await root.get(`/api/channel/${channelId}`)).body.data).toMatchObject({ key: 'admin-own-key-0123456789', base_url: 'https://upstream.test/v2' })
+    // A rename changes neither: no audit row.
+    expect((await root.put('/api/channel/', { ...form, id: channelId, key: '', base_url: 'https://upstream.test/v2', name: 'renamed' })).status).toBe(200)
+
+    const { results } = await env.DB.prepare('SELECT username, content, source_ip, metadata FROM logs WHERE type = 3 AND content LIKE ? ORDER BY id')
+      .bind('%updated channel%')
+      .all<any>()
+    expect(results).toHaveLength(2)
+    expect(results[0]).toMatchObject({ username: 'keysadmin', source_ip: '203.0.113.7' })
+    expect(results[0].content).toContain('key changed, base URL https://upstream.test → https://upstream.test/attacker')
+    expect(results[1].content).toContain('key unchanged, base URL https://upstream.test/attacker → https://upstream.test/v2')
+    expect(JSON.parse(results[0].metadata)).toMatchObject({ key_changed: true, base_url_changed: true, actor: 'keysadmin' })
+    expect(JSON.stringify(results)).not.toContain('admin-own-key')
+    expect(JSON.stringify(results)).not.toContain(SECRET_KEY)
+  })
+})

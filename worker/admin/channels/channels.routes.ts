@@ -1,6 +1,7 @@
 /**
  * /api/channel (admin): lists and filters, detail (key in clear for root, masked for other admins),
- * create (batch keys), update (an empty key keeps the current one), inline edits, copy, delete
+ * create (batch keys), update (an empty key keeps the current one; moving a kept key to another
+ * base URL is root's, see stored-key.ts), inline edits, copy, delete
  * (one, batch, all disabled), batch model removal and Azure API version, pool keys (masked, with
  * status; re-enable one) and the status history,
  * speed tests (one or all), live model lists from the supplier, the type catalogue and tags.
@@ -18,6 +19,8 @@ import { applyMonitoring, testAllChannels, testChannel } from './channel-test'
 import { refreshAllBalances, refreshBalance } from './channel-balance'
 import { requireXsrf } from '../oauth/require-xsrf'
 import { enableKeyByAdmin, listHistory, listKeys } from './channel-keys'
+import { assertBaseUrlChangeAllowed, auditChannelUpdate, modelsListTarget } from './stored-key'
+import { clientIp } from '../../lib/client-ip'
 import {
   batchValueSchema,
   channelFields,
@@ -98,13 +101,12 @@ export const channelRoutes = new Hono<HonoEnv>()
   .post('/channel/provider_models_list', adminRoute, validate('json', providerModelsSchema), async (c) => {
     const body = c.req.valid('json')
     assertOutboundUrls(c.env, body.base_url, 'base_url')
-    const type = channelType(body.type)!
+    const stored = !body.key && body.id !== undefined ? await getChannel(c.env, body.id) : undefined
+    const target = modelsListTarget(c.get('user')!, body, stored)
+    if (!target?.key) throw new ApiError(400, 'Key cannot be empty', { data: { fields: { key: 'Key cannot be empty' } } })
+    const type = channelType(target.type)!
     if (!type.adapter.modelsRequest || !type.adapter.parseModels) throw new ApiError(400, 'This channel type cannot list its models')
-    const key = body.key || (body.id !== undefined ? (await getChannel(c.env, body.id)).key : '')
-    if (!key) throw new ApiError(400, 'Key cannot be empty', { data: { fields: { key: 'Key cannot be empty' } } })
-    const res = await fetch(
-      type.adapter.modelsRequest({ id: 0, type: body.type, name: '', key: key.split('\n')[0]!.trim(), baseUrl: body.base_url.split('\n')[0] ?? '', other: body.other })
-    ).catch((err: Error) => {
+    const res = await fetch(type.adapter.modelsRequest(target)).catch((err: Error) => {
       throw new ApiError(502, `Failed to get model list: ${err.message}`)
     })
     if (!res.ok) throw new ApiError(502, `Failed to get model list: the supplier answered ${res.status}`)
@@ -127,8 +129,13 @@ export const channelRoutes = new Hono<HonoEnv>()
   .post('/channel/copy/:id', adminRoute, validate('param', idParam), async (c) => ok(c, channelView(await copyChannel(c.env, c.req.valid('param').id)), 'Copied'))
   .put('/channel/', adminRoute, validate('json', updateChannelSchema), async (c) => {
     const body = c.req.valid('json')
+    const actor = c.get('user')!
     assertOutboundUrls(c.env, body.base_url, 'base_url')
-    return ok(c, channelView(await updateChannel(c.env, body.id, body)), 'Updated')
+    const before = await getChannel(c.env, body.id)
+    assertBaseUrlChangeAllowed(actor, before, body)
+    const after = await updateChannel(c.env, body.id, body)
+    await auditChannelUpdate(c.env, actor, before, after, clientIp(c.req))
+    return ok(c, channelView(after), 'Updated')
   })
   .patch('/channel/', adminRoute, validate('json', patchChannelSchema), async (c) => {
     const { id, ...patch } = c.req.valid('json')

@@ -1,13 +1,15 @@
 /**
- * Manage-log rows for administrative actions that move no money (key reveals, channel key reveals):
- * written straight to D1, shown in the owner's log and in the admin log with the actor's id and name.
+ * Manage-log rows for administrative actions that move no money themselves (key reveals, channel
+ * key and base URL changes, payment gateway changes): written straight to D1, shown in the owner's
+ * log and in the admin log with the actor's id and name and, when the caller passes it, the
+ * client address. Secrets never go in: callers record only whether a secret changed.
  */
 import { createDb } from '../../db/client'
 import { LOG_TYPE, logs } from '../../db/schema'
 import { nowSeconds } from '../../lib/time'
 import type { SessionUser } from '../../env'
 
-export async function auditLog(env: Env, actor: SessionUser, owner: { id: number; username: string }, content: string, extra: Record<string, unknown> = {}) {
+export async function auditLog(env: Env, actor: SessionUser, owner: { id: number; username: string }, content: string, extra: Record<string, unknown> = {}, sourceIp = '') {
   await createDb(env.DB)
     .insert(logs)
     .values({
@@ -16,6 +18,7 @@ export async function auditLog(env: Env, actor: SessionUser, owner: { id: number
       createdAt: nowSeconds(),
       type: LOG_TYPE.MANAGE,
       content,
+      sourceIp,
       metadata: { ...extra, actor_id: actor.id, actor: actor.username },
     })
 }

@@ -110,7 +110,7 @@ export const alipay: Gateway<AlipayConfig> = {
     { key: 'public_key', kind: 'textarea', required: true },
     { key: 'pay_type', kind: 'select', options: [...ALIPAY_PAY_TYPES], default: 'facepay' },
     { key: 'seller_id', kind: 'text' },
-    { key: 'gateway_url', kind: 'text', default: ALIPAY_GATEWAY, advanced: true },
+    { key: 'gateway_url', kind: 'text', default: ALIPAY_GATEWAY, advanced: true, host: true },
   ],
   schema,
 

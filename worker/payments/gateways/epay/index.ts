@@ -38,7 +38,7 @@ export const epay: Gateway<EpayConfig> = {
   type: 'epay',
   currencies: ['CNY', 'USD'],
   fields: [
-    { key: 'pay_domain', kind: 'text', required: true, default: 'https://pay.example.com' },
+    { key: 'pay_domain', kind: 'text', required: true, default: 'https://pay.example.com', host: true },
     { key: 'partner_id', kind: 'text', required: true },
     { key: 'key', kind: 'text', required: true, secret: true },
     { key: 'pay_type', kind: 'select', options: [...EPAY_PAY_TYPES] },

@@ -62,7 +62,7 @@ export const stripe: Gateway<StripeConfig> = {
   fields: [
     { key: 'secret_key', kind: 'text', required: true, secret: true },
     { key: 'webhook_secret', kind: 'text', secret: true },
-    { key: 'api_base', kind: 'text', default: 'https://api.stripe.com', advanced: true },
+    { key: 'api_base', kind: 'text', default: 'https://api.stripe.com', advanced: true, host: true },
   ],
   schema,
 

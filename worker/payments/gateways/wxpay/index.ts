@@ -108,7 +108,7 @@ export const wxpay: Gateway<WxpayConfig> = {
     { key: 'mch_private_key', kind: 'textarea', required: true, secret: true },
     { key: 'platform_public_key', kind: 'textarea', required: true },
     { key: 'platform_serial', kind: 'text' },
-    { key: 'api_base', kind: 'text', default: WXPAY_API, advanced: true },
+    { key: 'api_base', kind: 'text', default: WXPAY_API, advanced: true, host: true },
   ],
   schema,
 

@@ -17,6 +17,8 @@ import { copyText } from '@/lib/clipboard'
 import { gatewaysQueryOptions, useDeleteGateway, useToggleGateway, type Gateway } from '../api'
 import { GatewayIcon } from './gateway-icon'
 import { GatewaySheet } from './gateway-sheet'
+import { useAuthUser } from '@/stores/auth-store'
+import { ROLE } from '@contract/enums'
 
 const fee = (g: Gateway) => {
   const parts = []
@@ -33,15 +35,19 @@ export function GatewaysPanel() {
   const [sheet, setSheet] = useState<{ open: boolean; row?: Gateway }>({ open: false })
   const [deleting, setDeleting] = useState<Gateway | undefined>()
   const rows = data?.data ?? []
+  // Gateways move money and hold secrets: creating, changing and deleting one is root's (the API refuses others).
+  const isRoot = (useAuthUser()?.role ?? 0) >= ROLE.ROOT
 
   return (
     <div className="grid gap-3">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <p className="text-sm text-muted-foreground">{t('gateways.description')}</p>
-        <Button onClick={() => setSheet({ open: true })} data-testid="gateway-create">
-          <Plus />
-          {t('gateways.create')}
-        </Button>
+        <p className="text-sm text-muted-foreground">{isRoot ? t('gateways.description') : t('gateways.rootOnly')}</p>
+        {isRoot && (
+          <Button onClick={() => setSheet({ open: true })} data-testid="gateway-create">
+            <Plus />
+            {t('gateways.create')}
+          </Button>
+        )}
       </div>
       <Card className="gap-0 overflow-hidden py-0">
         <Table>
@@ -100,19 +106,30 @@ export function GatewaysPanel() {
                 <TableCell>
                   <Switch
                     checked={g.enable}
-                    disabled={toggle.isPending}
+                    disabled={!isRoot || toggle.isPending}
                     onCheckedChange={(enable) => toggle.mutate({ id: g.id, enable })}
                     aria-label={t('columns.enable')}
                     data-testid="gateway-enable"
                   />
                 </TableCell>
                 <TableCell className="text-right whitespace-nowrap">
-                  <Button variant="ghost" size="icon" className="size-8" onClick={() => setSheet({ open: true, row: g })} aria-label={t('actions.edit')} data-testid="gateway-edit">
-                    <Pencil />
-                  </Button>
-                  <Button variant="ghost" size="icon" className="size-8 text-destructive" onClick={() => setDeleting(g)} aria-label={t('actions.delete')}>
-                    <Trash2 />
-                  </Button>
+                  {isRoot && (
+                    <>
+                      <Button
+                        variant="ghost"
+                        size="icon"
+                        className="size-8"
+                        onClick={() => setSheet({ open: true, row: g })}
+                        aria-label={t('actions.edit')}
+                        data-testid="gateway-edit"
+                      >
+                        <Pencil />
+                      </Button>
+                      <Button variant="ghost" size="icon" className="size-8 text-destructive" onClick={() => setDeleting(g)} aria-label={t('actions.delete')}>
+                        <Trash2 />
+                      </Button>
+                    </>
+                  )}
                 </TableCell>
               </TableRow>
             ))}
