@@ -79,6 +79,19 @@ describe('kling relay', () => {
     expect(metadata.status).toBe(400)
     expect(metadata.json).toMatchObject({ code: 'invalid_request', data: null })
     expect((await send('/kling/v1/videos/text2video', { key, json: { prompt: 'x', callback_url: 'https://u:p@upstream.test/cb' } })).status).toBe(400)
+    // So is one on this machine or the LAN in any notation, and any plain-http one (the users' guard).
+    for (const callback_url of [
+      'http://upstream.test/cb',
+      'https://127.1:2019/stop',
+      'https://0x7f000001/',
+      'https://[::ffff:127.0.0.1]/',
+      'https://localhost./',
+      'https://10.0.0.5/',
+    ]) {
+      const refused = await send('/kling/v1/videos/text2video', { key, json: { prompt: 'x', callback_url } })
+      expect(refused.status, callback_url).toBe(400)
+      expect(refused.json.message, callback_url).toMatch(/^callback_url must/)
+    }
     const banned = await send('/kling/v1/videos/text2video', { key, json: { prompt: 'something banned' } })
     expect(banned.status).toBe(400)
     expect(banned.json).toMatchObject({ code: 'submit_failed', data: null })

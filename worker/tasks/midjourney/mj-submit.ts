@@ -130,7 +130,7 @@ export async function submitMj(c: Context<HonoEnv>, auth: RelayAuth, route: MjRo
   const settings = await getSettings(c.env, c.executionCtx)
   // The client's hook is only kept (and checked) when forwarding is on; otherwise it is dropped, as one-hub does.
   const clientHook = typeof body.notifyHook === 'string' && body.notifyHook && settings.bool('MjNotifyEnabled') ? body.notifyHook : ''
-  const hookProblem = clientHook ? clientHookProblem(c.env, clientHook) : undefined
+  const hookProblem = clientHook ? clientHookProblem(clientHook) : undefined
   if (hookProblem) throw new ApiError(400, `notifyHook: ${hookProblem}`)
 
   const originId = route === 'simple-change' ? String(body.content).split(' ')[0]! : typeof body.taskId === 'string' ? body.taskId : undefined
