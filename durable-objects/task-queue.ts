@@ -18,7 +18,7 @@ import { clientPayload } from '../worker/tasks/midjourney/mj-notify'
 import { postToClientHook } from '../worker/tasks/client-hook'
 import { refreshMjTasks, wroteUpdate, type MjRow } from '../worker/tasks/midjourney/mj-store'
 import type { TaskRow } from '../worker/tasks/suno/suno-store'
-import { refreshTaskRows } from '../worker/tasks/task-rows'
+import { markPolled, refreshTaskRows } from '../worker/tasks/task-rows'
 
 export type QueuedPlatform = 'mj' | 'suno' | 'kling'
 
@@ -101,6 +101,12 @@ export class TaskQueue extends DurableObject<Env> {
         const open = before.filter((r) => r.progress !== '100%')
         const after: (MjRow | TaskRow)[] =
           platform === 'mj' ? await refreshMjTasks(this.env, open as MjRow[], channels) : await refreshTaskRows(this.env, open as TaskRow[], channels)
+        // Console lists leave recently polled rows alone (worker/tasks/task-rows.ts); a failed stamp only costs an extra poll.
+        if (platform !== 'mj')
+          await markPolled(
+            this.env,
+            open.map((r) => r.id)
+          ).catch((err) => console.error(`task queue stamp failed: ${(err as Error).message}`))
         const byId = new Map(after.map((r, i) => [r.id, { row: r, changed: r !== open[i] }]))
         if (platform === 'mj') await this.forward((after as MjRow[]).filter(wroteUpdate))
         for (const e of mine) {

@@ -14,7 +14,8 @@
  * bindings from Node); nothing is served there. LOG_REQUESTS=1 serves through that entry worker
  * instead, which prints a line per request (slower: two more workers on every request).
  * Relay calls to suppliers leave through workerd's own network service (directNetwork() below),
- * not through Miniflare's outbound interceptor worker.
+ * not through Miniflare's outbound interceptor worker; calls to URLs users supply (task hooks)
+ * through one that reaches public addresses only (publicNetwork()).
  *
  * Options (env): PORT (8787), HOST (127.0.0.1), PERSIST_DIR (.wrangler/state),
  * VARS as JSON to override [vars] (the test server raises CRITICAL_RATE_LIMIT), NO_CRON=1,
@@ -79,7 +80,7 @@ export async function startServer({
             {
               ...gatewayOptions,
               bindings: { ...gatewayOptions.bindings, ...vars },
-              serviceBindings: { ...gatewayOptions.serviceBindings, [assets.binding]: ASSETS_WORKER, ...directNetwork() },
+              serviceBindings: { ...gatewayOptions.serviceBindings, [assets.binding]: ASSETS_WORKER, ...directNetwork(), ...publicNetwork() },
               modules: [{ type: 'ESModule', path: path.join(outdir, 'index.js') }],
               modulesRoot: outdir,
               unsafeDirectSockets: [{ host, port }],
@@ -90,7 +91,7 @@ export async function startServer({
             {
               ...workerOptions,
               bindings: { ...workerOptions.bindings, ...vars },
-              serviceBindings: { ...workerOptions.serviceBindings, ...directNetwork() },
+              serviceBindings: { ...workerOptions.serviceBindings, ...directNetwork(), ...publicNetwork() },
               modules: [{ type: 'ESModule', path: path.join(outdir, 'index.js') }],
               modulesRoot: outdir,
             },
@@ -134,6 +135,16 @@ export function directNetwork() {
   return {
     DIRECT_NETWORK: { network: { allow: ['public', 'private', '240.0.0.0/4'], tlsOptions: { trustBrowserCas: true, trustedCertificates: trustedCertificates() } } },
   }
+}
+
+/**
+ * The binding the gateway calls URLs its users supply through (task hooks, worker/tasks/client-hook.ts):
+ * workerd's network service limited to public addresses, so a hook whose DNS name resolves to a
+ * loopback, private or link-local address is refused by workerd itself, whatever the URL guard let
+ * through. Same certificates as directNetwork().
+ */
+export function publicNetwork() {
+  return { PUBLIC_NETWORK: { network: { allow: ['public'], tlsOptions: { trustBrowserCas: true, trustedCertificates: trustedCertificates() } } } }
 }
 
 function trustedCertificates() {

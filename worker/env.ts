@@ -33,6 +33,12 @@ declare global {
      * the global `fetch` is already direct.
      */
     DIRECT_NETWORK?: Fetcher
+    /**
+     * Only under `npm start`: a workerd network service that reaches public addresses only
+     * (`allow: ["public"]`), for calls to URLs users supply (task hooks, worker/tasks/client-hook.ts),
+     * so a DNS name that resolves to a loopback or private address fails. Unset on Cloudflare.
+     */
+    PUBLIC_NETWORK?: Fetcher
   }
 }
 

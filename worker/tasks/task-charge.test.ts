@@ -1,15 +1,16 @@
 /**
  * Task submits under the API key's own limits, as on the relay: requests per minute and budgets
  * refuse with 429, the limit's code and Retry-After in each platform's envelope, and a refused
- * submit charges nothing and writes no consume row.
+ * submit charges nothing and writes no consume row. A model outside the key's whitelist is refused
+ * (403) on every platform.
  */
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { ledger, send } from '../test/factories'
+import { createToken, ledger, send } from '../test/factories'
 import { TASK_START, taskFixture, useTaskUpstream } from '../test/task-mock'
 import { saveOptions } from '../settings/store'
 
-useTaskUpstream()
+const upstream = useTaskUpstream()
 
 /** A Suno (type 41) or Midjourney (type 34) channel, and a key with these token columns set. */
 async function limited(limits: Record<string, string | number>, type = 41) {
@@ -68,5 +69,34 @@ describe('task submits under the key’s limits', () => {
     const l = await ledger(user.id)
     expect(l.quota).toBe(TASK_START - 10_000)
     expect(l.consumeLogs).toBe(1)
+  })
+
+  it('refuses a model outside the key’s whitelist on every platform, in its own envelope, before anything is sent or held', async () => {
+    const { user } = await taskFixture({ suno_lyrics: 5, mj_imagine: 20 }, { key: 'task-key', type: 41, models: 'suno_lyrics' })
+    await taskFixture({ mj_imagine: 20 }, { key: 'task-key', type: 34, models: 'mj_imagine' })
+    await taskFixture({ 'kling-video_kling-v1_std_5': 100 }, { key: 'AK|SK', type: 53, baseUrl: 'https://upstream.test/kling', models: 'kling-video_kling-v1_std_5' })
+    const { key } = await createToken(user.id, { models: ['gpt-4o-mini'] })
+    const before = upstream.mock.calls.length
+
+    const suno = await send('/suno/submit/lyrics', { key, json: { prompt: 'the sea' } })
+    expect(suno.status).toBe(403)
+    expect(suno.json).toMatchObject({ code: 'model_not_allowed', data: null })
+    expect(suno.json.message).toContain('suno_lyrics')
+    const mj = await send('/mj/submit/imagine', { headers: { 'mj-api-secret': key }, json: { prompt: 'a red fox' } })
+    expect(mj.status).toBe(403)
+    expect(mj.json).toMatchObject({ type: 'model_not_allowed', result: null })
+    expect(mj.json.description).toContain('mj_imagine')
+    const kling = await send('/kling/v1/videos/text2video', { key, json: { prompt: 'a cat surfing' } })
+    expect(kling.status).toBe(403)
+    expect(kling.json).toMatchObject({ code: 'model_not_allowed', data: null })
+    expect(kling.json.request_id).toBeTruthy()
+
+    expect(upstream.mock.calls.length).toBe(before)
+    const l = await ledger(user.id)
+    expect(l.quota).toBe(TASK_START)
+    expect(l.consumeLogs).toBe(0)
+    // The same key with the model on its list submits.
+    const allowed = await createToken(user.id, { models: ['suno_lyrics'] })
+    expect((await send('/suno/submit/lyrics', { key: allowed.key, json: { prompt: 'the sea' } })).json.code).toBe('success')
   })
 })

@@ -1,8 +1,9 @@
 /**
  * Money and channels for asynchronous tasks (Midjourney, Suno, Kling). A submit picks a channel of the
- * task's supplier type that lists the action's price name, prices it as a `times` price × the group
- * ratio, reserves that in the user's wallet — under the API key's own limits (requests per minute,
- * per-model limits, concurrent submits, budget; token-limits.ts), as on the relay — then settles it
+ * task's supplier type that lists the action's price name (when the API key's model whitelist
+ * allows that name), prices it as a `times` price × the group ratio, reserves that in the user's
+ * wallet — under the API key's own limits (requests per minute, per-model limits, concurrent
+ * submits, budget; token-limits.ts), as on the relay — then settles it
  * when the upstream accepts the task or refunds it when the upstream refuses. A task that FAILS
  * later is refunded by a wallet credit keyed `task-refund:<platform>:<row id>`, so the poller, the
  * client's fetch and the timeout can race and the user still gets the money back exactly once
@@ -21,7 +22,7 @@ import { requestsPerMinute } from '../relay/group-limits'
 import { candidatesFor, getRoutingTable, type RoutedChannel } from '../relay/routing-table'
 import { weightedPick } from '../relay/select-channel'
 import { notifyTaskFinished } from '../telegram/notify'
-import type { RelayAuth } from '../relay/token-auth'
+import { assertModelAllowed, type RelayAuth } from '../relay/token-auth'
 import { admitLocally, checkLocally, localStatus, rateLimitHeaders, settleLocally, tokenlessSpec } from '../relay/token-limits'
 import { walletRefusal } from '../relay/wallet-refusals'
 import { clockNow } from '../lib/clock'
@@ -42,8 +43,13 @@ function taskRefusal(reason: RefusalReason, retryAfterMs?: number, headers?: Rec
   return new ApiError(err.status as ErrorStatus, err.message, { code: reason, type: err.type, headers: err.headers })
 }
 
-/** Pick an enabled channel of `type` serving `model` in the caller's group (or the pinned one). */
+/**
+ * Pick an enabled channel of `type` serving `model` in the caller's group (or the pinned one).
+ * Every submit (Midjourney, Suno, Kling) starts here, so this is where the API key's model
+ * whitelist is enforced, before any channel or money is touched, as the relay does.
+ */
 export function pickTaskChannel(table: Awaited<ReturnType<typeof getRoutingTable>>, auth: RelayAuth, type: number, model: string, pinned?: number): RoutedChannel {
+  assertModelAllowed(auth, model)
   const pin = pinned ?? auth.pinChannel
   if (pin !== undefined) {
     const ch = table.channels[pin]

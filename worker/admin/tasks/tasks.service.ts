@@ -9,7 +9,7 @@ import type { Page } from '../../lib/respond'
 import { getRoutingTable } from '../../relay/routing-table'
 import { refreshMjTasks, type MjRow } from '../../tasks/midjourney/mj-store'
 import { scrubData, type TaskRow } from '../../tasks/suno/suno-store'
-import { refreshTaskRows } from '../../tasks/task-rows'
+import { claimListRefresh, refreshTaskRows } from '../../tasks/task-rows'
 import type { BackgroundCtx } from '../../cache/versioned'
 import type { ImageRewrite } from '../../tasks/task-images'
 
@@ -87,7 +87,7 @@ async function page<R>(env: Env, from: string, q: { p: number; page_size: number
   return { rows: (rows!.results ?? []) as R[], total: ((count!.results?.[0] as { n: number } | undefined)?.n ?? 0) as number }
 }
 
-/** Unfinished rows on the page are brought up to date from their channels (one batched call each). */
+/** Unfinished rows given are brought up to date from their channels (one batched call each for Midjourney and Suno). */
 async function fresh<R extends { id: number; progress: string; username?: string }>(
   env: Env,
   rows: R[],
@@ -132,7 +132,10 @@ export async function listMj(env: Env, q: MjQuery, scope: Scope, rewrite: ImageR
 export async function listTasks(env: Env, q: TaskQuery, scope: Scope, background?: BackgroundCtx): Promise<Page<Record<string, unknown>>> {
   const admin = 'admin' in scope
   const listed = await page<TaskRow & { username?: string }>(env, 'tasks t', q, where(q, scope, 't'), 't')
-  const rows = await fresh<TaskRow & { username?: string }>(env, listed.rows, refreshTaskRows, background)
+  // Only rows nobody polled in the last 15 s, and a bounded number of them (task-rows.ts).
+  const due = await claimListRefresh(env, listed.rows)
+  const updated = new Map((await fresh<TaskRow & { username?: string }>(env, due, refreshTaskRows, background)).map((r) => [r.id, r]))
+  const rows = listed.rows.map((r) => updated.get(r.id) ?? r)
   const total = listed.total
   const data = rows.map((r) => ({
     id: r.id,

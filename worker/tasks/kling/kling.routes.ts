@@ -4,7 +4,7 @@
  * refund otherwise), and `GET /kling/v1/videos/{action}/{id}` for own tasks (refreshed from the
  * upstream on the way; the answer is Kling's last reply with the gateway's task id). The client's
  * `callback_url` is not passed on: the gateway polls (TaskQueue) and calls it itself with each
- * change, through the outbound guard (client-hook.ts, kling-store.ts). Errors answer
+ * change, through the users' URL guard (client-hook.ts, kling-store.ts). Errors answer
  * `{code, message, request_id, data:null}` with real HTTP statuses.
  */
 import { Hono, type Context } from 'hono'
@@ -60,7 +60,7 @@ async function submit(c: Context<HonoEnv>): Promise<Response> {
   const body: Record<string, unknown> = { ...parsed.data }
   delete body.callback_url
   const callback = parsed.data.callback_url ?? ''
-  const hookProblem = callback ? clientHookProblem(c.env, callback) : undefined
+  const hookProblem = callback ? clientHookProblem(callback) : undefined
   if (hookProblem) throw new ApiError(400, `callback_url ${hookProblem}.`, { code: 'invalid_request' })
   if (action === 'image2video' && !parsed.data.image) throw new ApiError(400, 'image2video needs an image.', { code: 'invalid_request' })
   if (action === 'text2video' && !parsed.data.prompt) throw new ApiError(400, 'text2video needs a prompt.', { code: 'invalid_request' })

@@ -8,6 +8,7 @@ import { pollUnfinishedTasks } from '../task-poller'
 import { taskQueueOf } from '../task-queue'
 import { klingJwt } from './kling-auth'
 import { applySunoUpdate, type TaskRow } from '../suno/suno-store'
+import { LIST_REFRESH_MAX } from '../task-rows'
 
 const upstream = useTaskUpstream()
 const START = TASK_START
@@ -79,6 +80,19 @@ describe('kling relay', () => {
     expect(metadata.status).toBe(400)
     expect(metadata.json).toMatchObject({ code: 'invalid_request', data: null })
     expect((await send('/kling/v1/videos/text2video', { key, json: { prompt: 'x', callback_url: 'https://u:p@upstream.test/cb' } })).status).toBe(400)
+    // So is one on this machine or the LAN in any notation, and any plain-http one (the users' guard).
+    for (const callback_url of [
+      'http://upstream.test/cb',
+      'https://127.1:2019/stop',
+      'https://0x7f000001/',
+      'https://[::ffff:127.0.0.1]/',
+      'https://localhost./',
+      'https://10.0.0.5/',
+    ]) {
+      const refused = await send('/kling/v1/videos/text2video', { key, json: { prompt: 'x', callback_url } })
+      expect(refused.status, callback_url).toBe(400)
+      expect(refused.json.message, callback_url).toMatch(/^callback_url must/)
+    }
     const banned = await send('/kling/v1/videos/text2video', { key, json: { prompt: 'something banned' } })
     expect(banned.status).toBe(400)
     expect(banned.json).toMatchObject({ code: 'submit_failed', data: null })
@@ -140,5 +154,66 @@ describe('kling relay', () => {
     expect((await alice.client.get('/api/task/self?action=text2video')).body.data.total_count).toBe(1)
     expect((await alice.client.get('/api/task/self?action=music')).body.data.total_count).toBe(1)
     expect((await root.get('/api/task/?platform=kling')).body.data.total_count).toBe(1)
+  })
+
+  it('the console list polls a Kling task at most once per 15 s, and a bounded number per call', async () => {
+    const { user, key } = await setup()
+    const ids: string[] = []
+    for (let i = 0; i < 3; i++) ids.push((await send('/kling/v1/videos/text2video', { key, json: { prompt: `clip ${i}` } })).json.data.task_id)
+    const client = await signedInUser('klinglister')
+    await env.DB.prepare('UPDATE tasks SET user_id = ? WHERE user_id = ?').bind(client.id, user.id).run()
+    const gets = () => upstream.mock.calls.filter((c) => /\/kling\/v1\/videos\/text2video\/kl-/.test(c.url)).length
+    const list = async () => (await client.client.get('/api/task/self?page_size=100')).body.data.data as any[]
+    /** Rows as if nobody had polled them for `seconds`. */
+    const age = (seconds: number) => env.DB.prepare('UPDATE tasks SET updated_at = updated_at - ? WHERE user_id = ?').bind(seconds, client.id).run()
+
+    // Just submitted: not due yet (the queue polls them in 15 s).
+    await list()
+    expect(gets()).toBe(0)
+    await age(20)
+    upstream.mock.advance(1)
+    const first = await list()
+    expect(gets()).toBe(3)
+    expect(first.map((r) => r.status)).toEqual(['IN_PROGRESS', 'IN_PROGRESS', 'IN_PROGRESS'])
+    // A second list right away shows the same rows without asking the upstream again.
+    const second = await list()
+    expect(gets()).toBe(3)
+    expect(second.map((r) => r.status)).toEqual(['IN_PROGRESS', 'IN_PROGRESS', 'IN_PROGRESS'])
+    // Once 15 s have passed they are due again.
+    await age(15)
+    upstream.mock.advance(2)
+    expect((await list()).map((r) => r.status)).toEqual(['SUCCESS', 'SUCCESS', 'SUCCESS'])
+    expect(gets()).toBe(6)
+    // A page of many open tasks is refreshed LIST_REFRESH_MAX at a time, the longest unpolled first.
+    const now = Math.floor(Date.now() / 1000)
+    for (let i = 0; i < LIST_REFRESH_MAX + 5; i++) {
+      await env.DB.prepare(
+        "INSERT INTO tasks (task_id, platform, user_id, channel_id, quota, action, status, submit_time, progress, created_at, updated_at) VALUES (?, 'kling', ?, (SELECT channel_id FROM tasks WHERE user_id = ? LIMIT 1), 1, 'text2video', 'SUBMITTED', ?, '0%', ?, ?)"
+      )
+        .bind(`kl-gone-${i}`, client.id, client.id, now, now - 60, now - 60)
+        .run()
+    }
+    const before = gets()
+    await list()
+    expect(gets() - before).toBe(LIST_REFRESH_MAX)
+    // The next call takes the five left over, and the one after that has nothing due.
+    await list()
+    expect(gets() - before).toBe(LIST_REFRESH_MAX + 5)
+    await list()
+    expect(gets() - before).toBe(LIST_REFRESH_MAX + 5)
+    // The queue stamps what it polls too, so a list right after a queue pass leaves those rows alone.
+    await age(60)
+    const open = (await env.DB.prepare("SELECT id, channel_id FROM tasks WHERE user_id = ? AND progress != '100%'").bind(client.id).all<{ id: number; channel_id: number }>())
+      .results
+    const queue = taskQueueOf(env, open[0]!.channel_id)
+    await queue.track(
+      'kling',
+      open.map((r) => r.id)
+    )
+    await queue.pollDue(Date.now() + 20_000)
+    const afterQueue = gets()
+    expect(afterQueue - before).toBe(2 * (LIST_REFRESH_MAX + 5)) // the queue polled all 25
+    await list()
+    expect(gets()).toBe(afterQueue)
   })
 })

@@ -81,6 +81,9 @@ describe('midjourney notify callback', () => {
     const bad = await mj('/mj/submit/imagine', key, { prompt: 'x', notifyHook: 'http://169.254.169.254/latest' })
     expect(bad.status).toBe(400)
     expect(bad.json.code).toBe(4)
+    const loopback = await mj('/mj/submit/imagine', key, { prompt: 'x', notifyHook: 'https://2130706433:2019/stop' })
+    expect(loopback.status).toBe(400)
+    expect(loopback.json.description).toMatch(/^notifyHook: must not point at a loopback address/)
     const submit = await mj('/mj/submit/imagine', key, { prompt: 'a harbour', notifyHook: 'https://upstream.test/client-hook?job=7' })
     const id = submit.json.result as string
     const sent = upstream.mock.calls.find((c) => c.url.endsWith('/mj/submit/imagine'))!

@@ -94,13 +94,26 @@ export function actionOf(route: MjRoute, body: Record<string, any>): string {
 /** Price name of an action: mj_imagine, mj_turbo_upscale, mj_relax_variation… */
 export const priceName = (mode: MjMode, action: string) => `mj_${mode === 'fast' ? '' : `${mode}_`}${action.toLowerCase()}`
 
-const MODE_FLAGS = /\s--(?:fast|relax|turbo)\b/gi
+/**
+ * Mode flags in a prompt would override the mode the route priced. Midjourney reads them after two
+ * hyphens or after a typographic dash (an em dash `—` is what `--` becomes under autocorrect), so
+ * every dash form is stripped: a run of dashes that is two or more long or holds any non-ASCII
+ * dash (hyphen, en/em dash, horizontal bar, minus sign, their small and full-width forms), wherever
+ * it stands and whatever the case, with the spaces before it.
+ */
+const LONG_DASHES = '\u2010-\u2015\u2212\uFE58\uFE63\uFF0D'
+const MODE_FLAGS = new RegExp(`\\s*(?:-[-${LONG_DASHES}]|[${LONG_DASHES}])[-${LONG_DASHES}]*(?:fast|relax|turbo)\\b`, 'gi')
+
+const GLUED = new RegExp(`[\\p{L}\\p{N}${LONG_DASHES}-]`, 'u')
+
+/** The prompt without mode flags; a flag glued to a word or flag after it (`a--fast--ar 2:3`) leaves a space. */
+export const stripModeFlags = (prompt: string) => prompt.replace(MODE_FLAGS, (flag, at: number) => (GLUED.test(prompt[at + flag.length] ?? '') ? ' ' : '')).trim()
 
 function upstreamBody(route: MjRoute, body: Record<string, any>, mode: MjMode, origin: MjRow | null, hook: string | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = { ...body, accountFilter: { ...(body.accountFilter ?? {}), modes: [mode.toUpperCase()] } }
   delete out.notifyHook
   if (hook) out.notifyHook = hook
-  if (typeof out.prompt === 'string') out.prompt = out.prompt.replace(MODE_FLAGS, '').trim()
+  if (typeof out.prompt === 'string') out.prompt = stripModeFlags(out.prompt)
   if (origin && route === 'simple-change') out.content = `${origin.mj_id} ${String(body.content).split(' ')[1]}`
   else if (origin) out.taskId = origin.mj_id
   return out
@@ -117,7 +130,7 @@ export async function submitMj(c: Context<HonoEnv>, auth: RelayAuth, route: MjRo
   const settings = await getSettings(c.env, c.executionCtx)
   // The client's hook is only kept (and checked) when forwarding is on; otherwise it is dropped, as one-hub does.
   const clientHook = typeof body.notifyHook === 'string' && body.notifyHook && settings.bool('MjNotifyEnabled') ? body.notifyHook : ''
-  const hookProblem = clientHook ? clientHookProblem(c.env, clientHook) : undefined
+  const hookProblem = clientHook ? clientHookProblem(clientHook) : undefined
   if (hookProblem) throw new ApiError(400, `notifyHook: ${hookProblem}`)
 
   const originId = route === 'simple-change' ? String(body.content).split(' ')[0]! : typeof body.taskId === 'string' ? body.taskId : undefined

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { createChannel, createToken, createUser, ledger, send, setPrice } from '../../test/factories'
 import { TASK_START, taskFixture, useTaskUpstream } from '../../test/task-mock'
 import { pollUnfinishedTasks } from '../task-poller'
+import { stripModeFlags } from './mj-submit'
 
 const upstream = useTaskUpstream()
 const START = TASK_START
@@ -78,6 +79,37 @@ describe('midjourney relay', () => {
       { action: 'VARIATION', quota: 50_000 },
       { action: 'UPSCALE', quota: 25_000 },
     ])
+  })
+
+  it('mode flags are stripped in every dash form, anywhere and in any case, so a relax price never runs turbo', async () => {
+    const cases: [string, string][] = [
+      ['a cat --turbo', 'a cat'],
+      ['a cat \u2014turbo', 'a cat'], // em dash
+      ['a cat \u2013turbo', 'a cat'], // en dash
+      ['a cat \u2014-turbo', 'a cat'], // em dash + hyphen
+      ['a cat -\u2014turbo', 'a cat'],
+      ['a cat \u2212turbo', 'a cat'], // minus sign
+      ['a cat \uFF0D\uFF0Dfast', 'a cat'], // full-width hyphen-minus
+      ['a cat---relax', 'a cat'],
+      ['--FAST a cat', 'a cat'],
+      ['\u2014Relax a cat', 'a cat'],
+      ['a --turbo cat', 'a cat'],
+      ['a \u2014TURBO cat \u2013fast --relax', 'a cat'],
+      ['a cat\u2014turbo', 'a cat'], // no space before it
+      ['a cat--turbo--ar 2:3', 'a cat --ar 2:3'],
+      ['a cat --ar 2:3 \u2014turbo --stylize 50', 'a cat --ar 2:3 --stylize 50'],
+    ]
+    for (const [prompt, stripped] of cases) expect(stripModeFlags(prompt), prompt).toBe(stripped)
+    // Words that only contain a mode's name, and single ASCII hyphens, stay.
+    for (const kept of ['fast-food --fastest', 'well-relaxed turbocharged', 'a cat -turbo']) expect(stripModeFlags(kept), kept).toBe(kept)
+
+    const { user, key } = await setup()
+    const relax = await send('/mj-relax/mj/submit/imagine', { key, json: { prompt: 'a cat \u2014turbo, at dusk\u2013FAST' } })
+    expect(relax.json.code).toBe(1)
+    const sent = upstream.mock.calls.at(-1)!.body
+    expect(sent.prompt).toBe('a cat, at dusk')
+    expect(sent.accountFilter.modes).toEqual(['RELAX'])
+    expect((await ledger(user.id)).quota).toBe(START - 30_000)
   })
 
   it('upload-discord-images answers the upstream URLs, is stored as a finished UPLOAD and costs its (zero) price', async () => {
