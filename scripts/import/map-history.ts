@@ -63,7 +63,7 @@ function closeUnfinished(row: Record<string, Value>): Record<string, Value> {
   if (row.progress === MJ_FINISHED) return row
   const was = `was ${row.status || 'no status'} at ${row.progress || '0%'}`
   const reason = row.fail_reason ? `${IMPORTED_UNFINISHED} (${was}): ${row.fail_reason}` : `${IMPORTED_UNFINISHED} (${was})`
-  return { ...row, status: 'FAILURE', progress: MJ_FINISHED, fail_reason: reason, finish_time: row.finish_time || row.submit_time }
+  return { ...row, status: 'FAILURE', progress: MJ_FINISHED, fail_reason: reason, finish_time: row.finish_time || row.submit_time || 0 }
 }
 
 export function mapMidjourneys(plan: ImportPlan, rows: Row[]) {
@@ -76,30 +76,32 @@ export function mapMidjourneys(plan: ImportPlan, rows: Row[]) {
       continue
     }
     if (str(r.progress) !== MJ_FINISHED) closed++
-    out.push(closeUnfinished({
-      id: int(r.id),
-      code: int(r.code),
-      user_id: int(r.user_id),
-      action: str(r.action),
-      mj_id: str(r.mj_id),
-      prompt: str(r.prompt),
-      prompt_en: str(r.prompt_en),
-      description: str(r.description),
-      state: str(r.state),
-      submit_time: seconds(r.submit_time),
-      start_time: seconds(r.start_time),
-      finish_time: seconds(r.finish_time),
-      image_url: str(r.image_url),
-      status: str(r.status),
-      progress: str(r.progress),
-      fail_reason: str(r.fail_reason),
-      channel_id: int(r.channel_id),
-      quota: int(r.quota),
-      buttons: str(r.buttons),
-      properties: str(r.properties),
-      mode: str(r.mode),
-      token_id: int(r.token_id),
-    }))
+    out.push(
+      closeUnfinished({
+        id: int(r.id),
+        code: int(r.code),
+        user_id: int(r.user_id),
+        action: str(r.action),
+        mj_id: str(r.mj_id),
+        prompt: str(r.prompt),
+        prompt_en: str(r.prompt_en),
+        description: str(r.description),
+        state: str(r.state),
+        submit_time: seconds(r.submit_time),
+        start_time: seconds(r.start_time),
+        finish_time: seconds(r.finish_time),
+        image_url: str(r.image_url),
+        status: str(r.status),
+        progress: str(r.progress),
+        fail_reason: str(r.fail_reason),
+        channel_id: int(r.channel_id),
+        quota: int(r.quota),
+        buttons: str(r.buttons),
+        properties: str(r.properties),
+        mode: str(r.mode),
+        token_id: int(r.token_id),
+      })
+    )
   }
   if (closed) plan.notes.push(`midjourneys: ${closed} unfinished task(s) imported as failed, without a refund (the source gateway settled them)`)
   plan.add({ table: 'midjourneys', rows: out, onConflict: 'ignore' })

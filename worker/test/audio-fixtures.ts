@@ -63,19 +63,10 @@ export function flacFile(o: { rate: number; channels: number; bits: number; tota
   info.set(be(4096, 2), 0)
   info.set(be(4096, 2), 2)
   // 20 bits rate, 3 bits channels − 1, 5 bits bits − 1, 36 bits total samples.
-  const packed = BigInt(o.rate) << 44n | BigInt(o.channels - 1) << 41n | BigInt(o.bits - 1) << 36n | BigInt(o.totalSamples)
+  const packed = (BigInt(o.rate) << 44n) | (BigInt(o.channels - 1) << 41n) | (BigInt(o.bits - 1) << 36n) | BigInt(o.totalSamples)
   for (let i = 0; i < 8; i++) info[10 + i] = Number((packed >> BigInt(8 * (7 - i))) & 0xffn)
   const picture = o.pictureBytes ?? 0
-  return concat(
-    text('fLaC'),
-    new Uint8Array([0]),
-    be(34, 3),
-    info,
-    new Uint8Array([0x80 | 6]),
-    be(picture, 3),
-    new Uint8Array(picture),
-    new Uint8Array(o.audioBytes),
-  )
+  return concat(text('fLaC'), new Uint8Array([0]), be(34, 3), info, new Uint8Array([0x80 | 6]), be(picture, 3), new Uint8Array(picture), new Uint8Array(o.audioBytes))
 }
 
 /** One Ogg page (CRC left zero: the parser does not check it). */
@@ -108,7 +99,12 @@ export function oggFile(o: { codec: 'opus' | 'vorbis'; seconds: number; totalByt
   const count = Math.max(1, Math.floor((o.totalBytes - used) / (bodySize + 27 + 16)))
   for (let i = 1; i <= count; i++) {
     const last = i === count
-    const page = oggPage(serial, last ? (o.lastGranule ?? end) : Math.floor((end * i) / count), new Uint8Array(last ? Math.max(1, o.totalBytes - used - 27 - 17) : bodySize), last ? 4 : 0)
+    const page = oggPage(
+      serial,
+      last ? (o.lastGranule ?? end) : Math.floor((end * i) / count),
+      new Uint8Array(last ? Math.max(1, o.totalBytes - used - 27 - 17) : bodySize),
+      last ? 4 : 0
+    )
     pages.push(page)
     used += page.length
   }
@@ -150,8 +146,8 @@ export function webmFile(o: { duration?: number; timecodeScale?: number; float32
     concat(
       element([0x2a, 0xd7, 0xb1], be(o.timecodeScale ?? 1_000_000, 4)),
       element([0x4d, 0x80], text('Lavf60.16.100 writing app')),
-      o.duration === undefined ? new Uint8Array() : element([0x44, 0x89], float),
-    ),
+      o.duration === undefined ? new Uint8Array() : element([0x44, 0x89], float)
+    )
   )
   const header = element([0x1a, 0x45, 0xdf, 0xa3], element([0x42, 0x82], text('webm')))
   const cluster = element([0x1f, 0x43, 0xb6, 0x75], new Uint8Array(o.clusterBytes), true)
