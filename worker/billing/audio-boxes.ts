@@ -3,7 +3,7 @@
  * duration / timescale) and WebM/Matroska (Segment Info: Duration × TimecodeScale). Same contract as
  * audio-containers.ts: what the header claims and the codec's highest honest byte rate.
  */
-import { ascii, u32be } from './audio-containers'
+import { ascii, u32be } from './audio-bytes'
 import type { ByteReader, ParsedAudio } from './audio-duration'
 
 /** AAC stays below 6144 bits per channel per 1024 samples (576 kbit/s for 48 kHz stereo): 768 kbit/s is ample. */

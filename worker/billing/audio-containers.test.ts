@@ -44,7 +44,8 @@ describe('MP3', () => {
 
   it('reads a CBR file from its first frame bitrate (an 8 kbit/s MPEG-2.5 file of 72 s)', async () => {
     const parsed = await parseMp3(read(mp3File(MP3_8K, 1000)))
-    expect(parsed).toMatchObject({ seconds: 72, maxBytesPerSecond: 20_000 })
+    expect(parsed).toMatchObject({ maxBytesPerSecond: 20_000 })
+    expect(parsed!.seconds).toBeCloseTo(72, 6)
   })
 
   it('needs two frames in a row, so random bytes are no MP3', async () => {

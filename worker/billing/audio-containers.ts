@@ -1,18 +1,13 @@
 /**
  * Duration headers of the byte-stream audio containers: WAV (RIFF fmt + data), MP3 (Xing/Info or VBRI
  * frame count, else the first frame's bitrate), FLAC (STREAMINFO) and Ogg (Opus or Vorbis: the last
- * page's granule position). Each parser returns what its header claims and the codec's highest honest
- * byte rate, or undefined when the bytes are not its format; audio-duration.ts decides what to hold.
+ * page's granule position). Each parser returns the duration (for MP3 and Ogg the larger of the claim
+ * and the frames or packets counted by audio-frames.ts) and the codec's highest honest byte rate, or
+ * undefined when the bytes are not its format; audio-duration.ts decides what to hold.
  */
-import type { ByteReader, ParsedAudio } from './audio-duration'
-
-export function ascii(b: Uint8Array, at: number, length: number): string {
-  return String.fromCharCode(...b.subarray(at, at + length))
-}
-const view = (b: Uint8Array) => new DataView(b.buffer, b.byteOffset, b.byteLength)
-export const u32be = (b: Uint8Array, at: number) => view(b).getUint32(at)
-const u16le = (b: Uint8Array, at: number) => view(b).getUint16(at, true)
-const u32le = (b: Uint8Array, at: number) => view(b).getUint32(at, true)
+import { type ByteReader, MAX_AUDIO_SECONDS, type ParsedAudio } from './audio-duration'
+import { ascii, u16le, u32be, u32le } from './audio-bytes'
+import { countMp3Seconds, countOggSamples, mp3Frame, type Mp3Frame } from './audio-frames'
 
 // ---- WAV ----
 
@@ -50,45 +45,6 @@ export async function parseWav(r: ByteReader): Promise<ParsedAudio | undefined> 
 
 // ---- MP3 ----
 
-/** kbit/s by bitrate index: MPEG-1 layers I–III, then MPEG-2/2.5 layer I and layers II/III. */
-const BITRATES = {
-  v1l1: [0, 32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448],
-  v1l2: [0, 32, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384],
-  v1l3: [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320],
-  v2l1: [0, 32, 48, 56, 64, 80, 96, 112, 128, 144, 160, 176, 192, 224, 256],
-  v2l23: [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160],
-}
-const SAMPLE_RATES: Record<number, number[]> = { 3: [44100, 48000, 32000], 2: [22050, 24000, 16000], 0: [11025, 12000, 8000] }
-
-interface Mp3Frame {
-  bitrate: number
-  maxBitrate: number
-  rate: number
-  samples: number
-  length: number
-  /** Offset of a Xing/Info tag in this frame (after the side information). */
-  xingAt: number
-}
-
-export function mp3Frame(b: Uint8Array, i: number): Mp3Frame | undefined {
-  if (i + 4 > b.length || b[i] !== 0xff || (b[i + 1]! & 0xe0) !== 0xe0) return undefined
-  const version = (b[i + 1]! >> 3) & 3 // 3 MPEG-1, 2 MPEG-2, 0 MPEG-2.5
-  const layer = (b[i + 1]! >> 1) & 3 // 3 layer I, 2 layer II, 1 layer III
-  const bitrateIndex = b[i + 2]! >> 4
-  const rateIndex = (b[i + 2]! >> 2) & 3
-  // Free-format (index 0) frames have no size in their header: treated as unreadable.
-  if (version === 1 || layer === 0 || bitrateIndex === 0 || bitrateIndex === 15 || rateIndex === 3) return undefined
-  const v1 = version === 3
-  const table = v1 ? [BITRATES.v1l3, BITRATES.v1l2, BITRATES.v1l1][layer - 1]! : layer === 3 ? BITRATES.v2l1 : BITRATES.v2l23
-  const bitrate = table[bitrateIndex]! * 1000
-  const rate = SAMPLE_RATES[version]![rateIndex]!
-  const padding = (b[i + 2]! >> 1) & 1
-  const samples = layer === 3 ? 384 : layer === 1 && !v1 ? 576 : 1152
-  const length = layer === 3 ? (Math.floor((12 * bitrate) / rate) + padding) * 4 : Math.floor(((samples / 8) * bitrate) / rate) + padding
-  const mono = b[i + 3]! >> 6 === 3
-  return { bitrate, maxBitrate: table[14]! * 1000, rate, samples, length, xingAt: i + 4 + (v1 ? (mono ? 17 : 32) : mono ? 9 : 17) }
-}
-
 /** Where the audio starts after any ID3v2 tags. */
 export async function skipId3(r: ByteReader): Promise<number> {
   let pos = 0
@@ -122,7 +78,8 @@ export async function parseMp3(r: ByteReader): Promise<ParsedAudio | undefined> 
   const tag = ascii(window, f.xingAt, 4)
   const xing = (tag === 'Xing' || tag === 'Info') && f.xingAt + 8 <= window.length && u32be(window, f.xingAt + 4) & 1 ? frames(f.xingAt + 8) : undefined
   const vbri = ascii(window, at + 36, 4) === 'VBRI' ? frames(at + 36 + 14) : undefined
-  return result(xing ?? vbri ?? (audioBytes * 8) / f.bitrate)
+  const claimed = xing ?? vbri ?? (audioBytes * 8) / f.bitrate
+  return result(Math.max(claimed, await countMp3Seconds(r, start + at)))
 }
 
 // ---- FLAC ----
@@ -173,26 +130,33 @@ export async function parseOgg(r: ByteReader): Promise<ParsedAudio | undefined> 
   if (first.length < 28 || ascii(first, 0, 4) !== 'OggS') return undefined
   const serial = u32le(first, 14)
   const body = first.subarray(27 + first[26]!)
-  let codec: { format: 'ogg-opus' | 'ogg-vorbis'; rate: number; skip: number; channels: number }
-  if (ascii(body, 0, 8) === 'OpusHead' && body.length >= 19) codec = { format: 'ogg-opus', rate: 48_000, skip: u16le(body, 10), channels: body[9]! }
-  else if (ascii(body, 0, 7) === '\x01vorbis' && body.length >= 16) codec = { format: 'ogg-vorbis', rate: u32le(body, 12), skip: 0, channels: body[11]! }
-  else return undefined
+  let codec: { format: 'ogg-opus' | 'ogg-vorbis'; rate: number; skip: number; channels: number; longBlock: number }
+  if (ascii(body, 0, 8) === 'OpusHead' && body.length >= 19) codec = { format: 'ogg-opus', rate: 48_000, skip: u16le(body, 10), channels: body[9]!, longBlock: 0 }
+  else if (ascii(body, 0, 7) === '\x01vorbis' && body.length >= 29) {
+    codec = { format: 'ogg-vorbis', rate: u32le(body, 12), skip: 0, channels: body[11]!, longBlock: 2 ** (body[28]! >> 4) }
+  } else return undefined
   if (!codec.rate) return undefined
-  // The last page of this stream that ends a packet carries the total granule position.
+  const granule = await lastGranule(r, serial)
+  const counted = await countOggSamples(r, { serial, codec: codec.format === 'ogg-opus' ? 'opus' : 'vorbis', longBlock: codec.longBlock })
+  // Pages hidden in that much junk are beyond counting: hold the most there is.
+  const samples = counted === undefined ? MAX_AUDIO_SECONDS * codec.rate : Math.max(granule ?? 0, counted) - codec.skip
+  return {
+    format: codec.format,
+    seconds: Math.max(0, samples) / codec.rate,
+    audioBytes: r.size,
+    maxBytesPerSecond: OGG_MAX_BYTES_PER_SECOND_PER_PAIR * Math.max(1, Math.ceil(codec.channels / 2)),
+  }
+}
+
+/** The granule position of the stream's last page that ends a packet (the claimed total), if any. */
+async function lastGranule(r: ByteReader, serial: number): Promise<number | undefined> {
   const tailStart = Math.max(0, r.size - 2 * MAX_OGG_PAGE)
   const tail = await r.read(tailStart, r.size - tailStart)
   for (let i = tail.length - 27; i >= 0; i--) {
     if (tail[i] !== 0x4f || ascii(tail, i, 4) !== 'OggS' || u32le(tail, i + 14) !== serial) continue
     const low = u32le(tail, i + 6)
     const high = u32le(tail, i + 10)
-    if (low === 0xffffffff && high === 0xffffffff) continue
-    const granule = high * 2 ** 32 + low
-    return {
-      format: codec.format,
-      seconds: Math.max(0, granule - codec.skip) / codec.rate,
-      audioBytes: r.size,
-      maxBytesPerSecond: OGG_MAX_BYTES_PER_SECOND_PER_PAIR * Math.max(1, Math.ceil(codec.channels / 2)),
-    }
+    if (low !== 0xffffffff || high !== 0xffffffff) return high * 2 ** 32 + low
   }
   return undefined
 }

@@ -1,7 +1,8 @@
 /**
  * How many seconds of audio a transcription holds money for: read from the uploaded file's container
  * header (audio-containers.ts: WAV, MP3, FLAC, Ogg; audio-boxes.ts: MP4/M4A, WebM/Matroska), with a
- * floor no header can talk down.
+ * floor no header can talk down. Written here rather than taken from npm: music-metadata (the usual
+ * choice) trusts the headers, which is the one thing a hold must not do, and brings ten packages.
  *
  * Suppliers bill what they decode: OpenAI's whisper-1 reports the decoded `duration` and times prices
  * bill its started minutes in full (relay-usage.ts), so a hold shorter than the real playable length
@@ -15,11 +16,16 @@
  *   what they last, whatever their bitrate (a 6 kbit/s Opus of 10 minutes holds 600 s, not 112 s).
  * - A header claiming MORE than the bytes could hold is believed: only the user's own hold grows
  *   (capped at MAX_AUDIO_SECONDS so the amount stays a safe integer).
- * - A header claiming LESS than the bytes could hold at the codec's highest rate is a lie; the floor
- *   replaces it. What a lying header can still do: claim the duration its bytes would have at that
- *   highest rate while the stream is really encoded far lower (or is mostly silence, which Opus, Vorbis
- *   and FLAC squeeze to a few bytes a second). Only decoding or counting every frame would close that;
- *   the debt it leaves is bounded per request by (bytes / lowest rate − bytes / highest rate) × price.
+ * - A header claiming LESS than its content plays is a lie, and is overruled where the content can be
+ *   counted cheaply (audio-frames.ts): MP3 holds its frame chain and Ogg Opus its packets' TOC
+ *   durations (Vorbis: half the long block per packet), whatever Xing, VBRI or the last granule say.
+ *   Ogg pages buried under more junk than that walk tries hold MAX_AUDIO_SECONDS.
+ * - Elsewhere (FLAC STREAMINFO, MP4 mvhd, WebM Duration, compressed WAV) the floor replaces a claim
+ *   below the bytes at the codec's highest rate. What such a lying header can still do: claim that
+ *   floor while the stream is encoded far lower (or is mostly silence, which FLAC and Opus-in-WebM
+ *   squeeze to a few bytes a second). The debt it leaves is at most (real length − floor) × price per
+ *   request; counting those frames too (FLAC frame headers, MP4 sample tables, WebM blocks) would
+ *   close it.
  * - WAV PCM is exact either way: every byte after the data chunk's start counts at the PCM rate.
  * The format is sniffed from the bytes, never from the client's file name or type.
  */

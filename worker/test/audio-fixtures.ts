@@ -69,15 +69,32 @@ export function flacFile(o: { rate: number; channels: number; bits: number; tota
   return concat(text('fLaC'), new Uint8Array([0]), be(34, 3), info, new Uint8Array([0x80 | 6]), be(picture, 3), new Uint8Array(picture), new Uint8Array(o.audioBytes))
 }
 
-/** One Ogg page (CRC left zero: the parser does not check it). */
-export function oggPage(serial: number, granule: number, body: Uint8Array, headerType = 0): Uint8Array {
+/** One Ogg page of whole packets (CRC left zero: the parser does not check it). */
+export function oggPage(serial: number, granule: number, packets: Uint8Array | Uint8Array[], headerType = 0): Uint8Array {
   const lacing: number[] = []
-  for (let left = body.length; ; left -= 255) {
-    lacing.push(Math.min(255, left))
-    if (left < 255) break
+  for (const packet of Array.isArray(packets) ? packets : [packets]) {
+    for (let left = packet.length; ; left -= 255) {
+      lacing.push(Math.min(255, left))
+      if (left < 255) break
+    }
   }
+  const body = Array.isArray(packets) ? concat(...packets) : packets
   const granuleBytes = granule < 0 ? new Uint8Array(8).fill(0xff) : le(granule, 8)
   return concat(text('OggS'), new Uint8Array([0, headerType]), granuleBytes, le(serial, 4), le(0, 4), le(0, 4), new Uint8Array([lacing.length, ...lacing]), body)
+}
+
+const opusHead = (preSkip: number) => concat(text('OpusHead'), new Uint8Array([1, 1]), le(preSkip, 2), le(16_000, 4), le(0, 2), new Uint8Array([0]))
+
+/**
+ * An Ogg Opus file whose last granule claims `claimedSeconds` while its pages carry `pages` ×
+ * `packetsPerPage` real packets of TOC `toc` (3 bytes each): what a decoder plays is the packets.
+ */
+export function opusPacketsFile(o: { pages: number; packetsPerPage: number; toc: number; claimedSeconds: number }): Uint8Array {
+  const serial = 7
+  const pages = [oggPage(serial, 0, opusHead(0), 2), oggPage(serial, 0, text('OpusTags\0\0\0\0\0\0\0\0'))]
+  const packets = Array.from({ length: o.packetsPerPage }, () => new Uint8Array([o.toc, 0, 0]))
+  for (let i = 1; i <= o.pages; i++) pages.push(oggPage(serial, i === o.pages ? o.claimedSeconds * 48_000 : i, packets, i === o.pages ? 4 : 0))
+  return concat(...pages)
 }
 
 /**
@@ -89,9 +106,7 @@ export function oggFile(o: { codec: 'opus' | 'vorbis'; seconds: number; totalByt
   const preSkip = o.preSkip ?? 312
   const rate = o.codec === 'opus' ? 48_000 : (o.rate ?? 44_100)
   const head =
-    o.codec === 'opus'
-      ? concat(text('OpusHead'), new Uint8Array([1, 1]), le(preSkip, 2), le(16_000, 4), le(0, 2), new Uint8Array([0]))
-      : concat(new Uint8Array([1]), text('vorbis'), le(0, 4), new Uint8Array([2]), le(rate, 4), le(0, 12), new Uint8Array([0xb8, 1]))
+    o.codec === 'opus' ? opusHead(preSkip) : concat(new Uint8Array([1]), text('vorbis'), le(0, 4), new Uint8Array([2]), le(rate, 4), le(0, 12), new Uint8Array([0xb8, 1]))
   const pages = [oggPage(serial, 0, head, 2)]
   const end = Math.round(o.seconds * rate) + (o.codec === 'opus' ? preSkip : 0)
   const bodySize = 4000
