@@ -16,12 +16,22 @@ export class Windowed {
 
   constructor(private readonly r: ByteReader) {}
 
+  /** Whether `length` bytes from `pos` are in the window (cheap: lets hot loops skip the await). */
+  has(pos: number, length: number): boolean {
+    return pos >= this.start && pos + length <= this.start + this.bytes.length
+  }
+
   /** The bytes from `pos` on, at least `length` of them unless the file ends first. */
   async at(pos: number, length: number): Promise<{ b: Uint8Array; i: number }> {
-    if (pos < this.start || pos + length > this.start + this.bytes.length) {
+    if (!this.has(pos, length)) {
       this.start = pos
       this.bytes = await this.r.read(pos, Math.max(1 << 20, length))
     }
+    return this.now(pos)
+  }
+
+  /** The window and `pos` within it, once `has` said yes. */
+  now(pos: number): { b: Uint8Array; i: number } {
     return { b: this.bytes, i: pos - this.start }
   }
 }

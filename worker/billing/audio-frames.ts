@@ -4,7 +4,7 @@
  * long block). A header's duration claim can lie; these counts follow the bytes a decoder reads, so
  * audio-containers.ts holds the larger of the two.
  */
-import { ascii, u32le, Windowed } from './audio-bytes'
+import { u32le, Windowed } from './audio-bytes'
 import type { ByteReader } from './audio-duration'
 
 /** kbit/s by bitrate index: MPEG-1 layers I–III, then MPEG-2/2.5 layer I and layers II/III. */
@@ -58,7 +58,7 @@ export async function countMp3Seconds(r: ByteReader, start: number): Promise<num
   let seconds = 0
   let failed = 0
   for (let pos = start; pos + 4 <= r.size; ) {
-    const { b, i } = await w.at(pos, 4)
+    const { b, i } = w.has(pos, 4) ? w.now(pos) : await w.at(pos, 4)
     const frame = mp3Frame(b, i)
     if (frame) {
       seconds += frame.samples / frame.rate
@@ -72,10 +72,15 @@ export async function countMp3Seconds(r: ByteReader, start: number): Promise<num
   return seconds
 }
 
+/** Opus frame sizes in samples at 48 kHz by config: SILK 10–60 ms, hybrid 10–20 ms, CELT 2.5–20 ms. */
+const SILK_FRAMES = [480, 960, 1920, 2880]
+const HYBRID_FRAMES = [480, 960]
+const CELT_FRAMES = [120, 240, 480, 960]
+
 /** Samples at 48 kHz in one Opus packet (RFC 6716 §3.1): frame size from the config, frames from the code. */
 export function opusPacketSamples(toc: number, second: number | undefined): number {
   const config = toc >> 3
-  const frame = config < 12 ? [480, 960, 1920, 2880][config & 3]! : config < 16 ? [480, 960][config & 1]! : [120, 240, 480, 960][config & 3]!
+  const frame = config < 12 ? SILK_FRAMES[config & 3]! : config < 16 ? HYBRID_FRAMES[config & 1]! : CELT_FRAMES[config & 3]!
   const code = toc & 3
   const frames = code === 0 ? 1 : code < 3 ? 2 : (second ?? 0) & 0x3f
   return frame * frames
@@ -101,8 +106,8 @@ export async function countOggSamples(r: ByteReader, stream: OggStream): Promise
   let continued = false
   let failed = 0
   for (let pos = 0; pos + 27 <= r.size; ) {
-    const { b, i } = await w.at(pos, 27 + 255)
-    if (ascii(b, i, 4) !== 'OggS') {
+    const { b, i } = w.has(pos, 27 + 255) ? w.now(pos) : await w.at(pos, 27 + 255)
+    if (b[i] !== 0x4f || b[i + 1] !== 0x67 || b[i + 2] !== 0x67 || b[i + 3] !== 0x53) {
       if (++failed > MAX_RESYNC_CANDIDATES) return undefined
       const next = b.indexOf(0x4f, i + 1)
       pos += next < 0 ? b.length - i : next - i
@@ -114,7 +119,7 @@ export async function countOggSamples(r: ByteReader, stream: OggStream): Promise
     const bodyAt = pos + 27 + segments
     const mine = u32le(b, i + 14) === stream.serial
     if (mine) {
-      const { b: body, i: at } = await w.at(bodyAt, bodyLength)
+      const { b: body, i: at } = w.has(bodyAt, bodyLength) ? w.now(bodyAt) : await w.at(bodyAt, bodyLength)
       // A packet starts where the previous one ended, unless this page continues one.
       let starts = !(b[i + 5]! & 1) || !continued
       for (let s = 0, offset = 0; s < lacing.length; offset += lacing[s]!, s++) {
