@@ -254,7 +254,11 @@ function oneHubExtras(): Table[] {
         I('channel_id'),
         I('quota'),
       ],
-      rows: [[1, 1, 2, 'IMAGINE', 'mj-123', 'a cat', 'a cat', '', '', 1700000000123, 1700000001456, 1700000060789, 'https://img/cat.png', 'SUCCESS', '100%', '', 4, 25_000]],
+      rows: [
+        [1, 1, 2, 'IMAGINE', 'mj-123', 'a cat', 'a cat', '', '', 1700000000123, 1700000001456, 1700000060789, 'https://img/cat.png', 'SUCCESS', '100%', '', 4, 25_000],
+        // Left running when the source stopped (the source settled its charge, or never will).
+        [2, 1, 2, 'UPSCALE', 'mj-456', 'a dog', 'a dog', '', '', 1700000200000, 1700000201000, 0, '', 'IN_PROGRESS', '45%', '', 4, 25_000],
+      ],
     },
     {
       name: 'statistics',

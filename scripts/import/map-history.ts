@@ -4,6 +4,11 @@
  * tasks. Ids are kept, so a re-run skips rows already present. one-api's log type 5 ("test") has no
  * twin here (5 is an error log), so those rows become system rows; Midjourney times are
  * milliseconds in the source and seconds here.
+ *
+ * A Midjourney task the source left unfinished is imported finished (FAILURE, 100 %) with a marker in
+ * its fail reason: the gateway's poller and cron sweep fail and refund every unfinished row past the
+ * hour, and that refund belongs to the source's ledger (it refunded, or never charged, already).
+ * Only moneyless source tables are imported besides (no Suno or Kling tasks).
  */
 import { ImportPlan, bool, int, str, seconds, type Value } from './plan'
 import type { Row } from './sql-dump'
@@ -49,39 +54,56 @@ export function mapLogs(plan: ImportPlan, rows: Row[]) {
   plan.add({ table: 'logs', rows: out, onConflict: 'ignore' })
 }
 
+/** The gateway's finished mark (mj-store.ts `isFinished`): no poller, sweep or fetch touches such a row again. */
+const MJ_FINISHED = '100%'
+export const IMPORTED_UNFINISHED = 'imported unfinished; settled by the source gateway'
+
+/** An unfinished source task as a terminal row: its charge (quota) stays for the record, never refunded here. */
+function closeUnfinished(row: Record<string, Value>): Record<string, Value> {
+  if (row.progress === MJ_FINISHED) return row
+  const was = `was ${row.status || 'no status'} at ${row.progress || '0%'}`
+  const reason = row.fail_reason ? `${IMPORTED_UNFINISHED} (${was}): ${row.fail_reason}` : `${IMPORTED_UNFINISHED} (${was})`
+  return { ...row, status: 'FAILURE', progress: MJ_FINISHED, fail_reason: reason, finish_time: row.finish_time || row.submit_time || 0 }
+}
+
 export function mapMidjourneys(plan: ImportPlan, rows: Row[]) {
   const out: Record<string, Value>[] = []
+  let closed = 0
   for (const r of rows) {
     plan.count('midjourneys').read++
     if (int(r.id) <= 0 || !int(r.user_id)) {
       plan.skip('midjourneys', r, 'no id or user')
       continue
     }
-    out.push({
-      id: int(r.id),
-      code: int(r.code),
-      user_id: int(r.user_id),
-      action: str(r.action),
-      mj_id: str(r.mj_id),
-      prompt: str(r.prompt),
-      prompt_en: str(r.prompt_en),
-      description: str(r.description),
-      state: str(r.state),
-      submit_time: seconds(r.submit_time),
-      start_time: seconds(r.start_time),
-      finish_time: seconds(r.finish_time),
-      image_url: str(r.image_url),
-      status: str(r.status),
-      progress: str(r.progress),
-      fail_reason: str(r.fail_reason),
-      channel_id: int(r.channel_id),
-      quota: int(r.quota),
-      buttons: str(r.buttons),
-      properties: str(r.properties),
-      mode: str(r.mode),
-      token_id: int(r.token_id),
-    })
+    if (str(r.progress) !== MJ_FINISHED) closed++
+    out.push(
+      closeUnfinished({
+        id: int(r.id),
+        code: int(r.code),
+        user_id: int(r.user_id),
+        action: str(r.action),
+        mj_id: str(r.mj_id),
+        prompt: str(r.prompt),
+        prompt_en: str(r.prompt_en),
+        description: str(r.description),
+        state: str(r.state),
+        submit_time: seconds(r.submit_time),
+        start_time: seconds(r.start_time),
+        finish_time: seconds(r.finish_time),
+        image_url: str(r.image_url),
+        status: str(r.status),
+        progress: str(r.progress),
+        fail_reason: str(r.fail_reason),
+        channel_id: int(r.channel_id),
+        quota: int(r.quota),
+        buttons: str(r.buttons),
+        properties: str(r.properties),
+        mode: str(r.mode),
+        token_id: int(r.token_id),
+      })
+    )
   }
+  if (closed) plan.notes.push(`midjourneys: ${closed} unfinished task(s) imported as failed, without a refund (the source gateway settled them)`)
   plan.add({ table: 'midjourneys', rows: out, onConflict: 'ignore' })
 }
 

@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest'
 import { mapChannelType } from './channel-types'
 import { main } from './cli'
 import { ONE_API_KEY, ONE_HUB_OLD_KEY, ONE_HUB_SIGNED_KEY, PASSWORDS, REDEMPTION_CODE, mysqlDump, oneApiTables, oneHubTables, postgresDump, writeSqlite } from './fixtures'
+import { IMPORTED_UNFINISHED } from './map-history'
 import { defaultPricesWrite } from './map-settings'
 import { buildPlan } from './mapping'
 import { sha256Hex, type ImportPlan } from './plan'
@@ -187,6 +188,15 @@ describe('one-hub in all three formats', () => {
       [8, 2, 'imported from one-hub: type 19 has no adapter here'],
     ])
     expect(rowsOf(plan, 'midjourneys')[0]).toMatchObject({ submit_time: 1700000000, start_time: 1700000001, finish_time: 1700000060 })
+    // A task the source left running arrives finished, so no sweep here refunds it a second time.
+    expect(rowsOf(plan, 'midjourneys')[1]).toMatchObject({
+      status: 'FAILURE',
+      progress: '100%',
+      fail_reason: `${IMPORTED_UNFINISHED} (was IN_PROGRESS at 45%)`,
+      finish_time: 1700000200,
+      quota: 25_000,
+    })
+    expect(plan.notes).toContain('midjourneys: 1 unfinished task(s) imported as failed, without a refund (the source gateway settled them)')
     expect(rowsOf(plan, 'prices')[0]).toEqual({
       model: 'gpt-4o-mini',
       type: 'tokens',

@@ -9,6 +9,7 @@
  */
 import type { Context } from 'hono'
 import { z } from 'zod'
+import { blobReader, heldAudioSeconds } from '../billing/audio-duration'
 import { ApiError } from '../lib/errors'
 import { validationError } from '../lib/validate'
 import { withoutPremiumOptions } from './premium-options'
@@ -33,8 +34,10 @@ export interface RelayInput {
   /** Image ops: the requested size and quality (for their price ratio). */
   imageSize?: string
   imageQuality?: string
-  /** Multipart ops: bytes of the uploaded file (bounds an audio transcription's length). */
+  /** Multipart ops: bytes of the uploaded file. */
   fileBytes?: number
+  /** Transcriptions and translations: the seconds of audio to hold for (billing/audio-duration.ts). */
+  audioSeconds?: number
   hasTools: boolean
   /** Upper-ish estimate of prompt tokens before the model family's margin (prompt-estimate.ts), for the reservation only. */
   promptEstimate: number
@@ -184,6 +187,7 @@ export async function readRelayInput(c: Context<HonoEnv>, op: RelayOp): Promise<
       imageSize: checked.data.size,
       imageQuality: checked.data.quality,
       fileBytes: file instanceof File ? file.size : 0,
+      audioSeconds: op.startsWith('audio.') && file instanceof File ? await heldAudioSeconds(blobReader(file)) : undefined,
       promptEstimate: typeof prompt === 'string' ? Math.ceil(prompt.length / 3) : 0,
     }
   }

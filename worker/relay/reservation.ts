@@ -23,8 +23,6 @@ export interface ReservationPlan {
   outputCap(held: number): number | undefined
 }
 
-/** Bytes of audio per second assumed when bounding a transcription (32 kbit/s; smaller files bill what they are). */
-const AUDIO_BYTES_PER_SECOND = 4000
 /** Transcript tokens per second of speech, at most. */
 const TRANSCRIPT_TOKENS_PER_SECOND = 5
 
@@ -48,7 +46,7 @@ function shapeOf(input: RelayInput, price: ModelPrice, billedModel: string, sett
     return { promptTokens: typeof text === 'string' ? text.length : 0, outputTokens: 0 }
   }
   if (op === 'audio.transcriptions' || op === 'audio.translations') {
-    const seconds = Math.ceil((input.fileBytes ?? 0) / AUDIO_BYTES_PER_SECOND)
+    const seconds = input.audioSeconds ?? 0
     return { promptTokens: prompt, outputTokens: seconds * TRANSCRIPT_TOKENS_PER_SECOND, calls: Math.max(1, Math.ceil(seconds / 60)) }
   }
   return { promptTokens: prompt, outputTokens: 0 }

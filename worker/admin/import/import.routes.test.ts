@@ -2,17 +2,20 @@
  * The console's import endpoints with a plan built by the CLI's own mappers from a small one-api
  * source: root only and CSRF-checked, the merge rule of the CLI, batches written idempotently (a
  * re-run changes nothing, not even a balance the wallet has moved since), rows the database refuses
- * reported with their table and id, and malformed writes refused with {success:false,message}.
+ * reported with their table and id, malformed writes refused with {success:false,message}, and an
+ * unfinished task imported as settled (the cron sweep never refunds it a second time).
  */
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
+import { IMPORTED_UNFINISHED } from '../../../scripts/import/map-history'
 import { buildPlan } from '../../../scripts/import/mapping'
 import type { SourceDatabase } from '../../../scripts/import/source'
 import type { Row } from '../../../scripts/import/sql-dump'
 import type { WireWrite } from '../../../scripts/import/wire'
 import { toWirePlan, wireBatches, withDefaultPrices } from '../../../scripts/import/wire-plan'
 import { TestClient, setupRoot, signedInUser } from '../../test/client'
-import { send } from '../../test/factories'
+import { ledger, send } from '../../test/factories'
+import { pollUnfinishedTasks } from '../../tasks/task-poller'
 
 const BCRYPT = '$2a$10$' + 'abcdefghijklmnopqrstuv'.repeat(2).slice(0, 22) + 'A'.repeat(31)
 
@@ -53,6 +56,26 @@ function source(): SourceDatabase {
       },
     ],
     options: [],
+    // Carol's upscale was still running when the source stopped; the source settled its 25,000.
+    midjourneys: [
+      {
+        id: 50,
+        code: 1,
+        user_id: 20,
+        action: 'UPSCALE',
+        mj_id: 'mj-left-running',
+        prompt: 'a dog',
+        submit_time: 1_700_000_200_000,
+        start_time: 1_700_000_201_000,
+        finish_time: 0,
+        status: 'IN_PROGRESS',
+        progress: '45%',
+        fail_reason: '',
+        channel_id: 40,
+        quota: 25_000,
+        token_id: 30,
+      },
+    ],
   }
   return { format: 'sqlite', tables: new Set(Object.keys(tables)), rows: (t) => tables[t] ?? [], problems: [], close() {} }
 }
@@ -134,6 +157,20 @@ describe('console import endpoints', () => {
     const second = await runImport(root)
     expect(second.start.status).toBe(200)
     expect(await state()).toEqual(moved)
+  })
+
+  it('imports an unfinished task as settled, so the first cron sweep refunds nothing', async () => {
+    const root = await setupRoot()
+    expect((await runImport(root)).start.status).toBe(200)
+    const task = await env.DB.prepare('SELECT status, progress, fail_reason, quota FROM midjourneys WHERE id = 50').first()
+    expect(task).toEqual({ status: 'FAILURE', progress: '100%', fail_reason: `${IMPORTED_UNFINISHED} (was IN_PROGRESS at 45%)`, quota: 25_000 })
+    const before = await ledger(20)
+    expect(before.quota).toBe(7_000_000)
+    const sweep = await pollUnfinishedTasks(env)
+    expect(sweep.mj).toBe(0)
+    expect(await ledger(20)).toEqual(before)
+    const refunds = await env.DB.prepare("SELECT count(*) AS n FROM logs WHERE user_id = 20 AND metadata LIKE '%task_refund%'").first<{ n: number }>()
+    expect(refunds!.n).toBe(0)
   })
 
   it('reports a row the database refuses with its table and id, and writes the others', async () => {
