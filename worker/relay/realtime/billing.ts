@@ -143,14 +143,17 @@ export class RealtimeBilling {
     return !this.exhausted
   }
 
-  /** Hold up to `amount` (at least `floor`) for one response or transcription. */
-  hold(kind: 'response' | 'transcription', amount: number, floor: number): Promise<Hold | Refusal> {
+  /**
+   * Hold up to `amount` (at least `floor`) for one response or transcription; a refusal for want of
+   * money makes the session `exhausted` unless `tentative` (the caller refuses one frame only).
+   */
+  hold(kind: 'response' | 'transcription', amount: number, floor: number, tentative = false): Promise<Hold | Refusal> {
     return this.run(async () => {
       const reqId = `${this.opts.sessionId}:${kind}:${++this.holds}`
       const limits = this.budget
       const res = await this.wallet.reserve({ userId: this.opts.userId, tokenId: this.opts.tokenId, reqId, amount, floor: Math.min(floor, amount), ...(limits ? { limits } : {}) })
       if (!res.ok) {
-        if (res.reason === 'insufficient_user_quota' || res.reason === 'insufficient_token_quota' || res.reason === 'budget_exceeded') this.exhausted = true
+        if (!tentative && MONEY_REFUSALS.has(res.reason)) this.exhausted = true
         return { reason: res.reason, retryAfterMs: res.retryAfterMs }
       }
       return { reqId, held: res.held }

@@ -109,6 +109,8 @@ export class SessionMeter {
   transcription: string | undefined
   /** The session's output limit per response (what server-started responses may produce). */
   maxOutput = MAX_OUTPUT_TOKENS
+  /** Whether the server starts responses by itself (turn detection with create_response; OpenAI's default). */
+  autoResponse = true
   /** Text tokens of the session's instructions and tools (sent with every response). */
   private sessionText = 0
   /** Client input added to the conversation since the session began. */
@@ -130,13 +132,25 @@ export class SessionMeter {
     }
     if (typeof s.max_response_output_tokens === 'number') this.maxOutput = Math.min(MAX_OUTPUT_TOKENS, Math.max(1, Math.floor(s.max_response_output_tokens)))
     else if (s.max_response_output_tokens === 'inf') this.maxOutput = MAX_OUTPUT_TOKENS
+    if ('turn_detection' in s) {
+      const td = s.turn_detection as { create_response?: unknown } | null
+      this.autoResponse = Boolean(td && typeof td === 'object' && td.create_response !== false)
+    }
     if ('instructions' in s || 'tools' in s) this.sessionText = textTokensOf({ i: s.instructions, t: s.tools })
   }
 
-  /** A client frame that adds to the conversation (items, appended audio). */
-  addInput(text: number, audioBytes: number) {
-    this.added.text += text
-    this.added.audio += audioInTokens(audioBytes, this.inputFormat)
+  /** A client frame that adds to the conversation (items, appended audio); what it added. */
+  addInput(text: number, audioBytes: number): Tokens {
+    const added = { text, audio: audioInTokens(audioBytes, this.inputFormat) }
+    this.added.text += added.text
+    this.added.audio += added.audio
+    return added
+  }
+
+  /** A frame the gateway refused after counting it (never forwarded). */
+  removeInput(t: Tokens) {
+    this.added.text -= t.text
+    this.added.audio -= t.audio
   }
 
   /** The input of an out-of-band response with its own items: the session's instructions, `text` and `audioBytes`. */

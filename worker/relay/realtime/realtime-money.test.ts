@@ -79,12 +79,14 @@ describe('realtime holds', () => {
     const user = await createUser({ quota: 20_000 })
     const token = await createToken(user.id)
     const s = await open(token.key)
+    // The client starts responses itself (no standing hold for server-started ones).
+    s.ws!.send(JSON.stringify({ type: 'session.update', session: { turn_detection: null } }))
     // About 30,000 tokens of conversation: its input alone (75,000 units) is more than the balance.
     s.ws!.send(JSON.stringify({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'x'.repeat(30_000) }] } }))
     s.ws!.send(JSON.stringify({ type: 'response.create', event_id: 'evt_client_1' }))
     const err = await s.next('error')
     expect(err.error).toMatchObject({ type: 'insufficient_quota', code: 'insufficient_quota', event_id: 'evt_client_1' })
-    expect(upstream.saw.frames.map((f) => JSON.parse(f).type)).toEqual(['conversation.item.create'])
+    expect(upstream.saw.frames.map((f) => JSON.parse(f).type)).toEqual(['session.update', 'conversation.item.create'])
     await s.close()
     const l = await ledger(user.id)
     expect(l).toMatchObject({ quota: 20_000, consumeLogs: 0 })
@@ -129,6 +131,7 @@ describe('realtime holds', () => {
       tokens.map(async (t) => {
         const s = await open(t.key)
         if (s.res.status !== 101) return 'refused at upgrade'
+        s.ws!.send(JSON.stringify({ type: 'session.update', session: { turn_detection: null } }))
         s.ws!.send(
           JSON.stringify({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Tell me a very long story.' }] } })
         )
@@ -143,6 +146,50 @@ describe('realtime holds', () => {
     expect((await wallet(user.id).balance({ userId: user.id }))!.reserved).toBe(0)
     expect(l.quota).toBeGreaterThanOrEqual(0)
     expect(4_000 - l.quota).toBe(l.loggedQuota)
+  })
+
+  it('holds the response the server would start by itself before forwarding the audio, and caps it at what the hold covers', async () => {
+    script = (event, session) => {
+      if (event.type !== 'input_audio_buffer.append' || session.received.filter((e) => e.type === 'input_audio_buffer.append').length !== 2) return
+      // Server voice activity: the speech ended, the supplier answers up to the session's limit.
+      const updates = session.received.filter((e) => typeof e.session?.max_response_output_tokens === 'number')
+      const limit = updates.length ? updates[updates.length - 1].session.max_response_output_tokens : 4096
+      session.send({ type: 'input_audio_buffer.committed', item_id: 'item_vad' })
+      session.send({ type: 'response.created', response: { id: 'resp_vad', status: 'in_progress' } })
+      session.send({
+        type: 'response.done',
+        response: {
+          id: 'resp_vad',
+          status: 'incomplete',
+          usage: { input_tokens: 300, output_tokens: limit, input_token_details: { text_tokens: 280, audio_tokens: 20 }, output_token_details: { text_tokens: limit } },
+        },
+      })
+    }
+    const user = await createUser({ quota: 20_000 })
+    const token = await createToken(user.id)
+    const s = await open(token.key)
+    s.ws!.send(JSON.stringify({ type: 'input_audio_buffer.append', audio: SECOND_OF_AUDIO }))
+    s.ws!.send(JSON.stringify({ type: 'input_audio_buffer.append', audio: SECOND_OF_AUDIO }))
+    await s.next('response.done')
+    // The balance could not pay for 4,096 output tokens: the supplier was told the limit the hold covers.
+    const [update] = sent('session.update')
+    expect(update.session.max_response_output_tokens).toBeGreaterThan(0)
+    expect(update.session.max_response_output_tokens).toBeLessThan(2000)
+    expect(
+      sent('session.update')
+        .map((e) => JSON.stringify(e))
+        .join()
+    ).not.toContain('"create_response"')
+    // What is left does not cover the next answer's input: the audio is refused, never forwarded.
+    s.ws!.send(JSON.stringify({ type: 'input_audio_buffer.append', audio: SECOND_OF_AUDIO.repeat(8), event_id: 'evt_audio' }))
+    expect((await s.next('error')).error).toMatchObject({ code: 'insufficient_quota', event_id: 'evt_audio' })
+    expect(sent('input_audio_buffer.append')).toHaveLength(2)
+    await s.close()
+    const l = await ledger(user.id)
+    expect(l.consumeLogs).toBe(1)
+    expect(l.quota).toBeGreaterThanOrEqual(0)
+    expect(20_000 - l.quota).toBe(l.loggedQuota)
+    expect((await wallet(user.id).balance({ userId: user.id }))!.reserved).toBe(0)
   })
 })
 

@@ -14,6 +14,7 @@ import type { ModelPrice, Usage } from '../../billing/formula'
 import { isRefusal, realtimeUsage, refusalEvent, type Hold, type RealtimeBilling } from './billing'
 import { affordableOutput, audioBytesOf, base64Bytes, MAX_OUTPUT_TOKENS, responseWorstCase, streamedUsage, textTokensOf, type SessionMeter, type Tokens } from './realtime-meter'
 import { TranscriptBook } from './realtime-transcripts'
+import { AutoResponseHold } from './realtime-auto-hold'
 
 export interface SessionIO {
   toClient(data: string): void
@@ -63,6 +64,7 @@ export class ResponseBook {
   private latest: Running | undefined
   private events = 0
   readonly transcripts: TranscriptBook
+  private readonly auto: AutoResponseHold
 
   constructor(
     private readonly meter: SessionMeter,
@@ -70,6 +72,7 @@ export class ResponseBook {
     private readonly io: SessionIO
   ) {
     this.transcripts = new TranscriptBook(meter, billing, io)
+    this.auto = new AutoResponseHold(meter, billing, io)
   }
 
   private get price() {
@@ -97,13 +100,16 @@ export class ResponseBook {
     switch (e.type) {
       case 'session.update':
         return this.sessionUpdate(e)
-      case 'conversation.item.create':
-        this.meter.addInput(textTokensOf(e.item), audioBytesOf(e.item))
+      case 'conversation.item.create': {
+        const added = this.meter.addInput(textTokensOf(e.item), audioBytesOf(e.item))
+        if (!(await this.auto.cover(e.event_id))) return this.meter.removeInput(added)
         break
+      }
       case 'input_audio_buffer.append': {
         const bytes = base64Bytes(e.audio)
+        const added = this.meter.addInput(0, bytes)
+        if (!(await this.auto.cover(e.event_id))) return this.meter.removeInput(added)
         this.meter.bufferBytes += bytes
-        this.meter.addInput(0, bytes)
         break
       }
       case 'input_audio_buffer.clear':
@@ -117,7 +123,7 @@ export class ResponseBook {
     this.io.toUpstream(raw)
   }
 
-  private sessionUpdate(e: Event) {
+  private async sessionUpdate(e: Event) {
     const s = e.session
     if (s && typeof s === 'object') {
       const t = s.input_audio_transcription
@@ -137,7 +143,9 @@ export class ResponseBook {
         )
       }
       this.meter.applySession(s)
-      s.max_response_output_tokens = this.meter.maxOutput
+      // Refused: the error event says so, and server-started responses are held when they start.
+      await this.auto.cover(e.event_id, true)
+      s.max_response_output_tokens = this.auto.cap
     }
     this.io.toUpstream(JSON.stringify(e))
   }
@@ -152,6 +160,8 @@ export class ResponseBook {
     const r: Event = e.response && typeof e.response === 'object' ? e.response : {}
     const own = textTokensOf({ i: r.instructions, t: r.tools })
     const outOfBand = r.conversation === 'none'
+    // The client's response is the conversation's next one: the hold kept for a server-started one goes back.
+    if (!outOfBand) await this.auto.release()
     // An out-of-band response with its own input sees only that input, not the conversation.
     const input = outOfBand && Array.isArray(r.input) ? this.meter.standalone(own + textTokensOf(r.input), audioBytesOf(r.input)) : this.meter.conversation(own)
     const asked = typeof r.max_output_tokens === 'number' && r.max_output_tokens >= 1 ? Math.min(MAX_OUTPUT_TOKENS, Math.floor(r.max_output_tokens)) : this.meter.maxOutput
@@ -210,11 +220,18 @@ export class ResponseBook {
       this.latest = mine
       return
     }
-    // Started by the server itself (voice activity): held now, cancelled when the wallet refuses.
+    // Started by the server itself (voice activity): it takes the standing hold; without one it is
+    // held now, and cancelled when the wallet refuses.
     const input = this.meter.conversation()
     const r: Running = { input, cap: this.meter.maxOutput, conversation: true, mark: this.meter.mark(), text: '', audio: 0 }
     this.running.set(id, r)
     this.latest = r
+    const standing = this.auto.take()
+    if (standing) {
+      r.hold = standing.hold
+      r.cap = standing.cap
+      return
+    }
     r.holding = this.billing.hold('response', this.worst(input, r.cap), this.worst(input, 1)).then((hold) => {
       if (!isRefusal(hold)) {
         r.hold = hold
@@ -274,6 +291,10 @@ export class ResponseBook {
     const open = [...this.running.entries(), ...this.pending.map((r) => ['', r] as const)]
     this.running.clear()
     this.pending = []
-    return Promise.all([...open.map(([id, r]) => this.charge(r, this.streamed(r), { response_id: id || null, streamed_only: true }, note)), this.transcripts.finish(note)])
+    return Promise.all([
+      ...open.map(([id, r]) => this.charge(r, this.streamed(r), { response_id: id || null, streamed_only: true }, note)),
+      this.transcripts.finish(note),
+      this.auto.release(),
+    ])
   }
 }

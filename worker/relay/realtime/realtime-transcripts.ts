@@ -98,10 +98,17 @@ export class TranscriptBook {
   /** A transcription finished: charged with its own log row. */
   completed(event: { item_id?: unknown; usage?: Record<string, any>; transcript?: unknown }) {
     const itemId = String(event.item_id ?? '')
-    const t = this.open.get(itemId)
+    const t = this.open.get(itemId) ?? this.untracked()
     if (!t) return
     this.open.delete(itemId)
     this.io.background(this.charge(t, transcriptionCost(t, event), { item_id: itemId }))
+  }
+
+  /** A transcription the gateway saw no commit for (still charged, at the session's model, without a hold). */
+  private untracked(): Transcribing | undefined {
+    const model = this.meter.transcription
+    const price = model && this.io.priceOf(model)
+    return model && price ? { model, price, bytes: 0, format: this.meter.inputFormat } : undefined
   }
 
   failed(itemId: string) {
