@@ -116,6 +116,7 @@ export class ResponseBook {
         this.meter.bufferBytes = 0
         break
       case 'input_audio_buffer.commit':
+        if (!(await this.auto.cover(e.event_id))) return
         return this.transcripts.commit(e, () => this.eventIdOf(e))
       case 'response.create':
         return this.create(e)
