@@ -134,6 +134,8 @@ export const OPTION_META = {
   DefaultModelPrice: s(),
   /** Seconds to wait for an upstream's response headers before trying another channel; 0 waits forever. */
   UpstreamTimeoutSeconds: i(300, 0, 3600),
+  /** Realtime (WebSocket) sessions one API key may hold open at once, across every isolate. */
+  RealtimeMaxSessionsPerKey: i(8, 1, 1000),
   // --- operation: payment and group ratio
   PaymentUSDRate: f(7.3),
   PaymentMinAmount: i(1, 1, 1000000),

@@ -1,14 +1,16 @@
 /**
- * Realtime session billing through the wallet: each upstream `response.done` is charged exactly
- * (its usage: text, audio and cached tokens at their ratios) with its own log row — responses the
- * server starts itself (voice activity) included — and after each charge the wallet is asked,
- * atomically, whether the balance still covers the floor of one more response (a reservation of
- * that floor, given straight back). When it does not, the session is out of money and the caller
- * ends it. Nothing is held between responses; wallet calls run one at a time.
+ * Realtime session money through the wallet. A session holds two slots for as long as its socket
+ * is open (zero-amount holds that count in the wallet's in-flight sets: the API key's
+ * concurrency_limit, and RealtimeMaxSessionsPerKey sessions per key); every response and every
+ * input transcription holds its worst case before it may run, and settles to its exact cost (or,
+ * when the session ends first, to what was streamed) with its own log row. After each charge the
+ * wallet is asked whether the balance still covers the floor of one more response (a hold of that
+ * floor, given straight back); when it does not, the session is out of money and the caller ends
+ * it. Wallet calls run one at a time, in the order they were asked for.
  *
- * The API key's limits (token-limits.ts) apply when the session opens: it counts as one request of
- * no tokens against the key's requests per minute and per-model limits, and every check keeps the
- * key's budget, which each charge spends like any other.
+ * Slots live in the user's wallet, one Durable Object for every isolate, so both counts are exact
+ * across isolates. A hold the wallet never sees settled is charged by its alarm after an hour
+ * (wallet-expiry.ts); the bridge ends sessions before that (MAX_SESSION_MS).
  */
 import { computeQuota, sanitizeUsage, worstCaseQuota, type ModelPrice, type Usage } from '../../billing/formula'
 import type { RefusalReason, WalletLog } from '../../../durable-objects/wallet-types'
@@ -33,37 +35,78 @@ type WalletStub = ReturnType<Env['WALLET']['getByName']>
 export interface RealtimeBillingOptions {
   userId: number
   tokenId: number
-  /** The session's server-made request id; each response and check gets its own id under it. */
+  /** The session's server-made request id; each hold gets its own id under it. */
   sessionId: string
   channelId: number
   price: ModelPrice
   groupRatio: number
-  /** Log fields shared by every response of the session. */
+  /** Log fields shared by every row of the session. */
   log: Omit<WalletLog, 'promptTokens' | 'completionTokens' | 'metadata' | 'createdAt'>
   metadata: Record<string, unknown>
-  /** The API key's limits for this session (counted at the opening check; the budget at every check). */
+  /** The API key's limits for this session (the budget holds at every hold and check). */
   limits?: LimitSpec
 }
 
-/** A check the wallet refused: why, and for a key's limit, when to try again. */
+/** A hold or check the wallet refused: why, and for a key's limit, when to try again. */
 export interface Refusal {
   reason: RefusalReason
   retryAfterMs?: number
 }
 
+/** A hold the wallet granted: its id and how much it covers. */
+export interface Hold {
+  reqId: string
+  held: number
+}
+
+export const isRefusal = (h: Hold | Refusal): h is Refusal => 'reason' in h
+const MONEY_REFUSALS = new Set<string>(['insufficient_user_quota', 'insufficient_token_quota', 'budget_exceeded', 'insufficient_quota'])
+
+/** The protocol's error event, naming the client event it answers. */
+export function errorEvent(code: string, message: string, eventId?: string): string {
+  const type = MONEY_REFUSALS.has(code) ? 'insufficient_quota' : code.endsWith('_exceeded') ? 'rate_limit_error' : 'invalid_request_error'
+  return JSON.stringify({ type: 'error', error: { type, code, message, param: null, event_id: eventId ?? null } })
+}
+
+/** The error event of a hold the wallet refused (a response or transcription that will not run). */
+export function refusalEvent(refusal: Refusal, eventId: string | undefined, what: string): string {
+  if (MONEY_REFUSALS.has(refusal.reason)) return errorEvent('insufficient_quota', `Your balance is too low for this ${what}.`, eventId)
+  return errorEvent(refusal.reason, `This ${what} was refused: ${refusal.reason}.`, eventId)
+}
+
 /** Tokens in and out one response is assumed to need at least. */
 const FLOOR_TOKENS = 256
 
+/** The two slots a session takes: the key's in-flight request, and one of its realtime sessions. */
+export async function takeSessionSlots(
+  wallet: WalletStub,
+  who: { userId: number; tokenId: number; sessionId: string },
+  keySpec: LimitSpec,
+  maxSessions: number
+): Promise<{ ids: string[] } | { refused: Refusal; slot: 'key' | 'sessions' }> {
+  const base = { userId: who.userId, tokenId: who.tokenId, amount: 0 }
+  const key = await wallet.reserve({ ...base, reqId: `${who.sessionId}:slot`, limits: keySpec })
+  if (!key.ok) return { refused: { reason: key.reason, retryAfterMs: key.retryAfterMs }, slot: 'key' }
+  const sessions: LimitSpec = { ...budgetOnly(keySpec), concurrency: { key: `rt:${who.tokenId}`, limit: maxSessions } }
+  const rt = await wallet.reserve({ ...base, reqId: `${who.sessionId}:session`, limits: sessions })
+  if (rt.ok) return { ids: [`${who.sessionId}:slot`, `${who.sessionId}:session`] }
+  await wallet.refund({ userId: who.userId, reqId: `${who.sessionId}:slot` })
+  return { refused: { reason: rt.reason, retryAfterMs: rt.retryAfterMs }, slot: 'sessions' }
+}
+
+export async function releaseSessionSlots(wallet: WalletStub, userId: number, ids: string[]) {
+  for (const reqId of ids) await wallet.refund({ userId, reqId })
+}
+
 export class RealtimeBilling {
-  private responses = 0
-  private checks = 0
+  private holds = 0
   private chain: Promise<unknown> = Promise.resolve()
   private readonly floor: number
   exhausted = false
 
   constructor(
     private readonly wallet: WalletStub,
-    private readonly opts: RealtimeBillingOptions
+    readonly opts: RealtimeBillingOptions
   ) {
     this.floor = Math.max(1, worstCaseQuota(opts.price, { promptTokens: FLOOR_TOKENS, outputTokens: FLOOR_TOKENS }, opts.groupRatio))
   }
@@ -74,19 +117,18 @@ export class RealtimeBilling {
     return next
   }
 
-  /**
-   * May the session start: does the balance cover one response, and do the key's limits admit it?
-   * A refusal when not (the session must not start).
-   */
-  open(): Promise<Refusal | undefined> {
-    return this.run(() => this.check(true))
+  private get budget(): LimitSpec | undefined {
+    return this.opts.limits && budgetOnly(this.opts.limits)
   }
 
-  /** Does the balance (and the key's budget) cover one more response? Counted as a request only when opening. */
-  private async check(opening = false): Promise<Refusal | undefined> {
-    const reqId = `${this.opts.sessionId}:check:${++this.checks}`
-    const spec = this.opts.limits
-    const limits = spec && (opening ? spec : budgetOnly(spec))
+  /** Does the balance (and the key's budget) cover one response's floor? A refusal when not. */
+  open(): Promise<Refusal | undefined> {
+    return this.run(() => this.check())
+  }
+
+  private async check(): Promise<Refusal | undefined> {
+    const reqId = `${this.opts.sessionId}:check:${++this.holds}`
+    const limits = this.budget
     const res = await this.wallet.reserve({ userId: this.opts.userId, tokenId: this.opts.tokenId, reqId, amount: this.floor, floor: this.floor, ...(limits ? { limits } : {}) })
     if (!res.ok) {
       this.exhausted = true
@@ -101,18 +143,45 @@ export class RealtimeBilling {
     return !this.exhausted
   }
 
-  /** Charges one finished response; afterwards `exhausted` says whether the session must end. */
-  charge(usage: Usage, responseId: string): Promise<number> {
+  /**
+   * Hold up to `amount` (at least `floor`) for one response or transcription; a refusal for want of
+   * money makes the session `exhausted` unless `tentative` (the caller refuses one frame only).
+   */
+  hold(kind: 'response' | 'transcription', amount: number, floor: number, tentative = false): Promise<Hold | Refusal> {
     return this.run(async () => {
-      const breakdown = computeQuota(this.opts.price, usage, this.opts.groupRatio)
+      const reqId = `${this.opts.sessionId}:${kind}:${++this.holds}`
+      const limits = this.budget
+      const res = await this.wallet.reserve({ userId: this.opts.userId, tokenId: this.opts.tokenId, reqId, amount, floor: Math.min(floor, amount), ...(limits ? { limits } : {}) })
+      if (!res.ok) {
+        if (!tentative && MONEY_REFUSALS.has(res.reason)) this.exhausted = true
+        return { reason: res.reason, retryAfterMs: res.retryAfterMs }
+      }
+      return { reqId, held: res.held }
+    })
+  }
+
+  /** Give a hold back unused (its response or transcription never ran). */
+  release(hold: Hold): Promise<void> {
+    return this.run(() => this.wallet.refund({ userId: this.opts.userId, reqId: hold.reqId }))
+  }
+
+  /**
+   * Charge one response or transcription in full with its log row, settling its hold when it has
+   * one; afterwards `exhausted` says whether the session must end.
+   */
+  charge(usage: Usage, hold: Hold | undefined, note: { price?: ModelPrice; model?: string; content?: string; metadata?: Record<string, unknown> } = {}): Promise<number> {
+    return this.run(async () => {
+      const breakdown = computeQuota(note.price ?? this.opts.price, usage, this.opts.groupRatio)
       const log: WalletLog = {
         ...this.opts.log,
+        ...(note.model ? { modelName: note.model, upstreamModel: note.model } : {}),
+        ...(note.content ? { content: note.content } : {}),
         createdAt: Math.floor(Date.now() / 1000),
         promptTokens: usage.promptTokens,
         completionTokens: usage.completionTokens,
-        metadata: { ...breakdown, ...this.opts.metadata, response_id: responseId },
+        metadata: { ...breakdown, ...this.opts.metadata, ...note.metadata },
       }
-      const reqId = `${this.opts.sessionId}:${++this.responses}`
+      const reqId = hold?.reqId ?? `${this.opts.sessionId}:unheld:${++this.holds}`
       const res = await this.wallet.settle({ userId: this.opts.userId, reqId, quota: breakdown.quota, channelId: this.opts.channelId, log })
       if (!res.ok) throw new Error(`realtime settle refused: ${res.reason}`)
       await this.check()
@@ -120,7 +189,7 @@ export class RealtimeBilling {
     })
   }
 
-  /** Waits for the charges still running (the session ended). */
+  /** Waits for the wallet calls still running (the session ended). */
   close(): Promise<unknown> {
     return this.run(async () => undefined)
   }

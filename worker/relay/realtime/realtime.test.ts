@@ -6,11 +6,10 @@
  * the balance moving by exactly the logged quota.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
+import { waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
-import worker from '../../index'
 import { createChannel, createToken, createUser, ledger, send, setPrice } from '../../test/factories'
-import { mockUpstream } from '../../test/upstream-mock'
+import { mockRealtime, openRealtime } from '../../test/realtime-mock'
 import { computeQuota } from '../../billing/formula'
 import { getPriceTable, resolvePrice } from '../../billing/pricing'
 import { realtimeUsage } from './billing'
@@ -24,64 +23,26 @@ const USAGE = {
   input_token_details: { cached_tokens: 50, text_tokens: 120, audio_tokens: 80 },
   output_token_details: { text_tokens: 40, audio_tokens: 60 },
 }
-let upstream: ReturnType<typeof mockUpstream>
-let upstreamSaw: { url: string; auth: string | null; beta: string | null; frames: string[] }
+let upstream: ReturnType<typeof mockRealtime>
+let upstreamSaw: ReturnType<typeof mockRealtime>['saw']
 
 beforeEach(async () => {
-  upstreamSaw = { url: '', auth: null, beta: null, frames: [] }
-  upstream = mockUpstream((req) => {
-    if (!new URL(req.url).pathname.endsWith('/v1/realtime')) return undefined
-    upstreamSaw.url = req.url
-    upstreamSaw.auth = req.headers.get('authorization')
-    upstreamSaw.beta = req.headers.get('openai-beta')
-    const pair = new WebSocketPair()
-    const [theirs, ours] = [pair[0], pair[1]]
-    ours.accept()
-    ours.send(JSON.stringify({ type: 'session.created', session: { id: 'sess_1', model: MODEL } }))
-    let n = 0
-    ours.addEventListener('message', (ev) => {
-      upstreamSaw.frames.push(String(ev.data))
-      // With server voice activity detection a committed audio buffer starts a response by itself.
-      const type = JSON.parse(String(ev.data)).type
-      if (type !== 'response.create' && type !== 'input_audio_buffer.commit') return
-      n++
-      ours.send(JSON.stringify({ type: 'response.output_text.delta', delta: 'Hi' }))
-      ours.send(JSON.stringify({ type: 'response.done', response: { id: `resp_${n}`, status: 'completed', usage: USAGE } }))
-    })
-    return new Response(null, { status: 101, webSocket: theirs })
+  let n = 0
+  upstream = mockRealtime(MODEL, (event, session) => {
+    // With server voice activity detection a committed audio buffer starts a response by itself.
+    if (event.type !== 'response.create' && event.type !== 'input_audio_buffer.commit') return
+    n++
+    session.send({ type: 'response.created', response: { id: `resp_${n}`, status: 'in_progress' } })
+    session.send({ type: 'response.output_text.delta', response_id: `resp_${n}`, delta: 'Hi' })
+    session.send({ type: 'response.done', response: { id: `resp_${n}`, status: 'completed', usage: USAGE } })
   })
+  upstreamSaw = upstream.saw
   await setPrice(MODEL, 2.5, 10)
   await createChannel({ key: 'sk-realtime', models: MODEL })
 })
 afterEach(() => upstream.restore())
 
-async function open(headers: Record<string, string>, query = `?model=${MODEL}`) {
-  const ctx = createExecutionContext()
-  const res = await worker.fetch(new Request(`http://gateway.test/v1/realtime${query}`, { headers: { upgrade: 'websocket', ...headers } }), env, ctx)
-  const ws = res.webSocket
-  const events: any[] = []
-  const waiters: { type: string; resolve: (e: any) => void }[] = []
-  let closed: (code: number) => void
-  const closedP = new Promise<number>((r) => (closed = r))
-  if (ws) {
-    ws.accept()
-    ws.addEventListener('message', (ev) => {
-      const e = JSON.parse(String(ev.data))
-      events.push(e)
-      for (const w of waiters.splice(0)) {
-        if (w.type === e.type) w.resolve(e)
-        else waiters.push(w)
-      }
-    })
-    ws.addEventListener('close', (ev) => closed(ev.code))
-  }
-  const next = (type: string) => {
-    const seen = events.find((e) => e.type === type && !e.__taken)
-    if (seen) return Promise.resolve(Object.assign(seen, { __taken: true }))
-    return new Promise<any>((resolve) => waiters.push({ type, resolve: (e) => resolve(Object.assign(e, { __taken: true })) }))
-  }
-  return { res, ws, ctx, events, next, closed: closedP }
-}
+const open = (headers: Record<string, string>, query = `?model=${MODEL}`) => openRealtime(headers, query)
 
 describe('realtime usage', () => {
   it('maps response.done usage with audio and cached tokens', () => {
@@ -105,8 +66,7 @@ describe('GET /v1/realtime', () => {
     s.ws!.send(JSON.stringify({ type: 'response.create' }))
     expect((await s.next('response.done')).response.id).toBe('resp_2')
     expect(upstreamSaw.frames.map((f) => JSON.parse(f).type)).toEqual(['session.update', 'response.create', 'response.create'])
-    s.ws!.close(1000, 'bye')
-    await waitOnExecutionContext(s.ctx)
+    await s.close()
     const l = await ledger(user.id)
     expect(l.consumeLogs).toBe(2)
     expect(10_000_000 - l.quota).toBe(l.loggedQuota)
@@ -128,8 +88,7 @@ describe('GET /v1/realtime', () => {
     s.ws!.send(JSON.stringify({ type: 'input_audio_buffer.append', audio: 'AAAA' }))
     s.ws!.send(JSON.stringify({ type: 'input_audio_buffer.commit' }))
     expect((await s.next('response.done')).response.id).toBe('resp_1')
-    s.ws!.close(1000)
-    await waitOnExecutionContext(s.ctx)
+    await s.close()
     const l = await ledger(user.id)
     expect(l.consumeLogs).toBe(1)
     expect(10_000_000 - l.quota).toBe(l.loggedQuota)
@@ -142,8 +101,7 @@ describe('GET /v1/realtime', () => {
     expect(s.res.status).toBe(101)
     expect(s.res.headers.get('sec-websocket-protocol')).toBe('realtime')
     await s.next('session.created')
-    s.ws!.close(1000)
-    await waitOnExecutionContext(s.ctx)
+    await s.close()
   })
 
   it('ends the session with an insufficient_quota error when the balance runs out', async () => {
@@ -186,8 +144,7 @@ describe('GET /v1/realtime', () => {
       const session = await open({ authorization: `Bearer ${token.key}` })
       expect(session.res.status).toBe(101)
       used.add(upstreamSaw.auth)
-      session.ws!.close()
-      await waitOnExecutionContext(session.ctx)
+      await session.close()
     }
     expect(used).toEqual(new Set(['Bearer sk-pool-1', 'Bearer sk-pool-2']))
   })
@@ -198,8 +155,7 @@ describe('GET /v1/realtime', () => {
     await env.DB.prepare("UPDATE tokens SET rpm_limit = 1, budget_period = 'day', budget_quota = 1000000 WHERE id = ?").bind(token.id).run()
     const first = await open({ authorization: `Bearer ${token.key}` })
     expect(first.res.status).toBe(101)
-    first.ws!.close()
-    await waitOnExecutionContext(first.ctx)
+    await first.close()
     const second = await open({ authorization: `Bearer ${token.key}` })
     expect(second.res.status).toBe(429)
     expect(second.res.webSocket).toBeNull()

@@ -1,6 +1,6 @@
 /**
- * Operation → General: top-up and chat links, quota per unit, retries and upstream timeout, how
- * usage is shown and counted, and the default price of unpriced models (DefaultModelPrice: empty
+ * Operation → General: top-up and chat links, quota per unit, retries and upstream timeout, realtime
+ * sessions per key, how usage is shown and counted, and the default price of unpriced models (DefaultModelPrice: empty
  * refuses them; otherwise {type, input, output} in price ratios).
  */
 import { useWatch, type UseFormReturn } from 'react-hook-form'
@@ -23,6 +23,7 @@ const plain = z.object({
   RetryCooldownSeconds: numberText('RetryCooldownSeconds'),
   RetryTimeOut: numberText('RetryTimeOut'),
   UpstreamTimeoutSeconds: numberText('UpstreamTimeoutSeconds'),
+  RealtimeMaxSessionsPerKey: numberText('RealtimeMaxSessionsPerKey'),
   DisplayInCurrencyEnabled: z.boolean(),
   DisplayTokenStatEnabled: z.boolean(),
   ApproximateTokenEnabled: z.boolean(),
@@ -94,6 +95,12 @@ export function GeneralSection({ options }: { options: OptionMap }) {
               label={t('fields.UpstreamTimeoutSeconds.label')}
               description={t('fields.UpstreamTimeoutSeconds.help')}
               suffix={t('units.seconds')}
+            />
+            <NumberField
+              control={form.control}
+              name="RealtimeMaxSessionsPerKey"
+              label={t('fields.RealtimeMaxSessionsPerKey.label')}
+              description={t('fields.RealtimeMaxSessionsPerKey.help')}
             />
           </FieldGrid>
           <FieldGroup title={t('groups.retries')}>
