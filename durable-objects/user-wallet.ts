@@ -96,7 +96,7 @@ export class UserWallet extends DurableObject<Env> {
     if (!isAmount('amount', input.amount) || (input.floor !== undefined && !isAmount('floor', input.floor))) return { ok: false, reason: 'invalid_amount' }
     const amount = input.amount
     if (this.store.holds().has(input.reqId)) return { ok: false, reason: 'duplicate_request' }
-    const admitted = await this.admission.admit(input.userId, input.tokenId, Math.min(input.floor ?? amount, amount), input.rpm, true, input.limits)
+    const admitted = await this.admission.admit(input.userId, input.tokenId, Math.min(input.floor ?? amount, amount), input.rpm, true, input.limits, input.debt)
     this.store.commit()
     if (admitted.refused) return { ok: false, reason: admitted.refused, ...(admitted.retryAfterMs ? { retryAfterMs: admitted.retryAfterMs } : {}) }
     const held = Math.min(amount, admitted.free)
@@ -111,7 +111,7 @@ export class UserWallet extends DurableObject<Env> {
     if (!isAmount('amount', input.amount) || !isAmount('floor', input.floor)) return { ok: false, reason: 'invalid_amount' }
     const existing = this.store.holds().get(input.leaseId)
     if (existing && !existing.lease) return { ok: false, reason: 'duplicate_request' }
-    const admitted = await this.admission.admit(input.userId, input.tokenId, Math.min(input.floor, input.amount), undefined, false, { budget: input.budget })
+    const admitted = await this.admission.admit(input.userId, input.tokenId, Math.min(input.floor, input.amount), undefined, false, { budget: input.budget }, input.debt)
     this.store.commit()
     if (admitted.refused) return { ok: false, reason: admitted.refused }
     const granted = Math.min(input.amount, admitted.free)
@@ -170,6 +170,7 @@ export class UserWallet extends DurableObject<Env> {
       this.store.appendLog(item.log, item.quota, item.channelId && item.quota ? [item.channelId, item.quota] : undefined)
       charged += item.quota
       overrun += over
+      this.admission.debt.add(item.quota - (item.held ?? item.quota), item.maxOverrun, item.log.username)
     }
     const spent = held0 ? held0.amount - leaseLeft : 0
     if (input.seq !== undefined) this.kv.put(`S:${input.leaseId}`, { seq: input.seq, at: now } satisfies AppliedReport)
@@ -220,6 +221,7 @@ export class UserWallet extends DurableObject<Env> {
     const notes: Record<string, unknown> = {}
     if (reservation) notes.reserved = reservation.amount
     if (overrun > 0) notes.overrun = overrun
+    this.admission.debt.add(overrun, input.maxOverrun, log.username)
     if (expired !== undefined) notes.charged_on_expiry = expired
     if (user.quota < 0) notes.balance_after = user.quota
     this.store.appendLog({ ...log, metadata: { ...log.metadata, ...notes } }, charged, input.channelId && charged ? [input.channelId, charged] : undefined)
@@ -260,6 +262,7 @@ export class UserWallet extends DurableObject<Env> {
     // A deduction may take only what no in-flight request holds.
     if (amount < 0 && user.quota - this.store.holdTotal() + amount < 0) return { ok: false, reason: 'insufficient_user_quota' }
     user.quota += amount
+    if (amount > 0) this.admission.debt.clear()
     if (input.restoreToken !== undefined && amount > 0) await this.restoreUse(user, input.restoreToken, amount)
     this.store.touchUser(user)
     this.store.appendLog({ ...input.log, metadata: { ...input.log.metadata, idempotency_key: input.key } }, amount)
@@ -353,9 +356,7 @@ export class UserWallet extends DurableObject<Env> {
     return out
   }
 
-  // ---- write-behind ------------------------------------------------------------------------
-
-  /** Write pending changes to D1 now (tests and admin actions that show D1); a failure leaves them pending. */
+  /** Write-behind: pending changes to D1 now (tests and admin actions that show D1); a failure leaves them pending. */
   async flush(): Promise<{ ok: true } | { ok: false; error: string }> {
     try {
       await this.flushNow()

@@ -4,25 +4,30 @@
  * budget) and the limits a wallet keeps in memory only — the group's requests per minute and the
  * tokens' rate windows and concurrency (wallet-limits.ts). Nothing here moves money.
  */
-import type { RefusalReason } from './wallet-types'
+import type { DebtLimits, RefusalReason } from './wallet-types'
 import type { TokenState } from './wallet-state'
 import type { WalletStore } from './wallet-store'
 import { LimitBook, type LimitRefusal, type LimitSpec } from './wallet-limits'
 import { configureBudget, type WalletParts } from './wallet-budget'
 import { clockNow } from '../worker/lib/clock'
+import { DebtBook } from './wallet-debt'
 
 export class WalletAdmission {
   /** Requests admitted in the current minute (for the group's requests-per-minute limit). */
   private rate = { minute: 0, count: 0 }
   /** The user's tokens' rate windows and in-flight requests (memory only: never money). */
   readonly limits = new LimitBook()
+  /** Overruns and open reservations: what a misbehaving supplier can make the user owe (wallet-debt.ts). */
+  readonly debt: DebtBook
   private limitsSweptAt = 0
 
   constructor(
     private readonly store: WalletStore,
     /** What the budget check needs to recount a period from D1 (wallet-budget.ts). */
     private readonly budgetParts: () => WalletParts
-  ) {}
+  ) {
+    this.debt = new DebtBook(store)
+  }
 
   /**
    * Whether `floor` more may be held for this user and token now: status, expiry and what is free
@@ -34,7 +39,8 @@ export class WalletAdmission {
     floor: number,
     rpm?: number,
     isRequest = true,
-    spec?: Pick<LimitSpec, 'budget'> & Partial<LimitSpec>
+    spec?: Pick<LimitSpec, 'budget'> & Partial<LimitSpec>,
+    debt?: DebtLimits
   ): Promise<{ refused: RefusalReason; retryAfterMs?: number } | { refused?: undefined; token: TokenState; free: number; now: number }> {
     const user = await this.store.ensureUser(userId)
     if (!user) return { refused: 'user_not_found' }
@@ -44,6 +50,8 @@ export class WalletAdmission {
     if (token.status !== 1) return { refused: 'token_disabled' }
     const now = Date.now()
     if (token.expired !== -1 && token.expired * 1000 <= now) return { refused: 'token_expired' }
+    const owed = this.debt.refusal(debt, isRequest)
+    if (owed) return { refused: owed }
     // Callers without limits (realtime, tasks) leave the budget settings as the relay last sent them.
     if (spec) await configureBudget(this.budgetParts(), token, spec.budget)
     const tokenFree = this.store.tokenFree(token)

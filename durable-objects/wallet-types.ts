@@ -40,12 +40,22 @@ export type RefusalReason =
   | 'tokens_per_minute_exceeded'
   | 'concurrency_limit_exceeded'
   | 'budget_exceeded'
+  /** Bounded debt (wallet-debt.ts): the user's open exact reservations are at MaxUserOpenRequests. */
+  | 'too_many_open_requests'
+  /** Bounded debt: today's overruns passed MaxUserOverrun; stopped until a top-up. */
+  | 'overrun_limit'
   /** An amount that is not a safe integer in range (a bug upstream of the wallet; nothing was stored). */
   | 'invalid_amount'
   /** The request id already holds a reservation (ids are server-made, so this is a bug). */
   | 'duplicate_request'
 
 /** `held` is what the wallet holds for the request: `amount`, or less (≥ `floor`) when only that was free. */
+/** The user's debt bounds (MaxUserOpenRequests, MaxUserOverrun; 0 = no cap), sent by the worker with each call. */
+export interface DebtLimits {
+  maxOpen: number
+  maxOverrun: number
+}
+
 export type ReserveResult = { ok: true; held: number } | { ok: false; reason: RefusalReason; retryAfterMs?: number }
 
 export interface ReserveInput {
@@ -62,6 +72,7 @@ export interface ReserveInput {
   floor?: number
   /** Requests per minute allowed to this user (their group's api_rate); 0 = unlimited. */
   rpm?: number
+  debt?: DebtLimits
   /** The token's limits and budget for this request (checked exactly, then counted until it settles). */
   limits?: LimitSpec
 }
@@ -76,6 +87,8 @@ export interface SettleInput {
   log?: WalletLog
   /** Prompt + completion tokens the request used (its tokens-per-minute count). */
   tokens?: number
+  /** MaxUserOverrun: an overrun that takes today's sum past it stops the user (wallet-debt.ts). */
+  maxOverrun?: number
 }
 
 export type SettleResult =
@@ -126,6 +139,7 @@ export interface LeaseInput {
   floor: number
   /** The token's budget: a lease never holds more than its remainder in the current period. */
   budget?: LimitSpec['budget']
+  debt?: DebtLimits
 }
 
 export type LeaseResult = { ok: true; granted: number; held: number } | { ok: false; reason: RefusalReason }
@@ -134,6 +148,9 @@ export type LeaseResult = { ok: true; granted: number; held: number } | { ok: fa
 export interface LeaseItem {
   reqId: string
   quota: number
+  /** What the request held from the lease (its overrun is the cost beyond it), and MaxUserOverrun (wallet-debt.ts). */
+  held?: number
+  maxOverrun?: number
   channelId?: number
   log: WalletLog
   /** The windows the request counted in locally, when it was admitted, and its settled tokens. */

@@ -115,6 +115,10 @@ export const OPTION_META = {
   ImagePriceRatios: json('{}'),
   /** Prompt-estimate factors per model or trailing-`*` pattern, over the built-in table (billing/prompt-margins.ts). */
   PromptEstimateMargins: json('{}'),
+  /** Relay requests one user may have open at once, across keys (0 = no cap): bounds what a misbehaving supplier can overrun. */
+  MaxUserOpenRequests: i(64, 0, 100_000),
+  /** Quota a user's requests may cost beyond their holds in one day before the user is stopped until topped up (0 = no cap). */
+  MaxUserOverrun: i(2_500_000, 0),
   // --- operation: other
   ChatCacheEnabled: b(false),
   ChatCacheExpireMinute: i(5, 1, 10080),

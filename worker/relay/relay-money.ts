@@ -14,6 +14,7 @@ import type { WalletLog } from '../../durable-objects/wallet-types'
 import type { LimitSpec } from '../../durable-objects/wallet-limits'
 import type { HonoEnv } from '../env'
 import { clockNow } from '../lib/clock'
+import { onIsolateReset } from '../cache/isolate'
 import type { RelayInput } from './relay-input'
 import type { RoutedChannel } from './routing-table'
 import type { RelayAuth } from './token-auth'
@@ -24,6 +25,14 @@ import { holdFromLease, settleToLease, type LeaseHold, type LeaseWallet } from '
 import { redactSecrets } from './supplier-error'
 import { walletRefusal } from './wallet-refusals'
 import type { InboundCodec } from './inbound/types'
+
+/**
+ * Requests this isolate serves from credit leases, per user, open now: MaxUserOpenRequests caps them
+ * here (beyond it a request takes the exact path, where the wallet counts its own), so a supplier
+ * that ignores limits cannot multiply an overrun without bound (durable-objects/wallet-debt.ts).
+ */
+const leaseServed = new Map<number, number>()
+onIsolateReset(() => leaseServed.clear())
 
 /** What an answered attempt is billed as. */
 export interface Bill {
@@ -52,6 +61,8 @@ export class RelayMoney {
   rateHeaders: Record<string, string> = {}
   /** Set when the request holds its worst case in the isolate's credit lease. */
   private leaseHold: LeaseHold | undefined
+  /** Counted in `leaseServed` (enterLease … leaveLease). */
+  private leaseSlot = false
   /** The token's limits for this request, when it was admitted. */
   private limits: LimitSpec | undefined
   private admittedAt = 0
@@ -90,9 +101,19 @@ export class RelayMoney {
     const spec = limitSpec(who, this.input.model, this.rates.tpm, this.settings.str('BudgetTimezone') || 'UTC', estimate)
     const local = checkLocally(spec, now)
     if (local) throw limitError(local.code, local.retryAfterMs, rateLimitHeaders(localStatus(spec, now)))
+    const debt = { maxOpen: this.settings.int('MaxUserOpenRequests'), maxOverrun: this.settings.int('MaxUserOverrun') }
+    if (debt.maxOpen > 0 && (leaseServed.get(this.auth.userId) ?? 0) >= debt.maxOpen) throw walletRefusal('too_many_open_requests')
     if (plan.amount > 0 && !walletSaysFull(spec, now)) {
-      this.leaseHold = await holdFromLease(this.leaseWallet, this.ctx, { userId: this.auth.userId, tokenId: this.auth.id, rpm: this.rates.rpm, budget: spec.budget }, plan.amount)
-      if (this.leaseHold) {
+      // The slot is taken before the lease is asked, so requests waiting for the same grant count too.
+      this.enterLease()
+      this.leaseHold = await holdFromLease(
+        this.leaseWallet,
+        this.ctx,
+        { userId: this.auth.userId, tokenId: this.auth.id, rpm: this.rates.rpm, budget: spec.budget, debt },
+        plan.amount
+      ).catch(() => undefined)
+      if (!this.leaseHold) this.leaveLease()
+      else {
         this.admit(spec, now)
         this.outputCap = plan.outputCap(plan.amount)
         return
@@ -106,10 +127,27 @@ export class RelayMoney {
       floor: plan.floor,
       rpm: this.rates.rpm,
       limits: spec,
+      // Requests this isolate serves from leases count against the cap too.
+      debt: { ...debt, maxOpen: debt.maxOpen > 0 ? Math.max(1, debt.maxOpen - (leaseServed.get(this.auth.userId) ?? 0)) : 0 },
     })
     if (!reserved.ok) throw walletRefusal(reserved.reason, reserved.retryAfterMs, rateLimitHeaders(localStatus(spec, now)))
     this.admit(spec, now)
     this.outputCap = plan.outputCap(reserved.held)
+  }
+
+  /** The request counts among the lease-served requests open in this isolate. */
+  private enterLease() {
+    this.leaseSlot = true
+    leaseServed.set(this.auth.userId, (leaseServed.get(this.auth.userId) ?? 0) + 1)
+  }
+
+  /** It no longer does (once): it finished, or the lease could not serve it. */
+  private leaveLease() {
+    if (!this.leaseSlot) return
+    this.leaseSlot = false
+    const n = (leaseServed.get(this.auth.userId) ?? 1) - 1
+    if (n > 0) leaseServed.set(this.auth.userId, n)
+    else leaseServed.delete(this.auth.userId)
   }
 
   /** Count the admitted request in this isolate's windows and note the headers it answers with. */
@@ -163,16 +201,27 @@ export class RelayMoney {
     }
     const logged = this.settings.bool('LogConsumeEnabled') ? log : undefined
     const tokens = usage.promptTokens + usage.completionTokens
+    this.leaveLease()
     const settled = this.leaseHold
       ? await settleToLease(this.leaseWallet, this.ctx, this.leaseHold, {
           reqId: this.reqId,
           quota: breakdown.quota,
+          held: this.leaseHold.amount,
+          maxOverrun: this.settings.int('MaxUserOverrun'),
           channelId: bill.channel.id,
           log: logged ?? { type: LOG_TYPE.CONSUME, createdAt: log.createdAt, tokenId: this.auth.id, requestId: this.reqId },
           ...this.limitItem(tokens),
         })
       : (settleLocally(this.reqId, tokens),
-        await this.wallet.settle({ userId: this.auth.userId, reqId: this.reqId, quota: breakdown.quota, channelId: bill.channel.id, log: logged, tokens }))
+        await this.wallet.settle({
+          userId: this.auth.userId,
+          reqId: this.reqId,
+          quota: breakdown.quota,
+          channelId: bill.channel.id,
+          log: logged,
+          tokens,
+          maxOverrun: this.settings.int('MaxUserOverrun'),
+        }))
     if (!settled) return
     if (!settled.ok) {
       console.error(`[${this.reqId}] settle refused (${settled.reason}): quota ${breakdown.quota}`)
@@ -190,6 +239,7 @@ export class RelayMoney {
       content: message.slice(0, 1000),
       metadata: this.meta({ status: status ?? null, attempts: tries.attempts, tried: [...tries.tried], ...upstream }),
     }
+    this.leaveLease()
     if (this.leaseHold) await settleToLease(this.leaseWallet, this.ctx, this.leaseHold, { reqId: this.reqId, quota: 0, log, ...this.limitItem(0) })
     else {
       settleLocally(this.reqId, 0)

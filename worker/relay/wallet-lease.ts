@@ -37,7 +37,7 @@
  * the runtime cancelled and counts as free (its unanswered report goes again under its number).
  */
 import { onIsolateReset } from '../cache/isolate'
-import type { LeaseItem, LeaseSettleResult } from '../../durable-objects/wallet-types'
+import type { DebtLimits, LeaseItem, LeaseSettleResult } from '../../durable-objects/wallet-types'
 import type { LimitSpec } from '../../durable-objects/wallet-limits'
 import { clockNow } from '../lib/clock'
 import { noteWalletFull } from './token-limits'
@@ -108,8 +108,9 @@ interface Lease {
   rate: { minute: number; count: number; blocked: boolean }
   /** The group's requests-per-minute limit, sent with each report. */
   rpm: number
-  /** The token's budget, sent with each grant. */
+  /** The token's budget and the user's debt bounds, sent with each grant. */
   budget?: LimitSpec['budget']
+  debt?: DebtLimits
 }
 
 const leases = new Map<string, Lease>()
@@ -135,7 +136,7 @@ const busy = (l: Lease) => live(l.sendingSince)
 export async function holdFromLease(
   wallet: LeaseWallet,
   ctx: ExecutionContext,
-  who: { userId: number; tokenId: number; rpm: number; budget?: LimitSpec['budget'] },
+  who: { userId: number; tokenId: number; rpm: number; budget?: LimitSpec['budget']; debt?: DebtLimits },
   amount: number
 ): Promise<LeaseHold | undefined> {
   const key = `${who.userId}:${who.tokenId}`
@@ -162,7 +163,7 @@ export async function holdFromLease(
     }
     leases.set(key, lease)
   }
-  lease.budget = who.budget
+  Object.assign(lease, { budget: who.budget, debt: who.debt })
   if (!admitLocally(lease, who.rpm)) return undefined
   if (fits(lease, amount)) return take(wallet, ctx, lease, amount)
   // A grant needs the wallet. A call of this lease in flight (its answer may top the lease up, or a
@@ -241,7 +242,7 @@ async function grow(wallet: LeaseWallet, lease: Lease, amount: number): Promise<
   lease.sendingSince = clockNow()
   try {
     const floor = Math.max(0, amount - available(lease))
-    const res = await wallet.lease({ userId: lease.userId, tokenId: lease.tokenId, leaseId: lease.id, amount: want, floor, budget: lease.budget })
+    const res = await wallet.lease({ userId: lease.userId, tokenId: lease.tokenId, leaseId: lease.id, amount: want, floor, budget: lease.budget, debt: lease.debt })
     if (!res.ok) return false
     lease.held = res.held - queuedCost(lease)
     lease.size = Math.max(lease.size, res.granted)

@@ -24,6 +24,13 @@ const REFUSALS: Record<RefusalReason, () => ApiError> = {
   tokens_per_minute_exceeded: () => limitError('tokens_per_minute_exceeded', 1000),
   concurrency_limit_exceeded: () => limitError('concurrency_limit_exceeded', 1000),
   budget_exceeded: () => limitError('budget_exceeded', 1000),
+  too_many_open_requests: () =>
+    new ApiError(429, 'Too many of your requests are still running; wait for some to finish.', { code: 'too_many_open_requests', headers: { 'retry-after': '1' } }),
+  overrun_limit: () =>
+    new ApiError(429, 'Requests were stopped for this account: today they cost more than was reserved beyond the gateway’s limit. Top up to continue.', {
+      code: 'insufficient_quota',
+      type: 'insufficient_quota',
+    }),
 }
 
 const LIMIT_CODES = new Set<string>(['rate_limit_exceeded', 'tokens_per_minute_exceeded', 'concurrency_limit_exceeded', 'budget_exceeded'])

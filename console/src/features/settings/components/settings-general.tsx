@@ -24,6 +24,8 @@ const plain = z.object({
   RetryTimeOut: numberText('RetryTimeOut'),
   UpstreamTimeoutSeconds: numberText('UpstreamTimeoutSeconds'),
   RealtimeMaxSessionsPerKey: numberText('RealtimeMaxSessionsPerKey'),
+  MaxUserOpenRequests: numberText('MaxUserOpenRequests'),
+  MaxUserOverrun: numberText('MaxUserOverrun'),
   DisplayInCurrencyEnabled: z.boolean(),
   DisplayTokenStatEnabled: z.boolean(),
   ApproximateTokenEnabled: z.boolean(),
@@ -102,6 +104,8 @@ export function GeneralSection({ options }: { options: OptionMap }) {
               label={t('fields.RealtimeMaxSessionsPerKey.label')}
               description={t('fields.RealtimeMaxSessionsPerKey.help')}
             />
+            <NumberField control={form.control} name="MaxUserOpenRequests" label={t('fields.MaxUserOpenRequests.label')} description={t('fields.MaxUserOpenRequests.help')} />
+            <NumberField control={form.control} name="MaxUserOverrun" label={t('fields.MaxUserOverrun.label')} description={t('fields.MaxUserOverrun.help')} />
           </FieldGrid>
           <FieldGroup title={t('groups.retries')}>
             <FieldGrid>
