@@ -4,7 +4,7 @@
  * wallet's storage; once they pass MaxUserOverrun the user may hold nothing more until a credit
  * (a top-up, a redemption, an admin's adjustment) clears the stop, and the crossing leaves one
  * system log row (quota 0) saying so, which root sees in the logs. MaxUserOpenRequests caps the
- * exact reservations a user may have open at once (the relay caps its lease-served requests per
+ * exact reservations holding money a user may have open at once (the relay caps its lease-served requests per
  * isolate the same way). The worker sends both settings with each call (0 = no cap).
  */
 import { LOG_TYPE } from '../shared/contract/enums'
@@ -37,7 +37,8 @@ export class DebtBook {
     if (limits.maxOverrun > 0 && this.read(clockNow()).stopped) return 'overrun_limit'
     if (isRequest && limits.maxOpen > 0) {
       let open = 0
-      for (const h of this.store.holds().values()) if (!h.lease) open++
+      // Zero holds (a realtime session's slots) put no money at risk: only requests holding money count.
+      for (const h of this.store.holds().values()) if (!h.lease && h.amount > 0) open++
       if (open >= limits.maxOpen) return 'too_many_open_requests'
     }
     return undefined

@@ -14,6 +14,7 @@ import type { WalletLog } from '../../durable-objects/wallet-types'
 import type { LimitSpec } from '../../durable-objects/wallet-limits'
 import type { HonoEnv } from '../env'
 import { clockNow } from '../lib/clock'
+import { debtLimits } from '../billing/debt-limits'
 import { onIsolateReset } from '../cache/isolate'
 import type { RelayInput } from './relay-input'
 import type { RoutedChannel } from './routing-table'
@@ -101,7 +102,7 @@ export class RelayMoney {
     const spec = limitSpec(who, this.input.model, this.rates.tpm, this.settings.str('BudgetTimezone') || 'UTC', estimate)
     const local = checkLocally(spec, now)
     if (local) throw limitError(local.code, local.retryAfterMs, rateLimitHeaders(localStatus(spec, now)))
-    const debt = { maxOpen: this.settings.int('MaxUserOpenRequests'), maxOverrun: this.settings.int('MaxUserOverrun') }
+    const debt = debtLimits(this.settings)
     if (debt.maxOpen > 0 && (leaseServed.get(this.auth.userId) ?? 0) >= debt.maxOpen) throw walletRefusal('too_many_open_requests')
     if (plan.amount > 0 && !walletSaysFull(spec, now)) {
       // The slot is taken before the lease is asked, so requests waiting for the same grant count too.

@@ -17,6 +17,7 @@ import { ApiError, type ErrorStatus } from '../lib/errors'
 import { nowSeconds } from '../lib/time'
 import { clientIp } from '../middleware/rate-limit'
 import { getSettings } from '../settings/store'
+import { debtLimits } from '../billing/debt-limits'
 import { isFrozen } from '../relay/health-view'
 import { requestsPerMinute } from '../relay/group-limits'
 import { candidatesFor, getRoutingTable, type RoutedChannel } from '../relay/routing-table'
@@ -101,7 +102,15 @@ export class TaskCharge {
     const spec = tokenlessSpec({ tokenId: this.auth.id, userId: this.auth.userId, limits: this.auth.limits }, this.model, settings.str('BudgetTimezone') || 'UTC', counted)
     const local = checkLocally(spec, now)
     if (local) throw taskRefusal(local.code, local.retryAfterMs, rateLimitHeaders(localStatus(spec, now)))
-    const held = await this.wallet.reserve({ userId: this.auth.userId, tokenId: this.auth.id, reqId: this.reqId, amount: this.quota, rpm, limits: spec })
+    const held = await this.wallet.reserve({
+      userId: this.auth.userId,
+      tokenId: this.auth.id,
+      reqId: this.reqId,
+      amount: this.quota,
+      rpm,
+      limits: spec,
+      debt: debtLimits(settings),
+    })
     if (!held.ok) throw taskRefusal(held.reason, held.retryAfterMs, rateLimitHeaders(localStatus(spec, now)))
     admitLocally(spec, this.reqId, now)
   }

@@ -13,7 +13,7 @@
  * (wallet-expiry.ts); the bridge ends sessions before that (MAX_SESSION_MS).
  */
 import { computeQuota, sanitizeUsage, worstCaseQuota, type ModelPrice, type Usage } from '../../billing/formula'
-import type { RefusalReason, WalletLog } from '../../../durable-objects/wallet-types'
+import type { DebtLimits, RefusalReason, WalletLog } from '../../../durable-objects/wallet-types'
 import type { LimitSpec } from '../../../durable-objects/wallet-limits'
 import { budgetOnly } from '../token-limits'
 
@@ -45,6 +45,8 @@ export interface RealtimeBillingOptions {
   metadata: Record<string, unknown>
   /** The API key's limits for this session (the budget holds at every hold and check). */
   limits?: LimitSpec
+  /** The user's debt bounds (billing/debt-limits.ts), sent with each hold and settle. */
+  debt?: DebtLimits
 }
 
 /** A hold or check the wallet refused: why, and for a key's limit, when to try again. */
@@ -129,7 +131,15 @@ export class RealtimeBilling {
   private async check(): Promise<Refusal | undefined> {
     const reqId = `${this.opts.sessionId}:check:${++this.holds}`
     const limits = this.budget
-    const res = await this.wallet.reserve({ userId: this.opts.userId, tokenId: this.opts.tokenId, reqId, amount: this.floor, floor: this.floor, ...(limits ? { limits } : {}) })
+    const res = await this.wallet.reserve({
+      userId: this.opts.userId,
+      tokenId: this.opts.tokenId,
+      reqId,
+      amount: this.floor,
+      floor: this.floor,
+      debt: this.opts.debt,
+      ...(limits ? { limits } : {}),
+    })
     if (!res.ok) {
       this.exhausted = true
       return { reason: res.reason, retryAfterMs: res.retryAfterMs }
@@ -151,7 +161,15 @@ export class RealtimeBilling {
     return this.run(async () => {
       const reqId = `${this.opts.sessionId}:${kind}:${++this.holds}`
       const limits = this.budget
-      const res = await this.wallet.reserve({ userId: this.opts.userId, tokenId: this.opts.tokenId, reqId, amount, floor: Math.min(floor, amount), ...(limits ? { limits } : {}) })
+      const res = await this.wallet.reserve({
+        userId: this.opts.userId,
+        tokenId: this.opts.tokenId,
+        reqId,
+        amount,
+        floor: Math.min(floor, amount),
+        debt: this.opts.debt,
+        ...(limits ? { limits } : {}),
+      })
       if (!res.ok) {
         if (!tentative && MONEY_REFUSALS.has(res.reason)) this.exhausted = true
         return { reason: res.reason, retryAfterMs: res.retryAfterMs }
@@ -182,7 +200,7 @@ export class RealtimeBilling {
         metadata: { ...breakdown, ...this.opts.metadata, ...note.metadata },
       }
       const reqId = hold?.reqId ?? `${this.opts.sessionId}:unheld:${++this.holds}`
-      const res = await this.wallet.settle({ userId: this.opts.userId, reqId, quota: breakdown.quota, channelId: this.opts.channelId, log })
+      const res = await this.wallet.settle({ userId: this.opts.userId, reqId, quota: breakdown.quota, channelId: this.opts.channelId, log, maxOverrun: this.opts.debt?.maxOverrun })
       if (!res.ok) throw new Error(`realtime settle refused: ${res.reason}`)
       await this.check()
       return breakdown.quota

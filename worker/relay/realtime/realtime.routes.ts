@@ -18,6 +18,7 @@ import { ApiError } from '../../lib/errors'
 import { clientIp } from '../../middleware/rate-limit'
 import { joinUrl } from '../../providers/url'
 import { getSettings } from '../../settings/store'
+import { debtLimits } from '../../billing/debt-limits'
 import { isFrozen, refreshFreezes } from '../health-view'
 import { keyFreezeName, RequestKeys } from '../key-pool'
 import { candidatesFor, getRoutingTable, type RoutedChannel } from '../routing-table'
@@ -115,6 +116,7 @@ export async function realtimeHandler(c: Context<HonoEnv>): Promise<Response> {
         channelId: channel.id,
         price,
         groupRatio: ratio,
+        debt: debtLimits(settings),
         log: {
           type: LOG_TYPE.CONSUME,
           username: auth.username,
