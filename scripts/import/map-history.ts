@@ -3,14 +3,14 @@
  * statistics the dashboards read (one-hub's table, or rolled up from the imported logs) and Midjourney
  * tasks. Ids are kept, so a re-run skips rows already present. one-api's log type 5 ("test") has no
  * twin here (5 is an error log), so those rows become system rows; Midjourney times are
- * milliseconds in the source and seconds here.
+ * milliseconds, in the source and here (the gateway's task code compares them with Date.now()).
  *
  * A Midjourney task the source left unfinished is imported finished (FAILURE, 100 %) with a marker in
  * its fail reason: the gateway's poller and cron sweep fail and refund every unfinished row past the
  * hour, and that refund belongs to the source's ledger (it refunded, or never charged, already).
  * Only moneyless source tables are imported besides (no Suno or Kling tasks).
  */
-import { ImportPlan, bool, int, str, seconds, type Value } from './plan'
+import { ImportPlan, bool, int, millis, str, seconds, type Value } from './plan'
 import type { Row } from './sql-dump'
 
 const LOG_TYPES = new Set([0, 1, 2, 3, 4])
@@ -87,9 +87,9 @@ export function mapMidjourneys(plan: ImportPlan, rows: Row[]) {
         prompt_en: str(r.prompt_en),
         description: str(r.description),
         state: str(r.state),
-        submit_time: seconds(r.submit_time),
-        start_time: seconds(r.start_time),
-        finish_time: seconds(r.finish_time),
+        submit_time: millis(r.submit_time),
+        start_time: millis(r.start_time),
+        finish_time: millis(r.finish_time),
         image_url: str(r.image_url),
         status: str(r.status),
         progress: str(r.progress),

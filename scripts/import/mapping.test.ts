@@ -169,7 +169,7 @@ describe('one-hub in all three formats', () => {
     ])
   })
 
-  it('keeps both key styles, skips soft-deleted rows, remaps nothing and converts Midjourney times to seconds', async () => {
+  it('keeps both key styles, skips soft-deleted rows, remaps nothing and keeps Midjourney times in milliseconds', async () => {
     const plan = await planOf(files.mysql)
     expect(rowsOf(plan, 'tokens').map((t) => [t.key, t.group])).toEqual([
       [ONE_HUB_SIGNED_KEY, ''],
@@ -187,13 +187,13 @@ describe('one-hub in all three formats', () => {
       [28, 2, ''],
       [8, 2, 'imported from one-hub: type 19 has no adapter here'],
     ])
-    expect(rowsOf(plan, 'midjourneys')[0]).toMatchObject({ submit_time: 1700000000, start_time: 1700000001, finish_time: 1700000060 })
+    expect(rowsOf(plan, 'midjourneys')[0]).toMatchObject({ submit_time: 1700000000123, start_time: 1700000001456, finish_time: 1700000060789 })
     // A task the source left running arrives finished, so no sweep here refunds it a second time.
     expect(rowsOf(plan, 'midjourneys')[1]).toMatchObject({
       status: 'FAILURE',
       progress: '100%',
       fail_reason: `${IMPORTED_UNFINISHED} (was IN_PROGRESS at 45%)`,
-      finish_time: 1700000200,
+      finish_time: 1700000200000,
       quota: 25_000,
     })
     expect(plan.notes).toContain('midjourneys: 1 unfinished task(s) imported as failed, without a refund (the source gateway settled them)')

@@ -98,6 +98,12 @@ export function seconds(v: SqlValue | undefined): number {
   return n > 100_000_000_000 ? Math.floor(n / 1000) : n
 }
 
+/** A time in milliseconds, whether the source wrote seconds or milliseconds (0 stays 0). */
+export function millis(v: SqlValue | undefined): number {
+  const n = int(v)
+  return n > 0 && n <= 100_000_000_000 ? n * 1000 : n
+}
+
 /** Synchronous and runtime-neutral (Node for the CLI, the browser for the console's import page). */
 export function sha256Hex(text: string): string {
   return bytesToHex(sha256(utf8ToBytes(text)))
