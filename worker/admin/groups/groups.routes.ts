@@ -1,5 +1,9 @@
-/** /api/user_group (admin CRUD, one-hub paths), /api/group/ (symbols) and /api/user_group_map (public groups for token forms). */
-import { Hono } from 'hono'
+/**
+ * /api/user_group (admin CRUD, one-hub paths), /api/group/ (symbols) and /api/user_group_map (public
+ * groups for token forms). A group's ratio prices every request of its users, so each write that
+ * changes a group leaves one manage-log row (actor, client address, field old → new).
+ */
+import { Hono, type Context } from 'hono'
 import { eq } from 'drizzle-orm'
 import { z } from 'zod'
 import { createDb } from '../../db/client'
@@ -10,6 +14,8 @@ import { badRequest, conflict, notFound } from '../../lib/errors'
 import { ok } from '../../lib/respond'
 import { idParam, validate } from '../../lib/validate'
 import type { HonoEnv } from '../../env'
+import { clientIp } from '../../lib/client-ip'
+import { auditLog } from '../shared/audit-log'
 import { groupView, listGroups, syncRatioSetting } from './groups.service'
 import type { GroupInfo } from '../../../shared/contract/groups'
 
@@ -37,6 +43,20 @@ async function findGroup(env: Env, id: number) {
 
 const columns = (f: z.infer<typeof fields>) => ({ symbol: f.symbol, name: f.name, ratio: f.ratio, apiRate: f.api_rate, tpm: f.tpm, public: f.public, enable: f.enable })
 
+type GroupRow = typeof userGroups.$inferSelect
+
+/** One row naming the fields a write changed (`null` before: created; `null` after: deleted); none if nothing did. */
+async function auditGroup(c: Context<HonoEnv>, action: 'create' | 'update' | 'delete', before: GroupRow | null, after: GroupRow | null) {
+  const [old, now] = [before && groupView(before), after && groupView(after)]
+  const fields = (['ratio', 'name', 'api_rate', 'tpm', 'public', 'enable'] as const).filter((f) => old?.[f] !== now?.[f])
+  if (fields.length === 0) return
+  const changes = Object.fromEntries(fields.map((f) => [f, { old: old?.[f] ?? null, new: now?.[f] ?? null }]))
+  const text = fields.map((f) => `${f} ${old?.[f] ?? '∅'} → ${now?.[f] ?? '∅'}`).join(', ')
+  const actor = c.get('user')!
+  const symbol = (after ?? before)!.symbol
+  await auditLog(c.env, actor, actor, `group.${action} ${symbol}: ${text}`, { group: symbol, changes }, clientIp(c.req))
+}
+
 export const groupRoutes = new Hono<HonoEnv>()
   .get('/group/', adminRoute, async (c) =>
     ok(
@@ -58,6 +78,7 @@ export const groupRoutes = new Hono<HonoEnv>()
         .values(columns(c.req.valid('json')))
         .returning()
       await syncRatioSetting(c.env)
+      await auditGroup(c, 'create', null, row!)
       return ok(c, groupView(row!), 'Created')
     } catch (err) {
       if (isUniqueViolation(err)) throw conflict('A group with this symbol already exists')
@@ -70,12 +91,14 @@ export const groupRoutes = new Hono<HonoEnv>()
     if (current.symbol !== body.symbol) throw badRequest('symbol: the symbol of a group cannot change (users and tokens refer to it)')
     const [row] = await createDb(c.env.DB).update(userGroups).set(columns(body)).where(eq(userGroups.id, body.id)).returning()
     await syncRatioSetting(c.env)
+    await auditGroup(c, 'update', current, row!)
     return ok(c, groupView(row!), 'Updated')
   })
   .put('/user_group/enable/:id{[0-9]+}', adminRoute, validate('param', idParam), async (c) => {
     const g = await findGroup(c.env, c.req.valid('param').id)
     const [row] = await createDb(c.env.DB).update(userGroups).set({ enable: !g.enable }).where(eq(userGroups.id, g.id)).returning()
     await syncRatioSetting(c.env)
+    await auditGroup(c, 'update', g, row!)
     return ok(c, groupView(row!), 'Updated')
   })
   .delete('/user_group/:id{[0-9]+}', adminRoute, validate('param', idParam), async (c) => {
@@ -84,5 +107,6 @@ export const groupRoutes = new Hono<HonoEnv>()
     if (member) throw conflict('Users still belong to this group: move them first')
     await createDb(c.env.DB).delete(userGroups).where(eq(userGroups.id, g.id))
     await syncRatioSetting(c.env)
+    await auditGroup(c, 'delete', g, null)
     return ok(c, null, 'Deleted')
   })

@@ -84,4 +84,21 @@ describe('user groups and invite rewards', () => {
     const n = await env.DB.prepare('SELECT COUNT(*) AS n FROM prices').first<number>('n')
     expect(n).toBeGreaterThan(20)
   })
+
+  it('audits group ratio changes: one row per write with actor, address and old → new', async () => {
+    const root = await setupRoot()
+    const ip = { headers: { 'cf-connecting-ip': '198.51.100.90' } }
+    const form = { symbol: 'audited', name: 'Audited', ratio: 0.8 }
+    const id = (await root.post('/api/user_group/', form, ip)).body.data.id
+    expect((await root.put('/api/user_group/', { ...form, id, ratio: 0.6 }, ip)).status).toBe(200)
+    expect((await root.put('/api/user_group/', { ...form, id, ratio: 0.6 }, ip)).status).toBe(200) // nothing changed: no row
+    expect((await root.delete(`/api/user_group/${id}`, ip)).status).toBe(200)
+
+    const { results } = await env.DB.prepare("SELECT username, content, source_ip, metadata FROM logs WHERE type = 3 AND content LIKE 'group.%' ORDER BY id").all<any>()
+    expect(results.map((r) => r.content.split(':')[0])).toEqual(['group.create audited', 'group.update audited', 'group.delete audited'])
+    for (const r of results) expect(r).toMatchObject({ username: 'root', source_ip: '198.51.100.90' })
+    expect(results[1].content).toBe('group.update audited: ratio 0.8 → 0.6')
+    expect(JSON.parse(results[1].metadata)).toMatchObject({ group: 'audited', changes: { ratio: { old: 0.8, new: 0.6 } }, actor: 'root' })
+    expect(JSON.parse(results[2].metadata).changes.ratio).toEqual({ old: 0.6, new: null })
+  })
 })

@@ -3,6 +3,8 @@
  * `configured` flag), PUT /api/option/ saves one `{key, value}` or many `{options: {...}}`.
  * A login method (and Turnstile, email verification, the email whitelist) can only be on while
  * its credentials are set: turning it on without them, or clearing them while it is on, is a 400.
+ * Every option that a save changes writes one manage-log row (actor, client address, old and new
+ * value; a secret only as changed or cleared).
  */
 import { Hono } from 'hono'
 import { z } from 'zod'
@@ -12,8 +14,11 @@ import { ok } from '../../lib/respond'
 import { validate } from '../../lib/validate'
 import { getSettings, publicOptionList, saveOptions, type Settings } from '../../settings/store'
 import type { OptionKey } from '../../settings/registry'
-import type { HonoEnv } from '../../env'
+import { clientIp } from '../../lib/client-ip'
+import type { HonoEnv, SessionUser } from '../../env'
+import { SECRET_OPTION_KEYS } from '../../../shared/contract/settings'
 import { syncGroupsFromRatio } from '../groups/groups.service'
+import { auditLog } from '../shared/audit-log'
 
 const scalar = z.union([z.string().max(200_000), z.number(), z.boolean()]).transform(String)
 const putSchema = z.union([z.object({ key: z.string().min(1).max(64), value: scalar }), z.object({ options: z.record(z.string().max(64), scalar) })])
@@ -46,13 +51,29 @@ function checkRequirements(current: Settings, values: Record<string, string>) {
   }
 }
 
+/** Long values (JSON tables) are cut in the log row: the row says what changed, not a backup. */
+const AUDIT_VALUE_MAX = 2000
+const clip = (v: string) => (v.length > AUDIT_VALUE_MAX ? `${v.slice(0, AUDIT_VALUE_MAX)}… (${v.length} chars)` : v)
+
+/** One manage-log row per option whose stored value changed; a secret's value never goes in. */
+async function auditOptions(env: Env, actor: SessionUser, before: Settings, after: Settings, keys: string[], sourceIp: string) {
+  for (const key of new Set(keys) as Set<OptionKey>) {
+    const [old, now] = [before.str(key), after.str(key)]
+    if (old === now) continue
+    const meta = SECRET_OPTION_KEYS.has(key) ? { key, secret: true, change: now === '' ? 'cleared' : 'changed' } : { key, old: clip(old), new: clip(now) }
+    await auditLog(env, actor, actor, `option.update ${key}`, meta, sourceIp)
+  }
+}
+
 export const optionRoutes = new Hono<HonoEnv>()
   .get('/option/', rootRoute, async (c) => ok(c, publicOptionList(await getSettings(c.env, c.executionCtx))))
   .put('/option/', rootRoute, validate('json', putSchema), async (c) => {
     const body = c.req.valid('json')
     const values = 'key' in body ? { [body.key]: body.value } : body.options
-    checkRequirements(await getSettings(c.env, c.executionCtx), values)
+    const before = await getSettings(c.env, c.executionCtx)
+    checkRequirements(before, values)
     const saved = await saveOptions(c.env, values)
+    await auditOptions(c.env, c.get('user')!, before, saved, Object.keys(values), clientIp(c.req))
     if ('GroupRatio' in values) await syncGroupsFromRatio(c.env, saved.str('GroupRatio'))
     return ok(c, null, 'Saved')
   })

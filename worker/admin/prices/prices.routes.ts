@@ -1,10 +1,10 @@
 /**
  * /api/prices (one-hub paths): the price list, single and merged edits, sync from a remote list,
  * the model catalogue for the editor; and /api/available_model, the models (with prices after the
- * group ratio) a caller's group can use.
+ * group ratio) a caller's group can use. Every price write leaves one manage-log row (prices.service `audited`).
  */
 import type { AvailableModels } from '../../../shared/contract/pricing'
-import { Hono } from 'hono'
+import { Hono, type Context } from 'hono'
 import { z } from 'zod'
 import { adminRoute, publicRoute } from '../../middleware/access'
 import { ok } from '../../lib/respond'
@@ -18,9 +18,10 @@ import { getRoutingTable, modelsOfGroup, type RoutingTable } from '../../relay/r
 import { groupLimitsSnapshot } from '../../relay/group-limits'
 import { getSettings } from '../../settings/store'
 import type { HonoEnv } from '../../env'
+import { clientIp } from '../../lib/client-ip'
 import { DEFAULT_PRICES } from '../../billing/default-prices'
 import { deleteManySchema, multipleSchema, priceFields, remotePriceList, syncModeQuery } from './prices.schema'
-import { createPrice, deletePrices, listPrices, modelCatalogue, priceView, setMultiple, syncPrices, updatePrice } from './prices.service'
+import { audited, createPrice, deletePrices, listPrices, modelCatalogue, priceView, setMultiple, syncPrices, updatePrice } from './prices.service'
 
 export const DEFAULT_PRICE_LIST_URL = 'https://raw.githubusercontent.com/MartialBE/one-api/prices/prices.json'
 
@@ -38,25 +39,32 @@ function modelOwners(table: RoutingTable): Map<string, number> {
   return owners
 }
 
+/** A price write by the signed-in admin, audited under `action`. */
+const write = <T>(c: Context<HonoEnv>, action: string, run: () => Promise<T>) => audited(c.env, c.get('user')!, clientIp(c.req), action, run)
+
 export const priceRoutes = new Hono<HonoEnv>()
   .get('/prices', adminRoute, validate('query', z.object({ type: z.enum(['db', 'default']).default('db') })), async (c) =>
     ok(c, c.req.valid('query').type === 'default' ? DEFAULT_PRICES : await listPrices(c.env))
   )
   .get('/prices/model_list', adminRoute, async (c) => ok(c, await modelCatalogue(c.env)))
   .get('/prices/updateService', adminRoute, (c) => ok(c, DEFAULT_PRICE_LIST_URL))
-  .post('/prices/single', adminRoute, validate('json', priceFields), async (c) => ok(c, priceView(await createPrice(c.env, c.req.valid('json'))), 'Created'))
+  .post('/prices/single', adminRoute, validate('json', priceFields), async (c) =>
+    ok(c, priceView(await write(c, 'create', () => createPrice(c.env, c.req.valid('json')))), 'Created')
+  )
   .put('/prices/single/:model{.+}', adminRoute, validate('param', modelParam), validate('json', priceFields), async (c) =>
-    ok(c, priceView(await updatePrice(c.env, decodeURIComponent(c.req.valid('param').model), c.req.valid('json'))), 'Updated')
+    ok(c, priceView(await write(c, 'update', () => updatePrice(c.env, decodeURIComponent(c.req.valid('param').model), c.req.valid('json')))), 'Updated')
   )
   .delete('/prices/single/:model{.+}', adminRoute, validate('param', modelParam), async (c) =>
-    ok(c, await deletePrices(c.env, [decodeURIComponent(c.req.valid('param').model)]), 'Deleted')
+    ok(c, await write(c, 'delete', () => deletePrices(c.env, [decodeURIComponent(c.req.valid('param').model)])), 'Deleted')
   )
   .post('/prices/multiple', adminRoute, validate('json', multipleSchema), async (c) => {
     const { original_models, models, ...fields } = c.req.valid('json')
-    await setMultiple(c.env, original_models, models, fields)
+    await write(c, 'multiple', () => setMultiple(c.env, original_models, models, fields))
     return ok(c, null, 'Saved')
   })
-  .put('/prices/multiple/delete', adminRoute, validate('json', deleteManySchema), async (c) => ok(c, await deletePrices(c.env, c.req.valid('json').models), 'Deleted'))
+  .put('/prices/multiple/delete', adminRoute, validate('json', deleteManySchema), async (c) =>
+    ok(c, await write(c, 'delete', () => deletePrices(c.env, c.req.valid('json').models)), 'Deleted')
+  )
   .get('/prices/remote', adminRoute, validate('query', z.object({ url: z.url('must be a valid URL').refine((u) => /^https?:/i.test(u), 'must be an http(s) URL') })), async (c) => {
     // Fetched by the Worker so the console needs neither CORS on the list's host nor a CSP exception.
     assertOutboundUrls(c.env, c.req.valid('query').url, 'url')
@@ -76,7 +84,8 @@ export const priceRoutes = new Hono<HonoEnv>()
     return ok(c, parsed.data)
   })
   .post('/prices/sync', adminRoute, validate('query', syncModeQuery), validate('json', remotePriceList), async (c) => {
-    const result = await syncPrices(c.env, c.req.valid('query').updateMode, c.req.valid('json'))
+    const mode = c.req.valid('query').updateMode
+    const result = await write(c, `sync.${mode}`, () => syncPrices(c.env, mode, c.req.valid('json')))
     return ok(c, result, 'Prices updated')
   })
   .get('/available_model', publicRoute, async (c) => {

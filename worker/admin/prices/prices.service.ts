@@ -2,7 +2,8 @@
  * Model prices: CRUD (single and merged "multiple" edits), applying a remote list with add /
  * update / overwrite (locked rows are never touched; overwrite removes unlocked local rows the
  * list does not have), the model catalogue (priced models ∪ channel models) and the unpriced
- * warning. Every write invalidates the price snapshot the relay reads.
+ * warning. Every write invalidates the price snapshot the relay reads, and `audited` wraps a write
+ * to leave one manage-log row saying which models it added, changed (old → new) or removed.
  */
 import type { ModelCatalogue, Price as PriceView, SyncResult } from '../../../shared/contract/pricing'
 import { and, eq, inArray } from 'drizzle-orm'
@@ -11,6 +12,8 @@ import { channels, prices, type Price } from '../../db/schema'
 import { priceSnapshot } from '../../billing/pricing'
 import { isUniqueViolation } from '../../db/errors'
 import { conflict, notFound } from '../../lib/errors'
+import type { SessionUser } from '../../env'
+import { auditLog } from '../shared/audit-log'
 import type { PriceFields } from './prices.schema'
 
 export const priceView = (p: Price) =>
@@ -158,4 +161,42 @@ export async function modelCatalogue(env: Env) {
   const isPriced = (m: string) => priced.has(m) || wildcards.some((w) => m.startsWith(w))
   const all = [...new Set([...priced, ...served])].sort()
   return { models: all, unpriced: [...served].filter((m) => !isPriced(m)).sort() } satisfies ModelCatalogue
+}
+
+/** How many models of each kind a price audit row lists in full (the counts are always exact). */
+const AUDIT_LIST_MAX = 50
+const priceText = (p: PriceView) => `${p.type} ${p.input}/${p.output}${p.locked ? ' locked' : ''}${p.extra_ratios ? ` extra ${JSON.stringify(p.extra_ratios)}` : ''}`
+const sameTerms = (a: PriceView, b: PriceView) => priceText(a) === priceText(b) && a.channel_type === b.channel_type
+
+/** Run a price write, then log one manage row with what it changed (none when nothing did). */
+export async function audited<T>(env: Env, actor: SessionUser, sourceIp: string, action: string, write: () => Promise<T>): Promise<T> {
+  const before = new Map((await listPrices(env)).map((p) => [p.model, p]))
+  const result = await write()
+  const after = await listPrices(env)
+  const added = after.filter((p) => !before.has(p.model)).map((p) => `${p.model}: ${priceText(p)}`)
+  const changedRows = after.flatMap((p) => {
+    const old = before.get(p.model)
+    return old && !sameTerms(old, p) ? [`${p.model}: ${priceText(old)} → ${priceText(p)}`] : []
+  })
+  const kept = new Set(after.map((p) => p.model))
+  const removed = [...before.values()].filter((p) => !kept.has(p.model)).map((p) => `${p.model}: ${priceText(p)}`)
+  if (added.length + changedRows.length + removed.length === 0) return result
+  const head = [...added.map((x) => `+${x}`), ...changedRows.map((x) => `~${x}`), ...removed.map((x) => `-${x}`)].slice(0, 3)
+  const more = added.length + changedRows.length + removed.length - head.length
+  await auditLog(
+    env,
+    actor,
+    actor,
+    `price.${action}: ${added.length} added, ${changedRows.length} changed, ${removed.length} removed (${head.join('; ')}${more > 0 ? `; ${more} more` : ''})`,
+    {
+      added_count: added.length,
+      changed_count: changedRows.length,
+      removed_count: removed.length,
+      added: added.slice(0, AUDIT_LIST_MAX),
+      changed: changedRows.slice(0, AUDIT_LIST_MAX),
+      removed: removed.slice(0, AUDIT_LIST_MAX),
+    },
+    sourceIp
+  )
+  return result
 }

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { env } from 'cloudflare:workers'
 import { setupRoot } from '../../test/client'
 import { mockUpstream } from '../../test/upstream-mock'
 
@@ -48,5 +49,25 @@ describe('prices API', () => {
     expect(after['gpt-4o'].input).toBe(9)
     expect(after.mine).toBeUndefined()
     expect(after['locked-one']).toMatchObject({ input: 7, locked: true })
+  })
+
+  it('audits every price write: one row per request with actor, address and old → new terms', async () => {
+    const root = await setupRoot()
+    const ip = { headers: { 'cf-connecting-ip': '192.0.2.77' } }
+    await root.post('/api/prices/single', { model: 'audit-a', type: 'tokens', channel_type: 1, input: 1, output: 2 }, ip)
+    await root.put('/api/prices/single/audit-a', { model: 'audit-a', type: 'tokens', channel_type: 1, input: 4, output: 2 }, ip)
+    await root.post('/api/prices/multiple', { original_models: ['audit-a'], models: ['audit-b', 'audit-c'], type: 'times', channel_type: 1, input: 3, output: 0 }, ip)
+    await root.post('/api/prices/sync?updateMode=add', REMOTE, ip)
+    await root.put('/api/prices/multiple/delete', { models: ['audit-b', 'audit-c'] }, ip)
+
+    const { results } = await env.DB.prepare("SELECT username, content, source_ip, metadata FROM logs WHERE type = 3 AND content LIKE 'price.%' ORDER BY id").all<any>()
+    expect(results.map((r) => r.content.split(':')[0])).toEqual(['price.create', 'price.update', 'price.multiple', 'price.sync.add', 'price.delete'])
+    for (const r of results) expect(r).toMatchObject({ username: 'root', source_ip: '192.0.2.77' })
+    const meta = results.map((r) => JSON.parse(r.metadata))
+    expect(meta[0]).toMatchObject({ added: ['audit-a: tokens 1/2'], changed: [], removed: [], actor: 'root' })
+    expect(results[1].content).toContain('~audit-a: tokens 1/2 → tokens 4/2')
+    expect(meta[2]).toMatchObject({ added: ['audit-b: times 3/0', 'audit-c: times 3/0'], removed: ['audit-a: tokens 4/2'] })
+    expect(meta[3]).toMatchObject({ added_count: 1, changed_count: 0, added: ['brand-new: times 5/0'] })
+    expect(meta[4]).toMatchObject({ added_count: 0, removed_count: 2 })
   })
 })

@@ -3,7 +3,7 @@
  * list, edit, disable and delete them; any user redeems one with POST /api/user/topup (the claim
  * and the wallet credit live in ./redeem.ts, shared with the Telegram bot's /recharge). Each code
  * keeps its creator: an administrator cannot redeem codes they made (root can), and creating or
- * editing codes writes a manage log naming the actor.
+ * editing or deleting codes writes a manage log naming the actor and the client address (never a code).
  */
 import { Hono } from 'hono'
 import { and, count, desc, eq, or } from 'drizzle-orm'
@@ -15,6 +15,7 @@ import { criticalRateLimit } from '../../middleware/rate-limit'
 import { badRequest, notFound } from '../../lib/errors'
 import { randomString, sha256Hex } from '../../lib/crypto'
 import { ok } from '../../lib/respond'
+import { clientIp } from '../../lib/client-ip'
 import { nowSeconds } from '../../lib/time'
 import { idParam, validate } from '../../lib/validate'
 import type { Redemption as RedemptionView } from '../../../shared/contract/redemptions'
@@ -85,10 +86,14 @@ export const redemptionRoutes = new Hono<HonoEnv>()
     const db = createDb(c.env.DB)
     const rows = await Promise.all(keys.map(async (k) => ({ name: body.name, quota: body.quota, key: await sha256Hex(k), createdTime: now, status: 1, createdBy: actor.id })))
     for (let i = 0; i < rows.length; i += 15) await db.insert(redemptions).values(rows.slice(i, i + 15))
-    await auditLog(c.env, actor, actor, `${actor.username} created ${keys.length} redemption codes "${body.name}" worth ${body.quota} quota each`, {
-      count: keys.length,
-      quota: body.quota,
-    })
+    await auditLog(
+      c.env,
+      actor,
+      actor,
+      `${actor.username} created ${keys.length} redemption codes "${body.name}" worth ${body.quota} quota each`,
+      { count: keys.length, quota: body.quota },
+      clientIp(c.req)
+    )
     return ok(c, keys, `Created ${keys.length} redemption codes: copy them now, they are shown only once`)
   })
   .put('/redemption/', adminRoute, validate('json', updateSchema), async (c) => {
@@ -108,7 +113,8 @@ export const redemptionRoutes = new Hono<HonoEnv>()
         actor,
         actor,
         `${actor.username} changed redemption code #${row.id} "${row.name}": quota ${current.quota} → ${row.quota}, status ${current.status} → ${row.status}`,
-        { redemption_id: row.id }
+        { redemption_id: row.id, quota_before: current.quota, quota: row.quota, status_before: current.status, status: row.status },
+        clientIp(c.req)
       )
     }
     return ok(c, view(row), 'Updated')
@@ -118,7 +124,17 @@ export const redemptionRoutes = new Hono<HonoEnv>()
       .delete(redemptions)
       .where(eq(redemptions.id, c.req.valid('param').id))
       .returning()
-    if (rows.length === 0) throw notFound('Redemption code not found')
+    const [row] = rows
+    if (!row) throw notFound('Redemption code not found')
+    const actor = c.get('user')!
+    await auditLog(
+      c.env,
+      actor,
+      actor,
+      `${actor.username} deleted 1 redemption code #${row.id} "${row.name}" worth ${row.quota} quota (status ${row.status})`,
+      { redemption_id: row.id, count: 1, quota: row.quota, status: row.status },
+      clientIp(c.req)
+    )
     return ok(c, null, 'Deleted')
   })
   .post('/user/topup', userRoute, criticalRateLimit('topup'), validate('json', redeemSchema), async (c) => {

@@ -64,4 +64,22 @@ describe('redemption codes', () => {
     expect((await client.post('/api/user/topup', { key: code })).status).toBe(200)
     expect((await root.put('/api/redemption/', { id, name: 'y', quota: 2, status: 1 })).status).toBe(400)
   })
+
+  it('audits creation and deletion with actor, address, count and quota, never the code values', async () => {
+    const root = await setupRoot()
+    const ip = { headers: { 'cf-connecting-ip': '203.0.113.51' } }
+    const codes: string[] = (await root.post('/api/redemption/', { name: 'audited', quota: 2500, count: 2 }, ip)).body.data
+    const id = (await root.get('/api/redemption/?keyword=audited')).body.data.data[0].id
+    expect((await root.delete(`/api/redemption/${id}`, ip)).status).toBe(200)
+
+    const { results } = await env.DB.prepare("SELECT username, content, source_ip, metadata FROM logs WHERE type = 3 AND content LIKE '%redemption code%' ORDER BY id").all<any>()
+    expect(results).toHaveLength(2)
+    for (const r of results) expect(r).toMatchObject({ username: 'root', source_ip: '203.0.113.51' })
+    expect(results[0].content).toContain('created 2 redemption codes "audited" worth 2500 quota each')
+    expect(JSON.parse(results[0].metadata)).toMatchObject({ count: 2, quota: 2500, actor: 'root' })
+    expect(results[1].content).toContain(`deleted 1 redemption code #${id} "audited" worth 2500 quota`)
+    expect(JSON.parse(results[1].metadata)).toMatchObject({ redemption_id: id, count: 1, quota: 2500, actor: 'root' })
+    const all = JSON.stringify((await env.DB.prepare('SELECT content, metadata FROM logs').all()).results)
+    for (const code of codes) expect(all).not.toContain(code)
+  })
 })

@@ -1,6 +1,7 @@
 /**
  * Manage-log rows for administrative actions that move no money themselves (key reveals, channel
- * key and base URL changes, payment gateway changes): written straight to D1, shown in the owner's
+ * key and base URL changes, payment gateway changes, option saves, price and group ratio writes,
+ * redemption codes created, edited or deleted): written straight to D1, shown in the owner's
  * log and in the admin log with the actor's id and name and, when the caller passes it, the
  * client address. Secrets never go in: callers record only whether a secret changed.
  */
