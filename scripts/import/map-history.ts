@@ -10,7 +10,7 @@
  * hour, and that refund belongs to the source's ledger (it refunded, or never charged, already).
  * Only moneyless source tables are imported besides (no Suno or Kling tasks).
  */
-import { ImportPlan, bool, int, millis, str, seconds, type Value } from './plan'
+import { ImportPlan, bool, int, millis, str, type Value } from './plan'
 import type { Row } from './sql-dump'
 
 const LOG_TYPES = new Set([0, 1, 2, 3, 4])

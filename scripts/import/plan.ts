@@ -92,12 +92,6 @@ export function softDeleted(row: Row): boolean {
   return row.deleted_at !== undefined && row.deleted_at !== null && row.deleted_at !== ''
 }
 
-/** Milliseconds → seconds for timestamps that may be either (Midjourney, Kling). */
-export function seconds(v: SqlValue | undefined): number {
-  const n = int(v)
-  return n > 100_000_000_000 ? Math.floor(n / 1000) : n
-}
-
 /** A time in milliseconds, whether the source wrote seconds or milliseconds (0 stays 0). */
 export function millis(v: SqlValue | undefined): number {
   const n = int(v)

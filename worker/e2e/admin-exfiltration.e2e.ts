@@ -5,19 +5,16 @@
  * 2,000 notifies to gateways that do not exist. The listener must see neither secret, and the log
  * table (counted through the admin log API) must not grow from the notifies.
  */
-import { execFileSync } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { rmSync } from 'node:fs'
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 // @ts-expect-error plain ESM script without types
 import { startServer } from '../../scripts/serve.mjs'
 import { startMockPayments, type MockPayments } from '../../scripts/mock-payments.mjs'
 import { ApiSession } from './support/api'
+import { freshState } from './support/fresh-state'
 
-const root = path.resolve(import.meta.dirname, '../..')
 const CHANNEL_KEY = 'sk-channel-secret-e2e-0123456789abcdef'
 
 /** A local HTTP server that records everything sent to it and answers like a model list. */
@@ -46,12 +43,7 @@ let attacker: Awaited<ReturnType<typeof listener>>
 let supplier: Awaited<ReturnType<typeof listener>>
 
 beforeAll(async () => {
-  persistDir = mkdtempSync(path.join(tmpdir(), 'exfiltration-e2e-'))
-  execFileSync(process.execPath, [path.join(root, 'node_modules/wrangler/bin/wrangler.js'), 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persistDir], {
-    cwd: root,
-    stdio: 'ignore',
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: '1' },
-  })
+  persistDir = freshState('exfiltration-e2e-')
   server = await startServer({ port: 0, persistDir, quiet: true, cron: false, build: false, vars: { CRITICAL_RATE_LIMIT: '100000' } })
   base = server.url.href.replace(/\/$/, '')
   mock = await startMockPayments({ port: 0 })

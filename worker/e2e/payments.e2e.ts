@@ -6,17 +6,14 @@
  * amount, currency, signature and trade_no credit nothing and leave the order pending; an order
  * closed by the cron is still credited when its payment arrives.
  */
-import { execFileSync } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
+import { rmSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 // @ts-expect-error plain ESM script without types
 import { startServer } from '../../scripts/serve.mjs'
 import { startMockPayments, type MockPayments } from '../../scripts/mock-payments.mjs'
 import { ApiSession } from './support/api'
+import { freshState } from './support/fresh-state'
 
-const root = path.resolve(import.meta.dirname, '../..')
 type Kind = 'stripe' | 'alipay' | 'wxpay' | 'epay'
 interface Placed {
   trade_no: string
@@ -31,12 +28,7 @@ let base: string
 let admin: ApiSession
 
 beforeAll(async () => {
-  persistDir = mkdtempSync(path.join(tmpdir(), 'payments-e2e-'))
-  execFileSync(process.execPath, [path.join(root, 'node_modules/wrangler/bin/wrangler.js'), 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persistDir], {
-    cwd: root,
-    stdio: 'ignore',
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: '1' },
-  })
+  persistDir = freshState('payments-e2e-')
   server = await startServer({ port: 0, persistDir, quiet: true, cron: false, build: false, vars: { CRITICAL_RATE_LIMIT: '100000' } })
   base = server.url.href.replace(/\/$/, '')
   mock = await startMockPayments({ port: 0 })

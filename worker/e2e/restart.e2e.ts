@@ -5,16 +5,12 @@
  * and stopping it under load leaves no answered request unpaid: the stop first makes the Worker
  * refuse new requests (503 `server_restarting`), then lets the requests in flight report their costs.
  */
-import { execFileSync } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
+import { rmSync } from 'node:fs'
 import { describe, expect, inject, it } from 'vitest'
 // @ts-expect-error plain ESM script without types
 import { startServer } from '../../scripts/serve.mjs'
 import { ApiSession } from './support/api'
-
-const root = path.resolve(import.meta.dirname, '../..')
+import { freshState } from './support/fresh-state'
 
 async function boot(persistDir: string) {
   const server = await startServer({ port: 0, persistDir, quiet: true, cron: false, build: false, vars: { CRITICAL_RATE_LIMIT: '100000' } })
@@ -28,17 +24,6 @@ const until = async (check: () => Promise<boolean>, ms = 15_000) => {
     await new Promise((r) => setTimeout(r, 250))
   }
   return false
-}
-
-/** Fresh local state with the real migrations. */
-function freshState(prefix: string) {
-  const persistDir = mkdtempSync(path.join(tmpdir(), prefix))
-  execFileSync(process.execPath, [path.join(root, 'node_modules/wrangler/bin/wrangler.js'), 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persistDir], {
-    cwd: root,
-    stdio: 'ignore',
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: '1' },
-  })
-  return persistDir
 }
 
 /** Root, a priced model on a mock channel, `quota` granted to root, and root's balance after it. */

@@ -3,7 +3,8 @@
  * filler where the audio would be (the duration parsers read headers only).
  */
 
-function concat(...parts: Uint8Array[]): Uint8Array {
+/** The bytes of `parts`, one after another. */
+export function concat(...parts: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
   let at = 0
   for (const p of parts) {

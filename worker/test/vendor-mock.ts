@@ -10,6 +10,7 @@
  */
 import { vi } from 'vitest'
 import { crc32 } from '../providers/bedrock/event-stream'
+import { concat } from './audio-fixtures'
 
 /** Output tokens a supplier writes when it was sent no limit. */
 export const UNBOUNDED = 50_000
@@ -83,7 +84,7 @@ function eventFrame(type: string, payload: unknown): Uint8Array {
     const value = enc.encode(v)
     return [Uint8Array.of(name.length), name, Uint8Array.of(7, value.length >> 8, value.length & 0xff), value]
   })
-  const headerBytes = concat(headers)
+  const headerBytes = concat(...headers)
   const body = enc.encode(JSON.stringify(payload))
   const total = 12 + headerBytes.length + body.length + 4
   const out = new Uint8Array(total)
@@ -94,16 +95,6 @@ function eventFrame(type: string, payload: unknown): Uint8Array {
   out.set(headerBytes, 12)
   out.set(body, 12 + headerBytes.length)
   view.setUint32(total - 4, crc32(out, 0, total - 4))
-  return out
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((s, p) => s + p.length, 0))
-  let at = 0
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.length
-  }
   return out
 }
 
@@ -118,7 +109,7 @@ function bedrock(body: any, stream: boolean): Response {
     eventFrame('messageStop', { stopReason: 'max_tokens' }),
     eventFrame('metadata', { usage, metrics: { latencyMs: 1 } }),
   ]
-  return new Response(concat(frames), { headers: { 'content-type': 'application/vnd.amazon.eventstream' } })
+  return new Response(concat(...frames), { headers: { 'content-type': 'application/vnd.amazon.eventstream' } })
 }
 
 function answer(req: Request, body: any, key: string): Response {
