@@ -241,7 +241,7 @@ describe('settings page', () => {
     await visitor.context.close()
   }, 180_000)
 
-  it('edits the output limits and image price ratios the reservation reads', async () => {
+  it('edits the output limits, prompt margins and image price ratios the reservation reads', async () => {
     const { context, page } = await openPage(suite.browser, { baseURL: root.base })
     await signInAs(page, SHARED_ROOT)
     await page.goto('/panel/setting?tab=operation')
@@ -253,6 +253,7 @@ describe('settings page', () => {
     await section.getByText('Must be a JSON object, for example').waitFor()
     await ratios.fill('{"dall-e-3": {"hd|1024x1024": 2.5}}')
     await section.locator('textarea[name="ModelOutputLimits"]').fill('{"e2e-model*": 2048}')
+    await section.locator('textarea[name="PromptEstimateMargins"]').fill('{"e2e-model*": 1.5}')
     await saveSection(page, 'limits')
     await section.scrollIntoViewIfNeeded()
     await shot(page, 'settings-limits-light')
@@ -260,6 +261,7 @@ describe('settings page', () => {
     await expect.poll(async () => JSON.parse(await page.getByTestId('settings-limits').locator('textarea[name="ModelOutputLimits"]').inputValue())).toEqual({ 'e2e-model*': 2048 })
     const saved = byKey(await root.ok<Option[]>('GET', '/api/option/'))
     expect(JSON.parse(saved.ImagePriceRatios!.value)).toEqual({ 'dall-e-3': { 'hd|1024x1024': 2.5 } })
+    expect(JSON.parse(saved.PromptEstimateMargins!.value)).toEqual({ 'e2e-model*': 1.5 })
     await context.close()
   })
 
