@@ -5,7 +5,7 @@
  * exactly, the balance never goes below zero, and every refusal is 429 insufficient_quota.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createChannel, createToken, createUser, ledger, send, setPrice, wallet } from '../test/factories'
+import { createChannel, createToken, createUser, ledger, send, setOptions, setPrice, wallet } from '../test/factories'
 import { mockUpstream } from '../test/upstream-mock'
 
 let upstream: ReturnType<typeof mockUpstream>
@@ -39,6 +39,8 @@ const cases: { name: string; path: string; body: Record<string, unknown>; cost: 
 describe('200 parallel requests against a balance that covers 50', () => {
   for (const c of cases) {
     it(`${c.name}: served ≤ affordable, Σ log quota = balance decrease = Σ costs`, async () => {
+      // The balance is what refuses here, not the cap on open requests (bounded-debt.test.ts covers that).
+      await setOptions({ MaxUserOpenRequests: '0' })
       const balance = 50 * c.cost
       const user = await createUser({ quota: balance })
       const token = await createToken(user.id)

@@ -23,6 +23,8 @@ const COST = 12 * 2 + 7 * 4
 
 describe('concurrency', () => {
   it('200 parallel requests against a balance that covers 50: never below zero, ledger exact', async () => {
+    // The balance is what refuses here, not the cap on open requests (bounded-debt.test.ts covers that).
+    await setOptions({ MaxUserOpenRequests: '0' })
     await createChannel({ key: 'good' })
     const balance = 50 * COST
     const user = await createUser({ quota: balance })
