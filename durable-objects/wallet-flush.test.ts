@@ -71,7 +71,7 @@ describe('log rows through the write-behind', () => {
     const statements: string[] = []
     const db = { prepare: (sql: string) => ({ bind: () => (statements.push(sql), {}) }) } as unknown as D1Database
     const logs: FlushPlan['logs'] = Array.from({ length: 500 }, (_, i) => [`L:${i}`, packLog({ type: 3, createdAt: 1, content: 'x'.repeat(200) }, 0, 1)])
-    buildFlushStatements(db, { userId: 1, seq: 1, tokens: [], channels: [], logs })
+    buildFlushStatements(db, { userId: 1, seq: 1, channels: [], logs })
     expect(statements.filter((s) => s.startsWith('INSERT INTO logs'))).toHaveLength(1)
   })
 

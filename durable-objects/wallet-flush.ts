@@ -1,8 +1,10 @@
 /**
- * The D1 batch that writes a wallet's pending changes behind: an idempotency marker, absolute
- * balances of the user and dirty tokens, channel usage increments, the statistics rows of the
- * consume logs and the pending log rows — all in one D1 transaction. If the marker already exists
- * the batch was applied before and fails as a whole, which the wallet treats as success.
+ * The D1 statements that write a wallet's pending changes behind. Balances (absolute quota, used
+ * quota and request count of the user and its dirty tokens) are their own batch, written before
+ * and independently of the log rows, so a log insert D1 refuses never holds them back. The log
+ * batch is an idempotency marker, channel usage increments, the statistics rows of the consume
+ * logs and the pending log rows — one D1 transaction. If the marker already exists the batch was
+ * applied before and fails as a whole, which the wallet treats as success.
  *
  * Exactly once: the plan (which log keys, which balances, under which sequence number) is saved in
  * the wallet's storage before D1 is called, and a retry replays that same plan — never a larger
@@ -15,8 +17,9 @@ import { LOG_TYPE } from '../shared/contract/enums'
 /** A flush as saved before D1 is called; replayed as it is until D1 confirms it. */
 export interface StoredPlan {
   seq: number
-  user?: FlushPlan['user']
-  tokens: FlushPlan['tokens']
+  /** Balances an earlier version saved in its plans; ignored (balances are written by buildBalanceStatements). */
+  user?: unknown
+  tokens?: unknown
   channels: FlushPlan['channels']
   logKeys: string[]
   /** Legacy per-channel counters (`c:` keys) this plan drains. */
@@ -38,8 +41,8 @@ export function isStatementError(err: unknown): boolean {
 }
 
 /**
- * The plan without its log rows, which are parked in wallet_dead_letters instead: balances, tokens
- * and channel usage still land, and the rows wait for root (admin/logs/dead-letters.routes.ts).
+ * The plan without its log rows, which are parked in wallet_dead_letters instead: channel usage
+ * still lands (balances have landed before, on their own), and the rows wait for root (admin/logs/dead-letters.routes.ts).
  */
 export function buildDeadLetterStatements(db: D1Database, plan: FlushPlan, error: string): D1PreparedStatement[] {
   const now = Math.floor(Date.now() / 1000)
@@ -60,7 +63,7 @@ export function buildLogInsert(db: D1Database, row: PendingLog): D1PreparedState
 export function toFlushPlan(userId: number, stored: StoredPlan, readLog: (key: string) => PendingEntry | undefined): FlushPlan {
   const logs: FlushPlan['logs'] = []
   for (const key of stored.logKeys) logs.push(...pendingRows(key, readLog(key)))
-  return { userId, seq: stored.seq, user: stored.user, tokens: stored.tokens, channels: stored.channels, logs }
+  return { userId, seq: stored.seq, channels: stored.channels, logs }
 }
 
 /** Channel usage of a batch: the legacy counters plus what the log rows carry. */
@@ -70,11 +73,29 @@ export function channelUsage(counters: { id: number; amount: number }[], logs: P
   return [...usage].filter(([, amount]) => amount !== 0).map(([id, amount]) => ({ id, amount }))
 }
 
+/** The absolute balances of a user and its dirty tokens, as the wallet holds them. */
+export interface Balances {
+  user?: { id: number; quota: number; usedQuota: number; requestCount: number }
+  tokens: { id: number; remain: number; used: number; accessed: number }[]
+}
+
+/**
+ * The balance statements: absolute values, so writing them twice or out of a failed batch is
+ * harmless, and the wallet (one flush at a time) always writes its latest state last.
+ */
+export function buildBalanceStatements(db: D1Database, balances: Balances): D1PreparedStatement[] {
+  const stmts: D1PreparedStatement[] = []
+  const u = balances.user
+  if (u) stmts.push(db.prepare('UPDATE users SET quota = ?, used_quota = ?, request_count = ? WHERE id = ?').bind(u.quota, u.usedQuota, u.requestCount, u.id))
+  for (const t of balances.tokens) {
+    stmts.push(db.prepare('UPDATE tokens SET remain_quota = ?, used_quota = ?, accessed_time = MAX(accessed_time, ?) WHERE id = ?').bind(t.remain, t.used, t.accessed, t.id))
+  }
+  return stmts
+}
+
 export interface FlushPlan {
   userId: number
   seq: number
-  user?: { id: number; quota: number; usedQuota: number; requestCount: number; version: number }
-  tokens: { id: number; remain: number; used: number; accessed: number; version: number }[]
   channels: { id: number; amount: number }[]
   logs: [string, PackedLog][]
 }
@@ -113,14 +134,6 @@ export function buildFlushStatements(db: D1Database, plan: FlushPlan): D1Prepare
     db.prepare('INSERT INTO wallet_flushes (user_id, seq, created_at) VALUES (?, ?, ?)').bind(plan.userId, plan.seq, now),
     db.prepare('DELETE FROM wallet_flushes WHERE user_id = ? AND seq < ?').bind(plan.userId, plan.seq),
   ]
-  if (plan.user) {
-    stmts.push(
-      db.prepare('UPDATE users SET quota = ?, used_quota = ?, request_count = ? WHERE id = ?').bind(plan.user.quota, plan.user.usedQuota, plan.user.requestCount, plan.user.id)
-    )
-  }
-  for (const t of plan.tokens) {
-    stmts.push(db.prepare('UPDATE tokens SET remain_quota = ?, used_quota = ?, accessed_time = MAX(accessed_time, ?) WHERE id = ?').bind(t.remain, t.used, t.accessed, t.id))
-  }
   for (const c of plan.channels) {
     stmts.push(db.prepare('UPDATE channels SET used_quota = used_quota + ? WHERE id = ?').bind(c.amount, c.id))
   }

@@ -1,10 +1,11 @@
 /**
- * The write-behind of a UserWallet: its pending changes (balances, dirty tokens, log rows, channel
- * usage) go to D1 in bounded, idempotent batches (wallet-flush.ts builds the statements). Each batch
- * is saved as a plan before D1 sees it and replayed exactly on retry; rows D1 keeps refusing are
- * parked as dead letters for root.
+ * The write-behind of a UserWallet: its pending changes go to D1 (wallet-flush.ts builds the
+ * statements). Balances (user and dirty tokens) go first, in their own batch, so they never wait on
+ * log rows; then log rows and channel usage in bounded, idempotent batches, each saved as a plan
+ * before D1 sees it and replayed exactly on retry; rows D1 keeps refusing are parked as dead letters.
  */
 import {
+  buildBalanceStatements,
   buildDeadLetterStatements,
   buildFlushStatements,
   channelUsage,
@@ -27,16 +28,41 @@ import type { WalletStore } from './wallet-store'
  */
 const MAX_LOGS_PER_FLUSH = 2000
 
-/** Write everything pending; a backlog (e.g. after a D1 outage) goes out in bounded batches, oldest logs first. */
+/**
+ * Write everything pending: balances first, then the log rows; a backlog (e.g. after a D1 outage)
+ * goes out in bounded batches, oldest logs first. A log batch D1 refuses (a full database, a bad
+ * row) has left the balances written.
+ */
 export async function drainToD1(store: WalletStore, db: D1Database): Promise<void> {
   while (await flushOnce(store, db));
+}
+
+/**
+ * The user's and dirty tokens' absolute balances, when they changed since D1 last took them; they
+ * are forgotten as written only if they did not change again while D1 was writing.
+ */
+async function writeBalances(store: WalletStore, db: D1Database, user: UserState): Promise<void> {
+  const sentUser = store.getMeta().flushedUserVersion !== user.version ? { ...user } : undefined
+  const sentTokens = store
+    .dirtyTokens()
+    .map((id) => store.tokens.get(id) ?? store.kv.get<TokenState>(`t:${id}`))
+    .filter((t): t is TokenState => t !== undefined)
+    .map((t) => ({ ...t }))
+  if (!sentUser && sentTokens.length === 0) return
+  await db.batch(buildBalanceStatements(db, { user: sentUser, tokens: sentTokens }))
+  const meta = store.getMeta()
+  if (sentUser) meta.flushedUserVersion = sentUser.version
+  store.kv.put('meta', meta)
+  const stillDirty = sentTokens.filter((t) => (store.tokens.get(t.id)?.version ?? t.version) !== t.version).map((t) => t.id)
+  const newlyDirty = store.dirtyTokens().filter((id) => !sentTokens.some((t) => t.id === id))
+  store.setDirtyTokens([...stillDirty, ...newlyDirty])
 }
 
 /**
  * The plan in progress, or a new one saved before D1 sees it (so a retry replays it exactly).
  * `read` receives the `L:` entries a new plan listed, so the flush does not read them twice.
  */
-function currentPlan(store: WalletStore, user: UserState, read: Map<string, PendingEntry>): StoredPlan | undefined {
+function currentPlan(store: WalletStore, read: Map<string, PendingEntry>): StoredPlan | undefined {
   const saved = store.kv.get<StoredPlan>('plan')
   if (saved) return saved
   const meta = store.getMeta()
@@ -53,12 +79,6 @@ function currentPlan(store: WalletStore, user: UserState, read: Map<string, Pend
   const counters = [...store.kv.list<number>({ prefix: 'c:' })].map(([k, v]) => ({ id: Number(k.slice(2)), amount: v }))
   const plan: StoredPlan = {
     seq: meta.flushSeq + 1,
-    user: meta.flushedUserVersion !== user.version ? { ...user } : undefined,
-    tokens: store
-      .dirtyTokens()
-      .map((id) => store.tokens.get(id) ?? store.kv.get<TokenState>(`t:${id}`))
-      .filter((t): t is TokenState => t !== undefined)
-      .map((t) => ({ ...t })),
     channels: channelUsage(
       counters,
       entries.flatMap(([k, e]) => pendingRows(k, e).map(([, l]) => l))
@@ -66,19 +86,20 @@ function currentPlan(store: WalletStore, user: UserState, read: Map<string, Pend
     logKeys: entries.map(([k]) => k),
     counters,
   }
-  if (!plan.user && plan.tokens.length === 0 && plan.channels.length === 0 && plan.logKeys.length === 0) return undefined
+  if (plan.channels.length === 0 && plan.logKeys.length === 0) return undefined
   store.kv.put('plan', plan)
   return plan
 }
 
-/** Writes one batch; true when more may be waiting (a replayed plan, or a full batch). */
+/** Writes the balances, then one log batch; true when more may be waiting (a replayed plan, or a full batch). */
 async function flushOnce(store: WalletStore, db: D1Database): Promise<boolean> {
   store.commit()
   const user = store.user ?? store.kv.get<UserState>('user')
   if (!user) return false
+  await writeBalances(store, db, user)
   const replay = store.kv.get<StoredPlan>('plan') !== undefined
   const read = new Map<string, PendingEntry>()
-  const stored = currentPlan(store, user, read)
+  const stored = currentPlan(store, read)
   if (!stored) return false
   const plan = toFlushPlan(user.id, stored, (key) => read.get(key) ?? store.kv.get<PendingEntry>(key))
   try {
@@ -89,12 +110,8 @@ async function flushOnce(store: WalletStore, db: D1Database): Promise<boolean> {
   // Forget exactly what the plan wrote; changes made while the batch ran stay pending.
   const meta = store.getMeta()
   meta.flushSeq = stored.seq
-  if (stored.user) meta.flushedUserVersion = stored.user.version
   meta.logSeq = store.logSeq ?? meta.logSeq
   store.kv.put('meta', meta)
-  const stillDirty = stored.tokens.filter((t) => (store.tokens.get(t.id)?.version ?? t.version) !== t.version).map((t) => t.id)
-  const newlyDirty = store.dirtyTokens().filter((id) => !stored.tokens.some((t) => t.id === id))
-  store.setDirtyTokens([...stillDirty, ...newlyDirty])
   for (const c of stored.counters) {
     const left = (store.kv.get<number>(`c:${c.id}`) ?? 0) - c.amount
     if (left === 0) store.kv.delete(`c:${c.id}`)
@@ -109,7 +126,7 @@ async function flushOnce(store: WalletStore, db: D1Database): Promise<boolean> {
 /**
  * A plan D1 refused: count the attempt and rethrow — unless D1 keeps refusing the statements
  * themselves (not an outage) and the parked batch succeeds: then its log rows become dead letters
- * for root, and balances, tokens and channel usage land without them.
+ * for root, and channel usage lands without them (balances landed before, on their own).
  */
 async function afterFailedFlush(store: WalletStore, db: D1Database, stored: StoredPlan, plan: FlushPlan, err: unknown): Promise<void> {
   stored.attempts = (stored.attempts ?? 0) + 1
