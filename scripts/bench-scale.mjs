@@ -143,8 +143,8 @@ async function main() {
       ['Dashboard (own, 7 days)', '/api/user/dashboard'],
       ['Analytics totals', '/api/analytics/statistics'],
       ['Analytics period (7 days, the page default)', `/api/analytics/period?start_timestamp=${week}&end_timestamp=${now}`],
-      // Outside the target: a month of admin analytics reads every rollup row of the month.
-      ['Analytics period (30 days)', `/api/analytics/period?start_timestamp=${now - DAYS * 86400}&end_timestamp=${now}`, false],
+      // A month of admin analytics reads the day × model and day × user sums, not every rollup row.
+      ['Analytics period (30 days)', `/api/analytics/period?start_timestamp=${now - DAYS * 86400}&end_timestamp=${now}`],
       ['Channel list (10 k)', '/api/channel/?p=1&page_size=10'],
       ['Channel list, model + group filter', '/api/channel/?p=1&model=gpt-4o&group=default&status=1'],
       ['Token list, admin search (10 k)', '/api/token/admin/search?p=1&keyword=token-7'],
@@ -152,9 +152,9 @@ async function main() {
       ['User list (1 k)', '/api/user/?p=1&keyword=user4'],
     ]
     const rows = []
-    for (const [label, p, target = true] of queries) {
+    for (const [label, p] of queries) {
       const r = await time(base, jar, p)
-      rows.push({ label, p, target, ...r })
+      rows.push({ label, p, ...r })
       console.log(`${label.padEnd(46)} p50 ${r.p50.toFixed(1).padStart(6)} ms  p95 ${r.p95.toFixed(1).padStart(6)} ms`)
     }
     const plans = await queryPlans(db, now)
@@ -179,6 +179,8 @@ async function queryPlans(db, now) {
     ['bounded count', `SELECT COUNT(*) FROM (SELECT 1 FROM logs WHERE model_name = 'gpt-4o' LIMIT 10001)`],
     ['quota sum, time', `SELECT SUM(quota), COUNT(*) FROM logs WHERE created_at >= ${now - 86400}`],
     ['statistics by date', `SELECT date, SUM(quota) FROM statistics WHERE date BETWEEN '2026-01-01' AND '2026-12-31' GROUP BY date`],
+    ['day × model sums', `SELECT model_name, SUM(quota) FROM statistics_models WHERE date BETWEEN '2026-01-01' AND '2026-12-31' GROUP BY model_name`],
+    ['day × user sums', `SELECT user_id, SUM(quota) FROM statistics_users WHERE date BETWEEN '2026-01-01' AND '2026-12-31' GROUP BY user_id`],
   ]
   const out = []
   for (const [label, sql] of shapes) {
@@ -189,8 +191,8 @@ async function queryPlans(db, now) {
 }
 
 function writeReport({ rows, plans, seeded }) {
-  const worst = Math.max(...rows.filter((r) => r.target).map((r) => r.p95))
-  const outside = rows.filter((r) => !r.target)
+  const worst = Math.max(...rows.map((r) => r.p95))
+  const month = rows.find((r) => r.label === 'Analytics period (30 days)').p95
   const lines = [
     '## Scale: 1 M logs, 10 k tokens, 10 k channels',
     '',
@@ -201,10 +203,7 @@ function writeReport({ rows, plans, seeded }) {
     ...rows.map((r) => `| ${r.label} | \`${r.p.replace(/\d{10}/g, 'T')}\` | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} |`),
     '',
     `Target ≤ 50 ms p95 for the log page, the dashboards and the lists: ${worst <= 50 ? 'met' : 'missed'} — worst p95 ${worst.toFixed(1)} ms.`,
-    ...outside.map(
-      (r) =>
-        `Not held to the target: ${r.label}, ${r.p95.toFixed(1)} ms p95 — the admin analytics aggregate every (day × user × channel × model) rollup row of the range (${seeded.statRows.toLocaleString('en')} rows for this month); a coarser day × model and day × user rollup would bring it down.`
-    ),
+    `Target ≤ 20 ms p95 for a month of admin analytics (read from the day × model and day × user sums): ${month <= 20 ? 'met' : 'missed'} — ${month.toFixed(1)} ms.`,
     '',
     '### Query plans (SQLite `EXPLAIN QUERY PLAN`)',
     '',

@@ -1,9 +1,11 @@
 /**
- * Dashboards read the `statistics` rollup (kept current by the wallets' write-behind and rebuilt by
- * cron), never raw logs. /api/user/dashboard: the caller's balance (exact, from the wallet), today's
- * figures and per-day × model rows for a range. /api/analytics/*: admin totals, time series,
- * registrations (direct vs invited), redemptions, channel counts by status, top users and models,
- * and the prompt-cache hit share per model.
+ * Dashboards read the `statistics` rollup (kept current by the wallets' write-behind and recounted by
+ * cron), never raw logs, so they do not change when old log rows leave D1; the admin analytics read
+ * its day × model and day × user sums (`statistics_models`, `statistics_users`, kept by triggers).
+ * /api/user/dashboard: the caller's balance (exact, from the wallet), today's figures and per-day ×
+ * model rows for a range. /api/analytics/*: admin totals, time series, registrations (direct vs
+ * invited), redemptions, channel counts by status, top users and models, and the prompt-cache hit
+ * share per model.
  */
 import { Hono } from 'hono'
 import { z } from 'zod'
@@ -83,19 +85,21 @@ export const dashboardRoutes = new Hono<HonoEnv>()
       db
         .prepare(
           `SELECT date, SUM(request_count) AS request_count, SUM(quota) AS quota, SUM(prompt_tokens) AS prompt_tokens, SUM(completion_tokens) AS completion_tokens, SUM(request_time) AS request_time
-           FROM statistics WHERE date BETWEEN ? AND ? GROUP BY date ORDER BY date`
+           FROM statistics_models WHERE date BETWEEN ? AND ? GROUP BY date HAVING SUM(request_count) > 0 ORDER BY date`
         )
         .bind(from, to),
       db
         .prepare(
           `SELECT model_name, SUM(request_count) AS request_count, SUM(quota) AS quota, SUM(prompt_tokens + completion_tokens) AS tokens
-           FROM statistics WHERE date BETWEEN ? AND ? GROUP BY model_name ORDER BY quota DESC LIMIT 10`
+           FROM statistics_models WHERE date BETWEEN ? AND ? GROUP BY model_name HAVING SUM(request_count) > 0 ORDER BY quota DESC LIMIT 10`
         )
         .bind(from, to),
       db
         .prepare(
-          `SELECT s.user_id, u.username, SUM(s.request_count) AS request_count, SUM(s.quota) AS quota
-           FROM statistics s LEFT JOIN users u ON u.id = s.user_id WHERE s.date BETWEEN ? AND ? GROUP BY s.user_id ORDER BY quota DESC LIMIT 10`
+          `SELECT s.user_id, u.username, s.request_count, s.quota
+           FROM (SELECT user_id, SUM(request_count) AS request_count, SUM(quota) AS quota FROM statistics_users WHERE date BETWEEN ? AND ?
+                 GROUP BY user_id HAVING SUM(request_count) > 0 ORDER BY quota DESC LIMIT 10) s
+           LEFT JOIN users u ON u.id = s.user_id ORDER BY s.quota DESC`
         )
         .bind(from, to),
       db
@@ -114,7 +118,7 @@ export const dashboardRoutes = new Hono<HonoEnv>()
       db
         .prepare(
           `SELECT model_name, SUM(prompt_tokens) AS prompt_tokens, SUM(cached_tokens) AS cached_tokens
-           FROM statistics WHERE date BETWEEN ? AND ? GROUP BY model_name HAVING SUM(prompt_tokens) > 0 ORDER BY prompt_tokens DESC LIMIT 10`
+           FROM statistics_models WHERE date BETWEEN ? AND ? GROUP BY model_name HAVING SUM(prompt_tokens) > 0 ORDER BY prompt_tokens DESC LIMIT 10`
         )
         .bind(from, to),
     ])

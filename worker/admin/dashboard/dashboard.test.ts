@@ -1,7 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
 import { setupRoot, signedInUser } from '../../test/client'
-import { createChannel, ledger, send, setPrice } from '../../test/factories'
+import { createChannel, createToken, ledger, send, setPrice, topUp, wallet } from '../../test/factories'
+import { nowSeconds } from '../../lib/time'
+import { rollupRecent } from '../../stats/rollup'
 import { mockUpstream } from '../../test/upstream-mock'
 
 let upstream: ReturnType<typeof mockUpstream>
@@ -58,5 +60,51 @@ describe('dashboard and analytics', () => {
     expect(period.top_models[0]).toMatchObject({ model_name: 'gpt-4o', request_count: 1 })
     expect((await inviter.get('/api/analytics/statistics')).status).toBe(403)
     expect((await root.get('/api/analytics/period?start_timestamp=100&end_timestamp=50')).status).toBe(400)
+  })
+
+  it('reads day × model and day × user sums that follow every write to the statistics rollup', async () => {
+    const root = await setupRoot()
+    const now = nowSeconds()
+    for (const [u, name] of [[0, 'sums-a'], [1, 'sums-b']] as const) {
+      const { id } = await signedInUser(name)
+      await topUp(id, 1_000_000)
+      const token = await createToken(id)
+      for (let i = 0; i < 6; i++) {
+        const log = { type: 2, createdAt: now - (i % 3) * 86400, tokenId: token.id, modelName: ['m1', 'm2', 'm3'][(i + u) % 3], channelId: 1 + (i % 2), promptTokens: 100 * i, completionTokens: i, metadata: { cached_tokens: 10 * i }, requestId: `${name}-${i}` }
+        await wallet(id).settle({ userId: id, reqId: `${name}-${i}`, quota: 10 + 7 * i + u, log })
+      }
+      await ledger(id)
+    }
+    // The cron recount (raises cached tokens), then an import rewriting a day (delete + insert).
+    await rollupRecent(env)
+    const day = new Date((now - 2 * 86400) * 1000).toISOString().slice(0, 10)
+    const kept = await env.DB.prepare('SELECT * FROM statistics WHERE date = ? AND quota > 20').bind(day).all<Record<string, unknown>>()
+    expect(kept.results.length).toBeGreaterThan(0)
+    await env.DB.batch([
+      env.DB.prepare('DELETE FROM statistics WHERE date = ?').bind(day),
+      ...kept.results.map((r) => env.DB.prepare(`INSERT INTO statistics (${Object.keys(r).join(', ')}) VALUES (${Object.keys(r).map(() => '?').join(', ')})`).bind(...Object.values(r))),
+    ])
+    const from = new Date((now - 7 * 86400) * 1000).toISOString().slice(0, 10)
+    const all = <T>(sql: string) => env.DB.prepare(sql).bind(from).all<T>().then((r) => r.results)
+    const period = (await root.get(`/api/analytics/period?start_timestamp=${now - 7 * 86400}&end_timestamp=${now}`)).body.data
+    // What the same charts give when computed from every day × user × channel × model row.
+    expect(period.daily).toEqual(
+      await all(`SELECT date, SUM(request_count) AS request_count, SUM(quota) AS quota, SUM(prompt_tokens) AS prompt_tokens, SUM(completion_tokens) AS completion_tokens,
+                 SUM(request_time) AS request_time FROM statistics WHERE date >= ? GROUP BY date ORDER BY date`)
+    )
+    expect(period.top_models).toEqual(
+      await all(`SELECT model_name, SUM(request_count) AS request_count, SUM(quota) AS quota, SUM(prompt_tokens + completion_tokens) AS tokens
+                 FROM statistics WHERE date >= ? GROUP BY model_name ORDER BY quota DESC`)
+    )
+    expect(period.top_users).toEqual(
+      await all(`SELECT s.user_id, u.username, SUM(s.request_count) AS request_count, SUM(s.quota) AS quota FROM statistics s
+                 LEFT JOIN users u ON u.id = s.user_id WHERE s.date >= ? GROUP BY s.user_id ORDER BY quota DESC`)
+    )
+    expect(period.cache_hits).toEqual(
+      await all(`SELECT model_name, SUM(prompt_tokens) AS prompt_tokens, SUM(cached_tokens) AS cached_tokens FROM statistics
+                 WHERE date >= ? GROUP BY model_name HAVING SUM(prompt_tokens) > 0 ORDER BY prompt_tokens DESC`)
+    )
+    expect(period.top_users.map((u: { username: string }) => u.username).sort()).toEqual(['sums-a', 'sums-b'])
+    expect(period.cache_hits.reduce((n: number, r: { cached_tokens: number }) => n + r.cached_tokens, 0)).toBeGreaterThan(0)
   })
 })

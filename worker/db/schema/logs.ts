@@ -69,6 +69,37 @@ export const statistics = sqliteTable(
   ]
 )
 
+/**
+ * Day × model sums of `statistics` (migration 0022: kept by triggers on every write to `statistics`);
+ * the admin analytics' time series, top models and cache-hit share read it.
+ */
+export const statisticsModels = sqliteTable(
+  'statistics_models',
+  {
+    date: text('date').notNull(),
+    modelName: text('model_name').notNull(),
+    requestCount: integer('request_count').notNull().default(0),
+    quota: integer('quota').notNull().default(0),
+    promptTokens: integer('prompt_tokens').notNull().default(0),
+    completionTokens: integer('completion_tokens').notNull().default(0),
+    requestTime: integer('request_time').notNull().default(0),
+    cachedTokens: integer('cached_tokens').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.date, t.modelName] })]
+)
+
+/** Day × user sums of `statistics` (same triggers); the admin analytics' top users read it. */
+export const statisticsUsers = sqliteTable(
+  'statistics_users',
+  {
+    date: text('date').notNull(),
+    userId: integer('user_id').notNull(),
+    requestCount: integer('request_count').notNull().default(0),
+    quota: integer('quota').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.date, t.userId] }), index('idx_statistics_users_cover').on(t.date, t.userId, t.quota, t.requestCount)]
+)
+
 export type Log = typeof logs.$inferSelect
 export type NewLog = typeof logs.$inferInsert
 
