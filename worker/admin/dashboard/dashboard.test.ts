@@ -65,12 +65,25 @@ describe('dashboard and analytics', () => {
   it('reads day × model and day × user sums that follow every write to the statistics rollup', async () => {
     const root = await setupRoot()
     const now = nowSeconds()
-    for (const [u, name] of [[0, 'sums-a'], [1, 'sums-b']] as const) {
+    for (const [u, name] of [
+      [0, 'sums-a'],
+      [1, 'sums-b'],
+    ] as const) {
       const { id } = await signedInUser(name)
       await topUp(id, 1_000_000)
       const token = await createToken(id)
       for (let i = 0; i < 6; i++) {
-        const log = { type: 2, createdAt: now - (i % 3) * 86400, tokenId: token.id, modelName: ['m1', 'm2', 'm3'][(i + u) % 3], channelId: 1 + (i % 2), promptTokens: 100 * i, completionTokens: i, metadata: { cached_tokens: 10 * i }, requestId: `${name}-${i}` }
+        const log = {
+          type: 2,
+          createdAt: now - (i % 3) * 86400,
+          tokenId: token.id,
+          modelName: ['m1', 'm2', 'm3'][(i + u) % 3],
+          channelId: 1 + (i % 2),
+          promptTokens: 100 * i,
+          completionTokens: i,
+          metadata: { cached_tokens: 10 * i },
+          requestId: `${name}-${i}`,
+        }
         await wallet(id).settle({ userId: id, reqId: `${name}-${i}`, quota: 10 + 7 * i + u, log })
       }
       await ledger(id)
@@ -82,10 +95,20 @@ describe('dashboard and analytics', () => {
     expect(kept.results.length).toBeGreaterThan(0)
     await env.DB.batch([
       env.DB.prepare('DELETE FROM statistics WHERE date = ?').bind(day),
-      ...kept.results.map((r) => env.DB.prepare(`INSERT INTO statistics (${Object.keys(r).join(', ')}) VALUES (${Object.keys(r).map(() => '?').join(', ')})`).bind(...Object.values(r))),
+      ...kept.results.map((r) =>
+        env.DB.prepare(
+          `INSERT INTO statistics (${Object.keys(r).join(', ')}) VALUES (${Object.keys(r)
+            .map(() => '?')
+            .join(', ')})`
+        ).bind(...Object.values(r))
+      ),
     ])
     const from = new Date((now - 7 * 86400) * 1000).toISOString().slice(0, 10)
-    const all = <T>(sql: string) => env.DB.prepare(sql).bind(from).all<T>().then((r) => r.results)
+    const all = <T>(sql: string) =>
+      env.DB.prepare(sql)
+        .bind(from)
+        .all<T>()
+        .then((r) => r.results)
     const period = (await root.get(`/api/analytics/period?start_timestamp=${now - 7 * 86400}&end_timestamp=${now}`)).body.data
     // What the same charts give when computed from every day × user × channel × model row.
     expect(period.daily).toEqual(
