@@ -73,17 +73,23 @@ export async function startSetup(env: Env, userId: number): Promise<{ secret: st
   return { secret, backupCodes: await replaceBackupCodes(env, userId) }
 }
 
+/** A secret imported from new-api (scripts/import) arrives as `plain:<base32>`: the importer has no sealing key. */
+const IMPORTED_PREFIX = 'plain:'
+
 /** Accepts a TOTP code once: true when it matches a step after the last accepted one (recorded atomically). */
 async function useTotp(env: Env, userId: number, code: string): Promise<boolean> {
   const found = await row(env, userId)
   if (!found) return false
-  const secret = await unseal(env, found.secret)
+  const imported = found.secret.startsWith(IMPORTED_PREFIX)
+  const secret = imported ? found.secret.slice(IMPORTED_PREFIX.length) : await unseal(env, found.secret)
   if (!secret) return false
   const step = await matchTotp(secret, code, clockNow(), found.lastStep)
   if (step === undefined) return false
+  // An imported secret is sealed on its first use.
+  const resealed = imported ? await seal(env, secret) : undefined
   const updated = await createDb(env.DB)
     .update(twoFactor)
-    .set({ lastStep: step })
+    .set({ lastStep: step, ...(resealed ? { secret: resealed } : {}) })
     .where(and(eq(twoFactor.userId, userId), sql`${twoFactor.lastStep} < ${step}`))
     .returning({ userId: twoFactor.userId })
   return updated.length === 1

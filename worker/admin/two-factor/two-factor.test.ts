@@ -125,6 +125,21 @@ describe('sign-in with TOTP', () => {
   })
 })
 
+describe('a secret imported from new-api', () => {
+  it('works as it came (plain base32) and is sealed on its first use', async () => {
+    await setupRoot()
+    const { id } = await signedInUser('migrated', PASSWORD)
+    const secret = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP'
+    await env.DB.prepare('INSERT INTO two_factor (user_id, secret, enabled, last_step, created_at) VALUES (?, ?, 1, 0, 0)').bind(id, `plain:${secret}`).run()
+    const client = await passwordStep('migrated')
+    expect((await client.post('/api/user/login/2fa', { code: await code(secret) })).status).toBe(200)
+    const stored = await env.DB.prepare('SELECT secret FROM two_factor WHERE user_id = ?').bind(id).first<{ secret: string }>()
+    expect(stored!.secret).not.toContain(secret)
+    const again = await passwordStep('migrated')
+    expect((await again.post('/api/user/login/2fa', { code: await code(secret, 30_000) })).status).toBe(200)
+  })
+})
+
 describe('turning TOTP off and new backup codes', () => {
   it('needs a valid code; afterwards the password alone signs in again', async () => {
     await setupRoot()
