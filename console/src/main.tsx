@@ -11,7 +11,7 @@ import { Toaster } from '@/components/ui/sonner'
 import { TooltipProvider } from '@/components/ui/tooltip'
 import { ThemeProvider } from '@/context/theme-provider'
 import i18n from '@/i18n'
-import { setUnauthorizedHandler } from '@/lib/handle-error'
+import { setSecondFactorSetupHandler, setUnauthorizedHandler } from '@/lib/handle-error'
 import { createQueryClient } from '@/lib/query-client'
 import { routeTree } from './routeTree.gen'
 import './styles/index.css'
@@ -36,6 +36,10 @@ declare module '@tanstack/react-router' {
 
 setUnauthorizedHandler(() => {
   if (router.state.location.pathname !== '/login') void router.navigate({ to: '/login' })
+})
+
+setSecondFactorSetupHandler(() => {
+  if (router.state.location.pathname !== '/panel/profile') void router.navigate({ to: '/panel/profile' })
 })
 
 createRoot(document.getElementById('root')!).render(

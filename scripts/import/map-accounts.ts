@@ -247,3 +247,24 @@ export function mapRedemptions(plan: ImportPlan, rows: Row[]) {
   }
   plan.add({ table: 'redemptions', rows: out, onConflict: { target: ['id'], update: ['status', 'name', 'quota', 'redeemed_time'] } })
 }
+
+/**
+ * new-api's TOTP secrets (`two_fas`: user_id, secret in base32, is_enabled): kept for the imported
+ * users who had 2FA on, so they sign in with the same authenticator app. The importer does not
+ * hold the gateway's sealing key, so the secret arrives marked `plain:` and the gateway seals it on
+ * its first use (worker/admin/two-factor/two-factor.store.ts). new-api's backup codes
+ * (`two_fa_backup_codes`) are not imported: the user makes new ones in the profile.
+ */
+export function mapTwoFactor(plan: ImportPlan, rows: Row[], userIds: Set<number>, now: number) {
+  const out: Record<string, Value>[] = []
+  for (const r of rows) {
+    plan.count('two_factor').read++
+    const userId = int(r.user_id)
+    const secret = str(r.secret).replace(/[\s=]/g, '').toUpperCase()
+    if (!userIds.has(userId)) plan.skip('two_factor', r, `user ${userId} is not imported`)
+    else if (!bool(r.is_enabled) || softDeleted(r)) plan.skip('two_factor', r, 'two-factor sign-in was not on')
+    else if (!/^[A-Z2-7]{16,128}$/.test(secret)) plan.skip('two_factor', r, 'the secret is not base32')
+    else out.push({ user_id: userId, secret: `plain:${secret}`, enabled: 1, last_step: 0, created_at: now })
+  }
+  plan.add({ table: 'two_factor', rows: out, onConflict: { target: ['user_id'], update: ['secret', 'enabled', 'last_step'] } })
+}

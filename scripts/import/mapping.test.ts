@@ -230,6 +230,30 @@ describe('emails (issue 12: one account per address)', () => {
   })
 })
 
+describe('new-api two-factor secrets', () => {
+  it('keeps the TOTP secrets of imported users who had 2FA on, marked for sealing, and skips the rest', async () => {
+    const file = path.join(dir, 'new-api-2fa.db')
+    const I = (name: string): [string, string, string, string] => [name, 'integer', 'bigint', 'bigint']
+    const T = (name: string): [string, string, string, string] => [name, 'text', 'longtext', 'text']
+    const twoFas = {
+      name: 'two_fas',
+      columns: [I('id'), I('user_id'), T('secret'), I('is_enabled'), T('deleted_at')],
+      rows: [
+        [1, 1, 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP', 1, null],
+        [2, 2, 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ', 0, null],
+        [3, 999, 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ', 1, null],
+        [4, 2, 'not base32!', 1, null],
+      ],
+    }
+    const backup = { name: 'two_fa_backup_codes', columns: [I('id'), I('user_id'), T('code_hash')], rows: [[1, 1, '$2a$10$x']] }
+    writeSqlite(file, [...oneApiTables(), twoFas, backup])
+    const plan = await planOf(file)
+    expect(rowsOf(plan, 'two_factor')).toEqual([{ user_id: 1, secret: 'plain:JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP', enabled: 1, last_step: 0, created_at: 1_800_000_000 }])
+    expect(plan.report.two_factor).toEqual({ read: 4, written: 1, skipped: 3 })
+    expect(plan.notes.some((n) => n.startsWith('two_fa_backup_codes: 1 rows not imported'))).toBe(true)
+  })
+})
+
 describe('generated SQL', () => {
   function migratedDb(): DatabaseSync {
     const db = new DatabaseSync(':memory:')

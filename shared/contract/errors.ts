@@ -16,6 +16,8 @@ export const MANAGEMENT_ERROR_CODES = [
   'forbidden',
   /** 403: the XSRF token is missing or stale; reloading the page fixes it. */
   'csrf',
+  /** 403: an administrator must turn on two-factor sign-in (Require2FAForAdmins) before using admin routes. */
+  '2fa_setup_required',
   /** 404: the addressed record does not exist. */
   'not_found',
   /** 404: no such endpoint (an older server, or a mistyped path). */

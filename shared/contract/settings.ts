@@ -152,6 +152,8 @@ export const OPTION_META = {
   EmailVerificationEnabled: b(false),
   /** Mail the user when their password is changed or reset (worker/mail/password-notice.ts). */
   PasswordChangeMailEnabled: b(true),
+  /** Administrators and root must turn on two-factor sign-in before any admin route answers (worker/admin/two-factor/policy.ts). */
+  Require2FAForAdmins: b(false),
   GitHubOAuthEnabled: b(false),
   WeChatAuthEnabled: b(false),
   LarkAuthEnabled: b(false),

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { app } from '../app'
 import { ACCESS_ROLE } from '../middleware/access'
 import { TestClient, setupRoot, signedInUser } from '../test/client'
+import { totpCode } from '../lib/totp'
 
 interface RouteInfo {
   method: string
@@ -89,6 +90,39 @@ describe('route table authorization', () => {
       }
     }
     expect(failures).toEqual([])
+  })
+
+  it('sends an admin without a second factor to set one up on every admin route when Require2FAForAdmins is on (issue 36)', async () => {
+    const routes = apiRoutes()
+    const root = await setupRoot()
+    const { client: admin, id: adminId } = await signedInUser('no2faadmin')
+    expect((await root.post('/api/user/manage', { id: adminId, action: 'promote' })).status).toBe(200)
+    expect((await root.put('/api/option/', { key: 'Require2FAForAdmins', value: 'true' })).status).toBe(200)
+
+    const failures: string[] = []
+    const probe = async (client: TestClient, r: RouteInfo) => {
+      const res = await client.call(r.method, concrete(r.path), { body: r.method === 'GET' ? undefined : {} })
+      return { status: res.status, refused: res.status === 403 && (res.body as { code?: string }).code === '2fa_setup_required' }
+    }
+    for (const r of routes) {
+      if (r.path.includes('logout')) continue
+      const asAdmin = await probe(admin, r)
+      // Root routes stay a plain 403 for an admin; every admin route asks for the second factor.
+      if (r.role >= 10 && r.role < 100 && !asAdmin.refused) failures.push(`admin ${r.method} ${r.path} → ${asAdmin.status}`)
+      if (r.role >= 100 && asAdmin.status !== 403) failures.push(`admin ${r.method} ${r.path} → ${asAdmin.status}`)
+      if (r.role < 10 && asAdmin.refused) failures.push(`admin refused on own route ${r.method} ${r.path}`)
+      // Root is held to it too, on every admin and root route.
+      if (r.role >= 10 && !(await probe(root, r)).refused) failures.push(`root ${r.method} ${r.path}`)
+    }
+    expect(failures).toEqual([])
+    // What setting it up needs keeps working.
+    expect((await root.get('/api/user/self')).status).toBe(200)
+    const { secret } = (await root.post('/api/user/2fa/setup')).body.data
+    expect((await root.post('/api/user/2fa/enable', { code: await totpCode(secret, Date.now()) })).status).toBe(200)
+    expect((await root.get('/api/user/')).status).toBe(200)
+    // Plain users are never asked.
+    const { client: user } = await signedInUser('plainno2fa')
+    expect((await user.get('/api/user/self')).status).toBe(200)
   })
 
   it('never answers 500 to an empty body on any route, for any role', async () => {

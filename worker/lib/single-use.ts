@@ -55,3 +55,17 @@ export async function guessSecret(db: D1Database, key: string, guess: string): P
 export async function deleteSecret(db: D1Database, key: string): Promise<void> {
   await db.prepare('DELETE FROM single_use_secrets WHERE key = ?').bind(key).run()
 }
+
+/** The live value while fewer than MAX_GUESSES wrong guesses were counted (undefined otherwise). */
+export async function peekGuessable(db: D1Database, key: string): Promise<string | undefined> {
+  const row = await db.prepare('SELECT value FROM single_use_secrets WHERE key = ? AND expires_at > ? AND attempts < ?').bind(key, now(), MAX_GUESSES).first<{ value: string }>()
+  return row?.value
+}
+
+/** Counts a wrong guess checked elsewhere; returns how many guesses are left (0: the secret is dead and removed). */
+export async function countWrongGuess(db: D1Database, key: string): Promise<number> {
+  const row = await db.prepare('UPDATE single_use_secrets SET attempts = attempts + 1 WHERE key = ? RETURNING attempts').bind(key).first<{ attempts: number }>()
+  const left = MAX_GUESSES - (row?.attempts ?? MAX_GUESSES)
+  if (left <= 0) await deleteSecret(db, key)
+  return Math.max(0, left)
+}

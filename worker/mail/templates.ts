@@ -71,6 +71,19 @@ export function passwordChangedMail(site: string, username: string, how: Passwor
   }
 }
 
+/** Root removed the account's two-factor sign-in (issue 36). */
+export function twoFactorResetMail(site: string, username: string, when: string): Mail {
+  const en = `An administrator turned off two-factor sign-in on your ${site} account "${username}" at ${when} (UTC). You can sign in with your password alone until you set it up again in your profile.`
+  const zh = `管理员已于 ${when}（UTC）关闭您的 ${site} 账号“${username}”的两步验证。在个人设置中重新开启之前，仅凭密码即可登录。`
+  const advice = 'If you did not ask for this, contact the administrator at once.'
+  const adviceZh = '如果这不是您申请的，请立即联系管理员。'
+  return {
+    subject: `${site}: two-factor sign-in turned off`,
+    text: [en, advice, '', zh, adviceZh].join('\n'),
+    html: layout(site, [escapeHtml(en), escapeHtml(advice), escapeHtml(zh + adviceZh)]),
+  }
+}
+
 export function quotaReminderMail(site: string, kind: 'low' | 'exhausted', balance: string, topUpUrl: string): Mail {
   const en =
     kind === 'exhausted'

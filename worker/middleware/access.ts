@@ -1,6 +1,7 @@
 /**
  * Role enforcement for /api. Every route declares its minimum role with `access(ROLE.X)`;
- * the middleware answers 401 to anonymous callers and 403 to lower roles. The role is attached to
+ * the middleware answers 401 to anonymous callers and 403 to lower roles, and on admin routes
+ * applies the Require2FAForAdmins policy (admin/two-factor/policy.ts). The role is attached to
  * the middleware function so the authorization test can walk the route table and prove that every
  * /api route declared one.
  */
@@ -8,6 +9,7 @@ import { createMiddleware } from 'hono/factory'
 import type { MiddlewareHandler } from 'hono'
 import { forbidden, unauthorized } from '../lib/errors'
 import { ROLE, type HonoEnv, type Role } from '../env'
+import { assertAdminSecondFactor } from '../admin/two-factor/policy'
 
 export const ACCESS_ROLE = Symbol('access-role')
 
@@ -19,6 +21,7 @@ export function access(role: Role): AccessMiddleware {
       const user = c.get('user')
       if (!user) throw unauthorized()
       if (user.role < role) throw forbidden()
+      if (role >= ROLE.ADMIN) await assertAdminSecondFactor(c, user)
     }
     await next()
   }) as AccessMiddleware

@@ -1,7 +1,7 @@
 /**
  * Global handling of failed calls, wired into the QueryClient caches so features need no
  * try/catch. It branches on the error's machine code: rate_limited and internal get fixed messages,
- * method_not_allowed an informational "demo site" toast, everything
+ * method_not_allowed an informational "demo site" toast, 2fa_setup_required a warning and the profile, everything
  * else 'Error: ' + the server message. unauthorized also clears the signed-in user and sends the browser
  * to /login through the handler registered at bootstrap. Forms additionally show `fields`.
  */
@@ -12,10 +12,16 @@ import { isApiError } from './api-client'
 import { notify } from './notify'
 
 let unauthorizedHandler: () => void = () => {}
+let setupRequiredHandler: () => void = () => {}
 
 /** Registered once by main.tsx (it owns the router). */
 export function setUnauthorizedHandler(handler: () => void) {
   unauthorizedHandler = handler
+}
+
+/** Registered by main.tsx: an administrator refused for lack of two-factor sign-in goes to the profile. */
+export function setSecondFactorSetupHandler(handler: () => void) {
+  setupRequiredHandler = handler
 }
 
 export function errorMessage(err: unknown): string {
@@ -33,6 +39,11 @@ export function handleError(err: unknown): void {
   if (err instanceof DOMException && err.name === 'AbortError') return
   if (isApiError(err) && err.code === 'method_not_allowed') {
     notify.info(i18n.t('common:errors.demoSite'))
+    return
+  }
+  if (isApiError(err) && err.code === '2fa_setup_required') {
+    notify.warning(i18n.t('common:errors.twoFactorSetupRequired'))
+    setupRequiredHandler()
     return
   }
   notify.error(errorMessage(err))

@@ -26,6 +26,7 @@ import { markSetupDone } from '../status/status.service'
 import { createUser, findByLogin, getUser, profileOf } from '../users/users.service'
 import { loginSchema, registerSchema, setupSchema } from './auth.schema'
 import { createSession, destroySession } from './session'
+import { signIn } from '../two-factor/second-factor'
 import { assertSetupAllowed, ROOT_INITIAL_QUOTA } from './setup-gate'
 import { assertEmailDomainAllowed, consumeVerificationCode } from './verification'
 import { assertLoginNotLocked, recordLoginFailure, verifyOrDummy } from './login-guard'
@@ -73,13 +74,15 @@ export const authRoutes = new Hono<HonoEnv>()
       throw unauthorized('Invalid username or password')
     }
     if (user.status !== USER_STATUS.ENABLED) throw forbidden('This account has been disabled')
-    await createSession(c, user.id)
-    await createDb(c.env.DB)
-      .update(users)
-      // An imported bcrypt hash (one-api / one-hub) is replaced by this gateway's PBKDF2 hash.
-      .set({ lastLoginTime: nowSeconds(), lastLoginIp: clientIp(c.req), ...(isBcryptHash(user.password) ? { password: await hashPassword(password) } : {}) })
-      .where(eq(users.id, user.id))
-    return ok(c, profileOf(user), 'Logged in')
+    // An imported bcrypt hash (one-api / one-hub) is replaced by this gateway's PBKDF2 hash.
+    if (isBcryptHash(user.password)) {
+      await createDb(c.env.DB)
+        .update(users)
+        .set({ password: await hashPassword(password) })
+        .where(eq(users.id, user.id))
+    }
+    // With a second factor on, no session yet: `{require_2fa: true}` and POST /api/user/login/2fa.
+    return signIn(c, user)
   })
   // A GET for one-hub compatibility, but state-changing: the XSRF header is required (no logout by link).
   .get('/user/logout', publicRoute, requireXsrf, async (c) => {

@@ -24,7 +24,20 @@ import { OPTIONS, checkOptionValue, isOptionKey } from '../../settings/registry'
 import { reloadSettings } from '../../settings/store'
 
 /** The tables an import writes (everything else is refused). */
-export const IMPORT_TABLES = ['options', 'user_groups', 'users', 'tokens', 'channels', 'abilities', 'prices', 'redemptions', 'midjourneys', 'logs', 'statistics'] as const
+export const IMPORT_TABLES = [
+  'options',
+  'user_groups',
+  'users',
+  'two_factor',
+  'tokens',
+  'channels',
+  'abilities',
+  'prices',
+  'redemptions',
+  'midjourneys',
+  'logs',
+  'statistics',
+] as const
 /** Owned by the wallet once imported: never refreshed by a re-run. */
 const WALLET_COLUMNS: Record<string, string[]> = { users: ['quota', 'used_quota', 'request_count'] }
 const SESSION_TTL = 3600
@@ -103,9 +116,14 @@ async function checkWrite(env: Env, w: WireWrite, session: ImportSession, cache:
   if (w.derive === 'statistics-from-logs' && w.table !== 'logs') throw badRequest('statistics-from-logs follows logs only')
   if (w.clearAbilitiesOf && w.table !== 'abilities') throw badRequest('clearAbilitiesOf goes with abilities only')
   const refused: string[] = []
-  const own = new Set(w.table === 'users' ? session.ownUserIds : [])
+  // Nor may it touch their second factor (new-api's TOTP secrets arrive keyed by user_id).
+  const own = new Set(w.table === 'users' || w.table === 'two_factor' ? session.ownUserIds : [])
   const rows = w.rows.filter((r) => {
-    if (own.has(Number(r.id))) {
+    if (w.table === 'two_factor' && own.has(Number(r.user_id))) {
+      refused.push(`two_factor user_id ${String(r.user_id)}: would change the sign-in of the gateway's own user; skipped`)
+      return false
+    }
+    if (w.table === 'users' && own.has(Number(r.id))) {
       refused.push(`users id ${String(r.id)}: would replace the gateway's own user; skipped`)
       return false
     }

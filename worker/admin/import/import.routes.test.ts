@@ -173,6 +173,30 @@ describe('console import endpoints', () => {
     expect(refunds!.n).toBe(0)
   })
 
+  it("writes new-api TOTP secrets of imported users, never one for the gateway's own user (issue 36)", async () => {
+    const root = await setupRoot()
+    const { identities } = plan()
+    const { importId } = (await root.post('/api/import/start', { merge: true, identities })).body.data
+    const user: WireWrite = {
+      table: 'users',
+      rows: [{ id: 70, username: 'totpuser', password: '', display_name: 'T', role: 1, status: 1, quota: 0, group: 'default' }],
+      onConflict: { target: ['id'], update: ['username'] },
+    }
+    const secrets: WireWrite = {
+      table: 'two_factor',
+      rows: [
+        { user_id: 70, secret: 'plain:JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP', enabled: 1, last_step: 0, created_at: 1 },
+        { user_id: 1, secret: 'plain:GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ', enabled: 1, last_step: 0, created_at: 1 },
+      ],
+      onConflict: { target: ['user_id'], update: ['secret', 'enabled', 'last_step'] },
+    }
+    const res = await root.post('/api/import/batch', { import_id: importId, writes: [user, secrets] })
+    expect(res.status).toBe(200)
+    expect(res.body.data.problems).toEqual(["two_factor user_id 1: would change the sign-in of the gateway's own user; skipped"])
+    const rows = await env.DB.prepare('SELECT user_id, enabled FROM two_factor ORDER BY user_id').all()
+    expect(rows.results).toEqual([{ user_id: 70, enabled: 1 }])
+  })
+
   it('reports a row the database refuses with its table and id, and writes the others', async () => {
     const root = await setupRoot()
     const { identities } = plan()

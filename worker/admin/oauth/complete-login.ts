@@ -2,21 +2,16 @@
  * The end of every external sign-in (GitHub, OIDC, Lark, WeChat): bind the identity to the
  * signed-in user who started the flow (message 'bind', session unchanged), else log in the user
  * who holds it, else register a new account when RegisterEnabled — then a fresh session, with the
- * same answer as password login (data = profile). A browser already signed in as someone else is
+ * same answer as password login (data = profile), or, when the account has a second factor, the
+ * same pending sign-in as password login (`{require_2fa: true}`). A browser already signed in as someone else is
  * asked first (account-switch.ts) instead of being switched silently.
  */
 import type { Context } from 'hono'
-import { eq } from 'drizzle-orm'
-import { createDb } from '../../db/client'
-import { users, type User } from '../../db/schema'
 import { forbidden } from '../../lib/errors'
 import { ok } from '../../lib/respond'
-import { nowSeconds } from '../../lib/time'
-import { clientIp } from '../../middleware/rate-limit'
-import { USER_STATUS } from '../../middleware/session-auth'
 import type { Settings } from '../../settings/store'
 import type { HonoEnv } from '../../env'
-import { createSession } from '../auth/session'
+import { signIn } from '../two-factor/second-factor'
 import { getUser, profileOf } from '../users/users.service'
 import { BINDING_LABEL, bindToUser, findUserByBinding, registerExternalUser, type ExternalIdentity, type Provider } from './accounts'
 import { askBeforeSwitching } from './account-switch'
@@ -28,15 +23,6 @@ export async function bindIdentity(c: Context<HonoEnv>, userId: number, provider
   return ok(c, profileOf(user), BIND_MESSAGE)
 }
 
-async function logIn(c: Context<HonoEnv>, user: User) {
-  if (user.status !== USER_STATUS.ENABLED) throw forbidden('This account has been disabled')
-  await createSession(c, user.id)
-  const lastLoginTime = nowSeconds()
-  const lastLoginIp = clientIp(c.req)
-  await createDb(c.env.DB).update(users).set({ lastLoginTime, lastLoginIp }).where(eq(users.id, user.id))
-  return ok(c, profileOf({ ...user, lastLoginTime, lastLoginIp }), 'Logged in')
-}
-
 /** `confirmed`: the signed-in user already agreed to switch (POST /api/oauth/switch). */
 export async function loginWithIdentity(c: Context<HonoEnv>, settings: Settings, provider: Provider, identity: ExternalIdentity, confirmed = false) {
   const holder = await findUserByBinding(c.env, provider, identity.id)
@@ -45,9 +31,9 @@ export async function loginWithIdentity(c: Context<HonoEnv>, settings: Settings,
     const target = holder ? ((await getUser(c.env, holder.id))?.username ?? null) : null
     return askBeforeSwitching(c, { id: me.id, username: me.username }, target, provider, identity)
   }
-  if (holder) return logIn(c, (await getUser(c.env, holder.id))!)
+  if (holder) return signIn(c, (await getUser(c.env, holder.id))!)
   if (!settings.bool('RegisterEnabled')) {
     throw forbidden(`No account is bound to this ${BINDING_LABEL[provider]} account and new registrations are closed by the administrator`)
   }
-  return logIn(c, await registerExternalUser(c.env, settings, provider, identity))
+  return signIn(c, await registerExternalUser(c.env, settings, provider, identity))
 }

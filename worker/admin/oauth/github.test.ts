@@ -3,6 +3,7 @@ import { env } from 'cloudflare:workers'
 import { TestClient, setupRoot, signedInUser, browserClient } from '../../test/client'
 import { jsonResponse, mockProviders } from '../../test/oauth-provider-mock'
 import { GITHUB_TOKEN_URL, GITHUB_USER_URL } from './providers/github'
+import { totpCode } from '../../lib/totp'
 
 interface GitHubPerson {
   id: number
@@ -185,5 +186,25 @@ describe('GitHub login', () => {
     expect(disabled.status).toBe(403)
     expect(disabled.body.message).toBe('This account has been disabled')
     expect(again.cookies.has('session')).toBe(false)
+  })
+
+  it('asks an account with two-factor sign-in for its code instead of issuing a session (issue 36)', async () => {
+    await enableGitHub()
+    mockGitHub()
+    const first = await browserClient()
+    expect((await first.get(`/api/oauth/github?code=code-octo&state=${await stateFor(first)}`)).status).toBe(200)
+    const { secret } = (await first.post('/api/user/2fa/setup')).body.data
+    expect((await first.post('/api/user/2fa/enable', { code: await totpCode(secret, Date.now()) })).status).toBe(200)
+
+    const c = await browserClient()
+    const res = await c.get(`/api/oauth/github?code=code-octo&state=${await stateFor(c)}`)
+    expect(res.status).toBe(200)
+    expect(res.body.data).toEqual({ require_2fa: true })
+    expect(c.cookies.has('session')).toBe(false)
+    expect((await c.get('/api/user/self')).status).toBe(401)
+    const done = await c.post('/api/user/login/2fa', { code: await totpCode(secret, Date.now() + 30_000) })
+    expect(done.status).toBe(200)
+    expect(done.body.data.username).toBe('octo-alice')
+    expect((await c.get('/api/user/self')).body.data.github_id).toBe('101')
   })
 })

@@ -12,6 +12,7 @@ import { api, isApiError } from '@/lib/api-client'
 import { notify } from '@/lib/notify'
 import { authStore, type UserProfile } from '@/stores/auth-store'
 import { siteInfoQueryOptions, type SiteInfo } from '@/features/site/api'
+import { isSecondFactorChallenge, markSecondFactorPending, type SecondFactorChallenge } from './second-factor'
 
 export const selfQueryOptions = queryOptions({
   queryKey: ['user', 'self'],
@@ -28,11 +29,19 @@ export function useSelf() {
   return query
 }
 
-/** Stores the signed-in user and opens the console (password, setup and external logins alike). */
+/**
+ * Stores the signed-in user and opens the console (password, setup and external logins alike); an
+ * account with two-factor sign-in answers a challenge instead, and /login asks for the code.
+ */
 export function useCompleteSignIn() {
   const queryClient = useQueryClient()
   const navigate = useNavigate()
-  return (user: UserProfile) => {
+  return (user: UserProfile | SecondFactorChallenge) => {
+    if (isSecondFactorChallenge(user)) {
+      markSecondFactorPending()
+      void navigate({ to: '/login' })
+      return
+    }
     authStore.setUser(user)
     queryClient.setQueryData(selfQueryOptions.queryKey, user)
     void navigate({ to: '/panel' })
@@ -48,9 +57,9 @@ export function useLogin() {
   const complete = useCompleteSignIn()
   const { t } = useTranslation('auth')
   return useMutation({
-    mutationFn: (body: Credentials & { turnstile?: string }) => api.post<UserProfile>('/api/user/login', body),
+    mutationFn: (body: Credentials & { turnstile?: string }) => api.post<UserProfile | SecondFactorChallenge>('/api/user/login', body),
     onSuccess: (user) => {
-      notify.success(t('login.success'))
+      if (!isSecondFactorChallenge(user)) notify.success(t('login.success'))
       complete(user)
     },
   })

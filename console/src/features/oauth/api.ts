@@ -15,6 +15,7 @@ import { useTranslation } from 'react-i18next'
 import { api, request, type Envelope } from '@/lib/api-client'
 import { notify } from '@/lib/notify'
 import type { UserProfile } from '@/stores/auth-store'
+import { isSecondFactorChallenge } from '@/features/auth/second-factor'
 import { selfQueryOptions, useCompleteSignIn } from '@/features/auth/api'
 import { useSiteInfo } from '@/features/site/api'
 import { githubAuthorizeUrl, larkAuthorizeUrl, type RedirectProvider } from './providers'
@@ -73,7 +74,7 @@ export function useFinishExternalSignIn(onSwitch: (pending: PendingSwitch) => vo
       void navigate({ to: '/panel/profile' })
       return
     }
-    notify.success(t('loggedIn'))
+    if (!isSecondFactorChallenge(data)) notify.success(t('loggedIn'))
     complete(data)
   }
 }

@@ -1,5 +1,5 @@
 /**
- * /panel/profile: account overview, personal info, password, access token and
+ * /panel/profile: account overview, personal info, password, two-factor sign-in, access token and
  * the accounts bound to this user, all from GET /api/user/self.
  */
 import { useQuery } from '@tanstack/react-query'
@@ -12,6 +12,7 @@ import { AccountBindingCard } from './components/account-binding-card'
 import { PasswordForm } from './components/password-form'
 import { ProfileInfoForm } from './components/profile-info-form'
 import { ProfileOverview } from './components/profile-overview'
+import { TwoFactorCard } from './components/two-factor-card'
 
 export function Profile() {
   const { t } = useTranslation('profile')
@@ -29,6 +30,7 @@ export function Profile() {
           <div className="grid gap-6">
             <ProfileInfoForm key={`${user.username}:${user.display_name}`} user={user} />
             <PasswordForm />
+            <TwoFactorCard />
             <AccessTokenCard hasToken={user.has_access_token} />
           </div>
         </div>

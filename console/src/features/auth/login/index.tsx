@@ -2,7 +2,9 @@
  * /login: username-or-email and password (POST /api/user/login, with the Turnstile
  * token when the site asks for one) and, below, the external methods enabled in the site info
  * (GitHub, OIDC, Lark, WeChat). Without password login only the external methods are shown.
+ * While a sign-in waits for its second factor, the code prompt replaces both (second-factor.tsx).
  */
+import { useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { Link } from '@tanstack/react-router'
@@ -16,7 +18,8 @@ import { applyFieldErrors } from '@/lib/handle-error'
 import { OAuthButtons } from '@/features/oauth/components/oauth-buttons'
 import { enabledMethods } from '@/features/oauth/providers'
 import { useSiteInfo } from '@/features/site/api'
-import { useLogin } from '../api'
+import { useCompleteSignIn, useLogin } from '../api'
+import { SecondFactorForm, secondFactorPending } from '../second-factor'
 import { AuthCard } from '../components/auth-card'
 import { TurnstileWidget } from '../components/turnstile-widget'
 import { loginSchema, type LoginValues } from '../schema'
@@ -30,17 +33,28 @@ export function Login() {
   const turnstile = useTurnstile()
   const form = useForm<LoginValues>({ resolver: zodResolver(loginSchema), defaultValues: { username: '', password: '' } })
   const external = enabledMethods(site).length > 0
+  const complete = useCompleteSignIn()
+  const [pending, setPending] = useState(secondFactorPending)
 
   const onSubmit = (values: LoginValues) => {
     if (!turnstile.check()) return
     login.mutate(
       { ...values, turnstile: turnstile.token },
       {
+        onSuccess: () => setPending(secondFactorPending()),
         onError: (err) => {
           applyFieldErrors(form, err)
           if (turnstile.token) turnstile.reset()
         },
       }
+    )
+  }
+
+  if (pending) {
+    return (
+      <AuthCard title={t('twoFactor.title')} description={t('twoFactor.description')}>
+        <SecondFactorForm onDone={complete} onCancel={() => setPending(false)} />
+      </AuthCard>
     )
   }
 

@@ -40,6 +40,7 @@ const LOGIN_KEYS = [
   'RegisterEnabled',
   'EmailVerificationEnabled',
   'PasswordChangeMailEnabled',
+  'Require2FAForAdmins',
   'GitHubOAuthEnabled',
   'WeChatAuthEnabled',
   'LarkAuthEnabled',

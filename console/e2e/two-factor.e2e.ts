@@ -1,0 +1,94 @@
+/**
+ * TOTP two-factor sign-in in the console (issue 36): turn it on in the profile (QR code, secret,
+ * backup codes), then sign in with the password and a code this test computes itself (RFC 6238 on
+ * node:crypto, independent of the gateway's code); later sign-ins use backup codes, in the dark,
+ * phone and Chinese looks, with screenshots of the profile's security section and the 2FA prompt.
+ */
+import { createHmac } from 'node:crypto'
+import { describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { openPage, shot } from './support/browser'
+import { LOOKS_ZH_PHONE, presetTheme, signIn, signOut } from './support/console'
+import { useFreshGateway } from './support/suite'
+
+const account = { username: 'totproot', password: 'totp-pass-123' }
+
+/** RFC 6238 (SHA-1, 6 digits, 30 s) of a base32 secret at `ms`. */
+function totp(secret: string, ms: number): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'
+  const bits = [...secret].map((ch) => alphabet.indexOf(ch).toString(2).padStart(5, '0')).join('')
+  const key = Buffer.from(bits.match(/.{8}/g)!.map((b) => parseInt(b, 2)))
+  const counter = Buffer.alloc(8)
+  counter.writeBigUInt64BE(BigInt(Math.floor(ms / 30_000)))
+  const mac = createHmac('sha1', key).update(counter).digest()
+  const offset = mac[mac.length - 1]! & 0x0f
+  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0')
+}
+
+async function passwordStep(page: Page) {
+  await page.goto('/login')
+  await page.locator('input[name="username"]').fill(account.username)
+  await page.locator('input[name="password"]').fill(account.password)
+  await page.locator('form button[type="submit"]').click()
+  await page.getByTestId('login-2fa-code').waitFor()
+}
+
+describe('two-factor sign-in', () => {
+  const suite = useFreshGateway(account)
+  let backupCodes: string[] = []
+
+  it('turns TOTP on in the profile and signs in with a computed code', async () => {
+    const { context, page } = await openPage(suite.browser, { baseURL: suite.server.url })
+    await signIn(page, account)
+    await page.goto('/panel/profile')
+    await page.getByTestId('2fa-status').getByText('Off').waitFor()
+    await page.getByTestId('2fa-start').click()
+    const secret = await page.getByTestId('2fa-secret').inputValue()
+    expect(secret).toMatch(/^[A-Z2-7]{32}$/)
+    backupCodes = (await page.getByTestId('2fa-backup-codes').locator('li').allTextContents()).map((s) => s.trim())
+    expect(backupCodes).toHaveLength(10)
+    await page.getByTestId('2fa-card').scrollIntoViewIfNeeded()
+    await shot(page, 'two-factor-setup-light')
+    await page.getByTestId('2fa-enable-code').fill(totp(secret, Date.now()))
+    await page.getByTestId('2fa-confirm').click()
+    await page.getByTestId('2fa-status').getByText('On').waitFor()
+    await expect.poll(() => page.getByTestId('2fa-secret').count()).toBe(0)
+
+    await signOut(page)
+    await passwordStep(page)
+    await shot(page, 'two-factor-prompt-light')
+    // The step after the one that confirmed the setup (that one is used up).
+    await page.getByTestId('login-2fa-code').fill(totp(secret, Date.now() + 30_000))
+    await page.getByTestId('login-2fa-submit').click()
+    await page.waitForURL('**/panel/dashboard')
+    await context.close()
+  })
+
+  it('signs in with backup codes and shows the prompt and the security section in every look', async () => {
+    for (const [i, look] of LOOKS_ZH_PHONE.entries()) {
+      const { context, page } = await openPage(suite.browser, { baseURL: suite.server.url, viewport: look.viewport, locale: look.locale })
+      await presetTheme(page, look.theme)
+      await passwordStep(page)
+      await shot(page, `two-factor-prompt-${look.name}`)
+      await page.getByTestId('login-2fa-code').fill(backupCodes[i]!)
+      await page.getByTestId('login-2fa-submit').click()
+      await page.waitForURL((url) => url.pathname.startsWith('/panel'))
+      await page.goto('/panel/profile')
+      await page.getByTestId('2fa-card').scrollIntoViewIfNeeded()
+      await page.getByTestId('2fa-status').waitFor()
+      await shot(page, `two-factor-profile-${look.name}`)
+      await context.close()
+    }
+    // A used backup code does not work twice.
+    const { context, page } = await openPage(suite.browser, { baseURL: suite.server.url })
+    await passwordStep(page)
+    await page.getByTestId('login-2fa-code').fill(backupCodes[0]!)
+    await page.getByTestId('login-2fa-submit').click()
+    await page
+      .getByText(/already used/)
+      .first()
+      .waitFor()
+    expect(new URL(page.url()).pathname).toBe('/login')
+    await context.close()
+  })
+})
