@@ -1,6 +1,7 @@
 /**
  * /panel/profile: account overview, personal info, password, access token and
- * the accounts bound to this user, all from GET /api/user/self.
+ * the accounts bound to this user, all from GET /api/user/self; the passkeys section
+ * (features/passkeys/) from its own list.
  */
 import { useQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
@@ -12,6 +13,7 @@ import { AccountBindingCard } from './components/account-binding-card'
 import { PasswordForm } from './components/password-form'
 import { ProfileInfoForm } from './components/profile-info-form'
 import { ProfileOverview } from './components/profile-overview'
+import { PasskeysCard } from '@/features/passkeys/components/passkeys-card'
 
 export function Profile() {
   const { t } = useTranslation('profile')
@@ -29,6 +31,7 @@ export function Profile() {
           <div className="grid gap-6">
             <ProfileInfoForm key={`${user.username}:${user.display_name}`} user={user} />
             <PasswordForm />
+            <PasskeysCard />
             <AccessTokenCard hasToken={user.has_access_token} />
           </div>
         </div>

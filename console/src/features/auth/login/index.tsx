@@ -1,7 +1,8 @@
 /**
  * /login: username-or-email and password (POST /api/user/login, with the Turnstile
  * token when the site asks for one) and, below, the external methods enabled in the site info
- * (GitHub, OIDC, Lark, WeChat). Without password login only the external methods are shown.
+ * (GitHub, OIDC, Lark, WeChat), and "Sign in with a passkey" (usernameless WebAuthn). Without password
+ * login only the passkey and external methods are shown.
  */
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
@@ -16,6 +17,7 @@ import { applyFieldErrors } from '@/lib/handle-error'
 import { OAuthButtons } from '@/features/oauth/components/oauth-buttons'
 import { enabledMethods } from '@/features/oauth/providers'
 import { useSiteInfo } from '@/features/site/api'
+import { PasskeySignInButton } from '@/features/passkeys/components/passkey-sign-in-button'
 import { useLogin } from '../api'
 import { AuthCard } from '../components/auth-card'
 import { TurnstileWidget } from '../components/turnstile-widget'
@@ -78,6 +80,7 @@ export function Login() {
             </form>
           </Form>
         )}
+        <PasskeySignInButton />
         <OAuthButtons divider={site.password_login ? to('orContinueWith') : undefined} />
         {!site.password_login && !external && (
           <Alert variant="warning">
