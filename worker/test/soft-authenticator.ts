@@ -4,12 +4,7 @@
  * attestation, authenticatorData, clientDataJSON, DER-encoded ES256 signatures). Each call can
  * lie about the origin, RP id or counter, so tests can prove the server refuses such answers.
  */
-import type {
-  AuthenticationResponseJSON,
-  PublicKeyCredentialCreationOptionsJSON,
-  PublicKeyCredentialRequestOptionsJSON,
-  RegistrationResponseJSON,
-} from '@simplewebauthn/server'
+import type { AuthenticationResponseJSON, PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON, RegistrationResponseJSON } from '@simplewebauthn/server'
 import { isoBase64URL } from '@simplewebauthn/server/helpers'
 
 type Cbor = number | string | Uint8Array | Map<number | string, Cbor>

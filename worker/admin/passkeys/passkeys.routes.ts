@@ -39,7 +39,12 @@ import {
 const SIGN_IN_COOKIE = 'passkey_login'
 const COOKIE_PATH = '/api/user/passkey'
 
-const b64url = (max: number) => z.string().min(1).max(max).regex(/^[A-Za-z0-9_-]+$/, 'must be base64url')
+const b64url = (max: number) =>
+  z
+    .string()
+    .min(1)
+    .max(max)
+    .regex(/^[A-Za-z0-9_-]+$/, 'must be base64url')
 const name = z.string().trim().min(1, 'is required').max(PASSKEY_NAME_MAX, `at most ${PASSKEY_NAME_MAX} characters`)
 const transports = z.array(z.enum(['ble', 'cable', 'hybrid', 'internal', 'nfc', 'smart-card', 'usb'])).max(8)
 const credentialBase = {

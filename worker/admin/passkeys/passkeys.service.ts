@@ -34,10 +34,10 @@ import { getUser } from '../users/users.service'
 
 export const CHALLENGE_TTL_SECONDS = 300
 /** Passkeys one account may hold. */
-export const MAX_PASSKEYS_PER_USER = 20
+const MAX_PASSKEYS_PER_USER = 20
 
 /** The relying party: RP id and expected origin from ServerAddress, else from this request's URL. */
-export async function relyingParty(c: Context<HonoEnv>) {
+async function relyingParty(c: Context<HonoEnv>) {
   const settings = await getSettings(c.env, c.executionCtx)
   const base = new URL(siteBaseUrl(c, settings))
   return { rpID: base.hostname, origin: base.origin, rpName: settings.str('SystemName') || base.hostname }
