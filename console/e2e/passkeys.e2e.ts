@@ -5,13 +5,14 @@
  * login page in light, dark, phone and Chinese. The console is opened as http://localhost:<port>
  * because browsers refuse an IP address as the WebAuthn RP id.
  */
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, inject, it } from 'vitest'
 import type { BrowserContext, Page } from 'playwright-core'
+import { rootSession, userSession } from '../../worker/e2e/support/api'
 import { expectNoOverflow, openPage, shot } from './support/browser'
-import { LOOKS_ZH_PHONE, openSignedIn, presetTheme, signIn, signOut } from './support/console'
-import { useFreshGateway } from './support/suite'
+import { LOOKS_ZH_PHONE, openSignedIn, presetTheme, signInToPanel, signOut } from './support/console'
+import { useBrowser } from './support/suite'
 
-const account = { username: 'passkeyroot', password: 'passkey-pass-123' }
+const account = { username: `pk${Date.now().toString(36).slice(-6)}`, password: 'user-password-1' }
 
 /** A virtual platform authenticator for this page, as a phone or laptop with a fingerprint reader. */
 async function virtualAuthenticator(context: BrowserContext, page: Page) {
@@ -24,13 +25,17 @@ async function virtualAuthenticator(context: BrowserContext, page: Page) {
 }
 
 describe('passkeys', () => {
-  const suite = useFreshGateway(account)
-  const base = () => suite.server.url.replace('://127.0.0.1', '://localhost')
+  const suite = useBrowser()
+  const base = () => inject('gatewayUrl').replace('://127.0.0.1', '://localhost')
+  beforeAll(async () => {
+    await rootSession()
+    await userSession(account.username, account.password)
+  })
 
   it('adds a passkey in the profile and signs in with it alone', async () => {
     const { context, page } = await openPage(suite.browser, { baseURL: base() })
     const authenticator = await virtualAuthenticator(context, page)
-    await signIn(page, account)
+    await signInToPanel(page, account)
     await page.goto('/panel/profile')
     const card = page.getByTestId('passkeys-card')
     await card.getByTestId('passkeys-empty').waitFor()
@@ -57,7 +62,7 @@ describe('passkeys', () => {
     await signOut(page)
     await page.goto('/login')
     await page.getByTestId('passkey-sign-in').click()
-    await page.waitForURL('**/panel/dashboard')
+    await page.waitForURL((url) => url.pathname.startsWith('/panel'))
     await page.goto('/panel/profile')
     await card.getByText(/last used/).waitFor()
     expect((await authenticator.credentials())[0]!.signCount).toBeGreaterThan(credential!.signCount)
@@ -83,7 +88,7 @@ describe('passkeys', () => {
 
   it('deletes a passkey after confirming', async () => {
     const { context, page } = await openPage(suite.browser, { baseURL: base() })
-    await signIn(page, account)
+    await signInToPanel(page, account)
     await page.goto('/panel/profile')
     const card = page.getByTestId('passkeys-card')
     await card.getByRole('button', { name: 'Delete' }).click()
