@@ -32,6 +32,7 @@ describe('passkeys', () => {
     await userSession(account.username, account.password)
   })
 
+  // Sign in, add, rename, sign out and sign in again: several page loads, slower than one test's default minute.
   it('adds a passkey in the profile and signs in with it alone', async () => {
     const { context, page } = await openPage(suite.browser, { baseURL: base() })
     const authenticator = await virtualAuthenticator(context, page)
@@ -67,7 +68,7 @@ describe('passkeys', () => {
     await card.getByText(/last used/).waitFor()
     expect((await authenticator.credentials())[0]!.signCount).toBeGreaterThan(credential!.signCount)
     await context.close()
-  })
+  }, 180_000)
 
   // One test per look: each signs in and renders the whole profile, a minute's work on a loaded machine.
   it.each(LOOKS_ZH_PHONE)('shows the passkeys section in the $name look', async (look) => {
