@@ -14,6 +14,7 @@ import { optionRoutes } from './options/options.routes'
 import { statusRoutes } from './status/status.routes'
 import { selfRoutes } from './users/self.routes'
 import { twoFactorRoutes } from './two-factor/two-factor.routes'
+import { passkeyRoutes } from './passkeys/passkeys.routes'
 import { userAdminRoutes } from './users/users.routes'
 import { tokenRoutes } from './tokens/tokens.routes'
 import { channelRoutes } from './channels/channels.routes'
@@ -48,6 +49,7 @@ export const adminApp = new Hono<HonoEnv>()
   .route('/', mailRoutes)
   .route('/', selfRoutes)
   .route('/', twoFactorRoutes)
+  .route('/', passkeyRoutes)
   .route('/', optionRoutes)
   .route('/', redemptionRoutes)
   .route('/', userAdminRoutes)

@@ -5,7 +5,7 @@
  */
 import { count, desc, eq, or } from 'drizzle-orm'
 import { createDb } from '../../db/client'
-import { LOG_TYPE, sessions, tokens, users, type User } from '../../db/schema'
+import { LOG_TYPE, passkeys, sessions, tokens, users, type User } from '../../db/schema'
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors'
 import { hashPassword } from '../../lib/crypto'
 import { nowSeconds } from '../../lib/time'
@@ -177,6 +177,7 @@ export async function deleteUser(env: Env, target: User) {
   await db.batch([
     db.delete(tokens).where(eq(tokens.userId, target.id)),
     db.delete(sessions).where(eq(sessions.userId, target.id)),
+    db.delete(passkeys).where(eq(passkeys.userId, target.id)),
     db.delete(users).where(eq(users.id, target.id)),
   ])
   await wallet(env, target.id).syncUser({ userId: target.id })

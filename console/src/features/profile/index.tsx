@@ -1,6 +1,7 @@
 /**
  * /panel/profile: account overview, personal info, password, two-factor sign-in, access token and
- * the accounts bound to this user, all from GET /api/user/self.
+ * the accounts bound to this user, all from GET /api/user/self; the passkeys section
+ * (features/passkeys/) from its own list.
  */
 import { useQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
@@ -13,6 +14,7 @@ import { PasswordForm } from './components/password-form'
 import { ProfileInfoForm } from './components/profile-info-form'
 import { ProfileOverview } from './components/profile-overview'
 import { TwoFactorCard } from './components/two-factor-card'
+import { PasskeysCard } from '@/features/passkeys/components/passkeys-card'
 
 export function Profile() {
   const { t } = useTranslation('profile')
@@ -31,6 +33,7 @@ export function Profile() {
             <ProfileInfoForm key={`${user.username}:${user.display_name}`} user={user} />
             <PasswordForm />
             <TwoFactorCard />
+            <PasskeysCard />
             <AccessTokenCard hasToken={user.has_access_token} />
           </div>
         </div>

@@ -1,8 +1,9 @@
 /**
  * /login: username-or-email and password (POST /api/user/login, with the Turnstile
  * token when the site asks for one) and, below, the external methods enabled in the site info
- * (GitHub, OIDC, Lark, WeChat). Without password login only the external methods are shown.
- * While a sign-in waits for its second factor, the code prompt replaces both (second-factor.tsx).
+ * (GitHub, OIDC, Lark, WeChat), and "Sign in with a passkey" (usernameless WebAuthn). Without password
+ * login only the passkey and external methods are shown. While a sign-in waits for its second
+ * factor, the code prompt replaces them all (second-factor.tsx).
  */
 import { useState } from 'react'
 import { useForm } from 'react-hook-form'
@@ -18,6 +19,7 @@ import { applyFieldErrors } from '@/lib/handle-error'
 import { OAuthButtons } from '@/features/oauth/components/oauth-buttons'
 import { enabledMethods } from '@/features/oauth/providers'
 import { useSiteInfo } from '@/features/site/api'
+import { PasskeySignInButton } from '@/features/passkeys/components/passkey-sign-in-button'
 import { useCompleteSignIn, useLogin } from '../api'
 import { SecondFactorForm, secondFactorPending } from '../second-factor'
 import { AuthCard } from '../components/auth-card'
@@ -92,6 +94,7 @@ export function Login() {
             </form>
           </Form>
         )}
+        <PasskeySignInButton />
         <OAuthButtons divider={site.password_login ? to('orContinueWith') : undefined} />
         {!site.password_login && !external && (
           <Alert variant="warning">
