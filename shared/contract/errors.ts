@@ -16,6 +16,8 @@ export const MANAGEMENT_ERROR_CODES = [
   'forbidden',
   /** 403: the XSRF token is missing or stale; reloading the page fixes it. */
   'csrf',
+  /** 403: a sensitive action needs the password confirmed in the last 10 minutes (POST /api/user/step_up, then retry). */
+  'step_up_required',
   /** 404: the addressed record does not exist. */
   'not_found',
   /** 404: no such endpoint (an older server, or a mistyped path). */

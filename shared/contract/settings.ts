@@ -152,6 +152,8 @@ export const OPTION_META = {
   EmailVerificationEnabled: b(false),
   /** Mail the user when their password is changed or reset (worker/mail/password-notice.ts). */
   PasswordChangeMailEnabled: b(true),
+  /** Mail the user when they sign in from a device and address never seen for the account (worker/admin/auth/device.ts). */
+  NewDeviceSignInNotice: b(false),
   GitHubOAuthEnabled: b(false),
   WeChatAuthEnabled: b(false),
   LarkAuthEnabled: b(false),

@@ -13,6 +13,7 @@ import { authRoutes } from './auth/auth.routes'
 import { optionRoutes } from './options/options.routes'
 import { statusRoutes } from './status/status.routes'
 import { selfRoutes } from './users/self.routes'
+import { sessionRoutes } from './users/sessions.routes'
 import { userAdminRoutes } from './users/users.routes'
 import { tokenRoutes } from './tokens/tokens.routes'
 import { channelRoutes } from './channels/channels.routes'
@@ -46,6 +47,7 @@ export const adminApp = new Hono<HonoEnv>()
   .route('/', oauthRoutes)
   .route('/', mailRoutes)
   .route('/', selfRoutes)
+  .route('/', sessionRoutes)
   .route('/', optionRoutes)
   .route('/', redemptionRoutes)
   .route('/', userAdminRoutes)

@@ -1,6 +1,6 @@
 /**
  * The texts of the mails the gateway sends: verification code, password-reset link, the notice
- * that the password changed, and low-quota / exhausted-quota reminders. Each mail is English followed by Chinese, in plain text
+ * that the password changed, the new-device sign-in notice, and low-quota / exhausted-quota reminders. Each mail is English followed by Chinese, in plain text
  * and a simple HTML version, and names the site (SystemName).
  */
 import type { MailMessage } from './mailer'
@@ -66,6 +66,18 @@ export function passwordChangedMail(site: string, username: string, how: Passwor
   const adviceZh = '所有登录会话和个人访问令牌均已失效。如果不是您本人操作，请立即重置密码并联系管理员。'
   return {
     subject: `${site} password ${how === 'reset' ? 'reset' : 'changed'}`,
+    text: [en, advice, '', zh, adviceZh].join('\n'),
+    html: layout(site, [escapeHtml(en), escapeHtml(advice), escapeHtml(zh + adviceZh)]),
+  }
+}
+
+export function newDeviceMail(site: string, username: string, device: string, ip: string, when: string): Mail {
+  const en = `Your ${site} account "${username}" was signed in from a new device: ${device}, address ${ip}, at ${when} (UTC).`
+  const advice = 'If this was you, nothing needs to be done. If not, change your password at once and sign out the other sessions in your profile.'
+  const zh = `您的 ${site} 账号“${username}”于 ${when}（UTC）在新设备上登录：${device}，地址 ${ip}。`
+  const adviceZh = '如果是您本人操作，无需处理；否则请立即修改密码，并在个人设置中退出其他会话。'
+  return {
+    subject: `${site}: new sign-in to your account`,
     text: [en, advice, '', zh, adviceZh].join('\n'),
     html: layout(site, [escapeHtml(en), escapeHtml(advice), escapeHtml(zh + adviceZh)]),
   }
