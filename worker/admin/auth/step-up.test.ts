@@ -45,7 +45,10 @@ async function actions(root: TestClient): Promise<Record<string, { run: Action; 
       ok: (r) => r.status === 200 && r.body.data.role === 10,
     },
     'export logs': { run: (c) => c.raw('GET', '/api/log/export').then(async (res) => ({ status: res.status, body: await res.text() })), ok: (r) => r.status === 200 },
-    'import a database': { run: (c) => c.post('/api/import/start', { merge: true, identities: { users: [], tokens: [], channels: [], redemptions: [] } }), ok: (r) => r.status === 200 },
+    'import a database': {
+      run: (c) => c.post('/api/import/start', { merge: true, identities: { users: [], tokens: [], channels: [], redemptions: [] } }),
+      ok: (r) => r.status === 200,
+    },
     'reveal a channel secret': {
       run: (c) => c.get(`/api/channel/${channelId}`).then((r) => (r.body.data.key === undefined ? { status: 403, body: { code: STEP_UP_REQUIRED } } : r)),
       ok: (r) => r.status === 200 && r.body.data.key === 'sk-channel-secret-1',

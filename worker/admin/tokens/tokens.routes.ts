@@ -29,7 +29,9 @@ export const tokenRoutes = new Hono<HonoEnv>()
     const body = c.req.valid('json')
     return ok(c, tokenView(await updateToken(c.env, c.get('user')!, body.id, body, true), undefined, { masked: true }), 'Updated')
   })
-  .post('/token/admin/:id/key', rootRoute, requireStepUp, validate('param', idParam), async (c) => ok(c, await revealTokenKey(c.env, c.get('user')!, c.req.valid('param').id, true)))
+  .post('/token/admin/:id/key', rootRoute, requireStepUp, validate('param', idParam), async (c) =>
+    ok(c, await revealTokenKey(c.env, c.get('user')!, c.req.valid('param').id, true))
+  )
   .post('/token/:id/key', userRoute, requireStepUp, validate('param', idParam), async (c) => ok(c, await revealTokenKey(c.env, c.get('user')!, c.req.valid('param').id)))
   .delete('/token/admin/:id', adminRoute, validate('param', idParam), async (c) => {
     await deleteToken(c.env, c.get('user')!, c.req.valid('param').id, true)

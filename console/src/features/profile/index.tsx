@@ -1,6 +1,6 @@
 /**
- * /panel/profile: account overview, personal info, password, access token and
- * the accounts bound to this user, all from GET /api/user/self.
+ * /panel/profile: account overview, personal info, password, access token, the signed-in
+ * sessions (their own query) and the accounts bound to this user, from GET /api/user/self.
  */
 import { useQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
@@ -12,6 +12,7 @@ import { AccountBindingCard } from './components/account-binding-card'
 import { PasswordForm } from './components/password-form'
 import { ProfileInfoForm } from './components/profile-info-form'
 import { ProfileOverview } from './components/profile-overview'
+import { SessionsCard } from './components/sessions-card'
 
 export function Profile() {
   const { t } = useTranslation('profile')
@@ -30,6 +31,7 @@ export function Profile() {
             <ProfileInfoForm key={`${user.username}:${user.display_name}`} user={user} />
             <PasswordForm />
             <AccessTokenCard hasToken={user.has_access_token} />
+            <SessionsCard />
           </div>
         </div>
       ) : (
