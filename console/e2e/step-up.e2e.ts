@@ -76,7 +76,7 @@ describe('step-up dialog and sessions', () => {
     await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(key)
     expect(await page.getByTestId('step-up-dialog').count()).toBe(0)
     await context.close()
-  })
+  }, 180_000)
 
   it('looks right in dark, on a phone and in Chinese', async () => {
     const looks = [
@@ -92,7 +92,6 @@ describe('step-up dialog and sessions', () => {
       await page.goto('/panel/profile')
       const card = page.getByTestId('sessions-card')
       await card.locator('[data-testid="session-row"][data-current="true"]').waitFor()
-      await card.scrollIntoViewIfNeeded()
       await shot(page, `sessions-${look.name}`)
       await revealAsRoot(page)
       await page.getByTestId('step-up-dialog').waitFor()
@@ -100,7 +99,7 @@ describe('step-up dialog and sessions', () => {
       await context.close()
       await root.ok('POST', '/api/test/clock', { offset_ms: 0 })
     }
-  })
+  }, 300_000)
 
   it('lists the sessions with this browser marked and signs out the others', async () => {
     const other = await rootSession()
@@ -110,7 +109,6 @@ describe('step-up dialog and sessions', () => {
     const card = page.getByTestId('sessions-card')
     await card.locator('[data-testid="session-row"][data-current="true"]').getByText('This browser').waitFor()
     expect(await card.getByTestId('session-row').count()).toBeGreaterThan(1)
-    await card.scrollIntoViewIfNeeded()
     await shot(page, 'sessions-light')
     await card.getByTestId('sessions-revoke-all').click()
     await page.getByRole('alertdialog').getByRole('button', { name: 'Sign out everywhere else' }).click()
@@ -119,5 +117,5 @@ describe('step-up dialog and sessions', () => {
     expect((await other.call('GET', '/api/user/self')).status).toBe(401)
     expect((await root.call('GET', '/api/user/self')).status).toBe(401)
     await context.close()
-  })
+  }, 180_000)
 })

@@ -22,7 +22,7 @@ import { noticeIfNewDevice } from './device'
 export const SESSION_COOKIE = 'session'
 const SESSION_TTL_SECONDS = 30 * 24 * 3600
 /** How stale `last_seen_at` may get before a request writes it again. */
-export const LAST_SEEN_EVERY_SECONDS = 5 * 60
+const LAST_SEEN_EVERY_SECONDS = 5 * 60
 
 const isHttps = (c: Context) => new URL(c.req.url).protocol === 'https:'
 
@@ -89,7 +89,7 @@ const sessionColumns = {
 }
 
 /** The signed-in session: its row id (the cookie's SHA-256) and when the password was last confirmed on it. */
-export interface SessionState {
+interface SessionState {
   id: string
   stepUpAt: number
 }

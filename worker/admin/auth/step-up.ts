@@ -51,7 +51,7 @@ async function factorsOf(env: Env, userId: number) {
   return found
 }
 
-export function stepUpRequired(reason: StepUpReason, factors: string[] = []) {
+function stepUpRequired(reason: StepUpReason, factors: string[] = []) {
   const message =
     reason === 'session_required'
       ? 'This action needs a browser session that confirmed the password in the last 10 minutes; access tokens cannot do it'

@@ -10,7 +10,7 @@ import type { SessionView } from '@contract/sessions'
 import { ConfirmDialog } from '@/components/confirm-dialog'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
-import { Card, CardAction, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { Skeleton } from '@/components/ui/skeleton'
 import { timestamp2string } from '@/lib/format'
 import { sessionsQueryOptions, useRevokeOtherSessions, useRevokeSession } from '../sessions-api'
@@ -57,11 +57,6 @@ export function SessionsCard() {
       <CardHeader>
         <CardTitle>{t('sessions.title')}</CardTitle>
         <CardDescription>{t('sessions.description')}</CardDescription>
-        <CardAction>
-          <Button variant="outline" size="sm" onClick={() => setConfirmAll(true)} disabled={others === 0} data-testid="sessions-revoke-all">
-            {t('sessions.revokeAll')}
-          </Button>
-        </CardAction>
       </CardHeader>
       <CardContent>
         {isLoading ? (
@@ -73,6 +68,12 @@ export function SessionsCard() {
             ))}
           </ul>
         )}
+        <div className="mt-2 flex sm:justify-end">
+          <Button variant="outline" className="w-full sm:w-auto" onClick={() => setConfirmAll(true)} disabled={others === 0} data-testid="sessions-revoke-all">
+            <LogOut />
+            {t('sessions.revokeAll')}
+          </Button>
+        </div>
       </CardContent>
       <ConfirmDialog
         open={confirmAll}
