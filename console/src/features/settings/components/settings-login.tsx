@@ -40,6 +40,7 @@ const LOGIN_KEYS = [
   'RegisterEnabled',
   'EmailVerificationEnabled',
   'PasswordChangeMailEnabled',
+  'NewDeviceSignInNotice',
   'GitHubOAuthEnabled',
   'WeChatAuthEnabled',
   'LarkAuthEnabled',
