@@ -21,7 +21,10 @@ export type AuthMethod = 'session' | 'access_token'
 export interface AppVariables extends RequestIdVariables {
   user?: SessionUser
   authMethod?: AuthMethod
+  /** The session row's id (SHA-256 of the cookie), when signed in by cookie. */
   sessionId?: string
+  /** When the password was last confirmed on this session (Unix seconds; worker/admin/auth/step-up.ts). */
+  stepUpAt?: number
 }
 
 declare global {

@@ -18,6 +18,8 @@ export const MANAGEMENT_ERROR_CODES = [
   'csrf',
   /** 403: an administrator must turn on two-factor sign-in (Require2FAForAdmins) before using admin routes. */
   '2fa_setup_required',
+  /** 403: a sensitive action needs the password confirmed in the last 10 minutes (POST /api/user/step_up, then retry). */
+  'step_up_required',
   /** 404: the addressed record does not exist. */
   'not_found',
   /** 404: no such endpoint (an older server, or a mistyped path). */

@@ -15,6 +15,7 @@ import { statusRoutes } from './status/status.routes'
 import { selfRoutes } from './users/self.routes'
 import { twoFactorRoutes } from './two-factor/two-factor.routes'
 import { passkeyRoutes } from './passkeys/passkeys.routes'
+import { sessionRoutes } from './users/sessions.routes'
 import { userAdminRoutes } from './users/users.routes'
 import { tokenRoutes } from './tokens/tokens.routes'
 import { channelRoutes } from './channels/channels.routes'
@@ -50,6 +51,7 @@ export const adminApp = new Hono<HonoEnv>()
   .route('/', selfRoutes)
   .route('/', twoFactorRoutes)
   .route('/', passkeyRoutes)
+  .route('/', sessionRoutes)
   .route('/', optionRoutes)
   .route('/', redemptionRoutes)
   .route('/', userAdminRoutes)

@@ -9,6 +9,9 @@ let offsetMs = 0
 
 export const clockNow = () => Date.now() + offsetMs
 
+/** The same clock in Unix seconds (session activity and step-up times). */
+export const clockSeconds = () => Math.floor(clockNow() / 1000)
+
 /** Shift the clock by `ms` from real time (tests only); false when TEST_CLOCK is not enabled. */
 export function setTestClockOffset(env: object, ms: number): boolean {
   if (!config(env).testClock || !Number.isSafeInteger(ms)) return false

@@ -1,6 +1,6 @@
 /**
  * The texts of the mails the gateway sends: verification code, password-reset link, the notice
- * that the password changed, and low-quota / exhausted-quota reminders. Each mail is English followed by Chinese, in plain text
+ * that the password changed, the new-device sign-in notice, and low-quota / exhausted-quota reminders. Each mail is English followed by Chinese, in plain text
  * and a simple HTML version, and names the site (SystemName).
  */
 import type { MailMessage } from './mailer'
@@ -64,11 +64,7 @@ export function passwordChangedMail(site: string, username: string, how: Passwor
   const zh = how === 'reset' ? `您的 ${site} 账号“${username}”的密码已于 ${when}（UTC）通过邮件链接重置。` : `您的 ${site} 账号“${username}”的密码已于 ${when}（UTC）修改。`
   const advice = 'All sessions and the personal access token were signed out. If this was not you, reset your password at once and contact the administrator.'
   const adviceZh = '所有登录会话和个人访问令牌均已失效。如果不是您本人操作，请立即重置密码并联系管理员。'
-  return {
-    subject: `${site} password ${how === 'reset' ? 'reset' : 'changed'}`,
-    text: [en, advice, '', zh, adviceZh].join('\n'),
-    html: layout(site, [escapeHtml(en), escapeHtml(advice), escapeHtml(zh + adviceZh)]),
-  }
+  return securityNotice(site, `${site} password ${how === 'reset' ? 'reset' : 'changed'}`, [en, advice], [zh, adviceZh])
 }
 
 /** Root removed the account's two-factor sign-in (issue 36). */
@@ -77,8 +73,22 @@ export function twoFactorResetMail(site: string, username: string, when: string)
   const zh = `管理员已于 ${when}（UTC）关闭您的 ${site} 账号“${username}”的两步验证。在个人设置中重新开启之前，仅凭密码即可登录。`
   const advice = 'If you did not ask for this, contact the administrator at once.'
   const adviceZh = '如果这不是您申请的，请立即联系管理员。'
+  return securityNotice(site, `${site}: two-factor sign-in turned off`, [en, advice], [zh, adviceZh])
+}
+
+/** A sign-in from a device and address never seen for the account (NewDeviceSignInNotice). */
+export function newDeviceMail(site: string, username: string, device: string, ip: string, when: string): Mail {
+  const en = `Your ${site} account "${username}" was signed in from a new device: ${device}, address ${ip}, at ${when} (UTC).`
+  const advice = 'If this was you, nothing needs to be done. If not, change your password at once and sign out the other sessions in your profile.'
+  const zh = `您的 ${site} 账号“${username}”于 ${when}（UTC）在新设备上登录：${device}，地址 ${ip}。`
+  const adviceZh = '如果是您本人操作，无需处理；否则请立即修改密码，并在个人设置中退出其他会话。'
+  return securityNotice(site, `${site}: new sign-in to your account`, [en, advice], [zh, adviceZh])
+}
+
+/** One account-security notice: the English lines, a blank line, then the Chinese ones. */
+function securityNotice(site: string, subject: string, [en, advice]: [string, string], [zh, adviceZh]: [string, string]): Mail {
   return {
-    subject: `${site}: two-factor sign-in turned off`,
+    subject,
     text: [en, advice, '', zh, adviceZh].join('\n'),
     html: layout(site, [escapeHtml(en), escapeHtml(advice), escapeHtml(zh + adviceZh)]),
   }

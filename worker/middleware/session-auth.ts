@@ -24,10 +24,12 @@ export const sessionAuth = createMiddleware<HonoEnv>(async (c, next) => {
   } else {
     const sid = getCookie(c, SESSION_COOKIE)
     if (sid && sid.length <= 128) {
-      const user = await userFromSession(c.env, sid)
-      if (user && user.status === USER_STATUS.ENABLED) {
-        c.set('user', user)
+      const found = await userFromSession(c.env, sid)
+      if (found && found.user.status === USER_STATUS.ENABLED) {
+        c.set('user', found.user)
         c.set('authMethod', 'session')
+        c.set('sessionId', found.session.id)
+        c.set('stepUpAt', found.session.stepUpAt)
       }
     }
   }

@@ -24,6 +24,7 @@ import { ApiError, badRequest, notFound } from '../lib/errors'
 import { ok } from '../lib/respond'
 import { nowSeconds } from '../lib/time'
 import { idParam, validate } from '../lib/validate'
+import { requireStepUp } from '../admin/auth/step-up'
 import type { HonoEnv } from '../env'
 import { getSettings } from '../settings/store'
 import { listQuery, offset, orderBy, page } from '../admin/shared/paging'
@@ -200,7 +201,7 @@ export const paymentRoutes = new Hono<HonoEnv>()
     const row = await findGateway(c.env, c.req.valid('param').id)
     return ok(c, { ...gatewayView(row, await getSettings(c.env), c.req.url), ...publicConfig(row) })
   })
-  .post('/payment/', rootRoute, validate('json', createSchema), async (c) => {
+  .post('/payment/', rootRoute, requireStepUp, validate('json', createSchema), async (c) => {
     const body = c.req.valid('json')
     const gateway = gatewayOf(body.type)!
     if (!(gateway.currencies as readonly string[]).includes(body.currency))
@@ -239,7 +240,7 @@ export const paymentRoutes = new Hono<HonoEnv>()
     await auditLog(c.env, actor, actor, `${actor.username} created payment gateway "${saved.name}" (#${saved.id}, ${saved.type})`, auditMeta(saved, {}), clientIp(c.req))
     return ok(c, { ...gatewayView(saved, await getSettings(c.env), c.req.url), ...publicConfig(saved) }, 'Created')
   })
-  .put('/payment/', rootRoute, validate('json', updateSchema), async (c) => {
+  .put('/payment/', rootRoute, requireStepUp, validate('json', updateSchema), async (c) => {
     const body = c.req.valid('json')
     const current = await findGateway(c.env, body.id)
     const type = body.type ?? current.type
@@ -286,7 +287,7 @@ export const paymentRoutes = new Hono<HonoEnv>()
     await auditLog(c.env, actor, actor, `${actor.username} updated payment gateway "${saved.name}" (#${saved.id}): ${what.join(', ') || 'nothing changed'}`, meta, clientIp(c.req))
     return ok(c, { ...gatewayView(saved, await getSettings(c.env), c.req.url), ...publicConfig(saved) }, 'Updated')
   })
-  .delete('/payment/:id{[0-9]+}', rootRoute, validate('param', idParam), async (c) => {
+  .delete('/payment/:id{[0-9]+}', rootRoute, requireStepUp, validate('param', idParam), async (c) => {
     const row = await findGateway(c.env, c.req.valid('param').id)
     await createDb(c.env.DB).update(payments).set({ deletedAt: nowSeconds(), enable: false }).where(eq(payments.id, row.id))
     const actor = c.get('user')!

@@ -3,9 +3,12 @@
  * echoed in `X-XSRF-TOKEN`, JSON in and out, and the `{success, message, data}` envelope unwrapped.
  * Every failure becomes an `ApiError` carrying the HTTP status, the machine `code` (branch on it,
  * never on the message text), the server message, the `request_id` and, for 400s, the per-field
- * messages (`data.fields`).
+ * messages (`data.fields`). A `step_up_required` refusal opens the password dialog (lib/step-up.ts)
+ * and the call is retried once after it.
  */
 import { isManagementErrorCode, managementCodeOfStatus, type ManagementErrorCode } from '@contract/errors'
+import type { StepUpRequiredData } from '@contract/sessions'
+import { STEP_UP_PATH, askStepUp } from './step-up'
 
 export interface Envelope<T> {
   success: boolean
@@ -41,6 +44,8 @@ export interface RequestOptions {
   query?: Query
   signal?: AbortSignal
   headers?: Record<string, string>
+  /** Set on the retry after a step-up, so a second refusal is not asked again. */
+  steppedUp?: boolean
 }
 
 /** API paths are absolute to the site; the console may live under a base path, the API does not. */
@@ -95,7 +100,12 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
   if (!res.ok || !payload || payload.success !== true) {
     const data = payload?.data as { fields?: Record<string, string> } | undefined
     const message = payload?.message || res.statusText || `HTTP ${res.status}`
-    throw new ApiError(res.status, message, data?.fields ?? {}, payload as { code?: unknown; request_id?: unknown } | undefined)
+    const err = new ApiError(res.status, message, data?.fields ?? {}, payload as { code?: unknown; request_id?: unknown } | undefined)
+    // A sensitive action: ask for the password (StepUpDialog), then send the same call once more.
+    if (err.code === 'step_up_required' && !options.steppedUp && path !== STEP_UP_PATH && (await askStepUp(payload?.data as StepUpRequiredData))) {
+      return request<T>(path, { ...options, steppedUp: true })
+    }
+    throw err
   }
   return { success: true, message: payload.message ?? '', data: payload.data as T }
 }

@@ -1,13 +1,14 @@
 /**
  * Root route: router context (`queryClient`), site info loaded before any page (and the redirect
  * to /setup while the system is not set up), the route progress bar, scroll-to-top on navigation,
- * the error page and the 404 redirect.
+ * the error page, the 404 redirect and the app-wide dialogs (manual copy, step-up).
  */
 import { useEffect } from 'react'
 import type { QueryClient } from '@tanstack/react-query'
 import { Navigate, Outlet, createRootRouteWithContext, redirect, useRouterState } from '@tanstack/react-router'
 import { CopyFallbackDialog } from '@/components/copy-fallback-dialog'
 import { RouteProgress } from '@/components/layout/route-progress'
+import { StepUpDialog } from '@/components/step-up-dialog'
 import { GeneralError } from '@/features/errors/general-error'
 import { siteInfoQueryOptions } from '@/features/site/api'
 
@@ -35,6 +36,7 @@ function Root() {
       <RouteProgress />
       <Outlet />
       <CopyFallbackDialog />
+      <StepUpDialog />
     </>
   )
 }

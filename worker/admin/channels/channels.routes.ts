@@ -13,6 +13,7 @@ import { ApiError } from '../../lib/errors'
 import { assertOutboundUrls } from '../../lib/outbound-url'
 import { ok } from '../../lib/respond'
 import { idParam, validate } from '../../lib/validate'
+import { stepUpFresh } from '../auth/step-up'
 import { CHANNEL_TYPES, channelType } from '../../providers/registry'
 import { ROLE, type HonoEnv } from '../../env'
 import { applyMonitoring, testAllChannels, testChannel } from './channel-test'
@@ -115,7 +116,8 @@ export const channelRoutes = new Hono<HonoEnv>()
   })
   // Supplier keys in clear are root's alone; other admins get the masked key and may replace it.
   .get('/channel/:id', adminRoute, validate('param', idParam), async (c) =>
-    ok(c, channelView(await getChannel(c.env, c.req.valid('param').id), c.get('user')!.role >= ROLE.ROOT, true))
+    // The secret itself only to root with a fresh step-up; otherwise the form keeps it (key_masked).
+    ok(c, channelView(await getChannel(c.env, c.req.valid('param').id), c.get('user')!.role >= ROLE.ROOT && stepUpFresh(c), true))
   )
   .post('/channel/', adminRoute, validate('json', channelFields), async (c) => {
     assertOutboundUrls(c.env, c.req.valid('json').base_url, 'base_url')

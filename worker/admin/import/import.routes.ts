@@ -8,6 +8,7 @@ import { z } from 'zod'
 import { rootRoute } from '../../middleware/access'
 import { ok } from '../../lib/respond'
 import { validate } from '../../lib/validate'
+import { requireStepUp } from '../auth/step-up'
 import type { HonoEnv } from '../../env'
 import { applyBatch, checkTarget, finishImport, startImport } from './import-apply'
 
@@ -46,7 +47,7 @@ export const importRoutes = new Hono<HonoEnv>()
     const { merge, identities } = c.req.valid('json')
     return ok(c, await checkTarget(c.env, identities, merge))
   })
-  .post('/import/start', rootRoute, validate('json', targetSchema), async (c) => {
+  .post('/import/start', rootRoute, requireStepUp, validate('json', targetSchema), async (c) => {
     const { merge, identities } = c.req.valid('json')
     return ok(c, await startImport(c.env, c.get('user')!.id, identities, merge))
   })

@@ -8,6 +8,7 @@ import { z } from 'zod'
 import { adminRoute, rootRoute, userRoute } from '../../middleware/access'
 import { ok } from '../../lib/respond'
 import { validate } from '../../lib/validate'
+import { requireStepUp } from '../auth/step-up'
 import type { HonoEnv, SessionUser } from '../../env'
 import { logs } from '../../db/schema'
 import { withinRank } from '../shared/rank'
@@ -27,7 +28,7 @@ const adminScope = (actor: SessionUser) => ({ within: withinRank(actor, logs.use
 export const logRoutes = new Hono<HonoEnv>()
   .get('/log/', adminRoute, validate('query', logQuery), async (c) => ok(c, await listLogs(c.env, c.req.valid('query'), adminScope(c.get('user')!), true)))
   .get('/log/stat', adminRoute, validate('query', logQuery), async (c) => ok(c, await sumQuota(c.env, c.req.valid('query'), adminScope(c.get('user')!))))
-  .get('/log/export', adminRoute, validate('query', logQuery), (c) => csv(exportCsv(c.env, c.req.valid('query'), adminScope(c.get('user')!), true), 'logs'))
+  .get('/log/export', adminRoute, requireStepUp, validate('query', logQuery), (c) => csv(exportCsv(c.env, c.req.valid('query'), adminScope(c.get('user')!), true), 'logs'))
   .get('/log/self', userRoute, validate('query', logQuery), async (c) => ok(c, await listLogs(c.env, c.req.valid('query'), { userId: c.get('user')!.id }, false)))
   .get('/log/self/stat', userRoute, validate('query', logQuery), async (c) => ok(c, await sumQuota(c.env, c.req.valid('query'), { userId: c.get('user')!.id })))
   .get('/log/self/export', userRoute, validate('query', logQuery), (c) => csv(exportCsv(c.env, c.req.valid('query'), { userId: c.get('user')!.id }, false), 'my-logs'))

@@ -7,6 +7,7 @@ import { and } from 'drizzle-orm'
 import { adminRoute, rootRoute, userRoute } from '../../middleware/access'
 import { ok } from '../../lib/respond'
 import { idParam, validate } from '../../lib/validate'
+import { requireStepUp } from '../auth/step-up'
 import type { HonoEnv } from '../../env'
 import { listQuery } from '../shared/paging'
 import { withinRank } from '../shared/rank'
@@ -28,8 +29,10 @@ export const tokenRoutes = new Hono<HonoEnv>()
     const body = c.req.valid('json')
     return ok(c, tokenView(await updateToken(c.env, c.get('user')!, body.id, body, true), undefined, { masked: true }), 'Updated')
   })
-  .post('/token/admin/:id/key', rootRoute, validate('param', idParam), async (c) => ok(c, await revealTokenKey(c.env, c.get('user')!, c.req.valid('param').id, true)))
-  .post('/token/:id/key', userRoute, validate('param', idParam), async (c) => ok(c, await revealTokenKey(c.env, c.get('user')!, c.req.valid('param').id)))
+  .post('/token/admin/:id/key', rootRoute, requireStepUp, validate('param', idParam), async (c) =>
+    ok(c, await revealTokenKey(c.env, c.get('user')!, c.req.valid('param').id, true))
+  )
+  .post('/token/:id/key', userRoute, requireStepUp, validate('param', idParam), async (c) => ok(c, await revealTokenKey(c.env, c.get('user')!, c.req.valid('param').id)))
   .delete('/token/admin/:id', adminRoute, validate('param', idParam), async (c) => {
     await deleteToken(c.env, c.get('user')!, c.req.valid('param').id, true)
     return ok(c, null, 'Deleted')

@@ -4,6 +4,7 @@ import { adminRoute } from '../../middleware/access'
 import { ok } from '../../lib/respond'
 import { forbidden } from '../../lib/errors'
 import { idParam, validate } from '../../lib/validate'
+import { assertStepUp } from '../auth/step-up'
 import { ROLE, type HonoEnv, type SessionUser } from '../../env'
 import { listQuery } from '../shared/paging'
 import { assertCanManage, adjustQuota, listUsers, manageUser, targetUser, updateUser, userRow, deleteUser } from './users.admin'
@@ -49,6 +50,8 @@ export const userAdminRoutes = new Hono<HonoEnv>()
   })
   .post('/user/manage', adminRoute, validate('json', manageSchema), async (c) => {
     const { action, ...ref } = c.req.valid('json')
+    // Making an administrator is a step-up action (../auth/step-up.ts).
+    if (action === 'promote') await assertStepUp(c)
     const user = await manageUser(c.env, c.get('user')!, ref, action)
     return ok(c, user && userRow(user), 'Updated')
   })

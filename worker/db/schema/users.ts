@@ -58,6 +58,10 @@ export const sessions = sqliteTable(
     expiresAt: integer('expires_at').notNull(),
     ip: text('ip').notNull().default(''),
     userAgent: text('user_agent').notNull().default(''),
+    /** Last request seen on this session, refreshed at most every few minutes (0 = never since sign-in). */
+    lastSeenAt: integer('last_seen_at').notNull().default(0),
+    /** When the password (or a registered second factor) was last confirmed on this session. */
+    stepUpAt: integer('step_up_at').notNull().default(0),
   },
   (t) => [index('idx_sessions_user').on(t.userId), index('idx_sessions_expires').on(t.expiresAt)]
 )

@@ -1,7 +1,7 @@
 /**
- * /panel/profile: account overview, personal info, password, two-factor sign-in, access token and
- * the accounts bound to this user, all from GET /api/user/self; the passkeys section
- * (features/passkeys/) from its own list.
+ * /panel/profile: account overview, personal info, password, two-factor sign-in, access token, the
+ * signed-in sessions (their own query), the passkeys (features/passkeys/, their own list) and the
+ * accounts bound to this user, from GET /api/user/self.
  */
 import { useQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
@@ -15,6 +15,7 @@ import { ProfileInfoForm } from './components/profile-info-form'
 import { ProfileOverview } from './components/profile-overview'
 import { TwoFactorCard } from './components/two-factor-card'
 import { PasskeysCard } from '@/features/passkeys/components/passkeys-card'
+import { SessionsCard } from './components/sessions-card'
 
 export function Profile() {
   const { t } = useTranslation('profile')
@@ -35,6 +36,7 @@ export function Profile() {
             <TwoFactorCard />
             <PasskeysCard />
             <AccessTokenCard hasToken={user.has_access_token} />
+            <SessionsCard />
           </div>
         </div>
       ) : (

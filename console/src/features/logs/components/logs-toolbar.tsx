@@ -12,6 +12,7 @@ import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip
 import { DataTableToolbar } from '@/components/data-table'
 import { LOG_TYPES } from '@contract/enums'
 import { exportUrl, type LogRow, type LogSearch } from '../api'
+import { ensureStepUp } from '@/lib/step-up'
 import { DebouncedInput, OwnerAndRangeFilters } from './logs-filter-input'
 
 interface Props {
@@ -37,7 +38,18 @@ export function LogsActions({ search, all, refreshing, onRefresh }: { search: Lo
         <TooltipContent>{t('toolbar.refresh')}</TooltipContent>
       </Tooltip>
       <Button variant="outline" className="h-9" asChild>
-        <a href={exportUrl(search, all)} download data-testid="logs-export">
+        <a
+          href={exportUrl(search, all)}
+          download
+          data-testid="logs-export"
+          onClick={(e) => {
+            // Exporting every user's logs is a step-up action: ask for the password first when needed.
+            if (!all) return
+            e.preventDefault()
+            const href = e.currentTarget.href
+            void ensureStepUp().then((confirmed) => confirmed && window.location.assign(href))
+          }}
+        >
           <Download />
           {t('toolbar.export')}
         </a>

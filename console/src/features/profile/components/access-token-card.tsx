@@ -1,8 +1,9 @@
 /**
  * Personal access token for the management API (Authorization header): generate or reset
- * (GET /api/user/token). The token is shown once, with a copy button and a warning.
+ * (GET /api/user/token) or revoke (DELETE /api/user/token). The token is shown once, with a copy
+ * button and a warning.
  */
-import { Copy, KeyRound, Loader2, RefreshCw, TriangleAlert } from 'lucide-react'
+import { Ban, Copy, KeyRound, Loader2, RefreshCw, TriangleAlert } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert'
 import { Badge } from '@/components/ui/badge'
@@ -11,10 +12,12 @@ import { Card, CardAction, CardContent, CardDescription, CardHeader, CardTitle }
 import { Input } from '@/components/ui/input'
 import { copyText } from '@/lib/clipboard'
 import { useGenerateAccessToken } from '../api'
+import { useRevokeAccessToken } from '../sessions-api'
 
 export function AccessTokenCard({ hasToken }: { hasToken: boolean }) {
   const { t } = useTranslation('profile')
   const generate = useGenerateAccessToken()
+  const revoke = useRevokeAccessToken()
   const token = generate.data
   return (
     <Card>
@@ -43,10 +46,23 @@ export function AccessTokenCard({ hasToken }: { hasToken: boolean }) {
           </Alert>
         )}
         <div>
-          <Button variant={hasToken ? 'outline' : 'default'} onClick={() => generate.mutate()} disabled={generate.isPending} data-testid="access-token-generate">
-            {generate.isPending ? <Loader2 className="animate-spin" /> : hasToken ? <RefreshCw /> : <KeyRound />}
-            {hasToken ? t('token.reset') : t('token.generate')}
-          </Button>
+          <div className="flex flex-wrap gap-2">
+            <Button variant={hasToken ? 'outline' : 'default'} onClick={() => generate.mutate()} disabled={generate.isPending} data-testid="access-token-generate">
+              {generate.isPending ? <Loader2 className="animate-spin" /> : hasToken ? <RefreshCw /> : <KeyRound />}
+              {hasToken ? t('token.reset') : t('token.generate')}
+            </Button>
+            {hasToken && (
+              <Button
+                variant="outline"
+                onClick={() => revoke.mutate(undefined, { onSuccess: () => generate.reset() })}
+                disabled={revoke.isPending}
+                data-testid="access-token-revoke"
+              >
+                {revoke.isPending ? <Loader2 className="animate-spin" /> : <Ban />}
+                {t('token.revoke')}
+              </Button>
+            )}
+          </div>
           {hasToken && <p className="mt-2 text-sm text-muted-foreground">{t('token.resetHint')}</p>}
         </div>
       </CardContent>

@@ -41,6 +41,7 @@ const LOGIN_KEYS = [
   'EmailVerificationEnabled',
   'PasswordChangeMailEnabled',
   'Require2FAForAdmins',
+  'NewDeviceSignInNotice',
   'GitHubOAuthEnabled',
   'WeChatAuthEnabled',
   'LarkAuthEnabled',
