@@ -3,6 +3,7 @@
  * and backup codes, shown once), enable / disable with a code, new backup codes; the second step of
  * sign-in (POST /api/user/login/2fa); and root's reset of an account's second factor (audit-logged,
  * mailed to the user when mail is set up). The secret is never sent again after setup, nor logged.
+ * A TOTP or backup code also confirms a step-up (POST /api/user/step_up {code}, auth/step-up.ts).
  */
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
@@ -17,11 +18,14 @@ import { sendMail, smtpConfigured } from '../../mail/mailer'
 import { twoFactorResetMail } from '../../mail/templates'
 import { otpauthUri } from '../../lib/totp'
 import type { HonoEnv } from '../../env'
+import { registerStepUpVerifier } from '../auth/step-up'
 import { auditLog } from '../shared/audit-log'
 import { assertRank } from '../shared/rank'
 import { getUser } from '../users/users.service'
 import { verifySecondFactor } from './second-factor'
 import { confirmSetup, newBackupCodes, removeTwoFactor, startSetup, twoFactorEnabled, twoFactorStatus, useSecondFactorCode } from './two-factor.store'
+
+registerStepUpVerifier('totp', async (env, userId) => ((await twoFactorEnabled(env, userId)) ? (code) => useSecondFactorCode(env, userId, code) : undefined))
 
 const codeSchema = z.object({ code: z.string().trim().min(6, 'is required').max(32) })
 

@@ -8,6 +8,8 @@ import { env } from 'cloudflare:workers'
 import { browserClient, setupRoot, signedInUser } from '../../test/client'
 import { configureTestSmtp, mailsTo, uniqueEmail } from '../../test/test-smtp'
 import { totpCode } from '../../lib/totp'
+import { setTestClockOffset } from '../../lib/clock'
+import { createToken } from '../../test/factories'
 import { PENDING_COOKIE } from './second-factor'
 
 const PASSWORD = 'user-password-1'
@@ -156,6 +158,27 @@ describe('turning TOTP off and new backup codes', () => {
     const login = await again.post('/api/user/login', { username: 'leaver', password: PASSWORD })
     expect(login.body.data.username).toBe('leaver')
     expect(newCodes[0]).toMatch(/^[a-z0-9]{5}-[a-z0-9]{5}$/)
+  })
+})
+
+describe('step-up with a second factor', () => {
+  it('takes a TOTP code (once) in place of the password for a sensitive action', async () => {
+    await setupRoot()
+    const { client, id, secret } = await userWithTotp('stepper')
+    const key = await createToken(id)
+    const later = 11 * 60_000
+    setTestClockOffset({ TEST_CLOCK: '1' }, later)
+    try {
+      const asked = await client.post(`/api/token/${key.id}/key`)
+      expect(asked.status).toBe(403)
+      expect(asked.body.data.factors).toEqual(['totp'])
+      const now = await code(secret, later)
+      expect((await client.post('/api/user/step_up', { code: now })).status).toBe(200)
+      expect((await client.post(`/api/token/${key.id}/key`)).status).toBe(200)
+      expect((await client.post('/api/user/step_up', { code: now })).status).toBe(400)
+    } finally {
+      setTestClockOffset({ TEST_CLOCK: '1' }, 0)
+    }
   })
 })
 
