@@ -14,8 +14,10 @@ import { optionRoutes } from './options/options.routes'
 import { statusRoutes } from './status/status.routes'
 import { selfRoutes } from './users/self.routes'
 import { userAdminRoutes } from './users/users.routes'
+import { signInMethodRoutes } from './users/sign-in-methods'
 import { tokenRoutes } from './tokens/tokens.routes'
 import { channelRoutes } from './channels/channels.routes'
+import { channelTagRoutes } from './channels/channel-tags'
 import { priceRoutes } from './prices/prices.routes'
 import { logRoutes } from './logs/logs.routes'
 import { deadLetterRoutes } from './logs/dead-letters.routes'
@@ -49,8 +51,10 @@ export const adminApp = new Hono<HonoEnv>()
   .route('/', optionRoutes)
   .route('/', redemptionRoutes)
   .route('/', userAdminRoutes)
+  .route('/', signInMethodRoutes)
   .route('/', tokenRoutes)
   .route('/', channelRoutes)
+  .route('/', channelTagRoutes)
   .route('/', priceRoutes)
   .route('/', deadLetterRoutes)
   .route('/', logRoutes)
