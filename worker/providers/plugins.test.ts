@@ -55,7 +55,10 @@ describe('customize (Custom channels)', () => {
   })
 
   it('leaves the other operations on their default paths', async () => {
-    const req = await channelType(8)!.adapter.buildRequest(chatCall({ model: 'e', json: { model: 'e', input: 'x' } }, 'embeddings'), channel({ type: 8, baseUrl: 'https://relay.test', plugin: { customize: { '1': '/x' } } }))
+    const req = await channelType(8)!.adapter.buildRequest(
+      chatCall({ model: 'e', json: { model: 'e', input: 'x' } }, 'embeddings'),
+      channel({ type: 8, baseUrl: 'https://relay.test', plugin: { customize: { '1': '/x' } } })
+    )
     expect(req.url).toBe('https://relay.test/v1/embeddings')
   })
 })

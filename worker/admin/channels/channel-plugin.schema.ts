@@ -18,31 +18,29 @@ const plugins = z.record(
 )
 
 /** JSON text or an object (one-hub exports it either way) → compact JSON text, '' for none. */
-export const pluginText = z
-  .union([z.string().trim().max(20_000), z.record(z.string(), z.unknown())])
-  .transform((v, ctx) => {
-    if (typeof v === 'string' && v === '') return ''
-    let parsed: unknown = v
-    if (typeof v === 'string') {
-      try {
-        parsed = JSON.parse(v)
-      } catch {
-        ctx.addIssue({ code: 'custom', message: 'Plugin parameters must be a valid JSON object' })
-        return z.NEVER
-      }
-    }
-    const checked = plugins.safeParse(parsed)
-    if (!checked.success) {
-      ctx.addIssue({ code: 'custom', message: 'Plugin parameters must be an object of plugins, each an object of text or true/false values' })
+export const pluginText = z.union([z.string().trim().max(20_000), z.record(z.string(), z.unknown())]).transform((v, ctx) => {
+  if (typeof v === 'string' && v === '') return ''
+  let parsed: unknown = v
+  if (typeof v === 'string') {
+    try {
+      parsed = JSON.parse(v)
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'Plugin parameters must be a valid JSON object' })
       return z.NEVER
     }
-    const entries = Object.entries(checked.data)
-    if (entries.length > MAX_PLUGINS || entries.some(([, p]) => Object.keys(p).length > MAX_PARAMS)) {
-      ctx.addIssue({ code: 'custom', message: `At most ${MAX_PLUGINS} plugins of ${MAX_PARAMS} parameters each` })
-      return z.NEVER
-    }
-    return entries.length ? JSON.stringify(checked.data) : ''
-  })
+  }
+  const checked = plugins.safeParse(parsed)
+  if (!checked.success) {
+    ctx.addIssue({ code: 'custom', message: 'Plugin parameters must be an object of plugins, each an object of text or true/false values' })
+    return z.NEVER
+  }
+  const entries = Object.entries(checked.data)
+  if (entries.length > MAX_PLUGINS || entries.some(([, p]) => Object.keys(p).length > MAX_PARAMS)) {
+    ctx.addIssue({ code: 'custom', message: `At most ${MAX_PLUGINS} plugins of ${MAX_PARAMS} parameters each` })
+    return z.NEVER
+  }
+  return entries.length ? JSON.stringify(checked.data) : ''
+})
 
 const VALUE_RULES: Record<string, { test: (v: string) => boolean; message: string }> = {
   customize: { test: (v) => v === '' || v === 'disable' || /^\/[^\s?#]*(\?[^\s#]*)?$/.test(v), message: 'must be empty, "disable" or a path starting with /' },

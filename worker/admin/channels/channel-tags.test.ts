@@ -4,7 +4,9 @@ import { setupRoot } from '../../test/client'
 import { candidatesFor, getRoutingTable } from '../../relay/routing-table'
 
 const addTag = async (root: Awaited<ReturnType<typeof setupRoot>>, name: string, keys: string) =>
-  (await root.post('/api/channel/', { type: 1, name, key: keys, base_url: 'https://upstream.test', models: 'gpt-4o', group: 'default', tag: name })).body.data.map((c: any) => c.id as number)
+  (await root.post('/api/channel/', { type: 1, name, key: keys, base_url: 'https://upstream.test', models: 'gpt-4o', group: 'default', tag: name })).body.data.map(
+    (c: any) => c.id as number
+  )
 
 const auditRows = () => env.DB.prepare("SELECT content, metadata FROM logs WHERE content LIKE '%channels of tag%' ORDER BY id").all<{ content: string; metadata: string }>()
 const routed = async () => candidatesFor(await getRoutingTable(env), 'default', 'gpt-4o').map((c) => [c.id, c.priority, c.weight])

@@ -22,10 +22,12 @@ import type { ChannelTagResult } from '../../../shared/contract/channels'
 
 const tagParam = z.object({ tag: z.string().trim().min(1, 'tag is required').max(200) })
 const statusParam = tagParam.extend({ status: z.enum(['enable', 'disable']) })
-const priorityBody = z.object({
-  type: z.enum(['priority', 'weight']),
-  value: z.coerce.number().int('must be a whole number').max(1_000_000),
-}).refine((b) => b.value >= (b.type === 'weight' ? 1 : 0), { path: ['value'], message: 'priority must be at least 0, weight at least 1' })
+const priorityBody = z
+  .object({
+    type: z.enum(['priority', 'weight']),
+    value: z.coerce.number().int('must be a whole number').max(1_000_000),
+  })
+  .refine((b) => b.value >= (b.type === 'weight' ? 1 : 0), { path: ['value'], message: 'priority must be at least 0, weight at least 1' })
 
 async function tagChannelIds(env: Env, tag: string): Promise<number[]> {
   const rows = await createDb(env.DB).select({ id: channels.id }).from(channels).where(eq(channels.tag, tag)).orderBy(channels.id)

@@ -3,7 +3,8 @@ import { env } from 'cloudflare:workers'
 import { setupRoot, signedInUser } from '../../test/client'
 
 const bind = (id: number, columns: string) => env.DB.prepare(`UPDATE users SET ${columns} WHERE id = ?`).bind(id).run()
-const manageRows = (userId: number) => env.DB.prepare("SELECT content, metadata FROM logs WHERE user_id = ? AND content LIKE '%unbound%'").bind(userId).all<{ content: string; metadata: string }>()
+const manageRows = (userId: number) =>
+  env.DB.prepare("SELECT content, metadata FROM logs WHERE user_id = ? AND content LIKE '%unbound%'").bind(userId).all<{ content: string; metadata: string }>()
 
 describe('admin view of sign-in methods', () => {
   it('lists every method with its value, Telegram marked as not a sign-in', async () => {
@@ -40,7 +41,7 @@ describe('admin view of sign-in methods', () => {
     expect(again.body.success).toBe(false)
   })
 
-  it("refuses to remove the last way in of an account without a password, with a clear message", async () => {
+  it('refuses to remove the last way in of an account without a password, with a clear message', async () => {
     const root = await setupRoot()
     const { id } = await signedInUser('carol')
     await bind(id, "password = '', wechat_id = 'oWx_only', telegram_id = 5")

@@ -4,6 +4,7 @@
  * stored plugin listed as "not used by this channel type" (kept as imported, never applied).
  * The form keeps the whole plugin JSON as text; the server validates it and names the field.
  */
+import { useId } from 'react'
 import { useWatch, type UseFormReturn } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { Badge } from '@/components/ui/badge'
@@ -14,6 +15,7 @@ import type { ChannelFormValues } from '../schema'
 
 export function ChannelsPluginField({ form, typeId }: { form: UseFormReturn<ChannelFormValues>; typeId: number }) {
   const { t } = useTranslation('channels')
+  const id = useId()
   const text = useWatch({ control: form.control, name: 'plugin' })
   const plugin = parsePlugin(text)
   const applied = Object.entries(APPLIED_PLUGINS[typeId] ?? {})
@@ -39,16 +41,17 @@ export function ChannelsPluginField({ form, typeId }: { form: UseFormReturn<Chan
               <legend className="px-1 text-xs text-muted-foreground">{t(`plugins.names.${name}`, { defaultValue: name })}</legend>
               <p className="text-xs text-muted-foreground sm:col-span-2">{t(`plugins.hints.${name}`, { defaultValue: '' })}</p>
               {spec.params.map((param) => (
-                <label key={param} className="grid gap-1 text-xs">
-                  <span>{t(`plugins.params.${name}.${param}`, { defaultValue: param })}</span>
+                <div key={param} className="grid gap-1 text-xs">
+                  <label htmlFor={`${id}-${name}-${param}`}>{t(`plugins.params.${name}.${param}`, { defaultValue: param })}</label>
                   <Input
+                    id={`${id}-${name}-${param}`}
                     value={String(plugin[name]?.[param] ?? '')}
                     onChange={(e) => setParam(name, param, e.target.value)}
                     className="h-8 font-mono text-xs"
                     spellCheck={false}
                     data-testid={`plugin-${name}-${param}`}
                   />
-                </label>
+                </div>
               ))}
             </fieldset>
           ))}

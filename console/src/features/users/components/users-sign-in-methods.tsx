@@ -42,14 +42,25 @@ export function UsersSignInMethods({ row }: { row: AdminUser }) {
                 <div className="w-0 min-w-0 flex-1">
                   <p className="flex items-center gap-2 text-sm">
                     {label(type)}
-                    {!sign_in && <Badge variant="outline" className="px-1.5 py-0 text-[11px]">{t('signIn.notSignIn')}</Badge>}
+                    {!sign_in && (
+                      <Badge variant="outline" className="px-1.5 py-0 text-[11px]">
+                        {t('signIn.notSignIn')}
+                      </Badge>
+                    )}
                   </p>
                   <p className={bound ? 'truncate text-xs text-muted-foreground' : 'text-xs text-muted-foreground/70'} title={value || undefined}>
                     {value || t('signIn.notBound')}
                   </p>
                 </div>
                 {bound && (
-                  <Button type="button" size="sm" variant="ghost" className="text-muted-foreground hover:text-destructive" onClick={() => setConfirming(type)} data-testid={`admin-unbind-${type}`}>
+                  <Button
+                    type="button"
+                    size="sm"
+                    variant="ghost"
+                    className="text-muted-foreground hover:text-destructive"
+                    onClick={() => setConfirming(type)}
+                    data-testid={`admin-unbind-${type}`}
+                  >
                     <Unlink />
                     {t('signIn.unbind')}
                   </Button>
