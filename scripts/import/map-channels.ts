@@ -3,11 +3,13 @@
  * JSON is reshaped into the key/other forms this gateway reads (AWS `Region|AK|SK`, Vertex
  * `Region|ProjectID` + service-account key, Azure API version), and `abilities` is rebuilt from the
  * channels (one row per group × model) rather than copied, as the gateway does on every channel write.
+ * Plugin parameters are carried as compact JSON, noting the ones the type does not apply here.
  */
 import { mapChannelType } from './channel-types'
 import { ImportPlan, bool, int, num, parseJson, softDeleted, splitList, str, type Value } from './plan'
 import type { Row } from './sql-dump'
 import { clearAbilitiesSql } from './statements'
+import { parsePlugin, unusedPlugins } from '../../shared/contract/channel-plugins'
 
 interface OneApiConfig {
   region?: string
@@ -42,6 +44,23 @@ const DROPPED_SETTINGS: [string, (v: string) => boolean][] = [
   ['allow_extra_body', (v) => v === '' || v === '0' || v === 'false' || v === 'f'],
   ['pre_cost', (v) => v === '' || v === '0' || v === '1'],
 ]
+
+/**
+ * The channel's plugin parameters as compact JSON: text that is not a JSON object is dropped (a
+ * problem), and plugins this gateway's adapter for the type does not apply are kept but noted.
+ */
+function importedPlugin(plan: ImportPlan, r: Row, type: number): string {
+  const text = str(r.plugin).trim()
+  if (!text || text === 'null' || text === '{}') return ''
+  const plugin = parsePlugin(text)
+  if (Object.keys(plugin).length === 0) {
+    plan.problems.push(`channels id ${r.id}: plugin is not a JSON object of plugins; dropped`)
+    return ''
+  }
+  const unused = unusedPlugins(type, plugin)
+  if (unused.length) plan.notes.push(`channels id ${r.id}: plugin ${unused.join(', ')} kept but not used by this channel type here`)
+  return JSON.stringify(plugin)
+}
 
 export function mapChannels(plan: ImportPlan, rows: Row[]): Record<string, Value>[] {
   const out: Record<string, Value>[] = []
@@ -104,7 +123,7 @@ export function mapChannels(plan: ImportPlan, rows: Row[]): Record<string, Value
       custom_parameter: str(r.custom_parameter),
       proxy: str(r.proxy),
       only_chat: bool(r.only_chat) ? 1 : 0,
-      plugin: str(r.plugin),
+      plugin: importedPlugin(plan, r, mapped.type),
       created_time: int(r.created_time),
     })
   }

@@ -43,6 +43,8 @@ export interface Channel {
   /** Auto-disable overrides (0 = the global settings). */
   auto_disable_threshold: number
   auto_disable_window: number
+  /** Plugin parameters as JSON text ('' = none); see channel-plugins.ts. */
+  plugin: string
 }
 
 /** One supplier type of GET /api/channel/types. */
@@ -105,4 +107,10 @@ export interface ChannelBalance {
 export interface BalanceRefreshSummary {
   updated: number
   failed: number
+}
+
+/** A tag-wide operation (PUT/DELETE /api/channel_tag/:tag…): the tag and the ids of the channels it changed. */
+export interface ChannelTagResult {
+  tag: string
+  channel_ids: number[]
 }

@@ -39,3 +39,15 @@ export interface AdminUser extends UserLimits {
   last_login_time: number
   last_login_ip: string
 }
+
+/** Every method an account can have bound; passkeys will be one more entry. */
+export type SignInMethodType = 'email' | 'github' | 'oidc' | 'wechat' | 'lark' | 'telegram'
+
+/** One row of GET /api/user/:id/sign_in_methods: what is bound and whether it lets the user sign in. */
+export interface SignInMethod {
+  type: SignInMethodType
+  bound: boolean
+  value: string
+  /** False for Telegram: it links the bot's chat, not a way into the console. */
+  sign_in: boolean
+}

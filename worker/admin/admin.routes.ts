@@ -17,8 +17,10 @@ import { twoFactorRoutes } from './two-factor/two-factor.routes'
 import { passkeyRoutes } from './passkeys/passkeys.routes'
 import { sessionRoutes } from './users/sessions.routes'
 import { userAdminRoutes } from './users/users.routes'
+import { signInMethodRoutes } from './users/sign-in-methods'
 import { tokenRoutes } from './tokens/tokens.routes'
 import { channelRoutes } from './channels/channels.routes'
+import { channelTagRoutes } from './channels/channel-tags'
 import { priceRoutes } from './prices/prices.routes'
 import { logRoutes } from './logs/logs.routes'
 import { deadLetterRoutes } from './logs/dead-letters.routes'
@@ -55,8 +57,10 @@ export const adminApp = new Hono<HonoEnv>()
   .route('/', optionRoutes)
   .route('/', redemptionRoutes)
   .route('/', userAdminRoutes)
+  .route('/', signInMethodRoutes)
   .route('/', tokenRoutes)
   .route('/', channelRoutes)
+  .route('/', channelTagRoutes)
   .route('/', priceRoutes)
   .route('/', deadLetterRoutes)
   .route('/', logRoutes)

@@ -5,6 +5,7 @@
  */
 import type { Usage } from '../billing/formula'
 import type { SseEvent } from '../../shared/contract/sse'
+import type { ChannelPlugin } from '../../shared/contract/channel-plugins'
 
 export type RelayOp =
   | 'chat'
@@ -28,6 +29,8 @@ export interface ChannelInfo {
   baseUrl: string
   /** API version / region / supplier parameter. */
   other: string
+  /** Plugin parameters (one-hub's `plugin` JSON); applied by the adapters listed in providers/plugins.ts. */
+  plugin?: ChannelPlugin
 }
 
 export interface RelayCall {

@@ -45,6 +45,7 @@ import { callUpstream, withChannelParameters } from './upstream'
 import { supplierMessage } from './supplier-error'
 import { adaptAnswer, useChatBody } from './inbound/relay-hook'
 import { passHeaders, withModel } from './upstream'
+import { pluginDisables } from '../providers/plugins'
 import type { InboundCodec } from './inbound/types'
 
 const JSON_HEADERS = { 'content-type': 'application/json' }
@@ -191,6 +192,8 @@ class RelayRun {
       return pinned && !this.tried.has(pinned.id) ? pinned : undefined
     }
     const candidates = candidatesFor(this.table, this.auth.group, this.input.model)
+    // A Custom channel whose plugin turned this operation off is no candidate for it.
+    for (const ch of candidates) if (pluginDisables(ch, this.input.op)) this.tried.add(ch.id)
     refreshFreezes(
       this.env,
       this.ctx,
@@ -257,7 +260,7 @@ class RelayRun {
     const type = channelType(channel.type)
     // A channel speaking the client's own format (inbound codec) gets the client's body natively.
     const adapter = type && (this.inbound?.nativeAdapter?.(channel.type) ?? type.adapter)
-    if (!type || !adapter || !adapter.supports(this.input.op)) {
+    if (!type || !adapter || !adapter.supports(this.input.op) || pluginDisables(channel, this.input.op)) {
       return { failure: { status: 400, error: { message: `Channel type ${type?.name ?? channel.type} does not support ${this.input.op}` } } }
     }
     const { price, billed, upstream } = this.priceFor(channel)

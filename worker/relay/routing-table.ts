@@ -5,6 +5,7 @@
  */
 import { Snapshot, type BackgroundCtx } from '../cache/versioned'
 import { poolKeys, type KeyMode, type PoolKey } from './key-pool'
+import { parsePlugin, type ChannelPlugin } from '../../shared/contract/channel-plugins'
 
 export interface RoutedChannel {
   id: number
@@ -20,6 +21,7 @@ export interface RoutedChannel {
   modelMapping: Record<string, string>
   headers: Record<string, string>
   customParameter: Record<string, unknown>
+  plugin?: ChannelPlugin
   models: string[]
   /** Absent on channels built by hand (tests): a single key. */
   keyMode?: KeyMode
@@ -91,6 +93,7 @@ export function buildRoutingTable(rows: Record<string, any>[], disabledKeys: Rea
       modelMapping: parseJsonObject<string>(r.model_mapping ?? ''),
       headers: parseJsonObject<string>(r.model_headers ?? ''),
       customParameter: parseJsonObject<unknown>(r.custom_parameter ?? ''),
+      plugin: parsePlugin(String(r.plugin ?? '')),
       models: splitList(r.models ?? ''),
     }
     table.channels[ch.id] = ch

@@ -7,6 +7,7 @@ import type { ProviderAdapter, RelayCall, UpstreamError } from '../providers/typ
 import { readCapped } from '../providers/url'
 import { ApiError } from '../lib/errors'
 import type { RoutedChannel } from './routing-table'
+import { pluginHeaders } from '../providers/plugins'
 
 export type UpstreamOutcome = { ok: true; response: Response } | { ok: false; status: number; error: UpstreamError }
 
@@ -31,9 +32,10 @@ export async function callUpstream(adapter: ProviderAdapter, call: RelayCall, ch
     // A key the adapter cannot use or a failed token exchange (Vertex): this channel failed, try another.
     return { ok: false, status: 0, error: { message: `channel could not build the request: ${(err as Error).message}`, type: 'channel_error' } }
   }
-  if (Object.keys(channel.headers).length) {
+  const extra = { ...pluginHeaders(channel), ...channel.headers }
+  if (Object.keys(extra).length) {
     const headers = new Headers(request.headers)
-    for (const [k, v] of Object.entries(channel.headers)) headers.set(k, String(v))
+    for (const [k, v] of Object.entries(extra)) headers.set(k, String(v))
     request = new Request(request, { headers })
   }
   // A header timeout: the runtime's own timer (AbortSignal.timeout, nothing to clear) aborts the

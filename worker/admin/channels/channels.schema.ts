@@ -1,10 +1,12 @@
 /**
  * Channel form validation: name, type, key, models, group required; base URL required
  * for types without a default (trailing slash removed); JSON fields must be objects; wildcards
- * only as the last character after some text; priority ≥ 0; weight ≥ 1; proxy http(s)/socks5 host:port.
+ * only as the last character after some text; priority ≥ 0; weight ≥ 1; proxy http(s)/socks5 host:port;
+ * plugin parameters per channel-plugin.schema.ts.
  */
 import { z } from 'zod'
 import { channelType } from '../../providers/registry'
+import { pluginParams, pluginText } from './channel-plugin.schema'
 
 const list = (label: string) =>
   z
@@ -68,6 +70,7 @@ const channelObject = z.object({
   proxy,
   only_chat: z.boolean().default(false),
   auto_ban: z.boolean().default(true),
+  plugin: pluginText.default(''),
   /** 'batch': one channel per key line; 'pool': one channel rotating over all the lines. */
   key_mode: z.enum(['batch', 'pool']).default('batch'),
   /** Per-channel auto-disable overrides: failures within the window (seconds); 0 = the global settings. */
@@ -110,7 +113,7 @@ const compactJsonKey = <T extends { key: string }>(v: T): T => {
   return json ? { ...v, key: json } : v
 }
 
-export const channelFields = channelObject.superRefine(baseUrlRequired).superRefine(keyFormat).transform(compactJsonKey)
+export const channelFields = channelObject.superRefine(baseUrlRequired).superRefine(keyFormat).superRefine(pluginParams).transform(compactJsonKey)
 
 export type ChannelFields = z.infer<typeof channelFields>
 
@@ -123,9 +126,12 @@ export const updateChannelSchema = channelObject
     key_mode: channelObject.shape.key_mode.removeDefault().optional(),
     auto_disable_threshold: channelObject.shape.auto_disable_threshold.removeDefault().optional(),
     auto_disable_window: channelObject.shape.auto_disable_window.removeDefault().optional(),
+    // Left out (older clients), the plugin parameters stay as they are.
+    plugin: pluginText.optional(),
   })
   .superRefine(baseUrlRequired)
   .superRefine(keyFormat)
+  .superRefine(pluginParams)
   .transform(compactJsonKey)
 
 /** Inline edits from the list (priority, weight, status) without the full form. */

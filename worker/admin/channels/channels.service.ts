@@ -59,6 +59,7 @@ export function channelView(ch: Channel, withKey = false, masked = false) {
     key_count: splitKeys(ch.key, ch.keyMode).length,
     auto_disable_threshold: ch.autoDisableThreshold,
     auto_disable_window: ch.autoDisableWindow,
+    plugin: ch.plugin,
   } satisfies ChannelView
 }
 
@@ -83,6 +84,7 @@ const columns = (f: ChannelFields) => ({
   keyMode: f.key_mode,
   autoDisableThreshold: f.auto_disable_threshold,
   autoDisableWindow: f.auto_disable_window,
+  plugin: f.plugin,
 })
 
 const sortable = {
@@ -202,10 +204,10 @@ export async function createChannels(env: Env, f: ChannelFields): Promise<Channe
   return created
 }
 
-type PoolFields = 'key_mode' | 'auto_disable_threshold' | 'auto_disable_window'
+type PoolFields = 'key_mode' | 'auto_disable_threshold' | 'auto_disable_window' | 'plugin'
 export type ChannelUpdate = Omit<ChannelFields, PoolFields> & Partial<Pick<ChannelFields, PoolFields>>
 
-/** An empty key keeps the channel's current key; pool fields left out keep their values. */
+/** An empty key keeps the channel's current key; pool fields and plugins left out keep their values. */
 export async function updateChannel(env: Env, id: number, update: ChannelUpdate) {
   const current = await getChannel(env, id)
   const f: ChannelFields = {
@@ -213,6 +215,7 @@ export async function updateChannel(env: Env, id: number, update: ChannelUpdate)
     key_mode: update.key_mode ?? (current.keyMode === 'pool' ? 'pool' : 'batch'),
     auto_disable_threshold: update.auto_disable_threshold ?? current.autoDisableThreshold,
     auto_disable_window: update.auto_disable_window ?? current.autoDisableWindow,
+    plugin: update.plugin ?? current.plugin,
   }
   const key = f.key_mode === 'pool' && f.key ? splitKeys(f.key, 'pool').join('\n') : f.key || current.key
   const [row] = await createDb(env.DB)

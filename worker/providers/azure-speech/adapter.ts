@@ -2,11 +2,13 @@
  * Azure Speech (type 24): OpenAI `audio/speech` → Azure text-to-speech (SSML POST to
  * `https://{region}.tts.speech.microsoft.com/cognitiveservices/v1`, key in
  * Ocp-Apim-Subscription-Key, region in the channel's "other" field). OpenAI voice names map to
- * Azure neural voices; an Azure voice name (xx-XX-NameNeural) is used as given.
+ * Azure neural voices (or the channel's voice plugin map, `voice|role`); an Azure voice name
+ * (xx-XX-NameNeural) is used as given.
  */
 import type { ChannelInfo, ProviderAdapter } from '../types'
 import { errorFromBody, joinUrl } from '../url'
 import { OpenAIStream } from '../openai/adapter'
+import { mappedVoice } from '../plugins'
 
 /** OpenAI voice → an Azure multilingual neural voice of a similar character. */
 export const VOICES: Record<string, string> = {
@@ -36,14 +38,17 @@ export function azureVoice(voice: unknown): string {
   return /^[a-z]{2,3}-[A-Z]{2,4}-\w+$/.test(v) ? v : (VOICES[v.toLowerCase()] ?? VOICES.alloy!)
 }
 
-export function toSsml(json: Record<string, unknown>): string {
-  const voice = azureVoice(json.voice)
+/** `mapped`: the channel's voice plugin entry for the requested voice (a role becomes mstts:express-as). */
+export function toSsml(json: Record<string, unknown>, mapped?: { voice: string; role: string }): string {
+  const voice = mapped ? xmlEscape(mapped.voice) : azureVoice(json.voice)
   const lang = voice.split('-').slice(0, 2).join('-')
   const speed = typeof json.speed === 'number' ? json.speed : 1
   const rate = Math.round((speed - 1) * 100)
   const text = xmlEscape(String(json.input ?? ''))
-  const body = rate ? `<prosody rate="${rate > 0 ? '+' : ''}${rate}%">${text}</prosody>` : text
-  return `<speak version="1.0" xmlns="http://www.w3.org/2001/10/synthesis" xml:lang="${lang}"><voice name="${voice}">${body}</voice></speak>`
+  const spoken = rate ? `<prosody rate="${rate > 0 ? '+' : ''}${rate}%">${text}</prosody>` : text
+  const body = mapped?.role ? `<mstts:express-as role="${xmlEscape(mapped.role)}">${spoken}</mstts:express-as>` : spoken
+  const ns = mapped?.role ? ' xmlns:mstts="https://www.w3.org/2001/mstts"' : ''
+  return `<speak version="1.0" xmlns="http://www.w3.org/2001/10/synthesis"${ns} xml:lang="${lang}"><voice name="${voice}">${body}</voice></speak>`
 }
 
 export const speechHost = (channel: ChannelInfo) => {
@@ -65,7 +70,7 @@ export const azureSpeechAdapter: ProviderAdapter = {
         'x-microsoft-outputformat': format.azure,
         'user-agent': 'edge-ai-gateway',
       },
-      body: toSsml(json),
+      body: toSsml(json, typeof json.voice === 'string' ? mappedVoice(channel, json.voice) : undefined),
     })
   },
   async parseResponse(_call, res) {

@@ -9,6 +9,7 @@ import type { SseEvent } from '../../../shared/contract/sse'
 import type { ChannelInfo, ParsedResponse, ProviderAdapter, RelayCall, RelayOp, StreamTransformer, UpstreamError } from '../types'
 import { errorFromBody, joinUrl } from '../url'
 import { fromOpenAIUsage, toOpenAIUsage } from './usage'
+import { customPath } from '../plugins'
 
 export const OPENAI_PATHS: Record<RelayOp, string> = {
   chat: '/v1/chat/completions',
@@ -177,7 +178,8 @@ export function openAIBaseAdapter(opts: {
   return {
     supports: (op) => ops.has(op),
     buildRequest(call: RelayCall, channel: ChannelInfo) {
-      return openAIRequest(url(channel, OPENAI_PATHS[call.op]), call, auth(channel.key))
+      const custom = customPath(channel, call.op)
+      return openAIRequest(custom ? joinUrl(channel.baseUrl || opts.defaultBaseUrl, custom) : url(channel, OPENAI_PATHS[call.op]), call, auth(channel.key))
     },
     parseResponse: opts.bodyError
       ? async (call, res) => {

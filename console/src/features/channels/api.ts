@@ -2,13 +2,14 @@
  * Channel administration calls (admin, /api/channel/*): the filtered list, one channel with its
  * key, the type catalogue, tags and groups; create / update / inline patch / copy / delete, batch
  * edits, speed tests, balance refreshes (when the server offers them) and the supplier's live model
- * list. Every write refreshes the channel queries; success toasts use this feature's texts.
+ * list, and the operations on a whole tag. Every write refreshes the channel queries; success toasts
+ * use this feature's texts.
  */
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { api, isApiError, request } from '@/lib/api-client'
 import { notify } from '@/lib/notify'
-import type { BalanceRefreshSummary, Channel, ChannelBalance, ChannelKeyMode, ChannelTestResult, ChannelType } from '@contract/channels'
+import type { BalanceRefreshSummary, Channel, ChannelBalance, ChannelKeyMode, ChannelTagResult, ChannelTestResult, ChannelType } from '@contract/channels'
 import type { Page } from '@contract/paging'
 
 export type { Channel, ChannelType }
@@ -47,6 +48,8 @@ export interface ChannelBody {
   key_mode: ChannelKeyMode
   auto_disable_threshold: number
   auto_disable_window: number
+  /** Plugin parameters as JSON text ('' = none). */
+  plugin: string
 }
 
 export const channelKeys = {
@@ -262,5 +265,25 @@ export function useProviderModels() {
   return useMutation({
     mutationFn: (body: { type: number; key: string; id?: number; base_url: string; other: string }) => api.post<string[]>('/api/channel/provider_models_list', body),
     meta: { silent: true },
+  })
+}
+
+/** One-hub's operations on every channel of a tag (PUT/DELETE /api/channel_tag/:tag…). */
+export type TagOperation = { kind: 'priority' | 'weight'; value: number } | { kind: 'enable' | 'disable' | 'delete' }
+
+export function useTagOperation(tag: string) {
+  const invalidate = useInvalidateChannels()
+  const { t } = useTranslation('channels')
+  const path = `/api/channel_tag/${encodeURIComponent(tag)}`
+  return useMutation({
+    mutationFn: (op: TagOperation) => {
+      if (op.kind === 'priority' || op.kind === 'weight') return api.put<ChannelTagResult>(`${path}/priority`, { type: op.kind, value: op.value })
+      if (op.kind === 'delete') return api.delete<ChannelTagResult>(path)
+      return api.put<ChannelTagResult>(`${path}/status/${op.kind}`)
+    },
+    onSuccess: async (result, op) => {
+      notify.success(t(`tagOps.done.${op.kind}`, { count: result.channel_ids.length, tag }))
+      await invalidate()
+    },
   })
 }

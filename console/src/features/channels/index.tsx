@@ -1,6 +1,6 @@
 /**
  * /panel/channel (admin only): the routing help panel, the list of
- * every channel or, in the by-tag view, of one tag's channels, and the dialogs. The URL search
+ * every channel or, in the by-tag view, of one tag's channels with the tag-wide actions, and the dialogs. The URL search
  * params hold the page, sort, filters and view; `?create=` opens the create sheet (blank or
  * prefilled for the local mock) once and leaves the URL.
  */
@@ -15,6 +15,7 @@ import { ChannelsPrimaryButtons } from './components/channels-primary-buttons'
 import { ChannelsProvider, useChannelsDialog } from './components/channels-provider'
 import { ChannelsTable } from './components/channels-table'
 import { ChannelsTagPicker } from './components/channels-tag-picker'
+import { ChannelsTagActions } from './components/channels-tag-actions'
 import { localMockPreset } from './local-mock'
 import type { ChannelsSearch } from './schema'
 
@@ -41,6 +42,7 @@ export function Channels() {
         </TabsList>
       </Tabs>
       {tagView && <ChannelsTagPicker value={search.tag} onChange={(tag) => setSearch({ tag, p: undefined })} />}
+      {tagView && search.tag && <ChannelsTagActions key={search.tag} tag={search.tag} />}
       {!tagView || search.tag ? (
         <ChannelsTable key={tagView ? 'tag' : 'all'} search={search} setSearch={setSearch} tagView={tagView} />
       ) : (

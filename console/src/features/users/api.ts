@@ -1,7 +1,8 @@
 /**
  * User administration calls (admin): the paged list (GET /api/user/), the enabled groups
  * (GET /api/group/), create / edit (POST, PUT /api/user/), the manage actions (POST
- * /api/user/manage) and quota changes (POST /api/user/quota/:id). Every mutation refreshes the list.
+ * /api/user/manage), quota changes (POST /api/user/quota/:id) and a user's sign-in methods
+ * (GET, DELETE /api/user/:id/sign_in_methods). Every mutation refreshes the list.
  */
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
@@ -9,7 +10,7 @@ import { api } from '@/lib/api-client'
 import { notify } from '@/lib/notify'
 import { selfQueryOptions } from '@/features/auth/api'
 import type { ListSearch, Page } from '@contract/paging'
-import type { AdminUser } from '@contract/users'
+import type { AdminUser, SignInMethod, SignInMethodType } from '@contract/users'
 import type { LimitValues } from '@/lib/limits-form'
 
 export type { AdminUser }
@@ -108,6 +109,27 @@ export function useChangeQuota() {
     onSuccess: () => {
       refresh()
       notify.success(t('toast.quotaChanged'))
+    },
+  })
+}
+
+/** A user's bound sign-in methods as the admin sees them (GET /api/user/:id/sign_in_methods). */
+export const signInMethodsQueryOptions = (id: number) =>
+  queryOptions({
+    queryKey: ['users', 'sign-in-methods', id] as const,
+    queryFn: ({ signal }) => api.get<SignInMethod[]>(`/api/user/${id}/sign_in_methods`, undefined, signal),
+  })
+
+/** Unbind one method for the user (DELETE /api/user/:id/sign_in_methods/:type); refreshes the list and the user rows. */
+export function useAdminUnbind(id: number) {
+  const { t } = useTranslation('users')
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (type: SignInMethodType) => api.delete<SignInMethod[]>(`/api/user/${id}/sign_in_methods/${type}`),
+    onSuccess: (methods) => {
+      queryClient.setQueryData(signInMethodsQueryOptions(id).queryKey, methods)
+      void queryClient.invalidateQueries({ queryKey: userKeys.all })
+      notify.success(t('toast.unbound'))
     },
   })
 }

@@ -27,6 +27,7 @@ import { AZURE_TYPE } from '../options'
 import { channelBody, channelFormDefaults, channelFormSchema, type ChannelFormValues } from '../schema'
 import { ChannelsHealth } from './channels-health'
 import { ChannelsModelsField, ChannelsTestModelField } from './channels-models-field'
+import { ChannelsPluginField } from './channels-plugin-field'
 
 interface SheetProps {
   open: boolean
@@ -261,6 +262,7 @@ function ChannelForm({ types, channel, preset, onDone }: { types: ChannelType[];
               placeholder='{"X-Custom": "value"}'
               description={t('form.modelHeadersHint')}
             />
+            <ChannelsPluginField form={form} typeId={Number(typeId)} />
             <SwitchField control={form.control} name="only_chat" label={t('fields.onlyChat')} description={t('form.onlyChatHint')} />
             <SwitchField control={form.control} name="auto_ban" label={t('fields.autoBanAllowed')} description={t('form.autoBanHint')} />
             <InputField

@@ -2,7 +2,8 @@
  * Create or edit a user (one form for both): username, display name, password (optional when
  * editing), email, group (from GET /api/group/) and quota — in dollars when the site shows
  * currency. Editing sends the quota only when it was changed, so concurrent spending is not undone,
- * and edits the ceilings on the limits and budget of the user's tokens (a token may only narrow them).
+ * and edits the ceilings on the limits and budget of the user's tokens (a token may only narrow them);
+ * editing also shows the user's sign-in methods with Unbind (users-sign-in-methods.tsx).
  */
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
@@ -20,6 +21,7 @@ import { groupsQueryOptions, useCreateUser, useUpdateUser, type AdminUser } from
 import { userFormSchema, type UserFormValues } from '../schema'
 import { limitsBody, limitsDefaults, type LimitValues } from '@/lib/limits-form'
 import { TokenLimitsFields } from '@/features/tokens/components/token-limits-fields'
+import { UsersSignInMethods } from './users-sign-in-methods'
 
 interface Props {
   open: boolean
@@ -126,6 +128,7 @@ export function UsersMutateDialog({ open, onOpenChange, row }: Props) {
                 <TokenLimitsFields control={form.control} defaults />
               </div>
             )}
+            {edit && <UsersSignInMethods row={row} />}
           </form>
         </Form>
         <DialogFooter>
