@@ -32,7 +32,9 @@ describe('order CSV export', () => {
     const placed = (await user.post('/api/user/order', { uuid: gw.uuid, amount: 100 })).body.data
     await other.post('/api/user/order', { uuid: gw.uuid, amount: 10 })
     const n = await notifyFor('epay', placed.trade_no, 68_985, 'CNY')
-    await exports.default.fetch(new Request(`http://gateway.test/api/payment/notify/${gw.uuid}${n.query ? `?${n.query}` : ''}`, { method: n.method, headers: n.headers, body: n.body }))
+    await exports.default.fetch(
+      new Request(`http://gateway.test/api/payment/notify/${gw.uuid}${n.query ? `?${n.query}` : ''}`, { method: n.method, headers: n.headers, body: n.body })
+    )
 
     const all = await csv(root, '/api/payment/order/export')
     expect(all).toHaveLength(2)

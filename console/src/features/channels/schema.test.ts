@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest'
 import type { ChannelType } from './api'
 import { channelFormDefaults, channelFormSchema } from './schema'
 
-const openai: ChannelType = { id: 1, name: 'OpenAI', default_base_url: 'https://api.openai.com', key_hint: '', base_url_hint: '', other_hint: '', balance: true, models: ['gpt-4o'] }
+const openai: ChannelType = {
+  id: 1,
+  name: 'OpenAI',
+  default_base_url: 'https://api.openai.com',
+  key_hint: '',
+  base_url_hint: '',
+  other_hint: '',
+  balance: true,
+  models: ['gpt-4o'],
+}
 
 const form = (type: string) => ({ ...channelFormDefaults(undefined, openai), type, name: 'c', key: 'sk-x', models: ['gpt-4o'] })
 
