@@ -168,8 +168,6 @@ describe('authentication and refusals', () => {
 
   it('without max_tokens the answer is capped at what the balance pays, like OpenRouter', async () => {
     await createChannel({ key: 'good' })
-    // No PreConsumedQuota margin here (the next test adds one).
-    await setOptions({ PreConsumedQuota: '0' })
     const { token } = await customer(100)
     const res = await send('/v1/chat/completions', { key: token.key, json: chat() })
     expect(res.status).toBe(200)
