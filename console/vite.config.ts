@@ -1,7 +1,9 @@
 /**
  * Build of the console: React + TanStack file routes (lazy, code-split) + Tailwind v4, written to
- * console/dist and served by the Worker as static assets. The base path comes from VITE_BASE_PATH.
+ * console/dist and served by the Worker as static assets. The base path comes from VITE_BASE_PATH;
+ * each build gets an id (__CONSOLE_BUILD__, and console-build.txt for /api/status).
  */
+import { writeFileSync } from 'node:fs'
 import { defineConfig, loadEnv } from 'vite'
 import react from '@vitejs/plugin-react'
 import tailwindcss from '@tailwindcss/vite'
@@ -16,10 +18,13 @@ const here = (p: string) => decodeURIComponent(new URL(p, import.meta.url).pathn
 export default defineConfig(({ mode }) => {
   const env = loadEnv(mode, here('..'), 'VITE_')
   const base = env.VITE_BASE_PATH || '/'
+  // One id per build: the console carries it, /api/status reports the deployed one (console-build.txt).
+  const build = process.env.CONSOLE_BUILD_ID || `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`
   return {
     root: here('.'),
     base: base.endsWith('/') ? base : `${base}/`,
     envDir: here('..'),
+    define: { __CONSOLE_BUILD__: JSON.stringify(build) },
     resolve: { alias: { '@': here('./src'), '@contract': here('../shared/contract') } },
     plugins: [
       tanstackRouter({
@@ -37,6 +42,7 @@ export default defineConfig(({ mode }) => {
         async closeBundle() {
           await writeTokenizerAssets(here('./dist'))
           writeSecurityHeaders(here('./dist'))
+          writeFileSync(here('./dist/console-build.txt'), `${build}\n`)
         },
       },
     ],

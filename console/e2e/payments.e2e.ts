@@ -54,6 +54,10 @@ describe('payments console', () => {
       await sheet.getByTestId('config-secret_key').fill(mock.configs().stripe.config.secret_key!)
       await sheet.getByTestId('config-api_base').fill(mock.url)
       await sheet.locator('input[name="sort"]').fill('1')
+      // The icon is required (console spec 5.8): the top-up page shows it.
+      await sheet.getByTestId('gateway-submit').click()
+      await sheet.getByText('An icon URL is required').waitFor()
+      await sheet.locator('input[name="icon"]').fill(`${mock.url}/card.png`)
       await shot(page, 'payment-gateway-sheet-light')
       await sheet.getByTestId('gateway-submit').click()
       await page.getByText('Gateway created').waitFor()

@@ -40,6 +40,14 @@ describe('computeOrderAmount', () => {
     })
   }
 
+  it('states the fee in the gateway currency too, adding up with the converted price to what is paid', () => {
+    // Worked example: discounted 90 USD → 657.00 CNY; paid 689.85 CNY, so the fee is 32.85 CNY (4.50 USD).
+    const cny = computeOrderAmount({ ...base, discounts: { '100': 0.9 }, percentFee: 0.05, currency: 'CNY' })
+    expect(cny.payFeeCents).toBe(3_285)
+    expect(computeOrderAmount({ ...base, amount: 10, fixedFeeCents: 30 }).payFeeCents).toBe(30)
+    expect(computeOrderAmount({ ...base, currency: 'CNY' }).payFeeCents).toBe(0)
+  })
+
   it('quota ignores discount and fee', () => {
     expect(computeOrderAmount({ ...base, amount: 7, discounts: { '7': 0.5 }, percentFee: 0.2, quotaPerUnit: 1000 }).quota).toBe(7000)
   })

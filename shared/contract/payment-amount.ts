@@ -37,6 +37,8 @@ export interface OrderAmount {
   discountedCents: number
   /** The fee in USD cents. */
   feeCents: number
+  /** The fee in cents of `currency`: what the user pays minus the converted discounted price, so the two add up to payCents. */
+  payFeeCents: number
   /** Before the discount, in cents of `currency` (includes a percent fee, not a fixed one). */
   listCents: number
   /** What the user pays, in cents of `currency`. */
@@ -101,16 +103,19 @@ export function computeOrderAmount(input: OrderAmountInput): OrderAmount {
     fee = BigInt(input.fixedFeeCents)
   }
   let pay = discounted + fee
+  let payDiscounted = discounted
   if (input.currency !== 'USD') {
     const rate = micro(input.usdRate)
     list = roundDiv(list * rate, MICRO)
     pay = roundDiv(pay * rate, MICRO)
+    payDiscounted = roundDiv(discounted * rate, MICRO)
   }
   return {
     amount: input.amount,
     multiplier,
     discountedCents: Number(discounted),
     feeCents: Number(fee),
+    payFeeCents: Number(pay - payDiscounted),
     listCents: Number(list),
     payCents: Number(pay),
     discountCents: Number(list - pay),

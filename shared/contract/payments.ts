@@ -91,7 +91,11 @@ export interface Order {
   amount: number
   order_amount: number
   order_currency: string
+  /** USD. */
   fee: number
+  /** The fee in order_currency (null: an older non-USD order, whose rate was not kept; `fee` is its USD fee). */
+  order_fee: number | null
+  /** In order_currency: list price − paid. */
   discount: number
   quota: number
   status: OrderStatus

@@ -101,7 +101,12 @@ export const OPTION_META = {
   /** Minutes between scheduled balance refreshes; 0 turns them off. */
   ChannelBalanceFrequency: i(0, 0, 10080),
   // --- operation: quota
-  PreConsumedQuota: i(500),
+  /**
+   * Quota held on top of a token-priced request's worst case, given back at settlement
+   * (relay/reservation.ts). 0 by default: the worst case already bounds the bill; one-hub's 500 is a
+   * margin root may choose (an import carries it over).
+   */
+  PreConsumedQuota: i(0),
   QuotaForNewUser: i(0),
   QuotaForInviter: i(0),
   QuotaForInvitee: i(0),

@@ -1,7 +1,8 @@
 /**
  * Payment routes with one-hub's paths and field names:
  * - admin: GET /api/payment/, GET /api/payment/:id, GET /api/payment/types (the config fields of
- *   each gateway type), GET /api/payment/order (filters), POST /api/payment/order/:id/refund;
+ *   each gateway type), GET /api/payment/order (filters) and /order/export (the same as CSV),
+ *   POST /api/payment/order/:id/refund;
  * - root only: POST/PUT /api/payment/ and DELETE /api/payment/:id. A gateway moves money and holds
  *   secrets that no view shows, so creating, changing or removing one is root's (an admin could
  *   otherwise point a stored secret at a host of their own). Its addresses pass the outbound-URL
@@ -9,7 +10,7 @@
  *   manage-log row (secrets as changed/unchanged only);
  * - users: GET /api/user/payment (enabled gateways, public fields), POST /api/user/order,
  *   GET /api/user/order/status?trade_no= (success only once paid, as one-hub's console polls it),
- *   GET /api/user/order (own orders);
+ *   GET /api/user/order (own orders) and /api/user/order/export (as CSV);
  * - ANY /api/payment/notify/:uuid — the gateways' callbacks (no session, no CSRF: signatures;
  *   rate-limited per client address, an unknown uuid is a plain 404 that writes nothing).
  */
@@ -21,11 +22,12 @@ import { orders, payments, users } from '../db/schema'
 import { adminRoute, publicRoute, rootRoute, userRoute } from '../middleware/access'
 import { criticalRateLimit } from '../middleware/rate-limit'
 import { ApiError, badRequest, notFound } from '../lib/errors'
+import { csvResponse } from '../lib/csv'
 import { ok } from '../lib/respond'
 import { nowSeconds } from '../lib/time'
 import { idParam, validate } from '../lib/validate'
 import { requireStepUp } from '../admin/auth/step-up'
-import type { HonoEnv } from '../env'
+import type { HonoEnv, SessionUser } from '../env'
 import { getSettings } from '../settings/store'
 import { listQuery, offset, orderBy, page } from '../admin/shared/paging'
 import { withinRank } from '../admin/shared/rank'
@@ -33,6 +35,7 @@ import { PAYMENT_CURRENCIES } from '../../shared/contract/payment-amount'
 import { GATEWAYS, GATEWAY_TYPES, gatewayOf } from './gateways/registry'
 import { GatewayError } from './gateways/types'
 import { createOrder, handleNotify, orderView, refundOrder } from './payments.service'
+import { exportOrders } from './order-export'
 import { ORDER_STATUSES, type GatewayTypeInfo } from '../../shared/contract/payments'
 import { findGateway, gatewayView, mergeConfig, notifyUrl, parseConfig, publicConfig, userGatewayView } from './gateway-rows'
 import { assertGatewayHosts, gatewayChanges, movedHosts, storedForUpdate } from './gateway-hosts'
@@ -158,6 +161,24 @@ async function orderRows(env: Env, where: ReturnType<typeof and>, q: z.infer<typ
     total?.n ?? 0
   )
 }
+
+/** The admin order list's filters, within the admin's rank (the list and its CSV export). */
+function adminOrderFilter(q: z.infer<typeof orderListQuery>, actor: SessionUser) {
+  return and(
+    q.user_id ? eq(orders.userId, q.user_id) : undefined,
+    q.gateway_id ? eq(orders.gatewayId, q.gateway_id) : undefined,
+    q.trade_no ? eq(orders.tradeNo, q.trade_no) : undefined,
+    q.gateway_no ? eq(orders.gatewayNo, q.gateway_no) : undefined,
+    q.status ? eq(orders.status, q.status) : undefined,
+    q.start_timestamp ? gte(orders.createdAt, q.start_timestamp) : undefined,
+    q.end_timestamp ? lte(orders.createdAt, q.end_timestamp) : undefined,
+    withinRank(actor, orders.userId)
+  )
+}
+
+const userOrderQuery = orderListQuery.pick({ p: true, page_size: true, order: true, status: true, trade_no: true })
+const userOrderFilter = (q: z.infer<typeof userOrderQuery>, me: SessionUser) =>
+  and(eq(orders.userId, me.id), q.status ? eq(orders.status, q.status) : undefined, q.trade_no ? eq(orders.tradeNo, q.trade_no) : undefined)
 
 export const paymentRoutes = new Hono<HonoEnv>()
   // ---- gateways (admin) ----
@@ -304,18 +325,11 @@ export const paymentRoutes = new Hono<HonoEnv>()
   // ---- orders (admin) ----
   .get('/payment/order', adminRoute, validate('query', orderListQuery), async (c) => {
     const q = c.req.valid('query')
-    const where = and(
-      q.user_id ? eq(orders.userId, q.user_id) : undefined,
-      q.gateway_id ? eq(orders.gatewayId, q.gateway_id) : undefined,
-      q.trade_no ? eq(orders.tradeNo, q.trade_no) : undefined,
-      q.gateway_no ? eq(orders.gatewayNo, q.gateway_no) : undefined,
-      q.status ? eq(orders.status, q.status) : undefined,
-      q.start_timestamp ? gte(orders.createdAt, q.start_timestamp) : undefined,
-      q.end_timestamp ? lte(orders.createdAt, q.end_timestamp) : undefined,
-      withinRank(c.get('user')!, orders.userId)
-    )
-    return ok(c, await orderRows(c.env, where, q))
+    return ok(c, await orderRows(c.env, adminOrderFilter(q, c.get('user')!), q))
   })
+  .get('/payment/order/export', adminRoute, validate('query', orderListQuery), (c) =>
+    csvResponse(exportOrders(c.env, adminOrderFilter(c.req.valid('query'), c.get('user')!), true), 'orders')
+  )
   .post('/payment/order/:id{[0-9]+}/refund', adminRoute, validate('param', idParam), async (c) => {
     const row = await refundOrder(c.env, c.get('user')!, c.req.valid('param').id)
     return ok(c, orderView(row), 'Marked refunded; the quota was taken back')
@@ -345,12 +359,13 @@ export const paymentRoutes = new Hono<HonoEnv>()
     const paid = order.status === 'success'
     return c.json({ success: paid, message: paid ? '' : order.status, data: { trade_no: c.req.valid('query').trade_no, status: order.status, quota: order.quota } })
   })
-  .get('/user/order', userRoute, validate('query', orderListQuery.pick({ p: true, page_size: true, order: true, status: true, trade_no: true })), async (c) => {
+  .get('/user/order', userRoute, validate('query', userOrderQuery), async (c) => {
     const q = c.req.valid('query')
-    const me = c.get('user')!
-    const where = and(eq(orders.userId, me.id), q.status ? eq(orders.status, q.status) : undefined, q.trade_no ? eq(orders.tradeNo, q.trade_no) : undefined)
-    return ok(c, await orderRows(c.env, where, { ...q } as z.infer<typeof orderListQuery>))
+    return ok(c, await orderRows(c.env, userOrderFilter(q, c.get('user')!), { ...q } as z.infer<typeof orderListQuery>))
   })
+  .get('/user/order/export', userRoute, validate('query', userOrderQuery), (c) =>
+    csvResponse(exportOrders(c.env, userOrderFilter(c.req.valid('query'), c.get('user')!), false), 'my-orders')
+  )
   // ---- gateway callbacks ----
   // Public: at most NOTIFY_RATE_LIMIT a minute per client address (a gateway retries what is refused).
   .all('/payment/notify/:uuid', publicRoute, criticalRateLimit('notify', NOTIFY_RATE_LIMIT), async (c) => {

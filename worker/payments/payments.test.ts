@@ -202,12 +202,14 @@ describe('payment gateways API', () => {
     const placed = await order(user, gw.uuid, 100)
     // The reference's worked example: 689.85 CNY for $100 at 0.9 with a 5 % fee.
     expect(placed.data.params!.money).toBe('689.85')
-    expect(await orderRow(placed.trade_no)).toMatchObject({ order_amount: 68_985, fee: 450, discount: 7_665, quota: 50_000_000 })
+    expect(await orderRow(placed.trade_no)).toMatchObject({ order_amount: 68_985, fee: 450, order_fee: 3_285, discount: 7_665, quota: 50_000_000 })
     const listed = (await root.get(`/api/payment/order?trade_no=${placed.trade_no}`)).body.data
     expect(listed.total_count).toBe(1)
     expect(listed.data[0]).toMatchObject({
       order_amount: 689.85,
       fee: 4.5,
+      // The fee in the currency paid: 689.85 − 657.00 (the discounted $90 at 7.3).
+      order_fee: 32.85,
       discount: 76.65,
       order_currency: 'CNY',
       status: 'pending',

@@ -46,10 +46,11 @@ async function billing(c: Context<HonoEnv>, kind: 'subscription' | 'usage') {
   const unit = settings.int('QuotaPerUnit')
   const b = await c.env.WALLET.getByName(`user:${auth.userId}`).balance({ userId: auth.userId, tokenId: auth.id })
   if (!b) throw new ApiError(401, 'Incorrect API key provided.', { code: 'invalid_api_key' })
-  const token = b.token ?? { remain: 0, used: 0, unlimited: true }
-  const used = token.unlimited ? b.usedQuota : token.used
+  // DisplayTokenStatEnabled: a limited key reports its own quota; off (or an unlimited key), the account's.
+  const token = settings.bool('DisplayTokenStatEnabled') && b.token && !b.token.unlimited ? b.token : undefined
+  const used = token ? token.used : b.usedQuota
   if (kind === 'usage') return c.json({ object: 'list', total_usage: Math.round((used / unit) * 100 * 1e6) / 1e6 })
-  const total = token.unlimited ? b.quota + b.usedQuota : token.remain + token.used
+  const total = token ? token.remain + token.used : b.quota + b.usedQuota
   const usd = Math.round((total / unit) * 100) / 100
   return c.json({
     object: 'billing_subscription',

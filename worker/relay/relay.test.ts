@@ -182,6 +182,25 @@ describe('authentication and refusals', () => {
     expect(upstream.calls[2]!.body.max_tokens).toBe(1000)
   })
 
+  it('holds PreConsumedQuota on top of the worst case, spends none of it on output, and settles it back', async () => {
+    await createChannel({ key: 'good' })
+    await setOptions({ PreConsumedQuota: '600' })
+    // 100 units cover the 24-unit prompt but not the 600-unit margin on top of it.
+    const poor = await customer(100)
+    const refused = await send('/v1/chat/completions', { key: poor.token.key, json: chat() })
+    expect(refused.status).toBe(429)
+    expect(refused.json.error.code).toBe('insufficient_quota')
+    expect(upstream.calls).toHaveLength(0)
+    // 700 units: the margin is held and the remaining 100 pay for the output cap (76 / 4 = 19 tokens, as without a margin).
+    const { user, token } = await customer(700)
+    const res = await send('/v1/chat/completions', { key: token.key, json: chat() })
+    expect(res.status).toBe(200)
+    expect(upstream.calls[0]!.body.max_tokens).toBe(19)
+    const l = await ledger(user.id)
+    expect(l.quota).toBe(700 - (12 * 2 + 7 * 4))
+    expect(l.loggedQuota).toBe(12 * 2 + 7 * 4)
+  })
+
   it('refuses an exhausted token even when the user has balance', async () => {
     await createChannel({ key: 'good' })
     const { token } = await customer(1_000_000, { unlimited: false, remain: 10 })
@@ -354,6 +373,20 @@ describe('models and billing endpoints', () => {
     expect(sub.json.hard_limit_usd).toBe(2)
     const usage = await send('/v1/dashboard/billing/usage', { key: token.key })
     expect(usage.json.total_usage).toBeCloseTo(((12 * 2 + 7 * 4) / 500000) * 100, 4)
+  })
+
+  it('reports a limited key its own quota only while DisplayTokenStatEnabled is on', async () => {
+    await createChannel({ key: 'good' })
+    const { token } = await customer(1_000_000, { unlimited: false, remain: 250_000 })
+    await send('/v1/chat/completions', { key: token.key, json: chat() })
+    const spent = 12 * 2 + 7 * 4
+    const keyView = await send('/v1/dashboard/billing/subscription', { key: token.key })
+    expect(keyView.json.hard_limit_usd).toBe(0.5)
+    await setOptions({ DisplayTokenStatEnabled: 'false' })
+    const accountView = await send('/v1/dashboard/billing/subscription', { key: token.key })
+    expect(accountView.json.hard_limit_usd).toBe(2)
+    const usage = await send('/v1/dashboard/billing/usage', { key: token.key })
+    expect(usage.json.total_usage).toBeCloseTo((spent / 500000) * 100, 4)
   })
 })
 

@@ -3,7 +3,8 @@
  * (formula.ts `worstCaseQuota`) from its shape — prompt estimate with its model family's margin
  * (prompt-margins.ts), the request's one output limit (relay-input.ts) or the
  * model's output limit, n, image size/quality, audio length — and, when the client set no output
- * limit, the cap the relay then sends upstream so the answer stops where the money stops.
+ * limit, the cap the relay then sends upstream so the answer stops where the money stops; plus
+ * root's PreConsumedQuota margin on every token-priced request.
  */
 import { affordableOutputTokens, worstCaseQuota, type ModelPrice, type RequestShape } from '../billing/formula'
 import { imageRatio, MAX_IMAGE_OUTPUT_TOKENS } from '../billing/image-ratios'
@@ -54,14 +55,20 @@ function shapeOf(input: RelayInput, price: ModelPrice, billedModel: string, sett
 
 export function planReservation(input: RelayInput, price: ModelPrice, billedModel: string, groupRatio: number, settings: Settings): ReservationPlan {
   const shape = shapeOf(input, price, billedModel, settings)
-  const amount = worstCaseQuota(price, shape, groupRatio)
+  const worst = worstCaseQuota(price, shape, groupRatio)
+  // PreConsumedQuota: the margin held on top of a token-priced request's worst case (as one-hub
+  // adds it to the prompt's cost); a free model holds nothing, a per-call price is already exact.
+  // Settlement gives back whatever the request did not cost, so only the hold grows.
+  const extra = worst > 0 && price.type === 'tokens' ? settings.int('PreConsumedQuota') : 0
+  const amount = worst + extra
   const capped = (input.op === 'chat' || input.op === 'completions') && input.maxTokens === undefined && price.type === 'tokens'
   if (!capped) return { shape, amount, outputCap: () => undefined }
   return {
     shape,
     amount,
-    floor: worstCaseQuota(price, { ...shape, outputTokens: 1 }, groupRatio),
-    outputCap: (held) => Math.max(1, affordableOutputTokens(price, shape, groupRatio, held)),
+    floor: worstCaseQuota(price, { ...shape, outputTokens: 1 }, groupRatio) + extra,
+    // The margin is not spent on output: the cap is what the rest of the hold pays for.
+    outputCap: (held) => Math.max(1, affordableOutputTokens(price, shape, groupRatio, held - extra)),
   }
 }
 

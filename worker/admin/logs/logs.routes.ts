@@ -6,6 +6,7 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { adminRoute, rootRoute, userRoute } from '../../middleware/access'
+import { csvResponse as csv } from '../../lib/csv'
 import { ok } from '../../lib/respond'
 import { validate } from '../../lib/validate'
 import { requireStepUp } from '../auth/step-up'
@@ -13,14 +14,6 @@ import type { HonoEnv, SessionUser } from '../../env'
 import { logs } from '../../db/schema'
 import { withinRank } from '../shared/rank'
 import { deleteLogsBefore, exportCsv, listLogs, logQuery, sumQuota } from './logs.service'
-
-const csv = (stream: ReadableStream<Uint8Array>, name: string) =>
-  new Response(stream, {
-    headers: {
-      'content-type': 'text/csv; charset=utf-8',
-      'content-disposition': `attachment; filename="${name}-${new Date().toISOString().slice(0, 10)}.csv"`,
-    },
-  })
 
 /** Rank rule: an admin sees their own logs and those of lower roles, never a peer's or root's. */
 const adminScope = (actor: SessionUser) => ({ within: withinRank(actor, logs.userId) })

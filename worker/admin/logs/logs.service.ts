@@ -9,6 +9,7 @@ import type { LogPage, LogRow } from '../../../shared/contract/logs'
 import { and, count, desc, eq, gte, lt, lte, sql, type SQL } from 'drizzle-orm'
 import { z } from 'zod'
 import { createDb } from '../../db/client'
+import { csvCell } from '../../lib/csv'
 import { logs, type Log } from '../../db/schema'
 import { redactSecrets } from '../../relay/supplier-error'
 
@@ -125,11 +126,6 @@ const CSV_COLUMNS = [
   'is_stream',
   'content',
 ] as const
-const csvCell = (v: unknown) => {
-  const s = v === null || v === undefined ? '' : String(v)
-  const safe = /^[=+\-@]/.test(s) ? `'${s}` : s
-  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe
-}
 
 /** Stream the filtered rows as CSV (at most 100,000), newest first, 1,000 per query. */
 export function exportCsv(env: Env, q: LogQuery, scope: LogScope, admin: boolean): ReadableStream<Uint8Array> {

@@ -4,7 +4,7 @@ import { publicRoute } from '../../middleware/access'
 import { ok } from '../../lib/respond'
 import { getSettings } from '../../settings/store'
 import type { HonoEnv } from '../../env'
-import { isSetupNeeded, siteInfo } from './status.service'
+import { deployedConsoleBuild, isSetupNeeded, siteInfo } from './status.service'
 import { setupCodeRequired } from '../auth/setup-gate'
 
 export const statusRoutes = new Hono<HonoEnv>()
@@ -12,7 +12,8 @@ export const statusRoutes = new Hono<HonoEnv>()
     const settings = await getSettings(c.env, c.executionCtx)
     const setupNeeded = await isSetupNeeded(c.env)
     // While nobody is root yet, the setup page learns whether this visitor must give the setup code.
-    return ok(c, { ...siteInfo(c.env, settings, setupNeeded), setup_code_required: setupNeeded && setupCodeRequired(c) })
+    // console_build: an open console built otherwise offers to load the new version.
+    return ok(c, { ...siteInfo(c.env, settings, setupNeeded), console_build: await deployedConsoleBuild(c.env), setup_code_required: setupNeeded && setupCodeRequired(c) })
   })
   .get('/notice', publicRoute, async (c) => ok(c, (await getSettings(c.env, c.executionCtx)).str('Notice')))
   .get('/about', publicRoute, async (c) => ok(c, (await getSettings(c.env, c.executionCtx)).str('About')))

@@ -25,6 +25,15 @@ export function markSetupDone() {
   setupDone = true
 }
 
+/** The console build the assets hold (console/dist/console-build.txt, written by the Vite build), read once per isolate. */
+let consoleBuild: Promise<string> | undefined
+export function deployedConsoleBuild(env: Env): Promise<string> {
+  consoleBuild ??= env.ASSETS.fetch(new Request('https://assets.local/console-build.txt'))
+    .then(async (res) => (res.ok ? (await res.text()).trim().slice(0, 64) : ''))
+    .catch(() => '')
+  return consoleBuild
+}
+
 export function siteInfo(env: Env, s: Settings, setupNeeded: boolean) {
   return {
     setup_needed: setupNeeded,

@@ -109,6 +109,8 @@ export const orders = sqliteTable(
     quota: integer('quota').notNull(),
     /** Integer USD cents. */
     fee: integer('fee').notNull().default(0),
+    /** The fee in integer cents of order_currency (NULL: a non-USD order placed before migration 0020). */
+    orderFee: integer('order_fee'),
     /** Integer cents of order_currency: list price − what is paid (negative with a fixed fee). */
     discount: integer('discount').notNull().default(0),
     /** pending, success, failed, closed, refunded. */

@@ -1,6 +1,6 @@
 /**
  * Channels page schemas: the URL search type of the list and the create/edit form:
- * name, type, key, models and groups required; base URL required for types without a default (trailing slash removed); model mapping, headers and extra
+ * name, type (one the gateway knows), key, models and groups required; base URL required for types without a default (trailing slash removed); model mapping, headers and extra
  * parameters must be JSON objects; a wildcard * only last and after some text; priority ≥ 0;
  * weight ≥ 1; proxy http(s)/socks5://host:port; the key format of signed types (key-format.ts);
  * key mode batch/pool; auto-disable overrides 0–100 failures within 0–86400 s (0 = the settings).
@@ -81,6 +81,8 @@ export function channelFormSchema(types: ChannelType[], edit = false) {
     })
     .superRefine((v, ctx) => {
       const type = types.find((t) => String(t.id) === v.type)
+      // A type the gateway does not know (an imported channel's, say) cannot be saved as it is.
+      if (v.type && !type && types.length > 0) ctx.addIssue({ code: 'custom', path: ['type'], message: 'channels:validation.typeError' })
       const urls = v.base_url
         .split('\n')
         .map((u) => u.trim())

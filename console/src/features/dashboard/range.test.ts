@@ -32,6 +32,14 @@ describe('dashboard ranges', () => {
     expect(rangeSearchSchema.parse({ days: 9, from: 'yesterday', to: '2025-01-01' })).toEqual({ days: undefined, from: undefined, to: '2025-01-01' })
   })
 
+  it('says "Invalid date" for a day that does not exist, in the form and in the URL', () => {
+    const form = customRangeSchema.safeParse({ from: '2025-02-30', to: '2025-03-01' })
+    expect(form.success ? null : form.error.issues[0]?.message).toBe('dashboard:range.errors.invalid')
+    expect(isValidRange('2025-02-30', '2025-03-01')).toBe(false)
+    expect(resolveRange({ from: '2025-02-30', to: '2025-03-01' })).toMatchObject({ preset: 7, invalid: true })
+    expect(resolveRange({ days: 14 }).invalid).toBeUndefined()
+  })
+
   it('validates the custom range form with dashboard message keys', () => {
     expect(customRangeSchema.safeParse({ from: '2025-01-01', to: '2025-01-31' }).success).toBe(true)
     const reversed = customRangeSchema.safeParse({ from: '2025-02-01', to: '2025-01-01' })

@@ -31,6 +31,8 @@ export interface DayRange {
   to: string
   /** The preset it came from; undefined for a custom range. */
   preset?: RangePreset
+  /** The URL asked for a custom range that is not one (a day that does not exist, reversed, too long): the preset is shown instead. */
+  invalid?: boolean
 }
 
 /** Seconds since the epoch of a UTC date's midnight. */
@@ -49,11 +51,15 @@ export function presetRange(days: RangePreset, today = todayUtc()): DayRange {
 export function resolveRange(search: RangeSearch): DayRange {
   const { from, to } = search
   if (from && to && isValidRange(from, to)) return { from, to }
-  return presetRange(search.days ?? DEFAULT_PRESET)
+  const range = presetRange(search.days ?? DEFAULT_PRESET)
+  return from || to ? { ...range, invalid: true } : range
 }
 
+/** 'YYYY-MM-DD' naming a day that exists (not 2025-02-30). */
+export const isCalendarDate = (date: string) => !Number.isNaN(dayStart(date)) && dateOf(dayStart(date)) === date
+
 export function isValidRange(from: string, to: string): boolean {
-  if (Number.isNaN(dayStart(from)) || Number.isNaN(dayStart(to))) return false
+  if (!isCalendarDate(from) || !isCalendarDate(to)) return false
   const days = rangeLength(from, to)
   return days >= 1 && days <= MAX_RANGE_DAYS
 }
@@ -75,8 +81,8 @@ export const shortDate = (date: string) => date.slice(5)
 /** Validation of the custom range form (messages are keys of the dashboard namespace). */
 export const customRangeSchema = z
   .object({
-    from: z.string().regex(isoDate, 'dashboard:range.errors.date'),
-    to: z.string().regex(isoDate, 'dashboard:range.errors.date'),
+    from: z.string().regex(isoDate, 'dashboard:range.errors.date').refine(isCalendarDate, 'dashboard:range.errors.invalid'),
+    to: z.string().regex(isoDate, 'dashboard:range.errors.date').refine(isCalendarDate, 'dashboard:range.errors.invalid'),
   })
   .refine((v) => dayStart(v.from) <= dayStart(v.to), { message: 'dashboard:range.errors.order', path: ['to'] })
   .refine((v) => rangeLength(v.from, v.to) <= MAX_RANGE_DAYS, { message: 'dashboard:range.errors.tooLong', path: ['to'] })

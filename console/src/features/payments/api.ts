@@ -70,6 +70,15 @@ export const ordersQueryOptions = (search: OrderSearch) =>
     placeholderData: keepPreviousData,
   })
 
+/** The CSV download of the filtered orders (admin) or of the user's own (same-origin GET with the session cookie). */
+export function ordersExportUrl(search?: OrderSearch): string {
+  if (!search) return '/api/user/order/export'
+  const params = new URLSearchParams()
+  for (const [k, v] of Object.entries(search)) if (k !== 'p' && k !== 'page_size' && v !== undefined && v !== '') params.set(k, String(v))
+  const qs = params.toString()
+  return `/api/payment/order/export${qs ? `?${qs}` : ''}`
+}
+
 export const userGatewaysQueryOptions = queryOptions({
   queryKey: paymentKeys.userGateways,
   queryFn: ({ signal }) => api.get<UserGateway[]>('/api/user/payment', undefined, signal),

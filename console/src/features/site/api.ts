@@ -15,6 +15,8 @@ export interface SiteInfo {
   /** While setup is pending: this visitor is not on the server's machine and must give the setup code. */
   setup_code_required?: boolean
   version: string
+  /** The id of the console build the server now serves ('' when unknown). */
+  console_build?: string
   start_time: number
   system_name: string
   logo: string

@@ -1,7 +1,8 @@
 /**
  * Range picker of the dashboard and analytics pages: a segmented control with the last 7 / 14 /
  * 30 days and a "custom" popover holding a small from/to form (at most 366 days, from ≤ to).
- * The choice goes to the URL through `onChange`; the page reads it back with resolveRange().
+ * The choice goes to the URL through `onChange`; the page reads it back with resolveRange(), and a
+ * custom range in the URL that is not a real one says "Invalid date" beside the preset shown instead.
  */
 import { useState } from 'react'
 import { useForm } from 'react-hook-form'
@@ -57,6 +58,11 @@ export function DateRangePicker({ range, onChange }: { range: DayRange; onChange
           </PopoverContent>
         </Popover>
       </div>
+      {range.invalid && (
+        <p className="text-xs text-destructive" role="alert" data-testid="range-invalid">
+          {t('range.errors.invalid')}
+        </p>
+      )}
     </div>
   )
 }

@@ -69,6 +69,7 @@ export function useMjColumns(all: boolean): ColumnDef<MjRow>[] {
           </Badge>
         ),
       }),
+      col('finish_time', tt('columns.finishTime'), { cell: ({ row }) => <TaskTime seconds={Math.floor(row.original.finish_time / 1000)} /> }),
       col('duration', tt('columns.duration'), { cell: ({ row }) => <TaskDuration submit={row.original.submit_time} finish={row.original.finish_time} perSecond={1000} /> }),
       col('progress', tt('columns.progress'), { cell: ({ row }) => <TaskProgress progress={row.original.progress} failed={row.original.status === 'FAILURE'} /> }),
       col('status', tt('columns.status'), { cell: ({ row }) => <TaskStatusBadge status={row.original.status} /> }),

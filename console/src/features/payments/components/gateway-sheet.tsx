@@ -36,7 +36,8 @@ const schema = z.object({
   name: z.string().trim().min(1, 'payments:form.required').max(100),
   type: z.enum(GATEWAY_TYPES),
   currency: z.enum(['USD', 'CNY']),
-  icon: z.union([z.literal(''), z.url('payments:form.url')]),
+  // The spec requires an icon: users pick a gateway by it on the top-up page.
+  icon: z.string().trim().min(1, 'payments:form.iconRequired').pipe(z.url('payments:form.url')),
   fixed_fee: number(0, 1_000_000, 'payments:form.fee').refine((v) => /^\d+(\.\d{1,2})?$/.test(v), 'payments:form.cents'),
   percent_fee: number(0, 0.99, 'payments:form.percent'),
   sort: number(0, 1_000_000, 'payments:form.sort').refine((v) => /^\d+$/.test(v), 'payments:form.sort'),

@@ -14,6 +14,7 @@ import { Switch } from '@/components/ui/switch'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table'
 import { ConfirmDialog } from '@/components/confirm-dialog'
 import { copyText } from '@/lib/clipboard'
+import { timestamp2string } from '@/lib/format'
 import { gatewaysQueryOptions, useDeleteGateway, useToggleGateway, type Gateway } from '../api'
 import { GatewayIcon } from './gateway-icon'
 import { GatewaySheet } from './gateway-sheet'
@@ -59,6 +60,7 @@ export function GatewaysPanel() {
               <TableHead>{t('columns.fee')}</TableHead>
               <TableHead className="w-16">{t('columns.sort')}</TableHead>
               <TableHead className="hidden lg:table-cell">{t('columns.notifyUrl')}</TableHead>
+              <TableHead className="hidden md:table-cell">{t('columns.createdAt')}</TableHead>
               <TableHead className="w-20">{t('columns.enable')}</TableHead>
               <TableHead className="w-24 text-right">
                 <span className="sr-only">{t('columns.actions')}</span>
@@ -69,14 +71,14 @@ export function GatewaysPanel() {
             {isLoading &&
               Array.from({ length: 3 }, (_, i) => (
                 <TableRow key={i}>
-                  <TableCell colSpan={8}>
+                  <TableCell colSpan={9}>
                     <Skeleton className="h-6 w-full" />
                   </TableCell>
                 </TableRow>
               ))}
             {!isLoading && rows.length === 0 && (
               <TableRow>
-                <TableCell colSpan={8} className="h-24 text-center text-muted-foreground">
+                <TableCell colSpan={9} className="h-24 text-center text-muted-foreground">
                   {t('gateways.empty')}
                 </TableCell>
               </TableRow>
@@ -102,6 +104,9 @@ export function GatewaysPanel() {
                       <Copy className="size-3.5" />
                     </Button>
                   </span>
+                </TableCell>
+                <TableCell className="hidden text-xs whitespace-nowrap text-muted-foreground tabular-nums md:table-cell" data-testid="gateway-created">
+                  {timestamp2string(g.created_at)}
                 </TableCell>
                 <TableCell>
                   <Switch

@@ -1,13 +1,14 @@
 /**
  * The order list (admin): server-paged, filters in the URL (status, gateway, user id, trade no,
- * gateway no, date range), status badges, money in the order's currency, quota, and a refund
+ * gateway no, date range), status badges, the paid amount, discount and fee in the order's
+ * currency, quota, a CSV export of the filtered orders, and a refund
  * action for paid orders (after the money went back through the gateway's own dashboard).
  */
 import { useEffect, useMemo, useState } from 'react'
 import { useQuery } from '@tanstack/react-query'
 import { getRouteApi } from '@tanstack/react-router'
 import type { Column, ColumnDef } from '@tanstack/react-table'
-import { Undo2 } from 'lucide-react'
+import { Download, Undo2 } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
@@ -16,9 +17,10 @@ import { ConfirmDialog } from '@/components/confirm-dialog'
 import { DataTable, DataTableColumnHeader, DataTablePagination, DataTableToolbar, useServerTable } from '@/components/data-table'
 import { renderQuota, timestamp2string } from '@/lib/format'
 import { formatDecimal } from '@/lib/payment-amount'
-import { ORDER_STATUSES, gatewaysQueryOptions, ordersQueryOptions, useRefundOrder, type Order, type OrderSearch } from '../api'
+import { ORDER_STATUSES, gatewaysQueryOptions, ordersExportUrl, ordersQueryOptions, useRefundOrder, type Order, type OrderSearch } from '../api'
 import { GatewayIcon } from './gateway-icon'
 import { OrderStatusBadge } from './order-status-badge'
+import { orderFee } from './order-charges'
 
 const route = getRouteApi('/panel/payment')
 const ALL = '__all'
@@ -129,6 +131,28 @@ export function OrdersPanel() {
             <span className="text-xs text-muted-foreground">
               ${row.original.amount} → {renderQuota(row.original.quota)}
             </span>
+          </span>
+        ),
+      },
+      {
+        id: 'discount',
+        enableSorting: false,
+        header: header(t('columns.discount')),
+        meta: { title: t('columns.discount') },
+        cell: ({ row }) => (
+          <span className="tabular-nums whitespace-nowrap" data-testid="order-discount">
+            {formatDecimal(row.original.discount, row.original.order_currency)}
+          </span>
+        ),
+      },
+      {
+        id: 'fee',
+        enableSorting: false,
+        header: header(t('columns.fee')),
+        meta: { title: t('columns.fee') },
+        cell: ({ row }) => (
+          <span className="tabular-nums whitespace-nowrap" data-testid="order-fee">
+            {orderFee(row.original)}
           </span>
         ),
       },
@@ -259,6 +283,12 @@ export function OrdersPanel() {
             aria-label={t('filters.to')}
           />
         </span>
+        <Button variant="outline" className="h-9" asChild>
+          <a href={ordersExportUrl(orderSearch)} download data-testid="orders-export">
+            <Download />
+            {t('actions.export')}
+          </a>
+        </Button>
       </DataTableToolbar>
       <DataTable table={table} loading={isLoading} empty={filtered || search.trade_no ? t('orders.emptySearch') : t('orders.empty')} />
       <DataTablePagination table={table} />

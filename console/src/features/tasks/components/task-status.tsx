@@ -52,7 +52,7 @@ export function TaskDuration({ submit, finish, perSecond }: { submit: number; fi
   return <span className={cn('whitespace-nowrap tabular-nums', !finish && 'text-muted-foreground')}>{finish ? text : t('duration.running', { time: text })}</span>
 }
 
-/** A submit time in two lines (date, then time), from Unix seconds. */
+/** A submit or finish time in two lines (date, then time), from Unix seconds; a dash when not yet. */
 export function TaskTime({ seconds }: { seconds: number }) {
   if (!seconds) return <span className="text-muted-foreground">—</span>
   const d = new Date(seconds * 1000)

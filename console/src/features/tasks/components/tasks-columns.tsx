@@ -41,6 +41,7 @@ export function useTasksColumns(all: boolean): ColumnDef<TaskRow>[] {
         cell: ({ row }) => <Badge variant="secondary">{t(`platform.${row.original.platform}`, { defaultValue: row.original.platform })}</Badge>,
       }),
       col('action', t('columns.type'), { cell: ({ row }) => <Badge variant="outline">{t(`action.${row.original.action}`, { defaultValue: row.original.action })}</Badge> }),
+      col('finish_time', t('columns.finishTime'), { cell: ({ row }) => <TaskTime seconds={row.original.finish_time} /> }),
       col('duration', t('columns.duration'), { cell: ({ row }) => <TaskDuration submit={row.original.submit_time} finish={row.original.finish_time} perSecond={1} /> }),
       col('progress', t('columns.progress'), { cell: ({ row }) => <TaskProgress progress={row.original.progress} failed={row.original.status === 'FAILURE'} /> }),
       col('status', t('columns.status'), { cell: ({ row }) => <TaskStatusBadge status={row.original.status} /> }),

@@ -1,14 +1,15 @@
-/** The user's own top-up orders (GET /api/user/order), five per page, with status badges. */
+/** The user's own top-up orders (GET /api/user/order), five per page, with status badges, discount and fee, and a CSV export. */
 import { useState } from 'react'
 import { useQuery } from '@tanstack/react-query'
-import { ChevronLeft, ChevronRight, ReceiptText } from 'lucide-react'
+import { ChevronLeft, ChevronRight, Download, ReceiptText } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/ui/button'
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
+import { Card, CardAction, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { renderQuota, timestamp2string } from '@/lib/format'
 import { formatDecimal } from '@/lib/payment-amount'
-import { myOrdersQueryOptions } from '@/features/payments/api'
+import { myOrdersQueryOptions, ordersExportUrl } from '@/features/payments/api'
 import { GatewayIcon } from '@/features/payments/components/gateway-icon'
+import { OrderCharges } from '@/features/payments/components/order-charges'
 import { OrderStatusBadge } from '@/features/payments/components/order-status-badge'
 
 export function OrderHistoryCard() {
@@ -25,6 +26,14 @@ export function OrderHistoryCard() {
           {t('history.title')}
         </CardTitle>
         <CardDescription>{t('history.description')}</CardDescription>
+        <CardAction>
+          <Button variant="outline" size="sm" asChild>
+            <a href={ordersExportUrl()} download data-testid="history-export">
+              <Download />
+              {t('history.export')}
+            </a>
+          </Button>
+        </CardAction>
       </CardHeader>
       <CardContent className="grid gap-2">
         {(data?.data ?? []).map((o) => (
@@ -34,6 +43,7 @@ export function OrderHistoryCard() {
               <span className="font-medium tabular-nums">
                 {formatDecimal(o.order_amount, o.order_currency)} <span className="text-muted-foreground">→ {renderQuota(o.quota)}</span>
               </span>
+              <OrderCharges order={o} className="text-xs text-muted-foreground tabular-nums" />
               <span className="truncate text-xs text-muted-foreground">
                 {timestamp2string(o.created_at)} · {o.trade_no}
               </span>
