@@ -19,6 +19,7 @@ import { channelRoutes } from './channels/channels.routes'
 import { priceRoutes } from './prices/prices.routes'
 import { logRoutes } from './logs/logs.routes'
 import { deadLetterRoutes } from './logs/dead-letters.routes'
+import { logArchiveRoutes } from './logs/log-archive.routes'
 import { redemptionRoutes } from './redemptions/redemptions.routes'
 import { groupRoutes } from './groups/groups.routes'
 import { dashboardRoutes } from './dashboard/dashboard.routes'
@@ -53,6 +54,7 @@ export const adminApp = new Hono<HonoEnv>()
   .route('/', channelRoutes)
   .route('/', priceRoutes)
   .route('/', deadLetterRoutes)
+  .route('/', logArchiveRoutes)
   .route('/', logRoutes)
   .route('/', groupRoutes)
   .route('/', dashboardRoutes)
