@@ -44,6 +44,10 @@ describe('log retention with the R2 archive', () => {
     await root.ok('POST', '/api/setup', { username: 'root', password: 'root-password-1' })
     await root.ok('POST', '/api/prices/single', { model: MODEL, type: 'times', channel_type: 1, input: 0.001, output: 0 })
     await root.ok('POST', '/api/channel/', { type: 8, name: 'mock', key: 'sk-retention', base_url: inject('mockUrl'), models: [MODEL], group: ['default'], test_model: MODEL })
+    // No requests-per-minute cap for root's group (the default allows 600 a minute).
+    const groups = await root.ok<any[]>('GET', '/api/user_group/')
+    const def = groups.find((g) => g.symbol === 'default')
+    await root.ok('PUT', '/api/user_group/', { id: def.id, symbol: 'default', name: def.name, ratio: 1, api_rate: 0, public: false, enable: true })
     const token = await root.ok<{ key: string }>('POST', '/api/token/', { name: 'retention', unlimited_quota: true })
     const started = Math.floor(Date.now() / 1000) - 1
 

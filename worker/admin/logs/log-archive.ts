@@ -19,23 +19,23 @@ import { nowSeconds } from '../../lib/time'
 const COLUMNS = Object.entries(getTableColumns(logs)).map(([prop, col]) => [prop, col.name] as const)
 
 /** A log row as the archive stores it: the D1 column names, metadata as JSON, booleans as booleans. */
-export const toArchived = (row: Log): Record<string, unknown> => Object.fromEntries(COLUMNS.map(([prop, name]) => [name, row[prop as keyof Log]]))
+const toArchived = (row: Log): Record<string, unknown> => Object.fromEntries(COLUMNS.map(([prop, name]) => [name, row[prop as keyof Log]]))
 
-export const fromArchived = (rec: Record<string, unknown>): Log => Object.fromEntries(COLUMNS.map(([prop, name]) => [prop, rec[name] ?? null])) as unknown as Log
+const fromArchived = (rec: Record<string, unknown>): Log => Object.fromEntries(COLUMNS.map(([prop, name]) => [prop, rec[name] ?? null])) as unknown as Log
 
 const pad = (n: number, width: number) => String(n).padStart(width, '0')
 
 /** The hour (Unix seconds) a row's `created_at` falls in. */
-export const hourOf = (createdAt: number) => createdAt - (((createdAt % 3600) + 3600) % 3600)
+const hourOf = (createdAt: number) => createdAt - (((createdAt % 3600) + 3600) % 3600)
 
 /** `logs/YYYY/MM/DD/` of a Unix time (UTC). */
-export function dayPrefix(ts: number): string {
+function dayPrefix(ts: number): string {
   const d = new Date(ts * 1000)
   return `logs/${d.getUTCFullYear()}/${pad(d.getUTCMonth() + 1, 2)}/${pad(d.getUTCDate(), 2)}/`
 }
 
 /** The deterministic key of an hour's rows of one batch: the same rows always land on the same key. */
-export const objectKey = (hour: number, minId: number, maxId: number) =>
+const objectKey = (hour: number, minId: number, maxId: number) =>
   `${dayPrefix(hour)}${pad(new Date(hour * 1000).getUTCHours(), 2)}/${pad(minId, 12)}-${pad(maxId, 12)}.ndjson.gz`
 
 /** What `GET /api/log/archive/download` accepts: object keys only, never a manifest or another prefix. */

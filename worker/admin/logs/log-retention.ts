@@ -16,7 +16,7 @@ import { getSettings } from '../../settings/store'
 import { archiveRows, archiveTotals, deleteRows } from './log-archive'
 import { logForRoot } from './root-notice'
 
-export const RETENTION_BATCH = 1000
+const RETENTION_BATCH = 1000
 
 /** The row count by id range: max − min + 1, read from the primary key (never a table scan); ≥ the real count. */
 export const rowsByIdRange = (range: { lo: number | null; hi: number | null }) => (range.lo === null || range.hi === null ? 0 : range.hi - range.lo + 1)
@@ -43,7 +43,7 @@ async function idRange(db: D1Database) {
   return { range: row, dbBytes: Number((res.meta as { size_after?: number }).size_after ?? 0) }
 }
 
-export interface RetentionOptions {
+interface RetentionOptions {
   /** Stop starting new batches after this long (the next run continues). */
   budgetMs?: number
   batch?: number
