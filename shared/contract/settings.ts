@@ -7,6 +7,8 @@
  * existing clients write them as they are).
  */
 
+import { DEFAULT_LOG_MAX_ROWS } from './log-budget'
+
 export type OptionKind = 'bool' | 'int' | 'float' | 'string' | 'json'
 
 export interface OptionMeta {
@@ -82,6 +84,8 @@ export const OPTION_META = {
   LogConsumeEnabled: b(true),
   /** Days of logs to keep; 0 keeps everything. */
   LogCleanupDays: i(0, 0, 3650),
+  /** Log rows D1 keeps; the oldest beyond it are archived (LOG_ARCHIVE) and deleted hourly. Default: log-budget.ts. */
+  LogMaxRows: i(DEFAULT_LOG_MAX_ROWS, 100, 1_000_000_000),
   // --- operation: monitoring
   AutomaticDisableChannelEnabled: b(false),
   /** Auth/billing failures of a channel (or a pool key) within the window before the relay disables it; channels may override. */

@@ -24,6 +24,7 @@ import { channelTagRoutes } from './channels/channel-tags'
 import { priceRoutes } from './prices/prices.routes'
 import { logRoutes } from './logs/logs.routes'
 import { deadLetterRoutes } from './logs/dead-letters.routes'
+import { logArchiveRoutes } from './logs/log-archive.routes'
 import { redemptionRoutes } from './redemptions/redemptions.routes'
 import { groupRoutes } from './groups/groups.routes'
 import { dashboardRoutes } from './dashboard/dashboard.routes'
@@ -63,6 +64,7 @@ export const adminApp = new Hono<HonoEnv>()
   .route('/', channelTagRoutes)
   .route('/', priceRoutes)
   .route('/', deadLetterRoutes)
+  .route('/', logArchiveRoutes)
   .route('/', logRoutes)
   .route('/', groupRoutes)
   .route('/', dashboardRoutes)

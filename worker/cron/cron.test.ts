@@ -4,6 +4,7 @@ import { env } from 'cloudflare:workers'
 import worker from '../index'
 import { createChannel, createToken, createUser, ledger, send, setOptions, setPrice } from '../test/factories'
 import { mockUpstream } from '../test/upstream-mock'
+import { cacheKeys } from '../cache/keys'
 import { DAILY_CRON, FREQUENT_CRON } from '.'
 
 let upstream: ReturnType<typeof mockUpstream>
@@ -39,7 +40,9 @@ describe('cron jobs', () => {
     const oldDate = new Date(old * 1000).toISOString().slice(0, 10)
     await fire(DAILY_CRON, old * 1000 + 3600_000)
     await setOptions({ LogCleanupDays: '7' })
-    await fire(DAILY_CRON)
+    // Retention runs hourly from the five-minute trigger: make it due again (the first fire above ran it).
+    await env.CACHE.delete(cacheKeys.cronLastRun('log-retention'))
+    await fire(FREQUENT_CRON)
     expect(
       await env.DB.prepare('SELECT COUNT(*) AS n FROM logs WHERE created_at < ?')
         .bind(old + 3600)
@@ -47,9 +50,17 @@ describe('cron jobs', () => {
     ).toBe(0)
     const kept = await env.DB.prepare('SELECT request_count, quota FROM statistics WHERE date = ?').bind(oldDate).first<any>()
     expect(kept).toEqual({ request_count: 2, quota: 150 })
-    // Rerunning the rollup of today is idempotent.
+    // The two old rows went to the archive, not just away.
+    expect(await env.DB.prepare('SELECT SUM(rows) AS n FROM log_archives').first('n')).toBe(2)
+    // Rerunning the rollup of today is idempotent; retention is not due again within the hour.
+    await env.DB.prepare('INSERT INTO logs (user_id, created_at, type) VALUES (?, ?, 2)').bind(user.id, old).run()
     await fire(FREQUENT_CRON)
     expect(await env.DB.prepare('SELECT SUM(request_count) AS n FROM statistics').first('n')).toBe(5)
+    expect(
+      await env.DB.prepare('SELECT COUNT(*) AS n FROM logs WHERE created_at < ?')
+        .bind(old + 3600)
+        .first('n')
+    ).toBe(1)
   })
 
   it('runs scheduled channel tests when due and disables slow or broken channels', async () => {

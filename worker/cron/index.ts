@@ -6,7 +6,9 @@
  *   ChannelBalanceFrequency minutes; a bounded sweep of unfinished Midjourney/Suno tasks
  *   (tasks/task-poller.ts: fails and refunds those past 1 h, puts tasks that are in no TaskQueue
  *   back into their channel's queue, whose alarms do the polling);
- * - daily at 00:10 UTC: log retention (LogCleanupDays) after the rollup, and expired sessions.
+ * - hourly (from the five-minute trigger): log retention under LogCleanupDays and LogMaxRows, archiving
+ *   to R2 first when LOG_ARCHIVE is bound, then the 80 % budget notice (admin/logs/log-retention.ts);
+ * - daily at 00:10 UTC: rollup of yesterday and expired sessions.
  * Every 5 minutes also: pending top-up orders older than 3 h are closed (the gateway asked first);
  * in Telegram polling mode the TelegramPoller's alarm is re-armed if it went missing.
  * Each job is isolated: one failing does not stop the others.
@@ -14,7 +16,7 @@
 import { testAllChannels } from '../admin/channels/channel-test'
 import { refreshAllBalances } from '../admin/channels/channel-balance'
 import { retestDue } from '../admin/channels/channel-retest'
-import { deleteLogsBefore } from '../admin/logs/logs.service'
+import { scheduledRetention } from '../admin/logs/log-retention'
 import { cacheKeys } from '../cache/keys'
 import { nowSeconds } from '../lib/time'
 import { getSettings } from '../settings/store'
@@ -46,8 +48,6 @@ export async function runScheduled(controller: Pick<ScheduledController, 'cron' 
   const settings = await getSettings(env)
   if (controller.cron === DAILY_CRON) {
     await run('rollup', () => rollupRecent(env, controller.scheduledTime))
-    const days = settings.int('LogCleanupDays')
-    if (days > 0) await run('log-retention', () => deleteLogsBefore(env, nowSeconds() - days * 86400, 600_000))
     await run('sessions', () => env.DB.prepare('DELETE FROM sessions WHERE expires_at < ?').bind(nowSeconds()).run())
     return
   }
@@ -56,6 +56,8 @@ export async function runScheduled(controller: Pick<ScheduledController, 'cron' 
   await run('async-tasks', () => pollUnfinishedTasks(env))
   if (await dueEvery(env, 'channel-test', settings.int('ChannelTestFrequency'))) await run('channel-test', () => testAllChannels(env))
   await run('channel-retest', () => retestDue(env))
+  // After the rollup above, so the statistics already hold the rows retention takes away.
+  if (await dueEvery(env, 'log-retention', 60)) await run('log-retention', () => scheduledRetention(env))
   if (await dueEvery(env, 'channel-balance', settings.int('ChannelBalanceFrequency'))) await run('channel-balance', () => refreshAllBalances(env))
   // Telegram polling mode: re-arm the poller's alarm if it went missing (telegram/apply.ts starts it).
   if (settings.bool('TelegramBotEnabled') && settings.str('TelegramMode') === 'polling') await run('telegram-poller', () => env.TELEGRAM_POLLER.getByName('telegram').ensure())

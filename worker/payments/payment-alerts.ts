@@ -5,10 +5,7 @@
  * writes at most one row per gateway and reason a minute, counted in the RateLimiter Durable Object
  * (one instance per gateway and reason, so their number is bounded); the rest go to the console only.
  */
-import { sql } from 'drizzle-orm'
-import { createDb } from '../db/client'
-import { LOG_TYPE, logs, users } from '../db/schema'
-import { nowSeconds } from '../lib/time'
+import { logForRoot } from '../admin/logs/root-notice'
 import type { NotifyRequest } from './gateways/types'
 
 /** The reasons a notify to a known gateway is refused or only acknowledged, one log row a minute each. */
@@ -19,15 +16,7 @@ const ALERT_WINDOW_MS = 60_000
 /** A log row for root: refused or odd notifies, failed credits. Never throws. */
 export async function alertRoot(env: Env, content: string, metadata: Record<string, unknown>) {
   console.warn(`payment: ${content}`, JSON.stringify(metadata).slice(0, 500))
-  try {
-    const db = createDb(env.DB)
-    const [root] = await db.select({ id: users.id, username: users.username }).from(users).where(sql`${users.role} >= 100`).orderBy(users.id).limit(1)
-    await db
-      .insert(logs)
-      .values({ userId: root?.id ?? 0, username: root?.username ?? '', createdAt: nowSeconds(), type: LOG_TYPE.SYSTEM, content: `Payment: ${content}`, metadata })
-  } catch (err) {
-    console.error('payment: could not write the alert log', err)
-  }
+  await logForRoot(env, `Payment: ${content}`, metadata)
 }
 
 /** `alertRoot` for a notify to gateway `gatewayId`, at most once a minute per `kind`; otherwise the console only. */

@@ -143,3 +143,13 @@ export async function ledger(userId: number) {
   const logs = await env.DB.prepare('SELECT COUNT(*) AS n, COALESCE(SUM(quota), 0) AS q FROM logs WHERE user_id = ? AND type = 2').bind(userId).first<{ n: number; q: number }>()
   return { ...user!, consumeLogs: logs!.n, loggedQuota: logs!.q }
 }
+
+/** `count` log rows of one user, `step` seconds apart from `start`, in one statement. */
+export async function seedLogs(count: number, opts: { start?: number; step?: number; userId?: number; username?: string; type?: number } = {}) {
+  await env.DB.prepare(
+    `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+     INSERT INTO logs (user_id, created_at, type, username, model_name, quota, content, metadata) SELECT ?, ? + i * ?, ?, ?, 'gpt-4o', i, 'row ' || i, '{"n":1}' FROM n`
+  )
+    .bind(count, opts.userId ?? 7, opts.start ?? Math.floor(Date.now() / 1000) - 86400, opts.step ?? 1, opts.type ?? 2, opts.username ?? 'seeded')
+    .run()
+}

@@ -12,16 +12,16 @@ import { validate } from '../../lib/validate'
 import { requireStepUp } from '../auth/step-up'
 import type { HonoEnv, SessionUser } from '../../env'
 import { logs } from '../../db/schema'
-import { withinRank } from '../shared/rank'
+import { outrankedIds, withinRank } from '../shared/rank'
 import { deleteLogsBefore, exportCsv, listLogs, logQuery, sumQuota } from './logs.service'
 
-/** Rank rule: an admin sees their own logs and those of lower roles, never a peer's or root's. */
-const adminScope = (actor: SessionUser) => ({ within: withinRank(actor, logs.userId) })
+/** Rank rule: an admin sees their own logs and those of lower roles, never a peer's or root's (archived rows too). */
+const adminScope = (env: Env, actor: SessionUser) => ({ within: withinRank(actor, logs.userId), hiddenUsers: () => outrankedIds(env.DB, actor) })
 
 export const logRoutes = new Hono<HonoEnv>()
-  .get('/log/', adminRoute, validate('query', logQuery), async (c) => ok(c, await listLogs(c.env, c.req.valid('query'), adminScope(c.get('user')!), true)))
-  .get('/log/stat', adminRoute, validate('query', logQuery), async (c) => ok(c, await sumQuota(c.env, c.req.valid('query'), adminScope(c.get('user')!))))
-  .get('/log/export', adminRoute, requireStepUp, validate('query', logQuery), (c) => csv(exportCsv(c.env, c.req.valid('query'), adminScope(c.get('user')!), true), 'logs'))
+  .get('/log/', adminRoute, validate('query', logQuery), async (c) => ok(c, await listLogs(c.env, c.req.valid('query'), adminScope(c.env, c.get('user')!), true)))
+  .get('/log/stat', adminRoute, validate('query', logQuery), async (c) => ok(c, await sumQuota(c.env, c.req.valid('query'), adminScope(c.env, c.get('user')!))))
+  .get('/log/export', adminRoute, requireStepUp, validate('query', logQuery), (c) => csv(exportCsv(c.env, c.req.valid('query'), adminScope(c.env, c.get('user')!), true), 'logs'))
   .get('/log/self', userRoute, validate('query', logQuery), async (c) => ok(c, await listLogs(c.env, c.req.valid('query'), { userId: c.get('user')!.id }, false)))
   .get('/log/self/stat', userRoute, validate('query', logQuery), async (c) => ok(c, await sumQuota(c.env, c.req.valid('query'), { userId: c.get('user')!.id })))
   .get('/log/self/export', userRoute, validate('query', logQuery), (c) => csv(exportCsv(c.env, c.req.valid('query'), { userId: c.get('user')!.id }, false), 'my-logs'))

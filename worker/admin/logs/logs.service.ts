@@ -1,8 +1,8 @@
 /**
  * Log queries for the log page: filters that each hit an index (type, time range, model, token,
  * user, channel), newest first, a bounded count (never more than COUNT_CAP rows scanned per page
- * turn), the filtered quota sum, CSV export streamed in id-keyed chunks, and deletion before a date
- * in chunks (manual and by the retention cron). Views redact key-like strings; users never see the
+ * turn), the filtered quota sum, CSV export streamed in id-keyed chunks — D1 first, then the rows
+ * retention archived to R2 (log-archive.ts), each row once — and root's deletion before a date in chunks. Views redact key-like strings; users never see the
  * channels a request tried nor the supplier's error text (admins read it in the metadata).
  */
 import type { LogPage, LogRow } from '../../../shared/contract/logs'
@@ -12,6 +12,7 @@ import { createDb } from '../../db/client'
 import { csvCell } from '../../lib/csv'
 import { logs, type Log } from '../../db/schema'
 import { redactSecrets } from '../../relay/supplier-error'
+import { nextObject, readObject } from './log-archive'
 
 export const COUNT_CAP = 10_000
 
@@ -29,10 +30,14 @@ export const logQuery = z.object({
 
 export type LogQuery = z.infer<typeof logQuery>
 
-/** Who may be seen: one user's rows (`userId`), or an admin's rank filter (`within`, see shared/rank). */
+/**
+ * Who may be seen: one user's rows (`userId`), or an admin's rank filter (`within`, see shared/rank;
+ * `hiddenUsers` is its JS form for archived rows).
+ */
 export interface LogScope {
   userId?: number
   within?: SQL
+  hiddenUsers?: () => Promise<Set<number>>
 }
 
 export function logFilter(q: LogQuery, scope: LogScope): SQL | undefined {
@@ -46,6 +51,22 @@ export function logFilter(q: LogQuery, scope: LogScope): SQL | undefined {
     q.token_name ? eq(logs.tokenName, q.token_name) : undefined,
     scope.userId === undefined && q.username ? eq(logs.username, q.username) : undefined,
     scope.userId === undefined && q.channel_id ? eq(logs.channelId, q.channel_id) : undefined
+  )
+}
+
+/** `logFilter` for a row read from the archive; `hidden` are the owners the scope may not see. */
+function matchesFilter(r: Log, q: LogQuery, scope: LogScope, hidden: Set<number>): boolean {
+  const own = scope.userId !== undefined
+  return (
+    (!own || r.userId === scope.userId) &&
+    !hidden.has(r.userId) &&
+    (!q.type || r.type === q.type) &&
+    (!q.start_timestamp || r.createdAt >= q.start_timestamp) &&
+    (!q.end_timestamp || r.createdAt <= q.end_timestamp) &&
+    (!q.model_name || r.modelName === q.model_name) &&
+    (!q.token_name || r.tokenName === q.token_name) &&
+    (own || !q.username || r.username === q.username) &&
+    (own || !q.channel_id || r.channelId === q.channel_id)
   )
 }
 
@@ -127,31 +148,63 @@ const CSV_COLUMNS = [
   'content',
 ] as const
 
-/** Stream the filtered rows as CSV (at most 100,000), newest first, 1,000 per query. */
+const EXPORT_CAP = 100_000
+const EXPORT_CHUNK = 1000
+
+/**
+ * Stream the filtered rows as CSV (at most 100,000), newest first, 1,000 per query: D1 by falling
+ * id, then the archived objects overlapping the time range, newest first. A row a concurrent
+ * retention run moved to the archive after this export sent it from D1 is skipped there (`sentIds`);
+ * a row moved before the D1 pass reached it is in an object listed before the archive pass
+ * starts. So each row appears exactly once.
+ */
 export function exportCsv(env: Env, q: LogQuery, scope: LogScope, admin: boolean): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder()
   const columns = admin ? CSV_COLUMNS : CSV_COLUMNS.filter((c) => c !== 'channel_id')
-  let beforeId: number | undefined
-  let sent = 0
+  const bucket = env.LOG_ARCHIVE as R2Bucket | undefined
   const db = createDb(env.DB)
+  const sentIds = new Set<number>()
+  let beforeId: number | undefined
+  let inArchive = false
+  let hidden = new Set<number>()
+  let cursor: { maxId: number; key: string } | null = null
+  let pending: Log[] = []
+  const emit = (controller: ReadableStreamDefaultController<Uint8Array>, rows: Log[]) => {
+    const take = rows.slice(0, EXPORT_CAP - sentIds.size)
+    for (const r of take) sentIds.add(r.id)
+    const view = take.map((r) => logView(r, admin) as Record<string, unknown>)
+    controller.enqueue(
+      encoder.encode(view.map((r) => columns.map((c) => csvCell(c === 'created_at' ? new Date(Number(r.created_at) * 1000).toISOString() : r[c])).join(',')).join('\n') + '\n')
+    )
+  }
   return new ReadableStream({
     start(controller) {
       controller.enqueue(encoder.encode('\uFEFF' + columns.join(',') + '\n'))
     },
     async pull(controller) {
-      const rows = await db
-        .select()
-        .from(logs)
-        .where(and(logFilter(q, scope), beforeId !== undefined ? lt(logs.id, beforeId) : undefined))
-        .orderBy(desc(logs.id))
-        .limit(1000)
-      if (rows.length === 0 || sent >= 100_000) return controller.close()
-      beforeId = rows[rows.length - 1]!.id
-      sent += rows.length
-      const view = rows.map((r) => logView(r, admin) as Record<string, unknown>)
-      controller.enqueue(
-        encoder.encode(view.map((r) => columns.map((c) => csvCell(c === 'created_at' ? new Date(Number(r.created_at) * 1000).toISOString() : r[c])).join(',')).join('\n') + '\n')
-      )
+      if (sentIds.size >= EXPORT_CAP) return controller.close()
+      if (!inArchive) {
+        const rows = await db
+          .select()
+          .from(logs)
+          .where(and(logFilter(q, scope), beforeId !== undefined ? lt(logs.id, beforeId) : undefined))
+          .orderBy(desc(logs.id))
+          .limit(EXPORT_CHUNK)
+        if (rows.length > 0) {
+          beforeId = rows[rows.length - 1]!.id
+          return emit(controller, rows)
+        }
+        if (!bucket) return controller.close()
+        inArchive = true
+        hidden = scope.hiddenUsers ? await scope.hiddenUsers() : hidden
+      }
+      while (pending.length === 0) {
+        const obj = await nextObject(env.DB, q.start_timestamp || undefined, q.end_timestamp || undefined, cursor)
+        if (!obj) return controller.close()
+        cursor = { maxId: obj.max_id, key: obj.key }
+        pending = (await readObject(bucket!, obj.key)).filter((r) => !sentIds.has(r.id) && matchesFilter(r, q, scope, hidden))
+      }
+      emit(controller, pending.splice(0, EXPORT_CHUNK))
     },
   })
 }

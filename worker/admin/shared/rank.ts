@@ -19,3 +19,10 @@ export function withinRank(actor: SessionUser, userColumn: SQLiteColumn): SQL | 
   if (actor.role >= ROLE.ROOT) return undefined
   return sql`${userColumn} NOT IN (SELECT id FROM users WHERE role >= ${actor.role} AND id <> ${actor.id})`
 }
+
+/** The same rule in JS, for rows read outside D1 (the log archive): the ids whose rows the actor may not see; empty for root. */
+export async function outrankedIds(db: D1Database, actor: SessionUser): Promise<Set<number>> {
+  if (actor.role >= ROLE.ROOT) return new Set()
+  const { results } = await db.prepare('SELECT id FROM users WHERE role >= ? AND id <> ?').bind(actor.role, actor.id).all<{ id: number }>()
+  return new Set(results.map((r) => r.id))
+}

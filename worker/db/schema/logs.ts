@@ -98,6 +98,28 @@ export const statisticsUsers = sqliteTable(
     quota: integer('quota').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.date, t.userId] }), index('idx_statistics_users_cover').on(t.date, t.userId, t.quota, t.requestCount)]
+
+)
+
+/**
+ * The archive manifest: one row per gzip NDJSON object of log rows in the LOG_ARCHIVE R2 bucket,
+ * written in the same batch that deletes those rows from `logs` (admin/logs/log-archive.ts).
+ */
+export const logArchives = sqliteTable(
+  'log_archives',
+  {
+    key: text('key').primaryKey(),
+    /** Oldest and newest `created_at` of the object's rows (Unix seconds). */
+    fromTs: integer('from_ts').notNull(),
+    toTs: integer('to_ts').notNull(),
+    minId: integer('min_id').notNull(),
+    maxId: integer('max_id').notNull(),
+    rows: integer('rows').notNull(),
+    /** Compressed size in bytes. */
+    bytes: integer('bytes').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('idx_log_archives_to').on(t.toTs, t.fromTs)]
 )
 
 export type Log = typeof logs.$inferSelect

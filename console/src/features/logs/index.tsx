@@ -1,7 +1,7 @@
 /**
  * /panel/log: everyone sees their own logs; admins see all logs (or switch to
  * their own). Filters in the URL, the filtered quota sum, CSV export, the price breakdown of each
- * charge, and — for root — deleting logs before a date.
+ * charge, and — for root — the log budget and archive (logs-budget.tsx) and deleting logs before a date.
  */
 import { useIsFetching, useQueryClient } from '@tanstack/react-query'
 import { getRouteApi } from '@tanstack/react-router'
@@ -11,6 +11,7 @@ import { PageHeader } from '@/components/page-header'
 import { isAdmin, useAuthUser } from '@/stores/auth-store'
 import { ROLE } from '@contract/enums'
 import { logKeys, showsAll, type LogSearch } from './api'
+import { LogsBudget } from './components/logs-budget'
 import { LogsPurgeDialog } from './components/logs-purge-dialog'
 import { LogsStat } from './components/logs-stat'
 import { LogsTable } from './components/logs-table'
@@ -55,6 +56,7 @@ export function Logs() {
           )
         }
       />
+      {root && all && <LogsBudget />}
       <LogsStat
         search={search}
         all={all}

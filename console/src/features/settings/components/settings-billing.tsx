@@ -1,6 +1,6 @@
 /**
- * Operation → Log (consume logging, retention days, and the logs page where root deletes logs
- * before a date), Payment (USD exchange rate, minimum top-up, RechargeDiscount amount → factor) and
+ * Operation → Log (consume logging, retention days, the LogMaxRows budget with the figure its default
+ * comes from, and the logs page where root deletes logs before a date), Payment (USD exchange rate, minimum top-up, RechargeDiscount amount → factor) and
  * Rate (GroupRatio group → multiplier, the same ratios as the user groups).
  */
 import type { ReactNode } from 'react'
@@ -8,6 +8,7 @@ import { Link, useRouter } from '@tanstack/react-router'
 import { ArrowUpRight } from 'lucide-react'
 import { Trans, useTranslation } from 'react-i18next'
 import { z } from 'zod'
+import { DEFAULT_LOG_MAX_ROWS, LOG_BUDGET_BYTES, LOG_ROW_BYTES } from '@contract/log-budget'
 import type { OptionMap } from '../api'
 import { numberMapText, numberText } from '../schema'
 import { compactJson, optionValue, plainCodec, prettyJson } from '../values'
@@ -28,7 +29,7 @@ function PageLink({ path, children }: { path: string; children: ReactNode }) {
   )
 }
 
-const logSchema = z.object({ LogConsumeEnabled: z.boolean(), LogCleanupDays: numberText('LogCleanupDays') })
+const logSchema = z.object({ LogConsumeEnabled: z.boolean(), LogCleanupDays: numberText('LogCleanupDays'), LogMaxRows: numberText('LogMaxRows') })
 const logCodec = plainCodec(logSchema)
 
 export function LogSection({ options }: { options: OptionMap }) {
@@ -52,6 +53,17 @@ export function LogSection({ options }: { options: OptionMap }) {
             label={t('fields.LogCleanupDays.label')}
             description={t('fields.LogCleanupDays.help')}
             suffix={t('units.days')}
+          />
+          <NumberField
+            control={form.control}
+            name="LogMaxRows"
+            label={t('fields.LogMaxRows.label')}
+            description={t('fields.LogMaxRows.help', {
+              rows: DEFAULT_LOG_MAX_ROWS.toLocaleString(),
+              budget: LOG_BUDGET_BYTES / 1e9,
+              bytes: LOG_ROW_BYTES,
+            })}
+            suffix={t('units.rows')}
           />
         </FieldGrid>
       )}
