@@ -28,6 +28,8 @@ export interface RoutedChannel {
   /** Per-channel auto-disable overrides (0 or absent = the global setting). */
   autoDisableThreshold?: number
   autoDisableWindow?: number
+  /** The channel's proxy URL (channel-network.ts); absent = direct. */
+  proxy?: string
 }
 
 export interface GroupIndex {
@@ -92,6 +94,7 @@ export function buildRoutingTable(rows: Record<string, any>[], disabledKeys: Rea
       headers: parseJsonObject<string>(r.model_headers ?? ''),
       customParameter: parseJsonObject<unknown>(r.custom_parameter ?? ''),
       models: splitList(r.models ?? ''),
+      ...(r.proxy ? { proxy: String(r.proxy) } : {}),
     }
     table.channels[ch.id] = ch
     for (const group of splitList(r.group ?? '')) {
