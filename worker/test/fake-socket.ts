@@ -52,8 +52,9 @@ export function fakeNetwork(): FakeNetwork {
         next.set(out)
         next.set(chunk, out.length)
         out = next
-        for (const w of waiters.splice(0)) if (out.length >= w.n) w.resolve()
-        else waiters.push(w)
+        for (const w of waiters.splice(0))
+          if (out.length >= w.n) w.resolve()
+          else waiters.push(w)
       },
     })
     const socket = (readable: ReadableStream<Uint8Array>, w: WritableStream<Uint8Array>): Socket =>

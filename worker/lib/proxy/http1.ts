@@ -11,7 +11,18 @@ const HEAD_END = new Uint8Array([13, 10, 13, 10])
 const MAX_HEAD = 64 * 1024
 const MAX_LINE = 8 * 1024
 /** Hop-by-hop headers the caller's request may carry; this module writes its own framing. */
-const HOP_BY_HOP = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'te', 'upgrade', 'proxy-authorization', 'proxy-connection', 'accept-encoding'])
+const HOP_BY_HOP = new Set([
+  'host',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'content-length',
+  'te',
+  'upgrade',
+  'proxy-authorization',
+  'proxy-connection',
+  'accept-encoding',
+])
 
 export interface RequestForm {
   /** Absolute-form request target (`POST http://host/path HTTP/1.1`): a plain-http supplier through an HTTP proxy. */

@@ -13,9 +13,7 @@ describe('HTTP CONNECT', () => {
     const opening = openThroughProxy(parseProxy('http://us%40r:p%3Ass@proxy.example:3128'), supplier, net.connect, () => undefined)
     const far = net.far[0]!
     await far.waitFor(1)
-    expect(far.written()).toBe(
-      `CONNECT api.openai.com:443 HTTP/1.1\r\nhost: api.openai.com:443\r\nproxy-authorization: Basic ${btoa('us@r:p:ss')}\r\n\r\n`
-    )
+    expect(far.written()).toBe(`CONNECT api.openai.com:443 HTTP/1.1\r\nhost: api.openai.com:443\r\nproxy-authorization: Basic ${btoa('us@r:p:ss')}\r\n\r\n`)
     await far.send('HTTP/1.1 200 Connection established\r\n\r\n')
     await opening
     expect(net.connects).toEqual([{ address: { hostname: 'proxy.example', port: 3128 }, options: { secureTransport: 'starttls', allowHalfOpen: false } }])

@@ -64,7 +64,8 @@ export async function openThroughProxy(proxy: ProxyConfig, target: Target, conne
     onSocket(socket)
     return { ...streams(socket), absolute: auth ? { 'proxy-authorization': auth } : {} }
   }
-  if (proxy.scheme === 'https') throw new ProxyError('an https:// proxy carries only http:// suppliers here (no TLS inside TLS on Workers sockets); use an http:// or socks5:// proxy')
+  if (proxy.scheme === 'https')
+    throw new ProxyError('an https:// proxy carries only http:// suppliers here (no TLS inside TLS on Workers sockets); use an http:// or socks5:// proxy')
   const socket = connect({ hostname: proxy.host, port: proxy.port }, { secureTransport: target.tls ? 'starttls' : 'off', allowHalfOpen: false })
   onSocket(socket)
   const conn = streams(socket)
