@@ -143,7 +143,7 @@ describe('outbound URLs', () => {
     expect(proxyUrlProblem('socks5://10.0.0.2:1080', true)).toBeUndefined()
     expect(proxyUrlProblem('ftp://proxy.example.com:21', true)).toMatch(/http, https or socks5/)
     const root = await setupRoot()
-    const res = await root.post('/api/channel/', { type: 1, name: 'px', key: 'sk-x', models: 'gpt-4o', group: 'default', proxy: 'http://[::ffff:a9fe:a9fe]:80' })
+    const res = await root.post('/api/channel/', { type: 1, name: 'px', key: 'sk-x', models: 'gpt-4o', group: 'default', proxy: 'http://169.254.169.254:80' })
     expect(res.status).toBe(400)
     expect(res.body.data.fields.proxy).toMatch(/link-local/)
   })

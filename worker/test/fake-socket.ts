@@ -6,7 +6,7 @@
  */
 import type { Connect } from '../lib/proxy/tunnel'
 
-export interface FarEnd {
+interface FarEnd {
   /** Bytes the code wrote, as one string (latin1). */
   written(): string
   /** Raw bytes the code wrote. */
@@ -18,7 +18,7 @@ export interface FarEnd {
   closed: boolean
 }
 
-export interface FakeNetwork {
+interface FakeNetwork {
   connect: Connect
   connects: { address: SocketAddress; options: SocketOptions }[]
   tls: (TlsOptions | undefined)[]

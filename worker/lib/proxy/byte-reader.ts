@@ -10,11 +10,6 @@ export class ByteReader {
 
   constructor(private readonly reader: ReadableStreamDefaultReader<Uint8Array>) {}
 
-  /** Bytes already read from the stream and not yet consumed. */
-  get buffered(): number {
-    return this.buf.length
-  }
-
   /** Reads one more chunk into the buffer; false at the end of the stream. */
   async fill(): Promise<boolean> {
     if (this.ended) return false

@@ -24,7 +24,7 @@ const HOP_BY_HOP = new Set([
   'accept-encoding',
 ])
 
-export interface RequestForm {
+interface RequestForm {
   /** Absolute-form request target (`POST http://host/path HTTP/1.1`): a plain-http supplier through an HTTP proxy. */
   absolute?: boolean
   /** Extra header lines, e.g. Proxy-Authorization for the absolute form. */
@@ -50,14 +50,14 @@ export async function encodeRequest(request: Request, form: RequestForm = {}): P
   return out
 }
 
-export interface ResponseHead {
+interface ResponseHead {
   status: number
   statusText: string
   headers: Headers
 }
 
 /** Parses a status line and header block (`what` names the party in errors). */
-export function parseHead(bytes: Uint8Array, what: string): ResponseHead {
+function parseHead(bytes: Uint8Array, what: string): ResponseHead {
   const text = new TextDecoder('latin1').decode(bytes)
   const [statusLine = '', ...lines] = text.split('\r\n')
   const m = /^HTTP\/1\.[01] (\d{3})(?: (.*))?$/.exec(statusLine)

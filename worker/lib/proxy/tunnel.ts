@@ -19,7 +19,7 @@ export class ProxyError extends Error {}
 
 export type Connect = (address: SocketAddress, options: SocketOptions) => Socket
 
-export interface ProxyConfig {
+interface ProxyConfig {
   scheme: 'http' | 'https' | 'socks5'
   host: string
   port: number
@@ -27,14 +27,14 @@ export interface ProxyConfig {
   password?: string
 }
 
-export interface Target {
+interface Target {
   host: string
   port: number
   tls: boolean
 }
 
 /** An open connection to write the request on and read the answer from. */
-export interface Conn {
+interface Conn {
   socket: Socket
   reader: ByteReader
   writer: WritableStreamDefaultWriter<Uint8Array>
