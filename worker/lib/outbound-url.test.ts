@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { setupRoot } from '../test/client'
-import { outboundUrlProblem, userUrlProblem } from './outbound-url'
+import { outboundUrlProblem, proxyUrlProblem, userUrlProblem } from './outbound-url'
 
 describe('outbound URLs', () => {
   it('refuses link-local, metadata, private (unless allowed), odd schemes, queries and credentials', () => {
@@ -133,5 +133,18 @@ describe('outbound URLs', () => {
     expect(res.body.data.fields.base_url).toMatch(/link-local/)
     const remote = await root.get('/api/prices/remote?url=http://10.0.0.8/prices.json')
     expect(remote.status).toBe(400)
+  })
+
+  it('a channel proxy follows the base URL host rules, with credentials and socks5 allowed', async () => {
+    expect(proxyUrlProblem('socks5://user:pa%20ss@proxy.example.com:1080', false)).toBeUndefined()
+    expect(proxyUrlProblem('http://127.0.0.1:3128', false)).toBeUndefined()
+    expect(proxyUrlProblem('http://169.254.169.254:80', true)).toMatch(/link-local/)
+    expect(proxyUrlProblem('socks5://10.0.0.2:1080', false)).toMatch(/private network/)
+    expect(proxyUrlProblem('socks5://10.0.0.2:1080', true)).toBeUndefined()
+    expect(proxyUrlProblem('ftp://proxy.example.com:21', true)).toMatch(/http, https or socks5/)
+    const root = await setupRoot()
+    const res = await root.post('/api/channel/', { type: 1, name: 'px', key: 'sk-x', models: 'gpt-4o', group: 'default', proxy: 'http://169.254.169.254:80' })
+    expect(res.status).toBe(400)
+    expect(res.body.data.fields.proxy).toMatch(/link-local/)
   })
 })

@@ -27,6 +27,11 @@ export function outboundUrlProblem(raw: string, allowPrivate: boolean): string |
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'must be an http(s) URL'
   if (url.search || url.hash) return 'must not carry a query or fragment'
   if (url.username || url.password) return 'must not carry credentials'
+  return hostProblem(url, allowPrivate)
+}
+
+/** The host rules of administrators' URLs: no metadata, unspecified or link-local host; private only when allowed. */
+function hostProblem(url: URL, allowPrivate: boolean): string | undefined {
   const host = bareHost(url)
   if (METADATA_NAMES.has(host)) return 'must not point at a cloud metadata service'
   const cls = addressClass(host)
@@ -34,6 +39,24 @@ export function outboundUrlProblem(raw: string, allowPrivate: boolean): string |
   if (cls === 'link-local') return 'must not point at a link-local address'
   if (cls === 'private' && !allowPrivate) return PRIVATE_PROBLEM
   return undefined
+}
+
+/**
+ * What is wrong with `raw` as a channel's proxy (undefined when it is fine): http, https or
+ * socks5(h) with a host and port, credentials allowed, and the same host rules as base URLs — the
+ * proxy is where the gateway's connection goes.
+ */
+export function proxyUrlProblem(raw: string, allowPrivate: boolean): string | undefined {
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    return 'must be a valid URL'
+  }
+  if (!['http:', 'https:', 'socks5:', 'socks5h:'].includes(url.protocol)) return 'must be an http, https or socks5 URL'
+  if (!url.hostname) return 'must name a host'
+  if ((url.pathname && url.pathname !== '/') || url.search || url.hash) return 'must be only scheme, host and port'
+  return hostProblem(url, allowPrivate)
 }
 
 /** Names that only ever reach this machine, the local network or a cloud's internal services. */
@@ -69,13 +92,13 @@ export function userUrlProblem(raw: string): string | undefined {
 
 export const privateUpstreamsAllowed = (env: Env) => config(env).allowPrivateUpstreams
 
-/** Refuse (400 on `field`) any line of `value` that is not an allowed outbound URL. */
-export function assertOutboundUrls(env: Env, value: string, field: string) {
+/** Refuse (400 on `field`) any line of `value` that is not an allowed outbound URL (`check`: which kind). */
+export function assertOutboundUrls(env: Env, value: string, field: string, check = outboundUrlProblem) {
   for (const line of value
     .split('\n')
     .map((l) => l.trim())
     .filter(Boolean)) {
-    const problem = outboundUrlProblem(line, privateUpstreamsAllowed(env))
+    const problem = check(line, privateUpstreamsAllowed(env))
     if (problem) throw new ApiError(400, `${field}: ${problem}`, { data: { fields: { [field]: problem } } })
   }
 }

@@ -42,6 +42,7 @@ import { RelayUsage } from './relay-usage'
 import { RelayMoney } from './relay-money'
 import { planReservation, withOutputLimit, type ReservationPlan } from './reservation'
 import { callUpstream, withChannelParameters } from './upstream'
+import { channelNetwork } from './channel-network'
 import { supplierMessage } from './supplier-error'
 import { adaptAnswer, useChatBody } from './inbound/relay-hook'
 import { passHeaders, withModel } from './upstream'
@@ -274,7 +275,7 @@ class RelayRun {
       stream: this.input.stream,
       includeUsage: this.input.includeUsage,
     }
-    const result = await callUpstream(adapter, call, channel, this.settings.int('UpstreamTimeoutSeconds') * 1000, this.env.DIRECT_NETWORK)
+    const result = await callUpstream(adapter, call, channel, this.settings.int('UpstreamTimeoutSeconds') * 1000, channelNetwork(this.env, channel))
     this.mark(`upstream-${this.attempts}`)
     if (!result.ok) return { failure: { status: result.status, error: result.error } }
 

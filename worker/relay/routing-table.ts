@@ -30,6 +30,8 @@ export interface RoutedChannel {
   /** Per-channel auto-disable overrides (0 or absent = the global setting). */
   autoDisableThreshold?: number
   autoDisableWindow?: number
+  /** The channel's proxy URL (channel-network.ts); absent = direct. */
+  proxy?: string
 }
 
 export interface GroupIndex {
@@ -95,6 +97,7 @@ export function buildRoutingTable(rows: Record<string, any>[], disabledKeys: Rea
       customParameter: parseJsonObject<unknown>(r.custom_parameter ?? ''),
       plugin: parsePlugin(String(r.plugin ?? '')),
       models: splitList(r.models ?? ''),
+      ...(r.proxy ? { proxy: String(r.proxy) } : {}),
     }
     table.channels[ch.id] = ch
     for (const group of splitList(r.group ?? '')) {

@@ -6,6 +6,11 @@ import { openAIBaseAdapter } from '../providers/openai/adapter'
 import type { ProviderAdapter } from '../providers/types'
 import type { RoutedChannel } from './routing-table'
 import { callUpstream } from './upstream'
+import { env } from 'cloudflare:workers'
+import { ProxyError } from '../lib/proxy/tunnel'
+import { channelNetwork } from './channel-network'
+import { decideFailure } from './retry-policy'
+import { buildRoutingTable } from './routing-table'
 
 const routed: RoutedChannel = {
   id: 1,
@@ -67,5 +72,23 @@ describe('callUpstream through a network binding (npm start: env.DIRECT_NETWORK)
     const out = await callUpstream(adapter, chatCall(), routed, 50, fetcher)
     expect(out).toMatchObject({ ok: false, status: -1, error: { type: 'timeout' } })
     expect(seen[0]!.signal?.aborted).toBe(true)
+  })
+})
+
+describe('callUpstream through a channel proxy', () => {
+  it('reports a failing proxy as a retryable channel failure with its reason', async () => {
+    const proxyNet = { fetch: () => Promise.reject(new ProxyError('proxy refused CONNECT: 407 Proxy Authentication Required')) }
+    const out = await callUpstream(openAIBaseAdapter({ defaultBaseUrl: '' }), chatCall(), routed, 1000, proxyNet)
+    expect(out).toEqual({ ok: false, status: 0, error: { message: 'proxy refused CONNECT: 407 Proxy Authentication Required', type: 'proxy_error' } })
+    if (out.ok) return
+    expect(decideFailure(out, [])).toMatchObject({ retry: true, freeze: true })
+  })
+
+  it('the relay, tests and balance queries take the channel proxy from the routing table', async () => {
+    const ch = buildRoutingTable([{ id: 7, type: 8, name: 'p', key: 'k', models: 'm', group: 'default', proxy: 'socks5://127.0.0.1:1080' }]).channels[7]!
+    expect(ch.proxy).toBe('socks5://127.0.0.1:1080')
+    const refused = channelNetwork(env, { proxy: 'http://169.254.169.254:80' })
+    await expect(refused!.fetch('https://api.openai.com/v1/models')).rejects.toThrow("the channel's proxy must not point at a link-local address")
+    expect(channelNetwork(env, { proxy: '' })).toBeUndefined()
   })
 })

@@ -8,6 +8,8 @@ import { readCapped } from '../providers/url'
 import { ApiError } from '../lib/errors'
 import type { RoutedChannel } from './routing-table'
 import { pluginHeaders } from '../providers/plugins'
+import type { Network } from '../lib/proxy/proxy-fetch'
+import { ProxyError } from '../lib/proxy/tunnel'
 
 export type UpstreamOutcome = { ok: true; response: Response } | { ok: false; status: number; error: UpstreamError }
 
@@ -19,10 +21,11 @@ export function withChannelParameters(json: Record<string, unknown> | undefined,
 }
 
 /**
- * `network`: the fetcher that carries the call — `env.DIRECT_NETWORK` under `npm start` (see
- * worker/env.ts), otherwise the runtime's global `fetch`.
+ * `network`: what carries the call (channel-network.ts) — the channel's proxy, `env.DIRECT_NETWORK`
+ * under `npm start` (see worker/env.ts), otherwise the runtime's global `fetch`. A failing proxy is
+ * this channel's failure (status 0, type proxy_error) like a failing connection.
  */
-export async function callUpstream(adapter: ProviderAdapter, call: RelayCall, channel: RoutedChannel, timeoutMs: number, network?: Fetcher): Promise<UpstreamOutcome> {
+export async function callUpstream(adapter: ProviderAdapter, call: RelayCall, channel: RoutedChannel, timeoutMs: number, network?: Network): Promise<UpstreamOutcome> {
   let request: Request
   try {
     request = await adapter.buildRequest(call, channel)
@@ -49,6 +52,7 @@ export async function callUpstream(adapter: ProviderAdapter, call: RelayCall, ch
     response = await (network ? network.fetch(request, { signal: abort.signal }) : fetch(request, { signal: abort.signal }))
   } catch (err) {
     if (abort.signal.aborted) return { ok: false, status: -1, error: { message: `upstream did not answer within ${timeoutMs / 1000} s`, type: 'timeout' } }
+    if (err instanceof ProxyError) return { ok: false, status: 0, error: { message: err.message, type: 'proxy_error' } }
     return { ok: false, status: 0, error: { message: `upstream connection failed: ${(err as Error).message}`, type: 'network_error' } }
   } finally {
     timeout?.removeEventListener('abort', onTimeout)

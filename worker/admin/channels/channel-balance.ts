@@ -8,6 +8,7 @@ import { channels, type Channel } from '../../db/schema'
 import { ApiError } from '../../lib/errors'
 import { nowSeconds } from '../../lib/time'
 import { CHANNEL_TYPES, channelType } from '../../providers/registry'
+import { channelNetwork } from '../../relay/channel-network'
 
 const TIMEOUT_MS = 15_000
 
@@ -15,9 +16,11 @@ export async function refreshBalance(env: Env, channel: Channel): Promise<number
   const type = channelType(channel.type)
   if (!type?.balance) throw new ApiError(400, `${type?.name ?? 'This channel type'} does not expose a balance`)
   const info = { id: channel.id, type: channel.type, name: channel.name, key: channel.key.split('\n')[0]!.trim(), baseUrl: channel.baseUrl, other: channel.other }
+  // The channel's proxy when it has one, like its relay calls (npm start: the direct network binding).
+  const network = channelNetwork(env, channel)
   const bodies = await Promise.all(
     type.balance.requests(info, type.defaultBaseUrl).map(async (req) => {
-      const res = await fetch(req, { signal: AbortSignal.timeout(TIMEOUT_MS) }).catch((err: Error) => {
+      const res = await (network ?? globalThis).fetch(req, { signal: AbortSignal.timeout(TIMEOUT_MS) }).catch((err: Error) => {
         throw new ApiError(502, `Balance query failed: ${err.message}`)
       })
       if (!res.ok) throw new ApiError(502, `Balance query failed: the supplier answered ${res.status}`)

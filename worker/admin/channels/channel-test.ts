@@ -17,6 +17,7 @@ import { channelDisabled, channelEnabled, disableKey } from '../../relay/channel
 import type { PoolKey } from '../../relay/key-pool'
 import { mapModel } from '../../relay/select-channel'
 import { callUpstream } from '../../relay/upstream'
+import { channelNetwork } from '../../relay/channel-network'
 import { nowSeconds } from '../../lib/time'
 import { getSettings } from '../../settings/store'
 
@@ -52,7 +53,7 @@ export async function testChannel(env: Env, channel: Channel, requestedModel?: s
     { op: 'chat', model: upstream, json: { model: upstream, messages: [{ role: 'user', content: 'hi' }], max_tokens: 16 }, stream: false, includeUsage: false },
     routed,
     TEST_TIMEOUT_MS,
-    env.DIRECT_NETWORK
+    channelNetwork(env, routed)
   )
   let outcome: TestResult
   if (result.ok) {
@@ -104,6 +105,7 @@ function snake(ch: Channel): Record<string, unknown> {
     models: ch.models,
     group: ch.group,
     key_mode: ch.keyMode,
+    proxy: ch.proxy,
   }
 }
 

@@ -10,7 +10,7 @@ import { Hono } from 'hono'
 import { z } from 'zod'
 import { adminRoute } from '../../middleware/access'
 import { ApiError } from '../../lib/errors'
-import { assertOutboundUrls } from '../../lib/outbound-url'
+import { assertOutboundUrls, proxyUrlProblem } from '../../lib/outbound-url'
 import { ok } from '../../lib/respond'
 import { idParam, validate } from '../../lib/validate'
 import { stepUpFresh } from '../auth/step-up'
@@ -121,6 +121,7 @@ export const channelRoutes = new Hono<HonoEnv>()
   )
   .post('/channel/', adminRoute, validate('json', channelFields), async (c) => {
     assertOutboundUrls(c.env, c.req.valid('json').base_url, 'base_url')
+    assertOutboundUrls(c.env, c.req.valid('json').proxy, 'proxy', proxyUrlProblem)
     const created = await createChannels(c.env, c.req.valid('json'))
     return ok(
       c,
@@ -133,6 +134,7 @@ export const channelRoutes = new Hono<HonoEnv>()
     const body = c.req.valid('json')
     const actor = c.get('user')!
     assertOutboundUrls(c.env, body.base_url, 'base_url')
+    assertOutboundUrls(c.env, body.proxy, 'proxy', proxyUrlProblem)
     const before = await getChannel(c.env, body.id)
     assertBaseUrlChangeAllowed(actor, before, body)
     const after = await updateChannel(c.env, body.id, body)
