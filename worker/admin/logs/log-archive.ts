@@ -35,8 +35,7 @@ function dayPrefix(ts: number): string {
 }
 
 /** The deterministic key of an hour's rows of one batch: the same rows always land on the same key. */
-const objectKey = (hour: number, minId: number, maxId: number) =>
-  `${dayPrefix(hour)}${pad(new Date(hour * 1000).getUTCHours(), 2)}/${pad(minId, 12)}-${pad(maxId, 12)}.ndjson.gz`
+const objectKey = (hour: number, minId: number, maxId: number) => `${dayPrefix(hour)}${pad(new Date(hour * 1000).getUTCHours(), 2)}/${pad(minId, 12)}-${pad(maxId, 12)}.ndjson.gz`
 
 /** What `GET /api/log/archive/download` accepts: object keys only, never a manifest or another prefix. */
 export const OBJECT_KEY = /^logs\/\d{4}\/\d{2}\/\d{2}\/\d{2}\/\d{12}-\d{12}(~\d+)?\.ndjson\.gz$/

@@ -98,7 +98,6 @@ export const statisticsUsers = sqliteTable(
     quota: integer('quota').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.date, t.userId] }), index('idx_statistics_users_cover').on(t.date, t.userId, t.quota, t.requestCount)]
-
 )
 
 /**
