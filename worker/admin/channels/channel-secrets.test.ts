@@ -110,6 +110,25 @@ describe('a saved channel key stays with its base URL', () => {
     expect(sawSecretAt(ATTACKER)).toBe(true)
   })
 
+  it('lets only root put a proxy in front of a kept key; removing one or typing the key is allowed', async () => {
+    const { root, admin, channelId } = await rootAndAdmin()
+    const proxied = await admin.put('/api/channel/', { ...form, id: channelId, key: '', proxy: 'http://198.51.100.9:3128' })
+    expect(proxied.status).toBe(403)
+    expect(proxied.body.message).toContain('Only root can change the proxy while keeping the saved key')
+    expect((await root.get(`/api/channel/${channelId}`)).body.data.proxy).toBe('')
+    expect((await root.put('/api/channel/', { ...form, id: channelId, key: '', proxy: 'http://198.51.100.9:3128' })).status).toBe(200)
+    expect((await admin.put('/api/channel/', { ...form, id: channelId, key: '', proxy: 'socks5://198.51.100.10:1080' })).status).toBe(403)
+    expect((await admin.put('/api/channel/', { ...form, id: channelId, key: '', proxy: 'http://198.51.100.9:3128', name: 'kept' })).status).toBe(200)
+    expect((await admin.put('/api/channel/', { ...form, id: channelId, key: '', proxy: '' })).status).toBe(200)
+    expect((await admin.put('/api/channel/', { ...form, id: channelId, key: 'admin-own-key-0123456789', proxy: 'socks5://198.51.100.10:1080' })).status).toBe(200)
+    const { results } = await env.DB.prepare('SELECT content FROM logs WHERE type = 3 AND content LIKE ? ORDER BY id').bind('%updated channel%').all<{ content: string }>()
+    expect(results.map((r) => r.content.split(': ')[1])).toEqual([
+      'key unchanged, base URL unchanged, proxy set',
+      'key unchanged, base URL unchanged, proxy changed',
+      'key changed, base URL unchanged, proxy set',
+    ])
+  })
+
   it('lets only root move a kept key to another base URL, and audits key and base URL changes without the key', async () => {
     const { root, admin, channelId } = await rootAndAdmin()
     const ip = { headers: { 'cf-connecting-ip': '203.0.113.7' } }

@@ -3,8 +3,9 @@
  * reads keys in clear, so an admin must not be able to point a stored key at a host of their
  * choosing: the live model list with a saved channel's key always goes to that channel's stored
  * base URL and type (another one needs the key typed again, or root), and changing a channel's
- * base URL while keeping its stored key is root's alone. Changes of a key or base URL leave a
- * manage-log row (changed or unchanged, never the key).
+ * base URL or its proxy while keeping its stored key is root's alone (a proxy reads the key of an
+ * http:// supplier). Changes of a key, base URL or proxy leave a manage-log row (changed or
+ * unchanged, never the key).
  */
 import { ApiError } from '../../lib/errors'
 import { ROLE, type SessionUser } from '../../env'
@@ -17,6 +18,7 @@ const sameBaseUrl = (a: string, b: string) => a.split('\n')[0]!.trim().replace(/
 
 const STORED_KEY_ELSEWHERE = 'Only root can send a saved channel key to another base URL or channel type; type the key again to use a different one'
 const BASE_URL_KEEPS_KEY = 'Only root can change the base URL while keeping the saved key; type the key again to change the base URL'
+const PROXY_KEEPS_KEY = 'Only root can change the proxy while keeping the saved key; type the key again to change the proxy'
 
 /**
  * The channel to ask for its model list. A typed key goes where the form says; a saved channel's
@@ -34,20 +36,25 @@ export function modelsListTarget(actor: SessionUser, body: { type: number; key: 
   return { id: stored.id, type: stored.type, name: stored.name, key, baseUrl: stored.baseUrl, other: stored.other }
 }
 
-/** An update that keeps the stored key (empty key field) may change the base URL only for root. */
-export function assertBaseUrlChangeAllowed(actor: SessionUser, current: Channel, update: { key: string; base_url: string }) {
-  if (update.key || actor.role >= ROLE.ROOT || sameBaseUrl(update.base_url, current.baseUrl)) return
-  throw new ApiError(403, BASE_URL_KEEPS_KEY, { data: { fields: { base_url: BASE_URL_KEEPS_KEY } } })
+/** An update that keeps the stored key (empty key field) may change the base URL or the proxy only for root. */
+export function assertBaseUrlChangeAllowed(actor: SessionUser, current: Channel, update: { key: string; base_url: string; proxy: string }) {
+  if (update.key || actor.role >= ROLE.ROOT) return
+  if (!sameBaseUrl(update.base_url, current.baseUrl)) throw new ApiError(403, BASE_URL_KEEPS_KEY, { data: { fields: { base_url: BASE_URL_KEEPS_KEY } } })
+  // Removing a proxy sends the key only to its own base URL; setting or changing one is root's.
+  const proxy = update.proxy.trim()
+  if (proxy !== '' && proxy !== current.proxy.trim()) throw new ApiError(403, PROXY_KEEPS_KEY, { data: { fields: { proxy: PROXY_KEEPS_KEY } } })
 }
 
 /** A manage-log row when an update changed the key or the base URL (the key itself is never written). */
 export async function auditChannelUpdate(env: Env, actor: SessionUser, before: Channel, after: Channel, sourceIp: string) {
   const keyChanged = before.key !== after.key
   const baseUrlChanged = before.baseUrl !== after.baseUrl
-  if (!keyChanged && !baseUrlChanged) return
+  const proxyChanged = before.proxy !== after.proxy
+  if (!keyChanged && !baseUrlChanged && !proxyChanged) return
   const parts = [
     keyChanged ? 'key changed' : 'key unchanged',
     baseUrlChanged ? `base URL ${before.baseUrl || '(default)'} → ${after.baseUrl || '(default)'}` : 'base URL unchanged',
+    ...(proxyChanged ? [`proxy ${before.proxy ? 'changed' : 'set'}`] : []),
   ]
   await auditLog(
     env,
@@ -60,6 +67,7 @@ export async function auditChannelUpdate(env: Env, actor: SessionUser, before: C
       base_url_changed: baseUrlChanged,
       base_url_before: before.baseUrl,
       base_url_after: after.baseUrl,
+      proxy_changed: proxyChanged,
     },
     sourceIp
   )
