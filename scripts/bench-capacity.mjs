@@ -1,0 +1,212 @@
+#!/usr/bin/env node
+/**
+ * Capacity benchmark (`npm run bench:capacity`): days of log traffic in minutes, through the real
+ * retention and archive code. A fresh local gateway (bench/gateway.mjs: workerd, local D1 and R2)
+ * gets a small LogMaxRows; then each simulated hour gets its share of the day's requests as log
+ * rows (copies of a real relay row, created_at spread over that hour, inserted in one statement)
+ * and one `POST /api/log/retention/run` — what the hourly cron runs in production. While a run is
+ * busy, real relay requests (mock supplier) are timed; the same number of requests right after the
+ * run gives the figure without retention. Writes the "capacity" block of BENCHMARKS.md: peak rows
+ * against LogMaxRows, peak database bytes, rows archived and deleted, objects written, retention
+ * time, and relay p50/p99 with and without a run in progress.
+ *
+ * Options (env): CAPACITY_DAYS (3), CAPACITY_RATE requests a day (50000), CAPACITY_MAX_ROWS (20000).
+ */
+import { execFileSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { startMockUpstream } from './mock-upstream.mjs'
+import { chatBody, startBenchGateway } from './bench/gateway.mjs'
+import { api } from './bench/console-api.mjs'
+import { percentile } from './bench/measure.mjs'
+import { writeBlock } from './bench/report.mjs'
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const DAYS = Number(process.env.CAPACITY_DAYS ?? 3)
+const RATE = Number(process.env.CAPACITY_RATE ?? 50_000)
+const MAX_ROWS = Number(process.env.CAPACITY_MAX_ROWS ?? 20_000)
+/** Relay requests in flight at once while a retention run is timed (a couple of busy clients). */
+const PROBES = 2
+const WARMUP = 30
+
+/** One relay request, its wall time in ms (null when it was refused). */
+async function relay(url, key) {
+  const t = performance.now()
+  const res = await fetch(`${url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    body: chatBody(false),
+  })
+  await res.arrayBuffer()
+  return res.ok ? performance.now() - t : null
+}
+
+/** PROBES clients sending relay requests back to back until `busy()` turns false or `count` are done. */
+async function probe(url, key, { busy = () => true, count = Number.POSITIVE_INFINITY } = {}) {
+  const times = []
+  let failed = 0
+  let sent = 0
+  const client = async () => {
+    while (busy() && sent < count) {
+      sent++
+      const ms = await relay(url, key)
+      if (ms === null) failed++
+      else times.push(ms)
+    }
+  }
+  await Promise.all(Array.from({ length: PROBES }, client))
+  return { times, failed }
+}
+
+/** A real relay row to copy: the wallet writes it behind the answer, so wait for it. */
+async function templateRow(db) {
+  const deadline = Date.now() + 60_000
+  while (Date.now() < deadline) {
+    const row = await db.prepare('SELECT * FROM logs WHERE type = 2 ORDER BY id DESC LIMIT 1').first()
+    if (row) return row
+    await new Promise((r) => setTimeout(r, 250))
+  }
+  throw new Error('no relay log row was written')
+}
+
+/**
+ * `count` copies of the template row, created_at spread evenly over the hour starting at `hour`. The
+ * template's values are bound, not read from its row: retention archives that row in its turn.
+ */
+function insertHour(db, template, hour, count) {
+  const cols = Object.keys(template).filter((c) => c !== 'id' && c !== 'created_at' && c !== 'request_id')
+  return db
+    .prepare(
+      `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ?1 - 1)
+       INSERT INTO logs (${cols.map((c) => `"${c}"`).join(', ')}, created_at, request_id)
+       SELECT ${cols.map((_, j) => `?${j + 3}`).join(', ')}, ?2 + i * 3600 / ?1, 'cap-' || ?2 || '-' || i FROM n`
+    )
+    .bind(count, hour, ...cols.map((c) => template[c]))
+    .run()
+}
+
+const stats = (times) => {
+  const sorted = [...times].sort((a, b) => a - b)
+  return { n: sorted.length, p50: percentile(sorted, 50), p99: percentile(sorted, 99) }
+}
+
+async function main() {
+  const started = Date.now()
+  const load = [os.loadavg()[0]]
+  // The server serves the console's assets directory; this benchmark never opens it, so an earlier build will do.
+  if (!existsSync(path.join(root, 'console/dist/index.html')))
+    execFileSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'console/vite.config.ts', '--logLevel', 'error'], {
+      cwd: root,
+      stdio: 'inherit',
+    })
+  const mock = await startMockUpstream({ port: 0 })
+  const gateway = await startBenchGateway(mock.url)
+  try {
+    const base = gateway.url
+    const key = gateway.keys.fast
+    const jar = new Map()
+    await api(base, jar, 'GET', '/api/status')
+    await api(base, jar, 'POST', '/api/user/login', { username: 'bench', password: 'bench-password-1' })
+    await api(base, jar, 'PUT', '/api/option/', { options: { LogMaxRows: String(MAX_ROWS), LogCleanupDays: '0' } })
+    await probe(base, key, { count: WARMUP })
+    const db = await gateway.mf.getD1Database('DB')
+    const template = await templateRow(db)
+
+    const hours = DAYS * 24
+    const perHour = Math.round(RATE / 24)
+    const first = Math.floor(Date.now() / 1000 / 3600) * 3600 - hours * 3600
+    const runs = []
+    const during = { times: [], failed: 0 }
+    const without = { times: [], failed: 0 }
+    let peakRows = 0
+    let peakBytes = 0
+    let inserted = 0
+    for (let h = 0; h < hours; h++) {
+      inserted += (await insertHour(db, template, first + h * 3600, perHour)).meta.changes
+      const status = await api(base, jar, 'GET', '/api/log/retention')
+      const { n: rows } = await db.prepare('SELECT COUNT(*) AS n FROM logs').first()
+      peakRows = Math.max(peakRows, rows)
+      peakBytes = Math.max(peakBytes, status.db_bytes)
+      let busy = true
+      const run = api(base, jar, 'POST', '/api/log/retention/run').finally(() => {
+        busy = false
+      })
+      const [result, probed] = await Promise.all([run, probe(base, key, { busy: () => busy })])
+      runs.push(result)
+      during.times.push(...probed.times)
+      during.failed += probed.failed
+      // The same number of requests with no run in progress, right after it (same machine load).
+      const quiet = await probe(base, key, { count: probed.times.length + probed.failed })
+      without.times.push(...quiet.times)
+      without.failed += quiet.failed
+      process.stdout.write(`\rhour ${h + 1}/${hours}: ${rows.toLocaleString('en')} rows before the run, ${result.archived} archived in ${result.ms} ms   `)
+    }
+    process.stdout.write('\n')
+    load.push(os.loadavg()[0])
+    const archive = await api(base, jar, 'GET', '/api/log/archive?page_size=1')
+    const { n: left, hi } = await db.prepare('SELECT COUNT(*) AS n, MAX(id) AS hi FROM logs').first()
+    writeReport({
+      hours,
+      perHour,
+      inserted,
+      peakRows,
+      peakBytes,
+      archive: archive.total,
+      runs,
+      left,
+      // Ids are never reused (rows go oldest first), so every id up to the highest is in D1 or in the archive.
+      missing: hi - left - archive.total.rows,
+      during: { ...stats(during.times), failed: during.failed },
+      without: { ...stats(without.times), failed: without.failed },
+      seconds: (Date.now() - started) / 1000,
+      load,
+    })
+  } finally {
+    await gateway.stop()
+    await mock.stop()
+  }
+}
+
+function writeReport(r) {
+  const fmt = (n) => Math.round(n).toLocaleString('en')
+  const mb = (b) => `${(b / 1048576).toFixed(1)} MB`
+  const sum = (k) => r.runs.reduce((s, x) => s + x[k], 0)
+  const longest = Math.max(...r.runs.map((x) => x.ms))
+  const lines = [
+    '## Capacity: days of traffic through log retention and the R2 archive',
+    '',
+    `Measured by \`npm run bench:capacity\` (scripts/bench-capacity.mjs) on ${new Date().toISOString().slice(0, 10)}: ${DAYS} simulated day${DAYS === 1 ? '' : 's'} at ${fmt(RATE)} requests a day (${fmt(r.perHour)} log rows an hour, copies of a real relay row with \`created_at\` spread over the hour), LogMaxRows ${fmt(MAX_ROWS)}, LogCleanupDays 0 (the row cap does the work), local D1 and R2 under workerd. After each simulated hour, one \`POST /api/log/retention/run\` (the code the hourly cron runs: \`runRetention\`, \`archiveRows\`), ${r.hours} runs in ${r.seconds.toFixed(0)} s of wall time. Retention reads real time, not the test clock, so only the row cap is exercised, not the age rule.`,
+    '',
+    '| figure | value |',
+    '|---|---|',
+    `| log rows written | ${fmt(r.inserted)} simulated, ${fmt(r.left + r.archive.rows - r.inserted)} more from the real relay requests and the setup |`,
+    `| peak rows in D1 (just before a run) | ${fmt(r.peakRows)} (${((r.peakRows / MAX_ROWS) * 100).toFixed(0)} % of LogMaxRows) |`,
+    `| rows in D1 at the end | ${fmt(r.left)} |`,
+    `| peak database size (D1 \`size_after\`) | ${mb(r.peakBytes)} (${fmt(r.peakBytes)} bytes; SQLite keeps freed pages for reuse, so the file stops growing once the cap holds) |`,
+    `| rows archived / deleted | ${fmt(sum('archived'))} / ${fmt(sum('deleted'))} |`,
+    `| R2 objects written (one per hour of rows and batch) | ${fmt(r.archive.objects)}, ${mb(r.archive.bytes)} gzip NDJSON |`,
+    `| rows neither in D1 nor in the archive | ${fmt(r.missing)} |`,
+    `| retention time, all runs | ${(sum('ms') / 1000).toFixed(1)} s in ${fmt(sum('batches'))} batches; longest run ${fmt(longest)} ms, mean ${fmt(sum('ms') / r.runs.length)} ms |`,
+    '',
+    `Relay latency (non-stream chat, mock supplier, ${PROBES} clients back to back), while a retention run is in progress and for the same number of requests right after it:`,
+    '',
+    '| relay requests | n | p50 ms | p99 ms | failed |',
+    '|---|---|---|---|---|',
+    `| during retention | ${r.during.n} | ${r.during.p50.toFixed(1)} | ${r.during.p99.toFixed(1)} | ${r.during.failed} |`,
+    `| without retention | ${r.without.n} | ${r.without.p50.toFixed(1)} | ${r.without.p99.toFixed(1)} | ${r.without.failed} |`,
+    '',
+    `Here the retention run and the relay requests share one workerd process and one SQLite file, so the run's reads, gzip and deletes compete with the relay directly. Machine: ${os.cpus().length} cores, load average ${r.load.map((l) => l.toFixed(1)).join(' at the start, ')} at the end of the simulation${r.load.some((l) => l > os.cpus().length / 2) ? ' (other work shared the machine: compare the two rows with each other, not with other blocks)' : ''}.`,
+    '',
+  ]
+  writeBlock('capacity', lines.join('\n'))
+  console.log(lines.join('\n'))
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  main().catch((err) => {
+    console.error(err)
+    process.exit(1)
+  })
+}
