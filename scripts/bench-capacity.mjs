@@ -6,9 +6,10 @@
  * rows (copies of a real relay row, created_at spread over that hour, inserted in one statement)
  * and one `POST /api/log/retention/run` — what the hourly cron runs in production. While a run is
  * busy, real relay requests (mock supplier) are timed; the same number of requests right after the
- * run gives the figure without retention. Writes the "capacity" block of BENCHMARKS.md: peak rows
- * against LogMaxRows, peak database bytes, rows archived and deleted, objects written, retention
- * time, and relay p50/p99 with and without a run in progress.
+ * run gives the figure without retention. Then a burst: a day's rows at once and one run, timed the
+ * same way. Writes the "capacity" block of BENCHMARKS.md: peak rows against LogMaxRows, peak
+ * database bytes, rows archived and deleted, objects written, retention time, and relay p50/p99
+ * with and without a run in progress.
  *
  * Options (env): CAPACITY_DAYS (3), CAPACITY_RATE requests a day (50000), CAPACITY_MAX_ROWS (20000).
  */
@@ -46,6 +47,7 @@ async function relay(url, key) {
 /** PROBES clients sending relay requests back to back until `busy()` turns false or `count` are done. */
 async function probe(url, key, { busy = () => true, count = Number.POSITIVE_INFINITY } = {}) {
   const times = []
+  const ends = []
   let failed = 0
   let sent = 0
   const client = async () => {
@@ -54,10 +56,11 @@ async function probe(url, key, { busy = () => true, count = Number.POSITIVE_INFI
       const ms = await relay(url, key)
       if (ms === null) failed++
       else times.push(ms)
+      ends.push(performance.now())
     }
   }
   await Promise.all(Array.from({ length: PROBES }, client))
-  return { times, failed }
+  return { times, ends, failed }
 }
 
 /** A real relay row to copy: the wallet writes it behind the answer, so wait for it. */
@@ -85,6 +88,39 @@ function insertHour(db, template, hour, count) {
     )
     .bind(count, hour, ...cols.map((c) => template[c]))
     .run()
+}
+
+/**
+ * One retention run through the API while PROBES clients send relay requests until it answers;
+ * `alsoDuring` (given the run's start time) times something else sent while it is busy.
+ */
+async function runWhileProbing(base, jar, key, alsoDuring = async () => null) {
+  let busy = true
+  let runEnd = 0
+  const run = api(base, jar, 'POST', '/api/log/retention/run').finally(() => {
+    busy = false
+    runEnd = performance.now()
+  })
+  const [result, probed, also] = await Promise.all([run, probe(base, key, { busy: () => busy }), alsoDuring()])
+  /** Relay requests that answered while the run was still busy. */
+  const beforeEnd = probed.ends.filter((e) => e < runEnd).length
+  return { result, probed, also, beforeEnd }
+}
+
+/**
+ * A day of traffic arriving at once (a burst, or LogMaxRows just lowered): one run that archives a
+ * day's rows, the relay requests sent meanwhile, and a plain D1 read sent from Node to the local
+ * database 50 ms into the run (it shows whether the wait is the relay's or the whole local stack's).
+ */
+async function catchUp(base, jar, key, db, template, hour) {
+  const rows = (await insertHour(db, template, hour, RATE)).meta.changes
+  const { result, probed, also, beforeEnd } = await runWhileProbing(base, jar, key, async () => {
+    await new Promise((r) => setTimeout(r, 50))
+    const t = performance.now()
+    await db.prepare('SELECT COUNT(*) AS n FROM users').first()
+    return performance.now() - t
+  })
+  return { rows, result, relay: { ...stats(probed.times), max: Math.max(0, ...probed.times), failed: probed.failed, beforeEnd }, d1ReadMs: also }
 }
 
 const stats = (times) => {
@@ -123,17 +159,15 @@ async function main() {
     let peakRows = 0
     let peakBytes = 0
     let inserted = 0
+    let answeredDuring = 0
     for (let h = 0; h < hours; h++) {
       inserted += (await insertHour(db, template, first + h * 3600, perHour)).meta.changes
       const status = await api(base, jar, 'GET', '/api/log/retention')
       const { n: rows } = await db.prepare('SELECT COUNT(*) AS n FROM logs').first()
       peakRows = Math.max(peakRows, rows)
       peakBytes = Math.max(peakBytes, status.db_bytes)
-      let busy = true
-      const run = api(base, jar, 'POST', '/api/log/retention/run').finally(() => {
-        busy = false
-      })
-      const [result, probed] = await Promise.all([run, probe(base, key, { busy: () => busy })])
+      const { result, probed, beforeEnd } = await runWhileProbing(base, jar, key)
+      answeredDuring += beforeEnd
       runs.push(result)
       during.times.push(...probed.times)
       during.failed += probed.failed
@@ -144,6 +178,7 @@ async function main() {
       process.stdout.write(`\rhour ${h + 1}/${hours}: ${rows.toLocaleString('en')} rows before the run, ${result.archived} archived in ${result.ms} ms   `)
     }
     process.stdout.write('\n')
+    const burst = await catchUp(base, jar, key, db, template, first + hours * 3600)
     load.push(os.loadavg()[0])
     const archive = await api(base, jar, 'GET', '/api/log/archive?page_size=1')
     const { n: left, hi } = await db.prepare('SELECT COUNT(*) AS n, MAX(id) AS hi FROM logs').first()
@@ -155,11 +190,12 @@ async function main() {
       peakBytes,
       archive: archive.total,
       runs,
+      burst,
       left,
       // Ids are never reused (rows go oldest first), so every id up to the highest is in D1 or in the archive.
       missing: hi - left - archive.total.rows,
-      during: { ...stats(during.times), failed: during.failed },
-      without: { ...stats(without.times), failed: without.failed },
+      during: { ...stats(during.times), max: Math.max(0, ...during.times), failed: during.failed, beforeEnd: answeredDuring },
+      without: { ...stats(without.times), max: Math.max(0, ...without.times), failed: without.failed },
       seconds: (Date.now() - started) / 1000,
       load,
     })
@@ -181,23 +217,27 @@ function writeReport(r) {
     '',
     '| figure | value |',
     '|---|---|',
-    `| log rows written | ${fmt(r.inserted)} simulated, ${fmt(r.left + r.archive.rows - r.inserted)} more from the real relay requests and the setup |`,
-    `| peak rows in D1 (just before a run) | ${fmt(r.peakRows)} (${((r.peakRows / MAX_ROWS) * 100).toFixed(0)} % of LogMaxRows) |`,
+    `| log rows written | ${fmt(r.inserted)} in the simulated hours, ${fmt(r.burst.rows)} in the burst below, ${fmt(r.left + r.archive.rows - r.inserted - r.burst.rows)} from the real relay requests and the setup |`,
+    `| peak rows in D1 (just before an hourly run) | ${fmt(r.peakRows)} (${((r.peakRows / MAX_ROWS) * 100).toFixed(0)} % of LogMaxRows) |`,
     `| rows in D1 at the end | ${fmt(r.left)} |`,
-    `| peak database size (D1 \`size_after\`) | ${mb(r.peakBytes)} (${fmt(r.peakBytes)} bytes; SQLite keeps freed pages for reuse, so the file stops growing once the cap holds) |`,
-    `| rows archived / deleted | ${fmt(sum('archived'))} / ${fmt(sum('deleted'))} |`,
-    `| R2 objects written (one per hour of rows and batch) | ${fmt(r.archive.objects)}, ${mb(r.archive.bytes)} gzip NDJSON |`,
+    `| peak database size (D1 \`size_after\`, hourly) | ${mb(r.peakBytes)} (${fmt(r.peakBytes)} bytes; SQLite reuses the pages deletes free, so the file stops growing once the cap holds) |`,
+    `| rows archived / deleted by the hourly runs | ${fmt(sum('archived'))} / ${fmt(sum('deleted'))} |`,
+    `| retention time, hourly runs | ${(sum('ms') / 1000).toFixed(1)} s in ${fmt(sum('batches'))} batches of ≤ 1,000 rows; longest run ${fmt(longest)} ms, mean ${fmt(sum('ms') / r.runs.length)} ms |`,
+    `| R2 objects written, all runs | ${fmt(r.archive.objects)} (one per hour of rows and batch), ${mb(r.archive.bytes)} gzip NDJSON, ${fmt(r.archive.rows)} rows |`,
     `| rows neither in D1 nor in the archive | ${fmt(r.missing)} |`,
-    `| retention time, all runs | ${(sum('ms') / 1000).toFixed(1)} s in ${fmt(sum('batches'))} batches; longest run ${fmt(longest)} ms, mean ${fmt(sum('ms') / r.runs.length)} ms |`,
     '',
-    `Relay latency (non-stream chat, mock supplier, ${PROBES} clients back to back), while a retention run is in progress and for the same number of requests right after it:`,
+    `Relay latency (non-stream chat, mock supplier, ${PROBES} clients back to back) while an hourly run is in progress, and for the same number of requests right after it:`,
     '',
-    '| relay requests | n | p50 ms | p99 ms | failed |',
-    '|---|---|---|---|---|',
-    `| during retention | ${r.during.n} | ${r.during.p50.toFixed(1)} | ${r.during.p99.toFixed(1)} | ${r.during.failed} |`,
-    `| without retention | ${r.without.n} | ${r.without.p50.toFixed(1)} | ${r.without.p99.toFixed(1)} | ${r.without.failed} |`,
+    '| relay requests | n | p50 ms | p99 ms | max ms | failed |',
+    '|---|---|---|---|---|---|',
+    `| during an hourly run | ${r.during.n} | ${r.during.p50.toFixed(1)} | ${r.during.p99.toFixed(1)} | ${r.during.max.toFixed(1)} | ${r.during.failed} |`,
+    `| without a run | ${r.without.n} | ${r.without.p50.toFixed(1)} | ${r.without.p99.toFixed(1)} | ${r.without.max.toFixed(1)} | ${r.without.failed} |`,
     '',
-    `Here the retention run and the relay requests share one workerd process and one SQLite file, so the run's reads, gzip and deletes compete with the relay directly. Machine: ${os.cpus().length} cores, load average ${r.load.map((l) => l.toFixed(1)).join(' at the start, ')} at the end of the simulation${r.load.some((l) => l > os.cpus().length / 2) ? ' (other work shared the machine: compare the two rows with each other, not with other blocks)' : ''}.`,
+    `Burst: ${fmt(r.burst.rows)} rows (a day's traffic) inserted at once, as after a spike or after LogMaxRows is lowered, then one run: ${fmt(r.burst.result.archived)} rows archived in ${fmt(r.burst.result.ms)} ms (${r.burst.result.batches} batches${r.burst.result.more ? ', stopped by its time budget' : ''}). Relay requests sent meanwhile: ${r.burst.relay.n}, p50 ${r.burst.relay.p50.toFixed(0)} ms, max ${r.burst.relay.max.toFixed(0)} ms. A plain D1 read sent from Node straight to the local database 50 ms into the run took ${fmt(r.burst.d1ReadMs)} ms.`,
+    '',
+    `Of the relay requests sent while a run was busy, ${r.during.beforeEnd + r.burst.relay.beforeEnd} of ${r.during.n + r.during.failed + r.burst.relay.n + r.burst.relay.failed} were answered before that run ended. On this stack (\`npm start\`: one workerd process with the Worker, the local D1 and R2) a request that arrives during a run waits for the rest of the run, not for one batch, and so does a D1 read that never passes through the Worker: the run holds up the whole local stack. The hourly cron gives a run up to 60 s (\`scheduledRetention\`). Whether Cloudflare's D1 and R2, reached over the network, behave the same is not measured here.`,
+    '',
+    `Machine: ${os.cpus().length} cores, load average ${r.load.map((l) => l.toFixed(1)).join(' at the start, ')} at the end${r.load.some((l) => l > os.cpus().length / 2) ? ' (other work shared the machine: compare the rows of one run with each other, not with other blocks)' : ''}.`,
     '',
   ]
   writeBlock('capacity', lines.join('\n'))
