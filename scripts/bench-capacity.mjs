@@ -205,6 +205,20 @@ async function main() {
   }
 }
 
+/** What the requests sent during the runs say about waiting: worded from this run's own counts. */
+function waitLine(r) {
+  const sent = r.during.n + r.during.failed + r.burst.relay.n + r.burst.relay.failed
+  const answered = r.during.beforeEnd + r.burst.relay.beforeEnd
+  const d1Waited = r.burst.d1ReadMs > r.burst.result.ms / 2
+  const stack = '`npm start`: one workerd process with the Worker, the local D1 and R2'
+  const head = `Of the relay requests sent while a run was busy, ${answered} of ${sent} were answered before that run ended.`
+  const wait =
+    answered === 0
+      ? ` On this stack (${stack}) a request that arrives during a run waits for the rest of the run, not for one batch${d1Waited ? ', and in the burst so did the D1 read sent from Node, which never passes through the Worker' : ''}. The hourly cron gives a run up to 60 s (\`scheduledRetention\`).`
+      : ` On this stack (${stack}) requests were answered between the run's batches.`
+  return `${head}${wait} Whether Cloudflare's D1 and R2, reached over the network, behave the same is not measured here.`
+}
+
 function writeReport(r) {
   const fmt = (n) => Math.round(n).toLocaleString('en')
   const mb = (b) => `${(b / 1048576).toFixed(1)} MB`
@@ -235,7 +249,7 @@ function writeReport(r) {
     '',
     `Burst: ${fmt(r.burst.rows)} rows (a day's traffic) inserted at once, as after a spike or after LogMaxRows is lowered, then one run: ${fmt(r.burst.result.archived)} rows archived in ${fmt(r.burst.result.ms)} ms (${r.burst.result.batches} batches${r.burst.result.more ? ', stopped by its time budget' : ''}). Relay requests sent meanwhile: ${r.burst.relay.n}, p50 ${r.burst.relay.p50.toFixed(0)} ms, max ${r.burst.relay.max.toFixed(0)} ms. A plain D1 read sent from Node straight to the local database 50 ms into the run took ${fmt(r.burst.d1ReadMs)} ms.`,
     '',
-    `Of the relay requests sent while a run was busy, ${r.during.beforeEnd + r.burst.relay.beforeEnd} of ${r.during.n + r.during.failed + r.burst.relay.n + r.burst.relay.failed} were answered before that run ended. On this stack (\`npm start\`: one workerd process with the Worker, the local D1 and R2) a request that arrives during a run waits for the rest of the run, not for one batch, and so does a D1 read that never passes through the Worker: the run holds up the whole local stack. The hourly cron gives a run up to 60 s (\`scheduledRetention\`). Whether Cloudflare's D1 and R2, reached over the network, behave the same is not measured here.`,
+    waitLine(r),
     '',
     `Machine: ${os.cpus().length} cores, load average ${r.load.map((l) => l.toFixed(1)).join(' at the start, ')} at the end${r.load.some((l) => l > os.cpus().length / 2) ? ' (other work shared the machine: compare the rows of one run with each other, not with other blocks)' : ''}.`,
     '',
