@@ -28,7 +28,7 @@ describe('session', () => {
 
     await page.getByTestId('console-drawer').getByRole('link', { name: 'Profile' }).last().click()
     await page.waitForURL('**/login')
-    await page.getByText('Error: Not logged in or session expired').waitFor()
+    await page.getByText('Error: Not logged in or session expired').first().waitFor()
     expect(await page.evaluate(() => localStorage.getItem('user'))).toBeNull()
     await context.close()
   })
