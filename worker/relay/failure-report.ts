@@ -16,9 +16,10 @@ import type { Settings } from '../settings/store'
 import { CHANNEL_STATUS } from '../../durable-objects/channel-health'
 import { channelDisabled, strikeKey } from './channel-status'
 import { isFrozen, reportFailure, strikeChannel } from './health-view'
-import { keyFreezeName, type PoolKey } from './key-pool'
+import { keyFreezeName } from '../channels/key-pool'
 import type { FailureDecision } from './retry-policy'
-import { routingSnapshot, type RoutedChannel } from './routing-table'
+import { routingSnapshot } from '../channels/routing-table'
+import type { PoolKey, RoutedChannel } from '../channels/types'
 
 export interface AttemptFailure {
   channel: RoutedChannel

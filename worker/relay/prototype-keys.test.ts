@@ -8,7 +8,7 @@ import { env } from 'cloudflare:workers'
 import { setupRoot, signedInUser } from '../test/client'
 import { createChannel, send, setPrice } from '../test/factories'
 import { mockUpstream } from '../test/upstream-mock'
-import { buildRoutingTable, candidatesFor } from './routing-table'
+import { buildRoutingTable, candidatesFor } from '../channels/routing-table'
 import { mapModel } from './select-channel'
 import { isFrozen } from './health-view'
 

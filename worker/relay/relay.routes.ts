@@ -13,7 +13,7 @@ import { relayRequest } from './relay-request'
 import { anthropicApp } from './inbound/anthropic/anthropic.routes'
 import { responsesApp } from './inbound/responses/responses.routes'
 import { realtimeHandler } from './realtime/realtime.routes'
-import { getRoutingTable, modelsOfGroup, type RoutingTable } from './routing-table'
+import { getRoutingTable, modelsOfGroup, type RoutingTable } from '../channels/routing-table'
 import { authenticateRelay, type RelayAuth } from './token-auth'
 
 const POST_ROUTES: [string, RelayOp][] = [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { buildRoutingTable } from './routing-table'
+import { buildRoutingTable } from '../channels/routing-table'
 import { mapModel, selectChannel } from './select-channel'
 
 const ch = (id: number, extra: Record<string, unknown> = {}) => ({

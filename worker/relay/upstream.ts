@@ -6,7 +6,7 @@
 import type { ProviderAdapter, RelayCall, UpstreamError } from '../providers/types'
 import { readCapped } from '../providers/url'
 import { ApiError } from '../lib/errors'
-import type { RoutedChannel } from './routing-table'
+import type { RoutedChannel } from '../channels/types'
 import { pluginHeaders } from '../providers/plugins'
 import type { Network } from '../lib/proxy/proxy-fetch'
 import { ProxyError } from '../lib/proxy/tunnel'

@@ -9,7 +9,7 @@ import { setupRoot } from '../../test/client'
 import { setOptions } from '../../test/factories'
 import { mockUpstream } from '../../test/upstream-mock'
 import { disableKey, retestDelaySeconds } from '../../relay/channel-status'
-import { keyHash } from '../../relay/key-pool'
+import { keyHash } from '../../channels/key-pool'
 import { nowSeconds } from '../../lib/time'
 import { retestDue } from './channel-retest'
 

@@ -11,7 +11,7 @@ import { channels } from '../../db/schema'
 import { CHANNEL_STATUS } from '../../../durable-objects/channel-health'
 import { nowSeconds } from '../../lib/time'
 import { channelEnabled, enableKey, retestDelaySeconds } from '../../relay/channel-status'
-import { poolKeys } from '../../relay/key-pool'
+import { poolKeys } from '../../channels/key-pool'
 import { getSettings } from '../../settings/store'
 import { testChannel } from './channel-test'
 
