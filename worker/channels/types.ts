@@ -36,6 +36,6 @@ export interface RoutedChannel {
   /** Per-channel auto-disable overrides (0 or absent = the global setting). */
   autoDisableThreshold?: number
   autoDisableWindow?: number
-  /** The channel's proxy URL (channel-network.ts); absent = direct. */
+  /** The channel's proxy URL (network.ts); absent = direct. */
   proxy?: string
 }

@@ -10,7 +10,7 @@ import { mockUpstream } from '../test/upstream-mock'
 import { channel, chatCall } from '../test/stream-harness'
 import { routingSnapshot } from '../channels/routing-table'
 import type { RoutedChannel } from '../channels/types'
-import { callUpstream } from '../relay/upstream'
+import { callUpstream } from '../channels/upstream'
 import { azureSpeechAdapter } from './azure-speech/adapter'
 import { channelType } from './registry'
 

@@ -8,7 +8,7 @@ import { channels, type Channel } from '../../db/schema'
 import { ApiError } from '../../lib/errors'
 import { nowSeconds } from '../../lib/time'
 import { CHANNEL_TYPES, channelType } from '../../providers/registry'
-import { channelNetwork } from '../../relay/channel-network'
+import { channelNetwork } from '../../channels/network'
 
 const TIMEOUT_MS = 15_000
 

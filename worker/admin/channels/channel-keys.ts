@@ -5,7 +5,7 @@
  * and manual status changes with their request ids.
  */
 import { notFound } from '../../lib/errors'
-import { enableKey } from '../../relay/channel-status'
+import { enableKey } from '../../channels/status'
 import { poolKeys } from '../../channels/key-pool'
 import type { Channel } from '../../db/schema'
 import { maskChannelKey } from './channels.service'

@@ -1,7 +1,7 @@
 /**
  * Cron retests of what the gateway disabled by itself, with exponential backoff: every auto- or
  * test-disabled channel and every auto-disabled pool key has a row in `channel_key_states` with
- * its next retest time (relay/channel-status.ts). A due row is tested (a pool key alone); a pass
+ * its next retest time (channels/status.ts). A due row is tested (a pool key alone); a pass
  * enables it again (history row, routing version bump), a failure doubles the wait, up to a day.
  * Runs only when AutomaticEnableChannelEnabled is on; at most RETEST_BATCH rows per run.
  */
@@ -10,7 +10,7 @@ import { createDb } from '../../db/client'
 import { channels } from '../../db/schema'
 import { CHANNEL_STATUS } from '../../../durable-objects/channel-health'
 import { nowSeconds } from '../../lib/time'
-import { channelEnabled, enableKey, retestDelaySeconds } from '../../relay/channel-status'
+import { channelEnabled, enableKey, retestDelaySeconds } from '../../channels/status'
 import { poolKeys } from '../../channels/key-pool'
 import { getSettings } from '../../settings/store'
 import { testChannel } from './channel-test'

@@ -9,8 +9,8 @@ import type { BackgroundCtx } from '../cache/versioned'
 import { CHANNEL_STATUS } from '../../durable-objects/channel-health'
 import { nowSeconds } from '../lib/time'
 import { getSettings } from '../settings/store'
-import { poolKeys } from '../channels/key-pool'
-import { routingSnapshot } from '../channels/routing-table'
+import { poolKeys } from './key-pool'
+import { routingSnapshot } from './routing-table'
 
 /** Retests back off from AutoRetestBaseMinutes, doubling, up to this. */
 export const MAX_RETEST_SECONDS = 86400

@@ -6,9 +6,9 @@
  * when every channel above it is exhausted. With an affinity key (affinity.ts) the pick inside the
  * tier is rendezvous hashing instead, so the same key keeps its channel while it stays usable.
  */
-import { rendezvousPick } from '../channels/affinity'
-import { candidatesFor, type RoutingTable } from '../channels/routing-table'
-import type { RoutedChannel } from '../channels/types'
+import { rendezvousPick } from './affinity'
+import { candidatesFor, type RoutingTable } from './routing-table'
+import type { RoutedChannel } from './types'
 
 export interface SelectOptions {
   group: string

@@ -9,7 +9,7 @@ import { env } from 'cloudflare:workers'
 import { createChannel, createToken, createUser, ledger, send, setOptions, setPrice, wallet } from '../test/factories'
 import { mockUpstream } from '../test/upstream-mock'
 import { oversizedMessage, oversizedRequest } from './oversized-request'
-import { routingSnapshot } from '../channels/routing-table'
+import { routingSnapshot } from './routing-table'
 
 const OPENAI_TOO_LARGE =
   'Request too large for gpt-4o in organization org-AbC123 on tokens per min (TPM): Limit 30000, Requested 342389. The input or output tokens must be reduced in order to run successfully. Visit https://platform.openai.com/account/rate-limits to learn more.'

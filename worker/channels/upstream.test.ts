@@ -4,13 +4,13 @@ import { ApiError } from '../lib/errors'
 import { chatCall } from '../test/stream-harness'
 import { openAIBaseAdapter } from '../providers/openai/adapter'
 import type { ProviderAdapter } from '../providers/types'
-import type { RoutedChannel } from '../channels/types'
+import type { RoutedChannel } from './types'
 import { callUpstream } from './upstream'
 import { env } from 'cloudflare:workers'
 import { ProxyError } from '../lib/proxy/tunnel'
-import { channelNetwork } from './channel-network'
+import { channelNetwork } from './network'
 import { decideFailure } from './retry-policy'
-import { buildRoutingTable } from '../channels/routing-table'
+import { buildRoutingTable } from './routing-table'
 
 const routed: RoutedChannel = {
   id: 1,
