@@ -11,7 +11,7 @@ import { mockUpstream } from '../../test/upstream-mock'
 import { disableKey, retestDelaySeconds } from '../../channels/status'
 import { keyHash } from '../../channels/key-pool'
 import { nowSeconds } from '../../lib/time'
-import { retestDue } from './channel-retest'
+import { retestDue } from '../../channels/channel-retest'
 
 let upstream: ReturnType<typeof mockUpstream>
 let revoked = new Set<string>()

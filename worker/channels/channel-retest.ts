@@ -6,13 +6,13 @@
  * Runs only when AutomaticEnableChannelEnabled is on; at most RETEST_BATCH rows per run.
  */
 import { eq } from 'drizzle-orm'
-import { createDb } from '../../db/client'
-import { channels } from '../../db/schema'
-import { CHANNEL_STATUS } from '../../../durable-objects/channel-health'
-import { nowSeconds } from '../../lib/time'
-import { channelEnabled, enableKey, retestDelaySeconds } from '../../channels/status'
-import { poolKeys } from '../../channels/key-pool'
-import { getSettings } from '../../settings/store'
+import { createDb } from '../db/client'
+import { channels } from '../db/schema'
+import { CHANNEL_STATUS } from '../../durable-objects/channel-health'
+import { nowSeconds } from '../lib/time'
+import { channelEnabled, enableKey, retestDelaySeconds } from './status'
+import { poolKeys } from './key-pool'
+import { getSettings } from '../settings/store'
 import { testChannel } from './channel-test'
 
 const RETEST_BATCH = 20
