@@ -11,6 +11,7 @@ import { channels } from '../db/schema'
 import { CHANNEL_STATUS } from '../../durable-objects/channel-health'
 import { nowSeconds } from '../lib/time'
 import { channelEnabled, enableKey, retestDelaySeconds } from './status'
+import { channelHealthOf } from './health'
 import { poolKeys } from './key-pool'
 import { getSettings } from '../settings/store'
 import { testChannel } from './channel-test'
@@ -55,7 +56,7 @@ async function retestOne(env: Env, row: DueRow): Promise<'enabled' | 'failed' | 
     if (channel.status !== CHANNEL_STATUS.AUTO_DISABLED && channel.status !== CHANNEL_STATUS.TEST_DISABLED) return forget().then(() => 'gone')
     const result = await testChannel(env, channel, model)
     if (!result.success) return 'failed'
-    if (!(await env.CHANNEL_HEALTH.getByName(`channel:${channel.id}`).enable({ channelId: channel.id }))) return 'failed'
+    if (!(await channelHealthOf(env, channel.id).enable({ channelId: channel.id }))) return 'failed'
     await channelEnabled(env, { channelId: channel.id, reason: `retest passed in ${result.time.toFixed(2)} s` })
     return 'enabled'
   }

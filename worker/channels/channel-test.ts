@@ -14,6 +14,7 @@ import { MalformedUpstreamError } from '../lib/upstream-error'
 import { buildRoutingTable } from './routing-table'
 import { decideFailure } from './retry-policy'
 import { channelDisabled, channelEnabled, disableKey } from './status'
+import { channelHealthOf } from './health'
 import type { PoolKey } from './types'
 import { mapModel } from './pick'
 import { callUpstream } from './upstream'
@@ -112,7 +113,7 @@ function snake(ch: Channel): Record<string, unknown> {
 /** Apply the monitoring settings to one test outcome; returns what changed. */
 export async function applyMonitoring(env: Env, channel: Channel, r: TestResult): Promise<'disabled' | 'enabled' | 'unchanged'> {
   const settings = await getSettings(env)
-  const health = env.CHANNEL_HEALTH.getByName(`channel:${channel.id}`)
+  const health = channelHealthOf(env, channel.id)
   if (channel.status === CHANNEL_STATUS.ENABLED && channel.autoBan && settings.bool('AutomaticDisableChannelEnabled')) {
     if (!r.success && r.disableReason && r.keyHash) {
       // A pool's key failed: that key goes alone (the channel follows when no key is left).
