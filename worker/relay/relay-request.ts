@@ -1,9 +1,9 @@
 /**
  * What happens to a relay request, in order:
- *  1. authenticate the API key (token-auth.ts) and read the body (relay-input.ts);
+ *  1. authenticate the API key (access/token-auth.ts) and read the body (relay-input.ts);
  *  2. check the model whitelist and the group ratio; answer from the response cache when allowed;
  *  3. pick a channel (channels/pick.ts) and its price; refuse unpriced models;
- *  4. check the token's limits (token-limits.ts: RPM, TPM, concurrency, per-model; 429 with
+ *  4. check the token's limits (access/token-limits.ts: RPM, TPM, concurrency, per-model; 429 with
  *     Retry-After) and reserve the request's worst case in the user's wallet Durable Object
  *     (reservation.ts; 429 when it does not fit the balance or the token's budget, or when the
  *     group's requests-per-minute limit is reached) — a client that set no max_tokens gets the
@@ -37,8 +37,8 @@ import { clientStatus, decideFailure, type FailureDecision } from '../channels/r
 import { oversizedMessage, promptTokensAtLeast } from '../channels/oversized-request'
 import { mapModel, selectChannel } from '../channels/pick'
 import { primeStream } from './stream-relay'
-import { assertModelAllowed, authenticateRelay, type RelayAuth } from './token-auth'
-import { groupRates } from './group-limits'
+import { assertModelAllowed, authenticateRelay, type RelayAuth } from '../access/token-auth'
+import { groupRates } from '../access/group-limits'
 import { RelayUsage } from './relay-usage'
 import { RelayMoney } from './relay-money'
 import { planReservation, withOutputLimit, type ReservationPlan } from './reservation'

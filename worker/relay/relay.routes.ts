@@ -14,7 +14,7 @@ import { anthropicApp } from './inbound/anthropic/anthropic.routes'
 import { responsesApp } from './inbound/responses/responses.routes'
 import { realtimeHandler } from './realtime/realtime.routes'
 import { getRoutingTable, modelsOfGroup, type RoutingTable } from '../channels/routing-table'
-import { authenticateRelay, type RelayAuth } from './token-auth'
+import { authenticateRelay, type RelayAuth } from '../access/token-auth'
 
 const POST_ROUTES: [string, RelayOp][] = [
   ['/chat/completions', 'chat'],
