@@ -23,7 +23,7 @@ import { admitLocally, checkLocally, hasLimits, limitError, limitSpec, localStat
 import { cachedTokens } from './relay-usage'
 import type { ReservationPlan } from './reservation'
 import { holdFromLease, settleToLease, type LeaseHold, type LeaseWallet } from './wallet-lease'
-import { redactSecrets } from './supplier-error'
+import { redactSecrets } from '../lib/redact'
 import { walletRefusal } from '../access/wallet-refusals'
 import type { InboundCodec } from './inbound/types'
 
