@@ -39,8 +39,16 @@ describe('import boundaries (biome noRestrictedImports)', () => {
   })
 
   it.each([
-    ['admin imports the channel and access domains', 'worker/admin/ok.ts', "import { x } from '../channels/pick'\nimport { z } from '../access/token-key'\nexport const y = [x, z]\n"],
-    ['tasks import the channel and access domains', 'worker/tasks/ok.ts', "import { x } from '../channels/routing-table'\nimport { z } from '../access/token-auth'\nexport const y = [x, z]\n"],
+    [
+      'admin imports the channel and access domains',
+      'worker/admin/ok.ts',
+      "import { x } from '../channels/pick'\nimport { z } from '../access/token-key'\nexport const y = [x, z]\n",
+    ],
+    [
+      'tasks import the channel and access domains',
+      'worker/tasks/ok.ts',
+      "import { x } from '../channels/routing-table'\nimport { z } from '../access/token-auth'\nexport const y = [x, z]\n",
+    ],
     ['the console imports the contract', 'console/src/lib/ok.ts', "import { x } from '@contract/sse'\nexport const y = x\n"],
     ['tests import vitest and helpers', 'worker/relay/ok.test.ts', "import { vi } from 'vitest'\nimport { x } from '../test/client'\nexport const y = [vi, x]\n"],
     ['the worker logs errors', 'worker/relay/ok.ts', "export const y = () => console.error('x')\n"],
