@@ -3,7 +3,7 @@
  * (channel, model) pair is skipped until its cooldown ends), its recent outcome counters, and the
  * auto-disable action (status 3 + reason in D1, then a routing-table version bump so every isolate
  * drops the channel). Relays report outcomes off the response path and read freezes through an
- * isolate-local view (worker/relay/health-view.ts), never waiting on this object.
+ * isolate-local view (worker/channels/health.ts), never waiting on this object.
  *
  * Auto-disable strikes (issue 12): the channel is disabled only after `threshold` consecutive
  * qualifying failures (auth/billing) within the window that came from at least two different users

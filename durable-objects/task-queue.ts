@@ -12,7 +12,7 @@
  * a Kling change goes to the task's callback_url from the tasks table's update path (kling-store.ts).
  */
 import { DurableObject } from 'cloudflare:workers'
-import { getRoutingTable } from '../worker/relay/routing-table'
+import { getRoutingTable } from '../worker/channels/routing-table'
 import { getSettings } from '../worker/settings/store'
 import { clientPayload } from '../worker/tasks/midjourney/mj-notify'
 import { postToClientHook } from '../worker/tasks/client-hook'

@@ -1,7 +1,7 @@
 /**
  * Requests-, tokens-per-minute and concurrency limits as sliding one-minute windows, and the
  * budget period of a token. The same LimitBook runs in two places: in each isolate (approximate,
- * no round trip: worker/relay/token-limits.ts) and in the user's wallet (exact for the requests
+ * no round trip: worker/access/token-limits.ts) and in the user's wallet (exact for the requests
  * it sees: synchronous reserves, and lease reports as they arrive, user-wallet.ts).
  *
  * Window keys: `t:<token>` (the token's limits), `t:<token>:m:<pattern>` (a model_limits

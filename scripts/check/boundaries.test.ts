@@ -24,7 +24,9 @@ function lint(path: string, source: string) {
 
 describe('import boundaries (biome noRestrictedImports)', () => {
   it.each([
-    ['providers ↛ relay', 'worker/providers/openai/probe.ts', "import { x } from '../../relay/select-channel'\nexport const y = x\n", 'Providers do not import the relay'],
+    ['providers ↛ relay', 'worker/providers/openai/probe.ts', "import { x } from '../../relay/relay-request'\nexport const y = x\n", 'Providers do not import the relay'],
+    ['admin ↛ relay', 'worker/admin/probe.ts', "import { x } from '../relay/relay-request'\nexport const y = x\n", 'Admin does not import the relay'],
+    ['tasks ↛ relay', 'worker/tasks/suno/probe.ts', "import { x } from '../../relay/relay-money'\nexport const y = x\n", 'Tasks do not import the relay'],
     ['console ↛ worker', 'console/src/features/logs/probe.ts', "import { x } from '../../../../worker/lib/time'\nexport const y = x\n", 'only through the shared contract'],
     ['production ↛ vitest', 'worker/relay/probe.ts', "import { vi } from 'vitest'\nexport const y = vi\n", 'never imports vitest'],
     ['production ↛ test helpers', 'worker/admin/probe.ts', "import { x } from '../test/client'\nexport const y = x\n", 'never imports test helpers'],
@@ -37,7 +39,16 @@ describe('import boundaries (biome noRestrictedImports)', () => {
   })
 
   it.each([
-    ['admin may import the relay', 'worker/admin/ok.ts', "import { x } from '../relay/select-channel'\nexport const y = x\n"],
+    [
+      'admin imports the channel and access domains',
+      'worker/admin/ok.ts',
+      "import { x } from '../channels/pick'\nimport { z } from '../access/token-key'\nexport const y = [x, z]\n",
+    ],
+    [
+      'tasks import the channel and access domains',
+      'worker/tasks/ok.ts',
+      "import { x } from '../channels/routing-table'\nimport { z } from '../access/token-auth'\nexport const y = [x, z]\n",
+    ],
     ['the console imports the contract', 'console/src/lib/ok.ts', "import { x } from '@contract/sse'\nexport const y = x\n"],
     ['tests import vitest and helpers', 'worker/relay/ok.test.ts', "import { vi } from 'vitest'\nimport { x } from '../test/client'\nexport const y = [vi, x]\n"],
     ['the worker logs errors', 'worker/relay/ok.ts', "export const y = () => console.error('x')\n"],

@@ -2,7 +2,7 @@
  * What runs on cron (wrangler.toml [triggers]):
  * - every 5 minutes: statistics rollup of today and yesterday; channel speed tests when
  *   ChannelTestFrequency minutes have passed since the last run; retests of auto-disabled channels
- *   and pool keys that are due (admin/channels/channel-retest.ts, exponential backoff); balance refresh every
+ *   and pool keys that are due (channels/channel-retest.ts, exponential backoff); balance refresh every
  *   ChannelBalanceFrequency minutes; a bounded sweep of unfinished Midjourney/Suno tasks
  *   (tasks/task-poller.ts: fails and refunds those past 1 h, puts tasks that are in no TaskQueue
  *   back into their channel's queue, whose alarms do the polling);
@@ -13,9 +13,9 @@
  * in Telegram polling mode the TelegramPoller's alarm is re-armed if it went missing.
  * Each job is isolated: one failing does not stop the others.
  */
-import { testAllChannels } from '../admin/channels/channel-test'
-import { refreshAllBalances } from '../admin/channels/channel-balance'
-import { retestDue } from '../admin/channels/channel-retest'
+import { testAllChannels } from '../channels/channel-test'
+import { refreshAllBalances } from '../channels/channel-balance'
+import { retestDue } from '../channels/channel-retest'
 import { scheduledRetention } from '../admin/logs/log-retention'
 import { cacheKeys } from '../cache/keys'
 import { nowSeconds } from '../lib/time'

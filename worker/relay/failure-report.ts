@@ -14,11 +14,12 @@ import type { BackgroundCtx } from '../cache/versioned'
 import type { UpstreamError } from '../providers/types'
 import type { Settings } from '../settings/store'
 import { CHANNEL_STATUS } from '../../durable-objects/channel-health'
-import { channelDisabled, strikeKey } from './channel-status'
-import { isFrozen, reportFailure, strikeChannel } from './health-view'
-import { keyFreezeName, type PoolKey } from './key-pool'
-import type { FailureDecision } from './retry-policy'
-import { routingSnapshot, type RoutedChannel } from './routing-table'
+import { channelDisabled, strikeKey } from '../channels/status'
+import { isFrozen, reportFailure, strikeChannel } from '../channels/health'
+import { keyFreezeName } from '../channels/key-pool'
+import type { FailureDecision } from '../channels/retry-policy'
+import { routingSnapshot } from '../channels/routing-table'
+import type { PoolKey, RoutedChannel } from '../channels/types'
 
 export interface AttemptFailure {
   channel: RoutedChannel

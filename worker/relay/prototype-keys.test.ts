@@ -8,9 +8,9 @@ import { env } from 'cloudflare:workers'
 import { setupRoot, signedInUser } from '../test/client'
 import { createChannel, send, setPrice } from '../test/factories'
 import { mockUpstream } from '../test/upstream-mock'
-import { buildRoutingTable, candidatesFor } from './routing-table'
-import { mapModel } from './select-channel'
-import { isFrozen } from './health-view'
+import { buildRoutingTable, candidatesFor } from '../channels/routing-table'
+import { mapModel } from '../channels/pick'
+import { isFrozen } from '../channels/health'
 
 let upstream: ReturnType<typeof mockUpstream>
 beforeEach(() => {

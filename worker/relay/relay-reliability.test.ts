@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
 import { createChannel, createToken, createUser, ledger, send, setOptions, setPrice, wallet } from '../test/factories'
 import { mockUpstream } from '../test/upstream-mock'
-import { groupLimitsSnapshot } from './group-limits'
+import { groupLimitsSnapshot } from '../access/group-limits'
 import { personalFreezeName } from '../../durable-objects/channel-health'
 
 let upstream: ReturnType<typeof mockUpstream>

@@ -1,9 +1,9 @@
 /**
  * What happens to a relay request, in order:
- *  1. authenticate the API key (token-auth.ts) and read the body (relay-input.ts);
+ *  1. authenticate the API key (access/token-auth.ts) and read the body (relay-input.ts);
  *  2. check the model whitelist and the group ratio; answer from the response cache when allowed;
- *  3. pick a channel (select-channel.ts) and its price; refuse unpriced models;
- *  4. check the token's limits (token-limits.ts: RPM, TPM, concurrency, per-model; 429 with
+ *  3. pick a channel (channels/pick.ts) and its price; refuse unpriced models;
+ *  4. check the token's limits (access/token-limits.ts: RPM, TPM, concurrency, per-model; 429 with
  *     Retry-After) and reserve the request's worst case in the user's wallet Durable Object
  *     (reservation.ts; 429 when it does not fit the balance or the token's budget, or when the
  *     group's requests-per-minute limit is reached) — a client that set no max_tokens gets the
@@ -25,27 +25,28 @@ import type { ParsedResponse, RelayCall, RelayOp, UpstreamError } from '../provi
 import { MalformedUpstreamError } from '../lib/upstream-error'
 import { getSettings, type Settings } from '../settings/store'
 import type { HonoEnv } from '../env'
-import { isFrozen, isFrozenFor, refreshFreezes, reportSuccess } from './health-view'
-import { affinityKey } from './affinity'
+import { isFrozen, isFrozenFor, refreshFreezes, reportSuccess } from '../channels/health'
+import { affinityKey } from '../channels/affinity'
 import { reportAttemptFailure } from './failure-report'
-import { keyFreezeName, RequestKeys } from './key-pool'
+import { keyFreezeName, RequestKeys } from '../channels/key-pool'
 import { readCachedAnswer, storeCachedAnswer } from './response-cache'
 import { readRelayInput, type RelayInput } from './relay-input'
-import { candidatesFor, getRoutingTable, type RoutedChannel, type RoutingTable } from './routing-table'
-import { clientStatus, decideFailure, type FailureDecision } from './retry-policy'
-import { oversizedMessage, promptTokensAtLeast } from './oversized-request'
-import { mapModel, selectChannel } from './select-channel'
+import { candidatesFor, getRoutingTable, type RoutingTable } from '../channels/routing-table'
+import type { RoutedChannel } from '../channels/types'
+import { clientStatus, decideFailure, type FailureDecision } from '../channels/retry-policy'
+import { oversizedMessage, promptTokensAtLeast } from '../channels/oversized-request'
+import { mapModel, selectChannel } from '../channels/pick'
 import { primeStream } from './stream-relay'
-import { assertModelAllowed, authenticateRelay, type RelayAuth } from './token-auth'
-import { groupRates } from './group-limits'
+import { assertModelAllowed, authenticateRelay, type RelayAuth } from '../access/token-auth'
+import { groupRates } from '../access/group-limits'
 import { RelayUsage } from './relay-usage'
 import { RelayMoney } from './relay-money'
 import { planReservation, withOutputLimit, type ReservationPlan } from './reservation'
-import { callUpstream, withChannelParameters } from './upstream'
-import { channelNetwork } from './channel-network'
+import { callUpstream, withChannelParameters } from '../channels/upstream'
+import { channelNetwork } from '../channels/network'
 import { supplierMessage } from './supplier-error'
 import { adaptAnswer, useChatBody } from './inbound/relay-hook'
-import { passHeaders, withModel } from './upstream'
+import { passHeaders, withModel } from '../channels/upstream'
 import { pluginDisables } from '../providers/plugins'
 import type { InboundCodec } from './inbound/types'
 

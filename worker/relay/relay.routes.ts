@@ -13,8 +13,8 @@ import { relayRequest } from './relay-request'
 import { anthropicApp } from './inbound/anthropic/anthropic.routes'
 import { responsesApp } from './inbound/responses/responses.routes'
 import { realtimeHandler } from './realtime/realtime.routes'
-import { getRoutingTable, modelsOfGroup, type RoutingTable } from './routing-table'
-import { authenticateRelay, type RelayAuth } from './token-auth'
+import { getRoutingTable, modelsOfGroup, type RoutingTable } from '../channels/routing-table'
+import { authenticateRelay, type RelayAuth } from '../access/token-auth'
 
 const POST_ROUTES: [string, RelayOp][] = [
   ['/chat/completions', 'chat'],

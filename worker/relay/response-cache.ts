@@ -8,7 +8,7 @@ import { cacheKeys } from '../cache/keys'
 import { sha256Hex } from '../lib/crypto'
 import type { Settings } from '../settings/store'
 import type { RelayInput } from './relay-input'
-import type { RelayAuth } from './token-auth'
+import type { RelayAuth } from '../access/token-auth'
 
 interface CachedAnswer {
   body: unknown

@@ -9,7 +9,7 @@
 import type { Usage } from '../billing/formula'
 import type { StreamTransformer, UpstreamError } from '../providers/types'
 import { encodeDataList, SseDecoder } from '../../shared/contract/sse'
-import { redactSecrets } from './supplier-error'
+import { redactSecrets } from '../lib/redact'
 
 /** `text()` is what was generated, read only when the usage has to be counted from it. */
 export type StreamEnd =

@@ -1,6 +1,7 @@
 /** Supplier error text (security finding 14): key-like strings are redacted, channel-side failures answered generically. */
 import { describe, expect, it } from 'vitest'
-import { redactSecrets, supplierMessage } from './supplier-error'
+import { redactSecrets } from '../lib/redact'
+import { supplierMessage } from './supplier-error'
 
 describe('supplier error text', () => {
   it('redacts key-like strings', () => {

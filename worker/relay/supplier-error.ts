@@ -5,23 +5,9 @@
  * generic message and the supplier's error code only — its text may name the supplier account, an
  * organisation or internal URLs — while errors about the client's own request (400/404/413/415/422)
  * keep the redacted supplier text, which the client needs to fix the request. Admins read the full
- * (redacted) text in the log detail.
+ * (redacted) text in the log detail. The redaction itself is lib/redact.ts.
  */
-
-const PATTERNS: [RegExp, string][] = [
-  [/\bsk-[A-Za-z0-9_*.\-…]{6,}/g, 'sk-[redacted]'],
-  [/\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, '[redacted-aws-key]'],
-  [/\bAIza[0-9A-Za-z_-]{30,}/g, '[redacted-google-key]'],
-  [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi, '$1 [redacted]'],
-  [/([?&](?:key|api_key|apikey|access_token|token)=)[^&\s"']+/gi, '$1[redacted]'],
-  [/\b(api[_-]?key|x-api-key|secret)(["']?\s*[:=]\s*["']?)[A-Za-z0-9._\-]{8,}/gi, '$1$2[redacted]'],
-]
-
-export function redactSecrets(text: string): string {
-  let out = text
-  for (const [pattern, replacement] of PATTERNS) out = out.replace(pattern, replacement)
-  return out
-}
+import { redactSecrets } from '../lib/redact'
 
 const CLIENT_ERROR_STATUSES = new Set([400, 404, 413, 415, 422])
 

@@ -18,7 +18,7 @@
  *
  * A token with a budget gets leases only up to the budget's remainder in the current period (the
  * wallet caps every grant and extension), and reports carry each request's rate windows so the
- * wallet can count them and say which are full (token-limits.ts).
+ * wallet can count them and say which are full (access/token-limits.ts).
  *
  * All wallet calls of one lease run one at a time (`sendingSince`), so answers arrive in order
  * and the local view — held by the wallet, minus costs not yet reported, minus in-flight worst cases
@@ -40,7 +40,7 @@ import { onIsolateReset } from '../cache/isolate'
 import type { DebtLimits, LeaseItem, LeaseSettleResult } from '../../durable-objects/wallet-types'
 import type { LimitSpec } from '../../durable-objects/wallet-limits'
 import { clockNow } from '../lib/clock'
-import { noteWalletFull } from './token-limits'
+import { noteWalletFull } from '../access/token-limits'
 
 /** Requests' worth of worst case a new lease asks for. */
 const LEASE_REQUESTS = 16

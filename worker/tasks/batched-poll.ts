@@ -3,7 +3,7 @@
  * call per channel, each answer applied to its row. A channel that is gone (a disabled channel may
  * come back) or whose call fails leaves its rows to the next poll or to the timeout.
  */
-import type { RoutedChannel } from '../relay/routing-table'
+import type { RoutedChannel } from '../channels/types'
 
 export interface BatchedPoll<Row, Answer> {
   /** Names the platform in the log line of a failed call. */

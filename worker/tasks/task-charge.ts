@@ -18,14 +18,15 @@ import { nowSeconds } from '../lib/time'
 import { clientIp } from '../middleware/rate-limit'
 import { getSettings } from '../settings/store'
 import { debtLimits } from '../billing/debt-limits'
-import { isFrozen } from '../relay/health-view'
-import { requestsPerMinute } from '../relay/group-limits'
-import { candidatesFor, getRoutingTable, type RoutedChannel } from '../relay/routing-table'
-import { weightedPick } from '../relay/select-channel'
+import { isFrozen } from '../channels/health'
+import { requestsPerMinute } from '../access/group-limits'
+import { candidatesFor, getRoutingTable } from '../channels/routing-table'
+import type { RoutedChannel } from '../channels/types'
+import { weightedPick } from '../channels/pick'
 import { notifyTaskFinished } from '../telegram/notify'
-import { assertModelAllowed, type RelayAuth } from '../relay/token-auth'
-import { admitLocally, checkLocally, localStatus, rateLimitHeaders, settleLocally, tokenlessSpec } from '../relay/token-limits'
-import { walletRefusal } from '../relay/wallet-refusals'
+import { assertModelAllowed, type RelayAuth } from '../access/token-auth'
+import { admitLocally, checkLocally, localStatus, rateLimitHeaders, settleLocally, tokenlessSpec } from '../access/token-limits'
+import { walletRefusal } from '../access/wallet-refusals'
 import { clockNow } from '../lib/clock'
 import type { RefusalReason, WalletLog } from '../../durable-objects/wallet-types'
 import type { HonoEnv } from '../env'
@@ -35,7 +36,7 @@ export type TaskPlatform = 'mj' | 'suno' | 'kling'
 const PLATFORM_NAME: Record<TaskPlatform, string> = { mj: 'Midjourney', suno: 'Suno', kling: 'Kling' }
 
 /**
- * A refusal from the wallet, in the caller's envelope: the relay's (wallet-refusals.ts), with the
+ * A refusal from the wallet, in the caller's envelope: the relay's (access/wallet-refusals.ts), with the
  * task's own words for a balance too low and the task's code for each reason.
  */
 function taskRefusal(reason: RefusalReason, retryAfterMs?: number, headers?: Record<string, string>): ApiError {

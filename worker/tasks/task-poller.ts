@@ -6,7 +6,7 @@
  * only stragglers (a lost add, a queue that was reset) are re-armed. It also deletes Midjourney rows
  * a submit held but never opened (the isolate died while asking the upstream; they cost nothing).
  */
-import { getRoutingTable } from '../relay/routing-table'
+import { getRoutingTable } from '../channels/routing-table'
 import { MJ_TIMEOUT_MS, refreshMjTasks, type MjRow } from './midjourney/mj-store'
 import { SUNO_TIMEOUT_SECONDS, type TaskRow } from './suno/suno-store'
 import { refreshTaskRows } from './task-rows'

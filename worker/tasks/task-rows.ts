@@ -6,7 +6,7 @@
  * only rows not polled for LIST_REFRESH_SECONDS, at most LIST_REFRESH_MAX per call, so listing a
  * page of open Kling tasks again and again cannot turn into a flood of upstream GETs.
  */
-import type { RoutedChannel } from '../relay/routing-table'
+import type { RoutedChannel } from '../channels/types'
 import type { BackgroundCtx } from '../cache/versioned'
 import { nowSeconds } from '../lib/time'
 import { refreshKlingTasks } from './kling/kling-store'

@@ -7,9 +7,9 @@ import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import worker from '../index'
 import { priceSnapshot } from '../billing/pricing'
-import { routingSnapshot } from '../relay/routing-table'
+import { routingSnapshot } from '../channels/routing-table'
 import { releaseLeases } from '../relay/wallet-lease'
-import { generateTokenKey } from '../relay/token-key'
+import { generateTokenKey } from '../access/token-key'
 import { getTokenSecret, saveOptions } from '../settings/store'
 
 let seq = 0

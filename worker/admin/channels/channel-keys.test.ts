@@ -8,10 +8,10 @@ import { env } from 'cloudflare:workers'
 import { setupRoot } from '../../test/client'
 import { setOptions } from '../../test/factories'
 import { mockUpstream } from '../../test/upstream-mock'
-import { disableKey, retestDelaySeconds } from '../../relay/channel-status'
-import { keyHash } from '../../relay/key-pool'
+import { disableKey, retestDelaySeconds } from '../../channels/status'
+import { keyHash } from '../../channels/key-pool'
 import { nowSeconds } from '../../lib/time'
-import { retestDue } from './channel-retest'
+import { retestDue } from '../../channels/channel-retest'
 
 let upstream: ReturnType<typeof mockUpstream>
 let revoked = new Set<string>()

@@ -5,8 +5,8 @@
  * and manual status changes with their request ids.
  */
 import { notFound } from '../../lib/errors'
-import { enableKey } from '../../relay/channel-status'
-import { poolKeys } from '../../relay/key-pool'
+import { enableKey } from '../../channels/status'
+import { poolKeys } from '../../channels/key-pool'
 import type { Channel } from '../../db/schema'
 import { maskChannelKey } from './channels.service'
 import type { ChannelKeyMode, ChannelKeysView, StatusChange } from '../../../shared/contract/channels'

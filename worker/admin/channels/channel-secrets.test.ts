@@ -9,7 +9,7 @@ import { setupRoot, signedInUser } from '../../test/client'
 import { mockUpstream } from '../../test/upstream-mock'
 import { cacheKeys } from '../../cache/keys'
 import { resetIsolateState } from '../../cache/isolate'
-import { getRoutingTable } from '../../relay/routing-table'
+import { getRoutingTable } from '../../channels/routing-table'
 import { getSettings } from '../../settings/store'
 
 let upstream: ReturnType<typeof mockUpstream>

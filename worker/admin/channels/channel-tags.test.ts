@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
 import { setupRoot } from '../../test/client'
-import { candidatesFor, getRoutingTable } from '../../relay/routing-table'
+import { candidatesFor, getRoutingTable } from '../../channels/routing-table'
 
 const addTag = async (root: Awaited<ReturnType<typeof setupRoot>>, name: string, keys: string) =>
   (await root.post('/api/channel/', { type: 1, name, key: keys, base_url: 'https://upstream.test', models: 'gpt-4o', group: 'default', tag: name })).body.data.map(

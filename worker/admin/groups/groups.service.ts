@@ -8,7 +8,7 @@ import { createDb } from '../../db/client'
 import { userGroups, type UserGroup } from '../../db/schema'
 import { badRequest } from '../../lib/errors'
 import { saveOptions } from '../../settings/store'
-import { groupLimitsSnapshot } from '../../relay/group-limits'
+import { groupLimitsSnapshot } from '../../access/group-limits'
 import type { UserGroup as UserGroupView } from '../../../shared/contract/groups'
 
 export const groupView = (g: UserGroup) =>

@@ -17,9 +17,9 @@ import { priceSnapshot } from '../../billing/pricing'
 import { cacheKeys } from '../../cache/keys'
 import { randomString } from '../../lib/crypto'
 import { badRequest, conflict } from '../../lib/errors'
-import { groupLimitsSnapshot } from '../../relay/group-limits'
-import { routingSnapshot } from '../../relay/routing-table'
-import { forgetImportedKeysPresence } from '../../relay/imported-keys'
+import { groupLimitsSnapshot } from '../../access/group-limits'
+import { routingSnapshot } from '../../channels/routing-table'
+import { forgetImportedKeysPresence } from '../../access/imported-keys'
 import { OPTIONS, checkOptionValue, isOptionKey } from '../../settings/registry'
 import { reloadSettings } from '../../settings/store'
 
@@ -182,7 +182,7 @@ export async function finishImport(env: Env, by: number, importId: string): Prom
   await loadSession(env, importId, by)
   await Promise.all([routingSnapshot.invalidate(env), priceSnapshot.invalidate(env), groupLimitsSnapshot.invalidate(env), reloadSettings(env)])
   // Imported keys work at once on this isolate (the whole server under `npm start`); others look
-  // again within a minute (imported-keys.ts).
+  // again within a minute (access/imported-keys.ts).
   forgetImportedKeysPresence()
   await env.CACHE.delete(sessionKey(importId))
 }

@@ -11,7 +11,7 @@ import { z } from 'zod'
 import { createDb } from '../../db/client'
 import { csvCell } from '../../lib/csv'
 import { logs, type Log } from '../../db/schema'
-import { redactSecrets } from '../../relay/supplier-error'
+import { redactSecrets } from '../../lib/redact'
 import { nextObject, readObject } from './log-archive'
 
 export const COUNT_CAP = 10_000

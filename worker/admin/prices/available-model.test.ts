@@ -4,7 +4,7 @@
  */
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { groupLimitsSnapshot } from '../../relay/group-limits'
+import { groupLimitsSnapshot } from '../../access/group-limits'
 import { TestClient, setupRoot, signedInUser } from '../../test/client'
 import { createChannel, setPrice } from '../../test/factories'
 

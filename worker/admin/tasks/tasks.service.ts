@@ -6,7 +6,7 @@
 import { z } from 'zod'
 import { ROLE, type SessionUser } from '../../env'
 import type { Page } from '../../lib/respond'
-import { getRoutingTable } from '../../relay/routing-table'
+import { getRoutingTable } from '../../channels/routing-table'
 import { refreshMjTasks, type MjRow } from '../../tasks/midjourney/mj-store'
 import { scrubData, type TaskRow } from '../../tasks/suno/suno-store'
 import { claimListRefresh, refreshTaskRows } from '../../tasks/task-rows'

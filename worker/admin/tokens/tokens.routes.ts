@@ -13,7 +13,8 @@ import { listQuery } from '../shared/paging'
 import { withinRank } from '../shared/rank'
 import { tokens } from '../../db/schema'
 import { adminSearchQuery, createTokenSchema, statusSchema, updateTokenSchema } from './tokens.schema'
-import { createToken, deleteToken, findOwnedToken, listTokens, ownedBy, playgroundToken, revealTokenKey, setTokenStatus, tokenIdIs, tokenView, updateToken } from './tokens.service'
+import { createToken, deleteToken, listTokens, ownedBy, playgroundToken, setTokenStatus, tokenIdIs, tokenView, updateToken } from './tokens.service'
+import { findOwnedToken, revealTokenKey } from '../../access/key-reveal'
 
 export const tokenRoutes = new Hono<HonoEnv>()
   .get('/token/', userRoute, validate('query', listQuery), async (c) => ok(c, await listTokens(c.env, ownedBy(c.get('user')!.id), c.req.valid('query'))))

@@ -6,28 +6,24 @@
 import { and, count, desc, eq, type SQL } from 'drizzle-orm'
 import { createDb } from '../../db/client'
 import { tokens, users, type Token } from '../../db/schema'
-import { badRequest, notFound } from '../../lib/errors'
+import { badRequest } from '../../lib/errors'
 import { nowSeconds } from '../../lib/time'
-import { forgetToken } from '../../relay/token-auth'
-import { generateTokenKey } from '../../relay/token-key'
+import { forgetToken } from '../../access/token-auth'
+import { generateTokenKey } from '../../access/token-key'
 import { getTokenSecret } from '../../settings/store'
 import { groupExists } from '../groups/groups.service'
 import { ROLE, type SessionUser } from '../../env'
 import { contains, offset, orderBy, page, type ListQuery } from '../shared/paging'
-import { assertRank } from '../shared/rank'
-import { auditLog } from '../shared/audit-log'
 import type { z } from 'zod'
 import type { tokenFields } from './tokens.schema'
 import { limitColumnValues, limitView } from '../shared/limit-fields'
 import { budgetUses } from './token-budgets'
+import { findOwnedToken, maskedKey } from '../../access/key-reveal'
 import type { Token as TokenView } from '../../../shared/contract/tokens'
 
 export type TokenFields = z.infer<typeof tokenFields>
 
 export const PLAYGROUND_TOKEN_NAME = 'sys_playground'
-
-/** `sk-abcd**********wxyz`: what admin views show instead of another user's key. */
-export const maskedKey = (key: string) => `sk-${key.slice(0, 4)}**********${key.slice(-4)}`
 
 export function tokenView(t: Token, username?: string, opts: { masked?: boolean } = {}) {
   return {
@@ -88,34 +84,6 @@ export async function listTokens(env: Env, where: SQL | undefined, q: ListQuery,
     rows.map((r) => ({ ...tokenView(r.t, r.username ?? '', opts), budget_use: uses.get(r.t.id) ?? null })),
     total?.n ?? 0
   )
-}
-
-/**
- * A token the caller may act on: their own or, for an admin acting as admin, a token whose owner
- * ranks below them (root: any token). A token above the admin's rank answers 403.
- */
-export async function findOwnedToken(env: Env, id: number, owner: SessionUser, asAdmin = false): Promise<Token> {
-  const admin = asAdmin && owner.role >= ROLE.ADMIN
-  const [row] = await createDb(env.DB)
-    .select({ t: tokens, ownerRole: users.role })
-    .from(tokens)
-    .leftJoin(users, eq(users.id, tokens.userId))
-    .where(admin ? eq(tokens.id, id) : and(eq(tokens.id, id), eq(tokens.userId, owner.id)))
-    .limit(1)
-  if (!row) throw notFound('Token not found')
-  if (admin) assertRank(owner, { id: row.t.userId, role: row.ownerRole ?? ROLE.USER })
-  return row.t
-}
-
-/**
- * The full key of a token, as an explicit action: the owner reveals their own key, root any key
- * (`asRoot`). Every reveal writes a manage log naming the actor.
- */
-export async function revealTokenKey(env: Env, actor: SessionUser, id: number, asRoot = false) {
-  const token = await findOwnedToken(env, id, actor, asRoot && actor.role >= ROLE.ROOT)
-  const [owner] = await createDb(env.DB).select({ id: users.id, username: users.username }).from(users).where(eq(users.id, token.userId)).limit(1)
-  await auditLog(env, actor, owner ?? { id: token.userId, username: '' }, `${actor.username} revealed the key of token "${token.name}" (#${token.id})`, { token_id: token.id })
-  return { id: token.id, key: `sk-${token.key}` }
 }
 
 /** A token group must be enabled; ordinary users may pick only their own group or a public one. */

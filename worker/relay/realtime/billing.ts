@@ -15,7 +15,7 @@
 import { computeQuota, sanitizeUsage, worstCaseQuota, type ModelPrice, type Usage } from '../../billing/formula'
 import type { DebtLimits, RefusalReason, WalletLog } from '../../../durable-objects/wallet-types'
 import type { LimitSpec } from '../../../durable-objects/wallet-limits'
-import { budgetOnly } from '../token-limits'
+import { budgetOnly } from '../../access/token-limits'
 
 /** A response.done usage object → billing usage (audio and cached tokens as extra kinds). */
 export function realtimeUsage(u: Record<string, any> | undefined): Usage | undefined {

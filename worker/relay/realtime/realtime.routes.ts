@@ -19,13 +19,14 @@ import { clientIp } from '../../middleware/rate-limit'
 import { joinUrl } from '../../providers/url'
 import { getSettings } from '../../settings/store'
 import { debtLimits } from '../../billing/debt-limits'
-import { isFrozen, refreshFreezes } from '../health-view'
-import { keyFreezeName, RequestKeys } from '../key-pool'
-import { candidatesFor, getRoutingTable, type RoutedChannel } from '../routing-table'
-import { mapModel, selectChannel } from '../select-channel'
-import { assertModelAllowed, authenticateRelay } from '../token-auth'
-import { admitLocally, checkLocally, localStatus, rateLimitHeaders, settleLocally, tokenlessSpec } from '../token-limits'
-import { walletRefusal } from '../wallet-refusals'
+import { isFrozen, refreshFreezes } from '../../channels/health'
+import { keyFreezeName, RequestKeys } from '../../channels/key-pool'
+import { candidatesFor, getRoutingTable } from '../../channels/routing-table'
+import type { RoutedChannel } from '../../channels/types'
+import { mapModel, selectChannel } from '../../channels/pick'
+import { assertModelAllowed, authenticateRelay } from '../../access/token-auth'
+import { admitLocally, checkLocally, localStatus, rateLimitHeaders, settleLocally, tokenlessSpec } from '../../access/token-limits'
+import { walletRefusal } from '../../access/wallet-refusals'
 import { clockNow } from '../../lib/clock'
 import type { RefusalReason } from '../../../durable-objects/wallet-types'
 import { RealtimeBilling, releaseSessionSlots, takeSessionSlots } from './billing'
@@ -71,7 +72,7 @@ export async function realtimeHandler(c: Context<HonoEnv>): Promise<Response> {
 
   const reqId = c.get('requestId')
   const wallet = c.env.WALLET.getByName(`user:${auth.userId}`)
-  // The key's limits: the session counts as one request of no tokens (token-limits.ts) and holds
+  // The key's limits: the session counts as one request of no tokens (access/token-limits.ts) and holds
   // one of the key's in-flight slots, and one of its realtime sessions, until the socket closes.
   const now = clockNow()
   const who = { tokenId: auth.id, userId: auth.userId, limits: auth.limits }

@@ -13,7 +13,7 @@ import { mockRealtime, openRealtime } from '../../test/realtime-mock'
 import { computeQuota } from '../../billing/formula'
 import { getPriceTable, resolvePrice } from '../../billing/pricing'
 import { realtimeUsage } from './billing'
-import { routingSnapshot } from '../routing-table'
+import { routingSnapshot } from '../../channels/routing-table'
 
 const MODEL = 'gpt-4o-realtime-preview'
 const USAGE = {

@@ -7,7 +7,7 @@
  * failure is refunded once whoever sees it; the 1 h timeout applies as for Suno. Each change written
  * here goes to the task's `callback_url` (kept in `notify_hook`) in Kling's task shape.
  */
-import type { RoutedChannel } from '../../relay/routing-table'
+import type { RoutedChannel } from '../../channels/types'
 import type { BackgroundCtx } from '../../cache/versioned'
 import { nowSeconds } from '../../lib/time'
 import { applySunoUpdate, SUNO_TIMEOUT_REASON, SUNO_TIMEOUT_SECONDS, type SunoUpstreamTask, type TaskRow } from '../suno/suno-store'

@@ -4,7 +4,7 @@
  * upstream update. The one transition to "finished" is a conditional UPDATE, so only the caller
  * that makes it refunds a FAILURE (and the refund itself is idempotent per task).
  */
-import type { RoutedChannel } from '../../relay/routing-table'
+import type { RoutedChannel } from '../../channels/types'
 import { type BatchedPoll, pollPerChannel } from '../batched-poll'
 import { settleTaskUpdate } from '../task-charge'
 

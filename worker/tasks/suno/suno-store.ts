@@ -3,7 +3,7 @@
  * the gateway's row id in `task_id`; upstream `user_id` fragments are removed), the upstream's batch
  * fetch, and applying an update. Finishing is a conditional UPDATE, so a FAILURE is refunded once.
  */
-import type { RoutedChannel } from '../../relay/routing-table'
+import type { RoutedChannel } from '../../channels/types'
 import { nowSeconds } from '../../lib/time'
 import { type BatchedPoll, pollPerChannel } from '../batched-poll'
 import { settleTaskUpdate } from '../task-charge'

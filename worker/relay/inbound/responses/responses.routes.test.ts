@@ -8,7 +8,7 @@ import { env } from 'cloudflare:workers'
 import { createChannel, createToken, createUser, ledger, send, setPrice } from '../../../test/factories'
 import { mockUpstream, REPLY, USAGE } from '../../../test/upstream-mock'
 import { decodeSse } from '../../../test/stream-harness'
-import { routingSnapshot } from '../../routing-table'
+import { routingSnapshot } from '../../../channels/routing-table'
 
 let upstream: ReturnType<typeof mockUpstream>
 const QUOTA = 1_000_000

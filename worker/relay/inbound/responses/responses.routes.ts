@@ -7,7 +7,7 @@
 import { Hono } from 'hono'
 import type { HonoEnv } from '../../../env'
 import { relayRequest } from '../../relay-request'
-import { authenticateRelay } from '../../token-auth'
+import { authenticateRelay } from '../../../access/token-auth'
 import { readJsonBody } from '../relay-hook'
 import { responsesCodec } from './codec'
 import { inputMessages, parseResponsesRequest } from './request'

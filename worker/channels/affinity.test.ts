@@ -8,7 +8,7 @@ import { createChannel, createToken, createUser, send, setOptions, setPrice } fr
 import { mockUpstream } from '../test/upstream-mock'
 import { affinityKey, rendezvousPick } from './affinity'
 import { buildRoutingTable } from './routing-table'
-import { selectChannel } from './select-channel'
+import { selectChannel } from './pick'
 
 const ch = (id: number, extra: Record<string, unknown> = {}) => ({
   id,

@@ -32,7 +32,12 @@ export function isFrozen(channelId: number, model: string): boolean {
 /** Frozen for everyone, or rested for this actor (`user:<id>`) alone. */
 export const isFrozenFor = (actor: string) => (channelId: number, model: string) => isFrozen(channelId, model) || isFrozen(channelId, personalFreezeName(model, actor))
 
-const stub = (env: Env, channelId: number) => env.CHANNEL_HEALTH.getByName(`channel:${channelId}`)
+/**
+ * The ChannelHealth Durable Object of a channel, or of one pool key of it (`keyHash`): the only
+ * place that names the binding and the object's name scheme.
+ */
+export const channelHealthOf = (env: Env, channelId: number, keyHash?: string) =>
+  env.CHANNEL_HEALTH.getByName(keyHash === undefined ? `channel:${channelId}` : `channel:${channelId}:key:${keyHash}`)
 
 function freezeHere(channelId: number, names: Iterable<[string, number]>) {
   const models = frozen.get(channelId) ?? new Map<string, number>()
@@ -51,7 +56,7 @@ export function reportFailure(env: Env, ctx: BackgroundCtx, report: HealthReport
   freezeHere(report.channelId, here)
   troubled.add(report.channelId)
   ctx.waitUntil(
-    stub(env, report.channelId)
+    channelHealthOf(env, report.channelId)
       .report(report)
       .then((set) => freezeHere(report.channelId, Object.entries(set)))
       .catch((err) => console.error('health report failed', err))
@@ -65,7 +70,7 @@ export function reportSuccess(env: Env, ctx: BackgroundCtx, channelId: number, m
   const models = frozen.get(channelId)
   models?.delete(model)
   ctx.waitUntil(
-    stub(env, channelId)
+    channelHealthOf(env, channelId)
       .report({ channelId, model, ok: true })
       .catch((err) => console.error('health report failed', err))
   )
@@ -80,7 +85,7 @@ export function refreshFreezes(env: Env, ctx: BackgroundCtx, channelIds: number[
   ctx.waitUntil(
     Promise.all(
       due.map(async (id) => {
-        const remote = await stub(env, id).frozen()
+        const remote = await channelHealthOf(env, id).frozen()
         const local = frozen.get(id) ?? new Map<string, number>()
         for (const [model, until] of Object.entries(remote)) local.set(model, Math.max(local.get(model) ?? 0, until))
         frozen.set(id, local)
@@ -108,7 +113,7 @@ export function strikeChannel(
   windowMs = STRIKE_WINDOW_MS,
   actor = 'user:0'
 ) {
-  const health = stub(env, channelId)
+  const health = channelHealthOf(env, channelId)
   ctx.waitUntil(
     health
       .strike({ actor, threshold, windowMs })

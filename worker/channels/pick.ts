@@ -7,7 +7,8 @@
  * tier is rendezvous hashing instead, so the same key keeps its channel while it stays usable.
  */
 import { rendezvousPick } from './affinity'
-import { candidatesFor, type RoutedChannel, type RoutingTable } from './routing-table'
+import { candidatesFor, type RoutingTable } from './routing-table'
+import type { RoutedChannel } from './types'
 
 export interface SelectOptions {
   group: string

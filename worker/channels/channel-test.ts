@@ -6,20 +6,21 @@
  * auto/test-disabled channels that pass; every change goes to the status history.
  */
 import { eq, inArray } from 'drizzle-orm'
-import { createDb } from '../../db/client'
-import { channels, type Channel } from '../../db/schema'
-import { CHANNEL_STATUS } from '../../../durable-objects/channel-health'
-import { channelType } from '../../providers/registry'
-import { MalformedUpstreamError } from '../../lib/upstream-error'
-import { buildRoutingTable } from '../../relay/routing-table'
-import { decideFailure } from '../../relay/retry-policy'
-import { channelDisabled, channelEnabled, disableKey } from '../../relay/channel-status'
-import type { PoolKey } from '../../relay/key-pool'
-import { mapModel } from '../../relay/select-channel'
-import { callUpstream } from '../../relay/upstream'
-import { channelNetwork } from '../../relay/channel-network'
-import { nowSeconds } from '../../lib/time'
-import { getSettings } from '../../settings/store'
+import { createDb } from '../db/client'
+import { channels, type Channel } from '../db/schema'
+import { CHANNEL_STATUS } from '../../durable-objects/channel-health'
+import { channelType } from '../providers/registry'
+import { MalformedUpstreamError } from '../lib/upstream-error'
+import { buildRoutingTable } from './routing-table'
+import { decideFailure } from './retry-policy'
+import { channelDisabled, channelEnabled, disableKey } from './status'
+import { channelHealthOf } from './health'
+import type { PoolKey } from './types'
+import { mapModel } from './pick'
+import { callUpstream } from './upstream'
+import { channelNetwork } from './network'
+import { nowSeconds } from '../lib/time'
+import { getSettings } from '../settings/store'
 
 export interface TestResult {
   success: boolean
@@ -112,7 +113,7 @@ function snake(ch: Channel): Record<string, unknown> {
 /** Apply the monitoring settings to one test outcome; returns what changed. */
 export async function applyMonitoring(env: Env, channel: Channel, r: TestResult): Promise<'disabled' | 'enabled' | 'unchanged'> {
   const settings = await getSettings(env)
-  const health = env.CHANNEL_HEALTH.getByName(`channel:${channel.id}`)
+  const health = channelHealthOf(env, channel.id)
   if (channel.status === CHANNEL_STATUS.ENABLED && channel.autoBan && settings.bool('AutomaticDisableChannelEnabled')) {
     if (!r.success && r.disableReason && r.keyHash) {
       // A pool's key failed: that key goes alone (the channel follows when no key is left).

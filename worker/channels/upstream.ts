@@ -6,7 +6,7 @@
 import type { ProviderAdapter, RelayCall, UpstreamError } from '../providers/types'
 import { readCapped } from '../providers/url'
 import { ApiError } from '../lib/errors'
-import type { RoutedChannel } from './routing-table'
+import type { RoutedChannel } from './types'
 import { pluginHeaders } from '../providers/plugins'
 import type { Network } from '../lib/proxy/proxy-fetch'
 import { ProxyError } from '../lib/proxy/tunnel'
@@ -21,7 +21,7 @@ export function withChannelParameters(json: Record<string, unknown> | undefined,
 }
 
 /**
- * `network`: what carries the call (channel-network.ts) — the channel's proxy, `env.DIRECT_NETWORK`
+ * `network`: what carries the call (network.ts) — the channel's proxy, `env.DIRECT_NETWORK`
  * under `npm start` (see worker/env.ts), otherwise the runtime's global `fetch`. A failing proxy is
  * this channel's failure (status 0, type proxy_error) like a failing connection.
  */

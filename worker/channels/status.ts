@@ -9,6 +9,7 @@ import type { BackgroundCtx } from '../cache/versioned'
 import { CHANNEL_STATUS } from '../../durable-objects/channel-health'
 import { nowSeconds } from '../lib/time'
 import { getSettings } from '../settings/store'
+import { channelHealthOf } from './health'
 import { poolKeys } from './key-pool'
 import { routingSnapshot } from './routing-table'
 
@@ -85,7 +86,7 @@ export async function disableKey(env: Env, input: { channelId: number; keyHash: 
   let channelOff = false
   if ((await enabledKeyCount(env, input.channelId)) === 0) {
     const why = `no key left in the pool (last: ${reason})`
-    channelOff = await env.CHANNEL_HEALTH.getByName(`channel:${input.channelId}`).disable({ channelId: input.channelId, reason: why })
+    channelOff = await channelHealthOf(env, input.channelId).disable({ channelId: input.channelId, reason: why })
     if (channelOff) await channelDisabled(env, { channelId: input.channelId, status: CHANNEL_STATUS.AUTO_DISABLED, reason: why, requestId: input.requestId })
   }
   await routingSnapshot.invalidate(env)
@@ -99,7 +100,7 @@ export async function enableKey(env: Env, input: { channelId: number; keyHash: s
   await historyStatement(env, { ...input, status: CHANNEL_STATUS.ENABLED }).run()
   const row = await env.DB.prepare('SELECT status FROM channels WHERE id = ?').bind(input.channelId).first<{ status: number }>()
   if (row?.status === CHANNEL_STATUS.AUTO_DISABLED) {
-    if (await env.CHANNEL_HEALTH.getByName(`channel:${input.channelId}`).enable({ channelId: input.channelId })) {
+    if (await channelHealthOf(env, input.channelId).enable({ channelId: input.channelId })) {
       await channelEnabled(env, { channelId: input.channelId, reason: `key ${input.keyHash} works again` })
     }
   }
@@ -131,7 +132,7 @@ export function strikeKey(
 ) {
   const threshold = Math.max(1, input.threshold)
   ctx.waitUntil(
-    env.CHANNEL_HEALTH.getByName(`channel:${input.channelId}:key:${input.keyHash}`)
+    channelHealthOf(env, input.channelId, input.keyHash)
       .strike({ actor: input.actor, threshold, windowMs: Math.max(1, input.windowSeconds) * 1000 })
       .then((disable) => (disable ? disableKey(env, { ...input, reason: `${input.reason} (${threshold} failures)` }) : undefined))
       .catch((err) => console.error('key auto-disable failed', err))

@@ -1,18 +1,19 @@
 /**
  * Cron retests of what the gateway disabled by itself, with exponential backoff: every auto- or
  * test-disabled channel and every auto-disabled pool key has a row in `channel_key_states` with
- * its next retest time (relay/channel-status.ts). A due row is tested (a pool key alone); a pass
+ * its next retest time (channels/status.ts). A due row is tested (a pool key alone); a pass
  * enables it again (history row, routing version bump), a failure doubles the wait, up to a day.
  * Runs only when AutomaticEnableChannelEnabled is on; at most RETEST_BATCH rows per run.
  */
 import { eq } from 'drizzle-orm'
-import { createDb } from '../../db/client'
-import { channels } from '../../db/schema'
-import { CHANNEL_STATUS } from '../../../durable-objects/channel-health'
-import { nowSeconds } from '../../lib/time'
-import { channelEnabled, enableKey, retestDelaySeconds } from '../../relay/channel-status'
-import { poolKeys } from '../../relay/key-pool'
-import { getSettings } from '../../settings/store'
+import { createDb } from '../db/client'
+import { channels } from '../db/schema'
+import { CHANNEL_STATUS } from '../../durable-objects/channel-health'
+import { nowSeconds } from '../lib/time'
+import { channelEnabled, enableKey, retestDelaySeconds } from './status'
+import { channelHealthOf } from './health'
+import { poolKeys } from './key-pool'
+import { getSettings } from '../settings/store'
 import { testChannel } from './channel-test'
 
 const RETEST_BATCH = 20
@@ -55,7 +56,7 @@ async function retestOne(env: Env, row: DueRow): Promise<'enabled' | 'failed' | 
     if (channel.status !== CHANNEL_STATUS.AUTO_DISABLED && channel.status !== CHANNEL_STATUS.TEST_DISABLED) return forget().then(() => 'gone')
     const result = await testChannel(env, channel, model)
     if (!result.success) return 'failed'
-    if (!(await env.CHANNEL_HEALTH.getByName(`channel:${channel.id}`).enable({ channelId: channel.id }))) return 'failed'
+    if (!(await channelHealthOf(env, channel.id).enable({ channelId: channel.id }))) return 'failed'
     await channelEnabled(env, { channelId: channel.id, reason: `retest passed in ${result.time.toFixed(2)} s` })
     return 'enabled'
   }

@@ -12,15 +12,7 @@
  */
 import { onIsolateReset } from '../cache/isolate'
 import { rendezvousPick, stableHash } from './affinity'
-import type { RoutedChannel } from './routing-table'
-
-export type KeyMode = 'batch' | 'pool'
-
-export interface PoolKey {
-  key: string
-  /** Identity of the key in `channel_key_states` and the console (never the key itself). */
-  hash: string
-}
+import type { PoolKey, RoutedChannel } from './types'
 
 /** The keys a channel row holds: one per line in a pool, else the whole key (JSON keys included). */
 export function splitKeys(key: string, mode: string): string[] {

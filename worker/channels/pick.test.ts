@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { buildRoutingTable } from './routing-table'
-import { mapModel, selectChannel } from './select-channel'
+import { mapModel, selectChannel } from './pick'
 
 const ch = (id: number, extra: Record<string, unknown> = {}) => ({
   id,

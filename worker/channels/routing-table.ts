@@ -4,35 +4,9 @@
  * (cache/versioned.ts, encrypted there because it holds the keys); every channel write bumps its version.
  */
 import { Snapshot, type BackgroundCtx } from '../cache/versioned'
-import { poolKeys, type KeyMode, type PoolKey } from './key-pool'
-import { parsePlugin, type ChannelPlugin } from '../../shared/contract/channel-plugins'
-
-export interface RoutedChannel {
-  id: number
-  type: number
-  name: string
-  key: string
-  baseUrl: string
-  other: string
-  priority: number
-  weight: number
-  onlyChat: boolean
-  autoBan: boolean
-  modelMapping: Record<string, string>
-  headers: Record<string, string>
-  customParameter: Record<string, unknown>
-  plugin?: ChannelPlugin
-  models: string[]
-  /** Absent on channels built by hand (tests): a single key. */
-  keyMode?: KeyMode
-  /** Enabled keys (a pool's keys minus auto-disabled ones; otherwise the one key). */
-  keys?: PoolKey[]
-  /** Per-channel auto-disable overrides (0 or absent = the global setting). */
-  autoDisableThreshold?: number
-  autoDisableWindow?: number
-  /** The channel's proxy URL (channel-network.ts); absent = direct. */
-  proxy?: string
-}
+import { poolKeys } from './key-pool'
+import type { KeyMode, RoutedChannel } from './types'
+import { parsePlugin } from '../../shared/contract/channel-plugins'
 
 export interface GroupIndex {
   exact: Record<string, number[]>

@@ -11,7 +11,7 @@
  *   failures only — 401, the supplier's structured code/type (invalid_api_key, insufficient_quota…),
  *   and DisableChannelKeywords matched on 401/402/403 answers. Bodies of other statuses (400, 404,
  *   422…) echo the client's own input, so a keyword there never counts. The caller disables only
- *   after AutoDisableFailureThreshold such failures (health-view.ts).
+ *   after AutoDisableFailureThreshold such failures (channels/health.ts).
  */
 import type { UpstreamError } from '../providers/types'
 import { oversizedRequest, type OversizedRequest } from './oversized-request'

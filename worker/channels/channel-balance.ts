@@ -3,12 +3,12 @@
  * saves it with its time on the channel, one channel or every enabled one (button and cron).
  */
 import { and, eq, inArray } from 'drizzle-orm'
-import { createDb } from '../../db/client'
-import { channels, type Channel } from '../../db/schema'
-import { ApiError } from '../../lib/errors'
-import { nowSeconds } from '../../lib/time'
-import { CHANNEL_TYPES, channelType } from '../../providers/registry'
-import { channelNetwork } from '../../relay/channel-network'
+import { createDb } from '../db/client'
+import { channels, type Channel } from '../db/schema'
+import { ApiError } from '../lib/errors'
+import { nowSeconds } from '../lib/time'
+import { CHANNEL_TYPES, channelType } from '../providers/registry'
+import { channelNetwork } from './network'
 
 const TIMEOUT_MS = 15_000
 
