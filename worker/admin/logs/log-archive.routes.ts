@@ -11,7 +11,7 @@ import { notFound } from '../../lib/errors'
 import { ok } from '../../lib/respond'
 import { validate } from '../../lib/validate'
 import type { HonoEnv } from '../../env'
-import { offset } from '../shared/paging'
+import { offset } from '../../lib/paging'
 import { OBJECT_KEY, isListed, listArchive } from './log-archive'
 import { runRetention, retentionStatus } from './log-retention'
 

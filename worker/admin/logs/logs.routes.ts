@@ -12,7 +12,7 @@ import { validate } from '../../lib/validate'
 import { requireStepUp } from '../auth/step-up'
 import type { HonoEnv, SessionUser } from '../../env'
 import { logs } from '../../db/schema'
-import { outrankedIds, withinRank } from '../shared/rank'
+import { outrankedIds, withinRank } from '../../lib/rank'
 import { deleteLogsBefore, exportCsv, listLogs, logQuery, sumQuota } from './logs.service'
 
 /** Rank rule: an admin sees their own logs and those of lower roles, never a peer's or root's (archived rows too). */
