@@ -8,7 +8,7 @@ export const cacheKeys = {
   chatCache: (hash: string) => `v1:chat-cache:${hash}`,
   /** A stored Responses API answer and its conversation, per user; see relay/inbound/responses/store.ts. */
   storedResponse: (userId: number, id: string) => `v1:response:${userId}:${id}`,
-  /** Password sign-in locked for an account, or for an account from one network (value: unlock time, ms); see admin/auth/login-guard.ts. */
+  /** Password sign-in locked for an account, or for an account from one network (value: unlock time, ms); see accounts/login-guard.ts. */
   loginLock: (scope: string) => `v1:login-lock:${scope}`,
   /** Telegram one-time bind code (hashed) → user id, and the user's current code; see telegram/account.ts. */
   telegramBindCode: (codeHash: string) => `v1:tg-bind:${codeHash}`,

@@ -10,7 +10,8 @@ import { holdSignupRewards, paySignupRewardsQuietly } from '../../billing/signup
 import { conflict, badRequest, notFound } from '../../lib/errors'
 import { randomString } from '../../lib/crypto'
 import type { Settings } from '../../settings/store'
-import { createUser, getUser, usernameTaken } from '../users/users.service'
+import { getUser } from '../../accounts/users'
+import { createUser, usernameTaken } from '../users/users.service'
 
 export const PROVIDERS = ['github', 'oidc', 'lark', 'wechat'] as const
 export type Provider = (typeof PROVIDERS)[number]

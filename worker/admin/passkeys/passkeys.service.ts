@@ -30,7 +30,7 @@ import { getSettings, getTokenSecret } from '../../settings/store'
 import { USER_STATUS } from '../../middleware/session-auth'
 import type { HonoEnv } from '../../env'
 import type { PasskeyView } from '../../../shared/contract/passkeys'
-import { getUser } from '../users/users.service'
+import { getUser } from '../../accounts/users'
 
 export const CHALLENGE_TTL_SECONDS = 300
 /** Passkeys one account may hold. */

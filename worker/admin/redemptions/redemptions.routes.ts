@@ -22,7 +22,7 @@ import type { Redemption as RedemptionView } from '../../../shared/contract/rede
 import type { HonoEnv } from '../../env'
 import { contains, listQuery, offset, orderBy, page } from '../../lib/paging'
 import { auditLog } from '../shared/audit-log'
-import { redeemCode } from './redeem'
+import { redeemCode } from '../../billing/redeem'
 
 type Redemption = typeof redemptions.$inferSelect
 
