@@ -27,7 +27,7 @@ import { requireXsrf } from '../oauth/require-xsrf'
 import { paySignupRewardsQuietly } from '../../billing/signup-rewards'
 import { notifyPasswordChanged } from '../../mail/password-notice'
 import { consumeResetToken, issueResetToken, RESET_TTL_SECONDS } from '../../mail/password-reset'
-import { siteBaseUrl } from '../../lib/site-url'
+import { siteBaseUrl } from '../../settings/site-url'
 import { passwordResetMail, verificationMail } from '../../mail/templates'
 
 const email = z.email('must be a valid email').max(254, 'is too long')

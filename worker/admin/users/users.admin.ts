@@ -16,6 +16,7 @@ import { contains, offset, orderBy, page, type ListQuery } from '../../lib/pagin
 import { forgetUserTokens } from '../tokens/tokens.service'
 import { limitView, partialLimitColumns, type LimitFieldValues } from '../shared/limit-fields'
 import { getUser } from '../../accounts/users'
+import { refuseTakenEmail } from '../../accounts/email-taken'
 import { usernameTaken } from './users.service'
 import { notifyPasswordChanged } from '../../mail/password-notice'
 
@@ -125,7 +126,7 @@ export async function updateUser(
   const limits = partialLimitColumns(body)
   const patch: Partial<typeof users.$inferInsert> = { username: body.username, displayName: body.display_name, email: body.email, group: body.group, ...limits }
   if (body.password) patch.password = await hashPassword(body.password)
-  await createDb(env.DB).update(users).set(patch).where(eq(users.id, target.id))
+  await refuseTakenEmail(createDb(env.DB).update(users).set(patch).where(eq(users.id, target.id)))
   if (body.password) {
     await revokeCredentials(env, target.id)
     await notifyPasswordChanged(env, { username: body.username, email: body.email }, 'changed')
