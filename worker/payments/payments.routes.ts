@@ -39,7 +39,7 @@ import { exportOrders } from './order-export'
 import { ORDER_STATUSES, type GatewayTypeInfo } from '../../shared/contract/payments'
 import { findGateway, gatewayView, mergeConfig, notifyUrl, parseConfig, publicConfig, userGatewayView } from './gateway-rows'
 import { assertGatewayHosts, gatewayChanges, movedHosts, storedForUpdate } from './gateway-hosts'
-import { auditLog } from '../admin/shared/audit-log'
+import { auditLog } from '../logs/audit-log'
 import { clientIp } from '../lib/client-ip'
 import type { Payment } from '../db/schema'
 

@@ -21,7 +21,7 @@ import { idParam, validate } from '../../lib/validate'
 import type { Redemption as RedemptionView } from '../../../shared/contract/redemptions'
 import type { HonoEnv } from '../../env'
 import { contains, listQuery, offset, orderBy, page } from '../../lib/paging'
-import { auditLog } from '../shared/audit-log'
+import { auditLog } from '../../logs/audit-log'
 import { redeemCode } from '../../billing/redeem'
 
 type Redemption = typeof redemptions.$inferSelect
