@@ -23,7 +23,7 @@ export interface AppVariables extends RequestIdVariables {
   authMethod?: AuthMethod
   /** The session row's id (SHA-256 of the cookie), when signed in by cookie. */
   sessionId?: string
-  /** When the password was last confirmed on this session (Unix seconds; worker/admin/auth/step-up.ts). */
+  /** When the password was last confirmed on this session (Unix seconds; worker/accounts/step-up.ts). */
   stepUpAt?: number
 }
 

@@ -13,8 +13,8 @@ import { DRAIN_PATH, drain, isWorkerPath, pathOf, withKnownPeer } from './lib/se
 export { ChannelHealth } from '../durable-objects/channel-health'
 export { ConfigVersion } from '../durable-objects/config-version'
 export { RateLimiter } from '../durable-objects/rate-limiter'
-export { TaskQueue } from '../durable-objects/task-queue'
-export { TelegramPoller } from '../durable-objects/telegram-poller'
+export { TaskQueue } from './tasks/task-queue.do'
+export { TelegramPoller } from './telegram/poller.do'
 export { UserWallet } from '../durable-objects/user-wallet'
 
 export default {

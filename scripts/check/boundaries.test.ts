@@ -31,6 +31,14 @@ describe('import boundaries (biome noRestrictedImports)', () => {
     ['production ↛ vitest', 'worker/relay/probe.ts', "import { vi } from 'vitest'\nexport const y = vi\n", 'never imports vitest'],
     ['production ↛ test helpers', 'worker/admin/probe.ts', "import { x } from '../test/client'\nexport const y = x\n", 'never imports test helpers'],
     ['contract ↛ test helpers', 'shared/contract/probe.ts', "import { x } from '../../worker/test/factories'\nexport const y = x\n", 'never imports test helpers'],
+    ['durable objects ↛ relay', 'durable-objects/probe.ts', "import { x } from '../worker/relay/routing-table'\nexport const y = x\n", 'Durable Objects here import only lib'],
+    ['durable objects ↛ tasks', 'durable-objects/probe.ts', "import { x } from '../worker/tasks/task-rows'\nexport const y = x\n", 'Durable Objects here import only lib'],
+    ['telegram ↛ admin', 'worker/telegram/probe.ts', "import { x } from '../admin/users/users.service'\nexport const y = x\n", 'never import the admin API'],
+    ['payments ↛ admin', 'worker/payments/probe.ts', "import { x } from '../admin/shared/limit-fields'\nexport const y = x\n", 'never import the admin API'],
+    ['middleware ↛ admin', 'worker/middleware/probe.ts', "import { x } from '../admin/auth/setup-gate'\nexport const y = x\n", 'never import the admin API'],
+    ['lib ↛ data', 'worker/lib/probe.ts', "import { x } from '../db/errors'\nexport const y = x\n", 'worker/lib/ is the floor'],
+    ['lib ↛ settings', 'worker/lib/probe.ts', "import { x } from '../settings/store'\nexport const y = x\n", 'worker/lib/ is the floor'],
+    ['surfaces still ↛ test helpers', 'worker/payments/probe.ts', "import { x } from '../test/client'\nexport const y = x\n", 'never imports test helpers'],
     ['console ↛ console.log', 'console/src/lib/probe.ts', "export const y = () => console.log('x')\n", 'noConsole'],
   ])('%s fails lint', (_rule, path, source, message) => {
     const result = lint(path, source)
@@ -51,6 +59,8 @@ describe('import boundaries (biome noRestrictedImports)', () => {
     ],
     ['the console imports the contract', 'console/src/lib/ok.ts', "import { x } from '@contract/sse'\nexport const y = x\n"],
     ['tests import vitest and helpers', 'worker/relay/ok.test.ts', "import { vi } from 'vitest'\nimport { x } from '../test/client'\nexport const y = [vi, x]\n"],
+    ['telegram imports accounts and lib', 'worker/telegram/ok.ts', "import { x } from '../accounts/users'\nimport { z } from '../lib/paging'\nexport const y = [x, z]\n"],
+    ['a durable object imports lib and the contract', 'durable-objects/ok.ts', "import { x } from '../worker/lib/time'\nimport { z } from '../shared/contract/errors'\nexport const y = [x, z]\n"],
     ['the worker logs errors', 'worker/relay/ok.ts', "export const y = () => console.error('x')\n"],
   ])('%s', (_case, path, source) => {
     const result = lint(path, source)

@@ -163,7 +163,7 @@ export const OPTION_META = {
   PasswordChangeMailEnabled: b(true),
   /** Administrators and root must turn on two-factor sign-in before any admin route answers (worker/admin/two-factor/policy.ts). */
   Require2FAForAdmins: b(false),
-  /** Mail the user when they sign in from a device and address never seen for the account (worker/admin/auth/device.ts). */
+  /** Mail the user when they sign in from a device and address never seen for the account (worker/accounts/device.ts). */
   NewDeviceSignInNotice: b(false),
   GitHubOAuthEnabled: b(false),
   WeChatAuthEnabled: b(false),

@@ -8,7 +8,7 @@ export const cacheKeys = {
   chatCache: (hash: string) => `v1:chat-cache:${hash}`,
   /** A stored Responses API answer and its conversation, per user; see relay/inbound/responses/store.ts. */
   storedResponse: (userId: number, id: string) => `v1:response:${userId}:${id}`,
-  /** Password sign-in locked for an account, or for an account from one network (value: unlock time, ms); see admin/auth/login-guard.ts. */
+  /** Password sign-in locked for an account, or for an account from one network (value: unlock time, ms); see accounts/login-guard.ts. */
   loginLock: (scope: string) => `v1:login-lock:${scope}`,
   /** Telegram one-time bind code (hashed) → user id, and the user's current code; see telegram/account.ts. */
   telegramBindCode: (codeHash: string) => `v1:tg-bind:${codeHash}`,
@@ -21,7 +21,7 @@ export const cacheKeys = {
   telegramLastUpdate: 'v1:tg-last-update',
   /** When a cron job that runs every N minutes last ran (ms); see cron/index.ts. */
   cronLastRun: (job: string) => `v1:cron:last:${job}`,
-  /** When root was last told the log table passed 80 % of its budget (ms); see admin/logs/log-retention.ts. */
+  /** When root was last told the log table passed 80 % of its budget (ms); see logs/log-retention.ts. */
   logBudgetNotice: 'v1:log-budget-notice',
   /** The 10-minute mark of a low-quota reminder per user and kind, by mail and by Telegram; see mail/quota-reminder.ts. */
   quotaRemindMail: (userId: number, kind: string) => `v1:quota-remind:${userId}:${kind}`,

@@ -7,7 +7,7 @@
  *   (tasks/task-poller.ts: fails and refunds those past 1 h, puts tasks that are in no TaskQueue
  *   back into their channel's queue, whose alarms do the polling);
  * - hourly (from the five-minute trigger): log retention under LogCleanupDays and LogMaxRows, archiving
- *   to R2 first when LOG_ARCHIVE is bound, then the 80 % budget notice (admin/logs/log-retention.ts);
+ *   to R2 first when LOG_ARCHIVE is bound, then the 80 % budget notice (logs/log-retention.ts);
  * - daily at 00:10 UTC: rollup of yesterday and expired sessions.
  * Every 5 minutes also: pending top-up orders older than 3 h are closed (the gateway asked first);
  * in Telegram polling mode the TelegramPoller's alarm is re-armed if it went missing.
@@ -16,12 +16,12 @@
 import { testAllChannels } from '../channels/channel-test'
 import { refreshAllBalances } from '../channels/channel-balance'
 import { retestDue } from '../channels/channel-retest'
-import { scheduledRetention } from '../admin/logs/log-retention'
+import { scheduledRetention } from '../logs/log-retention'
 import { cacheKeys } from '../cache/keys'
 import { nowSeconds } from '../lib/time'
 import { getSettings } from '../settings/store'
 import { closeStaleOrders } from '../payments/payments.service'
-import { rollupRecent } from '../stats/rollup'
+import { rollupRecent } from '../logs/rollup'
 import { pollUnfinishedTasks } from '../tasks/task-poller'
 
 export const FREQUENT_CRON = '*/5 * * * *'

@@ -6,7 +6,6 @@
 import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { isManagementErrorCode, managementCodeOfStatus, type ManagementErrorBody, type ManagementErrorCode } from '../../shared/contract/errors'
-import { EMAIL_TAKEN_MESSAGE, isEmailUniqueViolation } from '../db/errors'
 
 export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 500 | 502 | 503 | 504
 
@@ -104,7 +103,5 @@ export function toApiError(err: unknown): ApiError {
     const message = status === 413 ? 'Request body too large' : err.message || 'Request failed'
     return new ApiError((status >= 400 ? status : 500) as ErrorStatus, message)
   }
-  // Any write that gives a second account an address in use (admin edit, binding, sign-up race).
-  if (isEmailUniqueViolation(err)) return new ApiError(409, EMAIL_TAKEN_MESSAGE, { cause: err })
   return new ApiError(500, 'Internal server error', { cause: err })
 }

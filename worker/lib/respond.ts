@@ -11,5 +11,5 @@ export function ok<T>(c: Context, data?: T, message = ''): Response {
   return c.json({ success: true, message, data: data ?? null } satisfies Envelope<T | null>)
 }
 
-/** The page envelope of every management list (admin/shared/paging.ts builds it). */
+/** The page envelope of every management list (lib/paging.ts builds it). */
 export type { Page } from '../../shared/contract/paging'

@@ -5,7 +5,7 @@
  */
 import { createMiddleware } from 'hono/factory'
 import { getCookie } from 'hono/cookie'
-import { SESSION_COOKIE, userFromAccessToken, userFromSession } from '../admin/auth/session'
+import { SESSION_COOKIE, userFromAccessToken, userFromSession } from '../accounts/session'
 import type { HonoEnv } from '../env'
 
 import { USER_STATUS } from '../../shared/contract/enums'

@@ -5,7 +5,7 @@
  * writes at most one row per gateway and reason a minute, counted in the RateLimiter Durable Object
  * (one instance per gateway and reason, so their number is bounded); the rest go to the console only.
  */
-import { logForRoot } from '../admin/logs/root-notice'
+import { logForRoot } from '../logs/root-notice'
 import type { NotifyRequest } from './gateways/types'
 
 /** The reasons a notify to a known gateway is refused or only acknowledged, one log row a minute each. */

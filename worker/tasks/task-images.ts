@@ -17,7 +17,7 @@ import { ApiError } from '../lib/errors'
 import { hmacBase62, safeEqual } from '../lib/crypto'
 import { outboundUrlProblem, privateUpstreamsAllowed } from '../lib/outbound-url'
 import { nowSeconds } from '../lib/time'
-import { siteBaseUrl } from '../lib/site-url'
+import { siteBaseUrl } from '../settings/site-url'
 import { getSettings, getTokenSecret, type Settings } from '../settings/store'
 
 /** How long a signed image link stays valid. */

@@ -11,7 +11,7 @@ import { MJ_TIMEOUT_MS, refreshMjTasks, type MjRow } from './midjourney/mj-store
 import { SUNO_TIMEOUT_SECONDS, type TaskRow } from './suno/suno-store'
 import { refreshTaskRows } from './task-rows'
 import { trackTasks } from './task-queue'
-import type { QueuedPlatform } from '../../durable-objects/task-queue'
+import type { QueuedPlatform } from './task-queue.do'
 import { nowSeconds } from '../lib/time'
 
 export interface SweepResult {

@@ -1,9 +1,9 @@
 /**
- * The typed way to the per-channel TaskQueue Durable Objects (durable-objects/task-queue.ts) that
+ * The typed way to the per-channel TaskQueue Durable Objects (task-queue.do.ts) that
  * poll unfinished Midjourney/Suno tasks with alarms: submits add their task, the cron re-adds
  * stragglers (tasks in no queue, e.g. after a failed add).
  */
-import type { QueuedPlatform } from '../../durable-objects/task-queue'
+import type { QueuedPlatform } from './task-queue.do'
 
 export const taskQueueOf = (env: Env, channelId: number) => env.TASK_QUEUE.getByName(`channel:${channelId}`)
 

@@ -13,7 +13,7 @@ import { tokens, users, type User } from '../db/schema'
 import { cacheKeys } from '../cache/keys'
 import { randomString, sha256Hex } from '../lib/crypto'
 import { maskedKey, revealTokenKey } from '../access/key-reveal'
-import { redeemCode } from '../admin/redemptions/redeem'
+import { redeemCode } from '../billing/redeem'
 import type { SessionUser } from '../env'
 import type { TelegramConfig } from './config'
 

@@ -8,7 +8,7 @@ import { z } from 'zod'
 import { createDb } from '../db/client'
 import { telegramMenus } from '../db/schema'
 import { conflict, notFound } from '../lib/errors'
-import { offset, orderBy, page, type ListQuery } from '../admin/shared/paging'
+import { offset, orderBy, page, type ListQuery } from '../lib/paging'
 import { RESERVED_COMMANDS } from './bot'
 import { PARSE_MODES, type ParseMode, type TelegramMenu } from '../../shared/contract/telegram'
 

@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { callbackUpdate, feed, MOCK_BOT_TOKEN, textUpdate } from '../../scripts/mock-telegram-api.mjs'
 import { setOptions } from '../test/factories'
 import { setupRoot, signedInUser, TestClient } from '../test/client'
-import type { TelegramPoller } from '../../durable-objects/telegram-poller'
+import type { TelegramPoller } from './poller.do'
 import { mockTelegram, TG_BASE } from '../test/telegram-bot-mock'
 
 const SECRET = 'test-secret_0123456789'

@@ -9,7 +9,7 @@
  */
 import { ApiError } from '../../lib/errors'
 import { ROLE, type SessionUser } from '../../env'
-import { auditLog } from '../shared/audit-log'
+import { auditLog } from '../../logs/audit-log'
 import type { Channel } from '../../db/schema'
 import type { ChannelInfo } from '../../providers/types'
 

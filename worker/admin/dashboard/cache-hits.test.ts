@@ -7,7 +7,7 @@ import { env } from 'cloudflare:workers'
 import { setupRoot } from '../../test/client'
 import { createChannel, createToken, createUser, ledger, send, setPrice } from '../../test/factories'
 import { mockUpstream } from '../../test/upstream-mock'
-import { rollupRecent } from '../../stats/rollup'
+import { rollupRecent } from '../../logs/rollup'
 
 let upstream: ReturnType<typeof mockUpstream>
 beforeEach(async () => {

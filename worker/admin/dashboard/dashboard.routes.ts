@@ -14,7 +14,7 @@ import { ok } from '../../lib/respond'
 import { validate } from '../../lib/validate'
 import { nowSeconds } from '../../lib/time'
 import { getRoutingTable, modelsOfGroup } from '../../channels/routing-table'
-import { dateOf } from '../../stats/rollup'
+import { dateOf } from '../../logs/rollup'
 import type { HonoEnv } from '../../env'
 import type { DashboardData, UsageRow } from '../../../shared/contract/dashboard'
 

@@ -3,7 +3,7 @@ import { env } from 'cloudflare:workers'
 import { setupRoot, signedInUser } from '../../test/client'
 import { createChannel, createToken, ledger, send, setPrice, topUp, wallet } from '../../test/factories'
 import { nowSeconds } from '../../lib/time'
-import { rollupRecent } from '../../stats/rollup'
+import { rollupRecent } from '../../logs/rollup'
 import { mockUpstream } from '../../test/upstream-mock'
 
 let upstream: ReturnType<typeof mockUpstream>

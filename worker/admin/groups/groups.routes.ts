@@ -15,7 +15,7 @@ import { ok } from '../../lib/respond'
 import { idParam, validate } from '../../lib/validate'
 import type { HonoEnv } from '../../env'
 import { clientIp } from '../../lib/client-ip'
-import { auditLog } from '../shared/audit-log'
+import { auditLog } from '../../logs/audit-log'
 import { groupView, listGroups, syncRatioSetting } from './groups.service'
 import type { GroupInfo } from '../../../shared/contract/groups'
 

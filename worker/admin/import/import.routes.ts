@@ -8,7 +8,7 @@ import { z } from 'zod'
 import { rootRoute } from '../../middleware/access'
 import { ok } from '../../lib/respond'
 import { validate } from '../../lib/validate'
-import { requireStepUp } from '../auth/step-up'
+import { requireStepUp } from '../../accounts/step-up'
 import type { HonoEnv } from '../../env'
 import { applyBatch, checkTarget, finishImport, startImport } from './import-apply'
 

@@ -14,7 +14,7 @@ import { idParam, validate } from '../../lib/validate'
 import { buildLogInsert } from '../../../durable-objects/wallet-flush'
 import type { PendingLog } from '../../../durable-objects/wallet-log-row'
 import type { HonoEnv } from '../../env'
-import { listQuery, offset, page } from '../shared/paging'
+import { listQuery, offset, page } from '../../lib/paging'
 
 export const deadLetterRoutes = new Hono<HonoEnv>()
   .get('/log/dead-letters', rootRoute, validate('query', listQuery), async (c) => {

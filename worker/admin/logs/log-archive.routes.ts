@@ -11,9 +11,9 @@ import { notFound } from '../../lib/errors'
 import { ok } from '../../lib/respond'
 import { validate } from '../../lib/validate'
 import type { HonoEnv } from '../../env'
-import { offset } from '../shared/paging'
-import { OBJECT_KEY, isListed, listArchive } from './log-archive'
-import { runRetention, retentionStatus } from './log-retention'
+import { offset } from '../../lib/paging'
+import { OBJECT_KEY, isListed, listArchive } from '../../logs/log-archive'
+import { runRetention, retentionStatus } from '../../logs/log-retention'
 
 const archiveQuery = z.object({
   p: z.coerce.number().int().min(1).max(1_000_000).default(1),

@@ -9,11 +9,12 @@ import { adminRoute, rootRoute, userRoute } from '../../middleware/access'
 import { csvResponse as csv } from '../../lib/csv'
 import { ok } from '../../lib/respond'
 import { validate } from '../../lib/validate'
-import { requireStepUp } from '../auth/step-up'
+import { requireStepUp } from '../../accounts/step-up'
 import type { HonoEnv, SessionUser } from '../../env'
 import { logs } from '../../db/schema'
-import { outrankedIds, withinRank } from '../shared/rank'
-import { deleteLogsBefore, exportCsv, listLogs, logQuery, sumQuota } from './logs.service'
+import { outrankedIds, withinRank } from '../../lib/rank'
+import { exportCsv, listLogs, logQuery, sumQuota } from './logs.service'
+import { deleteLogsBefore } from '../../logs/log-retention'
 
 /** Rank rule: an admin sees their own logs and those of lower roles, never a peer's or root's (archived rows too). */
 const adminScope = (env: Env, actor: SessionUser) => ({ within: withinRank(actor, logs.userId), hiddenUsers: () => outrankedIds(env.DB, actor) })

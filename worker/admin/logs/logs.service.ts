@@ -12,7 +12,7 @@ import { createDb } from '../../db/client'
 import { csvCell } from '../../lib/csv'
 import { logs, type Log } from '../../db/schema'
 import { redactSecrets } from '../../lib/redact'
-import { nextObject, readObject } from './log-archive'
+import { nextObject, readObject } from '../../logs/log-archive'
 
 export const COUNT_CAP = 10_000
 
@@ -207,15 +207,4 @@ export function exportCsv(env: Env, q: LogQuery, scope: LogScope, admin: boolean
       emit(controller, pending.splice(0, EXPORT_CHUNK))
     },
   })
-}
-
-/** Delete logs created before `before` (Unix seconds), 5,000 rows per statement; returns the count. */
-export async function deleteLogsBefore(env: Env, before: number, budgetMs = 20_000): Promise<number> {
-  const started = Date.now()
-  let total = 0
-  for (;;) {
-    const res = await env.DB.prepare('DELETE FROM logs WHERE id IN (SELECT id FROM logs WHERE created_at < ? LIMIT 5000)').bind(before).run()
-    total += res.meta.changes
-    if (res.meta.changes < 5000 || Date.now() - started > budgetMs) return total
-  }
 }

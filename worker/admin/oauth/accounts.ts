@@ -10,7 +10,9 @@ import { holdSignupRewards, paySignupRewardsQuietly } from '../../billing/signup
 import { conflict, badRequest, notFound } from '../../lib/errors'
 import { randomString } from '../../lib/crypto'
 import type { Settings } from '../../settings/store'
-import { createUser, getUser, usernameTaken } from '../users/users.service'
+import { getUser } from '../../accounts/users'
+import { refuseTakenEmail } from '../../accounts/email-taken'
+import { createUser, usernameTaken } from '../users/users.service'
 
 export const PROVIDERS = ['github', 'oidc', 'lark', 'wechat'] as const
 export type Provider = (typeof PROVIDERS)[number]
@@ -64,9 +66,11 @@ export async function findUserByBinding(env: Env, type: BindingType, value: stri
 
 /** Bind `value` to the user; 409 when another account already holds it (checked in the same statement). */
 export async function bindToUser(env: Env, userId: number, type: BindingType, value: string): Promise<User> {
-  const result = await env.DB.prepare(`UPDATE users SET ${COLUMN[type]} = ?1 WHERE id = ?2 AND NOT EXISTS (SELECT 1 FROM users WHERE ${matches(type)} AND id <> ?2)`)
-    .bind(value, userId)
-    .run()
+  const result = await refuseTakenEmail(
+    env.DB.prepare(`UPDATE users SET ${COLUMN[type]} = ?1 WHERE id = ?2 AND NOT EXISTS (SELECT 1 FROM users WHERE ${matches(type)} AND id <> ?2)`)
+      .bind(value, userId)
+      .run()
+  )
   if (result.meta.changes === 0) {
     if (!(await getUser(env, userId))) throw notFound('User not found')
     throw conflict(`This ${BINDING_LABEL[type]} account is already bound to another user`)

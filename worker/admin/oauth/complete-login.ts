@@ -12,7 +12,7 @@ import { ok } from '../../lib/respond'
 import type { Settings } from '../../settings/store'
 import type { HonoEnv } from '../../env'
 import { signIn } from '../two-factor/second-factor'
-import { getUser, profileOf } from '../users/users.service'
+import { getUser, profileOf } from '../../accounts/users'
 import { BINDING_LABEL, bindToUser, findUserByBinding, registerExternalUser, type ExternalIdentity, type Provider } from './accounts'
 import { askBeforeSwitching } from './account-switch'
 

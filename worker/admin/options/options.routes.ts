@@ -18,7 +18,7 @@ import { clientIp } from '../../lib/client-ip'
 import type { HonoEnv, SessionUser } from '../../env'
 import { SECRET_OPTION_KEYS } from '../../../shared/contract/settings'
 import { syncGroupsFromRatio } from '../groups/groups.service'
-import { auditLog } from '../shared/audit-log'
+import { auditLog } from '../../logs/audit-log'
 
 const scalar = z.union([z.string().max(200_000), z.number(), z.boolean()]).transform(String)
 const putSchema = z.union([z.object({ key: z.string().min(1).max(64), value: scalar }), z.object({ options: z.record(z.string().max(64), scalar) })])

@@ -21,8 +21,8 @@ import { nowSeconds } from '../../lib/time'
 import { idParam, validate } from '../../lib/validate'
 import type { HonoEnv } from '../../env'
 import { PASSKEY_NAME_MAX } from '../../../shared/contract/passkeys'
-import { createSession, SESSION_COOKIE } from '../auth/session'
-import { getUser, profileOf } from '../users/users.service'
+import { createSession, SESSION_COOKIE } from '../../accounts/session'
+import { getUser, profileOf } from '../../accounts/users'
 import {
   CHALLENGE_TTL_SECONDS,
   deletePasskey,

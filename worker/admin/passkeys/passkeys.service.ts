@@ -24,13 +24,13 @@ import { passkeys, type Passkey, type User } from '../../db/schema'
 import { badRequest, conflict, forbidden, notFound, unauthorized } from '../../lib/errors'
 import { sha256Hex } from '../../lib/crypto'
 import { consumeSecret, putSecret } from '../../lib/single-use'
-import { siteBaseUrl } from '../../lib/site-url'
+import { siteBaseUrl } from '../../settings/site-url'
 import { nowSeconds } from '../../lib/time'
 import { getSettings, getTokenSecret } from '../../settings/store'
 import { USER_STATUS } from '../../middleware/session-auth'
 import type { HonoEnv } from '../../env'
 import type { PasskeyView } from '../../../shared/contract/passkeys'
-import { getUser } from '../users/users.service'
+import { getUser } from '../../accounts/users'
 
 export const CHALLENGE_TTL_SECONDS = 300
 /** Passkeys one account may hold. */

@@ -13,7 +13,7 @@ import { priceSnapshot } from '../../billing/pricing'
 import { isUniqueViolation } from '../../db/errors'
 import { conflict, notFound } from '../../lib/errors'
 import type { SessionUser } from '../../env'
-import { auditLog } from '../shared/audit-log'
+import { auditLog } from '../../logs/audit-log'
 import type { PriceFields } from './prices.schema'
 
 export const priceView = (p: Price) =>

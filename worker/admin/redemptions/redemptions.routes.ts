@@ -20,9 +20,9 @@ import { nowSeconds } from '../../lib/time'
 import { idParam, validate } from '../../lib/validate'
 import type { Redemption as RedemptionView } from '../../../shared/contract/redemptions'
 import type { HonoEnv } from '../../env'
-import { contains, listQuery, offset, orderBy, page } from '../shared/paging'
-import { auditLog } from '../shared/audit-log'
-import { redeemCode } from './redeem'
+import { contains, listQuery, offset, orderBy, page } from '../../lib/paging'
+import { auditLog } from '../../logs/audit-log'
+import { redeemCode } from '../../billing/redeem'
 
 type Redemption = typeof redemptions.$inferSelect
 

@@ -17,9 +17,9 @@ import { ok } from '../../lib/respond'
 import { validate } from '../../lib/validate'
 import type { HonoEnv } from '../../env'
 import { SESSION_PUBLIC_ID_LENGTH, type SessionsList, type SessionView, type StepUpResult } from '../../../shared/contract/sessions'
-import { deviceSummary } from '../auth/device'
-import { confirmStepUp, stepUpStatus } from '../auth/step-up'
-import { destroySession } from '../auth/session'
+import { deviceSummary } from '../../accounts/device'
+import { confirmStepUp, stepUpStatus } from '../../accounts/step-up'
+import { destroySession } from '../../accounts/session'
 
 const publicId = (storedId: string) => storedId.slice(0, SESSION_PUBLIC_ID_LENGTH)
 

@@ -11,11 +11,13 @@ import { hashPassword } from '../../lib/crypto'
 import { nowSeconds } from '../../lib/time'
 import type { AdminUser } from '../../../shared/contract/users'
 import { ROLE, type SessionUser } from '../../env'
-import { destroyUserSessions, revokeCredentials } from '../auth/session'
-import { contains, offset, orderBy, page, type ListQuery } from '../shared/paging'
+import { destroyUserSessions, revokeCredentials } from '../../accounts/session'
+import { contains, offset, orderBy, page, type ListQuery } from '../../lib/paging'
 import { forgetUserTokens } from '../tokens/tokens.service'
 import { limitView, partialLimitColumns, type LimitFieldValues } from '../shared/limit-fields'
-import { getUser, usernameTaken } from './users.service'
+import { getUser } from '../../accounts/users'
+import { refuseTakenEmail } from '../../accounts/email-taken'
+import { usernameTaken } from './users.service'
 import { notifyPasswordChanged } from '../../mail/password-notice'
 
 export function userRow(u: User) {
@@ -124,7 +126,7 @@ export async function updateUser(
   const limits = partialLimitColumns(body)
   const patch: Partial<typeof users.$inferInsert> = { username: body.username, displayName: body.display_name, email: body.email, group: body.group, ...limits }
   if (body.password) patch.password = await hashPassword(body.password)
-  await createDb(env.DB).update(users).set(patch).where(eq(users.id, target.id))
+  await refuseTakenEmail(createDb(env.DB).update(users).set(patch).where(eq(users.id, target.id)))
   if (body.password) {
     await revokeCredentials(env, target.id)
     await notifyPasswordChanged(env, { username: body.username, email: body.email }, 'changed')

@@ -1,6 +1,7 @@
 /**
  * User accounts: creation (with the new-user quota and its log, written in one D1 batch),
- * lookup by login name, the profile shape returned to the console, and invite codes.
+ * lookup by login name, and username checks (the profile reads other surfaces use live in
+ * worker/accounts/users.ts).
  */
 import { eq, or, sql } from 'drizzle-orm'
 import { createDb } from '../../db/client'
@@ -73,38 +74,4 @@ export async function createUser(env: Env, input: CreateUserInput): Promise<User
   }
   const [created] = await createDb(env.DB).select().from(users).where(eq(users.username, input.username)).limit(1)
   return created!
-}
-
-/** What the console learns about the signed-in user (never the password or token hash). */
-export function profileOf(u: User) {
-  return {
-    id: u.id,
-    username: u.username,
-    display_name: u.displayName,
-    role: u.role,
-    status: u.status,
-    email: u.email,
-    avatar_url: u.avatarUrl,
-    github_id: u.githubId,
-    oidc_id: u.oidcId,
-    wechat_id: u.wechatId,
-    lark_id: u.larkId,
-    telegram_id: u.telegramId,
-    quota: u.quota,
-    used_quota: u.usedQuota,
-    request_count: u.requestCount,
-    group: u.group,
-    aff_code: u.affCode,
-    aff_count: u.affCount,
-    aff_quota: u.affQuota,
-    inviter_id: u.inviterId,
-    has_access_token: Boolean(u.accessToken),
-    last_login_time: u.lastLoginTime,
-    created_time: u.createdTime,
-  }
-}
-
-export async function getUser(env: Env, id: number): Promise<User | undefined> {
-  const [row] = await createDb(env.DB).select().from(users).where(eq(users.id, id)).limit(1)
-  return row
 }

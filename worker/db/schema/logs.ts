@@ -102,7 +102,7 @@ export const statisticsUsers = sqliteTable(
 
 /**
  * The archive manifest: one row per gzip NDJSON object of log rows in the LOG_ARCHIVE R2 bucket,
- * written in the same batch that deletes those rows from `logs` (admin/logs/log-archive.ts).
+ * written in the same batch that deletes those rows from `logs` (logs/log-archive.ts).
  */
 export const logArchives = sqliteTable(
   'log_archives',

@@ -7,7 +7,7 @@ import { MOCK_PNG, TASK_START, taskFixture, useTaskUpstream } from '../../test/t
 import { saveOptions } from '../../settings/store'
 import { taskQueueOf } from '../task-queue'
 import { applyMjUpdate, wroteUpdate, type MjRow, type MjUpstreamTask } from './mj-store'
-import type { TaskQueue } from '../../../durable-objects/task-queue'
+import type { TaskQueue } from '../task-queue.do'
 
 const upstream = useTaskUpstream()
 const START = TASK_START

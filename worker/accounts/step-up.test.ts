@@ -5,10 +5,10 @@
  * session; a registered second-factor verifier is accepted through `{code}`.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import { setTestClockOffset } from '../../lib/clock'
-import { ROOT, TestClient, setupRoot, signedInUser } from '../../test/client'
-import { createChannel, createToken, createUser } from '../../test/factories'
-import { CONFIGS, useFakeGatewayApis } from '../../test/payments-gateways'
+import { setTestClockOffset } from '../lib/clock'
+import { ROOT, TestClient, setupRoot, signedInUser } from '../test/client'
+import { createChannel, createToken, createUser } from '../test/factories'
+import { CONFIGS, useFakeGatewayApis } from '../test/payments-gateways'
 import { registerStepUpVerifier, STEP_UP_REQUIRED } from './step-up'
 
 useFakeGatewayApis()

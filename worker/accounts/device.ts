@@ -7,11 +7,11 @@
  * the account's very first sign-in sends nothing. A failed notice never blocks the sign-in.
  */
 import { and, eq } from 'drizzle-orm'
-import { createDb } from '../../db/client'
-import { sessions, users } from '../../db/schema'
-import { getSettings } from '../../settings/store'
-import { sendMail, smtpConfigured } from '../../mail/mailer'
-import { newDeviceMail } from '../../mail/templates'
+import { createDb } from '../db/client'
+import { sessions, users } from '../db/schema'
+import { getSettings } from '../settings/store'
+import { sendMail, smtpConfigured } from '../mail/mailer'
+import { newDeviceMail } from '../mail/templates'
 
 const BROWSERS: [RegExp, string][] = [
   [/Edg(e|A|iOS)?\//, 'Edge'],

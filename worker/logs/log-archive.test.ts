@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
-import { setupRoot, signedInUser } from '../../test/client'
-import { seedLogs, setOptions } from '../../test/factories'
+import { setupRoot, signedInUser } from '../test/client'
+import { seedLogs, setOptions } from '../test/factories'
 import { runRetention } from './log-retention'
 
 const csvIds = (text: string) =>

@@ -11,10 +11,10 @@
  * stop after the batch only leaves a day manifest to rewrite, which the next move does.
  */
 import { getTableColumns } from 'drizzle-orm'
-import type { ArchiveObject } from '../../../shared/contract/log-budget'
-import type { Log } from '../../db/schema'
-import { logs } from '../../db/schema'
-import { nowSeconds } from '../../lib/time'
+import type { ArchiveObject } from '../../shared/contract/log-budget'
+import type { Log } from '../db/schema'
+import { logs } from '../db/schema'
+import { nowSeconds } from '../lib/time'
 
 const COLUMNS = Object.entries(getTableColumns(logs)).map(([prop, col]) => [prop, col.name] as const)
 

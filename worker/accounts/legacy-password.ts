@@ -4,7 +4,7 @@
  * first successful sign-in, so each imported password is checked with bcrypt at most once.
  */
 import bcrypt from 'bcryptjs'
-import { verifyPassword } from '../../lib/crypto'
+import { verifyPassword } from '../lib/crypto'
 
 const BCRYPT_HASH = /^\$2[abxy]\$\d\d\$[./A-Za-z0-9]{53}$/
 

@@ -4,15 +4,16 @@
  * deletes exactly those ids), so relay writes interleave between batches instead of waiting on one
  * giant delete. With the LOG_ARCHIVE binding every row goes to R2 first (log-archive.ts); without
  * it rows are deleted as before. Runs hourly from the cron and on demand (POST /api/log/retention/run).
- * Also the table's state against its budget (GET /api/log/retention) and the notice to root at 80 %.
+ * Also the table's state against its budget (GET /api/log/retention), the notice to root at 80 %,
+ * and the manual delete by age (DELETE /api/log/, deleteLogsBefore).
  */
 import { asc, lt, lte } from 'drizzle-orm'
-import { LOG_BUDGET_BYTES, LOG_BUDGET_WARN_SHARE, LOG_ROW_BYTES, type RetentionResult, type RetentionStatus } from '../../../shared/contract/log-budget'
-import { cacheKeys } from '../../cache/keys'
-import { createDb } from '../../db/client'
-import { logs, type Log } from '../../db/schema'
-import { nowSeconds } from '../../lib/time'
-import { getSettings } from '../../settings/store'
+import { LOG_BUDGET_BYTES, LOG_BUDGET_WARN_SHARE, LOG_ROW_BYTES, type RetentionResult, type RetentionStatus } from '../../shared/contract/log-budget'
+import { cacheKeys } from '../cache/keys'
+import { createDb } from '../db/client'
+import { logs, type Log } from '../db/schema'
+import { nowSeconds } from '../lib/time'
+import { getSettings } from '../settings/store'
 import { archiveRows, archiveTotals, deleteRows } from './log-archive'
 import { logForRoot } from './root-notice'
 
@@ -136,4 +137,15 @@ export async function noticeBudget(env: Env, status: RetentionStatus, now = Date
 export async function scheduledRetention(env: Env) {
   await runRetention(env, { budgetMs: 60_000 })
   await noticeBudget(env, await retentionStatus(env))
+}
+
+/** Delete logs created before `before` (Unix seconds), 5,000 rows per statement; returns the count. */
+export async function deleteLogsBefore(env: Env, before: number, budgetMs = 20_000): Promise<number> {
+  const started = Date.now()
+  let total = 0
+  for (;;) {
+    const res = await env.DB.prepare('DELETE FROM logs WHERE id IN (SELECT id FROM logs WHERE created_at < ? LIMIT 5000)').bind(before).run()
+    total += res.meta.changes
+    if (res.meta.changes < 5000 || Date.now() - started > budgetMs) return total
+  }
 }

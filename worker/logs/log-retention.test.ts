@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
-import { DEFAULT_LOG_MAX_ROWS, LOG_BUDGET_BYTES, LOG_ROW_BYTES } from '../../../shared/contract/log-budget'
-import { OPTION_META } from '../../../shared/contract/settings'
-import { getSettings } from '../../settings/store'
-import { seedLogs, setOptions } from '../../test/factories'
+import { DEFAULT_LOG_MAX_ROWS, LOG_BUDGET_BYTES, LOG_ROW_BYTES } from '../../shared/contract/log-budget'
+import { OPTION_META } from '../../shared/contract/settings'
+import { getSettings } from '../settings/store'
+import { seedLogs, setOptions } from '../test/factories'
 import { budgetUsage, idCut, noticeBudget, retentionStatus, rowsByIdRange, runRetention, timeCut } from './log-retention'
 
 const NOW = 1_800_000_000

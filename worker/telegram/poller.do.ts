@@ -6,9 +6,9 @@
  * after a pause. Cron re-arms it when the mode is polling (worker/cron/index.ts).
  */
 import { DurableObject } from 'cloudflare:workers'
-import { buildBot } from '../worker/telegram/bot'
-import { ALLOWED_UPDATES, botApiError } from '../worker/telegram/apply'
-import { botActive, readApplied, telegramConfig } from '../worker/telegram/config'
+import { buildBot } from './bot'
+import { ALLOWED_UPDATES, botApiError } from './apply'
+import { botActive, readApplied, telegramConfig } from './config'
 
 /** Long-poll wait in seconds (Telegram allows up to 50; an alarm may run for minutes). */
 export const POLL_TIMEOUT_SECONDS = 25

@@ -2,8 +2,8 @@
 import bcrypt from 'bcryptjs'
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { TestClient, setupRoot } from '../../test/client'
-import { createUser } from '../../test/factories'
+import { TestClient, setupRoot } from '../test/client'
+import { createUser } from '../test/factories'
 import { isBcryptHash } from './legacy-password'
 
 async function login(password: string) {

@@ -5,14 +5,14 @@
  * back. An administrator cannot redeem codes they created (root can).
  */
 import { and, eq, ne } from 'drizzle-orm'
-import { createDb } from '../../db/client'
-import { LOG_TYPE, redemptions } from '../../db/schema'
-import { ApiError, badRequest } from '../../lib/errors'
-import { sha256Hex } from '../../lib/crypto'
-import { nowSeconds } from '../../lib/time'
-import { ROLE } from '../../env'
-import { paySignupRewardsQuietly } from '../../billing/signup-rewards'
-import type { RedeemResult } from '../../../shared/contract/redemptions'
+import { createDb } from '../db/client'
+import { LOG_TYPE, redemptions } from '../db/schema'
+import { ApiError, badRequest } from '../lib/errors'
+import { sha256Hex } from '../lib/crypto'
+import { nowSeconds } from '../lib/time'
+import { ROLE } from '../env'
+import { paySignupRewardsQuietly } from './signup-rewards'
+import type { RedeemResult } from '../../shared/contract/redemptions'
 
 export interface Redeemer {
   id: number

@@ -6,8 +6,8 @@
  */
 import { describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
-import { ipBucket, ipNetwork } from '../../lib/cidr'
-import { ROOT, TestClient, setupRoot, signedInUser } from '../../test/client'
+import { ipBucket, ipNetwork } from '../lib/cidr'
+import { ROOT, TestClient, setupRoot, signedInUser } from '../test/client'
 import { ACCOUNT_FAILURE_LIMIT, FAILURE_LIMIT, recordLoginFailure, verifyOrDummy } from './login-guard'
 
 const from = (ip: string) => ({ headers: { 'cf-connecting-ip': ip } })

@@ -7,8 +7,8 @@
 import { asc, desc, sql, type SQL } from 'drizzle-orm'
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core'
 import { z } from 'zod'
-import type { Page } from '../../../shared/contract/paging'
-import { badRequest } from '../../lib/errors'
+import type { Page } from '../../shared/contract/paging'
+import { badRequest } from './errors'
 
 export const listQuery = z.object({
   p: z.coerce.number().int().min(1, 'must be at least 1').max(1_000_000).default(1),

@@ -3,7 +3,7 @@
  * setting when set (trailing slashes removed), else the origin of the current request.
  */
 import type { Context } from 'hono'
-import type { Settings } from '../settings/store'
+import type { Settings } from './store'
 
 export function siteBaseUrl(c: Context, settings: Settings): string {
   const configured = settings.str('ServerAddress').trim().replace(/\/+$/, '')

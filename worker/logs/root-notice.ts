@@ -4,9 +4,9 @@
  * notice that cannot be written is printed to the console instead.
  */
 import { sql } from 'drizzle-orm'
-import { createDb } from '../../db/client'
-import { LOG_TYPE, logs, users } from '../../db/schema'
-import { nowSeconds } from '../../lib/time'
+import { createDb } from '../db/client'
+import { LOG_TYPE, logs, users } from '../db/schema'
+import { nowSeconds } from '../lib/time'
 
 export async function logForRoot(env: Env, content: string, metadata: Record<string, unknown>) {
   try {

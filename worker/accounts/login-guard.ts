@@ -8,11 +8,11 @@
  * counted and hashed like real ones, so neither the answer nor its timing tells whether an account
  * exists.
  */
-import { cacheKeys } from '../../cache/keys'
-import { hashPassword, sha256Hex, verifyPassword } from '../../lib/crypto'
-import { ipNetwork } from '../../lib/cidr'
+import { cacheKeys } from '../cache/keys'
+import { hashPassword, sha256Hex, verifyPassword } from '../lib/crypto'
+import { ipNetwork } from '../lib/cidr'
 import { isBcryptHash, verifyBcrypt } from './legacy-password'
-import { tooManyRequests } from '../../lib/errors'
+import { tooManyRequests } from '../lib/errors'
 
 /** Failures per account from one client network in a window. */
 export const FAILURE_LIMIT = 10

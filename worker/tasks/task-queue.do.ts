@@ -12,13 +12,13 @@
  * a Kling change goes to the task's callback_url from the tasks table's update path (kling-store.ts).
  */
 import { DurableObject } from 'cloudflare:workers'
-import { getRoutingTable } from '../worker/channels/routing-table'
-import { getSettings } from '../worker/settings/store'
-import { clientPayload } from '../worker/tasks/midjourney/mj-notify'
-import { postToClientHook } from '../worker/tasks/client-hook'
-import { refreshMjTasks, wroteUpdate, type MjRow } from '../worker/tasks/midjourney/mj-store'
-import type { TaskRow } from '../worker/tasks/suno/suno-store'
-import { markPolled, refreshTaskRows } from '../worker/tasks/task-rows'
+import { getRoutingTable } from '../channels/routing-table'
+import { getSettings } from '../settings/store'
+import { clientPayload } from './midjourney/mj-notify'
+import { postToClientHook } from './client-hook'
+import { refreshMjTasks, wroteUpdate, type MjRow } from './midjourney/mj-store'
+import type { TaskRow } from './suno/suno-store'
+import { markPolled, refreshTaskRows } from './task-rows'
 
 export type QueuedPlatform = 'mj' | 'suno' | 'kling'
 

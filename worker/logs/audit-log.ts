@@ -5,10 +5,10 @@
  * log and in the admin log with the actor's id and name and, when the caller passes it, the
  * client address. Secrets never go in: callers record only whether a secret changed.
  */
-import { createDb } from '../../db/client'
-import { LOG_TYPE, logs } from '../../db/schema'
-import { nowSeconds } from '../../lib/time'
-import type { SessionUser } from '../../env'
+import { createDb } from '../db/client'
+import { LOG_TYPE, logs } from '../db/schema'
+import { nowSeconds } from '../lib/time'
+import type { SessionUser } from '../env'
 
 export async function auditLog(env: Env, actor: SessionUser, owner: { id: number; username: string }, content: string, extra: Record<string, unknown> = {}, sourceIp = '') {
   await createDb(env.DB)
