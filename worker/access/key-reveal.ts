@@ -9,8 +9,8 @@ import { createDb } from '../db/client'
 import { tokens, users, type Token } from '../db/schema'
 import { notFound } from '../lib/errors'
 import { ROLE, type SessionUser } from '../env'
-import { assertRank } from '../admin/shared/rank'
-import { auditLog } from '../admin/shared/audit-log'
+import { assertRank } from '../lib/rank'
+import { auditLog } from '../logs/audit-log'
 
 /** `sk-abcd**********wxyz`: what admin views show instead of another user's key. */
 export const maskedKey = (key: string) => `sk-${key.slice(0, 4)}**********${key.slice(-4)}`
