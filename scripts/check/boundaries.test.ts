@@ -29,6 +29,10 @@ describe('import boundaries (biome noRestrictedImports)', () => {
     ['production ↛ vitest', 'worker/relay/probe.ts', "import { vi } from 'vitest'\nexport const y = vi\n", 'never imports vitest'],
     ['production ↛ test helpers', 'worker/admin/probe.ts', "import { x } from '../test/client'\nexport const y = x\n", 'never imports test helpers'],
     ['contract ↛ test helpers', 'shared/contract/probe.ts', "import { x } from '../../worker/test/factories'\nexport const y = x\n", 'never imports test helpers'],
+    ['worker ↛ scripts', 'worker/admin/import/probe.ts', "import { x } from '../../../scripts/import/writer'\nexport const y = x\n", 'never imports scripts/'],
+    ['providers ↛ scripts', 'worker/providers/openai/probe.ts', "import { x } from '../../../scripts/import/cli'\nexport const y = x\n", 'never imports scripts/'],
+    ['shared ↛ scripts', 'shared/import/probe.ts', "import { x } from '../../scripts/import/source'\nexport const y = x\n", 'never imports scripts/'],
+    ['console ↛ scripts', 'console/src/features/import/probe.ts', "import { x } from '../../../../scripts/import/writer'\nexport const y = x\n", 'The console never imports scripts/'],
     ['console ↛ console.log', 'console/src/lib/probe.ts', "export const y = () => console.log('x')\n", 'noConsole'],
   ])('%s fails lint', (_rule, path, source, message) => {
     const result = lint(path, source)
@@ -38,6 +42,8 @@ describe('import boundaries (biome noRestrictedImports)', () => {
 
   it.each([
     ['admin may import the relay', 'worker/admin/ok.ts', "import { x } from '../relay/select-channel'\nexport const y = x\n"],
+    ['the console imports the import library', 'console/src/features/import/ok.ts', "import { x } from '../../../../shared/import/wire-batches'\nexport const y = x\n"],
+    ['worker tests import the script mocks', 'worker/telegram/ok.test.ts', "import { x } from '../../scripts/mock-telegram-api.mjs'\nexport const y = x\n"],
     ['the console imports the contract', 'console/src/lib/ok.ts', "import { x } from '@contract/sse'\nexport const y = x\n"],
     ['tests import vitest and helpers', 'worker/relay/ok.test.ts', "import { vi } from 'vitest'\nimport { x } from '../test/client'\nexport const y = [vi, x]\n"],
     ['the worker logs errors', 'worker/relay/ok.ts', "export const y = () => console.error('x')\n"],

@@ -20,7 +20,8 @@ import { badRequest, conflict } from '../../lib/errors'
 import { groupLimitsSnapshot } from '../../relay/group-limits'
 import { routingSnapshot } from '../../relay/routing-table'
 import { forgetImportedKeysPresence } from '../../relay/imported-keys'
-import { OPTIONS, checkOptionValue, isOptionKey } from '../../settings/registry'
+import { checkOptionValue, isOptionKey } from '../../../shared/contract/option-checks'
+import { OPTIONS } from '../../settings/registry'
 import { reloadSettings } from '../../settings/store'
 
 /** The tables an import writes (everything else is refused). */
