@@ -32,7 +32,12 @@ describe('import boundaries (biome noRestrictedImports)', () => {
     ['worker ↛ scripts', 'worker/admin/import/probe.ts', "import { x } from '../../../scripts/import/writer'\nexport const y = x\n", 'never imports scripts/'],
     ['providers ↛ scripts', 'worker/providers/openai/probe.ts', "import { x } from '../../../scripts/import/cli'\nexport const y = x\n", 'never imports scripts/'],
     ['shared ↛ scripts', 'shared/import/probe.ts', "import { x } from '../../scripts/import/source'\nexport const y = x\n", 'never imports scripts/'],
-    ['console ↛ scripts', 'console/src/features/import/probe.ts', "import { x } from '../../../../scripts/import/writer'\nexport const y = x\n", 'The console never imports scripts/'],
+    [
+      'console ↛ scripts',
+      'console/src/features/import/probe.ts',
+      "import { x } from '../../../../scripts/import/writer'\nexport const y = x\n",
+      'The console never imports scripts/',
+    ],
     ['console ↛ console.log', 'console/src/lib/probe.ts', "export const y = () => console.log('x')\n", 'noConsole'],
   ])('%s fails lint', (_rule, path, source, message) => {
     const result = lint(path, source)
