@@ -2,8 +2,9 @@
  * Four test projects:
  * - worker: worker/ and durable-objects/ tests inside workerd (@cloudflare/vitest-plugin) against
  *   the real D1 migrations, with outbound fetches answered by test mocks;
- * - console: Node tests of pure console logic and of shared/contract/;
- * - scripts: Node tests of scripts/ (the database importer), without a server;
+ * - console: Node tests of pure console logic, of shared/contract/ and of the import library
+ *   (shared/import/);
+ * - scripts: Node tests of scripts/ (the database importer's CLI, the lint boundaries), without a server;
  * - e2e: Node tests that start the real server (console build + worker on workerd) and a mock
  *   upstream, then drive it with the official SDK and with Chromium (playwright-core).
  */
@@ -38,8 +39,9 @@ export default defineConfig(async () => {
           },
         },
         {
-          // Pure logic of the console and of the shared contract (formatters, schemas, range helpers,
-          // the SSE decoder, the top-up formula) in plain Node: no browser, no server.
+          // Pure logic of the console and of the shared code (formatters, schemas, range helpers, the
+          // SSE decoder, the top-up formula, the import library's parser and mappers) in plain Node:
+          // no browser, no server.
           resolve: { alias: { '@contract': here('./shared/contract'), '@': here('./console/src') } },
           test: {
             name: 'console',
@@ -48,7 +50,7 @@ export default defineConfig(async () => {
           },
         },
         {
-          // Plain Node tests of the scripts (the one-api/one-hub importer): no server, no workerd.
+          // Plain Node tests of the scripts (the one-api/one-hub import CLI): no server, no workerd.
           test: {
             name: 'scripts',
             include: ['scripts/**/*.test.ts'],

@@ -7,12 +7,13 @@
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
-import { defaultPricesWrite } from './map-settings'
-import { buildPlan } from './mapping'
-import type { ImportPlan } from './plan'
+import { defaultPricesWrite } from '../../shared/import/map-settings'
+import { buildPlan } from '../../shared/import/mapping'
+import type { ImportPlan } from '../../shared/import/plan'
 import { openSource } from './source'
-import { TARGET_STATE_SQL, parseTargetState, targetConflicts } from './target-check'
-import { applyStatements, planStatements, queryTarget, type Target } from './writer'
+import { TARGET_STATE_SQL, parseTargetState, targetConflicts } from '../../shared/import/target-check'
+import { planStatements } from '../../shared/import/statements'
+import { applyStatements, queryTarget, type Target } from './writer'
 
 const USAGE = `Usage: npm run import -- <one-api/one-hub SQLite file, mysqldump or pg_dump --inserts file, or http(s) URL>
   --from one-api|one-hub   source kind (detected from the tables when omitted)

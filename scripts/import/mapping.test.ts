@@ -9,15 +9,16 @@ import path from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import bcrypt from 'bcryptjs'
 import { afterAll, describe, expect, it, vi } from 'vitest'
-import { mapChannelType } from './channel-types'
+import { mapChannelType } from '../../shared/import/channel-types'
 import { main } from './cli'
 import { ONE_API_KEY, ONE_HUB_OLD_KEY, ONE_HUB_SIGNED_KEY, PASSWORDS, REDEMPTION_CODE, mysqlDump, oneApiTables, oneHubTables, postgresDump, writeSqlite } from './fixtures'
-import { IMPORTED_UNFINISHED } from './map-history'
-import { defaultPricesWrite } from './map-settings'
-import { buildPlan } from './mapping'
-import { sha256Hex, type ImportPlan } from './plan'
+import { IMPORTED_UNFINISHED } from '../../shared/import/map-history'
+import { defaultPricesWrite } from '../../shared/import/map-settings'
+import { buildPlan } from '../../shared/import/mapping'
+import { sha256Hex, type ImportPlan } from '../../shared/import/plan'
 import { openSource } from './source'
-import { batches, planStatements, statementsFor } from './writer'
+import { planStatements, statementsFor } from '../../shared/import/statements'
+import { batches } from './writer'
 
 const dir = mkdtempSync(path.join(tmpdir(), 'import-test-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -216,8 +217,8 @@ describe('one-hub in all three formats', () => {
 
 describe('emails (issue 12: one account per address)', () => {
   it('imports a later user with an address already taken (any case) without the address, and says so', async () => {
-    const { ImportPlan } = await import('./plan')
-    const { mapUsers } = await import('./map-accounts')
+    const { ImportPlan } = await import('../../shared/import/plan')
+    const { mapUsers } = await import('../../shared/import/map-accounts')
     const plan = new ImportPlan('one-api')
     const users = mapUsers(plan, [
       { id: 1, username: 'first', email: 'Same@x.io' },

@@ -6,20 +6,9 @@
 import { closeSync, openSync, readFileSync, readSync, writeFileSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { parseDump, type Row } from './sql-dump'
-import { SQLITE_TABLES_SQL, sqliteTables } from './sqlite-tables'
-
-export type { Row } from './sql-dump'
-
-export interface SourceDatabase {
-  format: 'sqlite' | 'mysql' | 'postgres'
-  /** Lower-case table names. */
-  tables: Set<string>
-  rows(table: string): Row[]
-  /** Problems met while reading (unparseable statements, short rows). */
-  problems: string[]
-  close(): void
-}
+import type { SourceDatabase } from '../../shared/import/source-database'
+import { parseDump, type Row } from '../../shared/import/sql-dump'
+import { SQLITE_TABLES_SQL, sqliteTables } from '../../shared/import/sqlite-tables'
 
 const SQLITE_MAGIC = 'SQLite format 3\0'
 

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ONE_API_KEY, oneApiTables, writeSqlite } from './fixtures'
-import { buildPlan } from './mapping'
-import type { ImportPlan } from './plan'
+import { buildPlan } from '../../shared/import/mapping'
+import type { ImportPlan } from '../../shared/import/plan'
 import { openSource } from './source'
-import { targetConflicts, type TargetState } from './target-check'
+import { targetConflicts, type TargetState } from '../../shared/import/target-check'
 
 const dir = mkdtempSync(path.join(tmpdir(), 'import-target-'))
 let plan: ImportPlan

@@ -1,5 +1,5 @@
 /**
- * Applies an import plan's SQL (./statements.ts) to D1 through wrangler (`d1 execute --file`, local
+ * Applies an import plan's SQL (shared/import/statements.ts) to D1 through wrangler (`d1 execute --file`, local
  * or --remote), in batch files of bounded size. Every statement is idempotent, so a second run
  * changes nothing.
  */
@@ -7,7 +7,6 @@ import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-export { planStatements, statementsFor } from './statements'
 
 /** Statements per file handed to wrangler (one file = one progress step). */
 const MAX_FILE_BYTES = 4_000_000

@@ -7,7 +7,7 @@ import { env } from 'cloudflare:workers'
 import { resetIsolateState } from '../cache/isolate'
 import { createChannel, createUser, ledger, send, setPrice } from '../test/factories'
 import { mockUpstream } from '../test/upstream-mock'
-import { looksLikeImportedKey } from './imported-keys'
+import { looksLikeImportedKey } from '../../shared/contract/imported-keys'
 
 let upstream: ReturnType<typeof mockUpstream>
 beforeEach(() => {

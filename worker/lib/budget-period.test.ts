@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { isTimeZone, periodBounds } from './budget-period'
+import { isTimeZone } from '../../shared/contract/option-checks'
+import { periodBounds } from './budget-period'
 
 const iso = (ms: number) => new Date(ms).toISOString()
 

@@ -26,17 +26,6 @@ function formatter(tz: string): Intl.DateTimeFormat {
   return f
 }
 
-/** Whether `tz` is an IANA time zone name this runtime knows. */
-export function isTimeZone(tz: string): boolean {
-  if (!tz || tz.length > 64) return false
-  try {
-    formatter(tz)
-    return true
-  } catch {
-    return false
-  }
-}
-
 /** Local wall-clock parts of `ms` in `tz`. */
 function localParts(ms: number, tz: string) {
   const parts: Record<string, number> = {}

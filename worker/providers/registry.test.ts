@@ -5,6 +5,7 @@ import { anthropicAdapter } from './anthropic/adapter'
 import { azureAdapter } from './azure/adapter'
 import { geminiAdapter } from './gemini/adapter'
 import { bedrockAdapter } from './bedrock/adapter'
+import { CHANNEL_TYPE_NAMES } from '../../shared/contract/channel-types'
 import { CHANNEL_TYPES, channelType } from './registry'
 
 const ONE_HUB_IDS: Record<number, string> = {
@@ -73,6 +74,8 @@ describe('CHANNEL_TYPES', () => {
         .sort((a, b) => a - b)
     )
     for (const id of Object.keys(EXTRA_IDS)) expect(Number(id)).toBeGreaterThan(1000)
+    // The shared catalogue (read by the importer) names exactly the types the registry serves.
+    expect(Object.keys(CHANNEL_TYPE_NAMES).map(Number)).toEqual(CHANNEL_TYPES.map((t) => t.id))
   })
 
   it('wires the translating adapters to their types', () => {

@@ -1,7 +1,9 @@
 /**
- * Channel type → adapter and the metadata the console shows (name, key and base-URL hints).
- * The only place that switches on the supplier type. Type ids follow one-hub so data imports.
+ * Channel type → adapter and the metadata the console shows (key and base-URL hints; ids and names
+ * come from the catalogue in shared/contract/channel-types.ts). The only place that switches on the
+ * supplier type. Type ids follow one-hub so data imports.
  */
+import { CHANNEL_TYPE_NAMES, type ChannelTypeId } from '../../shared/contract/channel-types'
 import type { ProviderAdapter } from './types'
 import { azureAdapter } from './azure/adapter'
 import { anthropicAdapter } from './anthropic/adapter'
@@ -42,13 +44,15 @@ export interface ChannelType {
   keyProblem?: (key: string) => string | undefined
 }
 
+/** A registry entry: everything but the name, which the catalogue gives for its id. */
+export type ChannelTypeEntry = Omit<ChannelType, 'id' | 'name'> & { id: ChannelTypeId }
+
 /** Chat features a type offers for its usual models: streaming, tool calls, image input. */
 export type Feature = 'stream' | 'tools' | 'vision'
 
-const TRANSLATED: ChannelType[] = [
+const TRANSLATED: ChannelTypeEntry[] = [
   {
     id: 3,
-    name: 'Azure OpenAI',
     adapter: azureAdapter,
     defaultBaseUrl: '',
     keyHint: 'Azure resource key',
@@ -59,7 +63,6 @@ const TRANSLATED: ChannelType[] = [
   },
   {
     id: 14,
-    name: 'Anthropic Claude',
     adapter: anthropicAdapter,
     defaultBaseUrl: 'https://api.anthropic.com',
     keyHint: 'sk-ant-…',
@@ -69,7 +72,6 @@ const TRANSLATED: ChannelType[] = [
   },
   {
     id: 25,
-    name: 'Google Gemini',
     adapter: geminiAdapter,
     defaultBaseUrl: 'https://generativelanguage.googleapis.com',
     keyHint: 'AIza…',
@@ -80,7 +82,6 @@ const TRANSLATED: ChannelType[] = [
   },
   {
     id: 32,
-    name: 'AWS Bedrock',
     adapter: bedrockAdapter,
     // A template for the console: the adapter puts the key's region into it.
     defaultBaseUrl: 'https://bedrock-runtime.{region}.amazonaws.com',
@@ -100,7 +101,6 @@ const TRANSLATED: ChannelType[] = [
   },
   {
     id: 16,
-    name: 'Zhipu GLM',
     adapter: zhipuAdapter,
     defaultBaseUrl: ZHIPU_BASE_URL,
     keyHint: 'id.secret (sent as a signed JWT)',
@@ -111,7 +111,6 @@ const TRANSLATED: ChannelType[] = [
   },
   {
     id: 40,
-    name: 'Tencent Hunyuan',
     adapter: hunyuanAdapter,
     defaultBaseUrl: HUNYUAN_BASE_URL,
     keyHint: 'SecretId|SecretKey (TC3-HMAC-SHA256 signed)',
@@ -123,7 +122,6 @@ const TRANSLATED: ChannelType[] = [
   },
   {
     id: 42,
-    name: 'Vertex AI',
     adapter: vertexAdapter,
     // A template for the console: the adapter puts the region from "other" into it.
     defaultBaseUrl: 'https://{region}-aiplatform.googleapis.com',
@@ -136,7 +134,6 @@ const TRANSLATED: ChannelType[] = [
   },
   {
     id: 36,
-    name: 'Cohere',
     adapter: cohereAdapter,
     defaultBaseUrl: COHERE_BASE_URL,
     keyHint: 'Cohere API key',
@@ -146,7 +143,6 @@ const TRANSLATED: ChannelType[] = [
   },
   {
     id: 35,
-    name: 'Cloudflare Workers AI',
     adapter: cloudflareAdapter,
     defaultBaseUrl: CLOUDFLARE_API,
     keyHint: 'ACCOUNT_ID|API_TOKEN',
@@ -157,7 +153,6 @@ const TRANSLATED: ChannelType[] = [
   },
   {
     id: 18,
-    name: 'Xunfei Spark',
     adapter: xunfeiAdapter,
     defaultBaseUrl: SPARK_BASE_URL,
     keyHint: 'APPID|APISecret|APIKey (sent as APIKey:APISecret) or the HTTP APIPassword',
@@ -167,7 +162,6 @@ const TRANSLATED: ChannelType[] = [
   },
   {
     id: 15,
-    name: 'Baidu Qianfan (文心)',
     adapter: baiduAdapter,
     defaultBaseUrl: QIANFAN_V2_URL,
     keyHint: 'Qianfan API key (bce-v3/ALTAK-…) for the v2 endpoint, or a legacy application APIKey|SecretKey',
@@ -177,7 +171,6 @@ const TRANSLATED: ChannelType[] = [
   },
   {
     id: 38,
-    name: 'Coze',
     adapter: cozeAdapter,
     defaultBaseUrl: COZE_BASE_URL,
     keyHint: 'Personal access token (pat_…); models are named coze-{bot_id}',
@@ -187,7 +180,6 @@ const TRANSLATED: ChannelType[] = [
   },
   {
     id: 24,
-    name: 'Azure Speech',
     adapter: azureSpeechAdapter,
     // A template for the console: the adapter puts the region from "other" into it.
     defaultBaseUrl: 'https://{region}.tts.speech.microsoft.com',
@@ -199,7 +191,9 @@ const TRANSLATED: ChannelType[] = [
 ]
 
 /** Every type, in id order (the console lists them in this order). */
-export const CHANNEL_TYPES: ChannelType[] = [...TRANSLATED, ...COMPATIBLE_PRESETS, ...ASYNC_TASK_TYPES].sort((a, b) => a.id - b.id)
+export const CHANNEL_TYPES: ChannelType[] = [...TRANSLATED, ...COMPATIBLE_PRESETS, ...ASYNC_TASK_TYPES]
+  .map((t) => ({ ...t, name: CHANNEL_TYPE_NAMES[t.id] }))
+  .sort((a, b) => a.id - b.id)
 
 const BY_ID = new Map(CHANNEL_TYPES.map((t) => [t.id, t]))
 

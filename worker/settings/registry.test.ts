@@ -1,7 +1,8 @@
 /** The registry validates every option by the shared metadata (shared/contract/settings.ts) the console form also reads. */
 import { describe, expect, it } from 'vitest'
 import { OPTION_META, type OptionMeta, SECRET_OPTION_KEYS } from '../../shared/contract/settings'
-import { checkOptionValue, OPTION_KEYS, OPTIONS } from './registry'
+import { checkOptionValue } from '../../shared/contract/option-checks'
+import { OPTION_KEYS, OPTIONS } from './registry'
 
 const metaOf = (key: string): OptionMeta => OPTION_META[key as keyof typeof OPTION_META]
 

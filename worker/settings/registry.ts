@@ -1,13 +1,10 @@
 /**
  * Every site setting, ready to validate: the runtime-free metadata (key, kind, default, bounds,
  * secret and internal flags) lives in shared/contract/settings.ts, shared with the console's
- * settings form; this module adds the zod checks those fields imply plus the few checks of their
- * own (JSON shapes, time zone, Telegram values). The settings page, `/api/option` and `/api/status`
- * all read this one table.
+ * settings form, and the value checks it implies in shared/contract/option-checks.ts, shared with
+ * the importer. The settings page, `/api/option` and `/api/status` all read this one table.
  */
-import { z } from 'zod'
 import { OPTION_META, type OptionKey, type OptionKind, type OptionMeta } from '../../shared/contract/settings'
-import { isTimeZone } from '../lib/budget-period'
 
 export type { OptionKey } from '../../shared/contract/settings'
 
@@ -15,105 +12,17 @@ export interface OptionDef {
   kind: OptionKind
   default: string
   secret?: boolean
-  /** Extra validation of the raw string (after the kind check). */
-  check?: z.ZodType<unknown>
   /** Not editable through the API (internal state). */
   internal?: boolean
 }
 
-export const chatLinkSchema = z.array(
-  z.object({
-    name: z.string().trim().min(1, 'name is required'),
-    url: z.string().trim().min(1, 'url is required'),
-    show: z.boolean(),
-    sort: z.number().int(),
-  })
-)
-
-const jsonObjectOfNumbers = z.record(z.string(), z.number().min(0))
-
-/** Checks beyond what the metadata says (applied instead of the derived one). */
-const EXTRA_CHECKS: Partial<Record<OptionKey, z.ZodType<unknown>>> = {
-  ChatLinks: chatLinkSchema,
-  BudgetTimezone: z.string().refine(isTimeZone, 'must be an IANA time zone such as UTC or Asia/Shanghai'),
-  ModelOutputLimits: z.record(z.string(), z.number().int().min(1).max(10_000_000)),
-  ImagePriceRatios: z.record(z.string(), z.record(z.string(), z.number().min(0).max(1000))),
-  PromptEstimateMargins: z.record(z.string(), z.number().min(1).max(10)),
-  DefaultModelPrice: z.union([
-    z.literal(''),
-    z.string().transform((v, ctx) => {
-      try {
-        const parsed = z.object({ type: z.enum(['tokens', 'times']), input: z.number().min(0), output: z.number().min(0) }).safeParse(JSON.parse(v))
-        if (!parsed.success) ctx.addIssue({ code: 'custom', message: 'must be {"type":"tokens"|"times","input":n,"output":n}' })
-      } catch {
-        ctx.addIssue({ code: 'custom', message: 'must be valid JSON' })
-      }
-      return v
-    }),
-  ]),
-  RechargeDiscount: jsonObjectOfNumbers,
-  GroupRatio: jsonObjectOfNumbers,
-  TelegramWebhookSecret: z.string().regex(/^[A-Za-z0-9_-]{0,256}$/, 'must be at most 256 characters of A-Z a-z 0-9 _ -'),
-  TelegramApiBase: z.url('must be a valid URL').regex(/^https?:\/\//, 'must be an http(s) URL'),
-}
-
-/** The check the metadata implies: integer/number bounds, a URL or empty, one of the values. */
-function derivedCheck(meta: OptionMeta): z.ZodType<unknown> | undefined {
-  if (meta.kind === 'int')
-    return z.coerce
-      .number()
-      .int()
-      .min(meta.min ?? 0)
-      .max(meta.max ?? Number.MAX_SAFE_INTEGER)
-  if (meta.kind === 'float') return z.coerce.number().min(meta.min ?? 0)
-  if (meta.url) return z.union([z.literal(''), z.url('must be a valid URL')])
-  if (meta.values) return z.enum(meta.values as [string, ...string[]])
-  return undefined
-}
-
-function optionDef(key: OptionKey, meta: OptionMeta): OptionDef {
+function optionDef(meta: OptionMeta): OptionDef {
   const def: OptionDef = { kind: meta.kind, default: meta.default }
   if (meta.secret) def.secret = true
   if (meta.internal) def.internal = true
-  const check = EXTRA_CHECKS[key] ?? derivedCheck(meta)
-  if (check) def.check = check
   return def
 }
 
-export const OPTIONS = Object.fromEntries(Object.entries(OPTION_META).map(([key, meta]) => [key, optionDef(key as OptionKey, meta)])) as Record<OptionKey, OptionDef>
+export const OPTIONS = Object.fromEntries(Object.entries(OPTION_META).map(([key, meta]) => [key, optionDef(meta)])) as Record<OptionKey, OptionDef>
 
 export const OPTION_KEYS = Object.keys(OPTIONS) as OptionKey[]
-
-export const isOptionKey = (key: string): key is OptionKey => Object.hasOwn(OPTIONS, key)
-
-/** Validate a raw option value; returns the normalised string or an error message. */
-export function checkOptionValue(key: OptionKey, raw: string): { ok: true; value: string } | { ok: false; message: string } {
-  const def: OptionDef = OPTIONS[key]
-  let value = raw.trim()
-  switch (def.kind) {
-    case 'bool':
-      if (value !== 'true' && value !== 'false') return { ok: false, message: `${key} must be true or false` }
-      break
-    case 'int':
-      if (!/^-?\d+$/.test(value)) return { ok: false, message: `${key} must be an integer` }
-      break
-    case 'float':
-      if (value === '' || !Number.isFinite(Number(value))) return { ok: false, message: `${key} must be a number` }
-      break
-    case 'json':
-      try {
-        value = JSON.stringify(JSON.parse(value))
-      } catch {
-        return { ok: false, message: `${key} must be valid JSON` }
-      }
-      break
-    case 'string':
-      value = raw
-      break
-  }
-  if (def.check) {
-    const parsed = def.check.safeParse(def.kind === 'json' ? JSON.parse(value) : value)
-    if (!parsed.success) return { ok: false, message: `${key}: ${parsed.error.issues[0]?.message ?? 'invalid value'}` }
-  }
-  return { ok: true, value }
-}

@@ -9,7 +9,8 @@ import { options } from '../db/schema'
 import { Snapshot, type BackgroundCtx } from '../cache/versioned'
 import { badRequest } from '../lib/errors'
 import { randomString } from '../lib/crypto'
-import { checkOptionValue, isOptionKey, OPTIONS, OPTION_KEYS, type OptionKey } from './registry'
+import { checkOptionValue, isOptionKey } from '../../shared/contract/option-checks'
+import { OPTIONS, OPTION_KEYS, type OptionKey } from './registry'
 import type { OptionItem } from '../../shared/contract/settings'
 
 export class Settings {

@@ -3,16 +3,16 @@
  * the plan with the CLI's own mappers): the target check (same rule as `npm run import`: a gateway
  * with users of its own needs merge, and no imported row may take an own row's id or key), a
  * per-import session in KV, and the batches — each table write turned into the CLI's idempotent
- * SQL (scripts/import/statements.ts) and applied with one D1 batch. Table and column names are
+ * SQL (shared/import/statements.ts) and applied with one D1 batch. Table and column names are
  * checked against the database, balance columns are never updated, options are validated like the
  * settings page; a batch the database refuses is retried row by row and each refused row is
  * reported with its table and id.
  */
-import { statisticsFromLogs } from '../../../scripts/import/map-history'
-import { ImportPlan, type TableWrite } from '../../../scripts/import/plan'
-import { GROUP_RATIO_SQL, clearAbilitiesSql, statementsFor } from '../../../scripts/import/statements'
-import { TARGET_STATE_SQL, parseTargetState, targetConflicts } from '../../../scripts/import/target-check'
-import type { WireBatchResult, WireCheck, WireIdentities, WireWrite } from '../../../scripts/import/wire'
+import { statisticsFromLogs } from '../../../shared/import/map-history'
+import { ImportPlan, type TableWrite } from '../../../shared/import/plan'
+import { GROUP_RATIO_SQL, clearAbilitiesSql, statementsFor } from '../../../shared/import/statements'
+import { TARGET_STATE_SQL, parseTargetState, targetConflicts } from '../../../shared/import/target-check'
+import type { WireBatchResult, WireCheck, WireIdentities, WireWrite } from '../../../shared/import/wire'
 import { priceSnapshot } from '../../billing/pricing'
 import { cacheKeys } from '../../cache/keys'
 import { randomString } from '../../lib/crypto'
@@ -20,7 +20,8 @@ import { badRequest, conflict } from '../../lib/errors'
 import { groupLimitsSnapshot } from '../../access/group-limits'
 import { routingSnapshot } from '../../channels/routing-table'
 import { forgetImportedKeysPresence } from '../../access/imported-keys'
-import { OPTIONS, checkOptionValue, isOptionKey } from '../../settings/registry'
+import { checkOptionValue, isOptionKey } from '../../../shared/contract/option-checks'
+import { OPTIONS } from '../../settings/registry'
 import { reloadSettings } from '../../settings/store'
 
 /** The tables an import writes (everything else is refused). */

@@ -19,7 +19,7 @@ import { groupLimitsSnapshot } from '../../access/group-limits'
 import { getSettings } from '../../settings/store'
 import type { HonoEnv } from '../../env'
 import { clientIp } from '../../lib/client-ip'
-import { DEFAULT_PRICES } from '../../billing/default-prices'
+import { DEFAULT_PRICES } from '../../../shared/contract/default-prices'
 import { deleteManySchema, multipleSchema, priceFields, remotePriceList, syncModeQuery } from './prices.schema'
 import { audited, createPrice, deletePrices, listPrices, modelCatalogue, priceView, setMultiple, syncPrices, updatePrice } from './prices.service'
 

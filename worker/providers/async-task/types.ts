@@ -4,7 +4,7 @@
  * 53). They serve no /v1 operation, so their adapter supports none; the /mj, /suno and /kling
  * routes (worker/tasks/) call them.
  */
-import type { ChannelType } from '../registry'
+import type { ChannelTypeEntry } from '../registry'
 import type { ProviderAdapter } from '../types'
 
 const refuse = (): never => {
@@ -19,10 +19,9 @@ export const asyncTaskAdapter: ProviderAdapter = {
   parseError: (status, body) => ({ message: `HTTP ${status}: ${body.slice(0, 200)}` }),
 }
 
-export const ASYNC_TASK_TYPES: ChannelType[] = [
+export const ASYNC_TASK_TYPES: ChannelTypeEntry[] = [
   {
     id: 34,
-    name: 'Midjourney (midjourney-proxy)',
     adapter: asyncTaskAdapter,
     defaultBaseUrl: '',
     keyHint: "The proxy's mj-api-secret (any text when it has none)",
@@ -48,7 +47,6 @@ export const ASYNC_TASK_TYPES: ChannelType[] = [
   },
   {
     id: 41,
-    name: 'Suno (Suno-API)',
     adapter: asyncTaskAdapter,
     defaultBaseUrl: '',
     keyHint: "The Suno-API server's bearer key",
@@ -57,7 +55,6 @@ export const ASYNC_TASK_TYPES: ChannelType[] = [
   },
   {
     id: 53,
-    name: 'Kling (video)',
     adapter: asyncTaskAdapter,
     defaultBaseUrl: 'https://api.klingai.com',
     keyHint: 'accessKey|secretKey (signed into a JWT per request), or a ready bearer token',

@@ -1,19 +1,19 @@
 /**
- * The OpenAI-compatible suppliers: one preset line each (one-hub type id, name, default base URL,
+ * The OpenAI-compatible suppliers: one preset line each (one-hub type id, default base URL,
  * version segment, operations, suggested models, balance query). They all share the pass-through
  * OpenAI adapter; only the URL, the version segment and the supported operations differ.
  */
 import type { RelayOp, UpstreamError } from '../types'
 import { openAIBaseAdapter } from '../openai/adapter'
 import { deepseekBalance, moonshotBalance, openAIBalance, openRouterBalance, siliconflowBalance, type BalanceQuery } from '../balance'
-import type { ChannelType, Feature } from '../registry'
+import type { ChannelTypeId } from '../../../shared/contract/channel-types'
+import type { ChannelTypeEntry, Feature } from '../registry'
 
 const CHAT: RelayOp[] = ['chat']
 const CHAT_EMBED: RelayOp[] = ['chat', 'embeddings']
 
 interface Preset {
-  id: number
-  name: string
+  id: ChannelTypeId
   defaultBaseUrl: string
   models: string[]
   /** Operations the supplier serves (default: every OpenAI operation). */
@@ -34,9 +34,8 @@ export function miniMaxError(body: any): UpstreamError | undefined {
   return r && typeof r.status_code === 'number' && r.status_code !== 0 ? { message: String(r.status_msg ?? 'MiniMax error'), code: String(r.status_code) } : undefined
 }
 
-export const compatible = (p: Preset): ChannelType => ({
+export const compatible = (p: Preset): ChannelTypeEntry => ({
   id: p.id,
-  name: p.name,
   adapter: openAIBaseAdapter({ defaultBaseUrl: p.defaultBaseUrl, ops: p.ops, apiVersion: p.apiVersion, bodyError: p.bodyError, authHeaders: p.authHeaders }),
   defaultBaseUrl: p.defaultBaseUrl,
   keyHint: p.keyHint ?? 'sk-…',
@@ -48,11 +47,10 @@ export const compatible = (p: Preset): ChannelType => ({
 
 const ALL: Feature[] = ['stream', 'tools', 'vision']
 
-export const COMPATIBLE_PRESETS: ChannelType[] = [
+export const COMPATIBLE_PRESETS: ChannelTypeEntry[] = [
   {
     ...compatible({
       id: 1,
-      name: 'OpenAI',
       defaultBaseUrl: 'https://api.openai.com',
       models: ['gpt-4o', 'gpt-4o-mini', 'gpt-4.1', 'gpt-4.1-mini', 'o3-mini', 'text-embedding-3-small', 'text-embedding-3-large', 'dall-e-3', 'whisper-1', 'tts-1'],
       balance: openAIBalance,
@@ -61,12 +59,11 @@ export const COMPATIBLE_PRESETS: ChannelType[] = [
     keyHint: 'sk-… (one key per line in batch mode)',
   },
   {
-    ...compatible({ id: 8, name: 'Custom (OpenAI-compatible)', defaultBaseUrl: '', models: [], balance: openAIBalance, features: ALL }),
+    ...compatible({ id: 8, defaultBaseUrl: '', models: [], balance: openAIBalance, features: ALL }),
     baseUrlHint: 'https://your-relay.example.com (the /v1 paths are appended)',
   },
   compatible({
     id: 28,
-    name: 'DeepSeek',
     defaultBaseUrl: 'https://api.deepseek.com',
     ops: ['chat', 'completions'],
     models: ['deepseek-chat', 'deepseek-reasoner'],
@@ -74,7 +71,6 @@ export const COMPATIBLE_PRESETS: ChannelType[] = [
   }),
   compatible({
     id: 29,
-    name: 'Moonshot',
     defaultBaseUrl: 'https://api.moonshot.cn',
     ops: CHAT,
     models: ['moonshot-v1-8k', 'moonshot-v1-32k', 'kimi-k2-0711-preview'],
@@ -83,7 +79,6 @@ export const COMPATIBLE_PRESETS: ChannelType[] = [
   }),
   compatible({
     id: 30,
-    name: 'Mistral',
     keyHint: 'Mistral API key',
     defaultBaseUrl: 'https://api.mistral.ai',
     ops: ['chat', 'embeddings', 'moderations'],
@@ -92,7 +87,6 @@ export const COMPATIBLE_PRESETS: ChannelType[] = [
   }),
   compatible({
     id: 31,
-    name: 'Groq',
     keyHint: 'gsk_…',
     defaultBaseUrl: 'https://api.groq.com/openai',
     ops: ['chat', 'audio.transcriptions', 'audio.translations'],
@@ -100,7 +94,6 @@ export const COMPATIBLE_PRESETS: ChannelType[] = [
   }),
   compatible({
     id: 56,
-    name: 'xAI',
     keyHint: 'xai-…',
     defaultBaseUrl: 'https://api.x.ai',
     ops: ['chat', 'images.generations'],
@@ -109,7 +102,6 @@ export const COMPATIBLE_PRESETS: ChannelType[] = [
   }),
   compatible({
     id: 20,
-    name: 'OpenRouter',
     keyHint: 'sk-or-v1-…',
     defaultBaseUrl: 'https://openrouter.ai/api',
     ops: ['chat', 'completions'],
@@ -119,7 +111,6 @@ export const COMPATIBLE_PRESETS: ChannelType[] = [
   }),
   compatible({
     id: 45,
-    name: 'SiliconFlow',
     defaultBaseUrl: 'https://api.siliconflow.cn',
     ops: ['chat', 'embeddings', 'rerank', 'images.generations', 'audio.speech', 'audio.transcriptions'],
     models: ['deepseek-ai/DeepSeek-V3', 'Qwen/Qwen2.5-72B-Instruct', 'BAAI/bge-m3', 'BAAI/bge-reranker-v2-m3'],
@@ -127,7 +118,6 @@ export const COMPATIBLE_PRESETS: ChannelType[] = [
   }),
   compatible({
     id: 17,
-    name: 'Alibaba Qwen/DashScope',
     defaultBaseUrl: 'https://dashscope.aliyuncs.com/compatible-mode',
     ops: CHAT_EMBED,
     models: ['qwen-max', 'qwen-plus', 'qwen-turbo', 'qwen-vl-max', 'text-embedding-v3'],
@@ -136,24 +126,21 @@ export const COMPATIBLE_PRESETS: ChannelType[] = [
   }),
   compatible({
     id: 26,
-    name: 'Baichuan',
     defaultBaseUrl: 'https://api.baichuan-ai.com',
     ops: CHAT_EMBED,
     models: ['Baichuan4-Turbo', 'Baichuan4', 'Baichuan3-Turbo', 'Baichuan-Text-Embedding'],
   }),
   compatible({
     id: 27,
-    name: 'MiniMax',
     keyHint: 'MiniMax API key',
     defaultBaseUrl: 'https://api.minimax.chat',
     ops: CHAT,
     models: ['MiniMax-Text-01', 'abab6.5s-chat'],
     bodyError: miniMaxError,
   }),
-  compatible({ id: 33, name: '01.AI (零一)', defaultBaseUrl: 'https://api.lingyiwanwu.com', ops: CHAT, models: ['yi-lightning', 'yi-large', 'yi-vision'], features: ALL }),
+  compatible({ id: 33, defaultBaseUrl: 'https://api.lingyiwanwu.com', ops: CHAT, models: ['yi-lightning', 'yi-large', 'yi-vision'], features: ALL }),
   compatible({
     id: 39,
-    name: 'Ollama',
     defaultBaseUrl: 'https://ollama.com',
     ops: CHAT_EMBED,
     models: ['llama3.2', 'qwen2.5', 'nomic-embed-text'],
@@ -163,7 +150,6 @@ export const COMPATIBLE_PRESETS: ChannelType[] = [
   }),
   compatible({
     id: 47,
-    name: 'Jina',
     defaultBaseUrl: 'https://api.jina.ai',
     ops: ['embeddings', 'rerank'],
     models: ['jina-embeddings-v3', 'jina-clip-v2', 'jina-reranker-v2-base-multilingual', 'jina-reranker-m0'],
@@ -172,7 +158,6 @@ export const COMPATIBLE_PRESETS: ChannelType[] = [
   }),
   compatible({
     id: 49,
-    name: 'GitHub Models',
     defaultBaseUrl: 'https://models.github.ai/inference',
     apiVersion: '',
     ops: ['chat', 'embeddings'],
@@ -183,7 +168,6 @@ export const COMPATIBLE_PRESETS: ChannelType[] = [
   {
     ...compatible({
       id: 55,
-      name: 'Azure OpenAI v1',
       defaultBaseUrl: '',
       apiVersion: 'openai/v1',
       ops: ['chat', 'completions', 'embeddings', 'images.generations', 'audio.speech', 'audio.transcriptions', 'audio.translations'],
@@ -197,7 +181,6 @@ export const COMPATIBLE_PRESETS: ChannelType[] = [
   // Suppliers one-hub reaches only through "Custom": ids above one-hub's range so they never collide.
   compatible({
     id: 1001,
-    name: 'Together AI',
     keyHint: 'Together API key',
     defaultBaseUrl: 'https://api.together.xyz',
     ops: ['chat', 'completions', 'embeddings', 'images.generations', 'rerank'],
@@ -205,7 +188,6 @@ export const COMPATIBLE_PRESETS: ChannelType[] = [
   }),
   compatible({
     id: 1002,
-    name: 'Fireworks AI',
     keyHint: 'fw_…',
     defaultBaseUrl: 'https://api.fireworks.ai/inference',
     ops: ['chat', 'completions', 'embeddings'],
@@ -213,7 +195,6 @@ export const COMPATIBLE_PRESETS: ChannelType[] = [
   }),
   compatible({
     id: 1003,
-    name: 'Perplexity',
     keyHint: 'pplx-…',
     defaultBaseUrl: 'https://api.perplexity.ai',
     apiVersion: '',
@@ -223,7 +204,6 @@ export const COMPATIBLE_PRESETS: ChannelType[] = [
   }),
   compatible({
     id: 1004,
-    name: 'StepFun (阶跃星辰)',
     keyHint: 'StepFun API key',
     defaultBaseUrl: 'https://api.stepfun.com',
     ops: ['chat', 'embeddings', 'images.generations', 'audio.speech', 'audio.transcriptions'],

@@ -1,17 +1,17 @@
 /**
  * The import page's work: the planner Web Worker reads the chosen one-api/one-hub file and builds
- * the plan with the CLI's mappers (scripts/import/browser/planner-worker.ts); the gateway checks it
+ * the plan with the CLI's mappers (shared/import/browser/planner-worker.ts); the gateway checks it
  * against its own rows (POST /api/import/check, the CLI's merge rule); applying starts an import,
  * sends the table writes in batches (the progress bar counts them) and finishes it.
  */
 import { useMutation, useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
-import type { PlannerRequest, PlannerResponse } from '../../../../scripts/import/browser/planner-protocol'
-import PlannerWorker from '../../../../scripts/import/browser/planner-worker.ts?worker'
-import type { WireBatchResult, WireCheck, WirePlan } from '../../../../scripts/import/wire'
-import { insertDefaultPrices, wireBatches } from '../../../../scripts/import/wire-batches'
+import type { PlannerRequest, PlannerResponse } from '../../../../shared/import/browser/planner-protocol'
+import PlannerWorker from '../../../../shared/import/browser/planner-worker.ts?worker'
+import type { WireBatchResult, WireCheck, WirePlan } from '../../../../shared/import/wire'
+import { insertDefaultPrices, wireBatches } from '../../../../shared/import/wire-batches'
 
-export type { WireCheck, WirePlan } from '../../../../scripts/import/wire'
+export type { WireCheck, WirePlan } from '../../../../shared/import/wire'
 
 export interface ImportOptions {
   from: 'auto' | 'one-api' | 'one-hub'

@@ -8,16 +8,8 @@
 import { useMemo } from 'react'
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod'
+import { isTimeZone } from '@contract/option-checks'
 import { displayInCurrency } from '@/lib/format'
-
-/** Whether the browser knows `tz` as an IANA time zone (the server checks it again). */
-const isTimeZone = (tz: string) => {
-  try {
-    return tz !== '' && Boolean(new Intl.DateTimeFormat('en-US', { timeZone: tz }))
-  } catch {
-    return false
-  }
-}
 import { useSiteInfo } from '@/features/site/api'
 import type { OptionMap } from '../api'
 import { numberText, quotaText } from '../schema'

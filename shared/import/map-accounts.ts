@@ -6,7 +6,7 @@
  */
 import { ImportPlan, bool, int, parseJson, sha256Hex, softDeleted, splitList, str, type Value } from './plan'
 import type { Row } from './sql-dump'
-import { looksLikeImportedKey } from '../../worker/access/imported-keys'
+import { looksLikeImportedKey } from '../contract/imported-keys'
 
 const ROLES = new Set([1, 10, 100])
 const BCRYPT = /^\$2[abxy]\$\d\d\$[./A-Za-z0-9]{53}$/

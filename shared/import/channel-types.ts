@@ -4,7 +4,7 @@
  * A type this gateway has no adapter for is imported as a disabled Custom channel with the reason,
  * so the key and settings are kept for the operator to re-type.
  */
-import { channelType } from '../../worker/providers/registry'
+import { isChannelTypeId } from '../contract/channel-types'
 
 export type SourceKind = 'one-api' | 'one-hub'
 
@@ -76,6 +76,6 @@ export function mapChannelType(source: SourceKind, id: number): TypeMapping {
       target = entry?.[1]
     }
   }
-  if (target !== undefined && channelType(target)) return { type: target }
+  if (target !== undefined && isChannelTypeId(target)) return { type: target }
   return { type: CUSTOM_TYPE, unsupported: `imported from ${source}: ${name} has no adapter here` + (target !== undefined && target !== id ? ` (one-hub type ${target})` : '') }
 }

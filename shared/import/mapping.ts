@@ -8,7 +8,7 @@ import { mapAbilities, mapChannels } from './map-channels'
 import { mapLogs, mapMidjourneys, mapStatistics, statisticsFromLogs } from './map-history'
 import { mapOptions, mapPrices } from './map-settings'
 import { ImportPlan, int } from './plan'
-import type { SourceDatabase } from './source'
+import type { SourceDatabase } from './source-database'
 import { GROUP_RATIO_SQL } from './statements'
 
 /** one-hub has `prices` / `user_groups` / `payments`; one-api has `abilities` and no `prices`. */

@@ -9,9 +9,6 @@ import type { ImportPlan, TableWrite } from './plan'
 import type { WirePlan, WireReport, WireWrite } from './wire'
 import { insertDefaultPrices } from './wire-batches'
 
-export type { WirePlan } from './wire'
-export { wireBatches } from './wire-batches'
-
 function toWireWrite(w: TableWrite, channelIds: number[]): WireWrite {
   const out: WireWrite = { table: w.table, rows: w.rows, onConflict: w.onConflict }
   if (w.before?.length) {

@@ -7,7 +7,7 @@
 import initSqlJs, { type Database, type SqlValue as SqliteValue } from 'sql.js'
 import wasmUrl from 'sql.js/dist/sql-wasm-browser.wasm?url'
 import { buildPlan } from '../mapping'
-import type { SourceDatabase } from '../source'
+import type { SourceDatabase } from '../source-database'
 import { parseDump, type Row, type SqlValue } from '../sql-dump'
 import { SQLITE_TABLES_SQL, sqliteTables } from '../sqlite-tables'
 import { toWirePlan } from '../wire-plan'

@@ -5,8 +5,9 @@
  * 1.0 = $0.002 per 1K tokens). The gateway's built-in price table fills an empty prices table first,
  * as the first setup does (the CLI adds it when the target has no prices).
  */
-import { DEFAULT_PRICES } from '../../worker/billing/default-prices'
-import { OPTIONS, checkOptionValue, isOptionKey } from '../../worker/settings/registry'
+import { DEFAULT_PRICES } from '../contract/default-prices'
+import { checkOptionValue, isOptionKey } from '../contract/option-checks'
+import { OPTION_META, type OptionMeta } from '../contract/settings'
 import { ImportPlan, bool, num, parseJson, str, type TableWrite, type Value } from './plan'
 import type { Row } from './sql-dump'
 
@@ -26,7 +27,7 @@ export function mapOptions(plan: ImportPlan, rows: Row[]): Map<string, string> {
     const raw = str(r.value)
     all.set(key, raw)
     if (HANDLED.has(key)) continue
-    if (!isOptionKey(key) || OPTIONS[key].internal) {
+    if (!isOptionKey(key) || (OPTION_META[key] as OptionMeta).internal) {
       unmapped.push(key)
       plan.count('options').skipped++
       continue

@@ -3,7 +3,7 @@
  * the CLI (source.ts), sql.js in the console's planner worker (browser/planner-worker.ts). Tables
  * are looked up by lower-case name; browser-safe (no Node imports).
  */
-import type { SourceDatabase } from './source'
+import type { SourceDatabase } from './source-database'
 import type { Row } from './sql-dump'
 
 /** The user tables of a SQLite database. */

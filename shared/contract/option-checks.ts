@@ -1,0 +1,112 @@
+/**
+ * The validation of a raw site-option value, as data and pure functions over the option metadata
+ * (settings.ts): the kind check, the zod check the metadata implies (bounds, URL, one of the
+ * values) and the few checks of their own (JSON shapes, time zone, Telegram values). The worker's
+ * settings registry and the importer (shared/import/map-settings.ts) both validate with it.
+ */
+import { z } from 'zod'
+import { OPTION_META, type OptionKey, type OptionMeta } from './settings'
+
+/** Whether `tz` is an IANA time zone name this runtime knows. */
+export function isTimeZone(tz: string): boolean {
+  if (!tz || tz.length > 64) return false
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz })
+    return true
+  } catch {
+    return false
+  }
+}
+
+const chatLinkSchema = z.array(
+  z.object({
+    name: z.string().trim().min(1, 'name is required'),
+    url: z.string().trim().min(1, 'url is required'),
+    show: z.boolean(),
+    sort: z.number().int(),
+  })
+)
+
+const jsonObjectOfNumbers = z.record(z.string(), z.number().min(0))
+
+/** Checks beyond what the metadata says (applied instead of the derived one). */
+const EXTRA_CHECKS: Partial<Record<OptionKey, z.ZodType<unknown>>> = {
+  ChatLinks: chatLinkSchema,
+  BudgetTimezone: z.string().refine(isTimeZone, 'must be an IANA time zone such as UTC or Asia/Shanghai'),
+  ModelOutputLimits: z.record(z.string(), z.number().int().min(1).max(10_000_000)),
+  ImagePriceRatios: z.record(z.string(), z.record(z.string(), z.number().min(0).max(1000))),
+  PromptEstimateMargins: z.record(z.string(), z.number().min(1).max(10)),
+  DefaultModelPrice: z.union([
+    z.literal(''),
+    z.string().transform((v, ctx) => {
+      try {
+        const parsed = z.object({ type: z.enum(['tokens', 'times']), input: z.number().min(0), output: z.number().min(0) }).safeParse(JSON.parse(v))
+        if (!parsed.success) ctx.addIssue({ code: 'custom', message: 'must be {"type":"tokens"|"times","input":n,"output":n}' })
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'must be valid JSON' })
+      }
+      return v
+    }),
+  ]),
+  RechargeDiscount: jsonObjectOfNumbers,
+  GroupRatio: jsonObjectOfNumbers,
+  TelegramWebhookSecret: z.string().regex(/^[A-Za-z0-9_-]{0,256}$/, 'must be at most 256 characters of A-Z a-z 0-9 _ -'),
+  TelegramApiBase: z.url('must be a valid URL').regex(/^https?:\/\//, 'must be an http(s) URL'),
+}
+
+/** The check the metadata implies: integer/number bounds, a URL or empty, one of the values. */
+function derivedCheck(meta: OptionMeta): z.ZodType<unknown> | undefined {
+  if (meta.kind === 'int')
+    return z.coerce
+      .number()
+      .int()
+      .min(meta.min ?? 0)
+      .max(meta.max ?? Number.MAX_SAFE_INTEGER)
+  if (meta.kind === 'float') return z.coerce.number().min(meta.min ?? 0)
+  if (meta.url) return z.union([z.literal(''), z.url('must be a valid URL')])
+  if (meta.values) return z.enum(meta.values as [string, ...string[]])
+  return undefined
+}
+
+/** The zod check of an option's value after its kind check (undefined = the kind check is all). */
+function optionCheck(key: OptionKey): z.ZodType<unknown> | undefined {
+  return EXTRA_CHECKS[key] ?? derivedCheck(OPTION_META[key])
+}
+
+export const isOptionKey = (key: string): key is OptionKey => Object.hasOwn(OPTION_META, key)
+
+const CHECKS = new Map<OptionKey, z.ZodType<unknown> | undefined>()
+
+/** Validate a raw option value; returns the normalised string or an error message. */
+export function checkOptionValue(key: OptionKey, raw: string): { ok: true; value: string } | { ok: false; message: string } {
+  const meta: OptionMeta = OPTION_META[key]
+  let value = raw.trim()
+  switch (meta.kind) {
+    case 'bool':
+      if (value !== 'true' && value !== 'false') return { ok: false, message: `${key} must be true or false` }
+      break
+    case 'int':
+      if (!/^-?\d+$/.test(value)) return { ok: false, message: `${key} must be an integer` }
+      break
+    case 'float':
+      if (value === '' || !Number.isFinite(Number(value))) return { ok: false, message: `${key} must be a number` }
+      break
+    case 'json':
+      try {
+        value = JSON.stringify(JSON.parse(value))
+      } catch {
+        return { ok: false, message: `${key} must be valid JSON` }
+      }
+      break
+    case 'string':
+      value = raw
+      break
+  }
+  if (!CHECKS.has(key)) CHECKS.set(key, optionCheck(key))
+  const check = CHECKS.get(key)
+  if (check) {
+    const parsed = check.safeParse(meta.kind === 'json' ? JSON.parse(value) : value)
+    if (!parsed.success) return { ok: false, message: `${key}: ${parsed.error.issues[0]?.message ?? 'invalid value'}` }
+  }
+  return { ok: true, value }
+}
