@@ -49,7 +49,11 @@ describe('import boundaries (biome noRestrictedImports)', () => {
     ['the console imports the contract', 'console/src/lib/ok.ts', "import { x } from '@contract/sse'\nexport const y = x\n"],
     ['tests import vitest and helpers', 'worker/relay/ok.test.ts', "import { vi } from 'vitest'\nimport { x } from '../test/client'\nexport const y = [vi, x]\n"],
     ['telegram imports accounts and lib', 'worker/telegram/ok.ts', "import { x } from '../accounts/users'\nimport { z } from '../lib/paging'\nexport const y = [x, z]\n"],
-    ['a durable object imports lib and the contract', 'durable-objects/ok.ts', "import { x } from '../worker/lib/time'\nimport { z } from '../shared/contract/errors'\nexport const y = [x, z]\n"],
+    [
+      'a durable object imports lib and the contract',
+      'durable-objects/ok.ts',
+      "import { x } from '../worker/lib/time'\nimport { z } from '../shared/contract/errors'\nexport const y = [x, z]\n",
+    ],
     ['the worker logs errors', 'worker/relay/ok.ts', "export const y = () => console.error('x')\n"],
   ])('%s', (_case, path, source) => {
     const result = lint(path, source)
