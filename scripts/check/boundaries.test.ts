@@ -36,6 +36,7 @@ describe('import boundaries (biome noRestrictedImports)', () => {
     ['telegram ↛ admin', 'worker/telegram/probe.ts', "import { x } from '../admin/users/users.service'\nexport const y = x\n", 'never import the admin API'],
     ['payments ↛ admin', 'worker/payments/probe.ts', "import { x } from '../admin/shared/limit-fields'\nexport const y = x\n", 'never import the admin API'],
     ['middleware ↛ admin', 'worker/middleware/probe.ts', "import { x } from '../admin/auth/setup-gate'\nexport const y = x\n", 'never import the admin API'],
+    ['cron ↛ admin', 'worker/cron/probe.ts', "import { x } from '../admin/logs/logs.service'\nexport const y = x\n", 'never import the admin API'],
     ['lib ↛ data', 'worker/lib/probe.ts', "import { x } from '../db/errors'\nexport const y = x\n", 'worker/lib/ is the floor'],
     ['lib ↛ settings', 'worker/lib/probe.ts', "import { x } from '../settings/store'\nexport const y = x\n", 'worker/lib/ is the floor'],
     ['surfaces still ↛ test helpers', 'worker/payments/probe.ts', "import { x } from '../test/client'\nexport const y = x\n", 'never imports test helpers'],
