@@ -13,6 +13,7 @@ import { nowSeconds } from '../lib/time'
 import { ROLE } from '../env'
 import { paySignupRewardsQuietly } from './signup-rewards'
 import type { RedeemResult } from '../../shared/contract/redemptions'
+import { walletOf } from '../../durable-objects/wallet-client'
 
 export interface Redeemer {
   id: number
@@ -45,7 +46,7 @@ export async function redeemCode(env: Env, me: Redeemer, key: string, via = ''):
   // the claim is undone, so a failure never loses the code.
   let result
   try {
-    result = await env.WALLET.getByName(`user:${me.id}`).credit({
+    result = await walletOf(env, me.id).credit({
       userId: me.id,
       amount: won.quota,
       key: `redemption:${won.id}`,

@@ -15,6 +15,7 @@
 import { LOG_TYPE } from '../db/schema'
 import { nowSeconds } from '../lib/time'
 import { mailboxOf } from '../mail/mailbox'
+import { walletOf } from '../../durable-objects/wallet-client'
 
 export interface SignupRewards {
   newUser: number
@@ -56,7 +57,7 @@ export async function holdSignupRewards(env: Env, userId: number, r: SignupRewar
 
 async function credit(env: Env, userId: number, username: string, amount: number, key: string, content: string): Promise<boolean> {
   if (amount <= 0) return false
-  const result = await env.WALLET.getByName(`user:${userId}`).credit({
+  const result = await walletOf(env, userId).credit({
     userId,
     amount,
     key,

@@ -27,6 +27,7 @@ import { GatewayError, type NotifyRequest, type PaidNotify, type PayRequest } fr
 import { notifyPayment } from '../telegram/notify'
 import { alertRoot, alertRootThrottled, rawOf } from './payment-alerts'
 import { paySignupRewardsQuietly } from '../billing/signup-rewards'
+import { walletOf } from '../../durable-objects/wallet-client'
 
 /** Pending orders older than this are closed by the cron (after asking the gateway). */
 export const ORDER_CLOSE_AFTER_SECONDS = 3 * 3600
@@ -201,7 +202,7 @@ export async function completeOrder(
   const now = nowSeconds()
   let credit
   try {
-    credit = await env.WALLET.getByName(`user:${order.userId}`).credit({
+    credit = await walletOf(env, order.userId).credit({
       userId: order.userId,
       amount: order.quota,
       key: `payment:${order.tradeNo}`,
@@ -349,7 +350,7 @@ export async function refundOrder(env: Env, actor: SessionUser, id: number) {
   const [owner] = await db.select({ id: users.id, username: users.username, role: users.role }).from(users).where(eq(users.id, order.userId)).limit(1)
   if (owner && actor.role < 100 && owner.id !== actor.id && owner.role >= actor.role) throw new ApiError(403, 'You cannot manage an administrator of your level or above')
   const now = nowSeconds()
-  const debit = await env.WALLET.getByName(`user:${order.userId}`).credit({
+  const debit = await walletOf(env, order.userId).credit({
     userId: order.userId,
     amount: -order.quota,
     key: `payment-refund:${order.tradeNo}`,

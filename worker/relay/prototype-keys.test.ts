@@ -11,6 +11,7 @@ import { mockUpstream } from '../test/upstream-mock'
 import { buildRoutingTable, candidatesFor } from '../channels/routing-table'
 import { mapModel } from '../channels/pick'
 import { isFrozen } from '../channels/health'
+import { walletOf } from '../../durable-objects/wallet-client'
 
 let upstream: ReturnType<typeof mockUpstream>
 beforeEach(() => {
@@ -46,7 +47,7 @@ describe('prototype keys', () => {
     await setPrice('gpt-4o', 1, 1)
     await createChannel({ key: 'good', models: 'gpt-4o', mapping: { 'gpt-4o': 'gpt-4o' } })
     const { client, id } = await signedInUser('protouser')
-    await env.WALLET.getByName(`user:${id}`).syncUser({ userId: id })
+    await walletOf(env, id).syncUser({ userId: id })
     const key = (await client.post('/api/token/', { name: 'k', unlimited_quota: true })).body.data.key as string
     const failures: string[] = []
     for (const model of NAMES) {

@@ -15,6 +15,7 @@ import { responsesApp } from './inbound/responses/responses.routes'
 import { realtimeHandler } from './realtime/realtime.routes'
 import { getRoutingTable, modelsOfGroup, type RoutingTable } from '../channels/routing-table'
 import { authenticateRelay, type RelayAuth } from '../access/token-auth'
+import { walletOf } from '../../durable-objects/wallet-client'
 
 const POST_ROUTES: [string, RelayOp][] = [
   ['/chat/completions', 'chat'],
@@ -44,7 +45,7 @@ async function billing(c: Context<HonoEnv>, kind: 'subscription' | 'usage') {
   const auth = await authenticateRelay(c)
   const settings = await getSettings(c.env, c.executionCtx)
   const unit = settings.int('QuotaPerUnit')
-  const b = await c.env.WALLET.getByName(`user:${auth.userId}`).balance({ userId: auth.userId, tokenId: auth.id })
+  const b = await walletOf(c.env, auth.userId).balance({ userId: auth.userId, tokenId: auth.id })
   if (!b) throw new ApiError(401, 'Incorrect API key provided.', { code: 'invalid_api_key' })
   // DisplayTokenStatEnabled: a limited key reports its own quota; off (or an unlimited key), the account's.
   const token = settings.bool('DisplayTokenStatEnabled') && b.token && !b.token.unlimited ? b.token : undefined

@@ -41,6 +41,7 @@ import type { DebtLimits, LeaseItem, LeaseSettleResult } from '../../durable-obj
 import type { LimitSpec } from '../../durable-objects/wallet-limits'
 import { clockNow } from '../lib/clock'
 import { noteWalletFull } from '../access/token-limits'
+import { type Wallet, walletOf } from '../../durable-objects/wallet-client'
 
 /** Requests' worth of worst case a new lease asks for. */
 const LEASE_REQUESTS = 16
@@ -71,7 +72,7 @@ const PUMP_BUDGET_MS = 20_000
 const STALE_MS = 25_000
 
 /** The two wallet calls a lease makes (a stub of the user's UserWallet, or one made on first use). */
-export type LeaseWallet = Pick<ReturnType<Env['WALLET']['getByName']>, 'lease' | 'settleLease'>
+export type LeaseWallet = Pick<Wallet, 'lease' | 'settleLease'>
 
 interface Lease {
   id: string
@@ -390,7 +391,7 @@ export async function releaseLeases(env: Env): Promise<void> {
   await Promise.all(
     all.map(async (lease) => {
       await lease.running?.catch(() => undefined)
-      const wallet = env.WALLET.getByName(`user:${lease.userId}`)
+      const wallet = walletOf(env, lease.userId)
       if (lease.unanswered) await sendBatch(wallet, lease)
       const items = lease.queue.splice(0)
       await wallet.settleLease({ userId: lease.userId, leaseId: lease.id, items, release: true, seq: ++lease.seq })

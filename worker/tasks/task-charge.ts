@@ -10,12 +10,12 @@
  * (one log row).
  */
 import type { Context } from 'hono'
+import { Charge, chargeContext, type Hold, isRefusal, taskRefundKey } from '../billing/charge'
 import { computeQuota } from '../billing/formula'
 import { getPriceTable, groupRatio, resolvePrice } from '../billing/pricing'
 import { LOG_TYPE } from '../db/schema'
 import { ApiError, type ErrorStatus } from '../lib/errors'
 import { nowSeconds } from '../lib/time'
-import { clientIp } from '../middleware/rate-limit'
 import { getSettings } from '../settings/store'
 import { debtLimits } from '../billing/debt-limits'
 import { isFrozen } from '../channels/health'
@@ -25,11 +25,11 @@ import type { RoutedChannel } from '../channels/types'
 import { weightedPick } from '../channels/pick'
 import { notifyTaskFinished } from '../telegram/notify'
 import { assertModelAllowed, type RelayAuth } from '../access/token-auth'
-import { admitLocally, checkLocally, localStatus, rateLimitHeaders, settleLocally, tokenlessSpec } from '../access/token-limits'
+import { tokenlessSpec } from '../access/token-limits'
 import { walletRefusal } from '../access/wallet-refusals'
-import { clockNow } from '../lib/clock'
 import type { RefusalReason, WalletLog } from '../../durable-objects/wallet-types'
 import type { HonoEnv } from '../env'
+import { walletOf } from '../../durable-objects/wallet-client'
 
 export type TaskPlatform = 'mj' | 'suno' | 'kling'
 
@@ -69,10 +69,10 @@ export function pickTaskChannel(table: Awaited<ReturnType<typeof getRoutingTable
   )!
 }
 
-/** One submit's charge: reserve → (settle | refund). */
+/** One submit's charge: reserve → (settle | refund), on the one Charge (billing/charge.ts). */
 export class TaskCharge {
-  private readonly wallet
-  private readonly reqId: string
+  private readonly charge: Charge
+  private hold: Hold | undefined
   quota = 0
 
   constructor(
@@ -81,8 +81,7 @@ export class TaskCharge {
     readonly model: string,
     readonly channel: RoutedChannel
   ) {
-    this.wallet = c.env.WALLET.getByName(`user:${auth.userId}`)
-    this.reqId = c.get('requestId')
+    this.charge = new Charge(chargeContext(c, auth, model))
   }
 
   /** Price the task (a missing price is refused, never billed silently) and hold it in the wallet. */
@@ -99,55 +98,24 @@ export class TaskCharge {
     this.quota = free ? 0 : computeQuota({ ...price, type: 'times' }, { promptTokens: 0, completionTokens: 0, calls: 1 }, ratio).quota
     // The API key's limits, as on the relay: a submit counts as one request of no tokens, once —
     // a second attempt of the same submit (`counted`, Midjourney's relax fallback) keeps the budget only.
-    const now = clockNow()
-    const spec = tokenlessSpec({ tokenId: this.auth.id, userId: this.auth.userId, limits: this.auth.limits }, this.model, settings.str('BudgetTimezone') || 'UTC', counted)
-    const local = checkLocally(spec, now)
-    if (local) throw taskRefusal(local.code, local.retryAfterMs, rateLimitHeaders(localStatus(spec, now)))
-    const held = await this.wallet.reserve({
-      userId: this.auth.userId,
-      tokenId: this.auth.id,
-      reqId: this.reqId,
-      amount: this.quota,
-      rpm,
-      limits: spec,
-      debt: debtLimits(settings),
-    })
-    if (!held.ok) throw taskRefusal(held.reason, held.retryAfterMs, rateLimitHeaders(localStatus(spec, now)))
-    admitLocally(spec, this.reqId, now)
+    const limits = tokenlessSpec({ tokenId: this.auth.id, userId: this.auth.userId, limits: this.auth.limits }, this.model, settings.str('BudgetTimezone') || 'UTC', counted)
+    const held = await this.charge.open({ amount: this.quota, limits, admit: true, rpm, debt: debtLimits(settings) })
+    if (isRefusal(held)) throw taskRefusal(held.reason, held.retryAfterMs, held.headers)
+    this.hold = held
   }
 
   private log(type: number, content: string, meta: Record<string, unknown>): WalletLog {
-    return {
-      type,
-      createdAt: nowSeconds(),
-      content,
-      username: this.auth.username,
-      tokenName: this.auth.name,
-      tokenId: this.auth.id,
-      modelName: this.model,
-      channelId: this.channel.id,
-      sourceIp: clientIp(this.c.req),
-      requestId: this.reqId,
-      metadata: { group: this.auth.group, ...meta },
-    }
+    return this.charge.logRow(type, { content, channelId: this.channel.id }, { group: this.auth.group, ...meta })
   }
 
   /** The upstream accepted the task: charge it in full, with its consume log row. */
   async settle(taskRef: string, meta: Record<string, unknown> = {}): Promise<void> {
-    settleLocally(this.reqId, 0)
-    await this.wallet.settle({
-      userId: this.auth.userId,
-      reqId: this.reqId,
-      quota: this.quota,
-      channelId: this.channel.id,
-      log: this.log(LOG_TYPE.CONSUME, `Task ${taskRef} submitted`, meta),
-    })
+    await this.charge.settle(this.hold, { quota: this.quota, channelId: this.channel.id, log: this.log(LOG_TYPE.CONSUME, `Task ${taskRef} submitted`, meta) })
   }
 
   /** The upstream refused the task (or could not be reached): release the hold, with an error row. */
   async refund(message: string, meta: Record<string, unknown> = {}): Promise<void> {
-    settleLocally(this.reqId, 0)
-    await this.wallet.refund({ userId: this.auth.userId, reqId: this.reqId, log: this.log(LOG_TYPE.ERROR, message.slice(0, 1000), meta) })
+    await this.charge.refund(this.hold, this.log(LOG_TYPE.ERROR, message.slice(0, 1000), meta))
   }
 }
 
@@ -166,10 +134,10 @@ export interface FailedTask {
 /** Give a failed task's charge back, once per task whatever races (idempotent wallet credit). */
 export async function refundFailedTask(env: Env, task: FailedTask): Promise<void> {
   if (task.quota <= 0) return
-  const result = await env.WALLET.getByName(`user:${task.userId}`).credit({
+  const result = await walletOf(env, task.userId).credit({
     userId: task.userId,
     amount: task.quota,
-    key: `task-refund:${task.platform}:${task.id}`,
+    key: taskRefundKey(task.platform, task.id),
     restoreToken: task.tokenId || undefined,
     log: {
       type: LOG_TYPE.SYSTEM,

@@ -16,6 +16,7 @@ import { maskedKey, revealTokenKey } from '../access/key-reveal'
 import { redeemCode } from '../billing/redeem'
 import type { SessionUser } from '../env'
 import type { TelegramConfig } from './config'
+import { walletOf } from '../../durable-objects/wallet-client'
 
 export const BIND_CODE_TTL = 600
 const USER_ENABLED = 1
@@ -114,7 +115,7 @@ export function formatQuota(cfg: Pick<TelegramConfig, 'displayInCurrency' | 'quo
 }
 
 export async function balanceOf(env: Env, user: User) {
-  const b = await env.WALLET.getByName(`user:${user.id}`).balance({ userId: user.id })
+  const b = await walletOf(env, user.id).balance({ userId: user.id })
   return { quota: b?.quota ?? user.quota, used: b?.usedQuota ?? user.usedQuota, requests: b?.requestCount ?? user.requestCount }
 }
 

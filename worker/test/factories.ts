@@ -11,6 +11,7 @@ import { routingSnapshot } from '../channels/routing-table'
 import { releaseLeases } from '../relay/wallet-lease'
 import { generateTokenKey } from '../access/token-key'
 import { getTokenSecret, saveOptions } from '../settings/store'
+import { walletOf } from '../../durable-objects/wallet-client'
 
 let seq = 0
 
@@ -118,7 +119,7 @@ export async function send(path: string, init: RequestInit & { key?: string; jso
   return { status: res.status, headers: res.headers, text, json }
 }
 
-export const wallet = (userId: number) => env.WALLET.getByName(`user:${userId}`)
+export const wallet = (userId: number) => walletOf(env, userId)
 
 /** Credit a user through the wallet as a top-up would (one log row, its own idempotency key). */
 export async function topUp(userId: number, amount: number) {

@@ -17,6 +17,7 @@ import { getRoutingTable, modelsOfGroup } from '../../channels/routing-table'
 import { dateOf } from '../../logs/rollup'
 import type { HonoEnv } from '../../env'
 import type { DashboardData, UsageRow } from '../../../shared/contract/dashboard'
+import { walletOf } from '../../../durable-objects/wallet-client'
 
 const MAX_RANGE_DAYS = 366
 
@@ -46,7 +47,7 @@ export const dashboardRoutes = new Hono<HonoEnv>()
       )
         .bind(me.id, from, to)
         .all<UsageRow>(),
-      c.env.WALLET.getByName(`user:${me.id}`).balance({ userId: me.id }),
+      walletOf(c.env, me.id).balance({ userId: me.id }),
       getRoutingTable(c.env, c.executionCtx),
     ])
     const todayRows = rows.results.filter((r) => r.date === today)

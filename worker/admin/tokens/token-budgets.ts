@@ -5,6 +5,7 @@
  * shows no use.
  */
 import type { BudgetUse } from '../../../shared/contract/tokens'
+import { walletOf } from '../../../durable-objects/wallet-client'
 
 export async function budgetUses(env: Env, tokens: { id: number; userId: number }[]): Promise<Map<number, BudgetUse>> {
   const byUser = new Map<number, number[]>()
@@ -13,7 +14,7 @@ export async function budgetUses(env: Env, tokens: { id: number; userId: number 
   await Promise.all(
     [...byUser].map(async ([userId, tokenIds]) => {
       try {
-        const uses = await env.WALLET.getByName(`user:${userId}`).budgets({ userId, tokenIds })
+        const uses = await walletOf(env, userId).budgets({ userId, tokenIds })
         for (const [id, use] of Object.entries(uses)) out.set(Number(id), use)
       } catch (err) {
         console.error(`budget use of user ${userId}: the wallet did not answer`, err)

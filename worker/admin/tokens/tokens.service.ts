@@ -20,6 +20,7 @@ import { limitColumnValues, limitView } from '../shared/limit-fields'
 import { budgetUses } from './token-budgets'
 import { findOwnedToken, maskedKey } from '../../access/key-reveal'
 import type { Token as TokenView } from '../../../shared/contract/tokens'
+import { walletOf } from '../../../durable-objects/wallet-client'
 
 export type TokenFields = z.infer<typeof tokenFields>
 
@@ -118,7 +119,7 @@ export async function createToken(env: Env, owner: SessionUser, f: TokenFields, 
 
 async function afterChange(env: Env, token: Token, remain?: number) {
   await forgetToken(env, token.key)
-  await env.WALLET.getByName(`user:${token.userId}`).syncToken({ userId: token.userId, tokenId: token.id, remain })
+  await walletOf(env, token.userId).syncToken({ userId: token.userId, tokenId: token.id, remain })
 }
 
 export async function updateToken(env: Env, owner: SessionUser, id: number, f: TokenFields, asAdmin = false) {

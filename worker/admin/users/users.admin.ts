@@ -19,6 +19,7 @@ import { getUser } from '../../accounts/users'
 import { refuseTakenEmail } from '../../accounts/email-taken'
 import { usernameTaken } from './users.service'
 import { notifyPasswordChanged } from '../../mail/password-notice'
+import { walletOf } from '../../../durable-objects/wallet-client'
 
 export function userRow(u: User) {
   return {
@@ -95,7 +96,7 @@ export function assertCanManage(actor: SessionUser, target: User) {
   if (target.id !== actor.id && target.role >= actor.role) throw forbidden('You cannot manage an administrator of your level or above')
 }
 
-const wallet = (env: Env, id: number) => env.WALLET.getByName(`user:${id}`)
+const wallet = (env: Env, id: number) => walletOf(env, id)
 
 /** Change a balance through the wallet with a manage log. */
 export async function adjustQuota(env: Env, actor: SessionUser, target: User, delta: number, remark: string) {

@@ -12,10 +12,11 @@ import { createUserSchema, manageSchema, quotaSchema, updateUserSchema } from '.
 import { createUser } from './users.service'
 import { assertGroup } from '../groups/groups.service'
 import { LOG_TYPE } from '../../db/schema'
+import { walletOf } from '../../../durable-objects/wallet-client'
 
 /** The balance the wallet holds now (D1 may lag behind it). */
 async function currentQuota(env: Env, id: number): Promise<number> {
-  const fromWallet = (await env.WALLET.getByName(`user:${id}`).balance({ userId: id }))?.quota
+  const fromWallet = (await walletOf(env, id).balance({ userId: id }))?.quota
   return fromWallet ?? (await targetUser(env, { id }).catch(() => undefined))?.quota ?? 0
 }
 

@@ -1,20 +1,22 @@
 /**
- * Realtime session money through the wallet. A session holds two slots for as long as its socket
- * is open (zero-amount holds that count in the wallet's in-flight sets: the API key's
- * concurrency_limit, and RealtimeMaxSessionsPerKey sessions per key); every response and every
- * input transcription holds its worst case before it may run, and settles to its exact cost (or,
- * when the session ends first, to what was streamed) with its own log row. After each charge the
- * wallet is asked whether the balance still covers the floor of one more response (a hold of that
- * floor, given straight back); when it does not, the session is out of money and the caller ends
- * it. Wallet calls run one at a time, in the order they were asked for.
+ * Realtime session money through the one Charge (billing/charge.ts). A session holds two slots
+ * for as long as its socket is open (zero-amount holds that count in the wallet's in-flight sets:
+ * the API key's concurrency_limit, and RealtimeMaxSessionsPerKey sessions per key); every response
+ * and every input transcription holds its worst case before it may run, and settles to its exact
+ * cost (or, when the session ends first, to what was streamed) with its own log row. After each
+ * charge the wallet is asked whether the balance still covers the floor of one more response (a
+ * hold of that floor, given straight back); when it does not, the session is out of money and the
+ * caller ends it. Wallet calls run one at a time, in the order they were asked for.
  *
  * Slots live in the user's wallet, one Durable Object for every isolate, so both counts are exact
  * across isolates. A hold the wallet never sees settled is charged by its alarm after an hour
  * (wallet-expiry.ts); the bridge ends sessions before that (MAX_SESSION_MS).
  */
-import { computeQuota, sanitizeUsage, worstCaseQuota, type ModelPrice, type Usage } from '../../billing/formula'
-import type { DebtLimits, RefusalReason, WalletLog } from '../../../durable-objects/wallet-types'
 import type { LimitSpec } from '../../../durable-objects/wallet-limits'
+import type { DebtLimits, WalletLog } from '../../../durable-objects/wallet-types'
+import { type Charge, type Hold, isRefusal, type Refusal } from '../../billing/charge'
+import { computeQuota, type ModelPrice, sanitizeUsage, type Usage, worstCaseQuota } from '../../billing/formula'
+import { LOG_TYPE } from '../../db/schema'
 import { budgetOnly } from '../../access/token-limits'
 
 /** A response.done usage object → billing usage (audio and cached tokens as extra kinds). */
@@ -30,18 +32,12 @@ export function realtimeUsage(u: Record<string, any> | undefined): Usage | undef
   return sanitizeUsage({ promptTokens: Number(u.input_tokens ?? 0), completionTokens: Number(u.output_tokens ?? 0), ...(Object.keys(extra).length ? { extra } : {}) })
 }
 
-type WalletStub = ReturnType<Env['WALLET']['getByName']>
-
 export interface RealtimeBillingOptions {
-  userId: number
-  tokenId: number
-  /** The session's server-made request id; each hold gets its own id under it. */
-  sessionId: string
   channelId: number
   price: ModelPrice
   groupRatio: number
-  /** Log fields shared by every row of the session. */
-  log: Omit<WalletLog, 'promptTokens' | 'completionTokens' | 'metadata' | 'createdAt'>
+  /** Log fields shared by every row of the session (beyond the charge's own). */
+  log: Pick<WalletLog, 'upstreamModel'>
   metadata: Record<string, unknown>
   /** The API key's limits for this session (the budget holds at every hold and check). */
   limits?: LimitSpec
@@ -49,19 +45,6 @@ export interface RealtimeBillingOptions {
   debt?: DebtLimits
 }
 
-/** A hold or check the wallet refused: why, and for a key's limit, when to try again. */
-export interface Refusal {
-  reason: RefusalReason
-  retryAfterMs?: number
-}
-
-/** A hold the wallet granted: its id and how much it covers. */
-export interface Hold {
-  reqId: string
-  held: number
-}
-
-export const isRefusal = (h: Hold | Refusal): h is Refusal => 'reason' in h
 const MONEY_REFUSALS = new Set<string>(['insufficient_user_quota', 'insufficient_token_quota', 'budget_exceeded', 'insufficient_quota'])
 
 /** The protocol's error event, naming the client event it answers. */
@@ -79,35 +62,13 @@ export function refusalEvent(refusal: Refusal, eventId: string | undefined, what
 /** Tokens in and out one response is assumed to need at least. */
 const FLOOR_TOKENS = 256
 
-/** The two slots a session takes: the key's in-flight request, and one of its realtime sessions. */
-export async function takeSessionSlots(
-  wallet: WalletStub,
-  who: { userId: number; tokenId: number; sessionId: string },
-  keySpec: LimitSpec,
-  maxSessions: number
-): Promise<{ ids: string[] } | { refused: Refusal; slot: 'key' | 'sessions' }> {
-  const base = { userId: who.userId, tokenId: who.tokenId, amount: 0 }
-  const key = await wallet.reserve({ ...base, reqId: `${who.sessionId}:slot`, limits: keySpec })
-  if (!key.ok) return { refused: { reason: key.reason, retryAfterMs: key.retryAfterMs }, slot: 'key' }
-  const sessions: LimitSpec = { ...budgetOnly(keySpec), concurrency: { key: `rt:${who.tokenId}`, limit: maxSessions } }
-  const rt = await wallet.reserve({ ...base, reqId: `${who.sessionId}:session`, limits: sessions })
-  if (rt.ok) return { ids: [`${who.sessionId}:slot`, `${who.sessionId}:session`] }
-  await wallet.refund({ userId: who.userId, reqId: `${who.sessionId}:slot` })
-  return { refused: { reason: rt.reason, retryAfterMs: rt.retryAfterMs }, slot: 'sessions' }
-}
-
-export async function releaseSessionSlots(wallet: WalletStub, userId: number, ids: string[]) {
-  for (const reqId of ids) await wallet.refund({ userId, reqId })
-}
-
 export class RealtimeBilling {
-  private holds = 0
   private chain: Promise<unknown> = Promise.resolve()
   private readonly floor: number
   exhausted = false
 
   constructor(
-    private readonly wallet: WalletStub,
+    private readonly money: Charge,
     readonly opts: RealtimeBillingOptions
   ) {
     this.floor = Math.max(1, worstCaseQuota(opts.price, { promptTokens: FLOOR_TOKENS, outputTokens: FLOOR_TOKENS }, opts.groupRatio))
@@ -129,22 +90,12 @@ export class RealtimeBilling {
   }
 
   private async check(): Promise<Refusal | undefined> {
-    const reqId = `${this.opts.sessionId}:check:${++this.holds}`
-    const limits = this.budget
-    const res = await this.wallet.reserve({
-      userId: this.opts.userId,
-      tokenId: this.opts.tokenId,
-      reqId,
-      amount: this.floor,
-      floor: this.floor,
-      debt: this.opts.debt,
-      ...(limits ? { limits } : {}),
-    })
-    if (!res.ok) {
+    const res = await this.money.open({ amount: this.floor, floor: this.floor, debt: this.opts.debt, limits: this.budget, part: 'check' })
+    if (isRefusal(res)) {
       this.exhausted = true
       return { reason: res.reason, retryAfterMs: res.retryAfterMs }
     }
-    await this.wallet.refund({ userId: this.opts.userId, reqId })
+    await this.money.refund(res)
     return undefined
   }
 
@@ -159,28 +110,18 @@ export class RealtimeBilling {
    */
   hold(kind: 'response' | 'transcription', amount: number, floor: number, tentative = false): Promise<Hold | Refusal> {
     return this.run(async () => {
-      const reqId = `${this.opts.sessionId}:${kind}:${++this.holds}`
-      const limits = this.budget
-      const res = await this.wallet.reserve({
-        userId: this.opts.userId,
-        tokenId: this.opts.tokenId,
-        reqId,
-        amount,
-        floor: Math.min(floor, amount),
-        debt: this.opts.debt,
-        ...(limits ? { limits } : {}),
-      })
-      if (!res.ok) {
+      const res = await this.money.open({ amount, floor: Math.min(floor, amount), debt: this.opts.debt, limits: this.budget, part: kind })
+      if (isRefusal(res)) {
         if (!tentative && MONEY_REFUSALS.has(res.reason)) this.exhausted = true
         return { reason: res.reason, retryAfterMs: res.retryAfterMs }
       }
-      return { reqId, held: res.held }
+      return res
     })
   }
 
   /** Give a hold back unused (its response or transcription never ran). */
   release(hold: Hold): Promise<void> {
-    return this.run(() => this.wallet.refund({ userId: this.opts.userId, reqId: hold.reqId }))
+    return this.run(() => this.money.refund(hold))
   }
 
   /**
@@ -190,17 +131,19 @@ export class RealtimeBilling {
   charge(usage: Usage, hold: Hold | undefined, note: { price?: ModelPrice; model?: string; content?: string; metadata?: Record<string, unknown> } = {}): Promise<number> {
     return this.run(async () => {
       const breakdown = computeQuota(note.price ?? this.opts.price, usage, this.opts.groupRatio)
-      const log: WalletLog = {
+      const fields = {
+        channelId: this.opts.channelId,
+        isStream: true,
         ...this.opts.log,
         ...(note.model ? { modelName: note.model, upstreamModel: note.model } : {}),
         ...(note.content ? { content: note.content } : {}),
-        createdAt: Math.floor(Date.now() / 1000),
         promptTokens: usage.promptTokens,
         completionTokens: usage.completionTokens,
-        metadata: { ...breakdown, ...this.opts.metadata, ...note.metadata },
       }
-      const reqId = hold?.reqId ?? `${this.opts.sessionId}:unheld:${++this.holds}`
-      const res = await this.wallet.settle({ userId: this.opts.userId, reqId, quota: breakdown.quota, channelId: this.opts.channelId, log, maxOverrun: this.opts.debt?.maxOverrun })
+      const log = this.money.logRow(LOG_TYPE.CONSUME, fields, { ...breakdown, ...this.opts.metadata, ...note.metadata })
+      const settle = { quota: breakdown.quota, channelId: this.opts.channelId, log, maxOverrun: this.opts.debt?.maxOverrun, part: 'unheld' as const }
+      const res = await this.money.settle(hold, settle)
+      if (!res) throw new Error('realtime settle unanswered')
       if (!res.ok) throw new Error(`realtime settle refused: ${res.reason}`)
       await this.check()
       return breakdown.quota

@@ -9,7 +9,8 @@
  * response then takes this hold as its own (realtime-responses.ts), and the next input takes a new
  * one. The margin (about 30 s of audio, 1,024 text tokens) keeps wallet calls to one per margin.
  */
-import { errorEvent, isRefusal, type Hold, type RealtimeBilling } from './billing'
+import { isRefusal, type Hold } from '../../billing/charge'
+import { errorEvent, type RealtimeBilling } from './billing'
 import { affordableOutput, responseWorstCase, type SessionMeter, type Tokens } from './realtime-meter'
 import type { SessionIO } from './realtime-responses'
 

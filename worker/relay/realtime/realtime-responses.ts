@@ -11,7 +11,8 @@
  * input and the deltas received), never left open. Out-of-band responses each hold their own.
  */
 import type { ModelPrice, Usage } from '../../billing/formula'
-import { isRefusal, realtimeUsage, refusalEvent, type Hold, type RealtimeBilling } from './billing'
+import { isRefusal, type Hold } from '../../billing/charge'
+import { realtimeUsage, refusalEvent, type RealtimeBilling } from './billing'
 import { affordableOutput, audioBytesOf, base64Bytes, MAX_OUTPUT_TOKENS, responseWorstCase, streamedUsage, textTokensOf, type SessionMeter, type Tokens } from './realtime-meter'
 import { TranscriptBook } from './realtime-transcripts'
 import { AutoResponseHold } from './realtime-auto-hold'

@@ -8,7 +8,8 @@
  * else estimated from the audio's length and the transcript — and `…failed` gives it back.
  */
 import { audioMinutes, type ModelPrice, type Usage } from '../../billing/formula'
-import { isRefusal, realtimeUsage, refusalEvent, type Hold, type RealtimeBilling } from './billing'
+import { isRefusal, type Hold } from '../../billing/charge'
+import { realtimeUsage, refusalEvent, type RealtimeBilling } from './billing'
 import { audioBytesPerSecond, transcriptionUsage, transcriptionWorstCase, type SessionMeter } from './realtime-meter'
 import type { SessionIO } from './realtime-responses'
 

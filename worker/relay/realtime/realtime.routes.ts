@@ -12,10 +12,8 @@
  */
 import type { Context } from 'hono'
 import { getPriceTable, groupRatio, resolvePrice } from '../../billing/pricing'
-import { LOG_TYPE } from '../../db/schema'
 import type { HonoEnv } from '../../env'
 import { ApiError } from '../../lib/errors'
-import { clientIp } from '../../middleware/rate-limit'
 import { joinUrl } from '../../providers/url'
 import { getSettings } from '../../settings/store'
 import { debtLimits } from '../../billing/debt-limits'
@@ -25,11 +23,12 @@ import { candidatesFor, getRoutingTable } from '../../channels/routing-table'
 import type { RoutedChannel } from '../../channels/types'
 import { mapModel, selectChannel } from '../../channels/pick'
 import { assertModelAllowed, authenticateRelay } from '../../access/token-auth'
-import { admitLocally, checkLocally, localStatus, rateLimitHeaders, settleLocally, tokenlessSpec } from '../../access/token-limits'
+import { localStatus, rateLimitHeaders, tokenlessSpec } from '../../access/token-limits'
 import { walletRefusal } from '../../access/wallet-refusals'
+import { Charge, chargeContext } from '../../billing/charge'
 import { clockNow } from '../../lib/clock'
 import type { RefusalReason } from '../../../durable-objects/wallet-types'
-import { RealtimeBilling, releaseSessionSlots, takeSessionSlots } from './billing'
+import { RealtimeBilling } from './billing'
 import { bridge } from './realtime-bridge'
 
 /** Channel types whose realtime endpoint is OpenAI's: OpenAI and Custom (OpenAI-compatible). */
@@ -70,20 +69,14 @@ export async function realtimeHandler(c: Context<HonoEnv>): Promise<Response> {
     candidatesFor(table, auth.group, model).map((ch) => ch.id)
   )
 
-  const reqId = c.get('requestId')
-  const wallet = c.env.WALLET.getByName(`user:${auth.userId}`)
-  // The key's limits: the session counts as one request of no tokens (access/token-limits.ts) and holds
+  const charge = new Charge(chargeContext(c, auth, model))
+  // The key's limits: the session counts as one request of no tokens (token-limits.ts) and holds
   // one of the key's in-flight slots, and one of its realtime sessions, until the socket closes.
-  const now = clockNow()
-  const who = { tokenId: auth.id, userId: auth.userId, limits: auth.limits }
-  const timeZone = settings.str('BudgetTimezone') || 'UTC'
-  const spec = tokenlessSpec(who, model, timeZone)
-  const local = checkLocally(spec, now)
-  if (local) throw walletRefusal(local.code, local.retryAfterMs, rateLimitHeaders(localStatus(spec, now)))
+  const spec = tokenlessSpec({ tokenId: auth.id, userId: auth.userId, limits: auth.limits }, model, settings.str('BudgetTimezone') || 'UTC')
   const maxSessions = settings.int('RealtimeMaxSessionsPerKey')
-  const slots = await takeSessionSlots(wallet, { userId: auth.userId, tokenId: auth.id, sessionId: reqId }, spec, maxSessions)
+  const slots = await charge.openSession(spec, maxSessions)
   if ('refused' in slots) {
-    const { reason, retryAfterMs } = slots.refused
+    const { reason, retryAfterMs, headers } = slots.refused
     if (slots.slot === 'sessions' && reason === 'concurrency_limit_exceeded') {
       throw new ApiError(429, `This API key already has ${maxSessions} realtime sessions open.`, {
         code: 'concurrency_limit_exceeded',
@@ -91,13 +84,9 @@ export async function realtimeHandler(c: Context<HonoEnv>): Promise<Response> {
         headers: { 'retry-after': '1' },
       })
     }
-    throw refusal(reason, retryAfterMs, rateLimitHeaders(localStatus(spec, now)))
+    throw refusal(reason, retryAfterMs, headers)
   }
-  admitLocally(spec, reqId, now)
-  const release = () => {
-    settleLocally(reqId, 0)
-    return releaseSessionSlots(wallet, auth.userId, slots.ids)
-  }
+  const release = () => charge.closeSession(slots.holds)
   try {
     const keys = new RequestKeys(undefined, (id, hash) => isFrozen(id, keyFreezeName(hash)))
     const tried = new Set<number>()
@@ -110,31 +99,17 @@ export async function realtimeHandler(c: Context<HonoEnv>): Promise<Response> {
       const { upstream: upstreamModel, billed } = mapModel(channel, model)
       const price = resolvePrice(prices, billed, settings)
       if (!price) throw new ApiError(400, `The model "${billed}" has no price on this gateway; ask the administrator to set one.`, { code: 'model_not_priced', param: 'model' })
-      const billing = new RealtimeBilling(wallet, {
-        userId: auth.userId,
-        tokenId: auth.id,
-        sessionId: reqId,
+      const billing = new RealtimeBilling(charge, {
         channelId: channel.id,
         price,
         groupRatio: ratio,
         debt: debtLimits(settings),
-        log: {
-          type: LOG_TYPE.CONSUME,
-          username: auth.username,
-          tokenName: auth.name,
-          tokenId: auth.id,
-          modelName: model,
-          channelId: channel.id,
-          isStream: true,
-          sourceIp: clientIp(c.req),
-          requestId: reqId,
-          upstreamModel,
-        },
+        log: { upstreamModel },
         metadata: { billed_model: billed, group: auth.group, inbound_format: 'realtime' },
         limits: spec,
       })
       const refused = await billing.open()
-      if (refused) throw refusal(refused.reason, refused.retryAfterMs, rateLimitHeaders(localStatus(spec, now)))
+      if (refused) throw refusal(refused.reason, refused.retryAfterMs, rateLimitHeaders(localStatus(spec, clockNow())))
       // A key pool's keys take turns (frozen and auto-disabled ones are skipped), as on the relay.
       const upstream = await connect(keys.use(channel), upstreamModel)
       if (typeof upstream === 'string') {
@@ -152,7 +127,7 @@ export async function realtimeHandler(c: Context<HonoEnv>): Promise<Response> {
 }
 
 /** A wallet refusal before upgrading; a balance too low for one response says so plainly. */
-function refusal(reason: RefusalReason, retryAfterMs: number | undefined, headers: Record<string, string>): ApiError {
+function refusal(reason: RefusalReason, retryAfterMs: number | undefined, headers?: Record<string, string>): ApiError {
   if (reason === 'insufficient_user_quota') return new ApiError(429, 'Your balance is too low for a realtime session.', { code: 'insufficient_quota', type: 'insufficient_quota' })
   return walletRefusal(reason, retryAfterMs, headers)
 }
