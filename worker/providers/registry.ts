@@ -40,6 +40,8 @@ export interface ChannelType {
   features?: Feature[]
   /** Why a key cannot work for this type (undefined = plausible); checked on save, per line. */
   keyProblem?: (key: string) => string | undefined
+  /** The supplier cannot fetch image URLs in prompts itself: the gateway sends them inline (relay/prompt-images.ts). */
+  inlineImages?: boolean
 }
 
 /** Chat features a type offers for its usual models: streaming, tool calls, image input. */
@@ -77,6 +79,8 @@ const TRANSLATED: ChannelType[] = [
     otherHint: 'API version (default v1beta)',
     models: ['gemini-2.5-pro', 'gemini-2.5-flash', 'gemini-2.0-flash'],
     features: ['stream', 'tools', 'vision'],
+    // fileData takes only the Files API's own URIs (and videos); any other image must come as inlineData.
+    inlineImages: true,
   },
   {
     id: 32,
@@ -97,6 +101,8 @@ const TRANSLATED: ChannelType[] = [
       'amazon.nova-lite-v1:0',
     ],
     features: ['stream', 'tools', 'vision'],
+    // Converse takes image bytes only.
+    inlineImages: true,
   },
   {
     id: 16,
