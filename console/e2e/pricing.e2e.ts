@@ -254,10 +254,7 @@ describe('pricing editor', () => {
     await dialog.getByTestId('updates-error').getByText('Enter a valid http(s) address.').waitFor()
     await url.fill(`${lists.url}/bad.json`)
     await dialog.getByTestId('updates-fetch').click()
-    await dialog
-      .getByTestId('updates-error')
-      .getByText(/^Data format is incorrect/)
-      .waitFor()
+    await dialog.getByTestId('updates-error').getByText('The address answered, but not with a price list (data format is incorrect).').waitFor()
     await url.fill(`${lists.url}/missing.json`)
     await dialog.getByTestId('updates-fetch').click()
     await dialog.getByTestId('updates-error').getByText('Failed to fetch the price list: the server answered 404').waitFor()

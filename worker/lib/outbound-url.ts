@@ -70,15 +70,16 @@ const LOCAL_SUFFIXES = ['.localhost', '.local', '.internal', '.home.arpa']
  * `localhost`, single-label or local-only names. A query string is allowed (hooks carry one).
  * A name that resolves to a private address is left to the network: on the self-hosted runtime
  * these calls leave through a binding that only reaches public addresses (client-hook.ts).
+ * `http: true` also takes plain http (image URLs in prompts, relay/prompt-images.ts: read, never sent to).
  */
-export function userUrlProblem(raw: string): string | undefined {
+export function userUrlProblem(raw: string, opts: { http?: boolean } = {}): string | undefined {
   let url: URL
   try {
     url = new URL(raw)
   } catch {
     return 'must be a valid URL'
   }
-  if (url.protocol !== 'https:') return 'must be an https URL'
+  if (url.protocol !== 'https:' && !(opts.http && url.protocol === 'http:')) return opts.http ? 'must be an http(s) URL' : 'must be an https URL'
   if (url.username || url.password) return 'must not carry credentials'
   const host = bareHost(url)
   if (!host) return 'must name a host'

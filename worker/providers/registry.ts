@@ -42,6 +42,8 @@ export interface ChannelType {
   features?: Feature[]
   /** Why a key cannot work for this type (undefined = plausible); checked on save, per line. */
   keyProblem?: (key: string) => string | undefined
+  /** The supplier cannot fetch image URLs in prompts itself: the gateway sends them inline (relay/prompt-images.ts). */
+  inlineImages?: boolean
 }
 
 /** A registry entry: everything but the name, which the catalogue gives for its id. */
@@ -79,6 +81,8 @@ const TRANSLATED: ChannelTypeEntry[] = [
     otherHint: 'API version (default v1beta)',
     models: ['gemini-2.5-pro', 'gemini-2.5-flash', 'gemini-2.0-flash'],
     features: ['stream', 'tools', 'vision'],
+    // fileData takes only the Files API's own URIs (and videos); any other image must come as inlineData.
+    inlineImages: true,
   },
   {
     id: 32,
@@ -98,6 +102,8 @@ const TRANSLATED: ChannelTypeEntry[] = [
       'amazon.nova-lite-v1:0',
     ],
     features: ['stream', 'tools', 'vision'],
+    // Converse takes image bytes only.
+    inlineImages: true,
   },
   {
     id: 16,

@@ -49,6 +49,11 @@ export interface RelayCall {
   stream: boolean
   /** The client asked for `stream_options.include_usage`. */
   includeUsage: boolean
+  /**
+   * Image URLs of the prompt the gateway fetched for this channel (relay/prompt-images.ts), by URL:
+   * already inline in `json`; native pass-throughs put them into the client's own body.
+   */
+  images?: Map<string, { mimeType: string; data: string }>
 }
 
 /** `raw`: the supplier's own JSON text when `body` is exactly its parse (the relay sends it on unchanged, no re-serialisation). */

@@ -8,7 +8,8 @@
  *     (reservation.ts; 429 when it does not fit the balance or the token's budget, or when the
  *     group's requests-per-minute limit is reached) — a client that set no max_tokens gets the
  *     answer capped at what the balance can pay; the answer carries the x-ratelimit-* headers;
- *  5. call the upstream through the channel's adapter; on a retriable failure freeze the
+ *  5. call the upstream through the channel's adapter (prompt image URLs fetched and sent inline
+ *     first when the channel needs it, prompt-images.ts); on a retriable failure freeze the
  *     (channel, model) — for everyone once two users failed, else for this user —, maybe auto-disable
  *     the channel, and try the next channel (retry-policy.ts, failure-report.ts); a 429 saying the
  *     request itself is too large ends it as the client's error (oversized-request.ts);
@@ -43,6 +44,7 @@ import { RelayUsage } from './relay-usage'
 import { RelayMoney } from './relay-money'
 import { planReservation, withOutputLimit, type ReservationPlan } from './reservation'
 import { callUpstream, withChannelParameters } from '../channels/upstream'
+import { PromptImages, withInlineImages } from './prompt-images'
 import { channelNetwork } from '../channels/network'
 import { supplierMessage } from './supplier-error'
 import { adaptAnswer, useChatBody } from './inbound/relay-hook'
@@ -84,6 +86,8 @@ class RelayRun {
   /** Sticky routing key (affinity.ts), when the setting is on and the body has one. */
   private readonly affinity: string | undefined
   private readonly keys: RequestKeys
+  /** The prompt's image URLs, fetched for channels that need them inline (prompt-images.ts); undefined when none. */
+  private readonly images: PromptImages | undefined
   private readonly usage: RelayUsage
   /** What the request holds, pays and logs (relay-money.ts). */
   private readonly money: RelayMoney
@@ -111,6 +115,7 @@ class RelayRun {
     if (auth.excludeChannel !== undefined) this.tried.add(auth.excludeChannel)
     this.affinity = settings.bool('ChannelAffinityEnabled') ? affinityKey(input.model, input.json) : undefined
     this.keys = new RequestKeys(this.affinity, (id, hash) => isFrozen(id, keyFreezeName(hash)))
+    this.images = input.op === 'chat' ? PromptImages.of(c.env, settings, input.json) : undefined
     this.lastMark = startedAt
     this.mark('auth')
   }
@@ -267,10 +272,14 @@ class RelayRun {
     }
     const { price, billed, upstream } = this.priceFor(channel)
     const limit = this.money.outputCap ?? this.input.maxTokens
+    // A refused image (blocked, too big, not an image) throws the client's 400; run() refunds the hold.
+    const images = await this.images?.forChannel(type)
+    const json = images && this.input.json ? withInlineImages(this.input.json, images) : this.input.json
     const call: RelayCall = {
       op: this.input.op,
       model: upstream,
-      json: this.input.json ? withOutputLimit({ ...withChannelParameters(this.input.json, channel), model: upstream }, this.input.op, limit) : undefined,
+      images,
+      json: json ? withOutputLimit({ ...withChannelParameters(json, channel), model: upstream }, this.input.op, limit) : undefined,
       maxOutputTokens: limit,
       form: this.input.form ? withModel(this.input.form, upstream) : undefined,
       stream: this.input.stream,

@@ -2,7 +2,8 @@
  * Native pass-through for a client whose format the chosen channel speaks itself (an Anthropic
  * client on an Anthropic channel, a Gemini client on a Gemini channel): the client's validated
  * body goes upstream as sent (with the upstream model and the output cap the wallet paid for) and
- * the native answer and stream events come back unchanged. The relay still sees chat — the supplier
+ * the native answer and stream events come back unchanged (image URLs the relay fetched for the
+ * channel, prompt-images.ts, go inline in the client's own format). The relay still sees chat — the supplier
  * adapter's own converter reads usage and text for billing, and the JSON it caches is the chat
  * answer — so billing, retries and the response cache do not depend on the format.
  *
@@ -13,6 +14,7 @@ import type { Usage } from '../../billing/formula'
 import { MalformedUpstreamError } from '../../lib/upstream-error'
 import type { ChannelInfo, ParsedResponse, ProviderAdapter, RelayCall, StreamTransformer, UpstreamError } from '../../providers/types'
 import type { SseEvent } from '../../../shared/contract/sse'
+import { withInlineImages } from '../prompt-images'
 
 export interface NativeSpec {
   /** Channel types that speak the format natively. */
@@ -67,7 +69,7 @@ export class NativePassThrough {
     const body = this.body
     return {
       supports: (op) => op === 'chat',
-      buildRequest: (call, channel) => spec.buildRequest(spec.prepare(body, call), call, channel),
+      buildRequest: (call, channel) => spec.buildRequest(spec.prepare(call.images ? withInlineImages(body, call.images) : body, call), call, channel),
       parseResponse: async (call, res): Promise<ParsedResponse> => {
         const text = await res.text()
         let answer: unknown

@@ -6,6 +6,7 @@
  */
 import { useMutation, useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
+import i18n from '@/i18n'
 import type { PlannerRequest, PlannerResponse } from '../../../../shared/import/browser/planner-protocol'
 import PlannerWorker from '../../../../shared/import/browser/planner-worker.ts?worker'
 import type { WireBatchResult, WireCheck, WirePlan } from '../../../../shared/import/wire'
@@ -34,7 +35,7 @@ function planInWorker(file: File, options: ImportOptions): Promise<WirePlan & { 
         }
         worker.onerror = (e) => {
           worker.terminate()
-          reject(new Error(e.message || 'The file could not be read'))
+          reject(new Error(e.message || i18n.t('common:errors.unknown')))
         }
         const request: PlannerRequest = { file: buffer, from: options.from === 'auto' ? undefined : options.from, withLogs: options.withLogs, merge: options.merge }
         worker.postMessage(request, [buffer])

@@ -42,6 +42,14 @@ export class InvalidListUrlError extends Error {
   }
 }
 
+/** The address answered, but not with a price list (one-hub's "Data format is incorrect"; the dialog says it in the user's language). */
+export class InvalidListFormatError extends Error {
+  constructor() {
+    super('not a price list')
+    this.name = 'InvalidListFormatError'
+  }
+}
+
 /**
  * The gateway fetches the list (GET /api/prices/remote?url=…): the console's CSP allows only its
  * own origin and list hosts need not send CORS headers. The server answers 502 when the list
@@ -50,7 +58,7 @@ export class InvalidListUrlError extends Error {
 export async function fetchRemoteList(url: string, signal?: AbortSignal): Promise<RemotePrice[]> {
   if (!/^https?:\/\/[^\s/]+/i.test(url)) throw new InvalidListUrlError()
   const list = parseRemoteList(await api.get<unknown>('/api/prices/remote', { url }, signal))
-  if (!list) throw new Error('Data format is incorrect')
+  if (!list) throw new InvalidListFormatError()
   return list
 }
 

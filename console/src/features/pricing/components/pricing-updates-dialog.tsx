@@ -21,7 +21,7 @@ import { isApiError } from '@/lib/api-client'
 import { errorMessage } from '@/lib/handle-error'
 import { notify } from '@/lib/notify'
 import { updateServiceQueryOptions, useSyncPrices, type Price, type RemotePrice, type SyncMode, type SyncResult } from '../api'
-import { InvalidListUrlError, diffPrices, fetchRemoteList, lastUpdateUrl, rememberUpdateUrl } from '../remote-list'
+import { InvalidListFormatError, InvalidListUrlError, diffPrices, fetchRemoteList, lastUpdateUrl, rememberUpdateUrl } from '../remote-list'
 import { UpdatesAdded, UpdatesChanged, UpdatesLocalOnly } from './pricing-updates-lists'
 
 interface Props {
@@ -84,15 +84,19 @@ export function PricingUpdatesDialog({ open, onOpenChange, prices }: Props) {
   }
 
   const error = fetchList.error
-  // The server explains a list it could not fetch (502) or read (400 'Data format is incorrect: …').
+  // The server explains a list it could not fetch (502) or a refused address (400 naming the url
+  // field); any other 400 is its 'Data format is incorrect: …', said in the user's language.
+  const notAList = error instanceof InvalidListFormatError || (isApiError(error) && error.status === 400 && !error.fields.url)
   const errorText =
     error instanceof InvalidListUrlError
       ? t('updates.urlInvalid')
-      : isApiError(error) && (error.code === 'validation_failed' || error.status === 502)
-        ? error.message
-        : error
-          ? errorMessage(error)
-          : ''
+      : notAList
+        ? t('updates.formatInvalid')
+        : isApiError(error) && (error.code === 'validation_failed' || error.status === 502)
+          ? error.message
+          : error
+            ? errorMessage(error)
+            : ''
   const unlockedChanged = diff?.changed.filter((c) => !c.local.locked).length ?? 0
   const unlockedLocalOnly = diff?.localOnly.filter((p) => !p.locked).length ?? 0
   const locked = prices.filter((p) => p.locked).length
