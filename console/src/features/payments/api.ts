@@ -94,7 +94,11 @@ export const myOrdersQueryOptions = (p: number) =>
 
 /** Whether the order is paid (the endpoint answers success: true only then). */
 export async function orderPaid(tradeNo: string, signal?: AbortSignal): Promise<{ paid: boolean; status: OrderStatus | undefined }> {
-  const res = await fetch(withBase(`/api/user/order/status?trade_no=${encodeURIComponent(tradeNo)}`), { credentials: 'same-origin', signal, headers: { Accept: 'application/json' } })
+  const res = await fetch(withBase(`/api/user/order/status?trade_no=${encodeURIComponent(tradeNo)}`), {
+    credentials: 'same-origin',
+    signal,
+    headers: { Accept: 'application/json' },
+  })
   const body = (await res.json().catch(() => ({}))) as { success?: boolean; data?: { status?: OrderStatus } }
   return { paid: body.success === true, status: body.data?.status }
 }
