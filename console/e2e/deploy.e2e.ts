@@ -5,11 +5,11 @@
  * The same build also deploys under a sub-path: a second server with BASE_PATH=/gw serves the
  * console and the API under /gw only.
  */
-import { describe, expect, inject, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { SHARED_ROOT, rootSession } from '../../worker/e2e/support/api'
 import { DESKTOP, PHONE, openPage, shot } from './support/browser'
 import { openSignedIn } from './support/console'
-import { startFreshServer } from './support/fresh-server'
+import { type FreshServer, startFreshServer } from './support/fresh-server'
 import { useBrowser } from './support/suite'
 
 describe('deploy-safe console', () => {
@@ -90,10 +90,18 @@ describe('deploy-safe console', () => {
     }
   })
 
-  it('serves the console and the API under BASE_PATH=/gw from the same build', async () => {
-    const server = await startFreshServer({ BASE_PATH: '/gw' })
-    const gw = `${server.url}/gw`
-    try {
+  describe('under a sub-path', () => {
+    // A second server of the same build with BASE_PATH=/gw, started like useFreshGateway's (hook timeout).
+    let server: FreshServer
+    beforeAll(async () => {
+      server = await startFreshServer({ BASE_PATH: '/gw' })
+    })
+    afterAll(async () => {
+      await server?.stop()
+    })
+
+    it('serves the console and the API under BASE_PATH=/gw from the same build', async () => {
+      const gw = `${server.url}/gw`
       // The bare prefix redirects to its slash form; nothing answers at the root any more.
       expect((await fetch(gw, { redirect: 'manual' })).headers.get('location')).toBe('/gw/')
       expect((await fetch(`${server.url}/api/status`)).status).toBe(404)
@@ -138,8 +146,6 @@ describe('deploy-safe console', () => {
       } finally {
         await context.close()
       }
-    } finally {
-      await server.stop()
-    }
+    })
   })
 })
