@@ -17,7 +17,8 @@
  * not through Miniflare's outbound interceptor worker; calls to URLs users supply (task hooks)
  * through one that reaches public addresses only (publicNetwork()).
  *
- * Options (env): PORT (8787), HOST (127.0.0.1), PERSIST_DIR (.wrangler/state),
+ * Options (env): PORT (8787), HOST (127.0.0.1), PERSIST_DIR (.wrangler/state), BASE_PATH (serve
+ * the console and API under a sub-path such as /gw: worker/lib/base-path.ts),
  * VARS as JSON to override [vars] (the test server raises CRITICAL_RATE_LIMIT), NO_CRON=1,
  * LOG_REQUESTS=1, SETUP_CODE (otherwise a random one per start; printed in the setup link while
  * setup is pending), SETUP_CODE_ALWAYS=1 (require the code even from loopback; implied when HOST is
@@ -237,6 +238,8 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const vars = {
     ...(process.env.VARS ? JSON.parse(process.env.VARS) : {}),
     SETUP_CODE: setupCode,
+    // The sub-path to serve under, from the environment like the other options (worker/lib/base-path.ts).
+    ...(process.env.BASE_PATH ? { BASE_PATH: process.env.BASE_PATH } : {}),
     // Also on request (SETUP_CODE_ALWAYS=1), e.g. behind a reverse proxy on this machine.
     ...(isLoopbackHost(host) && process.env.SETUP_CODE_ALWAYS !== '1' ? {} : { SETUP_CODE_ALWAYS: '1' }),
     // The direct socket passes a client's CF-Connecting-IP through and knows no peer address: the
@@ -245,7 +248,8 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     SELF_HOSTED_CLIENT_IP: isLoopbackHost(host) ? '127.0.0.1' : 'unknown',
   }
   const server = await startServer({ host, vars })
-  await printWelcome(server.url.href.replace(/\/$/, ''), setupCode)
+  const basePath = (process.env.BASE_PATH ?? '').trim().replace(/\/+$/, '')
+  await printWelcome(`${server.url.href.replace(/\/$/, '')}${basePath}`, setupCode)
   const shutdown = async () => {
     await server.stop()
     process.exit(0)

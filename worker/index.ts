@@ -1,10 +1,11 @@
 /**
  * Worker entry: the Hono app for HTTP, the cron dispatcher, and the Durable Object classes.
- * Paths that are not the gateway's go to the static assets (on Cloudflare `run_worker_first` never
+ * Under a BASE_PATH the prefix comes off first (lib/base-path.ts). Paths that are not the gateway's go to the static assets (on Cloudflare `run_worker_first` never
  * sends them here; under `npm start` the Worker is the whole server — see lib/self-hosted.ts).
  */
 import { withEnv } from 'cloudflare:workers'
 import { app } from './app'
+import { assetUnderBase, outsideBase, redirectToBase, routeUnderBase, stripBase } from './lib/base-path'
 import { runScheduled } from './cron'
 import { withDelayedDurableObjects } from './lib/do-latency'
 import { config, type EnvConfig } from './lib/env'
@@ -29,9 +30,18 @@ export default {
     }
     const path = pathOf(incoming.url)
     if (vars?.selfHostedDrainToken && path === DRAIN_PATH) return drain(incoming, vars.selfHostedDrainToken)
-    if (!isWorkerPath(path)) return env.ASSETS.fetch(incoming)
+    // Under a BASE_PATH (lib/base-path.ts) everything inside routes by its path without the prefix.
+    const base = vars?.basePath
+    let inner: Request = incoming
+    if (base) {
+      const route = routeUnderBase(path, base)
+      if (route.kind === 'slash') return redirectToBase(incoming.url, base)
+      if (route.kind === 'outside') return outsideBase()
+      inner = stripBase(incoming, route.path)
+      if (!isWorkerPath(route.path)) return assetUnderBase(env.ASSETS, inner, base)
+    } else if (!isWorkerPath(path)) return env.ASSETS.fetch(incoming)
     const peer = vars?.selfHostedClientIp
-    const request: Request = peer ? withKnownPeer(incoming, peer) : incoming
+    const request: Request = peer ? withKnownPeer(inner, peer) : inner
     const latency = vars?.doLatencyMs ?? 0
     if (latency) {
       const delayed = withDelayedDurableObjects(env, latency)

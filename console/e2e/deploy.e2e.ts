@@ -2,11 +2,14 @@
  * Consoles that survive a deploy, in Chromium: a lazy route chunk that answers 404 (it vanished with
  * a deploy) reloads the page once to the deployed version instead of showing an application error,
  * and a console whose /api/status names another build shows the "new version available" notice.
+ * The same build also deploys under a sub-path: a second server with BASE_PATH=/gw serves the
+ * console and the API under /gw only.
  */
-import { describe, expect, inject, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { SHARED_ROOT, rootSession } from '../../worker/e2e/support/api'
-import { DESKTOP, shot } from './support/browser'
+import { DESKTOP, PHONE, openPage, shot } from './support/browser'
 import { openSignedIn } from './support/console'
+import { type FreshServer, startFreshServer } from './support/fresh-server'
 import { useBrowser } from './support/suite'
 
 describe('deploy-safe console', () => {
@@ -85,5 +88,64 @@ describe('deploy-safe console', () => {
     } finally {
       await context.close()
     }
+  })
+
+  describe('under a sub-path', () => {
+    // A second server of the same build with BASE_PATH=/gw, started like useFreshGateway's (hook timeout).
+    let server: FreshServer
+    beforeAll(async () => {
+      server = await startFreshServer({ BASE_PATH: '/gw' })
+    })
+    afterAll(async () => {
+      await server?.stop()
+    })
+
+    it('serves the console and the API under BASE_PATH=/gw from the same build', async () => {
+      const gw = `${server.url}/gw`
+      // The bare prefix redirects to its slash form; nothing answers at the root any more.
+      expect((await fetch(gw, { redirect: 'manual' })).headers.get('location')).toBe('/gw/')
+      expect((await fetch(`${server.url}/api/status`)).status).toBe(404)
+      const root = await rootSession(gw)
+      const [channel] = await root.ok<{ id: number }[]>('POST', '/api/channel/', {
+        type: 8,
+        name: 'mock under /gw',
+        key: 'sk-mock-e2e',
+        base_url: inject('mockUrl'),
+        models: ['gpt-4o-mini'],
+        group: ['default'],
+      })
+      expect(channel!.id).toBeGreaterThan(0)
+      const token = await root.ok<{ key: string }>('POST', '/api/token/', { name: 'gw key', unlimited_quota: true })
+      const chat = await fetch(`${gw}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
+      })
+      expect(chat.status).toBe(200)
+      expect(((await chat.json()) as { choices: unknown[] }).choices.length).toBeGreaterThan(0)
+
+      const { context, page } = await openPage(suite.browser, { baseURL: `${gw}/`, viewport: DESKTOP })
+      try {
+        await page.goto('login')
+        await page.locator('input[name="username"]').fill(SHARED_ROOT.username)
+        await page.locator('input[name="password"]').fill(SHARED_ROOT.password)
+        await page.locator('form button[type="submit"]').click()
+        await page.waitForURL((url) => url.pathname.startsWith('/gw/panel'))
+        expect((await context.cookies()).find((c) => c.name === 'session')?.path).toBe('/gw/')
+        await page.goto('panel/token')
+        await page.getByText('gw key').first().waitFor()
+        expect(new URL(page.url()).pathname).toBe('/gw/panel/token')
+        await shot(page, 'base-path-tokens-light')
+        // The saved theme (light by default) applies before first paint on the next load.
+        await page.evaluate(() => localStorage.setItem('theme', 'dark'))
+        await page.reload()
+        await page.getByText('gw key').first().waitFor()
+        await shot(page, 'base-path-tokens-dark')
+        await page.setViewportSize(PHONE)
+        await shot(page, 'base-path-tokens-phone-dark')
+      } finally {
+        await context.close()
+      }
+    })
   })
 })

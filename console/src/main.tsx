@@ -18,13 +18,15 @@ import { notify } from '@/lib/notify'
 import { createQueryClient } from '@/lib/query-client'
 import { routeTree } from './routeTree.gen'
 import './styles/index.css'
+import { BASE_PATH } from '@/lib/base-path'
 
 const queryClient = createQueryClient()
 
 const router = createRouter({
   routeTree,
   context: { queryClient },
-  basepath: import.meta.env.BASE_URL,
+  // The prefix the Worker serves the console under (BASE_PATH, read from <base href> at runtime).
+  basepath: BASE_PATH || '/',
   defaultPreload: 'intent',
   // React Query decides when data is stale, not the router.
   defaultPreloadStaleTime: 0,

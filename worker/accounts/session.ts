@@ -18,6 +18,7 @@ import { forgetResetTokens } from '../mail/password-reset'
 import { clientIp } from '../lib/client-ip'
 import { clockSeconds } from '../lib/clock'
 import { noticeIfNewDevice } from './device'
+import { basePathOf } from '../../lib/base-path'
 
 export const SESSION_COOKIE = 'session'
 const SESSION_TTL_SECONDS = 30 * 24 * 3600
@@ -50,7 +51,8 @@ export async function createSession(c: Context<HonoEnv>, userId: number): Promis
     httpOnly: true,
     sameSite: 'Lax',
     secure: isHttps(c),
-    path: '/',
+    // Scoped to the site's sub-path when it has one (lib/base-path.ts).
+    path: `${basePathOf(c)}/`,
     maxAge: SESSION_TTL_SECONDS,
   })
 }
@@ -61,7 +63,7 @@ export async function destroySession(c: Context<HonoEnv>): Promise<void> {
     await createDb(c.env.DB)
       .delete(sessions)
       .where(eq(sessions.id, await sha256Hex(sid)))
-  deleteCookie(c, SESSION_COOKIE, { path: '/', secure: isHttps(c), httpOnly: true, sameSite: 'Lax' })
+  deleteCookie(c, SESSION_COOKIE, { path: `${basePathOf(c)}/`, secure: isHttps(c), httpOnly: true, sameSite: 'Lax' })
 }
 
 /** Drop every session of a user (password change, disable, delete). */

@@ -21,6 +21,7 @@ describe('config(env)', () => {
       SELF_HOSTED_CLIENT_IP: 'unknown',
       DO_LATENCY_TEST: '1',
       DO_LATENCY_MS: '50',
+      BASE_PATH: '/gw/',
     })
     expect(parsed).toEqual({
       appVersion: '1.2.3',
@@ -33,6 +34,7 @@ describe('config(env)', () => {
       allowPrivateUpstreams: false,
       selfHostedClientIp: 'unknown',
       doLatencyMs: 50,
+      basePath: '/gw',
     })
   })
 
@@ -48,6 +50,7 @@ describe('config(env)', () => {
       allowPrivateUpstreams: false,
       selfHostedClientIp: undefined,
       doLatencyMs: 0,
+      basePath: '',
     })
     expect(config({ CRITICAL_RATE_LIMIT: 30, SETUP_CODE: '', DO_LATENCY_MS: '50' })).toMatchObject({ criticalRateLimit: 30, setupCode: undefined, doLatencyMs: 0 })
     expect(config({ SELF_HOSTED_CLIENT_IP: '127.0.0.1' }).selfHostedClientIp).toBe('127.0.0.1')
@@ -62,6 +65,7 @@ describe('config(env)', () => {
       { DO_LATENCY_MS: '-5' },
       { CLIENT_IP_HEADER: 'x-client-chosen' },
       { SELF_HOSTED_CLIENT_IP: 'my-laptop' },
+      { BASE_PATH: 'console' },
     ]
     for (const vars of bad) {
       const [name, value] = Object.entries(vars)[0]!

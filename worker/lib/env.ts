@@ -10,6 +10,7 @@
 import { z } from 'zod'
 import { isIp } from './cidr'
 import { ApiError } from './errors'
+import { isBasePath, normalizeBasePath } from './base-path'
 
 /** Proxy headers CLIENT_IP_HEADER may name (lib/client-ip.ts believes no other). */
 export const PROXY_HEADERS = ['x-real-ip', 'x-forwarded-for', 'true-client-ip'] as const
@@ -48,6 +49,7 @@ const envSchema = z.object({
   SELF_HOSTED_DRAIN_TOKEN: optionalText,
   DO_LATENCY_TEST: flag,
   DO_LATENCY_MS: wholeNumber(0, 0),
+  BASE_PATH: optionalText.refine((v) => v === undefined || isBasePath(v), 'must be a path such as /gw (letters, digits, . _ ~ -)').transform((v) => normalizeBasePath(v)),
 })
 
 /** The checked variables, in code's spelling. */
@@ -67,6 +69,8 @@ export interface EnvConfig {
   selfHostedDrainToken: string | undefined
   /** Injected Durable Object latency in ms; 0 unless DO_LATENCY_TEST is "1". */
   doLatencyMs: number
+  /** The sub-path the site is served under ("" at the root; "/gw" otherwise): lib/base-path.ts. */
+  basePath: string
 }
 
 const cache = new WeakMap<object, EnvConfig | ApiError>()
@@ -92,6 +96,7 @@ function parse(env: object): EnvConfig | ApiError {
     selfHostedClientIp: v.SELF_HOSTED_CLIENT_IP,
     selfHostedDrainToken: v.SELF_HOSTED_DRAIN_TOKEN,
     doLatencyMs: v.DO_LATENCY_TEST ? v.DO_LATENCY_MS : 0,
+    basePath: v.BASE_PATH,
   }
 }
 

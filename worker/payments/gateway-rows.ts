@@ -36,16 +36,17 @@ export function publicConfig(row: Payment): { config: Record<string, string>; co
   return { config, config_set: set }
 }
 
-export function siteBase(settings: Settings, requestUrl: string): string {
-  return (settings.str('ServerAddress') || new URL(requestUrl).origin).replace(/\/+$/, '')
+/** ServerAddress, else `site`: the request's public site URL (origin plus BASE_PATH, lib/base-path.ts). */
+export function siteBase(settings: Settings, site: string): string {
+  return (settings.str('ServerAddress') || site).replace(/\/+$/, '')
 }
 
-export function notifyUrl(row: Pick<Payment, 'notifyDomain' | 'uuid'>, settings: Settings, requestUrl: string): string {
-  const base = (row.notifyDomain || siteBase(settings, requestUrl)).replace(/\/+$/, '')
+export function notifyUrl(row: Pick<Payment, 'notifyDomain' | 'uuid'>, settings: Settings, site: string): string {
+  const base = (row.notifyDomain || siteBase(settings, site)).replace(/\/+$/, '')
   return `${base}/api/payment/notify/${row.uuid}`
 }
 
-export function gatewayView(row: Payment, settings: Settings, requestUrl: string) {
+export function gatewayView(row: Payment, settings: Settings, site: string) {
   return {
     id: row.id,
     uuid: row.uuid,
@@ -58,7 +59,7 @@ export function gatewayView(row: Payment, settings: Settings, requestUrl: string
     sort: row.sort,
     enable: row.enable,
     notify_domain: row.notifyDomain,
-    notify_url: notifyUrl(row, settings, requestUrl),
+    notify_url: notifyUrl(row, settings, site),
     created_at: row.createdAt,
     updated_at: row.updatedAt,
   } satisfies GatewayView

@@ -42,6 +42,7 @@ import { assertGatewayHosts, gatewayChanges, movedHosts, storedForUpdate } from 
 import { auditLog } from '../logs/audit-log'
 import { clientIp } from '../lib/client-ip'
 import type { Payment } from '../db/schema'
+import { publicSiteUrl } from '../lib/base-path'
 
 const money = z.coerce.number().min(0, 'must be at least 0').max(1_000_000, 'must be at most 1000000')
 /** Each field without its default, so a partial update leaves out what it does not send. */
@@ -105,11 +106,11 @@ const orderSchema = z.object({
 })
 
 /** Apply onSave (Stripe's webhook registration) and store what it returns. */
-async function runOnSave(env: Env, row: typeof payments.$inferSelect, requestUrl: string, created: boolean) {
+async function runOnSave(env: Env, row: typeof payments.$inferSelect, site: string, created: boolean) {
   const gateway = gatewayOf(row.type)
   if (!gateway?.onSave) return row
   const settings = await getSettings(env)
-  const config = await gateway.onSave(parseConfig(row), { notifyUrl: notifyUrl(row, settings, requestUrl), created })
+  const config = await gateway.onSave(parseConfig(row), { notifyUrl: notifyUrl(row, settings, site), created })
   const [saved] = await createDb(env.DB)
     .update(payments)
     .set({ config: JSON.stringify(config) })
@@ -207,7 +208,7 @@ export const paymentRoutes = new Hono<HonoEnv>()
       c,
       page(
         q,
-        rows.map((r) => gatewayView(r, settings, c.req.url)),
+        rows.map((r) => gatewayView(r, settings, publicSiteUrl(c))),
         total?.n ?? 0
       )
     )
@@ -220,7 +221,7 @@ export const paymentRoutes = new Hono<HonoEnv>()
   )
   .get('/payment/:id{[0-9]+}', adminRoute, validate('param', idParam), async (c) => {
     const row = await findGateway(c.env, c.req.valid('param').id)
-    return ok(c, { ...gatewayView(row, await getSettings(c.env), c.req.url), ...publicConfig(row) })
+    return ok(c, { ...gatewayView(row, await getSettings(c.env), publicSiteUrl(c)), ...publicConfig(row) })
   })
   .post('/payment/', rootRoute, requireStepUp, validate('json', createSchema), async (c) => {
     const body = c.req.valid('json')
@@ -251,7 +252,7 @@ export const paymentRoutes = new Hono<HonoEnv>()
       .returning()
     let saved = row!
     try {
-      saved = await runOnSave(c.env, saved, c.req.url, true)
+      saved = await runOnSave(c.env, saved, publicSiteUrl(c), true)
     } catch (err) {
       // As one-hub: a gateway whose set-up failed is not kept.
       await db.delete(payments).where(eq(payments.id, saved.id))
@@ -259,7 +260,7 @@ export const paymentRoutes = new Hono<HonoEnv>()
     }
     const actor = c.get('user')!
     await auditLog(c.env, actor, actor, `${actor.username} created payment gateway "${saved.name}" (#${saved.id}, ${saved.type})`, auditMeta(saved, {}), clientIp(c.req))
-    return ok(c, { ...gatewayView(saved, await getSettings(c.env), c.req.url), ...publicConfig(saved) }, 'Created')
+    return ok(c, { ...gatewayView(saved, await getSettings(c.env), publicSiteUrl(c)), ...publicConfig(saved) }, 'Created')
   })
   .put('/payment/', rootRoute, requireStepUp, validate('json', updateSchema), async (c) => {
     const body = c.req.valid('json')
@@ -297,7 +298,7 @@ export const paymentRoutes = new Hono<HonoEnv>()
     const credentialsChanged = JSON.stringify(config) !== current.config || saved.notifyDomain !== current.notifyDomain
     if (credentialsChanged || !config.webhook_secret) {
       try {
-        saved = await runOnSave(c.env, saved, c.req.url, false)
+        saved = await runOnSave(c.env, saved, publicSiteUrl(c), false)
       } catch (err) {
         throw gatewayFailure(err)
       }
@@ -306,7 +307,7 @@ export const paymentRoutes = new Hono<HonoEnv>()
     const meta = auditMeta(saved, current)
     const what = [...meta.changed, ...Object.entries(meta.secrets).flatMap(([k, v]) => (v === 'unchanged' ? [] : [`${k} (secret, ${v})`]))]
     await auditLog(c.env, actor, actor, `${actor.username} updated payment gateway "${saved.name}" (#${saved.id}): ${what.join(', ') || 'nothing changed'}`, meta, clientIp(c.req))
-    return ok(c, { ...gatewayView(saved, await getSettings(c.env), c.req.url), ...publicConfig(saved) }, 'Updated')
+    return ok(c, { ...gatewayView(saved, await getSettings(c.env), publicSiteUrl(c)), ...publicConfig(saved) }, 'Updated')
   })
   .delete('/payment/:id{[0-9]+}', rootRoute, requireStepUp, validate('param', idParam), async (c) => {
     const row = await findGateway(c.env, c.req.valid('param').id)
@@ -345,7 +346,7 @@ export const paymentRoutes = new Hono<HonoEnv>()
   })
   .post('/user/order', userRoute, criticalRateLimit('order'), validate('json', orderSchema), async (c) => {
     const settings = await getSettings(c.env)
-    return ok(c, await createOrder(c.env, settings, c.get('user')!, c.req.valid('json'), c.req.url))
+    return ok(c, await createOrder(c.env, settings, c.get('user')!, c.req.valid('json'), publicSiteUrl(c)))
   })
   .get('/user/order/status', userRoute, validate('query', z.object({ trade_no: z.string().trim().min(1).max(64) })), async (c) => {
     const me = c.get('user')!

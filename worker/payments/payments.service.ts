@@ -69,7 +69,7 @@ export function newTradeNo(): string {
   return `T${Date.now()}${String(random[0]! % 1_000_000).padStart(6, '0')}${String(random[1]! % 1000).padStart(3, '0')}`
 }
 
-export async function createOrder(env: Env, settings: Settings, me: SessionUser, input: { uuid: string; amount: number }, requestUrl: string): Promise<PlacedOrder> {
+export async function createOrder(env: Env, settings: Settings, me: SessionUser, input: { uuid: string; amount: number }, site: string): Promise<PlacedOrder> {
   const db = createDb(env.DB)
   const [row] = await db
     .select()
@@ -125,14 +125,14 @@ export async function createOrder(env: Env, settings: Settings, me: SessionUser,
     updatedAt: now,
   })
   const [profile] = await db.select({ email: users.email }).from(users).where(eq(users.id, me.id)).limit(1)
-  const base = siteBase(settings, requestUrl)
+  const base = siteBase(settings, site)
   let pay: PayRequest
   try {
     pay = await gateway.pay(parseConfig(row), {
       tradeNo,
       payCents: money.payCents,
       currency: money.currency,
-      notifyUrl: notifyUrl(row, settings, requestUrl),
+      notifyUrl: notifyUrl(row, settings, site),
       returnUrl: `${base}/panel/topup?trade_no=${tradeNo}`,
       subject: `${settings.str('SystemName') || 'AI Gateway'} top-up ${centsToDecimal(money.payCents)} ${money.currency}`,
       user: { id: me.id, email: profile?.email ?? '' },

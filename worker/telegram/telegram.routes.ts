@@ -24,6 +24,7 @@ import { botStatus, reloadBot } from './apply'
 import { buildBot } from './bot'
 import { botActive, readApplied, telegramConfig } from './config'
 import { createMenu, createMenuSchema, deleteMenu, getMenu, listMenus, updateMenu, updateMenuSchema } from './menus.service'
+import { publicSiteUrl } from '../lib/base-path'
 
 const SECRET_HEADER = 'X-Telegram-Bot-Api-Secret-Token'
 const notifySchema = z.object({ notify: z.boolean('must be true or false') })
@@ -60,7 +61,7 @@ export const telegramRoutes = new Hono<HonoEnv>()
     return ok(c, null, 'Deleted; press Reload to apply')
   })
   .put('/option/telegram/reload', adminRoute, async (c) => {
-    const applied = await reloadBot(c.env, new URL(c.req.url).origin)
+    const applied = await reloadBot(c.env, publicSiteUrl(c))
     return ok(c, { bot_username: applied.bot.username, menus: applied.menus.length, mode: applied.mode }, 'Reloaded')
   })
   .get('/user/telegram', userRoute, async (c) => {

@@ -12,7 +12,11 @@ export interface ApiResult<T = any> {
 
 export class TestClient {
   cookies = new Map<string, string>()
-  constructor(private readonly base = 'http://gateway.test') {}
+  constructor(
+    private readonly base = 'http://gateway.test',
+    /** Where requests go: the Worker's own entry with the test env, unless a test passes its own env. */
+    private readonly send: (request: Request) => Promise<Response> = (request) => exports.default.fetch(request)
+  ) {}
 
   cookieHeader() {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ')
@@ -27,7 +31,7 @@ export class TestClient {
       body = typeof init.body === 'string' ? init.body : JSON.stringify(init.body)
       headers['content-type'] ??= 'application/json'
     }
-    const res = await exports.default.fetch(new Request(this.base + path, { method, headers, body }))
+    const res = await this.send(new Request(this.base + path, { method, headers, body }))
     for (const set of res.headers.getSetCookie()) {
       const [pair] = set.split(';')
       const idx = pair!.indexOf('=')

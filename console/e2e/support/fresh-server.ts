@@ -17,7 +17,8 @@ export interface FreshServer {
   stop(): Promise<void>
 }
 
-export async function startFreshServer(): Promise<FreshServer> {
+/** `vars` are more Worker variables (e.g. BASE_PATH) on top of the test defaults. */
+export async function startFreshServer(vars: Record<string, string> = {}): Promise<FreshServer> {
   const persistDir = mkdtempSync(path.join(tmpdir(), 'console-e2e-'))
   execFileSync(process.execPath, [path.join(root, 'node_modules/wrangler/bin/wrangler.js'), 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persistDir], {
     cwd: root,
@@ -30,7 +31,7 @@ export async function startFreshServer(): Promise<FreshServer> {
     quiet: true,
     cron: false,
     build: false,
-    vars: { CRITICAL_RATE_LIMIT: '100000' },
+    vars: { CRITICAL_RATE_LIMIT: '100000', ...vars },
   })
   return {
     url: (server.url as URL).href.replace(/\/$/, ''),

@@ -15,6 +15,7 @@ import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
 import { api, isApiError } from '@/lib/api-client'
 import { STEP_UP_PATH, setStepUpPrompt } from '@/lib/step-up'
+import { withBase } from '@/lib/base-path'
 
 interface Ask {
   data: StepUpRequiredData
@@ -104,7 +105,7 @@ export function StepUpDialog() {
           ) : (
             reason === 'no_password' && (
               <Button asChild>
-                <a href="/login">{t('stepUp.signInAgain')}</a>
+                <a href={withBase('/login')}>{t('stepUp.signInAgain')}</a>
               </Button>
             )
           )}

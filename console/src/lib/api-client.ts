@@ -9,6 +9,7 @@
 import { isManagementErrorCode, managementCodeOfStatus, type ManagementErrorCode } from '@contract/errors'
 import type { StepUpRequiredData } from '@contract/sessions'
 import { STEP_UP_PATH, askStepUp } from './step-up'
+import { withBase } from './base-path'
 
 export interface Envelope<T> {
   success: boolean
@@ -55,7 +56,7 @@ function buildUrl(path: string, query?: Query): string {
     if (v !== undefined && v !== null && v !== '') params.set(k, String(v))
   }
   const qs = params.toString()
-  return qs ? `${path}?${qs}` : path
+  return qs ? `${withBase(path)}?${qs}` : withBase(path)
 }
 
 export function readCookie(name: string): string | undefined {

@@ -11,6 +11,7 @@ import type { Context } from 'hono'
 import { getCookie, setCookie } from 'hono/cookie'
 import { randomString, safeEqual, sha256Hex } from '../../lib/crypto'
 import { consumeSecret, peekSecret, putSecret } from '../../lib/single-use'
+import { basePathOf } from '../../lib/base-path'
 
 export const STATE_TTL_SECONDS = 10 * 60
 export const STATE_PATTERN = /^[A-Za-z0-9]{32}$/
@@ -34,7 +35,7 @@ function browserSecret(c: Context): string {
     httpOnly: true,
     sameSite: 'Lax',
     secure: new URL(c.req.url).protocol === 'https:',
-    path: '/api/oauth',
+    path: `${basePathOf(c)}/api/oauth`,
     maxAge: STATE_TTL_SECONDS,
   })
   return secret

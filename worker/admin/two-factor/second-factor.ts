@@ -24,13 +24,14 @@ import { createSession } from '../../accounts/session'
 import { assertLoginNotLocked, recordLoginFailure } from '../../accounts/login-guard'
 import { getUser, profileOf } from '../../accounts/users'
 import { twoFactorEnabled } from './two-factor.store'
+import { basePathOf } from '../../lib/base-path'
 
 export const PENDING_COOKIE = 'pending_2fa'
 export const PENDING_TTL_SECONDS = 5 * 60
 
 const pendingKey = async (id: string) => `2fa-login:${await sha256Hex(id)}`
 const isHttps = (c: Context) => new URL(c.req.url).protocol === 'https:'
-const cookieOptions = (c: Context) => ({ httpOnly: true, sameSite: 'Lax' as const, secure: isHttps(c), path: '/api/user/login' })
+const cookieOptions = (c: Context) => ({ httpOnly: true, sameSite: 'Lax' as const, secure: isHttps(c), path: `${basePathOf(c)}/api/user/login` })
 
 /** Whether signing in to this account needs a second factor (TOTP today; passkeys add theirs here). */
 export const secondFactorRequired = (env: Env, userId: number) => twoFactorEnabled(env, userId)

@@ -5,6 +5,7 @@
  */
 import { queryOptions } from '@tanstack/react-query'
 import { ApiError, readCookie } from '@/lib/api-client'
+import { withBase } from '@/lib/base-path'
 
 /** A JSON Schema (2020-12) node as z.toJSONSchema writes it; only the keys the page shows. */
 export interface JsonSchema {
@@ -90,7 +91,7 @@ async function fetchDocument(signal?: AbortSignal): Promise<OpenApiDocument> {
   if (xsrf) headers['X-XSRF-TOKEN'] = xsrf
   let res: Response
   try {
-    res = await fetch(OPENAPI_URL, { credentials: 'same-origin', headers, signal })
+    res = await fetch(withBase(OPENAPI_URL), { credentials: 'same-origin', headers, signal })
   } catch (err) {
     if (err instanceof DOMException && err.name === 'AbortError') throw err
     throw new ApiError(0, err instanceof Error ? err.message : String(err))

@@ -7,6 +7,7 @@ import type { ErrorComponentProps } from '@tanstack/react-router'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/ui/button'
 import { chunkFailure, reloadForNewVersion } from '@/lib/deploy-guard'
+import { withBase } from '@/lib/base-path'
 
 export function GeneralError({ error, reset }: ErrorComponentProps) {
   const chunk = chunkFailure(error)
@@ -48,7 +49,7 @@ function RenderError({ error, reset }: Pick<ErrorComponentProps, 'error' | 'rese
       </pre>
       <div className="flex gap-2">
         <Button onClick={() => reset()}>{t('actions.retry')}</Button>
-        <Button variant="outline" onClick={() => window.location.assign(import.meta.env.BASE_URL)}>
+        <Button variant="outline" onClick={() => window.location.assign(withBase('/'))}>
           {t('actions.goHome')}
         </Button>
       </div>

@@ -7,6 +7,7 @@ import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { useSiteInfo } from '@/features/site/api'
 import { useAuthUser } from '@/stores/auth-store'
+import { siteUrl } from '@/lib/base-path'
 
 const FEATURES = [
   { key: 'openai', icon: PlugZap },
@@ -19,7 +20,7 @@ export function Landing() {
   const { t } = useTranslation('home')
   const { system_name, server_address } = useSiteInfo()
   const user = useAuthUser()
-  const origin = (server_address || window.location.origin).replace(/\/$/, '')
+  const origin = (server_address || siteUrl()).replace(/\/$/, '')
   return (
     <div className="relative overflow-hidden">
       <div aria-hidden className="pointer-events-none absolute inset-x-0 -top-40 -z-10 flex justify-center">

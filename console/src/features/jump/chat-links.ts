@@ -6,6 +6,7 @@
  * followed — never javascript:, data: or other schemes that run or embed content in the browser.
  * The key travels in the /jump address's fragment, which is never sent to a server or in a Referer.
  */
+import { withBase } from '@/lib/base-path'
 export interface ChatLink {
   name: string
   url: string
@@ -36,7 +37,7 @@ export const visibleChatLinks = (raw: string | null | undefined) =>
 /** The console's /jump page for a link template and a key (the console may live under a base path); the key goes in the fragment. */
 export function jumpHref(template: string, key: string): string {
   const params = new URLSearchParams({ url: template })
-  return `${import.meta.env.BASE_URL}jump?${params.toString()}#${new URLSearchParams({ key }).toString()}`
+  return `${withBase('/jump')}?${params.toString()}#${new URLSearchParams({ key }).toString()}`
 }
 
 /** The key of a /jump address (`#key=…`), or '' without one. */

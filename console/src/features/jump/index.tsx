@@ -16,6 +16,7 @@ import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { useSiteInfo } from '@/features/site/api'
 import { checkTarget, fillTemplate, isConfiguredTemplate, keyFromFragment, type TargetCheck } from './chat-links'
+import { siteUrl } from '@/lib/base-path'
 
 const route = getRouteApi('/_public/jump')
 
@@ -24,7 +25,7 @@ export function Jump() {
   const { url } = route.useSearch()
   const [key] = useState(() => keyFromFragment(window.location.hash))
   const { server_address, chat_links, chat_link } = useSiteInfo()
-  const server = (server_address || window.location.origin).replace(/\/+$/, '')
+  const server = (server_address || siteUrl()).replace(/\/+$/, '')
   const target = useMemo<TargetCheck>(
     () => (url && !isConfiguredTemplate(url, chat_links, chat_link) ? { ok: false, reason: 'unknown' } : checkTarget(fillTemplate(url ?? '', key ?? '', server))),
     [url, key, server, chat_links, chat_link]

@@ -4,6 +4,7 @@
  * redirect: the user types the code the official account replies with.
  */
 import type { SiteInfo } from '@/features/site/api'
+import { siteUrl } from '@/lib/base-path'
 
 /** Methods that leave the site and come back to /oauth/<provider>. */
 export const REDIRECT_PROVIDERS = ['github', 'oidc', 'lark'] as const
@@ -34,7 +35,7 @@ export const enabledMethods = (site: SiteInfo) => LOGIN_METHODS.filter((m) => me
 
 /** The page a provider sends the browser back to: the configured server address, else this origin (plus the base path). */
 export function callbackUrl(site: SiteInfo, provider: RedirectProvider): string {
-  const base = site.server_address.trim().replace(/\/+$/, '') || `${window.location.origin}${import.meta.env.BASE_URL.replace(/\/+$/, '')}`
+  const base = site.server_address.trim().replace(/\/+$/, '') || siteUrl()
   return `${base}/oauth/${provider}`
 }
 

@@ -11,6 +11,7 @@ import { optionValue, plainCodec } from '../values'
 import { SwitchField } from '@/components/form-fields'
 import { FieldGrid, TagsField, TextField } from './settings-fields'
 import { SettingsSection } from './settings-section'
+import { siteUrl } from '@/lib/base-path'
 
 const serverSchema = z.object({ ServerAddress: urlText })
 const serverCodec = plainCodec(serverSchema, { stripSlash: ['ServerAddress'] })
@@ -24,8 +25,8 @@ export function ServerAddressSection({ options }: { options: OptionMap }) {
           control={form.control}
           name="ServerAddress"
           label={t('fields.ServerAddress.label')}
-          description={t('fields.ServerAddress.help', { origin: window.location.origin })}
-          placeholder={window.location.origin}
+          description={t('fields.ServerAddress.help', { origin: siteUrl() })}
+          placeholder={siteUrl()}
           inputMode="url"
           className="max-w-xl"
         />

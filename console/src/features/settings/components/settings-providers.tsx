@@ -17,10 +17,11 @@ import { isConfigured, optionValue, plainCodec, trimUrl } from '../values'
 import { FieldGrid, NumberField, TextField } from './settings-fields'
 import { SecretField } from './settings-secret-field'
 import { SettingsSection } from './settings-section'
+import { siteUrl } from '@/lib/base-path'
 
 function CallbackUrl({ options, path }: { options: OptionMap; path: string }) {
   const { t } = useTranslation('settings')
-  const url = `${trimUrl(optionValue(options, 'ServerAddress')) || window.location.origin}${path}`
+  const url = `${trimUrl(optionValue(options, 'ServerAddress')) || siteUrl()}${path}`
   const id = `callback-${path.replaceAll('/', '-')}`
   return (
     <div className="grid gap-2 rounded-lg border border-dashed bg-muted/40 p-3">

@@ -17,6 +17,7 @@ import { SwitchField } from '@/components/form-fields'
 import { FieldGrid, FieldMessage, TextField } from './settings-fields'
 import { SecretField } from './settings-secret-field'
 import { SettingsSection } from './settings-section'
+import { siteUrl } from '@/lib/base-path'
 
 const telegramSchema = z.object({
   TelegramBotEnabled: z.boolean(),
@@ -29,7 +30,7 @@ const telegramCodec = plainCodec(telegramSchema, { stripSlash: ['TelegramApiBase
 
 export function TelegramSection({ options }: { options: OptionMap }) {
   const { t } = useTranslation('settings')
-  const webhook = `${trimUrl(optionValue(options, 'ServerAddress')) || window.location.origin}/api/telegram/webhook`
+  const webhook = `${trimUrl(optionValue(options, 'ServerAddress')) || siteUrl()}/api/telegram/webhook`
   return (
     <SettingsSection
       id="telegram"

@@ -7,12 +7,13 @@ import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/ui/button'
 import { useSiteInfo } from '@/features/site/api'
 import { useTokensDialog } from './tokens-provider'
+import { siteUrl } from '@/lib/base-path'
 
 export function TokensEmpty() {
   const { t } = useTranslation('tokens')
   const { open } = useTokensDialog()
   const { server_address } = useSiteInfo()
-  const base = `${(server_address || window.location.origin).replace(/\/+$/, '')}/v1`
+  const base = `${(server_address || siteUrl()).replace(/\/+$/, '')}/v1`
   return (
     <div className="mt-4 flex flex-col items-center gap-4 rounded-xl border border-dashed px-6 py-12 text-center" data-testid="tokens-empty">
       <div className="flex size-12 items-center justify-center rounded-full bg-primary/10 text-primary">

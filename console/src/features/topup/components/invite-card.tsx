@@ -14,9 +14,10 @@ import { copyText } from '@/lib/clipboard'
 import { renderQuota } from '@/lib/format'
 import type { UserProfile } from '@/stores/auth-store'
 import { affCodeQueryOptions } from '../api'
+import { siteUrl } from '@/lib/base-path'
 
 export function inviteLink(code: string): string {
-  return `${window.location.origin}${import.meta.env.BASE_URL}register?aff=${encodeURIComponent(code)}`
+  return `${siteUrl()}/register?aff=${encodeURIComponent(code)}`
 }
 
 export function InviteCard({ user }: { user: UserProfile }) {
