@@ -33,7 +33,7 @@ async function passwordStep(username: string) {
   const client = await browserClient()
   const res = await client.post('/api/user/login', { username, password: PASSWORD })
   expect(res.status).toBe(200)
-  expect(res.body.data).toEqual({ require_2fa: true })
+  expect(res.body.data).toEqual({ require_2fa: true, methods: ['totp'] })
   expect(client.cookies.has('session')).toBe(false)
   expect(client.cookies.has(PENDING_COOKIE)).toBe(true)
   return client
@@ -203,7 +203,7 @@ describe('root resets a user’s TOTP', () => {
     expect((await root.delete(`/api/user/${id}/2fa`)).status).toBe(400)
     expect((await root.delete('/api/user/99999/2fa')).status).toBe(404)
     const log = await env.DB.prepare(`SELECT content, metadata FROM logs WHERE user_id = ? AND content LIKE 'Two-factor%'`).bind(id).first<{ content: string; metadata: string }>()
-    expect(log!.content).toBe('Two-factor sign-in of lostphone reset by root')
+    expect(log!.content).toBe('Two-factor sign-in of lostphone (totp) reset by root')
     expect(JSON.parse(log!.metadata)).toMatchObject({ action: '2fa_reset', actor: 'root' })
     const [mail] = (await mailsTo(email)).filter((m) => /two-factor/.test(m.subject))
     expect(mail!.text).toContain('"lostphone"')
