@@ -140,6 +140,21 @@ describe('a secret imported from new-api', () => {
     const again = await passwordStep('migrated')
     expect((await again.post('/api/user/login/2fa', { code: await code(secret, 30_000) })).status).toBe(200)
   })
+
+  it('accepts an imported new-api backup code (bcrypt of XXXX-XXXX) once, in any case and without the dash', async () => {
+    await setupRoot()
+    const { id } = await signedInUser('migratedbackup', PASSWORD)
+    const bcrypt = (await import('bcryptjs')).default
+    await env.DB.prepare('INSERT INTO two_factor (user_id, secret, enabled, last_step, created_at) VALUES (?, ?, 1, 0, 0)').bind(id, 'plain:JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP').run()
+    await env.DB.prepare('INSERT INTO two_factor_backup_codes (user_id, code_hash) VALUES (?, ?)')
+      .bind(id, await bcrypt.hash('AB12-CD34', 4))
+      .run()
+    const client = await passwordStep('migratedbackup')
+    expect((await client.post('/api/user/login/2fa', { code: 'zz99-zz99' })).status).toBe(400)
+    expect((await client.post('/api/user/login/2fa', { code: 'ab12cd34' })).status).toBe(200)
+    const again = await passwordStep('migratedbackup')
+    expect((await again.post('/api/user/login/2fa', { code: 'AB12-CD34' })).status).toBe(400)
+  })
 })
 
 describe('turning TOTP off and new backup codes', () => {
