@@ -2,26 +2,64 @@
  * Passkeys through Chromium's virtual WebAuthn authenticator (DevTools protocol: a CTAP2 platform
  * authenticator with resident keys and user verification): add one from the profile, rename it,
  * sign out, sign in with the passkey alone, delete it; screenshots of the profile section and of the
- * login page in light, dark, phone and Chinese. The console is opened as http://localhost:<port>
- * because browsers refuse an IP address as the WebAuthn RP id.
+ * login page in light, dark, phone and Chinese. A passkey is a second factor, so once the account has
+ * one the password sign-in asks for it: later tests carry the credential into their own virtual
+ * authenticator and finish the password sign-in with it. The console is opened as
+ * http://localhost:<port> because browsers refuse an IP address as the WebAuthn RP id.
  */
 import { beforeAll, describe, expect, inject, it } from 'vitest'
 import type { BrowserContext, Page } from 'playwright-core'
-import { rootSession, userSession } from '../../worker/e2e/support/api'
+import { SHARED_ROOT, rootSession, userSession } from '../../worker/e2e/support/api'
 import { expectNoOverflow, openPage, shot } from './support/browser'
-import { LOOKS_ZH_PHONE, openSignedIn, presetTheme, signInToPanel, signOut } from './support/console'
+import { LOOKS_ZH_PHONE, presetTheme, rowAction, signInToPanel, signOut, type Look } from './support/console'
 import { useBrowser } from './support/suite'
+import { totp } from './support/totp'
 
 const account = { username: `pk${Date.now().toString(36).slice(-6)}`, password: 'user-password-1' }
 
-/** A virtual platform authenticator for this page, as a phone or laptop with a fingerprint reader. */
-async function virtualAuthenticator(context: BrowserContext, page: Page) {
+/** A credential as the DevTools WebAuthn domain reads and adds it. */
+interface Credential {
+  credentialId: string
+  isResidentCredential: boolean
+  rpId?: string
+  privateKey: string
+  userHandle?: string
+  signCount: number
+}
+
+/** The account's passkey as the last authenticator left it (its sign count moves with every use). */
+let saved: Credential | undefined
+
+/** A virtual platform authenticator for this page, as a phone or laptop with a fingerprint reader; holding `credential` when given. */
+async function virtualAuthenticator(context: BrowserContext, page: Page, credential?: Credential) {
   const cdp = await context.newCDPSession(page)
   await cdp.send('WebAuthn.enable')
   const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
     options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
   })
+  if (credential) await cdp.send('WebAuthn.addCredential', { authenticatorId, credential })
   return { credentials: async () => (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials }
+}
+
+/** The password step of an account with a second factor: the prompt replaces the password form. */
+async function passwordStep(page: Page) {
+  await page.goto('/login')
+  await page.locator('input[name="username"]').fill(account.username)
+  await page.locator('input[name="password"]').fill(account.password)
+  await page.locator('form button[type="submit"]').click()
+  await page.getByTestId('login-2fa-passkey').waitFor()
+}
+
+/** Opens the console in `look` and signs in with the password and then the saved passkey. */
+async function openWithPasskey(browser: Parameters<typeof openPage>[0], baseURL: string, look?: Look) {
+  const opened = await openPage(browser, { baseURL, viewport: look?.viewport, locale: look?.locale })
+  if (look) await presetTheme(opened.page, look.theme)
+  const authenticator = await virtualAuthenticator(opened.context, opened.page, saved)
+  await passwordStep(opened.page)
+  await opened.page.getByTestId('login-2fa-passkey').click()
+  await opened.page.waitForURL((url) => url.pathname.startsWith('/panel'))
+  saved = (await authenticator.credentials())[0]
+  return { ...opened, authenticator }
 }
 
 describe('passkeys', () => {
@@ -66,13 +104,62 @@ describe('passkeys', () => {
     await page.waitForURL((url) => url.pathname.startsWith('/panel'))
     await page.goto('/panel/profile')
     await card.getByText(/last used/).waitFor()
-    expect((await authenticator.credentials())[0]!.signCount).toBeGreaterThan(credential!.signCount)
+    saved = (await authenticator.credentials())[0]
+    expect(saved!.signCount).toBeGreaterThan(credential!.signCount)
     await context.close()
   }, 180_000)
 
+  // Password, then the passkey as the second factor; with TOTP on too the prompt offers both. Then
+  // root's view of the account: the reset button and its confirmation (cancelled).
+  it('asks for the passkey after the password, next to the code once TOTP is on; root sees the reset', async () => {
+    const { context, page, authenticator } = await openWithPasskey(suite.browser, base())
+    await page.goto('/panel/profile')
+    await page.getByTestId('2fa-start').click()
+    const secret = await page.getByTestId('2fa-secret').inputValue()
+    await page.getByTestId('2fa-enable-code').fill(totp(secret, Date.now()))
+    await page.getByTestId('2fa-confirm').click()
+    await page.getByTestId('2fa-status').getByText('On').waitFor()
+    await signOut(page)
+    await passwordStep(page)
+    await page.getByTestId('login-2fa-code').waitFor()
+    await shot(page, 'second-factor-both-light')
+    await page.getByTestId('login-2fa-passkey').click()
+    await page.waitForURL((url) => url.pathname.startsWith('/panel'))
+    saved = (await authenticator.credentials())[0]
+    await context.close()
+
+    for (const look of LOOKS_ZH_PHONE.filter((l) => l.name !== 'phone-light')) {
+      const opened = await openPage(suite.browser, { baseURL: base(), viewport: look.viewport, locale: look.locale })
+      await presetTheme(opened.page, look.theme)
+      await passwordStep(opened.page)
+      await opened.page.getByTestId('login-2fa-code').waitFor()
+      await expectNoOverflow(opened.page)
+      await shot(opened.page, `second-factor-both-${look.name}`)
+      await opened.context.close()
+    }
+
+    const admin = await openPage(suite.browser, { baseURL: base() })
+    await signInToPanel(admin.page, SHARED_ROOT)
+    await admin.page.goto('/panel/users')
+    await admin.page.getByPlaceholder('Search ID, username, name, email or group…').fill(account.username)
+    const row = admin.page.locator('tbody tr', { has: admin.page.getByText(account.username, { exact: true }) })
+    await row.waitFor()
+    await rowAction(admin.page, row, 'Edit')
+    const section = admin.page.getByTestId('user-two-factor')
+    await section.getByText('Authenticator app').waitFor()
+    await section.getByText('1 passkey').waitFor()
+    await section.scrollIntoViewIfNeeded()
+    await shot(admin.page, 'users-reset-2fa-light')
+    await section.getByTestId('admin-reset-2fa').click()
+    await admin.page.getByRole('alertdialog').getByText(`Reset the two-factor sign-in of ${account.username}?`).waitFor()
+    await shot(admin.page, 'users-reset-2fa-confirm-light')
+    await admin.page.getByRole('alertdialog').getByRole('button', { name: 'Cancel' }).click()
+    await admin.context.close()
+  }, 240_000)
+
   // One test per look: each signs in and renders the whole profile, a minute's work on a loaded machine.
   it.each(LOOKS_ZH_PHONE)('shows the passkeys section in the $name look', async (look) => {
-    const { context, page } = await openSignedIn(suite.browser, base(), look, account)
+    const { context, page } = await openWithPasskey(suite.browser, base(), look)
     await page.goto('/panel/profile')
     await page.getByTestId('passkey-row').first().waitFor()
     await expectNoOverflow(page)
@@ -90,8 +177,7 @@ describe('passkeys', () => {
   })
 
   it('deletes a passkey after confirming', async () => {
-    const { context, page } = await openPage(suite.browser, { baseURL: base() })
-    await signInToPanel(page, account)
+    const { context, page } = await openWithPasskey(suite.browser, base())
     await page.goto('/panel/profile')
     const card = page.getByTestId('passkeys-card')
     await card.getByRole('button', { name: 'Delete' }).click()

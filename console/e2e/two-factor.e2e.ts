@@ -4,26 +4,14 @@
  * node:crypto, independent of the gateway's code); later sign-ins use backup codes, in the dark,
  * phone and Chinese looks, with screenshots of the profile's security section and the 2FA prompt.
  */
-import { createHmac } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { openPage, shot } from './support/browser'
 import { LOOKS_ZH_PHONE, presetTheme, signIn, signOut } from './support/console'
 import { useFreshGateway } from './support/suite'
+import { totp } from './support/totp'
 
 const account = { username: 'totproot', password: 'totp-pass-123' }
-
-/** RFC 6238 (SHA-1, 6 digits, 30 s) of a base32 secret at `ms`. */
-function totp(secret: string, ms: number): string {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'
-  const bits = [...secret].map((ch) => alphabet.indexOf(ch).toString(2).padStart(5, '0')).join('')
-  const key = Buffer.from(bits.match(/.{8}/g)!.map((b) => parseInt(b, 2)))
-  const counter = Buffer.alloc(8)
-  counter.writeBigUInt64BE(BigInt(Math.floor(ms / 30_000)))
-  const mac = createHmac('sha1', key).update(counter).digest()
-  const offset = mac[mac.length - 1]! & 0x0f
-  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0')
-}
 
 async function passwordStep(page: Page) {
   await page.goto('/login')

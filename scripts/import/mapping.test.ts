@@ -232,7 +232,7 @@ describe('emails (issue 12: one account per address)', () => {
 })
 
 describe('new-api two-factor secrets', () => {
-  it('keeps the TOTP secrets of imported users who had 2FA on, marked for sealing, and skips the rest', async () => {
+  it('keeps the TOTP secrets of imported users who had 2FA on, marked for sealing, and their unused bcrypt backup codes', async () => {
     const file = path.join(dir, 'new-api-2fa.db')
     const I = (name: string): [string, string, string, string] => [name, 'integer', 'bigint', 'bigint']
     const T = (name: string): [string, string, string, string] => [name, 'text', 'longtext', 'text']
@@ -246,12 +246,26 @@ describe('new-api two-factor secrets', () => {
         [4, 2, 'not base32!', 1, null],
       ],
     }
-    const backup = { name: 'two_fa_backup_codes', columns: [I('id'), I('user_id'), T('code_hash')], rows: [[1, 1, '$2a$10$x']] }
+    const hash = `$2a$10$${'N'.repeat(53)}`
+    const backup = {
+      name: 'two_fa_backup_codes',
+      columns: [I('id'), I('user_id'), T('code_hash'), I('is_used'), T('deleted_at')],
+      rows: [
+        [1, 1, hash, 0, null],
+        [2, 1, hash, 1, null],
+        [3, 1, 'sha256:abc', 0, null],
+        [4, 2, hash, 0, null],
+        [5, 1, hash, 0, '2026-01-01'],
+      ],
+    }
     writeSqlite(file, [...oneApiTables(), twoFas, backup])
     const plan = await planOf(file)
     expect(rowsOf(plan, 'two_factor')).toEqual([{ user_id: 1, secret: 'plain:JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP', enabled: 1, last_step: 0, created_at: 1_800_000_000 }])
     expect(plan.report.two_factor).toEqual({ read: 4, written: 1, skipped: 3 })
-    expect(plan.notes.some((n) => n.startsWith('two_fa_backup_codes: 1 rows not imported'))).toBe(true)
+    // Only the unused bcrypt codes of users whose secret is kept (user 2 had 2FA off).
+    expect(rowsOf(plan, 'two_factor_backup_codes')).toEqual([{ id: 1, user_id: 1, code_hash: hash, used_at: 0 }])
+    expect(plan.report.two_factor_backup_codes).toEqual({ read: 5, written: 1, skipped: 4 })
+    expect(plan.notes.some((n) => n.startsWith('two_fa_backup_codes'))).toBe(false)
   })
 })
 

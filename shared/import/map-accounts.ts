@@ -252,10 +252,9 @@ export function mapRedemptions(plan: ImportPlan, rows: Row[]) {
  * new-api's TOTP secrets (`two_fas`: user_id, secret in base32, is_enabled): kept for the imported
  * users who had 2FA on, so they sign in with the same authenticator app. The importer does not
  * hold the gateway's sealing key, so the secret arrives marked `plain:` and the gateway seals it on
- * its first use (worker/admin/two-factor/two-factor.store.ts). new-api's backup codes
- * (`two_fa_backup_codes`) are not imported: the user makes new ones in the profile.
+ * its first use (worker/admin/two-factor/two-factor.store.ts). Returns the users whose secret is kept.
  */
-export function mapTwoFactor(plan: ImportPlan, rows: Row[], userIds: Set<number>, now: number) {
+export function mapTwoFactor(plan: ImportPlan, rows: Row[], userIds: Set<number>, now: number): Set<number> {
   const out: Record<string, Value>[] = []
   for (const r of rows) {
     plan.count('two_factor').read++
@@ -267,4 +266,27 @@ export function mapTwoFactor(plan: ImportPlan, rows: Row[], userIds: Set<number>
     else out.push({ user_id: userId, secret: `plain:${secret}`, enabled: 1, last_step: 0, created_at: now })
   }
   plan.add({ table: 'two_factor', rows: out, onConflict: { target: ['user_id'], update: ['secret', 'enabled', 'last_step'] } })
+  return new Set(out.map((r) => Number(r.user_id)))
+}
+
+const BCRYPT_HASH = /^\$2[abxy]\$\d\d\$[./A-Za-z0-9]{53}$/
+
+/**
+ * new-api's unused backup codes (`two_fa_backup_codes`: user_id, code_hash = bcrypt of `XXXX-XXXX`,
+ * is_used) of the users whose TOTP secret is kept: the gateway checks that bcrypt form at sign-in,
+ * so the codes the users wrote down keep working, once each. Their ids are kept and a row whose id
+ * is already taken is left alone, so running the import again adds nothing twice.
+ */
+export function mapTwoFactorBackupCodes(plan: ImportPlan, rows: Row[], twoFactorUsers: Set<number>) {
+  const out: Record<string, Value>[] = []
+  for (const r of rows) {
+    plan.count('two_factor_backup_codes').read++
+    const userId = int(r.user_id)
+    const hash = str(r.code_hash)
+    if (!twoFactorUsers.has(userId)) plan.skip('two_factor_backup_codes', r, `user ${userId} has no imported two-factor secret`)
+    else if (bool(r.is_used) || softDeleted(r)) plan.skip('two_factor_backup_codes', r, 'already used')
+    else if (!BCRYPT_HASH.test(hash)) plan.skip('two_factor_backup_codes', r, 'the hash is not bcrypt')
+    else out.push({ id: int(r.id), user_id: userId, code_hash: hash, used_at: 0 })
+  }
+  plan.add({ table: 'two_factor_backup_codes', rows: out, onConflict: 'ignore' })
 }

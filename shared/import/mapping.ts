@@ -3,7 +3,7 @@
  * table mapper in dependency order and adds the opening-balance ledger rows.
  */
 import type { SourceKind } from './channel-types'
-import { balanceRows, mapGroups, mapRedemptions, mapTokens, mapTwoFactor, mapUsers } from './map-accounts'
+import { balanceRows, mapGroups, mapRedemptions, mapTokens, mapTwoFactor, mapTwoFactorBackupCodes, mapUsers } from './map-accounts'
 import { mapAbilities, mapChannels } from './map-channels'
 import { mapLogs, mapMidjourneys, mapStatistics, statisticsFromLogs } from './map-history'
 import { mapOptions, mapPrices } from './map-settings'
@@ -23,7 +23,6 @@ const KNOWN_SKIPPED: Record<string, string> = {
   abilities: 'rebuilt from channels',
   migrations: 'bookkeeping of the source',
   statistics_months: 'monthly totals; the daily statistics are imported',
-  two_fa_backup_codes: 'new-api backup codes; users make new ones in the profile',
 }
 
 export interface MapOptions {
@@ -51,7 +50,10 @@ export function buildPlan(db: SourceDatabase, opts: MapOptions = {}): ImportPlan
   const userIds = new Set(users.map((u) => Number(u.id)))
   mapTokens(plan, rows('tokens'), userIds)
   // new-api keeps TOTP secrets in `two_fas` (GORM's name for its TwoFA model).
-  if (db.tables.has('two_fas')) mapTwoFactor(plan, rows('two_fas'), userIds, opts.now ?? Math.floor(Date.now() / 1000))
+  if (db.tables.has('two_fas')) {
+    const twoFactorUsers = mapTwoFactor(plan, rows('two_fas'), userIds, opts.now ?? Math.floor(Date.now() / 1000))
+    if (db.tables.has('two_fa_backup_codes')) mapTwoFactorBackupCodes(plan, rows('two_fa_backup_codes'), twoFactorUsers)
+  }
   const channels = mapChannels(plan, rows('channels'))
   mapAbilities(plan, channels)
   mapPrices(plan, db.tables.has('prices') ? rows('prices') : undefined, options)
@@ -70,7 +72,7 @@ export function buildPlan(db: SourceDatabase, opts: MapOptions = {}): ImportPlan
     'balance ledger rows'
   )
 
-  const handled = new Set(['options', 'user_groups', 'users', 'two_fas', 'tokens', 'channels', 'prices', 'redemptions', 'midjourneys', 'logs', 'statistics'])
+  const handled = new Set(['options', 'user_groups', 'users', 'two_fas', 'two_fa_backup_codes', 'tokens', 'channels', 'prices', 'redemptions', 'midjourneys', 'logs', 'statistics'])
   for (const t of [...db.tables].sort()) {
     if (handled.has(t)) continue
     const n = rows(t).length

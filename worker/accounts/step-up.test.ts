@@ -112,7 +112,7 @@ describe('step-up', () => {
     await setupRoot()
     const { client, id } = await signedInUser('oauthish')
     const key = await createToken(id)
-    registerStepUpVerifier('test-factor', async (_env, userId) => (userId === id ? async (code) => code === '424242' : undefined))
+    registerStepUpVerifier('test-factor', async (_c, userId) => (userId === id ? async (proof) => 'code' in proof && proof.code === '424242' : undefined))
     passMinutes(11)
     const asked = await client.post(`/api/token/${key.id}/key`)
     expect(asked.body.data.factors).toEqual(['test-factor'])

@@ -7,7 +7,8 @@
  * actions. A refusal is 403 with code `step_up_required`; the console catches it, asks, and retries.
  *
  * Second factors plug in through registerStepUpVerifier: `POST /api/user/step_up {code}` asks each
- * registered verifier in turn (e.g. TOTP, backup codes) and accepts the first that says yes.
+ * registered verifier in turn (e.g. TOTP, backup codes) and accepts the first that says yes;
+ * `{passkey}` (a WebAuthn assertion, passkeys/passkey-factor.ts) goes the same way.
  */
 import type { Context } from 'hono'
 import { createMiddleware } from 'hono/factory'
@@ -28,8 +29,11 @@ export const STEP_UP_REQUIRED = 'step_up_required'
 /** Why a step-up cannot be given by password here (`data.reason` of the 403). */
 type StepUpReason = 'password' | 'no_password' | 'session_required'
 
-/** Answers whether `code` is a valid second factor of `userId` right now (and consumes it if single-use). */
-export type StepUpVerifier = (env: Env, userId: number) => Promise<((code: string) => Promise<boolean>) | undefined>
+/** What the user gave: a typed code, or a passkey assertion (checked only by verifiers that take one). */
+export type StepUpProof = { code: string } | { passkey: unknown }
+
+/** Answers whether `proof` is a valid second factor of `userId` right now (and consumes it if single-use). */
+export type StepUpVerifier = (c: Context<HonoEnv>, userId: number) => Promise<((proof: StepUpProof) => Promise<boolean>) | undefined>
 
 const verifiers = new Map<string, StepUpVerifier>()
 
@@ -42,10 +46,10 @@ export function registerStepUpVerifier(name: string, verifier: StepUpVerifier): 
 }
 
 /** The second factors this user has set up (names of registered verifiers), for the console's dialog. */
-async function factorsOf(env: Env, userId: number) {
-  const found: { name: string; check: (code: string) => Promise<boolean> }[] = []
+async function factorsOf(c: Context<HonoEnv>, userId: number) {
+  const found: { name: string; check: (proof: StepUpProof) => Promise<boolean> }[] = []
   for (const [name, verifier] of verifiers) {
-    const check = await verifier(env, userId)
+    const check = await verifier(c, userId)
     if (check) found.push({ name, check })
   }
   return found
@@ -72,7 +76,7 @@ async function refusal(c: Context<HonoEnv>): Promise<ApiError | undefined> {
   if (stepUpFresh(c)) return undefined
   if (c.get('authMethod') !== 'session') return stepUpRequired('session_required')
   const user = await getUser(c.env, c.get('user')!.id)
-  const factors = (await factorsOf(c.env, c.get('user')!.id)).map((f) => f.name)
+  const factors = (await factorsOf(c, c.get('user')!.id)).map((f) => f.name)
   return stepUpRequired(user?.password ? 'password' : 'no_password', factors)
 }
 
@@ -99,7 +103,7 @@ export const requireStepUp = createMiddleware<HonoEnv>(async (c, next) => {
  * POST /api/user/step_up: checks the password (or a second-factor code) and stamps the session.
  * Wrong answers count toward the sign-in lockout of the account and address, like a wrong login.
  */
-export async function confirmStepUp(c: Context<HonoEnv>, input: { password?: string | undefined; code?: string | undefined }): Promise<number> {
+export async function confirmStepUp(c: Context<HonoEnv>, input: { password?: string | undefined; code?: string | undefined; passkey?: unknown }): Promise<number> {
   const me = c.get('user')!
   const sessionId = c.get('sessionId')
   if (c.get('authMethod') !== 'session' || !sessionId) throw stepUpRequired('session_required')
@@ -108,17 +112,18 @@ export async function confirmStepUp(c: Context<HonoEnv>, input: { password?: str
   const ip = clientIp(c.req)
   await assertLoginNotLocked(c.env, user.username, ip)
   let passed = false
-  if (input.code !== undefined) {
-    const factors = await factorsOf(c.env, me.id)
+  const proof: StepUpProof | undefined = input.passkey !== undefined ? { passkey: input.passkey } : input.code !== undefined ? { code: input.code } : undefined
+  if (proof) {
+    const factors = await factorsOf(c, me.id)
     if (factors.length === 0) throw badRequest('code: no second factor is set up for this account', { fields: { code: 'no second factor is set up' } })
-    for (const f of factors) if (!passed) passed = await f.check(input.code)
+    for (const f of factors) if (!passed) passed = await f.check(proof)
   } else if (input.password !== undefined) {
     if (!user.password) throw stepUpRequired('no_password')
     passed = await verifyStoredPassword(input.password, user.password)
   }
   if (!passed) {
     await recordLoginFailure(c.env, user.username, ip)
-    const field = input.code !== undefined ? 'code' : 'password'
+    const field = proof ? 'code' : 'password'
     throw badRequest(`${field}: wrong ${field}`, { fields: { [field]: `wrong ${field}` } })
   }
   const at = clockSeconds()

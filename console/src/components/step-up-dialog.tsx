@@ -1,20 +1,23 @@
 /**
  * The step-up dialog: registered as lib/step-up.ts's prompt, it opens when a sensitive action was
- * refused with `step_up_required`, asks for the password (or a second-factor code, when the account
- * has one), confirms it with POST /api/user/step_up and lets the refused call run again. An account
- * without a password is told to sign in again instead (a fresh sign-in counts as a step-up).
+ * refused with `step_up_required`, asks for the password (or a second-factor code, or a passkey,
+ * when the account has one), confirms it with POST /api/user/step_up and lets the refused call run
+ * again. An account without a password or second factor is told to sign in again instead (a fresh
+ * sign-in counts as a step-up).
  */
 import { useEffect, useState, type FormEvent } from 'react'
-import { Loader2, ShieldCheck } from 'lucide-react'
+import { Fingerprint, Loader2, ShieldCheck } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import type { StepUpRequiredData } from '@contract/sessions'
 import { PasswordInput } from '@/components/password-input'
+import { SecondFactorCodeInput } from '@/components/second-factor-code-input'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
-import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
+import { browserSupportsWebAuthn } from '@simplewebauthn/browser'
 import { api, isApiError } from '@/lib/api-client'
 import { STEP_UP_PATH, setStepUpPrompt } from '@/lib/step-up'
+import { passkeyAssertion } from '@/lib/webauthn'
 import { withBase } from '@/lib/base-path'
 
 interface Ask {
@@ -43,22 +46,29 @@ export function StepUpDialog() {
     setUseCode(false)
   }
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault()
+  const confirm = async (body: () => Promise<Record<string, unknown>>, wrong: string) => {
     setPending(true)
     setError('')
     try {
-      await api.post(STEP_UP_PATH, useCode ? { code: secret } : { password: secret })
+      await api.post(STEP_UP_PATH, await body())
       close(true)
     } catch (err) {
-      setError(isApiError(err) && err.status === 400 ? t(useCode ? 'stepUp.wrongCode' : 'stepUp.wrongPassword') : err instanceof Error ? err.message : String(err))
+      setError(isApiError(err) && err.status === 400 ? t(wrong) : err instanceof Error ? err.message : String(err))
     } finally {
       setPending(false)
     }
   }
+  const submit = (e: FormEvent) => {
+    e.preventDefault()
+    void confirm(async () => (codeMode ? { code: secret } : { password: secret }), codeMode ? 'stepUp.wrongCode' : 'stepUp.wrongPassword')
+  }
+  const confirmWithPasskey = () =>
+    confirm(async () => ({ passkey: await passkeyAssertion('/api/user/step_up/passkey/options', t('stepUp.passkeyFailed')) }), 'stepUp.passkeyFailed')
 
   const reason = ask?.data.reason ?? 'password'
-  const canCode = (ask?.data.factors.length ?? 0) > 0
+  const factors = ask?.data.factors ?? []
+  const canCode = factors.some((f) => f !== 'passkey')
+  const canPasskey = factors.includes('passkey') && reason !== 'session_required' && browserSupportsWebAuthn()
   const askSecret = reason === 'password' || (reason === 'no_password' && canCode)
   const codeMode = useCode || (reason === 'no_password' && canCode)
 
@@ -74,11 +84,13 @@ export function StepUpDialog() {
         </DialogHeader>
         {askSecret ? (
           <form id="step-up-form" onSubmit={submit} className="grid gap-2">
-            <Label htmlFor="step-up-secret">{codeMode ? t('stepUp.code') : t('stepUp.password')}</Label>
             {codeMode ? (
-              <Input id="step-up-secret" value={secret} onChange={(e) => setSecret(e.target.value)} autoFocus autoComplete="one-time-code" inputMode="numeric" />
+              <SecondFactorCodeInput id="step-up-secret" label={t('stepUp.code')} value={secret} onChange={setSecret} autoFocus />
             ) : (
-              <PasswordInput id="step-up-secret" value={secret} onChange={(e) => setSecret(e.target.value)} autoFocus autoComplete="current-password" />
+              <>
+                <Label htmlFor="step-up-secret">{t('stepUp.password')}</Label>
+                <PasswordInput id="step-up-secret" value={secret} onChange={(e) => setSecret(e.target.value)} autoFocus autoComplete="current-password" />
+              </>
             )}
             {error && (
               <p className="text-sm text-destructive" role="alert">
@@ -93,6 +105,17 @@ export function StepUpDialog() {
             )}
           </form>
         ) : null}
+        {canPasskey && (
+          <Button type="button" variant="outline" onClick={() => void confirmWithPasskey()} disabled={pending} data-testid="step-up-passkey">
+            <Fingerprint />
+            {t('stepUp.usePasskey')}
+          </Button>
+        )}
+        {canPasskey && !askSecret && error && (
+          <p className="text-sm text-destructive" role="alert">
+            {error}
+          </p>
+        )}
         <DialogFooter>
           <Button variant="outline" onClick={() => close(false)}>
             {t('stepUp.cancel')}
@@ -103,7 +126,8 @@ export function StepUpDialog() {
               {t('stepUp.confirm')}
             </Button>
           ) : (
-            reason === 'no_password' && (
+            reason === 'no_password' &&
+            !canPasskey && (
               <Button asChild>
                 <a href={withBase('/login')}>{t('stepUp.signInAgain')}</a>
               </Button>

@@ -3,13 +3,18 @@
  * try/catch. It branches on the error's machine code: rate_limited and internal get fixed messages,
  * method_not_allowed an informational "demo site" toast, 2fa_setup_required a warning and the profile, everything
  * else 'Error: ' + the server message. unauthorized also clears the signed-in user and sends the browser
- * to /login through the handler registered at bootstrap. Forms additionally show `fields`.
+ * to /login through the handler registered at bootstrap. Forms additionally show `fields`. The
+ * session-expired and setup-required toasts carry fixed ids: several queries failing together show one.
  */
 import type { FieldValues, Path, UseFormReturn } from 'react-hook-form'
 import i18n from '@/i18n'
 import { authStore } from '@/stores/auth-store'
 import { isApiError } from './api-client'
 import { notify } from './notify'
+
+/** Toast ids of answers that many queries can get at once. */
+export const SESSION_EXPIRED_TOAST = 'session-expired'
+const SETUP_REQUIRED_TOAST = '2fa-setup-required'
 
 let unauthorizedHandler: () => void = () => {}
 let setupRequiredHandler: () => void = () => {}
@@ -42,12 +47,13 @@ export function handleError(err: unknown): void {
     return
   }
   if (isApiError(err) && err.code === '2fa_setup_required') {
-    notify.warning(i18n.t('common:errors.twoFactorSetupRequired'))
+    notify.warning(i18n.t('common:errors.twoFactorSetupRequired'), { id: SETUP_REQUIRED_TOAST })
     setupRequiredHandler()
     return
   }
-  notify.error(errorMessage(err))
-  if (isApiError(err) && err.code === 'unauthorized') {
+  const unauthorized = isApiError(err) && err.code === 'unauthorized'
+  notify.error(errorMessage(err), unauthorized ? { id: SESSION_EXPIRED_TOAST } : {})
+  if (unauthorized) {
     authStore.clear()
     unauthorizedHandler()
   }

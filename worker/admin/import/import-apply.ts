@@ -30,6 +30,7 @@ export const IMPORT_TABLES = [
   'user_groups',
   'users',
   'two_factor',
+  'two_factor_backup_codes',
   'tokens',
   'channels',
   'abilities',
@@ -118,10 +119,11 @@ async function checkWrite(env: Env, w: WireWrite, session: ImportSession, cache:
   if (w.clearAbilitiesOf && w.table !== 'abilities') throw badRequest('clearAbilitiesOf goes with abilities only')
   const refused: string[] = []
   // Nor may it touch their second factor (new-api's TOTP secrets arrive keyed by user_id).
-  const own = new Set(w.table === 'users' || w.table === 'two_factor' ? session.ownUserIds : [])
+  const secondFactor = w.table === 'two_factor' || w.table === 'two_factor_backup_codes'
+  const own = new Set(w.table === 'users' || secondFactor ? session.ownUserIds : [])
   const rows = w.rows.filter((r) => {
-    if (w.table === 'two_factor' && own.has(Number(r.user_id))) {
-      refused.push(`two_factor user_id ${String(r.user_id)}: would change the sign-in of the gateway's own user; skipped`)
+    if (secondFactor && own.has(Number(r.user_id))) {
+      refused.push(`${w.table} user_id ${String(r.user_id)}: would change the sign-in of the gateway's own user; skipped`)
       return false
     }
     if (w.table === 'users' && own.has(Number(r.id))) {

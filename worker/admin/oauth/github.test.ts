@@ -199,7 +199,7 @@ describe('GitHub login', () => {
     const c = await browserClient()
     const res = await c.get(`/api/oauth/github?code=code-octo&state=${await stateFor(c)}`)
     expect(res.status).toBe(200)
-    expect(res.body.data).toEqual({ require_2fa: true })
+    expect(res.body.data).toEqual({ require_2fa: true, methods: ['totp'] })
     expect(c.cookies.has('session')).toBe(false)
     expect((await c.get('/api/user/self')).status).toBe(401)
     const done = await c.post('/api/user/login/2fa', { code: await totpCode(secret, Date.now() + 30_000) })

@@ -20,9 +20,11 @@ import { ok } from '../../lib/respond'
 import { nowSeconds } from '../../lib/time'
 import { idParam, validate } from '../../lib/validate'
 import type { HonoEnv } from '../../env'
-import { PASSKEY_NAME_MAX } from '../../../shared/contract/passkeys'
 import { createSession, SESSION_COOKIE } from '../../accounts/session'
 import { getUser, profileOf } from '../../accounts/users'
+import { pendingSignIn, verifySecondFactor } from '../two-factor/second-factor'
+import { passkeyFactorOptions, stepUpScope, verifyPasskeyFactor } from './passkey-factor'
+import { assertionSchema, passkeyName, registerSchema } from './passkeys.schema'
 import {
   CHALLENGE_TTL_SECONDS,
   deletePasskey,
@@ -39,44 +41,8 @@ import {
 const SIGN_IN_COOKIE = 'passkey_login'
 const COOKIE_PATH = '/api/user/passkey'
 
-const b64url = (max: number) =>
-  z
-    .string()
-    .min(1)
-    .max(max)
-    .regex(/^[A-Za-z0-9_-]+$/, 'must be base64url')
-const name = z.string().trim().min(1, 'is required').max(PASSKEY_NAME_MAX, `at most ${PASSKEY_NAME_MAX} characters`)
-const transports = z.array(z.enum(['ble', 'cable', 'hybrid', 'internal', 'nfc', 'smart-card', 'usb'])).max(8)
-const credentialBase = {
-  id: b64url(1400),
-  rawId: b64url(1400),
-  type: z.literal('public-key'),
-  authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
-  clientExtensionResults: z.record(z.string(), z.unknown()).default({}),
-}
-const registerSchema = z.object({
-  name,
-  response: z.object({
-    ...credentialBase,
-    response: z.object({
-      clientDataJSON: b64url(4096),
-      attestationObject: b64url(16384),
-      transports: transports.optional(),
-    }),
-  }),
-})
-const signInSchema = z.object({
-  response: z.object({
-    ...credentialBase,
-    response: z.object({
-      clientDataJSON: b64url(4096),
-      authenticatorData: b64url(4096),
-      signature: b64url(1024),
-      userHandle: b64url(128).optional(),
-    }),
-  }),
-})
-const renameSchema = z.object({ name })
+const signInSchema = z.object({ response: assertionSchema })
+const renameSchema = z.object({ name: passkeyName })
 
 const isHttps = (c: Context) => new URL(c.req.url).protocol === 'https:'
 
@@ -127,3 +93,13 @@ export const passkeyRoutes = new Hono<HonoEnv>()
       .where(eq(users.id, user.id))
     return ok(c, profileOf(user), 'Logged in')
   })
+  // The second factor of a pending sign-in (the pending cookie is scoped to /api/user/login).
+  .post('/user/login/2fa/passkey/options', publicRoute, criticalRateLimit('login'), async (c) => {
+    const { key, user } = await pendingSignIn(c)
+    return ok(c, await passkeyFactorOptions(c, user.id, key))
+  })
+  .post('/user/login/2fa/passkey', publicRoute, criticalRateLimit('login'), validate('json', z.object({ response: z.unknown() })), async (c) => {
+    const { response } = c.req.valid('json')
+    return verifySecondFactor(c, (userId, key) => verifyPasskeyFactor(c, userId, key, response))
+  })
+  .post('/user/step_up/passkey/options', userRoute, async (c) => ok(c, await passkeyFactorOptions(c, c.get('user')!.id, await stepUpScope(c))))

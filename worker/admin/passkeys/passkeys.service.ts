@@ -132,16 +132,15 @@ export async function signInOptions(c: Context<HonoEnv>, nonce: string) {
 }
 
 /**
- * Checks an assertion against the challenge stored under `nonce` (used up either way): a known
- * credential, the owner's user handle, a valid signature with user verification, and a counter
- * that moved forward. Returns the enabled user it signs in.
+ * Checks an assertion against `challenge`: a known credential (of `ownerId` when given), the
+ * owner's user handle, a valid signature with user verification, and a counter that moved
+ * forward (written conditionally, so of two racing uses of one assertion only one passes).
+ * Throws 401 when any of it fails; returns the passkey.
  */
-export async function verifySignIn(c: Context<HonoEnv>, nonce: string | undefined, response: AuthenticationResponseJSON): Promise<User> {
-  const challenge = nonce ? await consumeSecret(c.env.DB, signInKey(await sha256Hex(nonce))) : undefined
-  if (!challenge) throw badRequest('The passkey request expired; start again')
+export async function checkAssertion(c: Context<HonoEnv>, challenge: string, response: AuthenticationResponseJSON, ownerId?: number): Promise<Passkey> {
   const db = createDb(c.env.DB)
   const [passkey] = await db.select().from(passkeys).where(eq(passkeys.credentialId, response.id)).limit(1)
-  if (!passkey) throw unauthorized('This passkey is not registered here')
+  if (!passkey || (ownerId !== undefined && passkey.userId !== ownerId)) throw unauthorized('This passkey is not registered here')
   if (response.response.userHandle !== undefined && response.response.userHandle !== (await userHandle(c.env, passkey.userId))) {
     throw unauthorized('This passkey does not belong to its account')
   }
@@ -157,16 +156,33 @@ export async function verifySignIn(c: Context<HonoEnv>, nonce: string | undefine
     throw unauthorized(`The passkey could not be verified: ${err instanceof Error ? err.message : 'invalid response'}`)
   })
   if (!result.verified) throw unauthorized('The passkey could not be verified')
-  const user = await getUser(c.env, passkey.userId)
-  if (!user) throw unauthorized('This passkey is not registered here')
-  if (user.status !== USER_STATUS.ENABLED) throw forbidden('This account has been disabled')
-  // Conditional on the counter read above: of two racing uses of one assertion only one moves it.
   const [moved] = await db
     .update(passkeys)
     .set({ counter: result.authenticationInfo.newCounter, lastUsedAt: nowSeconds() })
     .where(and(eq(passkeys.id, passkey.id), eq(passkeys.counter, passkey.counter)))
     .returning({ id: passkeys.id })
   if (!moved) throw unauthorized('The passkey could not be verified: its counter moved meanwhile')
+  return passkey
+}
+
+/** Request options naming only these passkeys (a second factor: the account is already known). */
+export async function ownPasskeyOptions(c: Context<HonoEnv>, own: Passkey[]) {
+  const rp = await relyingParty(c)
+  return generateAuthenticationOptions({
+    rpID: rp.rpID,
+    userVerification: 'required',
+    allowCredentials: own.map((p) => ({ id: p.credentialId, transports: splitTransports(p.transports) })),
+  })
+}
+
+/** Checks a usernameless sign-in against the challenge stored under `nonce` (used up either way); returns the enabled user. */
+export async function verifySignIn(c: Context<HonoEnv>, nonce: string | undefined, response: AuthenticationResponseJSON): Promise<User> {
+  const challenge = nonce ? await consumeSecret(c.env.DB, signInKey(await sha256Hex(nonce))) : undefined
+  if (!challenge) throw badRequest('The passkey request expired; start again')
+  const passkey = await checkAssertion(c, challenge, response)
+  const user = await getUser(c.env, passkey.userId)
+  if (!user) throw unauthorized('This passkey is not registered here')
+  if (user.status !== USER_STATUS.ENABLED) throw forbidden('This account has been disabled')
   return user
 }
 

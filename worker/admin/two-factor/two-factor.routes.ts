@@ -1,8 +1,8 @@
 /**
  * TOTP two-factor routes, on new-api's paths: the account's own status, setup (secret, otpauth URI
  * and backup codes, shown once), enable / disable with a code, new backup codes; the second step of
- * sign-in (POST /api/user/login/2fa); and root's reset of an account's second factor (audit-logged,
- * mailed to the user when mail is set up). The secret is never sent again after setup, nor logged.
+ * sign-in (POST /api/user/login/2fa); and root's view and reset of an account's second factors (TOTP
+ * and passkeys; the reset is audit-logged and mailed to the user when mail is set up). The secret is never sent again after setup, nor logged.
  * A TOTP or backup code also confirms a step-up (POST /api/user/step_up {code}, auth/step-up.ts).
  */
 import { Hono, type Context } from 'hono'
@@ -22,10 +22,13 @@ import { registerStepUpVerifier } from '../../accounts/step-up'
 import { auditLog } from '../../logs/audit-log'
 import { assertRank } from '../../lib/rank'
 import { getUser } from '../../accounts/users'
-import { verifySecondFactor } from './second-factor'
+import type { AdminTwoFactorView } from '../../../shared/contract/two-factor'
+import { passkeyCount, removeSecondFactors, secondFactorMethods, verifySecondFactor } from './second-factor'
 import { confirmSetup, newBackupCodes, removeTwoFactor, startSetup, twoFactorEnabled, twoFactorStatus, useSecondFactorCode } from './two-factor.store'
 
-registerStepUpVerifier('totp', async (env, userId) => ((await twoFactorEnabled(env, userId)) ? (code) => useSecondFactorCode(env, userId, code) : undefined))
+registerStepUpVerifier('totp', async (c, userId) =>
+  (await twoFactorEnabled(c.env, userId)) ? async (proof) => 'code' in proof && useSecondFactorCode(c.env, userId, proof.code) : undefined
+)
 
 const codeSchema = z.object({ code: z.string().trim().min(6, 'is required').max(32) })
 
@@ -77,14 +80,23 @@ export const twoFactorRoutes = new Hono<HonoEnv>()
     const { code } = c.req.valid('json')
     return verifySecondFactor(c, (userId) => useSecondFactorCode(c.env, userId, code))
   })
+  .get('/user/:id{[0-9]+}/2fa', rootRoute, validate('param', idParam), async (c) => {
+    const target = await getUser(c.env, c.req.valid('param').id)
+    if (!target) throw notFound('User not found')
+    const [methods, passkeys] = await Promise.all([secondFactorMethods(c.env, target.id), passkeyCount(c.env, target.id)])
+    return ok(c, { methods, passkeys } satisfies AdminTwoFactorView)
+  })
   .delete('/user/:id{[0-9]+}/2fa', rootRoute, validate('param', idParam), async (c) => {
     const actor = c.get('user')!
     const target = await getUser(c.env, c.req.valid('param').id)
     if (!target) throw notFound('User not found')
     assertRank(actor, target)
-    if (!(await twoFactorEnabled(c.env, target.id))) throw badRequest('This account has no two-factor sign-in')
-    await removeTwoFactor(c.env, target.id)
-    await auditLog(c.env, actor, target, `Two-factor sign-in of ${target.username} reset by ${actor.username}`, { action: '2fa_reset' }, clientIp(c.req))
+    const methods = await secondFactorMethods(c.env, target.id)
+    if (methods.length === 0) throw badRequest('This account has no two-factor sign-in')
+    // Passkeys go too: they are a second factor (and a sign-in), and a lost one is why root resets.
+    await removeSecondFactors(c.env, target.id)
+    const removed = methods.join(', ')
+    await auditLog(c.env, actor, target, `Two-factor sign-in of ${target.username} (${removed}) reset by ${actor.username}`, { action: '2fa_reset', methods }, clientIp(c.req))
     await mailReset(c.env, target)
     return ok(c, null, 'Two-factor sign-in reset')
   })

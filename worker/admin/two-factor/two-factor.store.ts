@@ -3,8 +3,9 @@
  * confirmation that turns it on, checking a code (TOTP or backup, each accepted once), new backup
  * codes, and removal. A TOTP code is accepted only for a time step after the last accepted one,
  * written with a conditional UPDATE, so two requests racing with one code cannot both pass.
+ * Backup codes imported from new-api (`XXXX-XXXX`, stored as its bcrypt hash) are accepted too.
  */
-import { and, count, eq, sql } from 'drizzle-orm'
+import { and, count, eq, like, sql } from 'drizzle-orm'
 import { createDb } from '../../db/client'
 import { twoFactor, twoFactorBackupCodes } from '../../db/schema'
 import { seal, unseal } from '../../cache/seal'
@@ -13,6 +14,7 @@ import { ApiError } from '../../lib/errors'
 import { clockNow } from '../../lib/clock'
 import { nowSeconds } from '../../lib/time'
 import { matchTotp, newTotpSecret } from '../../lib/totp'
+import { isBcryptHash, verifyBcrypt } from '../../accounts/legacy-password'
 
 export const BACKUP_CODE_COUNT = 10
 
@@ -95,14 +97,36 @@ async function useTotp(env: Env, userId: number, code: string): Promise<boolean>
   return updated.length === 1
 }
 
-async function useBackupCode(env: Env, userId: number, code: string): Promise<boolean> {
-  if (!/^[a-z0-9]{10}$/i.test(normaliseBackup(code))) return false
+/** Marks one unused backup code row used; of two racing requests only one gets it. */
+async function markUsed(env: Env, userId: number, where: ReturnType<typeof eq>): Promise<boolean> {
   const used = await createDb(env.DB)
     .update(twoFactorBackupCodes)
     .set({ usedAt: nowSeconds() })
-    .where(and(eq(twoFactorBackupCodes.userId, userId), eq(twoFactorBackupCodes.codeHash, await backupHash(userId, code)), eq(twoFactorBackupCodes.usedAt, 0)))
+    .where(and(eq(twoFactorBackupCodes.userId, userId), where, eq(twoFactorBackupCodes.usedAt, 0)))
     .returning({ id: twoFactorBackupCodes.id })
   return used.length === 1
+}
+
+/**
+ * A backup code imported from new-api (scripts/import): new-api stores bcrypt of the code in its
+ * `XXXX-XXXX` upper-case form; an account holds at most a few, each compared until one matches.
+ */
+async function useImportedBackupCode(env: Env, userId: number, normal: string): Promise<boolean> {
+  const rows = await createDb(env.DB)
+    .select({ id: twoFactorBackupCodes.id, codeHash: twoFactorBackupCodes.codeHash })
+    .from(twoFactorBackupCodes)
+    .where(and(eq(twoFactorBackupCodes.userId, userId), eq(twoFactorBackupCodes.usedAt, 0), like(twoFactorBackupCodes.codeHash, '$2%')))
+  const form = `${normal.slice(0, 4)}-${normal.slice(4)}`.toUpperCase()
+  for (const row of rows) {
+    if (isBcryptHash(row.codeHash) && (await verifyBcrypt(form, row.codeHash))) return markUsed(env, userId, eq(twoFactorBackupCodes.id, row.id))
+  }
+  return false
+}
+
+async function useBackupCode(env: Env, userId: number, code: string): Promise<boolean> {
+  if (/^[a-z0-9]{8}$/i.test(normaliseBackup(code))) return useImportedBackupCode(env, userId, normaliseBackup(code))
+  if (!/^[a-z0-9]{10}$/i.test(normaliseBackup(code))) return false
+  return markUsed(env, userId, eq(twoFactorBackupCodes.codeHash, await backupHash(userId, code)))
 }
 
 /** Turns the second factor on with a first code from the authenticator app. */

@@ -33,7 +33,7 @@ async function passwordStep(username: string) {
   const client = await browserClient()
   const res = await client.post('/api/user/login', { username, password: PASSWORD })
   expect(res.status).toBe(200)
-  expect(res.body.data).toEqual({ require_2fa: true })
+  expect(res.body.data).toEqual({ require_2fa: true, methods: ['totp'] })
   expect(client.cookies.has('session')).toBe(false)
   expect(client.cookies.has(PENDING_COOKIE)).toBe(true)
   return client
@@ -140,6 +140,21 @@ describe('a secret imported from new-api', () => {
     const again = await passwordStep('migrated')
     expect((await again.post('/api/user/login/2fa', { code: await code(secret, 30_000) })).status).toBe(200)
   })
+
+  it('accepts an imported new-api backup code (bcrypt of XXXX-XXXX) once, in any case and without the dash', async () => {
+    await setupRoot()
+    const { id } = await signedInUser('migratedbackup', PASSWORD)
+    const bcrypt = (await import('bcryptjs')).default
+    await env.DB.prepare('INSERT INTO two_factor (user_id, secret, enabled, last_step, created_at) VALUES (?, ?, 1, 0, 0)').bind(id, 'plain:JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP').run()
+    await env.DB.prepare('INSERT INTO two_factor_backup_codes (user_id, code_hash) VALUES (?, ?)')
+      .bind(id, await bcrypt.hash('AB12-CD34', 4))
+      .run()
+    const client = await passwordStep('migratedbackup')
+    expect((await client.post('/api/user/login/2fa', { code: 'zz99-zz99' })).status).toBe(400)
+    expect((await client.post('/api/user/login/2fa', { code: 'ab12cd34' })).status).toBe(200)
+    const again = await passwordStep('migratedbackup')
+    expect((await again.post('/api/user/login/2fa', { code: 'AB12-CD34' })).status).toBe(400)
+  })
 })
 
 describe('turning TOTP off and new backup codes', () => {
@@ -203,7 +218,7 @@ describe('root resets a user’s TOTP', () => {
     expect((await root.delete(`/api/user/${id}/2fa`)).status).toBe(400)
     expect((await root.delete('/api/user/99999/2fa')).status).toBe(404)
     const log = await env.DB.prepare(`SELECT content, metadata FROM logs WHERE user_id = ? AND content LIKE 'Two-factor%'`).bind(id).first<{ content: string; metadata: string }>()
-    expect(log!.content).toBe('Two-factor sign-in of lostphone reset by root')
+    expect(log!.content).toBe('Two-factor sign-in of lostphone (totp) reset by root')
     expect(JSON.parse(log!.metadata)).toMatchObject({ action: '2fa_reset', actor: 'root' })
     const [mail] = (await mailsTo(email)).filter((m) => /two-factor/.test(m.subject))
     expect(mail!.text).toContain('"lostphone"')

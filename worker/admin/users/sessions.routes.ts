@@ -20,14 +20,15 @@ import { SESSION_PUBLIC_ID_LENGTH, type SessionsList, type SessionView, type Ste
 import { deviceSummary } from '../../accounts/device'
 import { confirmStepUp, stepUpStatus } from '../../accounts/step-up'
 import { destroySession } from '../../accounts/session'
+import { assertionSchema } from '../passkeys/passkeys.schema'
 
 const publicId = (storedId: string) => storedId.slice(0, SESSION_PUBLIC_ID_LENGTH)
 
 const sessionIdParam = z.object({ id: z.string().regex(new RegExp(`^[0-9a-f]{${SESSION_PUBLIC_ID_LENGTH}}$`), 'must be a session id') })
 const revokeAllSchema = z.object({ keep_current: z.boolean().default(true) })
 const stepUpSchema = z
-  .object({ password: z.string().min(1).max(128).optional(), code: z.string().trim().min(1).max(64).optional() })
-  .refine((b) => (b.password === undefined) !== (b.code === undefined), { message: 'give either password or code', path: ['password'] })
+  .object({ password: z.string().min(1).max(128).optional(), code: z.string().trim().min(1).max(64).optional(), passkey: assertionSchema.optional() })
+  .refine((b) => [b.password, b.code, b.passkey].filter((v) => v !== undefined).length === 1, { message: 'give one of password, code or passkey', path: ['password'] })
 
 async function liveSessions(env: Env, userId: number) {
   return createDb(env.DB)

@@ -38,7 +38,7 @@ export function useCompleteSignIn() {
   const navigate = useNavigate()
   return (user: UserProfile | SecondFactorChallenge) => {
     if (isSecondFactorChallenge(user)) {
-      markSecondFactorPending()
+      markSecondFactorPending(user.methods)
       void navigate({ to: '/login' })
       return
     }

@@ -6,11 +6,12 @@
  */
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
-import { startAuthentication, startRegistration } from '@simplewebauthn/browser'
+import { startRegistration } from '@simplewebauthn/browser'
 import type { PasskeyView } from '@contract/passkeys'
 import { api } from '@/lib/api-client'
 import { notify } from '@/lib/notify'
 import type { UserProfile } from '@/stores/auth-store'
+import { passkeyAssertion, webauthnPrompt } from '@/lib/webauthn'
 import { useCompleteSignIn } from '@/features/auth/api'
 
 export const passkeysQueryOptions = queryOptions({
@@ -18,25 +19,15 @@ export const passkeysQueryOptions = queryOptions({
   queryFn: ({ signal }) => api.get<PasskeyView[]>('/api/user/passkey', undefined, signal),
 })
 
-type Options<T extends (...args: never[]) => unknown> = Parameters<T>[0]['optionsJSON']
-
-/** Runs the browser's WebAuthn prompt; closing it (NotAllowedError) reads as `cancelled`. */
-async function prompt<T>(run: () => Promise<T>, cancelled: string): Promise<T> {
-  try {
-    return await run()
-  } catch (err) {
-    if (err instanceof Error && (err.name === 'NotAllowedError' || err.name === 'AbortError')) throw new Error(cancelled)
-    throw err
-  }
-}
+type RegistrationOptions = Parameters<typeof startRegistration>[0]['optionsJSON']
 
 export function useAddPasskey() {
   const queryClient = useQueryClient()
   const { t } = useTranslation('profile')
   return useMutation({
     mutationFn: async (name: string) => {
-      const optionsJSON = await api.post<Options<typeof startRegistration>>('/api/user/passkey/register/options')
-      const response = await prompt(() => startRegistration({ optionsJSON }), t('passkeys.cancelled'))
+      const optionsJSON = await api.post<RegistrationOptions>('/api/user/passkey/register/options')
+      const response = await webauthnPrompt(() => startRegistration({ optionsJSON }), t('passkeys.cancelled'))
       return api.post<PasskeyView>('/api/user/passkey/register', { name, response })
     },
     onSuccess: async () => {
@@ -76,8 +67,7 @@ export function usePasskeySignIn() {
   const { t } = useTranslation('auth')
   return useMutation({
     mutationFn: async () => {
-      const optionsJSON = await api.post<Options<typeof startAuthentication>>('/api/user/passkey/login/options')
-      const response = await prompt(() => startAuthentication({ optionsJSON }), t('passkey.cancelled'))
+      const response = await passkeyAssertion('/api/user/passkey/login/options', t('passkey.cancelled'))
       return api.post<UserProfile>('/api/user/passkey/login', { response })
     },
     onSuccess: (user) => {

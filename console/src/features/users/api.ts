@@ -11,6 +11,7 @@ import { notify } from '@/lib/notify'
 import { selfQueryOptions } from '@/features/auth/api'
 import type { ListSearch, Page } from '@contract/paging'
 import type { AdminUser, SignInMethod, SignInMethodType } from '@contract/users'
+import type { AdminTwoFactorView } from '@contract/two-factor'
 import type { LimitValues } from '@/lib/limits-form'
 
 export type { AdminUser }
@@ -130,6 +131,25 @@ export function useAdminUnbind(id: number) {
       queryClient.setQueryData(signInMethodsQueryOptions(id).queryKey, methods)
       void queryClient.invalidateQueries({ queryKey: userKeys.all })
       notify.success(t('toast.unbound'))
+    },
+  })
+}
+
+export const twoFactorQueryOptions = (id: number) =>
+  queryOptions({
+    queryKey: ['users', '2fa', id] as const,
+    queryFn: ({ signal }) => api.get<AdminTwoFactorView>(`/api/user/${id}/2fa`, undefined, signal),
+  })
+
+/** Root's reset of a user's second factors (DELETE /api/user/:id/2fa: TOTP, backup codes, passkeys). */
+export function useResetTwoFactor(id: number) {
+  const { t } = useTranslation('users')
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: () => api.delete<null>(`/api/user/${id}/2fa`),
+    onSuccess: () => {
+      queryClient.setQueryData(twoFactorQueryOptions(id).queryKey, { methods: [], passkeys: 0 })
+      notify.success(t('twoFactor.done'))
     },
   })
 }

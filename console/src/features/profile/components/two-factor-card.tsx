@@ -14,6 +14,7 @@ import { Button } from '@/components/ui/button'
 import { Card, CardAction, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
+import { SecondFactorCodeInput } from '@/components/second-factor-code-input'
 import { Skeleton } from '@/components/ui/skeleton'
 import { copyText } from '@/lib/clipboard'
 import { notify } from '@/lib/notify'
@@ -37,26 +38,6 @@ function BackupCodes({ codes }: { codes: string[] }) {
         </Button>
       </AlertDescription>
     </Alert>
-  )
-}
-
-function CodeInput({ value, onChange, id }: { value: string; onChange: (v: string) => void; id: string }) {
-  const { t } = useTranslation('profile')
-  return (
-    <div className="grid gap-1.5">
-      <Label htmlFor={id}>{t('twoFactor.code')}</Label>
-      <Input
-        id={id}
-        value={value}
-        onChange={(e) => onChange(e.target.value.trim())}
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        maxLength={16}
-        placeholder="123456"
-        className="max-w-48 font-mono"
-        data-testid={id}
-      />
-    </div>
   )
 }
 
@@ -122,7 +103,7 @@ export function TwoFactorCard() {
             </div>
             <BackupCodes codes={setup.data.backup_codes} />
             <div className="flex flex-wrap items-end gap-3">
-              <CodeInput id="2fa-enable-code" value={code} onChange={setCode} />
+              <SecondFactorCodeInput id="2fa-enable-code" label={t('twoFactor.code')} value={code} onChange={setCode} className="max-w-48" />
               <Button onClick={() => run(enable, t('twoFactor.enabled'))} disabled={enable.isPending || code.length < 6} data-testid="2fa-confirm">
                 {enable.isPending && <Loader2 className="animate-spin" />}
                 {t('twoFactor.confirm')}
@@ -134,7 +115,7 @@ export function TwoFactorCard() {
           <>
             <p className="text-sm text-muted-foreground">{t('twoFactor.remaining', { count: status.data?.backup_codes_remaining ?? 0 })}</p>
             {regenerate.data && <BackupCodes codes={regenerate.data.backup_codes} />}
-            <CodeInput id="2fa-manage-code" value={code} onChange={setCode} />
+            <SecondFactorCodeInput id="2fa-manage-code" label={t('twoFactor.code')} value={code} onChange={setCode} className="max-w-48" />
             <div className="flex flex-wrap gap-2">
               <Button variant="outline" onClick={() => run(regenerate, t('twoFactor.regenerated'))} disabled={regenerate.isPending || code.length < 6}>
                 {t('twoFactor.newBackup')}

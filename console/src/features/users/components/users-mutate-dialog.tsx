@@ -22,6 +22,7 @@ import { userFormSchema, type UserFormValues } from '../schema'
 import { limitsBody, limitsDefaults, type LimitValues } from '@/lib/limits-form'
 import { TokenLimitsFields } from '@/features/tokens/components/token-limits-fields'
 import { UsersSignInMethods } from './users-sign-in-methods'
+import { UsersTwoFactor } from './users-two-factor'
 
 interface Props {
   open: boolean
@@ -129,6 +130,7 @@ export function UsersMutateDialog({ open, onOpenChange, row }: Props) {
               </div>
             )}
             {edit && <UsersSignInMethods row={row} />}
+            {edit && <UsersTwoFactor userId={row.id} username={row.username} />}
           </form>
         </Form>
         <DialogFooter>
