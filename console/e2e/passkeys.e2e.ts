@@ -136,7 +136,6 @@ describe('passkeys', () => {
       await shot(opened.page, `second-factor-both-${look.name}`)
       await opened.context.close()
     }
-
   }, 240_000)
 
   // One test per look: each signs in and renders the whole profile, a minute's work on a loaded machine.
