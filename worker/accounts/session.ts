@@ -18,7 +18,7 @@ import { forgetResetTokens } from '../mail/password-reset'
 import { clientIp } from '../lib/client-ip'
 import { clockSeconds } from '../lib/clock'
 import { noticeIfNewDevice } from './device'
-import { basePathOf } from '../../lib/base-path'
+import { basePathOf } from '../lib/base-path'
 
 export const SESSION_COOKIE = 'session'
 const SESSION_TTL_SECONDS = 30 * 24 * 3600
