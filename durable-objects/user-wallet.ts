@@ -12,7 +12,7 @@
  * - A hold never settled within RESERVATION_TTL_MS is charged by the alarm; a late settle then
  *   charges only the difference (`X:` keys remember what the expiry took).
  * - lease grants an isolate a credit lease (a hold its requests spend from without a round trip,
- *   worker/relay/wallet-lease.ts); settleLease charges the requests it reports in full, shrinks,
+ *   worker/billing/wallet-lease.ts); settleLease charges the requests it reports in full, shrinks,
  *   extends or releases the lease; a lease not heard from within LEASE_TTL_MS is given back.
  * - credit applies a signed amount once per idempotency key (`I:` keys).
  * - Token limits (wallet-limits.ts): reserve checks the token's requests/tokens per minute and
@@ -106,7 +106,7 @@ export class UserWallet extends DurableObject<Env> {
     return { ok: true, held }
   }
 
-  /** Grant or extend a credit lease (wallet-leases.ts) by up to `amount`, at least `floor`. */
+  /** Grant or extend a credit lease (worker/billing/wallet-lease.ts) by up to `amount`, at least `floor`. */
   async lease(input: LeaseInput): Promise<LeaseResult> {
     if (!isAmount('amount', input.amount) || !isAmount('floor', input.floor)) return { ok: false, reason: 'invalid_amount' }
     const existing = this.store.holds().get(input.leaseId)

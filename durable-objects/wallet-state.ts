@@ -37,7 +37,7 @@ export interface Reservation {
   amount: number
   /** When it was made (a lease: its last contact). */
   at: number
-  /** A credit lease (worker/relay/wallet-lease.ts): spent by many requests, released — never charged — on expiry. */
+  /** A credit lease (worker/billing/wallet-lease.ts): spent by many requests, released — never charged — on expiry. */
   lease?: boolean
 }
 

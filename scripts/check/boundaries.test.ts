@@ -37,6 +37,8 @@ describe('import boundaries (biome noRestrictedImports)', () => {
     ['payments ↛ admin', 'worker/payments/probe.ts', "import { x } from '../admin/shared/limit-fields'\nexport const y = x\n", 'never import the admin API'],
     ['middleware ↛ admin', 'worker/middleware/probe.ts', "import { x } from '../admin/auth/setup-gate'\nexport const y = x\n", 'never import the admin API'],
     ['cron ↛ admin', 'worker/cron/probe.ts', "import { x } from '../admin/logs/logs.service'\nexport const y = x\n", 'never import the admin API'],
+    ['kernel ↛ relay', 'worker/billing/probe.ts', "import { x } from '../relay/relay-money'\nexport const y = x\n", 'never imports a surface'],
+    ['kernel ↛ middleware', 'worker/access/probe.ts', "import { x } from '../middleware/rate-limit'\nexport const y = x\n", 'never imports a surface'],
     ['lib ↛ data', 'worker/lib/probe.ts', "import { x } from '../db/errors'\nexport const y = x\n", 'worker/lib/ is the floor'],
     ['lib ↛ settings', 'worker/lib/probe.ts', "import { x } from '../settings/store'\nexport const y = x\n", 'worker/lib/ is the floor'],
     ['surfaces still ↛ test helpers', 'worker/payments/probe.ts', "import { x } from '../test/client'\nexport const y = x\n", 'never imports test helpers'],
@@ -76,6 +78,11 @@ describe('import boundaries (biome noRestrictedImports)', () => {
       'a durable object imports lib and the contract',
       'durable-objects/ok.ts',
       "import { x } from '../worker/lib/time'\nimport { z } from '../shared/contract/errors'\nexport const y = [x, z]\n",
+    ],
+    [
+      'the kernel imports the floor and the contract',
+      'worker/billing/ok.ts',
+      "import { x } from '../lib/time'\nimport { z } from '../../shared/contract/payments'\nexport const y = [x, z]\n",
     ],
     ['the worker logs errors', 'worker/relay/ok.ts', "export const y = () => console.error('x')\n"],
   ])('%s', (_case, path, source) => {

@@ -3,7 +3,7 @@
  * per user; 0 = unlimited), `tpm` (tokens per minute per user) and whether it is public (token groups are re-checked against it at
  * auth time), from an isolate snapshot of the user_groups table (cache/versioned.ts).
  * The count is kept approximately by the isolate's credit lease and exactly by the user's wallet
- * Durable Object (relay/wallet-lease.ts).
+ * Durable Object (billing/wallet-lease.ts).
  */
 import { Snapshot, type BackgroundCtx } from '../cache/versioned'
 import { ROLE } from '../env'

@@ -19,7 +19,7 @@ import { clockNow } from '../lib/clock'
 import { clientIp } from '../lib/client-ip'
 import type { RelayAuth } from '../access/token-auth'
 import { admitLocally, budgetOnly, checkLocally, hasLimits, localStatus, rateLimitHeaders, settleLocally, walletSaysFull } from '../access/token-limits'
-import { holdFromLease, type LeaseHold, type LeaseWallet, settleToLease } from '../relay/wallet-lease'
+import { holdFromLease, type LeaseHold, type LeaseWallet, settleToLease } from './wallet-lease'
 
 /**
  * Requests this isolate serves from credit leases, per user, open now: MaxUserOpenRequests caps them

@@ -12,9 +12,6 @@ import { config } from '../lib/env'
 
 const WINDOW_MS = 20 * 60 * 1000
 
-/** Kept here for the existing importers; the policy lives in lib/client-ip.ts. */
-export { clientIp }
-
 /**
  * `policy` replaces the default limit and window for routes machines call in bursts (payment
  * notifies: gateways retry, so a refused burst is delivered later).

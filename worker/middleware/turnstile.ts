@@ -11,7 +11,7 @@ import { createMiddleware } from 'hono/factory'
 import { forbidden } from '../lib/errors'
 import { getSettings } from '../settings/store'
 import type { HonoEnv } from '../env'
-import { clientIp } from './rate-limit'
+import { clientIp } from '../lib/client-ip'
 
 export const SITEVERIFY_URL = 'https://challenges.cloudflare.com/turnstile/v0/siteverify'
 const MAX_TOKEN_LENGTH = 2048

@@ -59,7 +59,7 @@ export class RelayMoney {
 
   /**
    * Hold the request's worst case: from the isolate's credit lease when it covers it (no wallet
-   * round trip, wallet-lease.ts), else by an exact reservation in the wallet (which also refuses a
+   * round trip, billing/wallet-lease.ts), else by an exact reservation in the wallet (which also refuses a
    * user over the group's requests-per-minute limit).
    */
   async hold(plan: ReservationPlan) {
