@@ -1,12 +1,12 @@
 /**
  * The gateways' side of worker/payments/payments.test.ts: the four test gateway configs (fixed keys
- * of payments/gateways/test-keys.ts), fake Stripe and WeChat Pay APIs behind a fetch mock
+ * of payment-test-keys.ts), fake Stripe and WeChat Pay APIs behind a fetch mock
  * (`useFakeGatewayApis()`; `remote` sets what they report paid), and `notifyFor()`, the notify each
  * real gateway would send for an order.
  */
 import { afterEach, beforeEach, vi } from 'vitest'
 import { rsaSign } from '../payments/gateways/crypto'
-import * as K from '../payments/gateways/test-keys'
+import * as K from './payment-test-keys'
 import { alipayNotify, type BuiltNotify, epayNotify, stripeNotify, wxpayNotify } from './payments-notify'
 
 export const APIV3 = '0123456789abcdef0123456789abcdef'

@@ -1,10 +1,10 @@
 /**
  * Test helpers that play the gateways' side in worker tests: notifies signed (and for WeChat Pay
  * encrypted) exactly as each real gateway sends them, with the fixed test keys of
- * gateways/test-keys.ts. scripts/mock-payments.mjs does the same from Node for the e2e tests.
+ * payment-test-keys.ts. scripts/mock-payments.mjs does the same from Node for the e2e tests.
  */
 import { bytesToBase64, md5Hex, rsaSign, sortedQuery } from '../payments/gateways/crypto'
-import { PLATFORM_CERT_SERIAL, PLATFORM_KEY_PKCS8 } from '../payments/gateways/test-keys'
+import { PLATFORM_CERT_SERIAL, PLATFORM_KEY_PKCS8 } from './payment-test-keys'
 
 const enc = new TextEncoder()
 

@@ -11,7 +11,7 @@ import { alipay, rawResponseValue, type AlipayConfig } from './alipay'
 import { wxpay, wxpayAuthorization, type WxpayConfig } from './wxpay'
 import { stripe, type StripeConfig } from './stripe'
 import { alipayNotify, epayNotify, stripeNotify, toNotifyRequest, wxpayNotify } from '../../test/payments-notify'
-import * as K from './test-keys'
+import * as K from '../../test/payment-test-keys'
 
 afterEach(() => vi.restoreAllMocks())
 

@@ -4,7 +4,7 @@ import { channel, chatCall, decodeSse, jsonResponse, SPLITS, stripVolatile } fro
 import { channelType } from '../registry'
 import { bedrockAdapter } from './adapter'
 import { toConverseRequest } from './request'
-import { frameResponse, fromBase64 } from './frames-harness'
+import { frameResponse, fromBase64 } from '../../test/bedrock-frames'
 import toolsB64 from './__fixtures__/converse-stream-tools.b64?raw'
 import throttledB64 from './__fixtures__/converse-stream-throttled.b64?raw'
 import converseText from './__fixtures__/converse-text.json?raw'

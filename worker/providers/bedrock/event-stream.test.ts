@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import { SPLITS } from '../../test/stream-harness'
 import { crc32, EventStreamDecoder, eventStreamToSse } from './event-stream'
-import { frameResponse, fromBase64 } from './frames-harness'
+import { frameResponse, fromBase64 } from '../../test/bedrock-frames'
 import toolsB64 from './__fixtures__/converse-stream-tools.b64?raw'
 import throttledB64 from './__fixtures__/converse-stream-throttled.b64?raw'
 
