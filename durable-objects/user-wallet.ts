@@ -50,7 +50,7 @@ import { budgetView, type BudgetView } from './wallet-budget'
 import { WalletAdmission } from './wallet-admission'
 import { expireHolds, holdExpiresAt } from './wallet-expiry'
 import { clockNow } from '../worker/lib/clock'
-import { LOG_TYPE } from '../shared/contract/enums'
+import { LOG_TYPE, TOKEN_STATUS, USER_STATUS } from '../shared/contract/enums'
 
 /**
  * Write-behind by size or time: D1 gets pending changes FLUSH_DELAY_MS after the first, or once
@@ -182,7 +182,8 @@ export class UserWallet extends DurableObject<Env> {
       let extra = 0
       if (input.extend) {
         const token = await this.store.ensureToken(lease.tokenId)
-        const free = token && token.status === 1 && user.status === 1 ? Math.min(user.quota - this.store.holdTotal(), this.store.tokenFree(token)) : 0
+        const free =
+          token && token.status === TOKEN_STATUS.ENABLED && user.status === USER_STATUS.ENABLED ? Math.min(user.quota - this.store.holdTotal(), this.store.tokenFree(token)) : 0
         extra = Math.max(0, Math.min(input.extend, free))
       }
       this.store.resize(input.leaseId, extra, now)
@@ -301,7 +302,7 @@ export class UserWallet extends DurableObject<Env> {
     token.unlimited = Boolean(row.unlimited_quota)
     token.status = row.status
     token.expired = row.expired_time
-    if (token.status !== 1) this.revokeLeases((r) => r.tokenId === token.id)
+    if (token.status !== TOKEN_STATUS.ENABLED) this.revokeLeases((r) => r.tokenId === token.id)
     if (input.remain !== undefined) token.remain = input.remain
     this.store.touchToken(token)
     this.store.commit()
@@ -320,7 +321,7 @@ export class UserWallet extends DurableObject<Env> {
     if (!user) return
     const row = await this.env.DB.prepare('SELECT status FROM users WHERE id = ?').bind(input.userId).first<{ status: number }>()
     if (row) user.status = row.status
-    if (!row || user.status !== 1) this.revokeLeases(() => true)
+    if (!row || user.status !== USER_STATUS.ENABLED) this.revokeLeases(() => true)
     this.kv.put('user', user)
   }
 

@@ -11,6 +11,7 @@ import { LimitBook, type LimitRefusal, type LimitSpec } from './wallet-limits'
 import { configureBudget, type WalletParts } from './wallet-budget'
 import { clockNow } from '../worker/lib/clock'
 import { DebtBook } from './wallet-debt'
+import { TOKEN_STATUS, USER_STATUS } from '../shared/contract/enums'
 
 export class WalletAdmission {
   /** Requests admitted in the current minute (for the group's requests-per-minute limit). */
@@ -46,8 +47,8 @@ export class WalletAdmission {
     if (!user) return { refused: 'user_not_found' }
     const token = await this.store.ensureToken(tokenId)
     if (!token) return { refused: 'token_not_found' }
-    if (user.status !== 1) return { refused: 'user_disabled' }
-    if (token.status !== 1) return { refused: 'token_disabled' }
+    if (user.status !== USER_STATUS.ENABLED) return { refused: 'user_disabled' }
+    if (token.status !== TOKEN_STATUS.ENABLED) return { refused: 'token_disabled' }
     const now = Date.now()
     if (token.expired !== -1 && token.expired * 1000 <= now) return { refused: 'token_expired' }
     const owed = this.debt.refusal(debt, isRequest)

@@ -4,8 +4,6 @@
  */
 import type { RequestIdVariables } from 'hono/request-id'
 
-export { ROLE, type Role } from '../shared/contract/enums'
-
 /** The signed-in user as seen by handlers. */
 export interface SessionUser {
   id: number

@@ -7,6 +7,7 @@
 import { ImportPlan, bool, int, parseJson, sha256Hex, softDeleted, splitList, str, type Value } from './plan'
 import type { Row } from './sql-dump'
 import { looksLikeImportedKey } from '../contract/imported-keys'
+import { TOKEN_STATUS } from '../contract/enums'
 
 const ROLES = new Set([1, 10, 100])
 const BCRYPT = /^\$2[abxy]\$\d\d\$[./A-Za-z0-9]{53}$/
@@ -142,7 +143,7 @@ function tokenSetting(plan: ImportPlan, r: Row): Record<string, unknown> {
  * until an administrator extends them — as in one-hub.
  */
 function tokenStatus(status: number): number {
-  return status === 1 || status === 3 || status === 4 ? 1 : 2
+  return status === 1 || status === 3 || status === 4 ? TOKEN_STATUS.ENABLED : TOKEN_STATUS.DISABLED
 }
 
 export function mapTokens(plan: ImportPlan, rows: Row[], userIds: Set<number>) {

@@ -6,7 +6,7 @@
  * Durable Object (billing/wallet-lease.ts).
  */
 import { Snapshot, type BackgroundCtx } from '../cache/versioned'
-import { ROLE } from '../env'
+import { ROLE } from '../../shared/contract/enums'
 
 export type GroupLimits = Record<string, { apiRate: number; tpm: number; public: boolean }>
 

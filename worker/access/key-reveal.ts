@@ -8,9 +8,10 @@ import { and, eq } from 'drizzle-orm'
 import { createDb } from '../db/client'
 import { tokens, users, type Token } from '../db/schema'
 import { notFound } from '../lib/errors'
-import { ROLE, type SessionUser } from '../env'
+import { type SessionUser } from '../env'
 import { assertRank } from '../lib/rank'
 import { auditLog } from '../logs/audit-log'
+import { ROLE } from '../../shared/contract/enums'
 
 /** `sk-abcd**********wxyz`: what admin views show instead of another user's key. */
 export const maskedKey = (key: string) => `sk-${key.slice(0, 4)}**********${key.slice(-4)}`

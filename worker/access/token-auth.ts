@@ -11,7 +11,7 @@ import { cacheKeys } from '../cache/keys'
 import { onIsolateReset } from '../cache/isolate'
 import { clientIp } from '../lib/client-ip'
 import { getTokenSecret } from '../settings/store'
-import { ROLE, type HonoEnv } from '../env'
+import { type HonoEnv } from '../env'
 import { parseKeyHeader, verifyTokenKey } from './token-key'
 import { groupOpenTo } from './group-limits'
 import { looksLikeImportedKey } from '../../shared/contract/imported-keys'
@@ -20,6 +20,7 @@ import type { BackgroundCtx } from '../cache/versioned'
 import { effectiveLimits, type OwnLimits, type TokenLimits } from './token-limits'
 import type { BudgetPeriod } from '../lib/budget-period'
 import type { ModelLimits } from '../db/schema/limits'
+import { ROLE, TOKEN_STATUS } from '../../shared/contract/enums'
 
 export interface TokenRecord {
   id: number
@@ -152,7 +153,7 @@ export async function authenticateRelay(c: Context<HonoEnv>, keyHeader?: string)
   const token = await findToken(c.env, parsed.key)
   if (!token || (!signed && !token.imported)) throw unauthorized('Incorrect API key provided.')
   if (token.userStatus !== 1) throw new ApiError(403, 'The account owning this API key is disabled.', { code: 'user_disabled' })
-  if (token.status !== 1) throw unauthorized('This API key is disabled.', 'token_disabled')
+  if (token.status !== TOKEN_STATUS.ENABLED) throw unauthorized('This API key is disabled.', 'token_disabled')
   if (token.expiredTime !== -1 && token.expiredTime * 1000 <= Date.now()) throw unauthorized('This API key has expired.', 'token_expired')
   if (token.ips && !ipAllowed(clientIp(c.req), token.ips)) {
     throw new ApiError(403, `This API key may not be used from ${clientIp(c.req)}.`, { code: 'ip_not_allowed' })

@@ -6,9 +6,9 @@
 import { env } from 'cloudflare:workers'
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import { LOG_TYPE } from '../db/schema'
 import { createToken, createUser, ledger } from '../test/factories'
 import { Charge, type ChargeContext, type Hold, isRefusal } from './charge'
+import { LOG_TYPE } from '../../shared/contract/enums'
 
 async function chargeFor(quota: number, labels?: Record<string, unknown>) {
   const user = await createUser({ quota })

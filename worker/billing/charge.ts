@@ -13,13 +13,13 @@ import { type Wallet, walletOf } from '../../durable-objects/wallet-client'
 import type { LimitSpec } from '../../durable-objects/wallet-limits'
 import type { DebtLimits, LeaseSettleResult, RefusalReason, SettleResult, WalletLog } from '../../durable-objects/wallet-types'
 import { onIsolateReset } from '../cache/isolate'
-import { LOG_TYPE } from '../db/schema'
 import type { HonoEnv } from '../env'
 import { clockNow } from '../lib/clock'
 import { clientIp } from '../lib/client-ip'
 import type { RelayAuth } from '../access/token-auth'
 import { admitLocally, budgetOnly, checkLocally, hasLimits, localStatus, rateLimitHeaders, settleLocally, walletSaysFull } from '../access/token-limits'
 import { holdFromLease, type LeaseHold, type LeaseWallet, settleToLease } from './wallet-lease'
+import { LOG_TYPE } from '../../shared/contract/enums'
 
 /**
  * Requests this isolate serves from credit leases, per user, open now: MaxUserOpenRequests caps them

@@ -6,14 +6,14 @@
  */
 import { and, eq, ne } from 'drizzle-orm'
 import { createDb } from '../db/client'
-import { LOG_TYPE, redemptions } from '../db/schema'
+import { redemptions } from '../db/schema'
 import { ApiError, badRequest } from '../lib/errors'
 import { sha256Hex } from '../lib/crypto'
 import { nowSeconds } from '../lib/time'
-import { ROLE } from '../env'
 import { paySignupRewardsQuietly } from './signup-rewards'
 import type { RedeemResult } from '../../shared/contract/redemptions'
 import { walletOf } from '../../durable-objects/wallet-client'
+import { LOG_TYPE, ROLE, REDEMPTION_STATUS } from '../../shared/contract/enums'
 
 export interface Redeemer {
   id: number
@@ -28,8 +28,8 @@ export async function redeemCode(env: Env, me: Redeemer, key: string, via = ''):
   const notOwnCode = me.role >= ROLE.ROOT ? undefined : ne(redemptions.createdBy, me.id)
   const [won] = await createDb(env.DB)
     .update(redemptions)
-    .set({ status: 3, userId: me.id, redeemedTime: now })
-    .where(and(eq(redemptions.key, hash), eq(redemptions.status, 1), notOwnCode))
+    .set({ status: REDEMPTION_STATUS.REDEEMED, userId: me.id, redeemedTime: now })
+    .where(and(eq(redemptions.key, hash), eq(redemptions.status, REDEMPTION_STATUS.UNUSED), notOwnCode))
     .returning()
   if (!won) {
     const [own] = notOwnCode
@@ -65,8 +65,8 @@ export async function redeemCode(env: Env, me: Redeemer, key: string, via = ''):
   if (!result?.ok) {
     await createDb(env.DB)
       .update(redemptions)
-      .set({ status: 1, userId: 0, redeemedTime: 0 })
-      .where(and(eq(redemptions.id, won.id), eq(redemptions.userId, me.id), eq(redemptions.status, 3)))
+      .set({ status: REDEMPTION_STATUS.UNUSED, userId: 0, redeemedTime: 0 })
+      .where(and(eq(redemptions.id, won.id), eq(redemptions.userId, me.id), eq(redemptions.status, REDEMPTION_STATUS.REDEEMED)))
     throw new ApiError(503, 'The top-up could not be credited; the code is still unused, please try again')
   }
   // A first top-up releases the held sign-up rewards (once).

@@ -12,10 +12,10 @@
  * An account whose verified email already paid another account's rewards gets nothing for it; its
  * rewards stay held until its first top-up.
  */
-import { LOG_TYPE } from '../db/schema'
 import { nowSeconds } from '../lib/time'
 import { mailboxOf } from '../mail/mailbox'
 import { walletOf } from '../../durable-objects/wallet-client'
+import { LOG_TYPE } from '../../shared/contract/enums'
 
 export interface SignupRewards {
   newUser: number

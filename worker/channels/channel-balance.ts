@@ -9,6 +9,7 @@ import { ApiError } from '../lib/errors'
 import { nowSeconds } from '../lib/time'
 import { CHANNEL_TYPES, channelType } from '../providers/registry'
 import { channelNetwork } from './network'
+import { CHANNEL_STATUS } from '../../shared/contract/enums'
 
 const TIMEOUT_MS = 15_000
 
@@ -41,7 +42,7 @@ export async function refreshAllBalances(env: Env): Promise<{ updated: number; f
   const queue = await createDb(env.DB)
     .select()
     .from(channels)
-    .where(and(eq(channels.status, 1), inArray(channels.type, types)))
+    .where(and(eq(channels.status, CHANNEL_STATUS.ENABLED), inArray(channels.type, types)))
   const result = { updated: 0, failed: 0 }
   const worker = async () => {
     for (let ch = queue.shift(); ch; ch = queue.shift()) {

@@ -5,8 +5,9 @@
  */
 import { sql, type SQL } from 'drizzle-orm'
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core'
-import { ROLE, type SessionUser } from '../env'
+import { type SessionUser } from '../env'
 import { forbidden } from './errors'
+import { ROLE } from '../../shared/contract/enums'
 
 export const canActOn = (actor: SessionUser, target: { id: number; role: number }) => actor.role >= ROLE.ROOT || target.id === actor.id || target.role < actor.role
 

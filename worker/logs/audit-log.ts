@@ -6,9 +6,10 @@
  * client address. Secrets never go in: callers record only whether a secret changed.
  */
 import { createDb } from '../db/client'
-import { LOG_TYPE, logs } from '../db/schema'
+import { logs } from '../db/schema'
 import { nowSeconds } from '../lib/time'
 import type { SessionUser } from '../env'
+import { LOG_TYPE } from '../../shared/contract/enums'
 
 export async function auditLog(env: Env, actor: SessionUser, owner: { id: number; username: string }, content: string, extra: Record<string, unknown> = {}, sourceIp = '') {
   await createDb(env.DB)

@@ -1,3 +1,4 @@
+import { LOG_TYPE } from '../../shared/contract/enums'
 /**
  * Statistics rollup: consume logs → `statistics` rows per day × user × channel × model (requests,
  * quota, prompt and completion tokens, total duration, prompt tokens served from the supplier's
@@ -9,7 +10,6 @@
  * day (under LogMaxRows a busy gateway's window can be shorter than the two days recounted here) —
  * so totals survive log deletion.
  */
-import { LOG_TYPE } from '../db/schema'
 
 export const dayStart = (date: string) => Math.floor(Date.parse(`${date}T00:00:00Z`) / 1000)
 export const dateOf = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 10)

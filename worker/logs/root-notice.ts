@@ -5,8 +5,9 @@
  */
 import { sql } from 'drizzle-orm'
 import { createDb } from '../db/client'
-import { LOG_TYPE, logs, users } from '../db/schema'
+import { logs, users } from '../db/schema'
 import { nowSeconds } from '../lib/time'
+import { LOG_TYPE } from '../../shared/contract/enums'
 
 export async function logForRoot(env: Env, content: string, metadata: Record<string, unknown>) {
   try {

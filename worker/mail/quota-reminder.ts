@@ -12,6 +12,7 @@ import { sendMail, smtpConfigured } from './mailer'
 import { getSettings, type Settings } from '../settings/store'
 import { quotaReminderMail } from './templates'
 import { remindOnTelegram } from '../telegram/notify'
+import { USER_STATUS } from '../../shared/contract/enums'
 
 export type QuotaReminderKind = 'low' | 'exhausted'
 
@@ -51,7 +52,7 @@ export async function remindLowQuota(env: Env, change: QuotaChange): Promise<Quo
   await remindOnTelegram(env, settings, change.userId, kind, change.after)
   if (!smtpConfigured(settings)) return null
   const user = await env.DB.prepare('SELECT email, status FROM users WHERE id = ?').bind(change.userId).first<{ email: string; status: number }>()
-  if (!user?.email || user.status !== 1) return null
+  if (!user?.email || user.status !== USER_STATUS.ENABLED) return null
   if (await env.CACHE.get(markKey(change.userId, kind))) return null
   await env.CACHE.put(markKey(change.userId, kind), String(Date.now()), { expirationTtl: DEDUPE_TTL_SECONDS })
   const site = settings.str('ServerAddress').trim().replace(/\/+$/, '')

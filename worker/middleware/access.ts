@@ -8,8 +8,9 @@
 import { createMiddleware } from 'hono/factory'
 import type { MiddlewareHandler } from 'hono'
 import { forbidden, unauthorized } from '../lib/errors'
-import { ROLE, type HonoEnv, type Role } from '../env'
+import { type HonoEnv } from '../env'
 import { assertAdminSecondFactor } from '../admin/two-factor/policy'
+import { ROLE, type Role } from '../../shared/contract/enums'
 
 export const ACCESS_ROLE = Symbol('access-role')
 

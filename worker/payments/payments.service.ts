@@ -14,7 +14,7 @@
  */
 import { and, eq, inArray, lt, ne, sql } from 'drizzle-orm'
 import { createDb } from '../db/client'
-import { LOG_TYPE, orders, payments, users, type Order, type Payment } from '../db/schema'
+import { orders, payments, users, type Order, type Payment } from '../db/schema'
 import { ApiError, badRequest, conflict, notFound } from '../lib/errors'
 import { nowSeconds } from '../lib/time'
 import type { SessionUser } from '../env'
@@ -28,6 +28,7 @@ import { notifyPayment } from '../telegram/notify'
 import { alertRoot, alertRootThrottled, rawOf } from './payment-alerts'
 import { paySignupRewardsQuietly } from '../billing/signup-rewards'
 import { walletOf } from '../../durable-objects/wallet-client'
+import { LOG_TYPE } from '../../shared/contract/enums'
 
 /** Pending orders older than this are closed by the cron (after asking the gateway). */
 export const ORDER_CLOSE_AFTER_SECONDS = 3 * 3600

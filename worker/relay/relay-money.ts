@@ -9,7 +9,6 @@ import type { Context } from 'hono'
 import { Charge, chargeContext, type Hold, isRefusal } from '../billing/charge'
 import { debtLimits } from '../billing/debt-limits'
 import { computeQuota, type ModelPrice, type Usage } from '../billing/formula'
-import { LOG_TYPE } from '../db/schema'
 import type { HonoEnv } from '../env'
 import { remindLowQuota } from '../mail/quota-reminder'
 import type { Settings } from '../settings/store'
@@ -22,6 +21,7 @@ import { redactSecrets } from '../lib/redact'
 import type { RelayAuth } from '../access/token-auth'
 import { limitSpec } from '../access/token-limits'
 import { walletRefusal } from '../access/wallet-refusals'
+import { LOG_TYPE } from '../../shared/contract/enums'
 
 /** What an answered attempt is billed as. */
 export interface Bill {

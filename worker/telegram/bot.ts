@@ -24,6 +24,7 @@ import {
   type BindOutcome,
 } from './account'
 import { createBot, type AppliedState, type TelegramConfig } from './config'
+import { TOKEN_STATUS } from '../../shared/contract/enums'
 
 /** Commands the gateway owns; a custom menu may not take these names. */
 export const DEFAULT_COMMANDS = [
@@ -144,7 +145,7 @@ export function buildBot(env: Env, cfg: TelegramConfig, applied: AppliedState | 
       if (keys.length === 0) return void (await ctx.reply('You have no API keys yet. Create one under Tokens in the console.'))
       const keyboard = new InlineKeyboard()
       keys.forEach((k) => keyboard.text(`Reveal ${k.name}`.slice(0, 60), `key:${k.id}`).row())
-      const lines = keys.map((k) => `<b>${esc(k.name)}</b>${k.status === 1 ? '' : ' (disabled)'}\n<code>${k.masked}</code>`)
+      const lines = keys.map((k) => `<b>${esc(k.name)}</b>${k.status === TOKEN_STATUS.ENABLED ? '' : ' (disabled)'}\n<code>${k.masked}</code>`)
       await ctx.reply(lines.join('\n\n'), { ...html, reply_markup: keyboard })
     })
   )

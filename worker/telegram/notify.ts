@@ -12,6 +12,7 @@ import { users } from '../db/schema'
 import type { Settings } from '../settings/store'
 import { formatQuota } from './account'
 import { botActive, createBot, telegramConfig } from './config'
+import { USER_STATUS } from '../../shared/contract/enums'
 
 const DEDUPE_TTL_SECONDS = 10 * 60
 /** A notice must not hold up the payment callback or task sweep that sends it. */
@@ -24,7 +25,7 @@ export async function notifyTelegram(env: Env, userId: number, html: string): Pr
     const cfg = await telegramConfig(env)
     if (!botActive(cfg)) return false
     const [user] = await createDb(env.DB).select({ chat: users.telegramId, notify: users.telegramNotify, status: users.status }).from(users).where(eq(users.id, userId)).limit(1)
-    if (!user || !user.chat || !user.notify || user.status !== 1) return false
+    if (!user || !user.chat || !user.notify || user.status !== USER_STATUS.ENABLED) return false
     await createBot(cfg, undefined, NOTIFY_TIMEOUT_SECONDS).api.sendMessage(user.chat, html, { parse_mode: 'HTML' })
     return true
   } catch (err) {

@@ -8,7 +8,7 @@
 import { Hono } from 'hono'
 import { and, eq, sql } from 'drizzle-orm'
 import { createDb } from '../../db/client'
-import { LOG_TYPE, users } from '../../db/schema'
+import { users } from '../../db/schema'
 import { publicRoute } from '../../middleware/access'
 import { clientIp } from '../../lib/client-ip'
 import { criticalRateLimit } from '../../middleware/rate-limit'
@@ -22,7 +22,7 @@ import { validate } from '../../lib/validate'
 import { getSettings, getTokenSecret } from '../../settings/store'
 import { seedDefaultPrices } from '../../billing/default-prices'
 import { priceSnapshot } from '../../billing/pricing'
-import { ROLE, type HonoEnv } from '../../env'
+import { type HonoEnv } from '../../env'
 import { markSetupDone } from '../status/status.service'
 import { getUser, profileOf } from '../../accounts/users'
 import { createUser, findByLogin } from '../users/users.service'
@@ -35,6 +35,7 @@ import { assertLoginNotLocked, recordLoginFailure, verifyOrDummy } from '../../a
 import { requireXsrf } from '../oauth/require-xsrf'
 import { isBcryptHash } from '../../accounts/legacy-password'
 import { holdSignupRewards, paySignupRewardsQuietly } from '../../billing/signup-rewards'
+import { LOG_TYPE, ROLE } from '../../../shared/contract/enums'
 
 export const authRoutes = new Hono<HonoEnv>()
   .post('/setup', publicRoute, criticalRateLimit('setup'), validate('json', setupSchema), async (c) => {

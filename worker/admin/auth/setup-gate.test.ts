@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import entry from '../../index'
-import { LOG_TYPE } from '../../db/schema'
 import { ROOT, setupRoot } from '../../test/client'
 import { isLoopbackRequest, ROOT_INITIAL_QUOTA } from './setup-gate'
+import { LOG_TYPE } from '../../../shared/contract/enums'
 
 /** Calls the app with extra env vars and a client address, carrying the XSRF cookie like a browser. */
 async function setupAs(ip: string | undefined, vars: Record<string, string>, body: Record<string, unknown>, extra: Record<string, string> = {}) {

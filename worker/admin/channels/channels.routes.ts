@@ -15,7 +15,7 @@ import { ok } from '../../lib/respond'
 import { idParam, validate } from '../../lib/validate'
 import { stepUpFresh } from '../../accounts/step-up'
 import { CHANNEL_TYPES, channelType } from '../../providers/registry'
-import { ROLE, type HonoEnv } from '../../env'
+import { type HonoEnv } from '../../env'
 import { applyMonitoring, testAllChannels, testChannel } from '../../channels/channel-test'
 import { refreshAllBalances, refreshBalance } from '../../channels/channel-balance'
 import { requireXsrf } from '../oauth/require-xsrf'
@@ -50,6 +50,7 @@ import {
   updateChannel,
 } from './channels.service'
 import type { BalanceRefreshSummary, ChannelBalance, ChannelTestResult, ChannelType } from '../../../shared/contract/channels'
+import { ROLE } from '../../../shared/contract/enums'
 
 export const channelRoutes = new Hono<HonoEnv>()
   .get('/channel/', adminRoute, validate('query', channelListQuery), async (c) => {

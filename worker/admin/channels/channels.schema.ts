@@ -7,6 +7,7 @@
 import { z } from 'zod'
 import { channelType } from '../../providers/registry'
 import { pluginParams, pluginText } from './channel-plugin.schema'
+import { CHANNEL_STATUS } from '../../../shared/contract/enums'
 
 const list = (label: string) =>
   z
@@ -139,7 +140,7 @@ export const patchChannelSchema = z.object({
   id: z.coerce.number().int().positive(),
   priority: z.coerce.number().int().min(0, 'must be at least 0').max(1_000_000).optional(),
   weight: z.coerce.number().int().min(1, 'must be at least 1').max(1_000_000).optional(),
-  status: z.union([z.literal(1), z.literal(2)]).optional(),
+  status: z.union([z.literal(CHANNEL_STATUS.ENABLED), z.literal(CHANNEL_STATUS.MANUAL_DISABLED)]).optional(),
 })
 
 export const channelListQuery = z.object({

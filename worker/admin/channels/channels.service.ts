@@ -16,6 +16,7 @@ import { contains, orderBy } from '../../lib/paging'
 import type { z } from 'zod'
 import type { ChannelFields, channelListQuery } from './channels.schema'
 import type { ChannelKeyMode, Channel as ChannelView } from '../../../shared/contract/channels'
+import { CHANNEL_STATUS } from '../../../shared/contract/enums'
 
 /** `sk-a…wxyz` per key line: what administrators below root see of a supplier key. */
 export const maskChannelKey = (key: string) =>
@@ -152,7 +153,7 @@ async function syncAbilities(env: Env, rows: Channel[]) {
         r.models
           .split(',')
           .filter(Boolean)
-          .map((model) => ({ group, model, channelId: r.id, enabled: r.status === 1, priority: r.priority, weight: r.weight }))
+          .map((model) => ({ group, model, channelId: r.id, enabled: r.status === CHANNEL_STATUS.ENABLED, priority: r.priority, weight: r.weight }))
       )
   )
   const inserts = []
@@ -234,7 +235,7 @@ export async function patchChannel(env: Env, id: number, patch: { priority?: num
   if (patch.weight !== undefined) set.weight = patch.weight
   if (patch.status !== undefined) {
     set.status = patch.status
-    set.statusReason = patch.status === 2 ? 'disabled manually' : ''
+    set.statusReason = patch.status === CHANNEL_STATUS.MANUAL_DISABLED ? 'disabled manually' : ''
   }
   const [row] = await createDb(env.DB).update(channels).set(set).where(eq(channels.id, id)).returning()
   if (patch.status !== undefined) await manualStatusChange(env, id, patch.status, admin)
@@ -245,7 +246,7 @@ export async function patchChannel(env: Env, id: number, patch: { priority?: num
 /** A status set by hand goes to the history and ends any automatic retest schedule of the channel. */
 async function manualStatusChange(env: Env, channelId: number, status: number, admin: string) {
   await env.DB.batch([
-    historyStatement(env, { channelId, status, reason: `${status === 1 ? 'enabled' : 'disabled'} by ${admin}` }),
+    historyStatement(env, { channelId, status, reason: `${status === CHANNEL_STATUS.ENABLED ? 'enabled' : 'disabled'} by ${admin}` }),
     env.DB.prepare("DELETE FROM channel_key_states WHERE channel_id = ? AND key_hash = ''").bind(channelId),
   ])
 }
@@ -271,7 +272,7 @@ export async function deleteChannels(env: Env, where: SQL): Promise<number> {
   return ids.length
 }
 
-export const disabledChannels = ne(channels.status, 1)
+export const disabledChannels = ne(channels.status, CHANNEL_STATUS.ENABLED)
 export const channelIdsIn = (ids: number[]) => inArray(channels.id, ids)
 export const channelIdIs = (id: number) => eq(channels.id, id)
 

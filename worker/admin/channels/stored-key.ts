@@ -8,10 +8,11 @@
  * unchanged, never the key).
  */
 import { ApiError } from '../../lib/errors'
-import { ROLE, type SessionUser } from '../../env'
+import { type SessionUser } from '../../env'
 import { auditLog } from '../../logs/audit-log'
 import type { Channel } from '../../db/schema'
 import type { ChannelInfo } from '../../providers/types'
+import { ROLE } from '../../../shared/contract/enums'
 
 /** The base URL as the channel stores it (first line, trimmed), without trailing slashes, for comparing. */
 const sameBaseUrl = (a: string, b: string) => a.split('\n')[0]!.trim().replace(/\/+$/, '') === b.split('\n')[0]!.trim().replace(/\/+$/, '')

@@ -18,6 +18,7 @@ import { dateOf } from '../../logs/rollup'
 import type { HonoEnv } from '../../env'
 import type { DashboardData, UsageRow } from '../../../shared/contract/dashboard'
 import { walletOf } from '../../../durable-objects/wallet-client'
+import { REDEMPTION_STATUS } from '../../../shared/contract/enums'
 
 const MAX_RANGE_DAYS = 366
 
@@ -76,7 +77,12 @@ export const dashboardRoutes = new Hono<HonoEnv>()
     return ok(c, {
       ...usersRow!.results[0],
       channels: { enabled: byStatus(ch, 1), disabled: byStatus(ch, 2), auto_disabled: byStatus(ch, 3), test_disabled: byStatus(ch, 4) },
-      redemptions: { unused: byStatus(rd, 1), disabled: byStatus(rd, 2), used: byStatus(rd, 3), used_quota: rd.find((r) => r.status === 3)?.quota ?? 0 },
+      redemptions: {
+        unused: byStatus(rd, REDEMPTION_STATUS.UNUSED),
+        disabled: byStatus(rd, REDEMPTION_STATUS.DISABLED),
+        used: byStatus(rd, REDEMPTION_STATUS.REDEEMED),
+        used_quota: rd.find((r) => r.status === 3)?.quota ?? 0,
+      },
     })
   })
   .get('/analytics/period', adminRoute, validate('query', rangeQuery), async (c) => {

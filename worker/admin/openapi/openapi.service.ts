@@ -11,7 +11,7 @@ import { XSRF_HEADER } from '../../middleware/csrf'
 import { SESSION_COOKIE } from '../../accounts/session'
 import { requireXsrf } from '../oauth/require-xsrf'
 import { VALIDATED, type ValidatedInput } from '../../lib/validate'
-import { ROLE } from '../../env'
+import { ROLE } from '../../../shared/contract/enums'
 
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, JsonSchema>; required?: string[]; description?: string }
 

@@ -23,6 +23,7 @@ import type { HonoEnv } from '../../env'
 import { contains, listQuery, offset, orderBy, page } from '../../lib/paging'
 import { auditLog } from '../../logs/audit-log'
 import { redeemCode } from '../../billing/redeem'
+import { REDEMPTION_STATUS } from '../../../shared/contract/enums'
 
 type Redemption = typeof redemptions.$inferSelect
 
@@ -99,7 +100,7 @@ export const redemptionRoutes = new Hono<HonoEnv>()
   .put('/redemption/', adminRoute, validate('json', updateSchema), async (c) => {
     const body = c.req.valid('json')
     const current = await findRedemption(c.env, body.id)
-    if (current.status === 3) throw badRequest('A redeemed code cannot be edited')
+    if (current.status === REDEMPTION_STATUS.REDEEMED) throw badRequest('A redeemed code cannot be edited')
     const [row] = await createDb(c.env.DB)
       .update(redemptions)
       .set({ name: body.name, quota: body.quota, status: body.status })

@@ -2,6 +2,7 @@
 import { z } from 'zod'
 import { isValidIpOrCidr } from '../../lib/cidr'
 import { limitFields } from '../shared/limit-fields'
+import { TOKEN_STATUS } from '../../../shared/contract/enums'
 
 const setting = z
   .object({
@@ -41,7 +42,7 @@ export const createTokenSchema = tokenFields
 
 export const updateTokenSchema = tokenFields.extend({ id: z.coerce.number().int().positive() })
 
-export const statusSchema = z.object({ id: z.coerce.number().int().positive(), status: z.union([z.literal(1), z.literal(2)]) })
+export const statusSchema = z.object({ id: z.coerce.number().int().positive(), status: z.union([z.literal(TOKEN_STATUS.ENABLED), z.literal(TOKEN_STATUS.DISABLED)]) })
 
 export const adminSearchQuery = z.object({
   user_id: z.coerce.number().int().positive().optional(),

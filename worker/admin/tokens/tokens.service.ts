@@ -12,7 +12,7 @@ import { forgetToken } from '../../access/token-auth'
 import { generateTokenKey } from '../../access/token-key'
 import { getTokenSecret } from '../../settings/store'
 import { groupExists } from '../groups/groups.service'
-import { ROLE, type SessionUser } from '../../env'
+import { type SessionUser } from '../../env'
 import { contains, offset, orderBy, page, type ListQuery } from '../../lib/paging'
 import type { z } from 'zod'
 import type { tokenFields } from './tokens.schema'
@@ -21,6 +21,7 @@ import { budgetUses } from './token-budgets'
 import { findOwnedToken, maskedKey } from '../../access/key-reveal'
 import type { Token as TokenView } from '../../../shared/contract/tokens'
 import { walletOf } from '../../../durable-objects/wallet-client'
+import { ROLE, TOKEN_STATUS, type TokenStatus } from '../../../shared/contract/enums'
 
 export type TokenFields = z.infer<typeof tokenFields>
 
@@ -112,7 +113,7 @@ export async function createToken(env: Env, owner: SessionUser, f: TokenFields, 
   const key = await generateTokenKey(await getTokenSecret(env))
   const [row] = await createDb(env.DB)
     .insert(tokens)
-    .values({ ...columns(f), userId: owner.id, key, status: 1, createdTime: nowSeconds(), hidden: extra.hidden ?? false })
+    .values({ ...columns(f), userId: owner.id, key, status: TOKEN_STATUS.ENABLED, createdTime: nowSeconds(), hidden: extra.hidden ?? false })
     .returning()
   return row!
 }
@@ -130,9 +131,9 @@ export async function updateToken(env: Env, owner: SessionUser, id: number, f: T
   return row!
 }
 
-export async function setTokenStatus(env: Env, owner: SessionUser, id: number, status: 1 | 2) {
+export async function setTokenStatus(env: Env, owner: SessionUser, id: number, status: TokenStatus) {
   const current = await findOwnedToken(env, id, owner)
-  if (status === 1 && current.expiredTime !== -1 && current.expiredTime <= nowSeconds()) {
+  if (status === TOKEN_STATUS.ENABLED && current.expiredTime !== -1 && current.expiredTime <= nowSeconds()) {
     throw badRequest('This token has expired: change its expiry before enabling it')
   }
   const [row] = await createDb(env.DB).update(tokens).set({ status }).where(eq(tokens.id, current.id)).returning()

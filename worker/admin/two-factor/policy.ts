@@ -7,8 +7,9 @@
 import type { Context } from 'hono'
 import { ApiError } from '../../lib/errors'
 import { getSettings } from '../../settings/store'
-import { ROLE, type HonoEnv, type SessionUser } from '../../env'
+import { type HonoEnv, type SessionUser } from '../../env'
 import { secondFactorRequired } from './second-factor'
+import { ROLE } from '../../../shared/contract/enums'
 
 export const SETUP_REQUIRED_CODE = '2fa_setup_required'
 

@@ -5,12 +5,12 @@
  */
 import { count, desc, eq, or } from 'drizzle-orm'
 import { createDb } from '../../db/client'
-import { LOG_TYPE, passkeys, sessions, tokens, users, type User } from '../../db/schema'
+import { passkeys, sessions, tokens, users, type User } from '../../db/schema'
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors'
 import { hashPassword } from '../../lib/crypto'
 import { nowSeconds } from '../../lib/time'
 import type { AdminUser } from '../../../shared/contract/users'
-import { ROLE, type SessionUser } from '../../env'
+import { type SessionUser } from '../../env'
 import { destroyUserSessions, revokeCredentials } from '../../accounts/session'
 import { contains, offset, orderBy, page, type ListQuery } from '../../lib/paging'
 import { forgetUserTokens } from '../tokens/tokens.service'
@@ -20,6 +20,7 @@ import { refuseTakenEmail } from '../../accounts/email-taken'
 import { usernameTaken } from './users.service'
 import { notifyPasswordChanged } from '../../mail/password-notice'
 import { walletOf } from '../../../durable-objects/wallet-client'
+import { LOG_TYPE, ROLE } from '../../../shared/contract/enums'
 
 export function userRow(u: User) {
   return {

@@ -5,14 +5,14 @@ import { ok } from '../../lib/respond'
 import { forbidden } from '../../lib/errors'
 import { idParam, validate } from '../../lib/validate'
 import { assertStepUp } from '../../accounts/step-up'
-import { ROLE, type HonoEnv, type SessionUser } from '../../env'
+import { type HonoEnv, type SessionUser } from '../../env'
 import { listQuery } from '../../lib/paging'
 import { assertCanManage, adjustQuota, listUsers, manageUser, targetUser, updateUser, userRow, deleteUser } from './users.admin'
 import { createUserSchema, manageSchema, quotaSchema, updateUserSchema } from './users.schema'
 import { createUser } from './users.service'
 import { assertGroup } from '../groups/groups.service'
-import { LOG_TYPE } from '../../db/schema'
 import { walletOf } from '../../../durable-objects/wallet-client'
+import { ROLE, LOG_TYPE } from '../../../shared/contract/enums'
 
 /** The balance the wallet holds now (D1 may lag behind it). */
 async function currentQuota(env: Env, id: number): Promise<number> {

@@ -5,11 +5,12 @@
  */
 import { eq, or, sql } from 'drizzle-orm'
 import { createDb } from '../../db/client'
-import { LOG_TYPE, users, type User } from '../../db/schema'
+import { users, type User } from '../../db/schema'
 import { hashPassword, randomString } from '../../lib/crypto'
 import { conflict } from '../../lib/errors'
 import { EMAIL_TAKEN_MESSAGE, isEmailUniqueViolation, isUniqueViolation } from '../../db/errors'
 import { nowSeconds } from '../../lib/time'
+import { LOG_TYPE } from '../../../shared/contract/enums'
 
 export interface CreateUserInput {
   username: string

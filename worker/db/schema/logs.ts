@@ -5,8 +5,6 @@
  */
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 
-export { LOG_TYPE } from '../../../shared/contract/enums'
-
 export const logs = sqliteTable(
   'logs',
   {

@@ -9,7 +9,6 @@ import { stripe } from './stripe'
 import { wxpay } from './wxpay'
 
 export const GATEWAYS: Record<GatewayType, Gateway<any>> = { stripe, alipay, wxpay, epay }
-export { GATEWAY_TYPES } from '../../../shared/contract/payments'
 
 export const isGatewayType = (t: string): t is GatewayType => Object.hasOwn(GATEWAYS, t)
 

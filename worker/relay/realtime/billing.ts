@@ -16,8 +16,8 @@ import type { LimitSpec } from '../../../durable-objects/wallet-limits'
 import type { DebtLimits, WalletLog } from '../../../durable-objects/wallet-types'
 import { type Charge, type Hold, isRefusal, type Refusal } from '../../billing/charge'
 import { computeQuota, type ModelPrice, sanitizeUsage, type Usage, worstCaseQuota } from '../../billing/formula'
-import { LOG_TYPE } from '../../db/schema'
 import { budgetOnly } from '../../access/token-limits'
+import { LOG_TYPE } from '../../../shared/contract/enums'
 
 /** A response.done usage object → billing usage (audio and cached tokens as extra kinds). */
 export function realtimeUsage(u: Record<string, any> | undefined): Usage | undefined {

@@ -14,6 +14,7 @@ import type { LimitValues } from '@/lib/limits-form'
 import type { GroupInfo } from '@contract/groups'
 import type { ListSearch, Page } from '@contract/paging'
 import type { Token, TokenSetting } from '@contract/tokens'
+import { TOKEN_STATUS, type TokenStatus } from '@contract/enums'
 
 export type { Token }
 
@@ -108,9 +109,9 @@ export function useSetTokenStatus() {
   const invalidate = useInvalidateTokens()
   const { t } = useTranslation('tokens')
   return useMutation({
-    mutationFn: (body: { id: number; status: 1 | 2 }) => api.put<Token>('/api/token/status', body),
+    mutationFn: (body: { id: number; status: TokenStatus }) => api.put<Token>('/api/token/status', body),
     onSuccess: async (_row, body) => {
-      notify.success(body.status === 1 ? t('toast.enabled') : t('toast.disabled'))
+      notify.success(body.status === TOKEN_STATUS.ENABLED ? t('toast.enabled') : t('toast.disabled'))
       await invalidate()
     },
   })

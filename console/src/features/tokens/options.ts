@@ -3,13 +3,14 @@
  * stores only enabled/disabled — with their label keys and badge colours, and the masked key.
  */
 import type { Token } from './api'
+import { TOKEN_STATUS } from '@contract/enums'
 
 export type TokenState = 'enabled' | 'disabled' | 'exhausted' | 'expired'
 
 export function tokenState(token: Token, now = Date.now() / 1000): TokenState {
   if (token.expired_time !== -1 && token.expired_time < now) return 'expired'
   if (!token.unlimited_quota && token.remain_quota <= 0) return 'exhausted'
-  return token.status === 1 ? 'enabled' : 'disabled'
+  return token.status === TOKEN_STATUS.ENABLED ? 'enabled' : 'disabled'
 }
 
 export const STATE_CLASS: Record<TokenState, string> = {

@@ -20,6 +20,7 @@ import { usePatchChannel, useRefreshBalance, useTestChannel, type Channel } from
 import { statusMeta } from '../options'
 import { inlineNumberValid } from '../schema'
 import { useChannelsDialog } from './channels-provider'
+import { CHANNEL_STATUS } from '@contract/enums'
 
 export function StatusCell({ row }: { row: Channel }) {
   const { t } = useTranslation('channels')
@@ -33,9 +34,9 @@ export function StatusCell({ row }: { row: Channel }) {
   return (
     <div className="flex items-center gap-2">
       <Switch
-        checked={row.status === 1}
+        checked={row.status === CHANNEL_STATUS.ENABLED}
         disabled={patch.isPending}
-        aria-label={row.status === 1 ? t('actions.disable') : t('actions.enable')}
+        aria-label={row.status === CHANNEL_STATUS.ENABLED ? t('actions.disable') : t('actions.enable')}
         onCheckedChange={(on) => patch.mutate({ id: row.id, status: on ? 1 : 2 })}
       />
       {row.status_reason ? (

@@ -13,6 +13,7 @@ import { copyText } from '@/lib/clipboard'
 import { jumpHref, type ChatLink } from '@/features/jump/chat-links'
 import { useSetTokenStatus, type Token } from '../api'
 import { STATE_CLASS, maskKey, tokenState } from '../options'
+import { TOKEN_STATUS } from '@contract/enums'
 
 export function TokenStatusCell({ row, canToggle }: { row: Token; canToggle: boolean }) {
   const { t } = useTranslation('tokens')
@@ -22,9 +23,9 @@ export function TokenStatusCell({ row, canToggle }: { row: Token; canToggle: boo
     <div className="flex items-center gap-2">
       {canToggle && (
         <Switch
-          checked={row.status === 1}
-          disabled={setStatus.isPending || (state === 'expired' && row.status !== 1)}
-          aria-label={row.status === 1 ? t('actions.disable', { name: row.name }) : t('actions.enable', { name: row.name })}
+          checked={row.status === TOKEN_STATUS.ENABLED}
+          disabled={setStatus.isPending || (state === 'expired' && row.status !== TOKEN_STATUS.ENABLED)}
+          aria-label={row.status === TOKEN_STATUS.ENABLED ? t('actions.disable', { name: row.name }) : t('actions.enable', { name: row.name })}
           data-testid={`token-switch-${row.id}`}
           onCheckedChange={(on) => setStatus.mutate({ id: row.id, status: on ? 1 : 2 })}
         />
