@@ -88,8 +88,6 @@ function freeze(frozen: Record<string, number>, name: string, until: number): nu
   return value
 }
 
-export { CHANNEL_STATUS }
-
 export class ChannelHealth extends DurableObject<Env> {
   private state: HealthState | undefined
 

@@ -8,13 +8,13 @@
 import { eq } from 'drizzle-orm'
 import { createDb } from '../db/client'
 import { channels } from '../db/schema'
-import { CHANNEL_STATUS } from '../../durable-objects/channel-health'
 import { nowSeconds } from '../lib/time'
 import { channelEnabled, enableKey, retestDelaySeconds } from './status'
 import { channelHealthOf } from './health'
 import { poolKeys } from './key-pool'
 import { getSettings } from '../settings/store'
 import { testChannel } from './channel-test'
+import { CHANNEL_STATUS } from '../../shared/contract/enums'
 
 const RETEST_BATCH = 20
 

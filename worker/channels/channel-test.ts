@@ -8,7 +8,6 @@
 import { eq, inArray } from 'drizzle-orm'
 import { createDb } from '../db/client'
 import { channels, type Channel } from '../db/schema'
-import { CHANNEL_STATUS } from '../../durable-objects/channel-health'
 import { channelType } from '../providers/registry'
 import { MalformedUpstreamError } from '../lib/upstream-error'
 import { buildRoutingTable } from './routing-table'
@@ -21,6 +20,7 @@ import { callUpstream } from './upstream'
 import { channelNetwork } from './network'
 import { nowSeconds } from '../lib/time'
 import { getSettings } from '../settings/store'
+import { CHANNEL_STATUS } from '../../shared/contract/enums'
 
 export interface TestResult {
   success: boolean

@@ -6,12 +6,12 @@
  * object. Every change bumps the routing table version so isolates drop the key or channel.
  */
 import type { BackgroundCtx } from '../cache/versioned'
-import { CHANNEL_STATUS } from '../../durable-objects/channel-health'
 import { nowSeconds } from '../lib/time'
 import { getSettings } from '../settings/store'
 import { channelHealthOf } from './health'
 import { poolKeys } from './key-pool'
 import { routingSnapshot } from './routing-table'
+import { CHANNEL_STATUS } from '../../shared/contract/enums'
 
 /** Retests back off from AutoRetestBaseMinutes, doubling, up to this. */
 export const MAX_RETEST_SECONDS = 86400

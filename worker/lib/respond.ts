@@ -12,4 +12,3 @@ export function ok<T>(c: Context, data?: T, message = ''): Response {
 }
 
 /** The page envelope of every management list (lib/paging.ts builds it). */
-export type { Page } from '../../shared/contract/paging'

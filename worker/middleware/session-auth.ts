@@ -10,8 +10,6 @@ import type { HonoEnv } from '../env'
 
 import { USER_STATUS } from '../../shared/contract/enums'
 
-export { USER_STATUS }
-
 export const sessionAuth = createMiddleware<HonoEnv>(async (c, next) => {
   const authorization = c.req.header('authorization')
   if (authorization) {

@@ -13,13 +13,13 @@
 import type { BackgroundCtx } from '../cache/versioned'
 import type { UpstreamError } from '../providers/types'
 import type { Settings } from '../settings/store'
-import { CHANNEL_STATUS } from '../../durable-objects/channel-health'
 import { channelDisabled, strikeKey } from '../channels/status'
 import { isFrozen, reportFailure, strikeChannel } from '../channels/health'
 import { keyFreezeName } from '../channels/key-pool'
 import type { FailureDecision } from '../channels/retry-policy'
 import { routingSnapshot } from '../channels/routing-table'
 import type { PoolKey, RoutedChannel } from '../channels/types'
+import { CHANNEL_STATUS } from '../../shared/contract/enums'
 
 export interface AttemptFailure {
   channel: RoutedChannel

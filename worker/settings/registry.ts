@@ -6,8 +6,6 @@
  */
 import { OPTION_META, type OptionKey, type OptionKind, type OptionMeta } from '../../shared/contract/settings'
 
-export type { OptionKey } from '../../shared/contract/settings'
-
 export interface OptionDef {
   kind: OptionKind
   default: string

@@ -10,8 +10,9 @@ import { Snapshot, type BackgroundCtx } from '../cache/versioned'
 import { badRequest } from '../lib/errors'
 import { randomString } from '../lib/crypto'
 import { checkOptionValue, isOptionKey } from '../../shared/contract/option-checks'
-import { OPTIONS, OPTION_KEYS, type OptionKey } from './registry'
+import { OPTIONS, OPTION_KEYS } from './registry'
 import type { OptionItem } from '../../shared/contract/settings'
+import type { OptionKey } from '../../shared/contract/settings'
 
 export class Settings {
   constructor(readonly raw: Readonly<Record<OptionKey, string>>) {}

@@ -10,7 +10,6 @@ import { createDb } from '../../db/client'
 import { users } from '../../db/schema'
 import { publicRoute, userRoute } from '../../middleware/access'
 import { criticalRateLimit } from '../../middleware/rate-limit'
-import { USER_STATUS } from '../../middleware/session-auth'
 import { turnstile } from '../../middleware/turnstile'
 import { ApiError, badRequest, conflict } from '../../lib/errors'
 import { hashPassword, randomString } from '../../lib/crypto'
@@ -29,6 +28,7 @@ import { notifyPasswordChanged } from '../../mail/password-notice'
 import { consumeResetToken, issueResetToken, RESET_TTL_SECONDS } from '../../mail/password-reset'
 import { siteBaseUrl } from '../../settings/site-url'
 import { passwordResetMail, verificationMail } from '../../mail/templates'
+import { USER_STATUS } from '../../../shared/contract/enums'
 
 const email = z.email('must be a valid email').max(254, 'is too long')
 const verificationQuery = z.object({ email, purpose: z.enum(['register', 'bind']).default('register') })

@@ -15,7 +15,6 @@ import { badRequest, forbidden, unauthorized } from '../../lib/errors'
 import { ok } from '../../lib/respond'
 import { validate } from '../../lib/validate'
 import { getSettings, type Settings } from '../../settings/store'
-import type { OptionKey } from '../../settings/registry'
 import type { HonoEnv } from '../../env'
 import { siteBaseUrl } from '../../settings/site-url'
 import { BINDING_LABEL, type ExternalIdentity, type Provider } from './accounts'
@@ -27,6 +26,7 @@ import { githubIdentity } from './providers/github'
 import { larkIdentity } from './providers/lark'
 import { oidcAuthorizationUrl, oidcIdentity } from './providers/oidc'
 import { wechatIdentity } from './providers/wechat'
+import type { OptionKey } from '../../../shared/contract/settings'
 
 const ENABLED_SETTING: Record<Provider, OptionKey> = {
   github: 'GitHubOAuthEnabled',

@@ -27,10 +27,10 @@ import { consumeSecret, putSecret } from '../../lib/single-use'
 import { siteBaseUrl } from '../../settings/site-url'
 import { nowSeconds } from '../../lib/time'
 import { getSettings, getTokenSecret } from '../../settings/store'
-import { USER_STATUS } from '../../middleware/session-auth'
 import type { HonoEnv } from '../../env'
 import type { PasskeyView } from '../../../shared/contract/passkeys'
 import { getUser } from '../../accounts/users'
+import { USER_STATUS } from '../../../shared/contract/enums'
 
 export const CHALLENGE_TTL_SECONDS = 300
 /** Passkeys one account may hold. */

@@ -4,8 +4,7 @@
  * row they outrank (shared/rank), with the channel, the owner and the upstream task id.
  */
 import { z } from 'zod'
-import { type SessionUser } from '../../env'
-import type { Page } from '../../lib/respond'
+import type { SessionUser } from '../../env'
 import { getRoutingTable } from '../../channels/routing-table'
 import { refreshMjTasks, type MjRow } from '../../tasks/midjourney/mj-store'
 import { scrubData, type TaskRow } from '../../tasks/suno/suno-store'
@@ -13,6 +12,7 @@ import { claimListRefresh, refreshTaskRows } from '../../tasks/task-rows'
 import type { BackgroundCtx } from '../../cache/versioned'
 import type { ImageRewrite } from '../../tasks/task-images'
 import { ROLE } from '../../../shared/contract/enums'
+import type { Page } from '../../../shared/contract/paging'
 
 const STATUS = z.enum(['NOT_START', 'SUBMITTED', 'QUEUED', 'IN_PROGRESS', 'MODAL', 'FAILURE', 'SUCCESS', 'UNKNOWN'])
 const common = {

@@ -5,7 +5,6 @@
  * SHA-256 sign/verify in base64, AES-256-GCM decryption (WeChat Pay notify), MD5 (Epay) and the
  * sorted `k=v&…` string that Epay and Alipay sign.
  */
-import { safeEqual } from '../../lib/crypto'
 
 const enc = new TextEncoder()
 const RSA = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' } as const
@@ -225,5 +224,3 @@ export function sortedQuery(params: Record<string, string | undefined>, skip: st
     .map((k) => `${k}=${params[k]}`)
     .join('&')
 }
-
-export { safeEqual }

@@ -9,8 +9,6 @@ import type { z } from 'zod'
 import type { PaymentCurrency } from '../../../shared/contract/payment-amount'
 import type { ConfigField, GatewayType } from '../../../shared/contract/payments'
 
-export type { ConfigField, GatewayType } from '../../../shared/contract/payments'
-
 export interface PayInput {
   tradeNo: string
   /** What to charge, in cents (fen) of `currency`. */

@@ -12,7 +12,8 @@ import { api, isApiError } from '@/lib/api-client'
 import { notify } from '@/lib/notify'
 import { authStore, type UserProfile } from '@/stores/auth-store'
 import { siteInfoQueryOptions, type SiteInfo } from '@/features/site/api'
-import { isSecondFactorChallenge, markSecondFactorPending, type SecondFactorChallenge } from './second-factor'
+import { isSecondFactorChallenge, markSecondFactorPending } from './second-factor'
+import type { SecondFactorChallenge } from '@contract/two-factor'
 
 export const selfQueryOptions = queryOptions({
   queryKey: ['user', 'self'],

@@ -18,8 +18,6 @@ import { api, isApiError } from '@/lib/api-client'
 import { passkeyAssertion } from '@/lib/webauthn'
 import type { UserProfile } from '@/stores/auth-store'
 
-export type { SecondFactorChallenge }
-
 const KEY = 'pending_2fa'
 const PENDING_MS = 5 * 60 * 1000
 

@@ -12,8 +12,6 @@ import { notify } from '@/lib/notify'
 import type { BalanceRefreshSummary, Channel, ChannelBalance, ChannelKeyMode, ChannelTagResult, ChannelTestResult, ChannelType } from '@contract/channels'
 import type { Page } from '@contract/paging'
 
-export type { Channel, ChannelType }
-
 export interface ChannelListSearch {
   p?: number
   page_size?: number

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { ChannelType } from './api'
 import { channelFormDefaults, channelFormSchema } from './schema'
+import type { ChannelType } from '@contract/channels'
 
 const openai: ChannelType = {
   id: 1,

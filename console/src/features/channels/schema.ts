@@ -7,9 +7,10 @@
  * Messages are i18n keys.
  */
 import { z } from 'zod'
-import type { Channel, ChannelBody, ChannelType } from './api'
+import type { ChannelBody } from './api'
 import { keyFormatProblem } from './key-format'
 import { splitList } from './options'
+import type { Channel, ChannelType } from '@contract/channels'
 
 /** URL search of the list (validated by the route): paging, sort, filters and the by-tag view. */
 export interface ChannelsSearch {

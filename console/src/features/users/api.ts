@@ -14,7 +14,6 @@ import type { AdminUser, SignInMethod, SignInMethodType } from '@contract/users'
 import type { AdminTwoFactorView } from '@contract/two-factor'
 import type { LimitValues } from '@/lib/limits-form'
 
-export type { AdminUser }
 export type UserListSearch = ListSearch
 
 export type ManageAction = 'enable' | 'disable' | 'delete' | 'promote' | 'demote'

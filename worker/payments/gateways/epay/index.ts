@@ -7,8 +7,9 @@
  */
 import { z } from 'zod'
 import { centsToDecimal, decimalToCents } from '../../../../shared/contract/payment-amount'
-import { md5Hex, safeEqual, sortedQuery } from '../crypto'
+import { md5Hex, sortedQuery } from '../crypto'
 import type { Gateway, NotifyRequest } from '../types'
+import { safeEqual } from '../../../lib/crypto'
 
 export const EPAY_PAY_TYPES = ['', 'alipay', 'wxpay', 'qqpay', 'bank', 'jdpay', 'paypal', 'usdt'] as const
 

@@ -16,11 +16,12 @@ import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip
 import { timestamp2string } from '@/lib/format'
 import { notify } from '@/lib/notify'
 import { cn } from '@/lib/utils'
-import { usePatchChannel, useRefreshBalance, useTestChannel, type Channel } from '../api'
+import { usePatchChannel, useRefreshBalance, useTestChannel } from '../api'
 import { statusMeta } from '../options'
 import { inlineNumberValid } from '../schema'
 import { useChannelsDialog } from './channels-provider'
 import { CHANNEL_STATUS } from '@contract/enums'
+import type { Channel } from '@contract/channels'
 
 export function StatusCell({ row }: { row: Channel }) {
   const { t } = useTranslation('channels')

@@ -10,10 +10,10 @@ import { Tag } from 'lucide-react'
 import { Badge } from '@/components/ui/badge'
 import { DataTableColumnHeader, selectionColumn } from '@/components/data-table'
 import { renderQuota } from '@/lib/format'
-import type { Channel, ChannelType } from '../api'
 import { splitList } from '../options'
 import { BalanceCell, InlineNumberCell, ResponseTimeCell, StatusCell, TestTimeCell } from './channels-cells'
 import { ChannelsRowActions } from './channels-row-actions'
+import type { Channel, ChannelType } from '@contract/channels'
 
 interface ColumnOptions {
   t: TFunction<'channels'>

@@ -14,9 +14,10 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@
 import { TagInput } from '@/components/tag-input'
 import { isApiError } from '@/lib/api-client'
 import { notify } from '@/lib/notify'
-import { useProviderModels, type ChannelType } from '../api'
+import { useProviderModels } from '../api'
 import { isChatModel } from '../options'
 import type { ChannelFormValues } from '../schema'
+import type { ChannelType } from '@contract/channels'
 
 /** `channelId`: a saved channel; with the key left empty the server asks the supplier with the stored key. */
 export function ChannelsModelsField({ form, type, channelId }: { form: UseFormReturn<ChannelFormValues>; type: ChannelType | undefined; channelId?: number }) {

@@ -21,13 +21,14 @@ import { Skeleton } from '@/components/ui/skeleton'
 import { InputField, SwitchField, TextareaField } from '@/components/form-fields'
 import { TagInput } from '@/components/tag-input'
 import { applyFieldErrors } from '@/lib/handle-error'
-import { channelQueryOptions, channelTypesQueryOptions, groupsQueryOptions, useCreateChannel, useUpdateChannel, type Channel, type ChannelType } from '../api'
+import { channelQueryOptions, channelTypesQueryOptions, groupsQueryOptions, useCreateChannel, useUpdateChannel } from '../api'
 import { keysOf } from '../key-format'
 import { AZURE_TYPE } from '../options'
 import { channelBody, channelFormDefaults, channelFormSchema, type ChannelFormValues } from '../schema'
 import { ChannelsHealth } from './channels-health'
 import { ChannelsModelsField, ChannelsTestModelField } from './channels-models-field'
 import { ChannelsPluginField } from './channels-plugin-field'
+import type { Channel, ChannelType } from '@contract/channels'
 
 interface SheetProps {
   open: boolean

@@ -6,8 +6,8 @@
  * clears its selection.
  */
 import { createContext, useContext, useMemo, useState, type ReactNode } from 'react'
-import type { Channel } from '../api'
 import type { ChannelFormValues } from '../schema'
+import type { Channel } from '@contract/channels'
 
 export type ChannelsDialog =
   | { kind: 'create'; preset?: Partial<ChannelFormValues> }

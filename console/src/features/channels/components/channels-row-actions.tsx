@@ -3,8 +3,9 @@ import { Copy, MoreHorizontal, Pencil, Timer, Trash2 } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/ui/button'
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuSeparator, DropdownMenuTrigger } from '@/components/ui/dropdown-menu'
-import { useCopyChannel, type Channel } from '../api'
+import { useCopyChannel } from '../api'
 import { useChannelsDialog } from './channels-provider'
+import type { Channel } from '@contract/channels'
 
 export function ChannelsRowActions({ row }: { row: Channel }) {
   const { t } = useTranslation('channels')

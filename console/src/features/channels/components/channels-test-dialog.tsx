@@ -9,8 +9,9 @@ import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { Label } from '@/components/ui/label'
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select'
-import { useTestChannel, type Channel } from '../api'
+import { useTestChannel } from '../api'
 import { isChatModel, splitList } from '../options'
+import type { Channel } from '@contract/channels'
 
 interface TestDialogProps {
   open: boolean

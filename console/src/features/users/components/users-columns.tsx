@@ -10,9 +10,9 @@ import { Badge } from '@/components/ui/badge'
 import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip'
 import { DataTableColumnHeader } from '@/components/data-table'
 import { renderQuota, timestamp2string } from '@/lib/format'
-import type { AdminUser } from '../api'
 import { RoleBadge, StatusBadge } from './users-badges'
 import { UsersRowActions } from './users-row-actions'
+import type { AdminUser } from '@contract/users'
 
 /** Date over time, to keep the table narrow. */
 function TimeCell({ seconds }: { seconds: number }) {

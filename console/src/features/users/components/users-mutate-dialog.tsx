@@ -17,12 +17,13 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@
 import { InputField, PasswordField } from '@/components/form-fields'
 import { displayInCurrency, inputToQuota, quotaPerUnit, quotaToInput } from '@/lib/format'
 import { applyFieldErrors } from '@/lib/handle-error'
-import { groupsQueryOptions, useCreateUser, useUpdateUser, type AdminUser } from '../api'
+import { groupsQueryOptions, useCreateUser, useUpdateUser } from '../api'
 import { userFormSchema, type UserFormValues } from '../schema'
 import { limitsBody, limitsDefaults, type LimitValues } from '@/lib/limits-form'
 import { TokenLimitsFields } from '@/features/tokens/components/token-limits-fields'
 import { UsersSignInMethods } from './users-sign-in-methods'
 import { UsersTwoFactor } from './users-two-factor'
+import type { AdminUser } from '@contract/users'
 
 interface Props {
   open: boolean

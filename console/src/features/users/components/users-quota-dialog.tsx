@@ -14,8 +14,9 @@ import { Tabs, TabsList, TabsTrigger } from '@/components/ui/tabs'
 import { InputField } from '@/components/form-fields'
 import { displayInCurrency, inputToQuota, renderQuota } from '@/lib/format'
 import { applyFieldErrors } from '@/lib/handle-error'
-import { useChangeQuota, type AdminUser } from '../api'
+import { useChangeQuota } from '../api'
 import { quotaChangeSchema, type QuotaChangeValues } from '../schema'
+import type { AdminUser } from '@contract/users'
 
 interface Props {
   open: boolean

@@ -7,9 +7,10 @@ import { useTranslation } from 'react-i18next'
 import { RowAction, RowActionsMenu } from '@/components/row-actions-menu'
 import { DropdownMenuSeparator } from '@/components/ui/dropdown-menu'
 import { useAuthUser } from '@/stores/auth-store'
-import { useManageUser, type AdminUser, type ManageAction } from '../api'
+import { useManageUser, type ManageAction } from '../api'
 import { canManage, manageActions } from '../options'
 import { useUsersDialog } from './users-provider'
+import type { AdminUser } from '@contract/users'
 
 const ICONS: Record<ManageAction, LucideIcon> = {
   enable: CircleCheck,

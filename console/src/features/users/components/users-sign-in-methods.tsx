@@ -12,8 +12,9 @@ import { Button } from '@/components/ui/button'
 import { Skeleton } from '@/components/ui/skeleton'
 import { ConfirmDialog } from '@/components/confirm-dialog'
 import { BINDING_ICONS } from '@/features/oauth/components/provider-icons'
-import { signInMethodsQueryOptions, useAdminUnbind, type AdminUser } from '../api'
+import { signInMethodsQueryOptions, useAdminUnbind } from '../api'
 import type { SignInMethodType } from '@contract/users'
+import type { AdminUser } from '@contract/users'
 
 export function UsersSignInMethods({ row }: { row: AdminUser }) {
   const { t } = useTranslation('users')
