@@ -1,7 +1,8 @@
 /**
  * Worker entry: the Hono app for HTTP, the cron dispatcher, and the Durable Object classes.
- * Under a BASE_PATH the prefix comes off first (lib/base-path.ts). Paths that are not the gateway's go to the static assets (on Cloudflare `run_worker_first` never
- * sends them here; under `npm start` the Worker is the whole server — see lib/self-hosted.ts).
+ * Under a BASE_PATH the prefix comes off first (lib/base-path.ts). Paths that are not the gateway's
+ * go to the static assets (on Cloudflare `run_worker_first` never sends them here; under `npm start`
+ * the Worker is the whole server — see lib/self-hosted.ts).
  */
 import { withEnv } from 'cloudflare:workers'
 import { app } from './app'
