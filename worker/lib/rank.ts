@@ -5,7 +5,7 @@
  */
 import { sql, type SQL } from 'drizzle-orm'
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core'
-import { type SessionUser } from '../env'
+import type { SessionUser } from '../env'
 import { forbidden } from './errors'
 import { ROLE } from '../../shared/contract/enums'
 

@@ -8,7 +8,7 @@
 import { createMiddleware } from 'hono/factory'
 import type { MiddlewareHandler } from 'hono'
 import { forbidden, unauthorized } from '../lib/errors'
-import { type HonoEnv } from '../env'
+import type { HonoEnv } from '../env'
 import { assertAdminSecondFactor } from '../admin/two-factor/policy'
 import { ROLE, type Role } from '../../shared/contract/enums'
 

@@ -8,7 +8,7 @@
  * unchanged, never the key).
  */
 import { ApiError } from '../../lib/errors'
-import { type SessionUser } from '../../env'
+import type { SessionUser } from '../../env'
 import { auditLog } from '../../logs/audit-log'
 import type { Channel } from '../../db/schema'
 import type { ChannelInfo } from '../../providers/types'

@@ -7,7 +7,7 @@
 import type { Context } from 'hono'
 import { ApiError } from '../../lib/errors'
 import { getSettings } from '../../settings/store'
-import { type HonoEnv, type SessionUser } from '../../env'
+import type { HonoEnv, SessionUser } from '../../env'
 import { secondFactorRequired } from './second-factor'
 import { ROLE } from '../../../shared/contract/enums'
 
