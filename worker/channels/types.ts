@@ -3,7 +3,7 @@
  * one key of a channel's key pool. They live apart from routing-table.ts and key-pool.ts, so the
  * key pool needs nothing from the routing table (the two used to import each other).
  */
-import type { ChannelPlugin } from '../../shared/contract/channel-plugins'
+import type { ChannelInfo } from '../providers/types'
 
 export type KeyMode = 'batch' | 'pool'
 
@@ -13,13 +13,8 @@ export interface PoolKey {
   hash: string
 }
 
-export interface RoutedChannel {
-  id: number
-  type: number
-  name: string
-  key: string
-  baseUrl: string
-  other: string
+/** The adapter's view of the channel (id, type, name, key, base URL, `other`, plugin) plus routing. */
+export interface RoutedChannel extends ChannelInfo {
   priority: number
   weight: number
   onlyChat: boolean
@@ -27,7 +22,6 @@ export interface RoutedChannel {
   modelMapping: Record<string, string>
   headers: Record<string, string>
   customParameter: Record<string, unknown>
-  plugin?: ChannelPlugin
   models: string[]
   /** Absent on channels built by hand (tests): a single key. */
   keyMode?: KeyMode
