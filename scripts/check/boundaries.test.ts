@@ -36,6 +36,7 @@ describe('import boundaries (biome noRestrictedImports)', () => {
     ['telegram ↛ admin', 'worker/telegram/probe.ts', "import { x } from '../admin/users/users.service'\nexport const y = x\n", 'never import the admin API'],
     ['payments ↛ admin', 'worker/payments/probe.ts', "import { x } from '../admin/shared/limit-fields'\nexport const y = x\n", 'never import the admin API'],
     ['middleware ↛ admin', 'worker/middleware/probe.ts', "import { x } from '../admin/auth/setup-gate'\nexport const y = x\n", 'never import the admin API'],
+    ['middleware ↛ 2FA routes', 'worker/middleware/probe.ts', "import { x } from '../admin/two-factor/policy'\nexport const y = x\n", 'never import the admin API'],
     ['cron ↛ admin', 'worker/cron/probe.ts', "import { x } from '../admin/logs/logs.service'\nexport const y = x\n", 'never import the admin API'],
     ['kernel ↛ relay', 'worker/billing/probe.ts', "import { x } from '../relay/relay-money'\nexport const y = x\n", 'never imports a surface'],
     ['kernel ↛ middleware', 'worker/access/probe.ts', "import { x } from '../middleware/rate-limit'\nexport const y = x\n", 'never imports a surface'],

@@ -1,7 +1,7 @@
 /**
  * Role enforcement for /api. Every route declares its minimum role with `access(ROLE.X)`;
  * the middleware answers 401 to anonymous callers and 403 to lower roles, and on admin routes
- * applies the Require2FAForAdmins policy (admin/two-factor/policy.ts). The role is attached to
+ * applies the Require2FAForAdmins policy (accounts/two-factor-policy.ts). The role is attached to
  * the middleware function so the authorization test can walk the route table and prove that every
  * /api route declared one.
  */
@@ -9,7 +9,7 @@ import { createMiddleware } from 'hono/factory'
 import type { MiddlewareHandler } from 'hono'
 import { forbidden, unauthorized } from '../lib/errors'
 import type { HonoEnv } from '../env'
-import { assertAdminSecondFactor } from '../admin/two-factor/policy'
+import { assertAdminSecondFactor } from '../accounts/two-factor-policy'
 import { ROLE, type Role } from '../../shared/contract/enums'
 
 export const ACCESS_ROLE = Symbol('access-role')

@@ -9,7 +9,7 @@ import { setTestClockOffset } from '../../lib/clock'
 import { browserClient, setupRoot, signedInUser, type TestClient } from '../../test/client'
 import { createToken } from '../../test/factories'
 import { SoftAuthenticator } from '../../test/soft-authenticator'
-import { PENDING_COOKIE } from '../two-factor/second-factor'
+import { PENDING_COOKIE } from '../../accounts/second-factor'
 
 const ORIGIN = 'http://gateway.test'
 const PASSWORD = 'user-password-1'

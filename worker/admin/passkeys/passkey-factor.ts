@@ -1,6 +1,6 @@
 /**
  * A passkey as a second factor: finishing a pending sign-in after the password or an OAuth login
- * (two-factor/second-factor.ts), and confirming a step-up (auth/step-up.ts). The options name only
+ * (accounts/second-factor.ts), and confirming a step-up (auth/step-up.ts). The options name only
  * the account's own passkeys; the challenge is stored under the pending sign-in or the browser
  * session, bound to the account, and used up by the first answer. An assertion that fails for any
  * reason (expired, foreign, bad signature, replayed) is a wrong answer, counted like a wrong code.

@@ -23,7 +23,7 @@ import { idParam, validate } from '../../lib/validate'
 import type { HonoEnv } from '../../env'
 import { createSession, SESSION_COOKIE } from '../../accounts/session'
 import { getUser, profileOf } from '../../accounts/users'
-import { pendingSignIn, verifySecondFactor } from '../two-factor/second-factor'
+import { pendingSignIn, verifySecondFactor } from '../../accounts/second-factor'
 import { passkeyFactorOptions, stepUpScope, verifyPasskeyFactor } from './passkey-factor'
 import { assertionSchema, passkeyName, registerSchema } from './passkeys.schema'
 import {

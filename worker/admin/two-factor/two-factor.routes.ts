@@ -23,8 +23,8 @@ import { auditLog } from '../../logs/audit-log'
 import { assertRank } from '../../lib/rank'
 import { getUser } from '../../accounts/users'
 import type { AdminTwoFactorView } from '../../../shared/contract/two-factor'
-import { passkeyCount, removeSecondFactors, secondFactorMethods, verifySecondFactor } from './second-factor'
-import { confirmSetup, newBackupCodes, removeTwoFactor, startSetup, twoFactorEnabled, twoFactorStatus, useSecondFactorCode } from './two-factor.store'
+import { passkeyCount, removeSecondFactors, secondFactorMethods, verifySecondFactor } from '../../accounts/second-factor'
+import { confirmSetup, newBackupCodes, removeTwoFactor, startSetup, twoFactorEnabled, twoFactorStatus, useSecondFactorCode } from '../../accounts/two-factor.store'
 
 registerStepUpVerifier('totp', async (c, userId) =>
   (await twoFactorEnabled(c.env, userId)) ? async (proof) => 'code' in proof && useSecondFactorCode(c.env, userId, proof.code) : undefined

@@ -10,7 +10,7 @@ import { configureTestSmtp, mailsTo, uniqueEmail } from '../../test/test-smtp'
 import { totpCode } from '../../lib/totp'
 import { setTestClockOffset } from '../../lib/clock'
 import { createToken } from '../../test/factories'
-import { PENDING_COOKIE } from './second-factor'
+import { PENDING_COOKIE } from '../../accounts/second-factor'
 
 const PASSWORD = 'user-password-1'
 const code = (secret: string, offsetMs = 0) => totpCode(secret, Date.now() + offsetMs)

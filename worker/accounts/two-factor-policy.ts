@@ -5,11 +5,11 @@
  * and the console sends them to the profile on that code. Checked by access() for admin routes only.
  */
 import type { Context } from 'hono'
-import { ApiError } from '../../lib/errors'
-import { getSettings } from '../../settings/store'
-import type { HonoEnv, SessionUser } from '../../env'
+import { ApiError } from '../lib/errors'
+import { getSettings } from '../settings/store'
+import type { HonoEnv, SessionUser } from '../env'
 import { secondFactorRequired } from './second-factor'
-import { ROLE } from '../../../shared/contract/enums'
+import { ROLE } from '../../shared/contract/enums'
 
 export const SETUP_REQUIRED_CODE = '2fa_setup_required'
 

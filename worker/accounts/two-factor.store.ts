@@ -6,15 +6,15 @@
  * Backup codes imported from new-api (`XXXX-XXXX`, stored as its bcrypt hash) are accepted too.
  */
 import { and, count, eq, like, sql } from 'drizzle-orm'
-import { createDb } from '../../db/client'
-import { twoFactor, twoFactorBackupCodes } from '../../db/schema'
-import { seal, unseal } from '../../cache/seal'
-import { randomString, sha256Hex } from '../../lib/crypto'
-import { ApiError } from '../../lib/errors'
-import { clockNow } from '../../lib/clock'
-import { nowSeconds } from '../../lib/time'
-import { matchTotp, newTotpSecret } from '../../lib/totp'
-import { isBcryptHash, verifyBcrypt } from '../../accounts/legacy-password'
+import { createDb } from '../db/client'
+import { twoFactor, twoFactorBackupCodes } from '../db/schema'
+import { seal, unseal } from '../cache/seal'
+import { randomString, sha256Hex } from '../lib/crypto'
+import { ApiError } from '../lib/errors'
+import { clockNow } from '../lib/clock'
+import { nowSeconds } from '../lib/time'
+import { matchTotp, newTotpSecret } from '../lib/totp'
+import { isBcryptHash, verifyBcrypt } from './legacy-password'
 
 export const BACKUP_CODE_COUNT = 10
 

@@ -3,30 +3,30 @@
  * account has a second factor, `signIn` issues no session: it stores a pending sign-in for five
  * minutes under the SHA-256 of a random id held in an HttpOnly cookie (so it is bound to this
  * browser) and answers `{require_2fa: true, methods}` (the account's factors: a TOTP code, a
- * passkey, or both). `verifySecondFactor` runs a checker (a TOTP or backup code, two-factor.routes.ts;
- * a passkey assertion, passkeys/passkey-factor.ts) against the pending account: success
+ * passkey, or both). `verifySecondFactor` runs a checker (a TOTP or backup code, admin/two-factor/two-factor.routes.ts;
+ * a passkey assertion, admin/passkeys/passkey-factor.ts) against the pending account: success
  * takes the pending sign-in and issues the session, each failure counts, and the fifth one ends it
  * (the user signs in again). Failures also count toward the account's sign-in lock (login-guard.ts).
  */
 import type { Context } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import { count, eq } from 'drizzle-orm'
-import { createDb } from '../../db/client'
-import { passkeys, users, type User } from '../../db/schema'
-import { randomString, sha256Hex } from '../../lib/crypto'
-import { badRequest, forbidden, tooManyRequests, unauthorized } from '../../lib/errors'
-import { ok } from '../../lib/respond'
-import { consumeSecret, countWrongGuess, peekGuessable, putSecret } from '../../lib/single-use'
-import { nowSeconds } from '../../lib/time'
-import { clientIp } from '../../lib/client-ip'
-import { USER_STATUS } from '../../../shared/contract/enums'
-import type { HonoEnv } from '../../env'
-import type { SecondFactorMethod } from '../../../shared/contract/two-factor'
-import { createSession } from '../../accounts/session'
-import { assertLoginNotLocked, recordLoginFailure } from '../../accounts/login-guard'
-import { getUser, profileOf } from '../../accounts/users'
+import { createDb } from '../db/client'
+import { passkeys, users, type User } from '../db/schema'
+import { randomString, sha256Hex } from '../lib/crypto'
+import { badRequest, forbidden, tooManyRequests, unauthorized } from '../lib/errors'
+import { ok } from '../lib/respond'
+import { consumeSecret, countWrongGuess, peekGuessable, putSecret } from '../lib/single-use'
+import { nowSeconds } from '../lib/time'
+import { clientIp } from '../lib/client-ip'
+import { USER_STATUS } from '../../shared/contract/enums'
+import type { HonoEnv } from '../env'
+import type { SecondFactorMethod } from '../../shared/contract/two-factor'
+import { createSession } from './session'
+import { assertLoginNotLocked, recordLoginFailure } from './login-guard'
+import { getUser, profileOf } from './users'
 import { removeTwoFactor, twoFactorEnabled } from './two-factor.store'
-import { basePathOf } from '../../lib/base-path'
+import { basePathOf } from '../lib/base-path'
 
 export const PENDING_COOKIE = 'pending_2fa'
 export const PENDING_TTL_SECONDS = 5 * 60
