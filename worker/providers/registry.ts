@@ -9,17 +9,15 @@ import { azureAdapter } from './azure/adapter'
 import { anthropicAdapter } from './anthropic/adapter'
 import { geminiAdapter } from './gemini/adapter'
 import { bedrockAdapter } from './bedrock/adapter'
-import { bedrockKeyProblem } from './bedrock/key'
-import { ZHIPU_BASE_URL, zhipuAdapter, zhipuKeyProblem } from './zhipu/adapter'
-import { HUNYUAN_BASE_URL, hunyuanAdapter, hunyuanKeyProblem } from './hunyuan/adapter'
+import { ZHIPU_BASE_URL, zhipuAdapter } from './zhipu/adapter'
+import { HUNYUAN_BASE_URL, hunyuanAdapter } from './hunyuan/adapter'
 import { vertexAdapter } from './vertex/adapter'
 import { COHERE_BASE_URL, cohereAdapter } from './cohere/adapter'
-import { CLOUDFLARE_API, cloudflareAdapter, cloudflareKeyProblem } from './cloudflare/adapter'
+import { CLOUDFLARE_API, cloudflareAdapter } from './cloudflare/adapter'
 import { SPARK_BASE_URL, xunfeiAdapter } from './xunfei/adapter'
 import { baiduAdapter, QIANFAN_V2_URL } from './baidu/adapter'
 import { COZE_BASE_URL, cozeAdapter } from './coze/adapter'
 import { azureSpeechAdapter } from './azure-speech/adapter'
-import { serviceAccountProblem } from './vertex/token'
 import type { BalanceQuery } from './balance'
 import { COMPATIBLE_PRESETS } from './compatible/presets'
 import { ASYNC_TASK_TYPES } from './async-task/types'
@@ -40,8 +38,6 @@ export interface ChannelType {
   models: string[]
   /** Chat features beyond plain chat (the operations come from `adapter.supports`). */
   features?: Feature[]
-  /** Why a key cannot work for this type (undefined = plausible); checked on save, per line. */
-  keyProblem?: (key: string) => string | undefined
   /** The supplier cannot fetch image URLs in prompts itself: the gateway sends them inline (relay/prompt-images.ts). */
   inlineImages?: boolean
 }
@@ -91,7 +87,6 @@ const TRANSLATED: ChannelTypeEntry[] = [
     defaultBaseUrl: 'https://bedrock-runtime.{region}.amazonaws.com',
     keyHint: 'Region|AccessKeyID|SecretAccessKey[|SessionToken] or Region|BedrockAPIKey',
     baseUrlHint: 'https://bedrock-runtime.{region}.amazonaws.com (the region comes from the key)',
-    keyProblem: bedrockKeyProblem,
     models: [
       'anthropic.claude-3-5-haiku-20241022-v1:0',
       'us.anthropic.claude-sonnet-4-20250514-v1:0',
@@ -111,7 +106,6 @@ const TRANSLATED: ChannelTypeEntry[] = [
     defaultBaseUrl: ZHIPU_BASE_URL,
     keyHint: 'id.secret (sent as a signed JWT)',
     baseUrlHint: `${ZHIPU_BASE_URL} (the /v4 paths are appended)`,
-    keyProblem: zhipuKeyProblem,
     models: ['glm-4-plus', 'glm-4-air', 'glm-4-flash', 'glm-4v-plus', 'glm-z1-air', 'embedding-3', 'cogview-3-plus'],
     features: ['stream', 'tools', 'vision'],
   },
@@ -122,7 +116,6 @@ const TRANSLATED: ChannelTypeEntry[] = [
     keyHint: 'SecretId|SecretKey (TC3-HMAC-SHA256 signed)',
     baseUrlHint: HUNYUAN_BASE_URL,
     otherHint: 'Region (optional), e.g. ap-guangzhou',
-    keyProblem: hunyuanKeyProblem,
     models: ['hunyuan-turbos-latest', 'hunyuan-turbo', 'hunyuan-large', 'hunyuan-standard', 'hunyuan-lite', 'hunyuan-vision', 'hunyuan-functioncall'],
     features: ['stream', 'tools', 'vision'],
   },
@@ -134,7 +127,6 @@ const TRANSLATED: ChannelTypeEntry[] = [
     keyHint: 'The service-account JSON file (its private key signs the OAuth token request)',
     baseUrlHint: 'https://{region}-aiplatform.googleapis.com (region "global": https://aiplatform.googleapis.com)',
     otherHint: "Region|ProjectID, e.g. us-central1|my-project (project defaults to the service account's)",
-    keyProblem: serviceAccountProblem,
     models: ['gemini-2.5-pro', 'gemini-2.5-flash', 'gemini-2.0-flash', 'claude-sonnet-4@20250514', 'claude-3-5-haiku@20241022', 'claude-opus-4-1@20250805'],
     features: ['stream', 'tools', 'vision'],
   },
@@ -153,7 +145,6 @@ const TRANSLATED: ChannelTypeEntry[] = [
     defaultBaseUrl: CLOUDFLARE_API,
     keyHint: 'ACCOUNT_ID|API_TOKEN',
     baseUrlHint: `${CLOUDFLARE_API} (the /accounts/{id}/ai/v1 paths are appended)`,
-    keyProblem: cloudflareKeyProblem,
     models: ['@cf/meta/llama-3.3-70b-instruct-fp8-fast', '@cf/meta/llama-3.1-8b-instruct', '@cf/qwen/qwq-32b', '@cf/baai/bge-m3'],
     features: ['stream', 'tools'],
   },

@@ -8,6 +8,7 @@ import { z } from 'zod'
 import { channelType } from '../../providers/registry'
 import { pluginParams, pluginText } from './channel-plugin.schema'
 import { CHANNEL_STATUS } from '../../../shared/contract/enums'
+import { jsonKey, keyFieldProblem, keyProblemText } from '../../../shared/contract/key-format'
 
 const list = (label: string) =>
   z
@@ -84,28 +85,10 @@ function baseUrlRequired(v: { type: number; base_url: string }, ctx: z.Refinemen
   if (type && !type.defaultBaseUrl && !v.base_url) ctx.addIssue({ code: 'custom', path: ['base_url'], message: 'Base URL is required for this channel type' })
 }
 
-/** A JSON key (the Vertex AI service account) pasted over several lines, compacted to one line; undefined if not JSON. */
-function jsonKey(key: string): string | undefined {
-  if (!key.trim().startsWith('{')) return undefined
-  try {
-    return JSON.stringify(JSON.parse(key))
-  } catch {
-    return undefined
-  }
-}
-
 /** Each key (one per line in batch mode, or one JSON document) must have the type's format; an empty update key keeps the old one. */
 function keyFormat(v: { type: number; key: string }, ctx: z.RefinementCtx) {
-  const check = channelType(v.type)?.keyProblem
-  const json = jsonKey(v.key)
-  const keys = json
-    ? [json]
-    : v.key
-        .split('\n')
-        .map((k) => k.trim())
-        .filter(Boolean)
-  const problem = check && keys.map(check).find(Boolean)
-  if (problem) ctx.addIssue({ code: 'custom', path: ['key'], message: problem })
+  const problem = keyFieldProblem(v.type, v.key)
+  if (problem) ctx.addIssue({ code: 'custom', path: ['key'], message: keyProblemText[problem.code](problem.value) })
 }
 
 /** One JSON key stays one key (batch mode splits keys by line). */

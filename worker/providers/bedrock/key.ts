@@ -1,17 +1,12 @@
 /** Bedrock channel keys: `Region|AccessKeyID|SecretAccessKey[|SessionToken]` (SigV4) or `Region|APIKey` (bearer). */
+import { keyProblemMessage } from '../../../shared/contract/key-format'
 
 export type BedrockCredentials =
   | { kind: 'sigv4'; region: string; accessKeyId: string; secretAccessKey: string; sessionToken?: string }
   | { kind: 'apiKey'; region: string; apiKey: string }
 
-/** Why a key cannot be a Bedrock key, or undefined when it can. */
-export function bedrockKeyProblem(key: string): string | undefined {
-  const parts = key.split('|').map((p) => p.trim())
-  if (parts.some((p) => p === '')) return 'Bedrock key parts must not be empty'
-  if (parts.length < 2 || parts.length > 4) return 'Bedrock key is Region|AccessKeyID|SecretAccessKey[|SessionToken] or Region|APIKey'
-  if (!/^[a-z]{2}(-gov)?-[a-z]+-\d$/.test(parts[0]!)) return `"${parts[0]}" is not an AWS region (e.g. us-east-1)`
-  return undefined
-}
+/** Why a key cannot be a Bedrock key, or undefined when it can (shared/contract/key-format.ts). */
+export const bedrockKeyProblem = (key: string) => keyProblemMessage(32, key)
 
 export function parseBedrockKey(key: string): BedrockCredentials {
   const problem = bedrockKeyProblem(key)

@@ -1,7 +1,6 @@
 /** Workers AI: account-scoped OpenAI-compatible URLs, the token, a proxy base URL, model search and the key check. */
 import { describe, expect, it } from 'vitest'
 import { channel, chatCall, jsonResponse } from '../../test/stream-harness'
-import { channelType } from '../registry'
 import { cloudflareAdapter, cloudflareKeyProblem } from './adapter'
 
 const ACCOUNT = '0123456789abcdef0123456789abcdef'
@@ -43,6 +42,5 @@ describe('Cloudflare Workers AI', () => {
     expect(cloudflareKeyProblem(`${ACCOUNT}|token`)).toBeUndefined()
     expect(cloudflareKeyProblem('token')).toBe('Workers AI key is ACCOUNT_ID|API_TOKEN')
     expect(cloudflareKeyProblem('acct|token')).toBe('The account id is 32 hexadecimal characters')
-    expect(channelType(35)?.keyProblem).toBe(cloudflareKeyProblem)
   })
 })

@@ -6,14 +6,11 @@
 import type { ProviderAdapter } from '../types'
 import { openAIBaseAdapter, openAIRequest, OPENAI_PATHS } from '../openai/adapter'
 import { joinUrl } from '../url'
+import { keyProblemMessage } from '../../../shared/contract/key-format'
 
 export const CLOUDFLARE_API = 'https://api.cloudflare.com/client/v4'
 
-export function cloudflareKeyProblem(key: string): string | undefined {
-  const parts = key.split('|').map((p) => p.trim())
-  if (parts.length !== 2 || !parts.every(Boolean)) return 'Workers AI key is ACCOUNT_ID|API_TOKEN'
-  return /^[0-9a-f]{32}$/i.test(parts[0]!) ? undefined : 'The account id is 32 hexadecimal characters'
-}
+export const cloudflareKeyProblem = (key: string) => keyProblemMessage(35, key)
 
 function parts(key: string): { account: string; token: string } {
   const problem = cloudflareKeyProblem(key)

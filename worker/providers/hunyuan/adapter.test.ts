@@ -1,9 +1,9 @@
 /** Hunyuan: the TC3 vector, request headers and PascalCase body, answers, 200-with-error, stream at every split. */
 import { describe, expect, it } from 'vitest'
 import { channel, chatCall, decodeSse, jsonResponse, runStream, SPLITS, stripVolatile } from '../../test/stream-harness'
-import { channelType } from '../registry'
 import { MalformedUpstreamError } from '../../lib/upstream-error'
 import { hunyuanAdapter, hunyuanKeyProblem } from './adapter'
+import { keyProblemMessage } from '../../../shared/contract/key-format'
 import { toHunyuanRequest } from './request'
 import { tc3Authorization } from './sign'
 import chat from './__fixtures__/chat.json?raw'
@@ -105,7 +105,7 @@ describe('Hunyuan request', () => {
   it('checks the key format', () => {
     expect(hunyuanKeyProblem('AKID|SK')).toBeUndefined()
     expect(hunyuanKeyProblem('AKID')).toBe('Hunyuan key is SecretId|SecretKey')
-    expect(channelType(40)?.keyProblem?.('a|b|c')).toBe('Hunyuan key is SecretId|SecretKey')
+    expect(keyProblemMessage(40, 'a|b|c')).toBe('Hunyuan key is SecretId|SecretKey')
   })
 })
 

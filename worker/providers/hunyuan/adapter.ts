@@ -9,14 +9,12 @@ import { MalformedUpstreamError, upstreamJson } from '../../lib/upstream-error'
 import { toHunyuanRequest } from './request'
 import { HunyuanStream, hunyuanError, toOpenAIChat } from './response'
 import { TC3_CONTENT_TYPE, tc3Authorization } from './sign'
+import { keyProblemMessage } from '../../../shared/contract/key-format'
 
 export const HUNYUAN_BASE_URL = 'https://hunyuan.tencentcloudapi.com'
 export const HUNYUAN_VERSION = '2023-09-01'
 
-export function hunyuanKeyProblem(key: string): string | undefined {
-  const parts = key.split('|').map((p) => p.trim())
-  return parts.length === 2 && parts.every(Boolean) ? undefined : 'Hunyuan key is SecretId|SecretKey'
-}
+export const hunyuanKeyProblem = (key: string) => keyProblemMessage(40, key)
 
 export const hunyuanAdapter: ProviderAdapter = {
   supports: (op) => op === 'chat',

@@ -5,6 +5,7 @@ import { channel, chatCall, jsonResponse, runStream, stripVolatile } from '../..
 import { channelType } from '../registry'
 import { createVertexAdapter, vertexAdapter, vertexLocation } from './adapter'
 import { CLOUD_PLATFORM_SCOPE, serviceAccountAssertion, serviceAccountProblem, tokenSource, type ServiceAccount } from './token'
+import { keyProblemMessage } from '../../../shared/contract/key-format'
 import geminiAnswer from '../gemini/__fixtures__/response.json?raw'
 import geminiStream from '../gemini/__fixtures__/stream-text.sse?raw'
 import claudeAnswer from '../anthropic/__fixtures__/message-text.json?raw'
@@ -135,6 +136,6 @@ describe('Vertex answers and streams', () => {
 
   it('is type 42 with a service-account key check', () => {
     expect(channelType(42)?.adapter).toBe(vertexAdapter)
-    expect(channelType(42)?.keyProblem?.('nope')).toBe('Vertex AI key is the service-account JSON file')
+    expect(keyProblemMessage(42, 'nope')).toBe('Vertex AI key is the service-account JSON file')
   })
 })

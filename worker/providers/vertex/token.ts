@@ -4,6 +4,7 @@
  * per service account until five minutes before it expires.
  */
 import { importPKCS8, SignJWT } from 'jose'
+import { keyProblemMessage } from '../../../shared/contract/key-format'
 
 export interface ServiceAccount {
   client_email: string
@@ -17,17 +18,8 @@ export const GOOGLE_TOKEN_URI = 'https://oauth2.googleapis.com/token'
 export const CLOUD_PLATFORM_SCOPE = 'https://www.googleapis.com/auth/cloud-platform'
 const REFRESH_MARGIN_S = 300
 
-/** Why a key cannot be a service-account JSON, or undefined. */
-export function serviceAccountProblem(key: string): string | undefined {
-  let sa: any
-  try {
-    sa = JSON.parse(key)
-  } catch {
-    return 'Vertex AI key is the service-account JSON file'
-  }
-  if (typeof sa?.client_email !== 'string' || typeof sa?.private_key !== 'string') return 'The service-account JSON needs client_email and private_key'
-  return undefined
-}
+/** Why a key cannot be a service-account JSON, or undefined (shared/contract/key-format.ts). */
+export const serviceAccountProblem = (key: string) => keyProblemMessage(42, key)
 
 export function parseServiceAccount(key: string): ServiceAccount {
   const problem = serviceAccountProblem(key)

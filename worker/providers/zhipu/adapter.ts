@@ -6,6 +6,7 @@ import type { ProviderAdapter } from '../types'
 import { openAIBaseAdapter, openAIRequest, OPENAI_PATHS, versionedPath } from '../openai/adapter'
 import { joinUrl } from '../url'
 import { cachedZhipuJwt, splitZhipuKey } from './jwt'
+import { keyProblemMessage } from '../../../shared/contract/key-format'
 
 export const ZHIPU_BASE_URL = 'https://open.bigmodel.cn/api/paas'
 
@@ -21,4 +22,4 @@ export const zhipuAdapter: ProviderAdapter = {
 }
 
 /** Why a key cannot be a Zhipu key (the console's format check). */
-export const zhipuKeyProblem = (key: string) => (splitZhipuKey(key) ? undefined : 'Zhipu key is id.secret (as shown in the Zhipu console)')
+export const zhipuKeyProblem = (key: string) => keyProblemMessage(16, key)

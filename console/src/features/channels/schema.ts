@@ -2,15 +2,15 @@
  * Channels page schemas: the URL search type of the list and the create/edit form:
  * name, type (one the gateway knows), key, models and groups required; base URL required for types without a default (trailing slash removed); model mapping, headers and extra
  * parameters must be JSON objects; a wildcard * only last and after some text; priority ≥ 0;
- * weight ≥ 1; proxy http(s)/socks5://host:port; the key format of signed types (key-format.ts);
+ * weight ≥ 1; proxy http(s)/socks5://host:port; the key format of signed types (shared/contract/key-format.ts);
  * key mode batch/pool; auto-disable overrides 0–100 failures within 0–86400 s (0 = the settings).
  * Messages are i18n keys.
  */
 import { z } from 'zod'
 import type { ChannelBody } from './api'
-import { keyFormatProblem } from './key-format'
 import { splitList } from './options'
 import type { Channel, ChannelType } from '@contract/channels'
+import { keyFieldProblem } from '@contract/key-format'
 
 /** URL search of the list (validated by the route): paging, sort, filters and the by-tag view. */
 export interface ChannelsSearch {
@@ -93,8 +93,8 @@ export function channelFormSchema(types: ChannelType[], edit = false) {
       } else if (!urls.every((u) => URL_LINE.test(u))) {
         ctx.addIssue({ code: 'custom', path: ['base_url'], message: 'channels:validation.baseUrl' })
       }
-      const keyProblem = v.key ? keyFormatProblem(Number(v.type), v.key) : undefined
-      if (keyProblem) ctx.addIssue({ code: 'custom', path: ['key'], message: keyProblem })
+      const keyProblem = v.key ? keyFieldProblem(Number(v.type), v.key) : undefined
+      if (keyProblem) ctx.addIssue({ code: 'custom', path: ['key'], message: `channels:validation.${keyProblem.code}` })
     })
 }
 export type ChannelFormValues = z.infer<ReturnType<typeof channelFormSchema>>

@@ -22,7 +22,7 @@ import { InputField, SwitchField, TextareaField } from '@/components/form-fields
 import { TagInput } from '@/components/tag-input'
 import { applyFieldErrors } from '@/lib/handle-error'
 import { channelQueryOptions, channelTypesQueryOptions, groupsQueryOptions, useCreateChannel, useUpdateChannel } from '../api'
-import { keysOf } from '../key-format'
+import { keysOf } from '@contract/key-format'
 import { AZURE_TYPE } from '../options'
 import { channelBody, channelFormDefaults, channelFormSchema, type ChannelFormValues } from '../schema'
 import { ChannelsHealth } from './channels-health'
