@@ -5,6 +5,7 @@
 import { Hono, type Context } from 'hono'
 import { secureHeaders } from 'hono/secure-headers'
 import { adminApp } from './admin/admin.routes'
+import { metricsScrapeApp } from './admin/metrics/scrape.routes'
 import { legacyBillingApp, relayApp } from './relay/relay.routes'
 import { geminiApp } from './relay/inbound/gemini/gemini.routes'
 import { createMjApp, MJ_MODE_PREFIXES } from './tasks/midjourney/mj.routes'
@@ -84,6 +85,7 @@ export function createApp() {
     return c.json({ success: true, message: '', data: { offset_ms: offset, now: Date.now() + offset } })
   })
   app.route('/api', adminApp)
+  app.route('/metrics', metricsScrapeApp)
   app.route('/v1', relayApp)
   app.route('/v1beta', geminiApp)
   app.route('/dashboard', legacyBillingApp)

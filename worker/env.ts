@@ -40,6 +40,11 @@ declare global {
      * so a DNS name that resolves to a loopback or private address fails. Unset on Cloudflare.
      */
     PUBLIC_NETWORK?: Fetcher
+    /**
+     * Optional Workers Analytics Engine dataset (the commented `[[analytics_engine_datasets]]` block of
+     * wrangler.toml): one data point per relay request (worker/lib/metrics/relay-metrics.ts).
+     */
+    METRICS_AE?: AnalyticsEngineDataset
   }
 }
 

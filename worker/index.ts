@@ -10,10 +10,12 @@ import { assetUnderBase, outsideBase, redirectToBase, routeUnderBase, stripBase 
 import { runScheduled } from './cron'
 import { withDelayedDurableObjects } from './lib/do-latency'
 import { config, type EnvConfig } from './lib/env'
+import { flushMetrics } from './lib/metrics/recorder'
 import { DRAIN_PATH, drain, isWorkerPath, pathOf, withKnownPeer } from './lib/self-hosted'
 
 export { ChannelHealth } from '../durable-objects/channel-health'
 export { ConfigVersion } from '../durable-objects/config-version'
+export { MetricsStore } from '../durable-objects/metrics-store'
 export { RateLimiter } from '../durable-objects/rate-limiter'
 export { TaskQueue } from './tasks/task-queue.do'
 export { TelegramPoller } from './telegram/poller.do'
@@ -51,6 +53,7 @@ export default {
     return app.fetch(request, env, ctx)
   },
   async scheduled(controller, env, ctx) {
-    ctx.waitUntil(runScheduled(controller, env))
+    // The jobs' metrics go to the MetricsStore at once: a cron isolate may serve nothing else.
+    ctx.waitUntil(runScheduled(controller, env).then(() => flushMetrics(env)))
   },
 } satisfies ExportedHandler<Env>

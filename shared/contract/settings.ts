@@ -134,6 +134,8 @@ export const OPTION_META = {
   ChatImageRequestProxy: url(),
   CFWorkerImageUrl: url(),
   CFWorkerImageKey: secret(),
+  /** Bearer token of GET /metrics (Prometheus); empty: the endpoint answers 404. */
+  MetricsToken: secret(),
   MjNotifyEnabled: b(false),
   /**
    * Midjourney result images as clients see them: 'off' (the upstream's own links), 'gateway'

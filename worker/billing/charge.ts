@@ -20,6 +20,7 @@ import type { RelayAuth } from '../access/token-auth'
 import { admitLocally, budgetOnly, checkLocally, hasLimits, localStatus, rateLimitHeaders, settleLocally, walletSaysFull } from '../access/token-limits'
 import { holdFromLease, type LeaseHold, type LeaseWallet, settleToLease } from './wallet-lease'
 import { LOG_TYPE } from '../../shared/contract/enums'
+import { metrics } from '../lib/metrics/recorder'
 
 /**
  * Requests this isolate serves from credit leases, per user, open now: MaxUserOpenRequests caps them
@@ -118,13 +119,20 @@ export interface SettleRequest {
   part?: ChargePart
 }
 
+/** Count a lease grant or report the wallet answered (refused ones apart). */
+function leaseEvent<R extends { ok: boolean }>(res: R, event: 'grant' | 'report'): R {
+  metrics.inc('gateway_wallet_lease_events_total', [res.ok ? event : `${event}_refused`])
+  return res
+}
+
 export class Charge {
   private stub: Wallet | undefined
   private parts = 0
   /** The lease's view of the wallet (most requests served from a lease never make a stub). */
   private readonly leaseWallet: LeaseWallet = {
-    lease: (input) => this.wallet.lease(input),
-    settleLease: (input) => this.wallet.settleLease(input),
+    // RPC results are thenables with pipelined fields; the lease code only awaits them.
+    lease: ((input) => this.wallet.lease(input).then((res) => leaseEvent(res, 'grant'))) as LeaseWallet['lease'],
+    settleLease: ((input) => this.wallet.settleLease(input).then((res) => leaseEvent(res, 'report'))) as LeaseWallet['settleLease'],
   }
 
   constructor(readonly c: ChargeContext) {}
@@ -189,6 +197,8 @@ export class Charge {
       // Requests this isolate serves from leases count against the cap too.
       if (debt) debt = { ...debt, maxOpen: maxOpen > 0 ? Math.max(1, maxOpen - (leaseServed.get(userId) ?? 0)) : 0 }
     }
+    // A lease was wanted but could not serve: this request pays a synchronous wallet round trip.
+    if (req.lease) metrics.inc('gateway_wallet_lease_events_total', ['sync_fallback'])
     const res = await this.wallet.reserve({
       userId,
       tokenId: this.c.auth.id,
@@ -227,6 +237,7 @@ export class Charge {
   async settle(hold: Hold | undefined, s: SettleRequest): Promise<SettleResult | LeaseSettleResult | undefined> {
     const reqId = hold?.reqId ?? this.key(s.part)
     const tokens = s.tokens ?? 0
+    if (hold && s.quota > hold.held) metrics.inc('gateway_wallet_overruns_total', [])
     if (hold?.lease) {
       leaveHold(hold, this.c.auth.userId)
       const log = s.keepLog === false ? { type: s.log.type, createdAt: s.log.createdAt, tokenId: this.c.auth.id, requestId: this.c.reqId } : s.log

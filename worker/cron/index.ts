@@ -23,6 +23,7 @@ import { getSettings } from '../settings/store'
 import { closeStaleOrders } from '../payments/payments.service'
 import { rollupRecent } from '../logs/rollup'
 import { pollUnfinishedTasks } from '../tasks/task-poller'
+import { metrics } from '../lib/metrics/recorder'
 
 export const FREQUENT_CRON = '*/5 * * * *'
 export const DAILY_CRON = '10 0 * * *'
@@ -36,12 +37,20 @@ async function dueEvery(env: Env, job: string, minutes: number): Promise<boolean
   return true
 }
 
+/** One job, isolated from the others; its run, duration and success time go to the metrics. */
 async function run(name: string, job: () => Promise<unknown>) {
+  const started = Date.now()
+  let result = 'ok'
   try {
     await job()
   } catch (err) {
+    result = 'error'
     console.error(`cron ${name} failed`, err)
   }
+  const ended = Date.now()
+  metrics.inc('gateway_cron_runs_total', [name, result])
+  metrics.observe('gateway_cron_duration_seconds', [name], (ended - started) / 1000)
+  if (result === 'ok') metrics.max('gateway_cron_last_success_timestamp_seconds', [name], Math.floor(ended / 1000))
 }
 
 export async function runScheduled(controller: Pick<ScheduledController, 'cron' | 'scheduledTime'>, env: Env): Promise<void> {

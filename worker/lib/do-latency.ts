@@ -7,7 +7,7 @@
 import { shareConfig } from './env'
 
 /** Every Durable Object binding of wrangler.toml (a test keeps the list complete). */
-export const DO_BINDINGS = ['WALLET', 'CHANNEL_HEALTH', 'RATE_LIMITER', 'CONFIG_VERSION', 'TELEGRAM_POLLER', 'TASK_QUEUE'] as const
+export const DO_BINDINGS = ['WALLET', 'CHANNEL_HEALTH', 'RATE_LIMITER', 'CONFIG_VERSION', 'TELEGRAM_POLLER', 'TASK_QUEUE', 'METRICS_STORE'] as const
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 

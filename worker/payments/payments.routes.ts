@@ -43,6 +43,7 @@ import { auditLog } from '../logs/audit-log'
 import { clientIp } from '../lib/client-ip'
 import type { Payment } from '../db/schema'
 import { publicSiteUrl } from '../lib/base-path'
+import { flushSoon } from '../lib/metrics/recorder'
 
 const money = z.coerce.number().min(0, 'must be at least 0').max(1_000_000, 'must be at most 1000000')
 /** Each field without its default, so a partial update leaves out what it does not send. */
@@ -372,5 +373,7 @@ export const paymentRoutes = new Hono<HonoEnv>()
   .all('/payment/notify/:uuid', publicRoute, criticalRateLimit('notify', NOTIFY_RATE_LIMIT), async (c) => {
     const req = c.req.raw
     const body = req.method === 'GET' || req.method === 'HEAD' ? '' : new TextDecoder().decode(await req.arrayBuffer())
-    return handleNotify(c.env, c.req.param('uuid'), { method: req.method, url: new URL(req.url), headers: req.headers, body })
+    const answer = await handleNotify(c.env, c.req.param('uuid'), { method: req.method, url: new URL(req.url), headers: req.headers, body })
+    flushSoon(c.env, c.executionCtx)
+    return answer
   })

@@ -23,7 +23,8 @@ import type { OrderStatus, Order as OrderView, PlacedOrder } from '../../shared/
 import { amountProblem, centsToDecimal, computeOrderAmount, MAX_TOPUP_AMOUNT, parseDiscounts, type PaymentCurrency } from '../../shared/contract/payment-amount'
 import { gatewayOf } from './gateways/registry'
 import { notifyUrl, parseConfig, siteBase } from './gateway-rows'
-import { GatewayError, type NotifyRequest, type PaidNotify, type PayRequest } from './gateways/types'
+import { type AckKind, GatewayError, type NotifyRequest, type PaidNotify, type PayRequest } from './gateways/types'
+import { metrics } from '../lib/metrics/recorder'
 import { notifyPayment } from '../telegram/notify'
 import { alertRoot, alertRootThrottled, rawOf } from './payment-alerts'
 import { paySignupRewardsQuietly } from '../billing/signup-rewards'
@@ -250,9 +251,14 @@ export async function handleNotify(env: Env, uuid: string, req: NotifyRequest): 
   const gateway = row && gatewayOf(row.type)
   // Anyone can call this route: an unknown gateway is a plain 404 that writes nothing.
   if (!row || !gateway) return new Response('unknown payment gateway', { status: 404 })
+  // Every answer to a known gateway is counted (lib/metrics/): ignored events apart from refusals.
+  const answer = (kind: AckKind, result: 'accepted' | 'ignored' | 'refused', reason?: string) => {
+    metrics.inc('gateway_payment_notifies_total', [row.type, result])
+    return gateway.ack(kind, reason)
+  }
   if (!row.enable || row.deletedAt) {
     await alertRootThrottled(env, row.id, 'disabled', `notify for disabled gateway ${row.name} (#${row.id}) refused`, { gateway_id: row.id, raw: rawOf(req) })
-    return gateway.ack('reject', 'gateway disabled')
+    return answer('reject', 'refused', 'gateway disabled')
   }
   let outcome
   try {
@@ -268,9 +274,9 @@ export async function handleNotify(env: Env, uuid: string, req: NotifyRequest): 
       reason: outcome.reason,
       raw: rawOf(req),
     })
-    return gateway.ack('reject', outcome.reason)
+    return answer('reject', 'refused', outcome.reason)
   }
-  if (outcome.kind === 'ignored') return gateway.ack('ok')
+  if (outcome.kind === 'ignored') return answer('ok', 'ignored')
   const [order] = await db.select().from(orders).where(eq(orders.tradeNo, outcome.tradeNo)).limit(1)
   if (!order || order.gatewayId !== row.id) {
     await alertRootThrottled(
@@ -284,7 +290,7 @@ export async function handleNotify(env: Env, uuid: string, req: NotifyRequest): 
         raw: rawOf(req),
       }
     )
-    return gateway.ack('reject', 'unknown order')
+    return answer('reject', 'refused', 'unknown order')
   }
   const result = await completeOrder(env, row, order, outcome, 'notify')
   if (result.ok) {
@@ -294,9 +300,9 @@ export async function handleNotify(env: Env, uuid: string, req: NotifyRequest): 
         trade_no: order.tradeNo,
         gateway_no: outcome.gatewayNo,
       })
-    return gateway.ack('ok')
+    return answer('ok', 'accepted')
   }
-  return gateway.ack(result.retry ? 'retry' : 'reject', result.reason)
+  return answer(result.retry ? 'retry' : 'reject', 'refused', result.reason)
 }
 
 // ---- cron and refunds --------------------------------------------------------------------------

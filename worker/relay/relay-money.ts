@@ -22,6 +22,8 @@ import type { RelayAuth } from '../access/token-auth'
 import { limitSpec } from '../access/token-limits'
 import { walletRefusal } from '../access/wallet-refusals'
 import { LOG_TYPE } from '../../shared/contract/enums'
+import { recordRelay, type RelayOutcome } from '../lib/metrics/relay-metrics'
+import { flushSoon } from '../lib/metrics/recorder'
 
 /** What an answered attempt is billed as. */
 export interface Bill {
@@ -39,6 +41,7 @@ export class RelayMoney {
   rateHeaders: Record<string, string> = {}
   /** The request's hold, once granted. */
   private held: Hold | undefined
+  private readonly inboundFormat: string
 
   constructor(
     c: Context<HonoEnv>,
@@ -55,6 +58,19 @@ export class RelayMoney {
     const client = c.req.header('x-request-id')?.slice(0, 128)
     const labels = { ...(inbound ? { inbound_format: inbound.format } : {}), ...(client ? { client_request_id: client } : {}) }
     this.charge = new Charge(chargeContext(c, auth, input.model, labels))
+    this.inboundFormat = inbound?.format ?? 'openai'
+  }
+
+  /** The request's metrics (lib/metrics/): a few Map operations, then a background flush. */
+  private record(outcome: Omit<RelayOutcome, 'model' | 'inbound' | 'group' | 'durationMs'>) {
+    const { env, ctx } = this.charge.c
+    recordRelay(env, { ...outcome, model: this.input.model, inbound: this.inboundFormat, group: this.auth.group, durationMs: Date.now() - this.startedAt })
+    flushSoon(env, ctx)
+  }
+
+  /** The request failed with `status` and `code` as the client sees them (after its refund). */
+  recordFailure(status: number, code: string, channel?: RoutedChannel) {
+    this.record({ channelId: channel?.id ?? 0, channelType: channel?.type ?? 0, status, errorCode: code })
   }
 
   /**
@@ -100,6 +116,17 @@ export class RelayMoney {
       },
       { ...breakdown, billed_model: bill.billed, group: this.auth.group, attempts, cached_tokens: cachedTokens(usage) }
     )
+    this.record({
+      channelId: bill.channel.id,
+      channelType: bill.channel.type,
+      status: 200,
+      errorCode: '',
+      ...(this.input.stream ? { firstByteMs } : {}),
+      inputTokens: usage.promptTokens,
+      outputTokens: usage.completionTokens,
+      cachedTokens: cachedTokens(usage),
+      quota: breakdown.quota,
+    })
     const settled = await this.charge.settle(this.held, {
       quota: breakdown.quota,
       channelId: bill.channel.id,

@@ -38,6 +38,7 @@ import { clientStatus, decideFailure, type FailureDecision } from '../channels/r
 import { oversizedMessage, promptTokensAtLeast } from '../channels/oversized-request'
 import { mapModel, selectChannel } from '../channels/pick'
 import { primeStream } from './stream-relay'
+import { recordRetry, recordUpstream } from '../lib/metrics/relay-metrics'
 import { assertModelAllowed, authenticateRelay, type RelayAuth } from '../access/token-auth'
 import { groupRates } from '../access/group-limits'
 import { RelayUsage } from './relay-usage'
@@ -167,15 +168,18 @@ class RelayRun {
         const keyFailure = reportAttemptFailure(this.env, this.ctx, this.settings, failure)
         if (keyFailure && this.keys.mayWalk(channel.id, outcome.failure!) && this.keys.hasUntried(channel) && !this.retryWindowClosed()) {
           this.keys.retries++
+          recordRetry('key')
           continue
         }
         if (!decision.retry || this.attempts - this.keys.retries >= maxAttempts || this.retryWindowClosed()) break
         const next = this.pickOrNone()
         if (!next) break
+        recordRetry('failover')
         channel = next
       }
     } catch (err) {
       await this.money.refund(err instanceof ApiError ? err.message : 'relay failed', this.tries(), last?.channel)
+      this.money.recordFailure(err instanceof ApiError ? err.status : 500, (err instanceof ApiError && err.code) || 'internal', last?.channel)
       throw err
     }
     // The client and the user's log see supplier-error.ts's message (or why the request is too large);
@@ -183,12 +187,15 @@ class RelayRun {
     const oversized = last!.decision.oversized
     const shown = oversized ? oversizedMessage(oversized) : supplierMessage(last!.status, last!.error.message, last!.error.code)
     await this.money.refund(shown, this.tries(), last!.channel, last!.status, last!.error.message)
-    if (oversized) throw new ApiError(429, shown, { type: 'invalid_request_error', code: 'request_too_large' })
+    if (oversized) {
+      this.money.recordFailure(429, 'request_too_large', last!.channel)
+      throw new ApiError(429, shown, { type: 'invalid_request_error', code: 'request_too_large' })
+    }
     const mapped = clientStatus(last!.status)
-    throw new ApiError(mapped.status, shown, {
-      type: mapped.type,
-      code: last!.error.code ?? (mapped.status === 429 ? 'rate_limit_exceeded' : 'upstream_error'),
-    })
+    // The supplier's own code is free text: the metric keeps the gateway's bounded ones.
+    const code = mapped.status === 429 ? 'rate_limit_exceeded' : 'upstream_error'
+    this.money.recordFailure(mapped.status, code, last!.channel)
+    throw new ApiError(mapped.status, shown, { type: mapped.type, code: last!.error.code ?? code })
   }
 
   // ---- channel and price ------------------------------------------------------------------
@@ -285,7 +292,9 @@ class RelayRun {
       stream: this.input.stream,
       includeUsage: this.input.includeUsage,
     }
+    const sentAt = Date.now()
     const result = await callUpstream(adapter, call, channel, this.settings.int('UpstreamTimeoutSeconds') * 1000, channelNetwork(this.env, channel))
+    recordUpstream(channel.type, result.ok, result.ok ? 200 : result.status, Date.now() - sentAt)
     this.mark(`upstream-${this.attempts}`)
     if (!result.ok) return { failure: { status: result.status, error: result.error } }
 

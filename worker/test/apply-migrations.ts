@@ -6,6 +6,10 @@ import { abortAllDurableObjects, applyD1Migrations, reset } from 'cloudflare:tes
 import { env } from 'cloudflare:workers'
 import { beforeEach } from 'vitest'
 import { resetIsolateState } from '../cache/isolate'
+import { setMetricsFlushInterval } from '../lib/metrics/recorder'
+
+// Metrics flush at once in tests, so waiting for a request's waitUntil never waits out the 10 s interval.
+setMetricsFlushInterval(0)
 
 beforeEach(async () => {
   await reset()

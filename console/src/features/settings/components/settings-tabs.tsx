@@ -2,7 +2,7 @@
  * The three tabs of the settings page and the sections each one holds, in order:
  * operation (general, chat links, quota, monitoring, log, payment, rate, output limits and image
  * prices, other), system (server,
- * login, email domains, SMTP, GitHub, WeChat, Lark, OIDC, Turnstile, Telegram bot) and other (notice, branding,
+ * login, email domains, SMTP, GitHub, WeChat, Lark, OIDC, Turnstile, Telegram bot, Prometheus metrics) and other (notice, branding,
  * home, about, footer, and the one-api / one-hub import).
  */
 import { Fragment, type ReactNode } from 'react'
@@ -17,6 +17,7 @@ import { EmailDomainSection, LoginSection, ServerAddressSection } from './settin
 import { OperationOtherSection } from './settings-operation-other'
 import { GitHubSection, LarkSection, OidcSection, SmtpSection, TurnstileSection, WeChatSection } from './settings-providers'
 import { MonitoringSection, QuotaSection } from './settings-quota'
+import { MetricsSection } from './settings-metrics'
 import { SettingsTabLayout } from './settings-tab-layout'
 import { TelegramSection } from './settings-telegram'
 import { ImportSection } from '@/features/import/components/import-section'
@@ -49,6 +50,7 @@ const SECTIONS: Record<SettingsTab, Section[]> = {
     { id: 'oidc', titleKey: 'oidc', render: (o) => <OidcSection options={o} /> },
     { id: 'turnstile', titleKey: 'turnstile', render: (o) => <TurnstileSection options={o} /> },
     { id: 'telegram', titleKey: 'telegram', render: (o) => <TelegramSection options={o} /> },
+    { id: 'metrics', titleKey: 'metrics', render: (o) => <MetricsSection options={o} /> },
   ],
   other: [
     { id: 'notice', titleKey: 'notice', render: (o) => <ContentSection options={o} field="Notice" /> },
