@@ -5,35 +5,17 @@
  * gets the sum; the call's log row and charge are exact; a key whose allowlist leaves the tool out
  * does not see it and is refused when it calls it.
  */
-import { createServer, type Server as HttpServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { Server } from '@modelcontextprotocol/sdk/server/index.js'
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { type ApiSession, rootSession, userSession } from './support/api'
+import { startCalcServer } from './support/mcp-calc'
 
 const SECRET = 'calc-server-secret'
 const PRICE = 0.5 // a times price: 500 units a call at group ratio 1
 const START = 1_000_000
-let upstream: HttpServer
-const seenAuth: (string | undefined)[] = []
+let upstream: Awaited<ReturnType<typeof startCalcServer>>
 let user: ApiSession
-
-/** A stateless SDK server per request, as the SDK's stateless example does. */
-function calcServer() {
-  const server = new Server({ name: 'calc', version: '1.0.0' }, { capabilities: { tools: {} } })
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: [{ name: 'add', description: 'Add two numbers', inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] } }],
-  }))
-  server.setRequestHandler(CallToolRequestSchema, async (req) => {
-    const { a, b } = req.params.arguments as { a: number; b: number }
-    return { content: [{ type: 'text', text: String(a + b) }] }
-  })
-  return server
-}
 
 const gatewayClient = async (key: string) => {
   const client = new Client({ name: 'e2e', version: '1.0.0' })
@@ -42,22 +24,13 @@ const gatewayClient = async (key: string) => {
 }
 
 beforeAll(async () => {
-  upstream = createServer(async (req, res) => {
-    seenAuth.push(req.headers.authorization)
-    if (req.headers.authorization !== `Bearer ${SECRET}`) return void res.writeHead(401).end()
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
-    res.on('close', () => void transport.close())
-    await calcServer().connect(transport)
-    await transport.handleRequest(req, res)
-  })
-  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve))
-  const port = (upstream.address() as AddressInfo).port
+  upstream = await startCalcServer(SECRET)
 
   const root = await rootSession()
   await root.ok('POST', '/api/prices/single', { model: 'mcp/calc/add', type: 'times', channel_type: 1, input: PRICE, output: 0 })
   const server = await root.ok<{ id: number; header_names: string[] }>('POST', '/api/mcp/server/', {
     name: 'calc',
-    url: `http://127.0.0.1:${port}/mcp`,
+    url: upstream.url,
     headers: { authorization: `Bearer ${SECRET}` },
   })
   expect(server.header_names).toEqual(['authorization'])
@@ -69,7 +42,7 @@ beforeAll(async () => {
   await root.ok('POST', `/api/user/quota/${me.id}`, { quota: START - me.quota, remark: 'e2e' })
 })
 
-afterAll(() => new Promise<void>((resolve) => upstream?.close(() => resolve())))
+afterAll(() => upstream?.close())
 
 describe('the MCP gateway with the official SDK', () => {
   it('lists calc__add, calls it with the server’s own credentials, and charges exactly one log row', async () => {
@@ -80,7 +53,7 @@ describe('the MCP gateway with the official SDK', () => {
     const result = await client.callTool({ name: 'calc__add', arguments: { a: 2, b: 3 } })
     expect(result.content).toEqual([{ type: 'text', text: '5' }])
     await client.close()
-    expect(seenAuth.every((a) => a === `Bearer ${SECRET}`)).toBe(true)
+    expect(upstream.seenAuth.every((a) => a === `Bearer ${SECRET}`)).toBe(true)
 
     let rows: { model_name: string; quota: number; type: number }[] = []
     let quota = START

@@ -22,6 +22,7 @@ import { auditLog } from '../../logs/audit-log'
 import { gatewayToolName, mcpServerSnapshot, refreshTools } from '../../channels/mcp-servers'
 import { McpUpstreamError } from '../../channels/mcp-upstream'
 import type { HonoEnv } from '../../env'
+import type { McpServerView, McpToolList } from '../../../shared/contract/mcp'
 
 const headerName = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/
 
@@ -41,7 +42,7 @@ const fields = z.object({
 type Fields = z.infer<typeof fields>
 
 /** A server as the console sees it: header names only, never their values. */
-function serverView(row: McpServer) {
+function serverView(row: McpServer): McpServerView {
   return {
     id: row.id,
     name: row.name,
@@ -78,7 +79,7 @@ async function audit(c: Context<HonoEnv>, action: 'create' | 'update' | 'delete'
 }
 
 /** List the server's tools now (the test and refresh buttons): its tools, or why it failed. */
-async function listNow(env: Env, row: McpServer) {
+async function listNow(env: Env, row: McpServer): Promise<McpToolList> {
   const entry = { id: row.id, name: row.name, url: row.url, headers: row.headers, groups: row.groups, timeoutMs: row.timeoutMs, free: row.free, updatedTime: row.updatedTime }
   try {
     const { tools, listedAt } = await refreshTools(env, entry)
