@@ -11,6 +11,7 @@ import { geminiApp } from './relay/inbound/gemini/gemini.routes'
 import { createMjApp, MJ_MODE_PREFIXES } from './tasks/midjourney/mj.routes'
 import { createSunoApp } from './tasks/suno/suno.routes'
 import { createKlingApp } from './tasks/kling/kling.routes'
+import { mcpApp } from './mcp/mcp.routes'
 import { ApiError, managementBody, openAIBody, toApiError, withErrorHeaders } from './lib/errors'
 import type { HonoEnv } from './env'
 import { setTestClockOffset } from './lib/clock'
@@ -25,7 +26,7 @@ import { isDraining } from './lib/self-hosted'
 /** The test clock's offset: a bounded integer of milliseconds (a year either way). */
 const testClockBody = z.object({ offset_ms: z.number().int().min(-31_536_000_000).max(31_536_000_000).default(0) })
 
-const isRelayPath = (path: string) => path.startsWith('/v1') || path.startsWith('/dashboard')
+const isRelayPath = (path: string) => path.startsWith('/v1') || path.startsWith('/dashboard') || path === '/mcp' || path.startsWith('/mcp/')
 
 export function renderError(c: Context<HonoEnv>, err: unknown) {
   const apiError = toApiError(err)
@@ -95,6 +96,8 @@ export function createApp() {
   for (const prefix of MJ_MODE_PREFIXES) app.route(`/${prefix}/mj`, mj)
   app.route('/suno', createSunoApp())
   app.route('/kling', createKlingApp())
+  // The MCP gateway (Streamable HTTP), authenticated by API keys like the relay.
+  app.route('/mcp', mcpApp)
   app.notFound((c) => renderError(c, new ApiError(404, `Not found: ${c.req.method} ${c.req.path}`, { code: 'route_not_found' })))
   app.onError((err, c) => renderError(c, err))
   return app

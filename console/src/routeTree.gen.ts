@@ -27,6 +27,7 @@ import { Route as PanelApiDocsRouteImport } from './routes/panel/api-docs'
 import { Route as PanelChannelRouteImport } from './routes/panel/channel'
 import { Route as PanelDashboardRouteImport } from './routes/panel/dashboard'
 import { Route as PanelLogRouteImport } from './routes/panel/log'
+import { Route as PanelMcpRouteImport } from './routes/panel/mcp'
 import { Route as PanelMidjourneyRouteImport } from './routes/panel/midjourney'
 import { Route as PanelModel_priceRouteImport } from './routes/panel/model_price'
 import { Route as PanelPaymentRouteImport } from './routes/panel/payment'
@@ -132,6 +133,11 @@ const PanelLogRoute = PanelLogRouteImport.update({
   path: '/log',
   getParentRoute: () => PanelRouteRoute,
 } as any)
+const PanelMcpRoute = PanelMcpRouteImport.update({
+  id: '/mcp',
+  path: '/mcp',
+  getParentRoute: () => PanelRouteRoute,
+} as any)
 const PanelMidjourneyRoute = PanelMidjourneyRouteImport.update({
   id: '/midjourney',
   path: '/midjourney',
@@ -225,6 +231,7 @@ export interface FileRoutesByFullPath {
   '/panel/channel': typeof PanelChannelRoute
   '/panel/dashboard': typeof PanelDashboardRoute
   '/panel/log': typeof PanelLogRoute
+  '/panel/mcp': typeof PanelMcpRoute
   '/panel/midjourney': typeof PanelMidjourneyRoute
   '/panel/model_price': typeof PanelModel_priceRoute
   '/panel/payment': typeof PanelPaymentRoute
@@ -257,6 +264,7 @@ export interface FileRoutesByTo {
   '/panel/channel': typeof PanelChannelRoute
   '/panel/dashboard': typeof PanelDashboardRoute
   '/panel/log': typeof PanelLogRoute
+  '/panel/mcp': typeof PanelMcpRoute
   '/panel/midjourney': typeof PanelMidjourneyRoute
   '/panel/model_price': typeof PanelModel_priceRoute
   '/panel/payment': typeof PanelPaymentRoute
@@ -293,6 +301,7 @@ export interface FileRoutesById {
   '/panel/channel': typeof PanelChannelRoute
   '/panel/dashboard': typeof PanelDashboardRoute
   '/panel/log': typeof PanelLogRoute
+  '/panel/mcp': typeof PanelMcpRoute
   '/panel/midjourney': typeof PanelMidjourneyRoute
   '/panel/model_price': typeof PanelModel_priceRoute
   '/panel/payment': typeof PanelPaymentRoute
@@ -330,6 +339,7 @@ export interface FileRouteTypes {
     | '/panel/channel'
     | '/panel/dashboard'
     | '/panel/log'
+    | '/panel/mcp'
     | '/panel/midjourney'
     | '/panel/model_price'
     | '/panel/payment'
@@ -362,6 +372,7 @@ export interface FileRouteTypes {
     | '/panel/channel'
     | '/panel/dashboard'
     | '/panel/log'
+    | '/panel/mcp'
     | '/panel/midjourney'
     | '/panel/model_price'
     | '/panel/payment'
@@ -397,6 +408,7 @@ export interface FileRouteTypes {
     | '/panel/channel'
     | '/panel/dashboard'
     | '/panel/log'
+    | '/panel/mcp'
     | '/panel/midjourney'
     | '/panel/model_price'
     | '/panel/payment'
@@ -549,6 +561,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PanelLogRouteImport
       parentRoute: typeof PanelRouteRoute
     }
+    '/panel/mcp': {
+      id: '/panel/mcp'
+      path: '/mcp'
+      fullPath: '/panel/mcp'
+      preLoaderRoute: typeof PanelMcpRouteImport
+      parentRoute: typeof PanelRouteRoute
+    }
     '/panel/midjourney': {
       id: '/panel/midjourney'
       path: '/midjourney'
@@ -696,6 +715,7 @@ interface PanelRouteRouteChildren {
   PanelChannelRoute: typeof PanelChannelRoute
   PanelDashboardRoute: typeof PanelDashboardRoute
   PanelLogRoute: typeof PanelLogRoute
+  PanelMcpRoute: typeof PanelMcpRoute
   PanelMidjourneyRoute: typeof PanelMidjourneyRoute
   PanelModel_priceRoute: typeof PanelModel_priceRoute
   PanelPaymentRoute: typeof PanelPaymentRoute
@@ -719,6 +739,7 @@ const PanelRouteRouteChildren: PanelRouteRouteChildren = {
   PanelChannelRoute: PanelChannelRoute,
   PanelDashboardRoute: PanelDashboardRoute,
   PanelLogRoute: PanelLogRoute,
+  PanelMcpRoute: PanelMcpRoute,
   PanelMidjourneyRoute: PanelMidjourneyRoute,
   PanelModel_priceRoute: PanelModel_priceRoute,
   PanelPaymentRoute: PanelPaymentRoute,

@@ -37,6 +37,8 @@ export interface Token extends UserLimits {
   group: string
   chat_cache: boolean
   setting: TokenSetting
+  /** MCP tool allowlist: patterns like `calc__*` over `<server>__<tool>` names; empty = every tool of the key's group. */
+  mcp_tools: string[]
   /** The owner (admin search and lists). */
   username?: string
   /** The budget's use in the current period (lists; null: no budget, or not used since it was set). */

@@ -17,6 +17,7 @@ import { groupOpenTo } from './group-limits'
 import { looksLikeImportedKey } from '../../shared/contract/imported-keys'
 import { importedKeysPresent } from './imported-keys'
 import type { BackgroundCtx } from '../cache/versioned'
+import { parseMcpTools } from './mcp-allowlist'
 import { effectiveLimits, type OwnLimits, type TokenLimits } from './token-limits'
 import type { BudgetPeriod } from '../lib/budget-period'
 import type { ModelLimits } from '../db/schema/limits'
@@ -43,6 +44,8 @@ export interface TokenRecord {
   imported?: boolean
   /** The token's limits and budget, narrowed by its owner's ceilings (token-limits.ts, effectiveLimits). */
   limits: TokenLimits
+  /** MCP tool allowlist patterns (mcp-allowlist.ts); empty = every tool of the key's group. */
+  mcpTools: string[]
 }
 
 export interface RelayAuth extends TokenRecord {
@@ -59,7 +62,7 @@ onIsolateReset(() => cache.clear())
 
 async function loadFromD1(env: Env, key: string): Promise<TokenRecord | null> {
   const row = await env.DB.prepare(
-    `SELECT t.id, t.user_id, t.name, t.status, t.expired_time, t.unlimited_quota, t."group" AS token_group, t.chat_cache, t.setting, t.imported,
+    `SELECT t.id, t.user_id, t.name, t.status, t.expired_time, t.unlimited_quota, t."group" AS token_group, t.chat_cache, t.setting, t.imported, t.mcp_tools,
             t.rpm_limit, t.tpm_limit, t.concurrency_limit, t.budget_period, t.budget_quota, t.model_limits,
             u.rpm_limit AS u_rpm_limit, u.tpm_limit AS u_tpm_limit, u.concurrency_limit AS u_concurrency_limit,
             u.budget_period AS u_budget_period, u.budget_quota AS u_budget_quota, u.model_limits AS u_model_limits,
@@ -94,6 +97,7 @@ async function loadFromD1(env: Env, key: string): Promise<TokenRecord | null> {
     userStatus: row.user_status,
     imported: Boolean(row.imported),
     limits: limitsOf(row),
+    mcpTools: parseMcpTools(row.mcp_tools),
   }
 }
 
@@ -123,8 +127,8 @@ export async function findToken(env: Env, key: string): Promise<TokenRecord | nu
   const hit = cache.get(key)
   if (hit && Date.now() - hit.at < ISOLATE_TTL_MS) return hit.record
   let record = await env.CACHE.get<TokenRecord>(cacheKeys.token(key), 'json')
-  // A record cached before tokenGroup/userGroup, the limits or the owner's ceilings existed cannot be re-checked: read D1 again.
-  if (!record || record.tokenGroup === undefined || record.limits?.ownerModels === undefined) {
+  // A record cached before tokenGroup/userGroup, the limits, the owner's ceilings or the MCP allowlist existed cannot be re-checked: read D1 again.
+  if (!record || record.tokenGroup === undefined || record.limits?.ownerModels === undefined || record.mcpTools === undefined) {
     record = await loadFromD1(env, key)
     if (record) await env.CACHE.put(cacheKeys.token(key), JSON.stringify(record), { expirationTtl: KV_TTL_SECONDS })
   }

@@ -27,6 +27,7 @@ import { deadLetterRoutes } from './logs/dead-letters.routes'
 import { logArchiveRoutes } from './logs/log-archive.routes'
 import { redemptionRoutes } from './redemptions/redemptions.routes'
 import { groupRoutes } from './groups/groups.routes'
+import { mcpServerRoutes } from './mcp/mcp.routes'
 import { dashboardRoutes } from './dashboard/dashboard.routes'
 import { oauthRoutes } from './oauth/oauth.routes'
 import { mailRoutes } from './mail/mail.routes'
@@ -67,6 +68,7 @@ export const adminApp = new Hono<HonoEnv>()
   .route('/', logArchiveRoutes)
   .route('/', logRoutes)
   .route('/', groupRoutes)
+  .route('/', mcpServerRoutes)
   .route('/', dashboardRoutes)
   .route('/', telegramRoutes)
   .route('/', paymentRoutes)

@@ -29,5 +29,9 @@ export const cacheKeys = {
   /** When a verification code was last mailed to an address (the resend interval); see admin/auth/verification.ts. */
   verificationSent: (email: string) => `v1:verify-sent:${email.toLowerCase()}`,
   /** A console import in progress (its plan's session state); see admin/import/import-apply.ts. */
+  /** An MCP tool server's tool list as last listed (server id and its row's update time); see channels/mcp-servers.ts. */
+  mcpTools: (serverId: number, updated: number) => `v1:mcp-tools:${serverId}:${updated}`,
+  /** An /mcp session its client ended with DELETE (signed ids are otherwise stateless); see mcp/mcp-session.ts. */
+  mcpEndedSession: (sessionId: string) => `v1:mcp-ended:${sessionId}`,
   importSession: (importId: string) => `import:session:${importId}`,
 }

@@ -19,7 +19,7 @@
 import { safeEqual } from './crypto'
 
 /** Path prefixes the Worker serves; keep in step with `run_worker_first` in wrangler.toml. */
-export const WORKER_PATH_PREFIXES = ['/api', '/v1', '/v1beta', '/dashboard', '/mj', '/mj-fast', '/mj-turbo', '/mj-relax', '/suno', '/kling', '/metrics'] as const
+export const WORKER_PATH_PREFIXES = ['/api', '/v1', '/v1beta', '/dashboard', '/mj', '/mj-fast', '/mj-turbo', '/mj-relax', '/suno', '/kling', '/metrics', '/mcp'] as const
 
 /** Whether `pathname` is one of the gateway's own paths (a prefix itself or anything below it). */
 export function isWorkerPath(pathname: string): boolean {

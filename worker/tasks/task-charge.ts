@@ -11,8 +11,8 @@
  */
 import type { Context } from 'hono'
 import { Charge, chargeContext, type Hold, isRefusal, taskRefundKey } from '../billing/charge'
-import { computeQuota } from '../billing/formula'
-import { getPriceTable, groupRatio, resolvePrice } from '../billing/pricing'
+import { getPriceTable } from '../billing/pricing'
+import { perCallQuota } from '../billing/per-call'
 import { ApiError, type ErrorStatus } from '../lib/errors'
 import { nowSeconds } from '../lib/time'
 import { getSettings } from '../settings/store'
@@ -91,11 +91,11 @@ export class TaskCharge {
       getPriceTable(this.c.env, this.c.executionCtx),
       requestsPerMinute(this.c.env, this.auth.group, this.c.executionCtx),
     ])
-    const ratio = groupRatio(settings, this.auth.group)
-    if (ratio === undefined) throw new ApiError(403, `The group "${this.auth.group}" is not configured on this gateway.`, { code: 'group_not_found' })
-    const price = resolvePrice(prices, this.model, settings)
-    if (!price) throw new ApiError(400, `"${this.model}" has no price on this gateway; ask the administrator to set one.`, { code: 'model_not_priced' })
-    this.quota = free ? 0 : computeQuota({ ...price, type: 'times' }, { promptTokens: 0, completionTokens: 0, calls: 1 }, ratio).quota
+    const priced = perCallQuota(settings, prices, this.auth.group, [this.model], { defaultPrice: true })
+    if ('refused' in priced && priced.refused === 'group_not_found')
+      throw new ApiError(403, `The group "${this.auth.group}" is not configured on this gateway.`, { code: 'group_not_found' })
+    if ('refused' in priced) throw new ApiError(400, `"${this.model}" has no price on this gateway; ask the administrator to set one.`, { code: 'model_not_priced' })
+    this.quota = free ? 0 : priced.quota
     // The API key's limits, as on the relay: a submit counts as one request of no tokens, once —
     // a second attempt of the same submit (`counted`, Midjourney's relax fallback) keeps the budget only.
     const limits = tokenlessSpec({ tokenId: this.auth.id, userId: this.auth.userId, limits: this.auth.limits }, this.model, settings.str('BudgetTimezone') || 'UTC', counted)

@@ -2,6 +2,7 @@
 import { z } from 'zod'
 import { isValidIpOrCidr } from '../../lib/cidr'
 import { limitFields } from '../shared/limit-fields'
+import { MCP_TOOL_PATTERN } from '../../access/mcp-allowlist'
 import { TOKEN_STATUS } from '../../../shared/contract/enums'
 
 const setting = z
@@ -35,6 +36,8 @@ export const tokenFields = z.object({
   group: z.string().trim().max(64).default(''),
   chat_cache: z.boolean().default(false),
   setting,
+  /** MCP tool allowlist; left out of an update, the stored list stays. */
+  mcp_tools: z.array(z.string().trim().regex(MCP_TOOL_PATTERN, 'letters, digits, _ . - / and * only')).max(100).optional(),
   ...limitFields,
 })
 

@@ -20,6 +20,7 @@ import { limitColumnValues, limitView } from '../shared/limit-fields'
 import { budgetUses } from './token-budgets'
 import { findOwnedToken, maskedKey } from '../../access/key-reveal'
 import type { Token as TokenView } from '../../../shared/contract/tokens'
+import { parseMcpTools } from '../../access/mcp-allowlist'
 import { walletOf } from '../../../durable-objects/wallet-client'
 import { ROLE, TOKEN_STATUS, type TokenStatus } from '../../../shared/contract/enums'
 
@@ -43,6 +44,7 @@ export function tokenView(t: Token, username?: string, opts: { masked?: boolean 
     group: t.group,
     chat_cache: t.chatCache,
     setting: t.setting,
+    mcp_tools: parseMcpTools(t.mcpTools),
     ...limitView(t),
     ...(username !== undefined ? { username } : {}),
   } satisfies TokenView
@@ -104,6 +106,7 @@ function columns(f: TokenFields) {
     group: f.group,
     chatCache: f.chat_cache,
     setting: f.setting,
+    ...(f.mcp_tools ? { mcpTools: f.mcp_tools.length > 0 ? JSON.stringify(f.mcp_tools) : '' } : {}),
     ...limitColumnValues(f),
   }
 }

@@ -35,6 +35,8 @@ export const tokens = sqliteTable(
     setting: text('setting', { mode: 'json' }).$type<TokenSetting>().notNull().default({}),
     /** Imported from one-api/one-hub (scripts/import): accepted by lookup without this gateway's signature. */
     imported: integer('imported', { mode: 'boolean' }).notNull().default(false),
+    /** MCP tool allowlist: a JSON list of patterns like `calc__*` ('' or [] = every tool of the key's group). */
+    mcpTools: text('mcp_tools').notNull().default(''),
     ...limitColumns(),
   },
   (t) => [index('idx_tokens_user').on(t.userId, t.id), index('idx_tokens_name').on(t.name), index('idx_tokens_imported').on(t.imported).where(sql`${t.imported} = 1`)]

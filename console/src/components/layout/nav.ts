@@ -7,6 +7,7 @@
  */
 import type { LinkProps } from '@tanstack/react-router'
 import {
+  Blocks,
   BadgeDollarSign,
   BookOpenText,
   ChartColumnBig,
@@ -47,6 +48,7 @@ export type NavId =
   | 'payment'
   | 'setting'
   | 'telegram'
+  | 'mcp'
   | 'api_docs'
 
 export type NavGroupId = 'dashboard' | 'usage' | 'billing' | 'setting'
@@ -127,6 +129,7 @@ export const navGroups: NavGroup[] = [
       { type: 'item', id: 'profile', to: '/panel/profile', icon: UserRoundCog, breadcrumbs: false },
       { type: 'item', id: 'setting', to: '/panel/setting', icon: Settings, breadcrumbs: false, isAdmin: true },
       { type: 'item', id: 'telegram', to: '/panel/telegram', icon: Send, breadcrumbs: false, isAdmin: true },
+      { type: 'item', id: 'mcp', to: '/panel/mcp', icon: Blocks, breadcrumbs: false, isAdmin: true },
       { type: 'item', id: 'api_docs', to: '/panel/api-docs', icon: BookOpenText, breadcrumbs: false, isAdmin: true },
     ],
   },

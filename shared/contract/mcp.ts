@@ -1,0 +1,30 @@
+/** Wire types of the MCP tool servers API (/api/mcp/server/): header values never leave the server. */
+
+export interface McpServerView {
+  id: number
+  name: string
+  url: string
+  /** Names of the stored auth headers (their values are write-only). */
+  header_names: string[]
+  groups: string[]
+  enabled: boolean
+  timeout_ms: number
+  free: boolean
+  created_time: number
+  updated_time: number
+}
+
+export interface McpToolView {
+  name: string
+  /** The name a client of /mcp calls it by: `<server>__<tool>`. */
+  gateway_name: string
+  description: string
+  input_schema: unknown
+}
+
+/** The answer of test and refresh: the tools just listed, and when (ms). */
+export interface McpToolList {
+  ok: boolean
+  listed_at: number
+  tools: McpToolView[]
+}

@@ -1,0 +1,67 @@
+/**
+ * The gateway as an MCP client of one tool server: connect over Streamable HTTP with the server's
+ * own stored headers (never a client's), list its tools, call one tool, all within the server's
+ * timeout. Uses the official SDK's client (`@modelcontextprotocol/sdk`), which speaks through fetch.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
+
+/** What the client needs of a stored server. */
+export interface McpUpstream {
+  name: string
+  url: string
+  headers: Record<string, string>
+  timeoutMs: number
+}
+
+/** A tool server that could not be reached, answered an error or ran out of time. */
+export class McpUpstreamError extends Error {
+  constructor(
+    readonly server: string,
+    message: string,
+    readonly timedOut = false
+  ) {
+    super(`MCP server "${server}": ${message}`)
+  }
+}
+
+/** At most this many pages of tools/list are read from one server. */
+const MAX_TOOL_PAGES = 20
+
+/** Connect to `server`, run `fn`, and close; every request shares one deadline. */
+async function withClient<T>(server: McpUpstream, fn: (client: Client, opts: { signal: AbortSignal; timeout: number }) => Promise<T>): Promise<T> {
+  const signal = AbortSignal.timeout(server.timeoutMs)
+  const transport = new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: server.headers, signal } })
+  const client = new Client({ name: 'edge-ai-gateway', version: '1.0.0' })
+  const opts = { signal, timeout: server.timeoutMs }
+  try {
+    await client.connect(transport, opts)
+    return await fn(client, opts)
+  } catch (err) {
+    const timedOut = signal.aborted || /timed? ?out/i.test(String((err as Error)?.message))
+    throw new McpUpstreamError(server.name, timedOut ? `no answer within ${server.timeoutMs} ms` : String((err as Error)?.message ?? err).slice(0, 300), timedOut)
+  } finally {
+    await client.close().catch(() => undefined)
+  }
+}
+
+/** Every tool `server` offers (following tools/list pagination). */
+export function listUpstreamTools(server: McpUpstream): Promise<Tool[]> {
+  return withClient(server, async (client, opts) => {
+    const tools: Tool[] = []
+    let cursor: string | undefined
+    for (let page = 0; page < MAX_TOOL_PAGES; page++) {
+      const res = await client.listTools(cursor ? { cursor } : {}, opts)
+      tools.push(...res.tools)
+      cursor = res.nextCursor
+      if (!cursor) break
+    }
+    return tools
+  })
+}
+
+/** Call `tool` on `server` with `args`; a tool's own error comes back as a result with `isError`. */
+export function callUpstreamTool(server: McpUpstream, tool: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
+  return withClient(server, async (client, opts) => (await client.callTool({ name: tool, arguments: args }, undefined, opts)) as CallToolResult)
+}

@@ -1,0 +1,22 @@
+/**
+ * MCP tool servers: the Streamable HTTP servers the /mcp endpoint aggregates (channels/mcp-servers.ts).
+ * `headers` are the admin's write-only auth headers, sent only to that server; `groups` the user
+ * groups that may use it (empty = every group).
+ */
+import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+
+export const mcpServers = sqliteTable('mcp_servers', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  name: text('name').notNull().unique(),
+  url: text('url').notNull(),
+  headers: text('headers', { mode: 'json' }).$type<Record<string, string>>().notNull().default({}),
+  groups: text('groups', { mode: 'json' }).$type<string[]>().notNull().default([]),
+  enabled: integer('enabled', { mode: 'boolean' }).notNull().default(true),
+  timeoutMs: integer('timeout_ms').notNull().default(30000),
+  /** Calls are not priced (and not refused for want of a price). */
+  free: integer('free', { mode: 'boolean' }).notNull().default(false),
+  createdTime: integer('created_time').notNull().default(0),
+  updatedTime: integer('updated_time').notNull().default(0),
+})
+
+export type McpServer = typeof mcpServers.$inferSelect

@@ -1,0 +1,113 @@
+/**
+ * The MCP gateway endpoint `/mcp` (Streamable HTTP, the official SDK's web-standard server
+ * transport): an API key sees the tools of every enabled tool server its group may use, named
+ * `<server>__<tool>` and narrowed by the key's `mcp_tools` allowlist; `tools/call` is priced, held,
+ * proxied to the tool's server with that server's stored headers, and settled with one log row
+ * (mcp-charge.ts). Sessions are signed ids (mcp-session.ts); GET (a server-to-client stream) is not
+ * offered (405, as the spec allows), DELETE ends a session.
+ */
+import { Hono, type Context } from 'hono'
+import { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
+import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker'
+import { CallToolRequestSchema, type CallToolResult, ErrorCode, isInitializeRequest, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
+import { authenticateRelay, type RelayAuth } from '../access/token-auth'
+import { mcpToolMatcher } from '../access/mcp-allowlist'
+import { aggregateTools, type GatewayTool, serversForGroup, toolsOf } from '../channels/mcp-servers'
+import { callUpstreamTool, McpUpstreamError } from '../channels/mcp-upstream'
+import { ApiError } from '../lib/errors'
+import type { HonoEnv } from '../env'
+import { McpCharge } from './mcp-charge'
+import { endSession, newSessionId, sessionValid } from './mcp-session'
+
+const SERVER_INFO = { name: 'edge-ai-gateway', version: '1.0.0' }
+
+/** The tools `auth` may see: its group's servers' tools (a server that cannot list is left out), narrowed by its allowlist. */
+async function visibleTools(c: Context<HonoEnv>, auth: RelayAuth): Promise<GatewayTool[]> {
+  const servers = await serversForGroup(c.env, auth.group, c.executionCtx)
+  const lists = await Promise.all(
+    servers.map(async (server) => {
+      try {
+        return { server, tools: await toolsOf(c.env, server) }
+      } catch (err) {
+        console.warn(`mcp: listing ${server.name} failed: ${(err as Error).message}`)
+        return { server, tools: [] }
+      }
+    })
+  )
+  const { tools, clashes } = aggregateTools(lists)
+  if (clashes.length > 0) console.warn(`mcp: tool names taken by an earlier server, left out: ${clashes.join(', ')}`)
+  const allowed = mcpToolMatcher(auth.mcpTools)
+  return tools.filter((t) => allowed(t.name))
+}
+
+/** Run one `tools/call`: find the tool, price and hold it, proxy it, settle or refund. */
+async function callTool(c: Context<HonoEnv>, auth: RelayAuth, name: string, args: Record<string, unknown> | undefined, callId: string | number): Promise<CallToolResult> {
+  const target = (await visibleTools(c, auth)).find((t) => t.name === name)
+  if (!target) throw new McpError(ErrorCode.InvalidParams, `Unknown tool, or a tool this API key may not use: ${name}`)
+  const charge = new McpCharge(c, auth, target.server.name, target.tool.name, args ? new TextEncoder().encode(JSON.stringify(args)).length : 0, callId)
+  try {
+    await charge.open(target.server.free)
+  } catch (err) {
+    if (err instanceof ApiError) throw new McpError(ErrorCode.InvalidRequest, err.message, { code: err.code, status: err.status })
+    throw err
+  }
+  try {
+    const result = await callUpstreamTool(target.server, target.tool.name, args)
+    await charge.settle(result.isError ? 'tool_error' : 'ok')
+    return result
+  } catch (err) {
+    const failure = err instanceof McpUpstreamError ? err : new McpUpstreamError(target.server.name, String((err as Error)?.message ?? err))
+    await charge.refund(failure.timedOut ? 'timeout' : 'error', failure.message)
+    return { isError: true, content: [{ type: 'text', text: failure.message }] }
+  }
+}
+
+/** An SDK server answering for `auth`, on a transport that issues `sessionId` (initialize) or checks none (already checked here). */
+async function mcpServerFor(c: Context<HonoEnv>, auth: RelayAuth, sessionId?: string) {
+  const server = new Server(SERVER_INFO, { capabilities: { tools: {} }, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() })
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: (await visibleTools(c, auth)).map((t) => ({ ...t.tool, name: t.name })),
+  }))
+  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => callTool(c, auth, req.params.name, req.params.arguments, extra.requestId))
+  const transport = new WebStandardStreamableHTTPServerTransport(sessionId ? { sessionIdGenerator: () => sessionId } : {})
+  await server.connect(transport)
+  return transport
+}
+
+const rpcError = (status: number, message: string) => Response.json({ jsonrpc: '2.0', error: { code: ErrorCode.InvalidRequest, message }, id: null }, { status })
+
+/** The request's session: undefined when it is missing, false when it is not (or no longer) valid. */
+async function requestSession(c: Context<HonoEnv>, auth: RelayAuth): Promise<string | false | undefined> {
+  const id = c.req.header('mcp-session-id')
+  if (!id) return undefined
+  return (await sessionValid(c.env, auth.id, id)) ? id : false
+}
+
+export const mcpApp = new Hono<HonoEnv>()
+  .post('/', async (c) => {
+    const auth = await authenticateRelay(c)
+    const body = await c.req.json().catch(() => undefined)
+    if (body === undefined) return rpcError(400, 'Parse error: the body must be JSON-RPC.')
+    if (isInitializeRequest(body)) {
+      const transport = await mcpServerFor(c, auth, await newSessionId(c.env, auth.id))
+      return transport.handleRequest(c.req.raw, { parsedBody: body })
+    }
+    const session = await requestSession(c, auth)
+    if (session === undefined) return rpcError(400, 'Bad Request: the Mcp-Session-Id header is required; send initialize first.')
+    if (session === false) return rpcError(404, 'Session not found: initialize a new session.')
+    const transport = await mcpServerFor(c, auth)
+    return transport.handleRequest(c.req.raw, { parsedBody: body })
+  })
+  .get('/', async (c) => {
+    await authenticateRelay(c)
+    return new Response(null, { status: 405, headers: { allow: 'POST, DELETE' } })
+  })
+  .delete('/', async (c) => {
+    const auth = await authenticateRelay(c)
+    const session = await requestSession(c, auth)
+    if (session === undefined) return rpcError(400, 'Bad Request: the Mcp-Session-Id header is required.')
+    if (session === false) return rpcError(404, 'Session not found.')
+    await endSession(c.env, session)
+    return new Response(null, { status: 200 })
+  })

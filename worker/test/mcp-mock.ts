@@ -1,0 +1,113 @@
+/**
+ * Upstream MCP tool servers for worker tests: every outbound fetch to a registered origin is
+ * answered by the official SDK's own server (Streamable HTTP, stateless), so the gateway's client
+ * speaks real MCP JSON-RPC. A tool may answer, fail as a tool (`isError`), or hang until the
+ * caller gives up; a server may also answer every request with HTTP 500. Every request's
+ * Authorization header and JSON-RPC method are recorded.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
+import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker'
+import { CallToolRequestSchema, type CallToolResult, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
+import { env } from 'cloudflare:workers'
+import { vi } from 'vitest'
+import worker from '../index'
+
+export interface MockTool {
+  name: string
+  description?: string
+  /** The tool's answer; a `hang` tool never answers. */
+  run?: (args: Record<string, unknown>) => CallToolResult
+  hang?: boolean
+}
+
+export interface MockMcpServer {
+  tools: MockTool[]
+  /** Answer every request with HTTP 500. */
+  broken?: boolean
+}
+
+export interface McpMockCall {
+  origin: string
+  authorization: string | null
+  method: string
+  params?: any
+}
+
+const textResult = (text: string): CallToolResult => ({ content: [{ type: 'text', text }] })
+
+/** A calculator with `add`, the tool most tests use. */
+export const CALC: MockServerSpec = {
+  tools: [
+    {
+      name: 'add',
+      description: 'Add two numbers',
+      run: (a) => textResult(String(Number(a.a) + Number(a.b))),
+    },
+  ],
+}
+
+export type MockServerSpec = MockMcpServer
+
+function answer(spec: MockMcpServer, req: Request): Promise<Response> {
+  const server = new Server({ name: 'mock', version: '1.0.0' }, { capabilities: { tools: {} }, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() })
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: spec.tools.map((t) => ({
+      name: t.name,
+      description: t.description,
+      inputSchema: { type: 'object' as const, properties: { a: { type: 'number' }, b: { type: 'number' } } },
+    })),
+  }))
+  server.setRequestHandler(CallToolRequestSchema, async (r, extra) => {
+    const tool = spec.tools.find((t) => t.name === r.params.name)
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `no tool ${r.params.name}`)
+    if (tool.hang) await new Promise((_, reject) => extra.signal.addEventListener('abort', () => reject(new Error('aborted'))))
+    return tool.run!(r.params.arguments ?? {})
+  })
+  const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true })
+  return server.connect(transport).then(() => transport.handleRequest(req))
+}
+
+/** Serve `servers` (origin → server) to the Worker's outbound fetch; other fetches go through. */
+export function mockMcpServers(servers: Record<string, MockMcpServer>) {
+  const calls: McpMockCall[] = []
+  const real = globalThis.fetch
+  const spy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const req = new Request(input, init)
+    const origin = new URL(req.url).origin
+    const spec = servers[origin]
+    if (!spec) return real(input, init)
+    const body: any =
+      req.method === 'POST'
+        ? await req
+            .clone()
+            .json()
+            .catch(() => undefined)
+        : undefined
+    calls.push({ origin, authorization: req.headers.get('authorization'), method: body?.method ?? req.method, params: body?.params })
+    if (spec.broken) return new Response('upstream exploded', { status: 500 })
+    if (req.method !== 'POST') return new Response(null, { status: 405 })
+    return answer(spec, req)
+  })
+  return { calls, restore: () => spy.mockRestore() }
+}
+
+/** The SDK's client connected to the gateway's /mcp with `key` (requests run through the Worker). */
+export async function gatewayClient(key: string): Promise<Client> {
+  const transport = new StreamableHTTPClientTransport(new URL('http://gateway.test/mcp'), {
+    requestInit: { headers: { authorization: `Bearer ${key}` } },
+    fetch: async (url, init) => {
+      const ctx = createExecutionContext()
+      const res = await worker.fetch(new Request(url, init) as any, env, ctx)
+      const body = await res.arrayBuffer()
+      await waitOnExecutionContext(ctx)
+      return new Response(res.status === 204 ? null : body, { status: res.status, headers: res.headers })
+    },
+  })
+  const client = new Client({ name: 'test-client', version: '1.0.0' }, { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() })
+  await client.connect(transport)
+  return client
+}
