@@ -1,9 +1,10 @@
 /**
- * Vitest globalSetup of the e2e project: starts the mock upstream and the real gateway (bundled
- * Worker on workerd with fresh local state and the real migrations), and provides their URLs to
- * tests through `inject('gatewayUrl')` / `inject('mockUrl')`.
+ * Vitest globalSetup of the e2e project: applies the real migrations once into a template of fresh
+ * local state (scripts/test-state.ts; tests copy it for their own servers through
+ * `inject('migratedState')`), starts the mock upstream and the real gateway (bundled Worker on
+ * workerd with a copy of that fresh state), and provides their URLs to tests through
+ * `inject('gatewayUrl')` / `inject('mockUrl')`.
  */
-import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -12,6 +13,7 @@ import type { TestProject } from 'vitest/node'
 import { startServer } from './serve.mjs'
 // @ts-expect-error plain ESM script without types
 import { startMockUpstream } from './mock-upstream.mjs'
+import { applyMigrations, copyState } from './test-state'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -21,13 +23,10 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
-  const root = path.resolve(import.meta.dirname, '..')
-  const persistDir = mkdtempSync(path.join(tmpdir(), 'gateway-e2e-'))
-  execFileSync(process.execPath, [path.join(root, 'node_modules/wrangler/bin/wrangler.js'), 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persistDir], {
-    cwd: root,
-    stdio: 'ignore',
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: '1' },
-  })
+  const template = mkdtempSync(path.join(tmpdir(), 'gateway-e2e-migrated-'))
+  applyMigrations(template)
+  project.provide('migratedState', template)
+  const persistDir = copyState(template, 'gateway-e2e-')
   const mock = await startMockUpstream({ port: 0 })
   const server = await startServer({
     port: 0,
@@ -43,5 +42,6 @@ export default async function setup(project: TestProject) {
     await server.stop()
     await mock.stop()
     rmSync(persistDir, { recursive: true, force: true })
+    rmSync(template, { recursive: true, force: true })
   }
 }

@@ -6,8 +6,7 @@
  * and the imported user signs in with the old one-api password. A one-hub mysqldump goes the same
  * way, and both of its key styles (59-character signed, 48-character old) answer.
  */
-import { execFileSync } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { cpSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import OpenAI from 'openai'
@@ -15,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest'
 // @ts-expect-error plain ESM script without types
 import { startServer } from '../serve.mjs'
 import type {} from '../test-server' // inject('mockUrl') typing
+import type {} from '../test-state' // inject('migratedState') typing
 import { main } from './cli'
 import { writeFileSync } from 'node:fs'
 import { ONE_API_KEY, ONE_HUB_OLD_KEY, ONE_HUB_SIGNED_KEY, PASSWORDS, mysqlDump, oneApiTables, oneHubTables, writeSqlite } from './fixtures'
@@ -53,12 +53,8 @@ const state = () =>
             (SELECT count(*) FROM options) AS options`
   )[0]
 
-const migrate = (dir: string) =>
-  execFileSync(process.execPath, [path.join(root, 'node_modules/wrangler/bin/wrangler.js'), 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', dir], {
-    cwd: root,
-    stdio: 'ignore',
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: '1' },
-  })
+/** Freshly migrated local state in `dir` (a copy of the global setup's template, scripts/test-state.ts). */
+const migrate = (dir: string) => cpSync(inject('migratedState'), dir, { recursive: true })
 
 beforeAll(() => {
   writeSqlite(source, oneApiTables(inject('mockUrl')))

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer } from '../../scripts/serve.mjs'
 import { startMockPayments, type MockPayments } from '../../scripts/mock-payments.mjs'
 import { ApiSession } from './support/api'
-import { freshState } from './support/fresh-state'
+import { freshMigratedState } from '../../scripts/test-state'
 
 const CHANNEL_KEY = 'sk-channel-secret-e2e-0123456789abcdef'
 
@@ -43,7 +43,7 @@ let attacker: Awaited<ReturnType<typeof listener>>
 let supplier: Awaited<ReturnType<typeof listener>>
 
 beforeAll(async () => {
-  persistDir = freshState('exfiltration-e2e-')
+  persistDir = freshMigratedState('exfiltration-e2e-')
   server = await startServer({ port: 0, persistDir, quiet: true, cron: false, build: false, vars: { CRITICAL_RATE_LIMIT: '100000' } })
   base = server.url.href.replace(/\/$/, '')
   mock = await startMockPayments({ port: 0 })

@@ -9,11 +9,11 @@ import { afterAll, describe, expect, inject, it } from 'vitest'
 // @ts-expect-error plain ESM script without types
 import { startServer } from '../../scripts/serve.mjs'
 import { ApiSession } from './support/api'
-import { freshState } from './support/fresh-state'
+import { freshMigratedState } from '../../scripts/test-state'
 
 const MODEL = 'e2e-retention-times'
 const REQUESTS = 1200
-const persistDir = freshState('gateway-e2e-retention-')
+const persistDir = freshMigratedState('gateway-e2e-retention-')
 let server: { stop(): Promise<void>; url: URL } | undefined
 
 async function boot() {

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer } from '../../scripts/serve.mjs'
 import { startMockPayments, type MockPayments } from '../../scripts/mock-payments.mjs'
 import { ApiSession } from './support/api'
-import { freshState } from './support/fresh-state'
+import { freshMigratedState } from '../../scripts/test-state'
 
 type Kind = 'stripe' | 'alipay' | 'wxpay' | 'epay'
 interface Placed {
@@ -28,7 +28,7 @@ let base: string
 let admin: ApiSession
 
 beforeAll(async () => {
-  persistDir = freshState('payments-e2e-')
+  persistDir = freshMigratedState('payments-e2e-')
   server = await startServer({ port: 0, persistDir, quiet: true, cron: false, build: false, vars: { CRITICAL_RATE_LIMIT: '100000' } })
   base = server.url.href.replace(/\/$/, '')
   mock = await startMockPayments({ port: 0 })

@@ -10,7 +10,7 @@ import { describe, expect, inject, it } from 'vitest'
 // @ts-expect-error plain ESM script without types
 import { startServer } from '../../scripts/serve.mjs'
 import { ApiSession } from './support/api'
-import { freshState } from './support/fresh-state'
+import { freshMigratedState } from '../../scripts/test-state'
 
 async function boot(persistDir: string) {
   const server = await startServer({ port: 0, persistDir, quiet: true, cron: false, build: false, vars: { CRITICAL_RATE_LIMIT: '100000' } })
@@ -49,7 +49,7 @@ async function prepare(url: string, quota: number) {
 
 describe('restart', () => {
   it('keeps settled quota, tokens, channels and logs across a stop and start', async () => {
-    const persistDir = freshState('gateway-restart-')
+    const persistDir = freshMigratedState('gateway-restart-')
     try {
       let { server, url } = await boot(persistDir)
       const { admin, channel, before } = await prepare(url, 1_000_000)
@@ -84,7 +84,7 @@ describe('restart', () => {
   }, 120_000)
 
   it('charges every answered request when it stops under load, and refuses new ones while it stops', async () => {
-    const persistDir = freshState('gateway-restart-load-')
+    const persistDir = freshMigratedState('gateway-restart-load-')
     try {
       let { server, url } = await boot(persistDir)
       const { admin, before } = await prepare(url, 10_000_000)

@@ -1,16 +1,13 @@
 /**
  * A private gateway for browser tests that need first-run state (or their own users): fresh D1/KV
- * state in a temp dir with the real migrations applied (as scripts/test-server.ts does), the
- * Worker bundle built by the global setup, and the console from console/dist. Stop it when done.
+ * state in a temp dir with the real migrations applied (a copy of the global setup's migrated
+ * template, scripts/test-state.ts), the Worker bundle built by the global setup, and the console
+ * from console/dist. Stop it when done.
  */
-import { execFileSync } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
+import { rmSync } from 'node:fs'
 // @ts-expect-error plain ESM script without types
 import { startServer } from '../../../scripts/serve.mjs'
-
-const root = path.resolve(import.meta.dirname, '../../..')
+import { freshMigratedState } from '../../../scripts/test-state'
 
 export interface FreshServer {
   url: string
@@ -19,12 +16,7 @@ export interface FreshServer {
 
 /** `vars` are more Worker variables (e.g. BASE_PATH) on top of the test defaults. */
 export async function startFreshServer(vars: Record<string, string> = {}): Promise<FreshServer> {
-  const persistDir = mkdtempSync(path.join(tmpdir(), 'console-e2e-'))
-  execFileSync(process.execPath, [path.join(root, 'node_modules/wrangler/bin/wrangler.js'), 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persistDir], {
-    cwd: root,
-    stdio: 'ignore',
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: '1' },
-  })
+  const persistDir = freshMigratedState('console-e2e-')
   const server = await startServer({
     port: 0,
     persistDir,
