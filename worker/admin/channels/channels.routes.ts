@@ -140,6 +140,7 @@ export const channelRoutes = new Hono<HonoEnv>()
     assertBaseUrlChangeAllowed(actor, before, body)
     const after = await updateChannel(c.env, body.id, body)
     await auditChannelUpdate(c.env, actor, before, after, clientIp(c.req))
+    c.set('audit', { targetId: body.id, before, after })
     return ok(c, channelView(after), 'Updated')
   })
   .patch('/channel/', adminRoute, validate('json', patchChannelSchema), async (c) => {
