@@ -32,9 +32,9 @@ export const auditTrail = createMiddleware<HonoEnv>(async (c, next) => {
   if (READS.has(c.req.method) || !actor || actor.role < ROLE.ADMIN) return next()
   await next()
   if (c.res.status >= 400) return
-  const action = auditAction(c.req.method, c.req.routePath)
-  if (!action) return
   try {
+    const action = auditAction(c.req.method, c.req.routePath)
+    if (!action) return
     const hint = c.get('audit') ?? {}
     const targetType = targetTypeOf(action)
     const body = await requestFields(c)

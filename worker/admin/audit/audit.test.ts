@@ -114,7 +114,7 @@ describe('audit trail', () => {
     expect((await list(root, '&actor=rankpeer')).data.map((r) => r.action)).toEqual(['token.create'])
     expect((await list(root, `&actor=${adminId}&action=channel.update`)).data).toHaveLength(1)
     expect((await list(root, '&action=channel.')).data.map((r) => r.action).sort()).toEqual(['channel.create', 'channel.update'])
-    expect((await list(root, `&target_type=channel&target_id=${created.id}`)).data.map((r) => r.action)).toEqual(['channel.update'])
+    expect((await list(root, `&target_type=channel&target_id=${created.id}`)).data.map((r) => r.action)).toEqual(['channel.update', 'channel.create'])
     expect((await list(root, `&end_timestamp=${nowSeconds() - 3600}`)).total_count).toBe(0)
     expect((await list(root, `&start_timestamp=${nowSeconds() - 3600}`)).total_count).toBe(seenByRoot.total_count)
     const paged = (await root.get('/api/audit/?page_size=1&p=2')).body.data
