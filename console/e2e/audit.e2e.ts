@@ -93,6 +93,9 @@ describe('audit log', () => {
     await signIn(page, context, admin)
     await page.goto(`/panel/audit?target_id=${channelId}`)
     await page.getByTestId('audit-action').first().waitFor()
+    // The id from the URL filters the list (the create and the edit of this channel).
+    expect(await page.locator('input[name="target_id"]').inputValue()).toBe(String(channelId))
+    await expect.poll(() => page.getByTestId('audit-action').allTextContents()).toEqual(['channel.update', 'channel.create'])
     await expectNoOverflow(page)
     await shot(page, 'audit-phone')
     await context.close()
