@@ -23,6 +23,19 @@ export interface AppVariables extends RequestIdVariables {
   sessionId?: string
   /** When the password was last confirmed on this session (Unix seconds; worker/accounts/step-up.ts). */
   stepUpAt?: number
+  /** What a handler knows of its change, for the audit row (worker/admin/audit/audit-middleware.ts). */
+  audit?: AuditHint
+}
+
+/** A handler's facts about its change: the target and its state before and after (for a field-level diff). */
+export interface AuditHint {
+  targetId?: string | number
+  before?: unknown
+  after?: unknown
+  /** Fields left out of the diff (timestamps and other noise). */
+  ignore?: readonly string[]
+  /** Paths that hold secrets whatever their name (recorded as changed/unchanged only). */
+  secrets?: readonly string[]
 }
 
 declare global {

@@ -24,6 +24,7 @@ import { Route as PanelIndexRouteImport } from './routes/panel/index'
 import { Route as PanelSplatRouteImport } from './routes/panel/$'
 import { Route as PanelAnalyticsRouteImport } from './routes/panel/analytics'
 import { Route as PanelApiDocsRouteImport } from './routes/panel/api-docs'
+import { Route as PanelAuditRouteImport } from './routes/panel/audit'
 import { Route as PanelChannelRouteImport } from './routes/panel/channel'
 import { Route as PanelDashboardRouteImport } from './routes/panel/dashboard'
 import { Route as PanelLogRouteImport } from './routes/panel/log'
@@ -116,6 +117,11 @@ const PanelAnalyticsRoute = PanelAnalyticsRouteImport.update({
 const PanelApiDocsRoute = PanelApiDocsRouteImport.update({
   id: '/api-docs',
   path: '/api-docs',
+  getParentRoute: () => PanelRouteRoute,
+} as any)
+const PanelAuditRoute = PanelAuditRouteImport.update({
+  id: '/audit',
+  path: '/audit',
   getParentRoute: () => PanelRouteRoute,
 } as any)
 const PanelChannelRoute = PanelChannelRouteImport.update({
@@ -228,6 +234,7 @@ export interface FileRoutesByFullPath {
   '/panel/$': typeof PanelSplatRoute
   '/panel/analytics': typeof PanelAnalyticsRoute
   '/panel/api-docs': typeof PanelApiDocsRoute
+  '/panel/audit': typeof PanelAuditRoute
   '/panel/channel': typeof PanelChannelRoute
   '/panel/dashboard': typeof PanelDashboardRoute
   '/panel/log': typeof PanelLogRoute
@@ -261,6 +268,7 @@ export interface FileRoutesByTo {
   '/panel/$': typeof PanelSplatRoute
   '/panel/analytics': typeof PanelAnalyticsRoute
   '/panel/api-docs': typeof PanelApiDocsRoute
+  '/panel/audit': typeof PanelAuditRoute
   '/panel/channel': typeof PanelChannelRoute
   '/panel/dashboard': typeof PanelDashboardRoute
   '/panel/log': typeof PanelLogRoute
@@ -298,6 +306,7 @@ export interface FileRoutesById {
   '/panel/$': typeof PanelSplatRoute
   '/panel/analytics': typeof PanelAnalyticsRoute
   '/panel/api-docs': typeof PanelApiDocsRoute
+  '/panel/audit': typeof PanelAuditRoute
   '/panel/channel': typeof PanelChannelRoute
   '/panel/dashboard': typeof PanelDashboardRoute
   '/panel/log': typeof PanelLogRoute
@@ -336,6 +345,7 @@ export interface FileRouteTypes {
     | '/panel/$'
     | '/panel/analytics'
     | '/panel/api-docs'
+    | '/panel/audit'
     | '/panel/channel'
     | '/panel/dashboard'
     | '/panel/log'
@@ -369,6 +379,7 @@ export interface FileRouteTypes {
     | '/panel/$'
     | '/panel/analytics'
     | '/panel/api-docs'
+    | '/panel/audit'
     | '/panel/channel'
     | '/panel/dashboard'
     | '/panel/log'
@@ -405,6 +416,7 @@ export interface FileRouteTypes {
     | '/panel/$'
     | '/panel/analytics'
     | '/panel/api-docs'
+    | '/panel/audit'
     | '/panel/channel'
     | '/panel/dashboard'
     | '/panel/log'
@@ -538,6 +550,13 @@ declare module '@tanstack/react-router' {
       path: '/api-docs'
       fullPath: '/panel/api-docs'
       preLoaderRoute: typeof PanelApiDocsRouteImport
+      parentRoute: typeof PanelRouteRoute
+    }
+    '/panel/audit': {
+      id: '/panel/audit'
+      path: '/audit'
+      fullPath: '/panel/audit'
+      preLoaderRoute: typeof PanelAuditRouteImport
       parentRoute: typeof PanelRouteRoute
     }
     '/panel/channel': {
@@ -712,6 +731,7 @@ interface PanelRouteRouteChildren {
   PanelSplatRoute: typeof PanelSplatRoute
   PanelAnalyticsRoute: typeof PanelAnalyticsRoute
   PanelApiDocsRoute: typeof PanelApiDocsRoute
+  PanelAuditRoute: typeof PanelAuditRoute
   PanelChannelRoute: typeof PanelChannelRoute
   PanelDashboardRoute: typeof PanelDashboardRoute
   PanelLogRoute: typeof PanelLogRoute
@@ -736,6 +756,7 @@ const PanelRouteRouteChildren: PanelRouteRouteChildren = {
   PanelSplatRoute: PanelSplatRoute,
   PanelAnalyticsRoute: PanelAnalyticsRoute,
   PanelApiDocsRoute: PanelApiDocsRoute,
+  PanelAuditRoute: PanelAuditRoute,
   PanelChannelRoute: PanelChannelRoute,
   PanelDashboardRoute: PanelDashboardRoute,
   PanelLogRoute: PanelLogRoute,

@@ -1,6 +1,6 @@
 /**
  * The management API under /api: identification (session or access token), CSRF double-submit,
- * then every resource's routes. Each route declares its minimum role with `access()`.
+ * the audit trail of state-changing calls, then every resource's routes. Each route declares its minimum role with `access()`.
  */
 import { Hono } from 'hono'
 import type { RouterRoute } from 'hono/types'
@@ -36,6 +36,8 @@ import { paymentRoutes } from '../payments/payments.routes'
 import { taskListRoutes } from './tasks/tasks.routes'
 import { importRoutes } from './import/import.routes'
 import { openApiRoutes } from './openapi/openapi.routes'
+import { auditRoutes } from './audit/audit.routes'
+import { auditTrail } from './audit/audit-middleware'
 
 export const adminApp = new Hono<HonoEnv>()
   .use(
@@ -48,6 +50,8 @@ export const adminApp = new Hono<HonoEnv>()
   )
   .use(csrf)
   .use(sessionAuth)
+  // One audit row per successful state-changing call by an administrator or root.
+  .use(auditTrail)
   .route('/', statusRoutes)
   .route('/', authRoutes)
   .route('/', oauthRoutes)
@@ -74,6 +78,7 @@ export const adminApp = new Hono<HonoEnv>()
   .route('/', paymentRoutes)
   .route('/', taskListRoutes)
   .route('/', importRoutes)
+  .route('/', auditRoutes)
   // The document is built from this very table, read lazily on the first request.
   .route(
     '/',

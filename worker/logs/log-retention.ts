@@ -5,7 +5,8 @@
  * giant delete. With the LOG_ARCHIVE binding every row goes to R2 first (log-archive.ts); without
  * it rows are deleted as before. Runs hourly from the cron and on demand (POST /api/log/retention/run).
  * Also the table's state against its budget (GET /api/log/retention), the notice to root at 80 %,
- * and the manual delete by age (DELETE /api/log/, deleteLogsBefore).
+ * and the manual delete by age (DELETE /api/log/, deleteLogsBefore). The hourly run also applies
+ * LogCleanupDays to the audit trail (audit.ts; by age only, never by the row budget).
  */
 import { asc, lt, lte } from 'drizzle-orm'
 import { LOG_BUDGET_BYTES, LOG_BUDGET_WARN_SHARE, LOG_ROW_BYTES, type RetentionResult, type RetentionStatus } from '../../shared/contract/log-budget'
@@ -16,6 +17,7 @@ import { nowSeconds } from '../lib/time'
 import { getSettings } from '../settings/store'
 import { archiveRows, archiveTotals, deleteRows } from './log-archive'
 import { logForRoot } from './root-notice'
+import { deleteAuditBefore } from './audit'
 
 /** 250 rows: a request that arrives during a run waits for at most one such batch (bench:capacity). */
 const RETENTION_BATCH = 250
@@ -133,9 +135,11 @@ export async function noticeBudget(env: Env, status: RetentionStatus, now = Date
   return true
 }
 
-/** The hourly cron job: the run, then the budget check. */
+/** The hourly cron job: the run, the audit trail's age rule (same LogCleanupDays), then the budget check. */
 export async function scheduledRetention(env: Env) {
   await runRetention(env, { budgetMs: 60_000 })
+  const auditCut = timeCut((await getSettings(env)).int('LogCleanupDays'), nowSeconds())
+  if (auditCut !== null) await deleteAuditBefore(env, auditCut)
   await noticeBudget(env, await retentionStatus(env))
 }
 

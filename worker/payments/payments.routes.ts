@@ -306,6 +306,14 @@ export const paymentRoutes = new Hono<HonoEnv>()
     }
     const actor = c.get('user')!
     const meta = auditMeta(saved, current)
+    const withConfig = (r: Payment) => ({ ...r, config: r.type === saved.type ? parseConfig(r) : {} })
+    c.set('audit', {
+      targetId: saved.id,
+      before: withConfig(current),
+      after: withConfig(saved),
+      ignore: ['updatedAt'],
+      secrets: gateway.fields.filter((f) => f.secret).map((f) => `config.${f.key}`),
+    })
     const what = [...meta.changed, ...Object.entries(meta.secrets).flatMap(([k, v]) => (v === 'unchanged' ? [] : [`${k} (secret, ${v})`]))]
     await auditLog(c.env, actor, actor, `${actor.username} updated payment gateway "${saved.name}" (#${saved.id}): ${what.join(', ') || 'nothing changed'}`, meta, clientIp(c.req))
     return ok(c, { ...gatewayView(saved, await getSettings(c.env), publicSiteUrl(c)), ...publicConfig(saved) }, 'Updated')

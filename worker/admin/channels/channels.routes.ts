@@ -124,6 +124,7 @@ export const channelRoutes = new Hono<HonoEnv>()
     assertOutboundUrls(c.env, c.req.valid('json').base_url, 'base_url')
     assertOutboundUrls(c.env, c.req.valid('json').proxy, 'proxy', proxyUrlProblem)
     const created = await createChannels(c.env, c.req.valid('json'))
+    c.set('audit', { targetId: created.map((ch) => ch.id).join(',') })
     return ok(
       c,
       created.map((ch) => channelView(ch)),
@@ -140,6 +141,7 @@ export const channelRoutes = new Hono<HonoEnv>()
     assertBaseUrlChangeAllowed(actor, before, body)
     const after = await updateChannel(c.env, body.id, body)
     await auditChannelUpdate(c.env, actor, before, after, clientIp(c.req))
+    c.set('audit', { targetId: body.id, before, after })
     return ok(c, channelView(after), 'Updated')
   })
   .patch('/channel/', adminRoute, validate('json', patchChannelSchema), async (c) => {

@@ -92,6 +92,7 @@ export const groupRoutes = new Hono<HonoEnv>()
     const [row] = await createDb(c.env.DB).update(userGroups).set(columns(body)).where(eq(userGroups.id, body.id)).returning()
     await syncRatioSetting(c.env)
     await auditGroup(c, 'update', current, row!)
+    c.set('audit', { targetId: row!.id, before: current, after: row })
     return ok(c, groupView(row!), 'Updated')
   })
   .put('/user_group/enable/:id{[0-9]+}', adminRoute, validate('param', idParam), async (c) => {

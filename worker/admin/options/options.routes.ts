@@ -73,6 +73,12 @@ export const optionRoutes = new Hono<HonoEnv>()
     checkRequirements(before, values)
     const saved = await saveOptions(c.env, values)
     await auditOptions(c.env, c.get('user')!, before, saved, Object.keys(values), clientIp(c.req))
+    const keys = Object.keys(values) as OptionKey[]
+    c.set('audit', {
+      targetId: keys.join(','),
+      before: Object.fromEntries(keys.map((k) => [k, before.str(k)])),
+      after: Object.fromEntries(keys.map((k) => [k, saved.str(k)])),
+    })
     if ('GroupRatio' in values) await syncGroupsFromRatio(c.env, saved.str('GroupRatio'))
     return ok(c, null, 'Saved')
   })

@@ -148,6 +148,7 @@ export async function deleteToken(env: Env, owner: SessionUser, id: number, asAd
   const current = await findOwnedToken(env, id, owner, asAdmin)
   await createDb(env.DB).delete(tokens).where(eq(tokens.id, current.id))
   await afterChange(env, current)
+  return current
 }
 
 /** The hidden unlimited key the console playground uses (created on first use). */

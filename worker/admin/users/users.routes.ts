@@ -47,7 +47,10 @@ export const userAdminRoutes = new Hono<HonoEnv>()
     await assertGroup(c.env, body.group)
     const actor = c.get('user')!
     if (body.quota !== undefined && body.id === actor.id) assertNotRaisingOwnQuota(actor, body.id, body.quota - (await currentQuota(c.env, body.id)))
-    return ok(c, userRow(await updateUser(c.env, actor, body)), 'Updated')
+    const before = await targetUser(c.env, { id: body.id })
+    const after = await updateUser(c.env, actor, body)
+    c.set('audit', { targetId: body.id, before, after })
+    return ok(c, userRow(after), 'Updated')
   })
   .post('/user/manage', adminRoute, validate('json', manageSchema), async (c) => {
     const { action, ...ref } = c.req.valid('json')
@@ -62,7 +65,9 @@ export const userAdminRoutes = new Hono<HonoEnv>()
     assertCanManage(actor, target)
     const { quota, remark } = c.req.valid('json')
     assertNotRaisingOwnQuota(actor, target.id, quota)
-    return ok(c, { quota: await adjustQuota(c.env, actor, target, quota, remark) }, 'Quota updated')
+    const after = await adjustQuota(c.env, actor, target, quota, remark)
+    c.set('audit', { targetId: target.id, before: { quota: after - quota }, after: { quota: after, change: quota, remark } })
+    return ok(c, { quota: after }, 'Quota updated')
   })
   .delete('/user/:id{[0-9]+}', adminRoute, validate('param', idParam), async (c) => {
     const actor = c.get('user')!

@@ -11,6 +11,7 @@ import {
   BadgeDollarSign,
   BookOpenText,
   ChartColumnBig,
+  History,
   CreditCard,
   Images,
   ListMusic,
@@ -47,6 +48,7 @@ export type NavId =
   | 'model_price'
   | 'payment'
   | 'setting'
+  | 'audit'
   | 'telegram'
   | 'mcp'
   | 'api_docs'
@@ -128,6 +130,7 @@ export const navGroups: NavGroup[] = [
       { type: 'item', id: 'user', to: '/panel/user', icon: Users, breadcrumbs: false, isAdmin: true },
       { type: 'item', id: 'profile', to: '/panel/profile', icon: UserRoundCog, breadcrumbs: false },
       { type: 'item', id: 'setting', to: '/panel/setting', icon: Settings, breadcrumbs: false, isAdmin: true },
+      { type: 'item', id: 'audit', to: '/panel/audit', icon: History, breadcrumbs: false, isAdmin: true },
       { type: 'item', id: 'telegram', to: '/panel/telegram', icon: Send, breadcrumbs: false, isAdmin: true },
       { type: 'item', id: 'mcp', to: '/panel/mcp', icon: Blocks, breadcrumbs: false, isAdmin: true },
       { type: 'item', id: 'api_docs', to: '/panel/api-docs', icon: BookOpenText, breadcrumbs: false, isAdmin: true },
