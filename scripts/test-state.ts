@@ -3,12 +3,13 @@
  * setup (scripts/test-server.ts) applies the real D1 migrations once per run with the wrangler CLI
  * into a template folder; every server that needs a fresh install gets a copy of it, which is
  * byte for byte what the CLI writes (a wrangler start costs tens of seconds, a copy milliseconds).
+ * The global setup imports this file, so it never imports vitest at run time (only test files may:
+ * fresh-state.ts reads the provided template).
  */
 import { execFileSync } from 'node:child_process'
 import { cpSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { inject } from 'vitest'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -33,9 +34,4 @@ export function copyState(template: string, prefix: string): string {
   const dir = mkdtempSync(path.join(tmpdir(), prefix))
   cpSync(template, dir, { recursive: true })
   return dir
-}
-
-/** A new temp folder with freshly migrated local state, for a test's own server. */
-export function freshMigratedState(prefix: string): string {
-  return copyState(inject('migratedState'), prefix)
 }

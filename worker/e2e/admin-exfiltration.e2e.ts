@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer } from '../../scripts/serve.mjs'
 import { startMockPayments, type MockPayments } from '../../scripts/mock-payments.mjs'
 import { ApiSession } from './support/api'
-import { freshMigratedState } from '../../scripts/test-state'
+import { freshMigratedState } from '../../scripts/fresh-state'
 
 const CHANNEL_KEY = 'sk-channel-secret-e2e-0123456789abcdef'
 

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest'
 // @ts-expect-error plain ESM script without types
 import { startServer } from '../../scripts/serve.mjs'
 import { ApiSession } from './support/api'
-import { freshMigratedState } from '../../scripts/test-state'
+import { freshMigratedState } from '../../scripts/fresh-state'
 
 const MODEL = 'e2e-retention-times'
 const REQUESTS = 1200

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer } from '../../scripts/serve.mjs'
 import { startMockPayments, type MockPayments } from '../../scripts/mock-payments.mjs'
 import { ApiSession } from './support/api'
-import { freshMigratedState } from '../../scripts/test-state'
+import { freshMigratedState } from '../../scripts/fresh-state'
 
 type Kind = 'stripe' | 'alipay' | 'wxpay' | 'epay'
 interface Placed {

@@ -10,7 +10,7 @@ import { describe, expect, inject, it } from 'vitest'
 // @ts-expect-error plain ESM script without types
 import { startServer } from '../../scripts/serve.mjs'
 import { ApiSession } from './support/api'
-import { freshMigratedState } from '../../scripts/test-state'
+import { freshMigratedState } from '../../scripts/fresh-state'
 
 async function boot(persistDir: string) {
   const server = await startServer({ port: 0, persistDir, quiet: true, cron: false, build: false, vars: { CRITICAL_RATE_LIMIT: '100000' } })

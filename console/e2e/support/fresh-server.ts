@@ -7,7 +7,7 @@
 import { rmSync } from 'node:fs'
 // @ts-expect-error plain ESM script without types
 import { startServer } from '../../../scripts/serve.mjs'
-import { freshMigratedState } from '../../../scripts/test-state'
+import { freshMigratedState } from '../../../scripts/fresh-state'
 
 export interface FreshServer {
   url: string
