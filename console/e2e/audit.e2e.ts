@@ -16,6 +16,9 @@ const ADMIN = { username: `audadm${suffix}`, password: 'admin-password-1' }
 const CHANNEL = `audit-ch-${suffix}`
 const RENAMED = `audit-renamed-${suffix}`
 const KEY = `sk-audit-e2e-key-${suffix}`
+// A model of its own: on the shared server an OpenAI-type channel for a common model would take
+// other files' traffic (the Responses API goes natively to type 1, which the mock does not serve).
+const MODEL = `audit-e2e-model-${suffix}`
 
 /** Signed in through the API (many UI sign-ins would meet the login rate limit): the cookie plus the profile the console keeps. */
 async function signIn(page: Page, context: BrowserContext, session: ApiSession) {
@@ -44,7 +47,7 @@ describe('audit log', () => {
     await userSession(ADMIN.username, ADMIN.password)
     await root.ok('POST', '/api/user/manage', { username: ADMIN.username, action: 'promote' })
     admin = await userSession(ADMIN.username, ADMIN.password)
-    const form = { type: 1, name: CHANNEL, key: KEY, base_url: inject('mockUrl'), models: 'gpt-4o-mini', group: 'default' }
+    const form = { type: 1, name: CHANNEL, key: KEY, base_url: inject('mockUrl'), models: MODEL, group: 'default' }
     const [created] = await admin.ok<{ id: number }[]>('POST', '/api/channel/', form)
     channelId = created!.id
     await admin.ok('PUT', '/api/channel/', { ...form, id: channelId, name: RENAMED, key: `${KEY}-new`, weight: 5 })
