@@ -7,7 +7,7 @@ import { Download } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/ui/button'
 import { DataTable, DataTablePagination, DataTableToolbar, useServerTable } from '@/components/data-table'
-import { DateTimeInput, DebouncedInput } from '@/features/logs/components/logs-filter-input'
+import { DebouncedInput, TimeRangeFilter } from '@/features/logs/components/logs-filter-input'
 import { ensureStepUp } from '@/lib/step-up'
 import { FILTER_KEYS, auditExportUrl, auditQueryOptions, type AuditSearch } from '../api'
 import { useAuditColumns } from './audit-columns'
@@ -64,24 +64,7 @@ export function AuditTable({ search, setSearch }: Props) {
         {text('action', 'w-[calc(50%-0.25rem)] sm:w-40')}
         {text('target_type', 'w-[calc(50%-0.25rem)] sm:w-32')}
         {text('target_id', 'w-[calc(50%-0.25rem)] sm:w-28')}
-        <div className="grid w-full grid-cols-1 gap-2 sm:flex sm:w-auto sm:items-center">
-          <DateTimeInput
-            value={search.start_timestamp}
-            onCommit={(start_timestamp) => filter({ start_timestamp })}
-            aria-label={t('filters.start')}
-            title={t('filters.start')}
-            name="start_timestamp"
-          />
-          <span className="hidden text-muted-foreground sm:inline">–</span>
-          <DateTimeInput
-            value={search.end_timestamp}
-            onCommit={(end_timestamp) => filter({ end_timestamp })}
-            endOfMinute
-            aria-label={t('filters.end')}
-            title={t('filters.end')}
-            name="end_timestamp"
-          />
-        </div>
+        <TimeRangeFilter search={search} filter={filter} labels={{ start: t('filters.start'), end: t('filters.end') }} />
       </DataTableToolbar>
       <DataTable table={table} loading={isLoading} empty={filtered ? t('emptyFiltered') : t('empty')} />
       <DataTablePagination table={table} />

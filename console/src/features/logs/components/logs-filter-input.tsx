@@ -1,6 +1,7 @@
 /**
  * Filter inputs of the log and task pages bound to URL params: a text box that commits after typing pauses,
- * a local date-time box that commits Unix seconds (empty clears the filter), and the owner + time-range group.
+ * a local date-time box that commits Unix seconds (empty clears the filter), the from–to pair (also on the audit
+ * page), and the owner + time-range group.
  */
 import { useEffect, useRef, useState, type ComponentProps } from 'react'
 import { Input } from '@/components/ui/input'
@@ -58,11 +59,38 @@ export function DateTimeInput({
   )
 }
 
-interface OwnerRangeSearch {
-  username?: string
-  channel_id?: number
+interface TimeRange {
   start_timestamp?: number
   end_timestamp?: number
+}
+
+interface OwnerRangeSearch extends TimeRange {
+  username?: string
+  channel_id?: number
+}
+
+/** The from–to pair of date-time boxes (stacked on a phone) bound to `start_timestamp` / `end_timestamp`. */
+export function TimeRangeFilter({ search, filter, labels }: { search: TimeRange; filter: (patch: TimeRange) => void; labels: { start: string; end: string } }) {
+  return (
+    <div className="grid w-full grid-cols-1 gap-2 sm:flex sm:w-auto sm:items-center">
+      <DateTimeInput
+        value={search.start_timestamp}
+        onCommit={(start_timestamp) => filter({ start_timestamp })}
+        aria-label={labels.start}
+        title={labels.start}
+        name="start_timestamp"
+      />
+      <span className="hidden text-muted-foreground sm:inline">–</span>
+      <DateTimeInput
+        value={search.end_timestamp}
+        onCommit={(end_timestamp) => filter({ end_timestamp })}
+        endOfMinute
+        aria-label={labels.end}
+        title={labels.end}
+        name="end_timestamp"
+      />
+    </div>
+  )
 }
 
 /**
@@ -103,24 +131,7 @@ export function OwnerAndRangeFilters({
           />
         </>
       )}
-      <div className="grid w-full grid-cols-1 gap-2 sm:flex sm:w-auto sm:items-center">
-        <DateTimeInput
-          value={search.start_timestamp}
-          onCommit={(start_timestamp) => filter({ start_timestamp })}
-          aria-label={t('filters.start')}
-          title={t('filters.start')}
-          name="start_timestamp"
-        />
-        <span className="hidden text-muted-foreground sm:inline">–</span>
-        <DateTimeInput
-          value={search.end_timestamp}
-          onCommit={(end_timestamp) => filter({ end_timestamp })}
-          endOfMinute
-          aria-label={t('filters.end')}
-          title={t('filters.end')}
-          name="end_timestamp"
-        />
-      </div>
+      <TimeRangeFilter search={search} filter={filter} labels={{ start: t('filters.start'), end: t('filters.end') }} />
     </>
   )
 }
