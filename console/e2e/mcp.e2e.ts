@@ -1,7 +1,8 @@
 /**
  * The MCP tools page (admin): root adds a tool server through the dialog (the SDK's calculator,
  * started here, behind its own bearer token), the list shows the header as set but never its value,
- * and Test lists `calcui__add`. Screenshots: light, dark, zh, phone.
+ * and Test lists `calcui__add`; a key's MCP allowlist is then picked from the tools its group can
+ * reach in the token dialog (a bad pattern refused on the page). Screenshots: light, dark, zh, phone.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SHARED_ROOT, rootSession } from '../../worker/e2e/support/api'
@@ -49,6 +50,31 @@ describe('MCP tools page', () => {
     await page.keyboard.press('Escape')
     await tools.waitFor({ state: 'hidden' })
     await shot(page, 'mcp-light')
+    await context.close()
+  })
+
+  it('picks a key’s MCP tool allowlist from its group’s tools in the token dialog', async () => {
+    const { context, page } = await openSignedIn(suite.browser, base, { name: 'light', viewport: DESKTOP, theme: 'light' }, SHARED_ROOT)
+    await page.goto('/panel/token')
+    await page.getByTestId('token-create').click()
+    const dialog = page.getByTestId('token-dialog')
+    await dialog.locator('input[name="name"]').fill('mcp allowlist')
+    const tools = dialog.getByTestId('token-mcp-tools-input')
+    await tools.fill('bad pattern!')
+    await tools.press('Enter')
+    await dialog.getByTestId('token-submit').click()
+    await dialog.getByText('Letters, digits, _ . - / and * only (at most 100 characters)').waitFor()
+    await dialog.getByRole('button', { name: 'Remove bad pattern!' }).click()
+    await tools.fill('calcui')
+    await dialog.getByRole('option', { name: 'calcui__add', exact: true }).click()
+    await dialog.getByRole('button', { name: 'Remove calcui__add' }).waitFor()
+    await dialog.getByRole('heading', { name: 'New token' }).click()
+    await tools.scrollIntoViewIfNeeded()
+    await shot(page, 'mcp-token-allowlist')
+    await dialog.getByTestId('token-submit').click()
+    await page.getByTestId('token-created-dialog').getByRole('button', { name: 'Done' }).click()
+    const mine = await page.evaluate(async () => (await (await fetch('/api/token/?page_size=100')).json()) as { data: { data: { name: string; mcp_tools: string[] }[] } })
+    expect(mine.data.data.find((k) => k.name === 'mcp allowlist')?.mcp_tools).toEqual(['calcui__add'])
     await context.close()
   })
 

@@ -28,3 +28,9 @@ export interface McpToolList {
   listed_at: number
   tools: McpToolView[]
 }
+
+/** GET /api/mcp/tools: a tool a key of the asked group could call through /mcp, by its gateway name. */
+export interface McpGroupTool {
+  name: string
+  description: string
+}

@@ -9,6 +9,10 @@ export interface TokenSetting {
   }
 }
 
+/** One pattern of a key's `mcp_tools` allowlist: gateway tool-name characters and `*` (at most 100 patterns). */
+export const MCP_TOOL_PATTERN = /^[A-Za-z0-9_*.\-/]{1,100}$/
+export const MCP_TOOLS_MAX = 100
+
 /** A key's budget use in the current period, from its owner's wallet. */
 export interface BudgetUse {
   period: string

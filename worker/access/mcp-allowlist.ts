@@ -23,6 +23,3 @@ export function mcpToolMatcher(patterns: string[]): (name: string) => boolean {
   const re = new RegExp(`^(?:${patterns.map((p) => p.split('*').map(literal).join('.*')).join('|')})$`)
   return (name) => re.test(name)
 }
-
-/** A pattern of an allowlist: gateway-name characters and `*`. */
-export const MCP_TOOL_PATTERN = /^[A-Za-z0-9_*.\-/]{1,100}$/

@@ -96,3 +96,21 @@ export function aggregateTools(lists: { server: McpServerEntry; tools: Tool[] }[
   }
   return { tools: [...byName.values()], clashes }
 }
+
+/** Every tool a user group may reach through /mcp (a server that cannot list is left out, with a warning). */
+export async function groupTools(env: Env, group: string, ctx?: BackgroundCtx): Promise<GatewayTool[]> {
+  const servers = await serversForGroup(env, group, ctx)
+  const lists = await Promise.all(
+    servers.map(async (server) => {
+      try {
+        return { server, tools: await toolsOf(env, server) }
+      } catch (err) {
+        console.warn(`mcp: listing ${server.name} failed: ${(err as Error).message}`)
+        return { server, tools: [] }
+      }
+    })
+  )
+  const { tools, clashes } = aggregateTools(lists)
+  if (clashes.length > 0) console.warn(`mcp: tool names taken by an earlier server, left out: ${clashes.join(', ')}`)
+  return tools
+}

@@ -68,6 +68,13 @@ describe('the MCP gateway with the official SDK', () => {
     expect(quota).toBe(START - 500)
   })
 
+  it('suggests the group’s tools for a key’s allowlist, and refuses a group the user may not use', async () => {
+    const tools = await user.ok<{ name: string; description: string }[]>('GET', '/api/mcp/tools')
+    expect(tools).toContainEqual({ name: 'calc__add', description: expect.any(String) })
+    const refused = await user.call('GET', '/api/mcp/tools?group=no-such-group')
+    expect(refused.status).toBe(400)
+  })
+
   it('hides the tool from a key whose allowlist leaves it out, and refuses the call', async () => {
     const token = await user.ok<{ key: string; mcp_tools: string[] }>('POST', '/api/token/', { name: 'narrow', unlimited_quota: true, mcp_tools: ['search__*'] })
     expect(token.mcp_tools).toEqual(['search__*'])

@@ -13,7 +13,7 @@ import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validatio
 import { CallToolRequestSchema, type CallToolResult, ErrorCode, isInitializeRequest, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { authenticateRelay, type RelayAuth } from '../access/token-auth'
 import { mcpToolMatcher } from '../access/mcp-allowlist'
-import { aggregateTools, type GatewayTool, serversForGroup, toolsOf } from '../channels/mcp-servers'
+import { type GatewayTool, groupTools } from '../channels/mcp-servers'
 import { callUpstreamTool, McpUpstreamError } from '../channels/mcp-upstream'
 import { ApiError } from '../lib/errors'
 import type { HonoEnv } from '../env'
@@ -22,23 +22,10 @@ import { endSession, newSessionId, sessionValid } from './mcp-session'
 
 const SERVER_INFO = { name: 'edge-ai-gateway', version: '1.0.0' }
 
-/** The tools `auth` may see: its group's servers' tools (a server that cannot list is left out), narrowed by its allowlist. */
+/** The tools `auth` may see: its group's servers' tools, narrowed by its allowlist. */
 async function visibleTools(c: Context<HonoEnv>, auth: RelayAuth): Promise<GatewayTool[]> {
-  const servers = await serversForGroup(c.env, auth.group, c.executionCtx)
-  const lists = await Promise.all(
-    servers.map(async (server) => {
-      try {
-        return { server, tools: await toolsOf(c.env, server) }
-      } catch (err) {
-        console.warn(`mcp: listing ${server.name} failed: ${(err as Error).message}`)
-        return { server, tools: [] }
-      }
-    })
-  )
-  const { tools, clashes } = aggregateTools(lists)
-  if (clashes.length > 0) console.warn(`mcp: tool names taken by an earlier server, left out: ${clashes.join(', ')}`)
   const allowed = mcpToolMatcher(auth.mcpTools)
-  return tools.filter((t) => allowed(t.name))
+  return (await groupTools(c.env, auth.group, c.executionCtx)).filter((t) => allowed(t.name))
 }
 
 /** Run one `tools/call`: find the tool, price and hold it, proxy it, settle or refund. */

@@ -11,7 +11,7 @@ import { z } from 'zod'
 import { createDb } from '../../db/client'
 import { mcpServers, type McpServer } from '../../db/schema'
 import { isUniqueViolation } from '../../db/errors'
-import { adminRoute } from '../../middleware/access'
+import { adminRoute, userRoute } from '../../middleware/access'
 import { ApiError, badRequest, conflict, notFound } from '../../lib/errors'
 import { ok } from '../../lib/respond'
 import { idParam, validate } from '../../lib/validate'
@@ -19,12 +19,16 @@ import { assertOutboundUrls } from '../../lib/outbound-url'
 import { clientIp } from '../../lib/client-ip'
 import { nowSeconds } from '../../lib/time'
 import { auditLog } from '../../logs/audit-log'
-import { gatewayToolName, mcpServerSnapshot, refreshTools } from '../../channels/mcp-servers'
+import { gatewayToolName, groupTools, mcpServerSnapshot, refreshTools } from '../../channels/mcp-servers'
+import { ROLE } from '../../../shared/contract/enums'
+import { groupExists } from '../groups/groups.service'
 import { McpUpstreamError } from '../../channels/mcp-upstream'
 import type { HonoEnv } from '../../env'
-import type { McpServerView, McpToolList } from '../../../shared/contract/mcp'
+import type { McpGroupTool, McpServerView, McpToolList } from '../../../shared/contract/mcp'
 
 const headerName = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/
+
+const toolsQuery = z.object({ group: z.string().trim().max(32).default('') })
 
 const fields = z.object({
   name: z.string().regex(/^[a-z0-9_-]{1,32}$/, 'lower-case letters, digits, _ and - only (at most 32)'),
@@ -95,6 +99,19 @@ async function listNow(env: Env, row: McpServer): Promise<McpToolList> {
 }
 
 export const mcpServerRoutes = new Hono<HonoEnv>()
+  // The tool names a key of `group` ('' = the caller's own) could reach: suggestions for a key's allowlist.
+  .get('/mcp/tools', userRoute, validate('query', toolsQuery), async (c) => {
+    const user = c.get('user')!
+    const group = c.req.valid('query').group || user.group
+    if (group !== user.group && !(await groupExists(c.env, group, { publicOnly: user.role < ROLE.ADMIN }))) {
+      throw badRequest(`group: "${group}" is not available to you`, { fields: { group: 'not allowed' } })
+    }
+    const tools = await groupTools(c.env, group, c.executionCtx)
+    return ok(
+      c,
+      tools.map((t): McpGroupTool => ({ name: t.name, description: t.tool.description ?? '' }))
+    )
+  })
   .get('/mcp/server/', adminRoute, async (c) => ok(c, (await createDb(c.env.DB).select().from(mcpServers).orderBy(mcpServers.id)).map(serverView)))
   .get('/mcp/server/:id{[0-9]+}', adminRoute, validate('param', idParam), async (c) => ok(c, serverView(await findServer(c.env, c.req.valid('param').id))))
   .post('/mcp/server/', adminRoute, validate('json', fields), async (c) => {

@@ -2,7 +2,7 @@
 import { z } from 'zod'
 import { isValidIpOrCidr } from '../../lib/cidr'
 import { limitFields } from '../shared/limit-fields'
-import { MCP_TOOL_PATTERN } from '../../access/mcp-allowlist'
+import { MCP_TOOL_PATTERN, MCP_TOOLS_MAX } from '../../../shared/contract/tokens'
 import { TOKEN_STATUS } from '../../../shared/contract/enums'
 
 const setting = z
@@ -37,7 +37,7 @@ export const tokenFields = z.object({
   chat_cache: z.boolean().default(false),
   setting,
   /** MCP tool allowlist; left out of an update, the stored list stays. */
-  mcp_tools: z.array(z.string().trim().regex(MCP_TOOL_PATTERN, 'letters, digits, _ . - / and * only')).max(100).optional(),
+  mcp_tools: z.array(z.string().trim().regex(MCP_TOOL_PATTERN, 'letters, digits, _ . - / and * only')).max(MCP_TOOLS_MAX).optional(),
   ...limitFields,
 })
 

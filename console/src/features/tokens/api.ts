@@ -2,7 +2,8 @@
  * API key calls: the signed-in user's own keys (GET/POST/PUT/DELETE /api/token/, PUT
  * /api/token/status), the admin search across users (GET /api/token/admin/search, PUT and DELETE
  * under /api/token/admin), and the form's option lists (the user's and public groups from
- * GET /api/user_group_map, the available models from GET /api/available_model). Every write
+ * GET /api/user_group_map, the available models from GET /api/available_model, MCP tool names from
+ * GET /api/mcp/tools). Every write
  * refreshes the token lists. The all-users search shows masked keys; the full key comes from an
  * explicit, logged reveal (POST /api/token/:id/key for the owner, /api/token/admin/:id/key for root).
  */
@@ -12,6 +13,7 @@ import { api } from '@/lib/api-client'
 import { notify } from '@/lib/notify'
 import type { LimitValues } from '@/lib/limits-form'
 import type { GroupInfo } from '@contract/groups'
+import type { McpGroupTool } from '@contract/mcp'
 import type { ListSearch, Page } from '@contract/paging'
 import type { Token, TokenSetting } from '@contract/tokens'
 import { TOKEN_STATUS, type TokenStatus } from '@contract/enums'
@@ -35,6 +37,7 @@ export interface TokenBody extends LimitValues {
   group: string
   chat_cache: boolean
   setting: Required<Pick<TokenSetting, 'limits'>>
+  mcp_tools: string[]
 }
 
 export const tokenKeys = {
@@ -43,6 +46,7 @@ export const tokenKeys = {
   adminList: (search: AdminTokenSearch) => ['tokens', 'admin', search] as const,
   groups: ['tokens', 'groups'] as const,
   models: ['tokens', 'models'] as const,
+  mcpTools: (group: string) => ['tokens', 'mcp-tools', group] as const,
 }
 
 export const tokensQueryOptions = (search: ListSearch) =>
@@ -70,6 +74,14 @@ export const availableModelsQueryOptions = queryOptions({
   queryFn: ({ signal }) => api.get<{ models: { model: string }[] }>('/api/available_model', undefined, signal).then((d) => [...new Set(d.models.map((m) => m.model))].sort()),
   staleTime: 60_000,
 })
+
+/** Gateway names of the MCP tools a key of `group` ('' = the caller's own) could call: suggestions for its allowlist. */
+export const mcpToolsQueryOptions = (group: string) =>
+  queryOptions({
+    queryKey: tokenKeys.mcpTools(group),
+    queryFn: ({ signal }) => api.get<McpGroupTool[]>('/api/mcp/tools', { group }, signal).then((tools) => tools.map((t) => t.name)),
+    staleTime: 60_000,
+  })
 
 /** The full `sk-…` key of a token (owner, or root with `asRoot`); the server logs every reveal. */
 export const revealTokenKey = (id: number, asRoot: boolean) =>

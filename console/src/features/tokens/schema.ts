@@ -2,12 +2,14 @@
  * Token form (name required): quota in dollars when the site shows currency (else whole
  * units) unless unlimited; expiry as a local date-time unless "never"; group ('' = the user's own);
  * optional model whitelist (at least one model) and IP/CIDR whitelist (one entry per line, each a
- * valid IPv4/IPv6 address or CIDR range); the cache flag; limits and budget (lib/limits-form.ts).
+ * valid IPv4/IPv6 address or CIDR range); the cache flag; the MCP tool allowlist (patterns like
+ * `calc__*`, empty = every tool of the key's group); limits and budget (lib/limits-form.ts).
  * Messages are i18n keys.
  */
 import { z } from 'zod'
 import { inputToQuota, quotaPerUnit, quotaToInput } from '@/lib/format'
 import { checkLimits, limitsBody, limitsDefaults, limitsFormShape } from '@/lib/limits-form'
+import { MCP_TOOL_PATTERN, MCP_TOOLS_MAX } from '@contract/tokens'
 import type { Token, TokenBody } from './api'
 
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/
@@ -53,6 +55,10 @@ export function tokenFormSchema(currency: boolean) {
       ip_enabled: z.boolean(),
       ip_whitelist: z.string(),
       chat_cache: z.boolean(),
+      mcp_tools: z
+        .array(z.string())
+        .max(MCP_TOOLS_MAX, 'tokens:validation.mcpToolsMax')
+        .refine((list) => list.every((p) => MCP_TOOL_PATTERN.test(p)), 'tokens:validation.mcpTool'),
       ...limitsFormShape,
     })
     .superRefine((v, ctx) => {
@@ -99,6 +105,7 @@ export function tokenFormDefaults(token?: Token): TokenFormValues {
     ip_enabled: limits?.limits_ip_setting?.enabled ?? false,
     ip_whitelist: (limits?.limits_ip_setting?.whitelist ?? []).join('\n'),
     chat_cache: token?.chat_cache ?? false,
+    mcp_tools: token?.mcp_tools ?? [],
     ...limitsDefaults(token),
   }
 }
@@ -112,6 +119,7 @@ export function tokenBody(v: TokenFormValues): TokenBody {
     expired_time: v.never_expires ? -1 : Math.floor(new Date(v.expires_at).getTime() / 1000),
     group: v.group,
     chat_cache: v.chat_cache,
+    mcp_tools: v.mcp_tools,
     setting: {
       limits: {
         limit_model_setting: { enabled: v.models_enabled, models: v.models_enabled ? v.models : [] },

@@ -20,7 +20,7 @@ import { TagInput } from '@/components/tag-input'
 import { displayInCurrency, quotaPerUnit } from '@/lib/format'
 import { applyFieldErrors } from '@/lib/handle-error'
 import { useAuthUser } from '@/stores/auth-store'
-import { availableModelsQueryOptions, useCreateToken, useUpdateToken, userGroupsQueryOptions, type Token } from '../api'
+import { availableModelsQueryOptions, mcpToolsQueryOptions, useCreateToken, useUpdateToken, userGroupsQueryOptions, type Token } from '../api'
 import { toLocalInput, tokenBody, tokenFormDefaults, tokenFormSchema, type TokenFormValues } from '../schema'
 import { useTokensDialog } from './tokens-provider'
 import { TokenLimitsFields } from './token-limits-fields'
@@ -52,7 +52,8 @@ export function TokensMutateDialog({ open, onOpenChange, row }: MutateProps) {
   const models = useQuery(availableModelsQueryOptions).data ?? []
   const schema = useMemo(() => tokenFormSchema(currency), [currency])
   const form = useForm<TokenFormValues>({ resolver: zodResolver(schema), defaultValues: tokenFormDefaults(row) })
-  const [unlimited, never, modelsOn, ipOn] = useWatch({ control: form.control, name: ['unlimited_quota', 'never_expires', 'models_enabled', 'ip_enabled'] })
+  const [unlimited, never, modelsOn, ipOn, group] = useWatch({ control: form.control, name: ['unlimited_quota', 'never_expires', 'models_enabled', 'ip_enabled', 'group'] })
+  const mcpTools = useQuery(mcpToolsQueryOptions(group)).data ?? []
   const pending = create.isPending || update.isPending
 
   const groupOptions = Object.entries(groups)
@@ -188,6 +189,29 @@ export function TokensMutateDialog({ open, onOpenChange, row }: MutateProps) {
             )}
 
             <SwitchField control={form.control} name="chat_cache" label={t('form.chatCache')} description={t('form.chatCacheHint')} />
+
+            <FormField
+              control={form.control}
+              name="mcp_tools"
+              render={({ field }) => (
+                <FormItem>
+                  <FormLabel>{t('form.mcpTools')}</FormLabel>
+                  <FormControl>
+                    <TagInput
+                      value={field.value}
+                      onChange={field.onChange}
+                      onBlur={field.onBlur}
+                      suggestions={mcpTools}
+                      placeholder={t('form.mcpToolsPlaceholder')}
+                      removeLabel={(m) => t('form.removeValue', { value: m })}
+                      data-testid="token-mcp-tools-input"
+                    />
+                  </FormControl>
+                  <FormDescription>{t('form.mcpToolsHint')}</FormDescription>
+                  <FormMessage />
+                </FormItem>
+              )}
+            />
 
             <TokenLimitsFields control={form.control} use={row?.budget_use} />
           </form>
