@@ -3,11 +3,13 @@
  * backup codes), then sign in with the password and a code this test computes itself (RFC 6238 on
  * node:crypto, independent of the gateway's code); later sign-ins use backup codes, in the dark,
  * phone and Chinese looks, with screenshots of the profile's security section and the 2FA prompt.
+ * Last, root resets another account's TOTP from the users page ("Reset 2FA" behind a confirmation).
  */
 import { describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { openPage, shot } from './support/browser'
-import { LOOKS_ZH_PHONE, presetTheme, signIn, signOut } from './support/console'
+import { userSession } from '../../worker/e2e/support/api'
+import { LOOKS_ZH_PHONE, presetTheme, rowAction, signIn, signOut } from './support/console'
 import { useFreshGateway } from './support/suite'
 import { totp } from './support/totp'
 
@@ -77,6 +79,31 @@ describe('two-factor sign-in', () => {
       .first()
       .waitFor()
     expect(new URL(page.url()).pathname).toBe('/login')
+    await context.close()
+  })
+
+  it('lets root reset another account’s two-factor sign-in from the users page', async () => {
+    const member = await userSession('totpmember', 'member-pass-123', suite.server.url)
+    const setup = await member.ok<{ secret: string }>('POST', '/api/user/2fa/setup')
+    await member.ok('POST', '/api/user/2fa/enable', { code: totp(setup.secret, Date.now()) })
+    expect((await member.ok<{ enabled: boolean }>('GET', '/api/user/2fa/status')).enabled).toBe(true)
+
+    const { context, page } = await openPage(suite.browser, { baseURL: suite.server.url })
+    await passwordStep(page)
+    await page.getByTestId('login-2fa-code').fill(backupCodes[LOOKS_ZH_PHONE.length]!)
+    await page.getByTestId('login-2fa-submit').click()
+    await page.waitForURL('**/panel/dashboard')
+    await page.goto('/panel/user')
+    const row = page.locator('tbody tr', { has: page.getByText('totpmember', { exact: true }) })
+    await rowAction(page, row, 'Edit')
+    const section = page.getByTestId('user-form-dialog').getByTestId('user-two-factor')
+    await section.getByText('Authenticator app').waitFor()
+    await section.scrollIntoViewIfNeeded()
+    await shot(page, 'two-factor-admin-reset')
+    await section.getByTestId('admin-reset-2fa').click()
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Reset 2FA' }).click()
+    await section.waitFor({ state: 'detached' })
+    expect((await member.ok<{ enabled: boolean }>('GET', '/api/user/2fa/status')).enabled).toBe(false)
     await context.close()
   })
 })
