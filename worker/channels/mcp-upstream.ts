@@ -1,11 +1,12 @@
 /**
  * The gateway as an MCP client of one tool server: connect over Streamable HTTP with the server's
  * own stored headers (never a client's), list its tools, call one tool, all within the server's
- * timeout. Uses the official SDK's client (`@modelcontextprotocol/sdk`), which speaks through fetch.
+ * timeout; a `notifications/tools/list_changed` the server sends while answering a call is reported
+ * with the result. Uses the official SDK's client (`@modelcontextprotocol/sdk`), which speaks through fetch.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
+import { type CallToolResult, type Tool, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
 
 /** What the client needs of a stored server. */
 export interface McpUpstream {
@@ -61,7 +62,20 @@ export function listUpstreamTools(server: McpUpstream): Promise<Tool[]> {
   })
 }
 
+/** What a call answered, and whether the server said its tool list changed meanwhile. */
+export interface UpstreamCall {
+  result: CallToolResult
+  toolsChanged: boolean
+}
+
 /** Call `tool` on `server` with `args`; a tool's own error comes back as a result with `isError`. */
-export function callUpstreamTool(server: McpUpstream, tool: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
-  return withClient(server, async (client, opts) => (await client.callTool({ name: tool, arguments: args }, undefined, opts)) as CallToolResult)
+export function callUpstreamTool(server: McpUpstream, tool: string, args: Record<string, unknown> | undefined): Promise<UpstreamCall> {
+  return withClient(server, async (client, opts) => {
+    let toolsChanged = false
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      toolsChanged = true
+    })
+    const result = (await client.callTool({ name: tool, arguments: args }, undefined, opts)) as CallToolResult
+    return { result, toolsChanged }
+  })
 }

@@ -3,7 +3,8 @@
  * transport): an API key sees the tools of every enabled tool server its group may use, named
  * `<server>__<tool>` and narrowed by the key's `mcp_tools` allowlist; `tools/call` is priced, held,
  * proxied to the tool's server with that server's stored headers, and settled with one log row
- * (mcp-charge.ts). Sessions are signed ids (mcp-session.ts); GET (a server-to-client stream) is not
+ * (mcp-charge.ts). A server's `notifications/tools/list_changed` during a call relists it and is passed
+ * on to the client on the call's stream. Sessions are signed ids (mcp-session.ts); GET (a server-to-client stream) is not
  * offered (405, as the spec allows), DELETE ends a session.
  */
 import { Hono, type Context } from 'hono'
@@ -13,7 +14,7 @@ import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validatio
 import { CallToolRequestSchema, type CallToolResult, ErrorCode, isInitializeRequest, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { authenticateRelay, type RelayAuth } from '../access/token-auth'
 import { mcpToolMatcher } from '../access/mcp-allowlist'
-import { type GatewayTool, groupTools } from '../channels/mcp-servers'
+import { type GatewayTool, groupTools, type McpServerEntry, refreshTools } from '../channels/mcp-servers'
 import { callUpstreamTool, McpUpstreamError } from '../channels/mcp-upstream'
 import { ApiError } from '../lib/errors'
 import type { HonoEnv } from '../env'
@@ -29,10 +30,30 @@ async function visibleTools(c: Context<HonoEnv>, auth: RelayAuth): Promise<Gatew
 }
 
 /** Run one `tools/call`: find the tool, price and hold it, proxy it, settle or refund. */
-async function callTool(c: Context<HonoEnv>, auth: RelayAuth, name: string, args: Record<string, unknown> | undefined, callId: string | number): Promise<CallToolResult> {
+/**
+ * A server said its tool list changed while answering: list it again now (so the next tools/list
+ * here sees the change), then pass the notice on to the client on the call's own stream.
+ */
+async function toolsChangedUpstream(c: Context<HonoEnv>, server: McpServerEntry, notify: () => Promise<void>): Promise<void> {
+  try {
+    await refreshTools(c.env, server)
+  } catch (err) {
+    console.warn(`mcp: relisting ${server.name} after list_changed failed: ${(err as Error).message}`)
+    return
+  }
+  await notify().catch(() => undefined)
+}
+
+async function callTool(
+  c: Context<HonoEnv>,
+  auth: RelayAuth,
+  call: { name: string; args: Record<string, unknown> | undefined; id: string | number },
+  notify: () => Promise<void>
+): Promise<CallToolResult> {
+  const { name, args } = call
   const target = (await visibleTools(c, auth)).find((t) => t.name === name)
   if (!target) throw new McpError(ErrorCode.InvalidParams, `Unknown tool, or a tool this API key may not use: ${name}`)
-  const charge = new McpCharge(c, auth, target.server.name, target.tool.name, args ? new TextEncoder().encode(JSON.stringify(args)).length : 0, callId)
+  const charge = new McpCharge(c, auth, target.server.name, target.tool.name, args ? new TextEncoder().encode(JSON.stringify(args)).length : 0, call.id)
   try {
     await charge.open(target.server.free)
   } catch (err) {
@@ -40,8 +61,9 @@ async function callTool(c: Context<HonoEnv>, auth: RelayAuth, name: string, args
     throw err
   }
   try {
-    const result = await callUpstreamTool(target.server, target.tool.name, args)
+    const { result, toolsChanged } = await callUpstreamTool(target.server, target.tool.name, args)
     await charge.settle(result.isError ? 'tool_error' : 'ok')
+    if (toolsChanged) await toolsChangedUpstream(c, target.server, notify)
     return result
   } catch (err) {
     const failure = err instanceof McpUpstreamError ? err : new McpUpstreamError(target.server.name, String((err as Error)?.message ?? err))
@@ -52,11 +74,13 @@ async function callTool(c: Context<HonoEnv>, auth: RelayAuth, name: string, args
 
 /** An SDK server answering for `auth`, on a transport that issues `sessionId` (initialize) or checks none (already checked here). */
 async function mcpServerFor(c: Context<HonoEnv>, auth: RelayAuth, sessionId?: string) {
-  const server = new Server(SERVER_INFO, { capabilities: { tools: {} }, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() })
+  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: true } }, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() })
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: (await visibleTools(c, auth)).map((t) => ({ ...t.tool, name: t.name })),
   }))
-  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => callTool(c, auth, req.params.name, req.params.arguments, extra.requestId))
+  server.setRequestHandler(CallToolRequestSchema, async (req, extra) =>
+    callTool(c, auth, { name: req.params.name, args: req.params.arguments, id: extra.requestId }, () => extra.sendNotification({ method: 'notifications/tools/list_changed' }))
+  )
   const transport = new WebStandardStreamableHTTPServerTransport(sessionId ? { sessionIdGenerator: () => sessionId } : {})
   await server.connect(transport)
   return transport

@@ -2,13 +2,15 @@
  * The MCP gateway against upstream tool servers played by the SDK's own server: registration
  * through the admin API (headers write-only, the outbound guard), tool aggregation and name clashes,
  * the key's allowlist, per-tool prices charged exactly with one log row, refusal of unpriced tools,
- * free servers, and servers that fail or time out (refunded, error row).
+ * free servers, servers that fail or time out (refunded, error row), and a server announcing that
+ * its tool list changed (relisted, the notice passed on).
  */
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createToken, createUser, ledger, send, setPrice } from '../test/factories'
 import { setupRoot, type TestClient } from '../test/client'
-import { CALC, gatewayClient, mockMcpServers } from '../test/mcp-mock'
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
+import { CALC, gatewayClient, type MockServerSpec, mockMcpServers } from '../test/mcp-mock'
 
 const START = 1_000_000
 let restore: (() => void) | undefined
@@ -92,6 +94,39 @@ describe('/mcp', () => {
     expect(tools.map((t) => t.name).sort()).toEqual(['a__b__c', 'a__x'])
     const res = await client.callTool({ name: 'a__b__c', arguments: {} })
     expect(res.content).toEqual([{ type: 'text', text: 'from a' }])
+    await client.close()
+  })
+
+  it('relists a server that announces list_changed during a call, and passes the notice on to the client', async () => {
+    const root = await setupRoot()
+    const spec: MockServerSpec = { tools: [] }
+    spec.tools.push({
+      name: 'unlock',
+      listChanged: true,
+      run: () => {
+        spec.tools.push({ name: 'secret', run: () => ({ content: [{ type: 'text', text: 'unlocked' }] }) })
+        return { content: [{ type: 'text', text: 'done' }] }
+      },
+    })
+    const mock = serve({ 'https://grow.mcp.test': spec })
+    await register(root, { name: 'grow', url: 'https://grow.mcp.test/mcp', free: true })
+    const { key } = await keyFor()
+    const client = await gatewayClient(key)
+    let notices = 0
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      notices++
+    })
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['grow__unlock'])
+    const lists = () => mock.calls.filter((c) => c.method === 'tools/list').length
+    const listedBefore = lists()
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['grow__unlock'])
+    expect(lists()).toBe(listedBefore) // served from the cache
+
+    expect((await client.callTool({ name: 'grow__unlock', arguments: {} })).content).toEqual([{ type: 'text', text: 'done' }])
+    expect(notices).toBe(1)
+    expect(lists()).toBe(listedBefore + 1)
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['grow__unlock', 'grow__secret'])
+    expect((await client.callTool({ name: 'grow__secret', arguments: {} })).content).toEqual([{ type: 'text', text: 'unlocked' }])
     await client.close()
   })
 

@@ -2,7 +2,8 @@
  * Upstream MCP tool servers for worker tests: every outbound fetch to a registered origin is
  * answered by the official SDK's own server (Streamable HTTP, stateless), so the gateway's client
  * speaks real MCP JSON-RPC. A tool may answer, fail as a tool (`isError`), or hang until the
- * caller gives up; a server may also answer every request with HTTP 500. Every request's
+ * caller gives up, or announce that the server's tool list changed; a server may also answer every
+ * request with HTTP 500. Every request's
  * Authorization header and JSON-RPC method are recorded.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
@@ -22,6 +23,8 @@ export interface MockTool {
   /** The tool's answer; a `hang` tool never answers. */
   run?: (args: Record<string, unknown>) => CallToolResult
   hang?: boolean
+  /** Send `notifications/tools/list_changed` before the answer (the server then answers over SSE). */
+  listChanged?: boolean
 }
 
 export interface MockMcpServer {
@@ -65,9 +68,11 @@ function answer(spec: MockMcpServer, req: Request): Promise<Response> {
     const tool = spec.tools.find((t) => t.name === r.params.name)
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `no tool ${r.params.name}`)
     if (tool.hang) await new Promise((_, reject) => extra.signal.addEventListener('abort', () => reject(new Error('aborted'))))
-    return tool.run!(r.params.arguments ?? {})
+    const result = tool.run!(r.params.arguments ?? {})
+    if (tool.listChanged) await extra.sendNotification({ method: 'notifications/tools/list_changed' })
+    return result
   })
-  const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true })
+  const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: !spec.tools.some((t) => t.listChanged) })
   return server.connect(transport).then(() => transport.handleRequest(req))
 }
 
