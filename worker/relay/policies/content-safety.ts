@@ -18,7 +18,7 @@
  */
 import { ApiError } from '../../lib/errors'
 import type { Settings } from '../../settings/store'
-import { estimatePromptTokens, type RelayInput } from '../relay-input'
+import type { RelayInput } from '../relay-input'
 import { maskPii, type PiiCounts } from './pii-mask'
 import { parseWordList, WordAutomaton } from './word-automaton'
 
@@ -147,6 +147,6 @@ export function applyContentSafety(input: RelayInput, settings: Settings, group:
     return pii ? maskPii(out, counts.pii) : out
   })
   if (counts.sensitive_words === 0 && Object.keys(counts.pii).length === 0) return
+  // promptEstimate stays the original prompt's: placeholders are about as long as what they replace.
   input.contentSafety = counts
-  if (input.json) input.promptEstimate = estimatePromptTokens(input.op, input.json)
 }

@@ -39,8 +39,12 @@ export function parseWordList(text: string): string[] {
 }
 
 export class WordAutomaton {
-  /** Dense symbol of each code unit (0: in no word). */
-  private readonly symbols = new Uint32Array(0x10000)
+  /** Dense symbol of each folded code unit (0: in no word). */
+  private readonly symbols = new Int32Array(0x10000)
+  /** Dense symbol of each raw code unit, filled on first sight (-1: not yet looked up). */
+  private readonly rawSymbols = new Int32Array(0x10000).fill(-1)
+  /** The root's transitions by symbol (the state most characters are read in). */
+  private readonly rootNext: Int32Array
   private readonly fail: Int32Array
   /** Length of the longest word ending at this state (0: none). */
   private readonly longest: Int32Array
@@ -58,8 +62,9 @@ export class WordAutomaton {
     for (const w of folded) for (const c of w) if (this.symbols[c] === 0) this.symbols[c] = ++symbolCount
     this.size = folded.length
 
+    // A sparse table (load ≤ 1/4) keeps a missed lookup — the common case — to a probe or two.
     let capacity = 16
-    while (capacity < nodes * 2) capacity *= 2
+    while (capacity < nodes * 4) capacity *= 2
     this.slotMask = capacity - 1
     this.edgeState = new Int32Array(capacity).fill(-1)
     this.edgeSymbol = new Int32Array(capacity)
@@ -85,13 +90,16 @@ export class WordAutomaton {
       terminal[state] = 1
     }
 
+    this.rootNext = new Int32Array(symbolCount + 1)
+    const rootEdges = children[0]!
+    for (let i = 0; i < rootEdges.length; i += 2) this.rootNext[rootEdges[i]!] = rootEdges[i + 1]!
+
     // Breadth-first failure links; `longest` follows the failure chain.
     this.fail = new Int32Array(count)
     this.longest = new Int32Array(count)
     const queue = new Int32Array(count)
     let head = 0
     let tail = 0
-    const rootEdges = children[0]!
     for (let i = 0; i < rootEdges.length; i += 2) {
       const child = rootEdges[i + 1]!
       this.fail[child] = 0
@@ -143,22 +151,26 @@ export class WordAutomaton {
    */
   private scan(text: string, onMatch: (end: number, length: number) => boolean | undefined): void {
     if (this.size === 0) return
-    const symbols = this.symbols
+    const raw = this.rawSymbols
+    const rootNext = this.rootNext
     const fail = this.fail
     const longest = this.longest
     let state = 0
     for (let i = 0; i < text.length; i++) {
-      const sym = symbols[fold(text.charCodeAt(i))]!
+      const c = text.charCodeAt(i)
+      let sym = raw[c]!
+      if (sym < 0) sym = raw[c] = this.symbols[fold(c)]!
       if (sym === 0) {
         state = 0
         continue
       }
-      let next = this.goto(state, sym)
-      while (next < 0 && state > 0) {
-        state = fail[state]!
+      let next = -1
+      while (state > 0) {
         next = this.goto(state, sym)
+        if (next >= 0) break
+        state = fail[state]!
       }
-      state = next < 0 ? 0 : next
+      state = next >= 0 ? next : rootNext[sym]!
       const len = longest[state]!
       if (len > 0 && onMatch(i, len)) return
     }
