@@ -52,11 +52,18 @@ export class WordAutomaton {
   private readonly edgeSymbol: Int32Array
   private readonly edgeTarget: Int32Array
   private readonly slotMask: number
+  private readonly slotShift: number
   readonly size: number
 
   constructor(words: readonly string[]) {
     let symbolCount = 0
-    const folded = words.filter((w) => w.length > 0).map((w) => Array.from({ length: w.length }, (_, i) => fold(w.charCodeAt(i))))
+    const folded: number[][] = []
+    for (const w of words) {
+      if (w.length === 0) continue
+      const units: number[] = []
+      for (let i = 0; i < w.length; i++) units.push(fold(w.charCodeAt(i)))
+      folded.push(units)
+    }
     let nodes = 1
     for (const w of folded) nodes += w.length
     for (const w of folded) for (const c of w) if (this.symbols[c] === 0) this.symbols[c] = ++symbolCount
@@ -66,6 +73,7 @@ export class WordAutomaton {
     let capacity = 16
     while (capacity < nodes * 4) capacity *= 2
     this.slotMask = capacity - 1
+    this.slotShift = 32 - Math.log2(capacity)
     this.edgeState = new Int32Array(capacity).fill(-1)
     this.edgeSymbol = new Int32Array(capacity)
     this.edgeTarget = new Int32Array(capacity)
@@ -124,7 +132,8 @@ export class WordAutomaton {
   }
 
   private slot(state: number, sym: number): number {
-    return (Math.imul(state, 0x9e3779b1) ^ Math.imul(sym, 0x85ebca6b)) & this.slotMask
+    // Multiplicative hashing keeps the well-mixed high bits (low bits of a product cluster under linear probing).
+    return Math.imul(Math.imul(state, 0x85ebca6b) ^ sym, 0x9e3779b1) >>> this.slotShift
   }
 
   private goto(state: number, sym: number): number {
