@@ -32,7 +32,8 @@ const rand = () => {
 }
 const pick = <T>(list: readonly T[]) => list[Math.floor(rand() * list.length)]!
 const LATIN = 'abcdefghijklmnopqrstuvwxyz'
-const CJK = '的一是在不了有和人这中大为上个国我以要他时来用们生到作地于出就分对成会可主发年动同工也能下过子说产种面而方后多定行学法所民得经十三之进着等部度家电力里如水化高自二理起小物现实加量都两体制机当使点从业本去把性好应开它合还因由其些然前外天政四日那社义事平形相全表间样与关各重新线内数正心反你明看原又么利比或但质气第向道命此变条只没结解问意建月公无系军很情者最立代想已通并提直题党程展五果料象员革位入常文总次品式活设及管特件长求老头基资边流路级少图山统接知较将组见计别她手角期根论运农指几九区强放决西被干做必战先回则任取据处理府研质'
+const CJK =
+  '的一是在不了有和人这中大为上个国我以要他时来用们生到作地于出就分对成会可主发年动同工也能下过子说产种面而方后多定行学法所民得经十三之进着等部度家电力里如水化高自二理起小物现实加量都两体制机当使点从业本去把性好应开它合还因由其些然前外天政四日那社义事平形相全表间样与关各重新线内数正心反你明看原又么利比或但质气第向道命此变条只没结解问意建月公无系军很情者最立代想已通并提直题党程展五果料象员革位入常文总次品式活设及管特件长求老头基资边流路级少图山统接知较将组见计别她手角期根论运农指几九区强放决西被干做必战先回则任取据处理府研质'
 const ENGLISH = ['the', 'model', 'answer', 'request', 'gateway', 'channel', 'price', 'token', 'stream', 'quota', 'system', 'please', 'explain', 'function', 'result', 'data']
 
 function word(): string {
@@ -40,7 +41,6 @@ function word(): string {
   // Unlikely letter pairs, so the clean prompt holds none of them.
   return `${pick([...LATIN])}q${Array.from({ length: 3 + Math.floor(rand() * 6) }, () => pick([...LATIN])).join('')}`
 }
-
 
 function sentence(): string {
   if (rand() < 0.6) return `${Array.from({ length: 12 }, () => pick(ENGLISH)).join(' ')}. `
@@ -137,7 +137,9 @@ const counts = JSON.stringify(check.contentSafety)
 
 const ms = (v: number) => v.toFixed(3)
 const cpu = os.cpus()[0]?.model ?? 'unknown CPU'
-console.log(`build ${ms(buildMs)} ms; refuse scan ${ms(refuse.median)} ms (slowest ${ms(refuse.worst)}); mask + PII ${ms(mask.median)} ms (slowest ${ms(mask.worst)}); masked ${counts}`)
+console.log(
+  `build ${ms(buildMs)} ms; refuse scan ${ms(refuse.median)} ms (slowest ${ms(refuse.worst)}); mask + PII ${ms(mask.median)} ms (slowest ${ms(mask.worst)}); masked ${counts}`
+)
 writeBlock(
   'safety',
   `## Content safety cost

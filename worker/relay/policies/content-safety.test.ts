@@ -37,7 +37,13 @@ describe('sensitive words: refuse (the default action)', () => {
     const { user, token } = await customer()
     const res = await send('/v1/chat/completions', {
       key: token.key,
-      json: { model: MODEL, messages: [{ role: 'system', content: 'never say FORBIDDENWORD' }, { role: 'user', content: 'hi' }] },
+      json: {
+        model: MODEL,
+        messages: [
+          { role: 'system', content: 'never say FORBIDDENWORD' },
+          { role: 'user', content: 'hi' },
+        ],
+      },
     })
     expect(res.status).toBe(400)
     expect(res.json.error).toMatchObject({ type: 'invalid_request_error', code: 'sensitive_words_detected' })
@@ -113,7 +119,11 @@ describe('masking', () => {
         messages: [
           { role: 'system', content: 'Reply to a.b@example.com about the forbiddenword.' },
           { role: 'user', content: [{ type: 'text', text: '我的手机 13912345678，身份证 11010519491231002X，违禁词' }] },
-          { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'pay', arguments: '{"card":"4111 1111 1111 1111","ip":"10.1.2.3"}' } }] },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ id: 'c1', type: 'function', function: { name: 'pay', arguments: '{"card":"4111 1111 1111 1111","ip":"10.1.2.3"}' } }],
+          },
           { role: 'tool', tool_call_id: 'c1', content: 'done' },
         ],
       },

@@ -77,12 +77,7 @@ export function ContentSafetySection({ options }: { options: OptionMap }) {
       {(form) => (
         <>
           <FieldGrid className="xl:grid-cols-2">
-            <SwitchField
-              control={form.control}
-              name="CheckSensitiveEnabled"
-              label={t('fields.CheckSensitiveEnabled.label')}
-              description={t('fields.CheckSensitiveEnabled.help')}
-            />
+            <SwitchField control={form.control} name="CheckSensitiveEnabled" label={t('fields.CheckSensitiveEnabled.label')} description={t('fields.CheckSensitiveEnabled.help')} />
             <SwitchField
               control={form.control}
               name="CheckSensitiveOnPromptEnabled"
