@@ -1,9 +1,10 @@
 /**
  * Content safety on the prompt side of every relay request, applied once on the relay's inner
  * (OpenAI-shaped) body, after any inbound codec converted it — so chat, Responses, Anthropic
- * Messages, Gemini, completions, embeddings, moderations, rerank, image prompts and speech input
- * are all covered by one walk over the text a supplier would read: message text parts, system
- * prompts, tool-call arguments, string inputs and multipart prompts.
+ * Messages, Gemini, completions, embeddings, rerank, image prompts and speech input are all
+ * covered by one walk over the text a supplier would read: message text parts, system
+ * prompts, tool-call arguments, string inputs and multipart prompts. Moderation requests, which
+ * exist to classify such text, pass as sent.
  *
  * - Sensitive words (`CheckSensitiveEnabled` + `CheckSensitiveOnPromptEnabled`, `SensitiveWords`):
  *   `SensitiveWordsAction` `refuse` answers 400 `sensitive_words_detected` before anything is held
@@ -31,19 +32,19 @@ export interface ContentSafetyCounts {
 let cached: { list: string; automaton: WordAutomaton } | undefined
 
 /** The automaton of a `SensitiveWords` value, built on first use and kept until the value changes. */
-export function automatonFor(list: string): WordAutomaton {
+function automatonFor(list: string): WordAutomaton {
   if (cached?.list !== list) cached = { list, automaton: new WordAutomaton(parseWordList(list)) }
   return cached.automaton
 }
 
 /** Whether PII masking applies to a group: its entry in `PiiMaskingGroups`, else `PiiMaskingEnabled`. */
-export function piiMaskingFor(settings: Settings, group: string): boolean {
+function piiMaskingFor(settings: Settings, group: string): boolean {
   const groups = settings.json<Record<string, unknown>>('PiiMaskingGroups')
   const own = groups && typeof groups === 'object' && Object.hasOwn(groups, group) ? groups[group] : undefined
   return typeof own === 'boolean' ? own : settings.bool('PiiMaskingEnabled')
 }
 
-export const sensitiveWordsRefusal = () =>
+const sensitiveWordsRefusal = () =>
   // The code is in the message too: the Anthropic and Gemini envelopes have no field for it.
   new ApiError(400, 'The prompt contains sensitive words (sensitive_words_detected); it was not sent.', {
     type: 'invalid_request_error',
@@ -103,7 +104,7 @@ function editMessage(message: Record<string, unknown>, edit: Edit) {
 }
 
 /** Applies `edit` to every prompt text of the request, in place. */
-export function editPromptText(input: RelayInput, edit: Edit): void {
+function editPromptText(input: RelayInput, edit: Edit): void {
   if (input.form) {
     const prompt = input.form.get('prompt')
     if (typeof prompt === 'string') {
@@ -124,6 +125,8 @@ export function editPromptText(input: RelayInput, edit: Edit): void {
  * `input.contentSafety` when anything was masked. No-op (no walk) when nothing is turned on.
  */
 export function applyContentSafety(input: RelayInput, settings: Settings, group: string): void {
+  // A moderation request exists to classify such text: it goes to the supplier as sent.
+  if (input.op === 'moderations') return
   const list = settings.bool('CheckSensitiveEnabled') && settings.bool('CheckSensitiveOnPromptEnabled') ? settings.str('SensitiveWords') : ''
   const words = list.trim() ? automatonFor(list) : undefined
   const refuse = words !== undefined && settings.str('SensitiveWordsAction') !== 'mask'

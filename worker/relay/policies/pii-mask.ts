@@ -10,7 +10,7 @@
  * phones) and placeholders hold no digits, so a later pass never re-reads an earlier one's output.
  */
 
-export type PiiKind = 'email' | 'phone' | 'id_card' | 'bank_card' | 'ipv4'
+type PiiKind = 'email' | 'phone' | 'id_card' | 'bank_card' | 'ipv4'
 export type PiiCounts = Partial<Record<PiiKind, number>>
 
 const ID_WEIGHTS = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2]
