@@ -49,6 +49,8 @@ const EXTRA_CHECKS: Partial<Record<OptionKey, z.ZodType<unknown>>> = {
     }),
   ]),
   RechargeDiscount: jsonObjectOfNumbers,
+  PiiMaskingGroups: z.record(z.string().trim().min(1, 'group names must not be empty'), z.boolean({ error: 'each group must map to true or false' })),
+  SensitiveWords: z.string().max(1_000_000, 'must be at most 1,000,000 characters'),
   GroupRatio: jsonObjectOfNumbers,
   TelegramWebhookSecret: z.string().regex(/^[A-Za-z0-9_-]{0,256}$/, 'must be at most 256 characters of A-Z a-z 0-9 _ -'),
   TelegramApiBase: z.url('must be a valid URL').regex(/^https?:\/\//, 'must be an http(s) URL'),

@@ -151,6 +151,19 @@ export const OPTION_META = {
   UpstreamTimeoutSeconds: i(300, 0, 3600),
   /** Realtime (WebSocket) sessions one API key may hold open at once, across every isolate. */
   RealtimeMaxSessionsPerKey: i(8, 1, 1000),
+  // --- operation: content safety (worker/relay/policies/content-safety.ts; new-api's keys, so an import keeps them)
+  /** Sensitive-word checks at all (new-api's master switch). */
+  CheckSensitiveEnabled: b(false),
+  /** Check the words in prompts (with CheckSensitiveEnabled). */
+  CheckSensitiveOnPromptEnabled: b(true),
+  /** One word per line, matched case-insensitively anywhere in the prompt text. */
+  SensitiveWords: s(),
+  /** 'refuse': 400 sensitive_words_detected before anything is held or sent; 'mask': each occurrence becomes ***. */
+  SensitiveWordsAction: oneOf('refuse', ['refuse', 'mask']),
+  /** E-mail, phone, mainland China ID, bank card and IPv4 in prompts become placeholders before a supplier sees them. */
+  PiiMaskingEnabled: b(false),
+  /** Per group over PiiMaskingEnabled: {"group": true|false}. */
+  PiiMaskingGroups: json('{}'),
   // --- operation: payment and group ratio
   PaymentUSDRate: f(7.3),
   PaymentMinAmount: i(1, 1, 1000000),

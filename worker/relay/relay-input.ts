@@ -15,6 +15,7 @@ import { validationError } from '../lib/validate'
 import { withoutPremiumOptions } from './premium-options'
 import type { RelayOp } from '../providers/types'
 import type { HonoEnv } from '../env'
+import type { ContentSafetyCounts } from './policies/content-safety'
 
 export interface RelayInput {
   op: RelayOp
@@ -41,6 +42,8 @@ export interface RelayInput {
   hasTools: boolean
   /** Upper-ish estimate of prompt tokens before the model family's margin (prompt-estimate.ts), for the reservation only. */
   promptEstimate: number
+  /** What the content-safety policy masked in the prompt (policies/content-safety.ts), for the log metadata; absent when nothing. */
+  contentSafety?: ContentSafetyCounts
 }
 
 const MULTIPART_OPS = new Set<RelayOp>(['images.edits', 'images.variations', 'audio.transcriptions', 'audio.translations'])

@@ -2,8 +2,8 @@
  * The money side of one relay request, on the one Charge (billing/charge.ts): its worst case and
  * the token's limits for the hold (from the isolate's credit lease, else an exact wallet
  * reservation), and afterwards the exact cost to settle or the error to refund — each with its log
- * row (the row's fields, the client's request id and the inbound format in its metadata), and the
- * relay's refusal envelope. relay-request.ts decides when; Charge decides how money moves.
+ * row (the row's fields, the client's request id, the inbound format and what content safety
+ * masked in its metadata), and the relay's refusal envelope. relay-request.ts decides when; Charge decides how money moves.
  */
 import type { Context } from 'hono'
 import { Charge, chargeContext, type Hold, isRefusal } from '../billing/charge'
@@ -56,7 +56,11 @@ export class RelayMoney {
   ) {
     // Log metadata: the inbound format, and the client's own X-Request-Id when it sent one (kept for its log rows only, never a key).
     const client = c.req.header('x-request-id')?.slice(0, 128)
-    const labels = { ...(inbound ? { inbound_format: inbound.format } : {}), ...(client ? { client_request_id: client } : {}) }
+    const labels = {
+      ...(inbound ? { inbound_format: inbound.format } : {}),
+      ...(client ? { client_request_id: client } : {}),
+      ...(input.contentSafety ? { content_safety: input.contentSafety } : {}),
+    }
     this.charge = new Charge(chargeContext(c, auth, input.model, labels))
     this.inboundFormat = inbound?.format ?? 'openai'
   }

@@ -52,6 +52,7 @@ import { adaptAnswer, useChatBody } from './inbound/relay-hook'
 import { passHeaders, withModel } from '../channels/upstream'
 import { pluginDisables } from '../providers/plugins'
 import type { InboundCodec } from './inbound/types'
+import { applyContentSafety } from './policies/content-safety'
 
 const JSON_HEADERS = { 'content-type': 'application/json' }
 
@@ -74,6 +75,8 @@ export async function relayRequest(c: Context<HonoEnv>, op: RelayOp, inbound?: I
   ])
   const ratio = groupRatio(settings, auth.group)
   if (ratio === undefined) throw new ApiError(403, `The group "${auth.group}" is not configured on this gateway.`, { code: 'group_not_found' })
+  // Sensitive words and personal data in the prompt: refused (400, nothing held) or masked before any supplier sees it.
+  applyContentSafety(input, settings, auth.group)
   const res = await new RelayRun(c, auth, input, settings, prices, table, ratio, rates, startedAt, inbound).execute()
   return inbound ? adaptAnswer(inbound, res) : res
 }
@@ -272,8 +275,10 @@ class RelayRun {
     this.tried.add(routed.id)
     const channel = this.keys.use(routed)
     const type = channelType(channel.type)
-    // A channel speaking the client's own format (inbound codec) gets the client's body natively.
-    const adapter = type && (this.inbound?.nativeAdapter?.(channel.type) ?? type.adapter)
+    // A channel speaking the client's own format (inbound codec) gets the client's body natively —
+    // unless content safety masked the prompt: then the masked chat body goes through the channel's adapter.
+    const native = this.input.contentSafety ? undefined : this.inbound?.nativeAdapter?.(channel.type)
+    const adapter = type && (native ?? type.adapter)
     if (!type || !adapter || !adapter.supports(this.input.op) || pluginDisables(channel, this.input.op)) {
       return { failure: { status: 400, error: { message: `Channel type ${type?.name ?? channel.type} does not support ${this.input.op}` } } }
     }

@@ -1,7 +1,7 @@
 /**
  * The three tabs of the settings page and the sections each one holds, in order:
  * operation (general, chat links, quota, monitoring, log, payment, rate, output limits and image
- * prices, other), system (server,
+ * prices, content safety, other), system (server,
  * login, email domains, SMTP, GitHub, WeChat, Lark, OIDC, Turnstile, Telegram bot, Prometheus metrics) and other (notice, branding,
  * home, about, footer, and the one-api / one-hub import).
  */
@@ -15,6 +15,7 @@ import { BrandSection, ContentSection } from './settings-content'
 import { GeneralSection } from './settings-general'
 import { EmailDomainSection, LoginSection, ServerAddressSection } from './settings-login'
 import { OperationOtherSection } from './settings-operation-other'
+import { ContentSafetySection } from './settings-content-safety'
 import { GitHubSection, LarkSection, OidcSection, SmtpSection, TurnstileSection, WeChatSection } from './settings-providers'
 import { MonitoringSection, QuotaSection } from './settings-quota'
 import { MetricsSection } from './settings-metrics'
@@ -37,6 +38,7 @@ const SECTIONS: Record<SettingsTab, Section[]> = {
     { id: 'payment', titleKey: 'payment', render: (o) => <PaymentSection options={o} /> },
     { id: 'rate', titleKey: 'rate', render: (o) => <RateSection options={o} /> },
     { id: 'limits', titleKey: 'limits', render: (o) => <LimitsSection options={o} /> },
+    { id: 'content-safety', titleKey: 'contentSafety', render: (o) => <ContentSafetySection options={o} /> },
     { id: 'operation-other', titleKey: 'operationOther', render: (o) => <OperationOtherSection options={o} /> },
   ],
   system: [
