@@ -30,7 +30,10 @@ export class RelaySpans {
 
   /** The request's trace, or undefined when tracing is off or the request is not sampled. `authAt`: when the key was authenticated. */
   static start(c: Context<HonoEnv>, settings: Settings, auth: RelayAuth, input: RelayInput, inbound: string, startedAt: number, authAt: number) {
-    const t = startRelayTrace(settings, {
+    const endpoint = settings.str('OtlpEndpoint')
+    if (!endpoint) return undefined
+    const traceSettings = { endpoint, headers: settings.str('OtlpHeaders'), sampleRate: settings.num('OtlpSampleRate'), recordContent: settings.bool('OtlpRecordContent') }
+    const t = startRelayTrace(traceSettings, {
       traceparent: c.req.header('traceparent'),
       requestId: c.get('requestId'),
       op: input.op,

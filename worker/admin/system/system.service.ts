@@ -33,7 +33,15 @@ async function cronJobs(env: Env, now: number) {
   return Object.entries(CRON_JOBS).flatMap(([cron, jobs]) =>
     jobs.map((job) => {
       const last = reports[cron]?.[job]
-      return { job, cron, next_run: nextCronRun(cron, now) ?? null, last_run: last?.at ?? null, duration_ms: last?.ms ?? null, result: last?.result ?? null, error: last?.error ?? null }
+      return {
+        job,
+        cron,
+        next_run: nextCronRun(cron, now) ?? null,
+        last_run: last?.at ?? null,
+        duration_ms: last?.ms ?? null,
+        result: last?.result ?? null,
+        error: last?.error ?? null,
+      }
     })
   )
 }

@@ -1,14 +1,23 @@
 /**
- * Where a relay request's trace starts: with OtlpEndpoint empty this is the one settings check and
- * nothing else; otherwise the client's `traceparent` is continued and the head-sampling decision
+ * Where a relay request's trace starts (called only while OtlpEndpoint is set: relay/relay-spans.ts
+ * checks it first): the client's `traceparent` is continued and the head-sampling decision
  * (trace-context.ts) made once. The root span carries the OpenTelemetry GenAI attributes
  * (`gen_ai.operation.name`, `gen_ai.request.model`, …), the request, user and token ids — never a
  * key, and prompt or answer text only with OtlpRecordContent on (`content`).
  */
-import type { Settings } from '../../settings/store'
 import { newTraceId, parseTraceparent, shouldSample } from './trace-context'
 import { useExportTarget } from './exporter'
 import { type Attrs, Trace } from './trace'
+
+/** The Otlp* settings as the relay read them (lib/ does not read settings itself). */
+export interface TraceSettings {
+  /** OtlpEndpoint; empty: tracing is off. */
+  endpoint: string
+  /** OtlpHeaders as stored. */
+  headers: string
+  sampleRate: number
+  recordContent: boolean
+}
 
 export interface RelayTraceStart {
   traceparent: string | undefined
@@ -33,12 +42,10 @@ export interface RelayTrace {
   content: boolean
 }
 
-export function startRelayTrace(settings: Settings, s: RelayTraceStart): RelayTrace | undefined {
-  const endpoint = settings.str('OtlpEndpoint')
-  if (!endpoint) return undefined
+export function startRelayTrace(settings: TraceSettings, s: RelayTraceStart): RelayTrace | undefined {
   const parent = parseTraceparent(s.traceparent)
   const traceId = parent?.traceId ?? newTraceId()
-  if (!shouldSample(settings.num('OtlpSampleRate'), traceId, parent)) return undefined
+  if (!shouldSample(settings.sampleRate, traceId, parent)) return undefined
   const operation = OPERATIONS[s.op] ?? s.op
   const attributes: Attrs = {
     'gen_ai.operation.name': operation,
@@ -51,8 +58,8 @@ export function startRelayTrace(settings: Settings, s: RelayTraceStart): RelayTr
     'gateway.stream': s.stream,
   }
   const trace = new Trace(`${operation} ${s.model}`, s.startedAt, attributes, { traceId, parentSpanId: parent?.spanId })
-  useExportTarget({ endpoint, headers: settings.str('OtlpHeaders') })
-  return { trace, content: settings.bool('OtlpRecordContent') }
+  useExportTarget({ endpoint: settings.endpoint, headers: settings.headers })
+  return { trace, content: settings.recordContent }
 }
 
 /** `gen_ai.system` values of the GenAI conventions for the channel types that have one; others: the type's name as a slug. */

@@ -250,7 +250,9 @@ describe('the Otlp settings', () => {
     expect((await root.put('/api/option/', { key: 'OtlpEndpoint', value: 'ftp://collector.example' })).status).toBe(400)
     expect((await root.put('/api/option/', { key: 'OtlpSampleRate', value: '1.5' })).status).toBe(400)
     expect((await root.put('/api/option/', { key: 'OtlpHeaders', value: 'novalue' })).status).toBe(400)
-    expect((await root.put('/api/option/', { options: { OtlpEndpoint: 'https://collector.example', OtlpHeaders: 'x-api-key=top-secret', OtlpSampleRate: '0.25' } })).status).toBe(200)
+    expect((await root.put('/api/option/', { options: { OtlpEndpoint: 'https://collector.example', OtlpHeaders: 'x-api-key=top-secret', OtlpSampleRate: '0.25' } })).status).toBe(
+      200
+    )
     const listed = (await root.get('/api/option/')).body.data as { key: string; value: string; configured?: boolean }[]
     expect(listed.find((o) => o.key === 'OtlpHeaders')).toMatchObject({ value: '', configured: true })
     expect(listed.find((o) => o.key === 'OtlpSampleRate')?.value).toBe('0.25')
