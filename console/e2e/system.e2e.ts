@@ -2,9 +2,13 @@
  * The root system page (issue 32) on the shared server: root opens it from the menu and sees the
  * version, the cron jobs, channel health, the database, reachability (KV, Durable Objects, D1 all
  * reachable), telemetry and the environment check; an administrator has no menu entry, is sent
- * away from the page and gets 403 from its API. Screenshots: light and dark (desktop), phone, zh_CN.
+ * away from the page and gets 403 from its API. Root also sets the OTLP collector on the settings
+ * page (sample rate 0, so other files on the shared server are not traced) and the page's "Send a
+ * test span" reaches a local receiver. Screenshots: light and dark (desktop), phone, zh_CN.
  */
-import { beforeAll, describe, expect, it } from 'vitest'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { BrowserContext, Page } from 'playwright-core'
 import { rootSession, userSession, type ApiSession } from '../../worker/e2e/support/api'
 import { DESKTOP, PHONE, expectNoOverflow, openPage, shot } from './support/browser'
@@ -26,7 +30,21 @@ describe('system page', () => {
   let root: ApiSession
   let admin: ApiSession
 
+  let receiver: Server
+  const received: string[] = []
+
   beforeAll(async () => {
+    receiver = createServer((req, res) => {
+      let body = ''
+      req.on('data', (c) => {
+        body += c
+      })
+      req.on('end', () => {
+        received.push(`${req.url} ${body}`)
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{}')
+      })
+    })
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
     root = await rootSession()
     await userSession(ADMIN.username, ADMIN.password)
     await root.ok('POST', '/api/user/manage', { username: ADMIN.username, action: 'promote' })
@@ -70,6 +88,32 @@ describe('system page', () => {
     await zh.page.getByText('定时任务').first().waitFor()
     await shot(zh.page, 'system-zh')
     await zh.context.close()
+  })
+
+  afterAll(async () => {
+    await root?.ok('PUT', '/api/option/', { options: { OtlpEndpoint: '', OtlpSampleRate: '1' } })
+    await new Promise((resolve) => receiver.close(resolve))
+  })
+
+  it('sets the collector on the settings page and sends a test span from the system page', async () => {
+    const { port } = receiver.address() as AddressInfo
+    const { context, page } = await openPage(suite.browser, { baseURL: root.base, viewport: DESKTOP })
+    await signIn(page, context, root)
+    await page.goto('/panel/setting?tab=system')
+    const card = page.getByTestId('settings-traces')
+    await card.waitFor()
+    await card.locator('input[name="OtlpEndpoint"]').fill(`http://127.0.0.1:${port}`)
+    await card.locator('input[name="OtlpSampleRate"]').fill('0')
+    const saved = page.waitForResponse((r) => r.url().endsWith('/api/option/') && r.request().method() === 'PUT')
+    await page.getByTestId('settings-traces-save').click()
+    expect((await saved).status()).toBe(200)
+    await page.goto('/panel/system')
+    const telemetry = page.getByTestId('system-telemetry')
+    await telemetry.getByText(`http://127.0.0.1:${port}`).waitFor()
+    await page.getByTestId('system-otlp-test').click()
+    await page.getByText(/The collector accepted the test span/).waitFor()
+    expect(received.some((r) => r.startsWith('/v1/traces ') && r.includes('gateway.test'))).toBe(true)
+    await context.close()
   })
 
   it('is not offered to an administrator, and its API refuses them', async () => {

@@ -11,10 +11,12 @@ let upstream: ReturnType<typeof mockUpstream>
 let posted: any[]
 beforeEach(() => {
   posted = []
-  upstream = mockUpstream(async (req) => {
+  upstream = mockUpstream((req) => {
     if (!req.url.startsWith(COLLECTOR)) return undefined
-    posted.push({ url: req.url, auth: req.headers.get('authorization'), body: await req.json() })
-    return new Response('{}')
+    return req.json().then((body) => {
+      posted.push({ url: req.url, auth: req.headers.get('authorization'), body })
+      return new Response('{}')
+    })
   })
 })
 afterEach(() => upstream.restore())

@@ -25,10 +25,12 @@ beforeEach(async () => {
   exports = []
   collectorStatus = 200
   setTraceFlushInterval(0)
-  upstream = mockUpstream(async (req) => {
+  upstream = mockUpstream((req) => {
     if (!req.url.startsWith(COLLECTOR)) return undefined
-    exports.push({ url: req.url, headers: req.headers, body: await req.json() })
-    return new Response('{}', { status: collectorStatus, headers: { 'content-type': 'application/json' } })
+    return req.json().then((body) => {
+      exports.push({ url: req.url, headers: req.headers, body })
+      return new Response('{}', { status: collectorStatus, headers: { 'content-type': 'application/json' } })
+    })
   })
   await setPrice('gpt-4o', 2, 4)
 })
