@@ -37,6 +37,7 @@ import { Route as PanelPricingRouteImport } from './routes/panel/pricing'
 import { Route as PanelProfileRouteImport } from './routes/panel/profile'
 import { Route as PanelRedemptionRouteImport } from './routes/panel/redemption'
 import { Route as PanelSettingRouteImport } from './routes/panel/setting'
+import { Route as PanelSystemRouteImport } from './routes/panel/system'
 import { Route as PanelTaskRouteImport } from './routes/panel/task'
 import { Route as PanelTelegramRouteImport } from './routes/panel/telegram'
 import { Route as PanelTokenRouteImport } from './routes/panel/token'
@@ -184,6 +185,11 @@ const PanelSettingRoute = PanelSettingRouteImport.update({
   path: '/setting',
   getParentRoute: () => PanelRouteRoute,
 } as any)
+const PanelSystemRoute = PanelSystemRouteImport.update({
+  id: '/system',
+  path: '/system',
+  getParentRoute: () => PanelRouteRoute,
+} as any)
 const PanelTaskRoute = PanelTaskRouteImport.update({
   id: '/task',
   path: '/task',
@@ -247,6 +253,7 @@ export interface FileRoutesByFullPath {
   '/panel/profile': typeof PanelProfileRoute
   '/panel/redemption': typeof PanelRedemptionRoute
   '/panel/setting': typeof PanelSettingRoute
+  '/panel/system': typeof PanelSystemRoute
   '/panel/task': typeof PanelTaskRoute
   '/panel/telegram': typeof PanelTelegramRoute
   '/panel/token': typeof PanelTokenRoute
@@ -281,6 +288,7 @@ export interface FileRoutesByTo {
   '/panel/profile': typeof PanelProfileRoute
   '/panel/redemption': typeof PanelRedemptionRoute
   '/panel/setting': typeof PanelSettingRoute
+  '/panel/system': typeof PanelSystemRoute
   '/panel/task': typeof PanelTaskRoute
   '/panel/telegram': typeof PanelTelegramRoute
   '/panel/token': typeof PanelTokenRoute
@@ -319,6 +327,7 @@ export interface FileRoutesById {
   '/panel/profile': typeof PanelProfileRoute
   '/panel/redemption': typeof PanelRedemptionRoute
   '/panel/setting': typeof PanelSettingRoute
+  '/panel/system': typeof PanelSystemRoute
   '/panel/task': typeof PanelTaskRoute
   '/panel/telegram': typeof PanelTelegramRoute
   '/panel/token': typeof PanelTokenRoute
@@ -358,6 +367,7 @@ export interface FileRouteTypes {
     | '/panel/profile'
     | '/panel/redemption'
     | '/panel/setting'
+    | '/panel/system'
     | '/panel/task'
     | '/panel/telegram'
     | '/panel/token'
@@ -392,6 +402,7 @@ export interface FileRouteTypes {
     | '/panel/profile'
     | '/panel/redemption'
     | '/panel/setting'
+    | '/panel/system'
     | '/panel/task'
     | '/panel/telegram'
     | '/panel/token'
@@ -429,6 +440,7 @@ export interface FileRouteTypes {
     | '/panel/profile'
     | '/panel/redemption'
     | '/panel/setting'
+    | '/panel/system'
     | '/panel/task'
     | '/panel/telegram'
     | '/panel/token'
@@ -643,6 +655,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PanelSettingRouteImport
       parentRoute: typeof PanelRouteRoute
     }
+    '/panel/system': {
+      id: '/panel/system'
+      path: '/system'
+      fullPath: '/panel/system'
+      preLoaderRoute: typeof PanelSystemRouteImport
+      parentRoute: typeof PanelRouteRoute
+    }
     '/panel/task': {
       id: '/panel/task'
       path: '/task'
@@ -744,6 +763,7 @@ interface PanelRouteRouteChildren {
   PanelProfileRoute: typeof PanelProfileRoute
   PanelRedemptionRoute: typeof PanelRedemptionRoute
   PanelSettingRoute: typeof PanelSettingRoute
+  PanelSystemRoute: typeof PanelSystemRoute
   PanelTaskRoute: typeof PanelTaskRoute
   PanelTelegramRoute: typeof PanelTelegramRoute
   PanelTokenRoute: typeof PanelTokenRoute
@@ -769,6 +789,7 @@ const PanelRouteRouteChildren: PanelRouteRouteChildren = {
   PanelProfileRoute: PanelProfileRoute,
   PanelRedemptionRoute: PanelRedemptionRoute,
   PanelSettingRoute: PanelSettingRoute,
+  PanelSystemRoute: PanelSystemRoute,
   PanelTaskRoute: PanelTaskRoute,
   PanelTelegramRoute: PanelTelegramRoute,
   PanelTokenRoute: PanelTokenRoute,

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod'
 import { OPTION_META, type OptionKey, type OptionMeta } from './settings'
+import { parseOtlpHeaders } from './otlp-headers'
 
 /** Whether `tz` is an IANA time zone name this runtime knows. */
 export function isTimeZone(tz: string): boolean {
@@ -54,6 +55,12 @@ const EXTRA_CHECKS: Partial<Record<OptionKey, z.ZodType<unknown>>> = {
   GroupRatio: jsonObjectOfNumbers,
   TelegramWebhookSecret: z.string().regex(/^[A-Za-z0-9_-]{0,256}$/, 'must be at most 256 characters of A-Z a-z 0-9 _ -'),
   TelegramApiBase: z.url('must be a valid URL').regex(/^https?:\/\//, 'must be an http(s) URL'),
+  OtlpEndpoint: z.union([z.literal(''), z.url('must be a valid URL').regex(/^https?:\/\//, 'must be an http(s) URL')]),
+  OtlpHeaders: z.string().superRefine((v, ctx) => {
+    const parsed = parseOtlpHeaders(v)
+    if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.message })
+  }),
+  OtlpSampleRate: z.coerce.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1'),
 }
 
 /** The check the metadata implies: integer/number bounds, a URL or empty, one of the values. */

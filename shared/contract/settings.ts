@@ -17,7 +17,7 @@ export interface OptionMeta {
   default: string
   /** Numeric options: the smallest value accepted. */
   min?: number
-  /** Integer options: the largest value accepted (none = up to Number.MAX_SAFE_INTEGER). */
+  /** The largest value accepted (integers: none = up to Number.MAX_SAFE_INTEGER). */
   max?: number
   /** String options limited to these values. */
   values?: readonly string[]
@@ -137,6 +137,15 @@ export const OPTION_META = {
   /** Bearer token of GET /metrics (Prometheus); empty: the endpoint answers 404. */
   MetricsToken: secret(),
   MjNotifyEnabled: b(false),
+  // --- operation: OpenTelemetry traces (worker/lib/tracing/; README "Traces")
+  /** The OTLP/HTTP collector's base URL (spans go to `<base>/v1/traces`); empty turns tracing off. */
+  OtlpEndpoint: url(),
+  /** Headers sent with every export (a collector's API key): a JSON object or `k=v,k2=v2`. Write-only. */
+  OtlpHeaders: secret(),
+  /** Share of relay requests traced (0–1) while OtlpEndpoint is set; a client's sampled traceparent is always traced. */
+  OtlpSampleRate: { kind: 'float', default: '1', min: 0, max: 1 },
+  /** Put prompt and answer text on the spans (gen_ai.input.messages / gen_ai.output.messages); off by default. */
+  OtlpRecordContent: b(false),
   /**
    * Midjourney result images as clients see them: 'off' (the upstream's own links), 'gateway'
    * (signed short-lived /mj/image/<task id> links streamed by the gateway) or 'worker' (links to the

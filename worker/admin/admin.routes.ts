@@ -37,6 +37,7 @@ import { taskListRoutes } from './tasks/tasks.routes'
 import { importRoutes } from './import/import.routes'
 import { openApiRoutes } from './openapi/openapi.routes'
 import { auditRoutes } from './audit/audit.routes'
+import { systemRoutes } from './system/system.routes'
 import { auditTrail } from './audit/audit-middleware'
 
 export const adminApp = new Hono<HonoEnv>()
@@ -79,6 +80,7 @@ export const adminApp = new Hono<HonoEnv>()
   .route('/', taskListRoutes)
   .route('/', importRoutes)
   .route('/', auditRoutes)
+  .route('/', systemRoutes)
   // The document is built from this very table, read lazily on the first request.
   .route(
     '/',

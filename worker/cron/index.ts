@@ -24,6 +24,7 @@ import { closeStaleOrders } from '../payments/payments.service'
 import { rollupRecent } from '../logs/rollup'
 import { pollUnfinishedTasks } from '../tasks/task-poller'
 import { metrics } from '../lib/metrics/recorder'
+import { CronReport } from './cron-report'
 
 export const FREQUENT_CRON = '*/5 * * * *'
 export const DAILY_CRON = '10 0 * * *'
@@ -37,23 +38,41 @@ async function dueEvery(env: Env, job: string, minutes: number): Promise<boolean
   return true
 }
 
-/** One job, isolated from the others; its run, duration and success time go to the metrics. */
-async function run(name: string, job: () => Promise<unknown>) {
+/** The jobs of each trigger, as the system page lists them (in run order). */
+export const CRON_JOBS: Record<string, string[]> = {
+  [FREQUENT_CRON]: ['rollup', 'payment-orders', 'async-tasks', 'channel-test', 'channel-retest', 'log-retention', 'channel-balance', 'telegram-poller'],
+  [DAILY_CRON]: ['rollup', 'sessions'],
+}
+
+/** One job, isolated from the others; its run, duration and success time go to the metrics and the trigger's report (cron-report.ts). */
+async function run(report: CronReport, name: string, job: () => Promise<unknown>) {
   const started = Date.now()
-  let result = 'ok'
+  let result: 'ok' | 'error' = 'ok'
+  let error: string | undefined
   try {
     await job()
   } catch (err) {
     result = 'error'
+    error = err instanceof Error ? err.message : String(err)
     console.error(`cron ${name} failed`, err)
   }
   const ended = Date.now()
+  report.add(name, { at: started, ms: ended - started, result, ...(error === undefined ? {} : { error }) })
   metrics.inc('gateway_cron_runs_total', [name, result])
   metrics.observe('gateway_cron_duration_seconds', [name], (ended - started) / 1000)
   if (result === 'ok') metrics.max('gateway_cron_last_success_timestamp_seconds', [name], Math.floor(ended / 1000))
 }
 
 export async function runScheduled(controller: Pick<ScheduledController, 'cron' | 'scheduledTime'>, env: Env): Promise<void> {
+  const report = new CronReport(controller.cron)
+  try {
+    await runJobs(controller, env, (name, job) => run(report, name, job))
+  } finally {
+    await report.save(env).catch((err: unknown) => console.error('cron report not saved', err))
+  }
+}
+
+async function runJobs(controller: Pick<ScheduledController, 'cron' | 'scheduledTime'>, env: Env, run: (name: string, job: () => Promise<unknown>) => Promise<void>) {
   const settings = await getSettings(env)
   if (controller.cron === DAILY_CRON) {
     await run('rollup', () => rollupRecent(env, controller.scheduledTime))

@@ -18,7 +18,7 @@
  * How money moves in 4 and 6 (lease or exact reservation, settle, refund, log rows) is relay-money.ts.
  */
 import type { Context } from 'hono'
-import { sanitizeUsage, type ModelPrice } from '../billing/formula'
+import { sanitizeUsage, type ModelPrice, type Usage } from '../billing/formula'
 import { getPriceTable, groupRatio, resolvePrice, type PriceTable } from '../billing/pricing'
 import { ApiError } from '../lib/errors'
 import { channelType } from '../providers/registry'
@@ -42,7 +42,7 @@ import { recordRetry, recordUpstream } from '../lib/metrics/relay-metrics'
 import { assertModelAllowed, authenticateRelay, type RelayAuth } from '../access/token-auth'
 import { groupRates } from '../access/group-limits'
 import { RelayUsage } from './relay-usage'
-import { RelayMoney } from './relay-money'
+import { type Bill, RelayMoney } from './relay-money'
 import { planReservation, withOutputLimit, type ReservationPlan } from './reservation'
 import { callUpstream, withChannelParameters } from '../channels/upstream'
 import { PromptImages, withInlineImages } from './prompt-images'
@@ -53,6 +53,7 @@ import { passHeaders, withModel } from '../channels/upstream'
 import { pluginDisables } from '../providers/plugins'
 import type { InboundCodec } from './inbound/types'
 import { applyContentSafety } from './policies/content-safety'
+import { RelaySpans } from './relay-spans'
 
 const JSON_HEADERS = { 'content-type': 'application/json' }
 
@@ -64,6 +65,7 @@ const JSON_HEADERS = { 'content-type': 'application/json' }
 export async function relayRequest(c: Context<HonoEnv>, op: RelayOp, inbound?: InboundCodec): Promise<Response> {
   const startedAt = Date.now()
   const auth = await authenticateRelay(c)
+  const authAt = Date.now()
   if (inbound) await useChatBody(c, inbound)
   const input = await readRelayInput(c, op)
   assertModelAllowed(auth, input.model)
@@ -77,7 +79,8 @@ export async function relayRequest(c: Context<HonoEnv>, op: RelayOp, inbound?: I
   if (ratio === undefined) throw new ApiError(403, `The group "${auth.group}" is not configured on this gateway.`, { code: 'group_not_found' })
   // Sensitive words and personal data in the prompt: refused (400, nothing held) or masked before any supplier sees it.
   applyContentSafety(input, settings, auth.group)
-  const res = await new RelayRun(c, auth, input, settings, prices, table, ratio, rates, startedAt, inbound).execute()
+  const spans = RelaySpans.start(c, settings, auth, input, inbound?.format ?? 'openai', startedAt, authAt)
+  const res = await new RelayRun(c, auth, input, settings, prices, table, ratio, rates, startedAt, inbound, spans).execute()
   return inbound ? adaptAnswer(inbound, res) : res
 }
 
@@ -109,7 +112,9 @@ class RelayRun {
     private readonly ratio: number,
     rates: { rpm: number; tpm: number },
     private readonly startedAt: number,
-    private readonly inbound?: InboundCodec
+    private readonly inbound?: InboundCodec,
+    /** The request's trace hooks (relay-spans.ts); undefined when it is not traced. */
+    private readonly spans?: RelaySpans
   ) {
     this.env = c.env
     this.ctx = c.executionCtx as ExecutionContext
@@ -139,8 +144,11 @@ class RelayRun {
   /** Every answer, failures included, carries the x-ratelimit-* headers of the request's limits. */
   async execute(): Promise<Response> {
     try {
-      return await this.run()
+      const res = await this.run()
+      this.spans?.end()
+      return res
     } catch (err) {
+      this.spans?.failed(err)
       const rateHeaders = this.money.rateHeaders
       if (err instanceof ApiError && Object.keys(rateHeaders).length > 0) Object.assign(err, { headers: { ...rateHeaders, ...err.headers } })
       throw err
@@ -149,12 +157,15 @@ class RelayRun {
 
   private async run(): Promise<Response> {
     const cached = await readCachedAnswer(this.env, this.settings, this.auth, this.input)
-    if (cached) return this.money.answerFromCache(cached)
+    if (cached) {
+      this.spans?.cacheHit()
+      return this.money.answerFromCache(cached)
+    }
 
     let channel = this.pick()
     const first = this.priceFor(channel)
     const plan: ReservationPlan = planReservation(this.input, first.price, first.billed, this.ratio, this.settings)
-    await this.money.hold(plan)
+    await (this.spans ? this.spans.reserve(plan.amount, () => this.money.hold(plan)) : this.money.hold(plan))
     this.mark('reserve')
 
     const maxAttempts = this.auth.pinChannel !== undefined ? 1 : 1 + this.settings.int('RetryTimes')
@@ -300,6 +311,7 @@ class RelayRun {
     const sentAt = Date.now()
     const result = await callUpstream(adapter, call, channel, this.settings.int('UpstreamTimeoutSeconds') * 1000, channelNetwork(this.env, channel))
     recordUpstream(channel.type, result.ok, result.ok ? 200 : result.status, Date.now() - sentAt)
+    this.spans?.attempt(channel, type.name, upstream, this.attempts, sentAt, result)
     this.mark(`upstream-${this.attempts}`)
     if (!result.ok) return { failure: { status: result.status, error: result.error } }
 
@@ -314,12 +326,15 @@ class RelayRun {
       })
       if (!primed.ok) return { failure: { status: 0, error: primed.error } }
       reportSuccess(this.env, this.ctx, channel.id, this.input.model)
+      this.spans?.firstByte(this.startedAt + primed.stream.firstByteMs)
       this.ctx.waitUntil(
-        primed.stream.done.then(async (end) => {
-          const usage = sanitizeUsage(end.usage) ?? (await this.usage.counted(end.text(), upstream))
-          const note = end.kind === 'cancelled' ? 'client disconnected; billed for what was generated' : end.kind === 'failed' ? `stream cut: ${end.error.message}` : ''
-          await this.money.settle(bill, usage, primed.stream.firstByteMs, note, this.attempts)
-        })
+        primed.stream.done
+          .then(async (end) => {
+            const usage = sanitizeUsage(end.usage) ?? (await this.usage.counted(end.text(), upstream))
+            const note = end.kind === 'cancelled' ? 'client disconnected; billed for what was generated' : end.kind === 'failed' ? `stream cut: ${end.error.message}` : ''
+            await this.settle(bill, usage, primed.stream.firstByteMs, note, upstream, end.text)
+          })
+          .finally(() => this.spans?.close())
       )
       return { response: primed.stream.response }
     }
@@ -335,12 +350,20 @@ class RelayRun {
     const elapsed = Date.now() - this.startedAt
     if (parsed.kind === 'raw') {
       const usage = await this.usage.ofRaw(upstream, parsed.response)
-      this.ctx.waitUntil(this.money.settle(bill, usage, elapsed, '', this.attempts))
+      this.ctx.waitUntil(this.settle(bill, usage, elapsed, '', upstream))
       return { response: new Response(parsed.response.body, { status: parsed.response.status, headers: passHeaders(parsed.response.headers) }) }
     }
     const usage = await this.usage.ofJson(parsed, upstream, price)
-    this.ctx.waitUntil(this.money.settle(bill, usage, elapsed, '', this.attempts))
+    const body = parsed.body as { model?: unknown; choices?: unknown } | undefined
+    const responseModel = typeof body?.model === 'string' ? body.model : upstream
+    this.ctx.waitUntil(this.settle(bill, usage, elapsed, '', responseModel, () => JSON.stringify(body?.choices ?? body)))
     this.ctx.waitUntil(storeCachedAnswer(this.env, this.settings, this.auth, this.input, { body: parsed.body, usage }))
     return { response: parsed.raw !== undefined ? new Response(parsed.raw, { headers: JSON_HEADERS }) : Response.json(parsed.body) }
+  }
+
+  /** Settle the exact cost (relay-money.ts), inside the trace's settle span when the request is traced. */
+  private settle(bill: Bill, usage: Usage, firstByteMs: number, note: string, responseModel: string, output?: () => string) {
+    const settle = () => this.money.settle(bill, usage, firstByteMs, note, this.attempts)
+    return this.spans ? this.spans.settle(settle, usage, responseModel, output) : settle()
   }
 }

@@ -18,6 +18,7 @@ import type { HonoEnv, SessionUser } from '../../env'
 import { SECRET_OPTION_KEYS, type OptionKey } from '../../../shared/contract/settings'
 import { syncGroupsFromRatio } from '../groups/groups.service'
 import { auditLog } from '../../logs/audit-log'
+import { assertOutboundUrls } from '../../lib/outbound-url'
 
 const scalar = z.union([z.string().max(200_000), z.number(), z.boolean()]).transform(String)
 const putSchema = z.union([z.object({ key: z.string().min(1).max(64), value: scalar }), z.object({ options: z.record(z.string().max(64), scalar) })])
@@ -71,6 +72,8 @@ export const optionRoutes = new Hono<HonoEnv>()
     const values = 'key' in body ? { [body.key]: body.value } : body.options
     const before = await getSettings(c.env, c.executionCtx)
     checkRequirements(before, values)
+    // The trace collector is an administrator's outbound URL like a channel's base URL.
+    if (values.OtlpEndpoint?.trim()) assertOutboundUrls(c.env, values.OtlpEndpoint.trim(), 'OtlpEndpoint')
     const saved = await saveOptions(c.env, values)
     await auditOptions(c.env, c.get('user')!, before, saved, Object.keys(values), clientIp(c.req))
     const keys = Object.keys(values) as OptionKey[]

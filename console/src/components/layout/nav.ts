@@ -19,6 +19,7 @@ import {
   LayoutDashboard,
   MessagesSquare,
   ScrollText,
+  Server,
   Send,
   Settings,
   Tags,
@@ -52,6 +53,7 @@ export type NavId =
   | 'telegram'
   | 'mcp'
   | 'api_docs'
+  | 'system'
 
 export type NavGroupId = 'dashboard' | 'usage' | 'billing' | 'setting'
 
@@ -64,6 +66,8 @@ export interface NavItem {
   /** Show the breadcrumb bar on this page (false for every entry, per spec). */
   breadcrumbs: boolean
   isAdmin?: boolean
+  /** Root only (role 100). */
+  isRoot?: boolean
   disabled?: boolean
   /** Open outside the console (`to` is then an absolute URL), optionally in a new tab. */
   external?: boolean
@@ -131,6 +135,7 @@ export const navGroups: NavGroup[] = [
       { type: 'item', id: 'profile', to: '/panel/profile', icon: UserRoundCog, breadcrumbs: false },
       { type: 'item', id: 'setting', to: '/panel/setting', icon: Settings, breadcrumbs: false, isAdmin: true },
       { type: 'item', id: 'audit', to: '/panel/audit', icon: History, breadcrumbs: false, isAdmin: true },
+      { type: 'item', id: 'system', to: '/panel/system', icon: Server, breadcrumbs: false, isAdmin: true, isRoot: true },
       { type: 'item', id: 'telegram', to: '/panel/telegram', icon: Send, breadcrumbs: false, isAdmin: true },
       { type: 'item', id: 'mcp', to: '/panel/mcp', icon: Blocks, breadcrumbs: false, isAdmin: true },
       { type: 'item', id: 'api_docs', to: '/panel/api-docs', icon: BookOpenText, breadcrumbs: false, isAdmin: true },
@@ -138,9 +143,9 @@ export const navGroups: NavGroup[] = [
   },
 ]
 
-/** The menu as a given user sees it: admin entries removed, then empty collapses and groups. */
-export function visibleNav(groups: NavGroup[], admin: boolean): NavGroup[] {
-  const allowed = <T extends { isAdmin?: boolean }>(e: T) => admin || !e.isAdmin
+/** The menu as a given user sees it: admin (and, below root, root) entries removed, then empty collapses and groups. */
+export function visibleNav(groups: NavGroup[], admin: boolean, root = false): NavGroup[] {
+  const allowed = <T extends { isAdmin?: boolean; isRoot?: boolean }>(e: T) => (admin || !e.isAdmin) && (root || !e.isRoot)
   return groups
     .map((group) => ({
       ...group,

@@ -2,7 +2,7 @@
  * The three tabs of the settings page and the sections each one holds, in order:
  * operation (general, chat links, quota, monitoring, log, payment, rate, output limits and image
  * prices, content safety, other), system (server,
- * login, email domains, SMTP, GitHub, WeChat, Lark, OIDC, Turnstile, Telegram bot, Prometheus metrics) and other (notice, branding,
+ * login, email domains, SMTP, GitHub, WeChat, Lark, OIDC, Turnstile, Telegram bot, Prometheus metrics, OpenTelemetry traces) and other (notice, branding,
  * home, about, footer, and the one-api / one-hub import).
  */
 import { Fragment, type ReactNode } from 'react'
@@ -19,6 +19,7 @@ import { ContentSafetySection } from './settings-content-safety'
 import { GitHubSection, LarkSection, OidcSection, SmtpSection, TurnstileSection, WeChatSection } from './settings-providers'
 import { MonitoringSection, QuotaSection } from './settings-quota'
 import { MetricsSection } from './settings-metrics'
+import { TracesSection } from './settings-traces'
 import { SettingsTabLayout } from './settings-tab-layout'
 import { TelegramSection } from './settings-telegram'
 import { ImportSection } from '@/features/import/components/import-section'
@@ -53,6 +54,7 @@ const SECTIONS: Record<SettingsTab, Section[]> = {
     { id: 'turnstile', titleKey: 'turnstile', render: (o) => <TurnstileSection options={o} /> },
     { id: 'telegram', titleKey: 'telegram', render: (o) => <TelegramSection options={o} /> },
     { id: 'metrics', titleKey: 'metrics', render: (o) => <MetricsSection options={o} /> },
+    { id: 'traces', titleKey: 'traces', render: (o) => <TracesSection options={o} /> },
   ],
   other: [
     { id: 'notice', titleKey: 'notice', render: (o) => <ContentSection options={o} field="Notice" /> },
