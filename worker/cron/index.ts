@@ -9,7 +9,8 @@
  * - hourly (from the five-minute trigger): log retention under LogCleanupDays and LogMaxRows, archiving
  *   to R2 first when LOG_ARCHIVE is bound, then the 80 % budget notice (logs/log-retention.ts);
  * - daily at 00:10 UTC: rollup of yesterday and expired sessions.
- * Every 5 minutes also: pending top-up orders older than 3 h are closed (the gateway asked first);
+ * Every 5 minutes also: alerts (notify/cron.ts: delivery retries, dead-letter notices, mark pruning;
+ * a failing job raises cron.failed); pending top-up orders older than 3 h are closed (the gateway asked first);
  * in Telegram polling mode the TelegramPoller's alarm is re-armed if it went missing.
  * Each job is isolated: one failing does not stop the others.
  */
@@ -24,6 +25,9 @@ import { closeStaleOrders } from '../payments/payments.service'
 import { rollupRecent } from '../logs/rollup'
 import { pollUnfinishedTasks } from '../tasks/task-poller'
 import { metrics } from '../lib/metrics/recorder'
+import { redactSecrets } from '../lib/redact'
+import { emitNotice } from '../notify/emit'
+import { notifyCron } from '../notify/cron'
 
 export const FREQUENT_CRON = '*/5 * * * *'
 export const DAILY_CRON = '10 0 * * *'
@@ -38,7 +42,7 @@ async function dueEvery(env: Env, job: string, minutes: number): Promise<boolean
 }
 
 /** One job, isolated from the others; its run, duration and success time go to the metrics. */
-async function run(name: string, job: () => Promise<unknown>) {
+async function run(env: Env, name: string, job: () => Promise<unknown>) {
   const started = Date.now()
   let result = 'ok'
   try {
@@ -46,6 +50,8 @@ async function run(name: string, job: () => Promise<unknown>) {
   } catch (err) {
     result = 'error'
     console.error(`cron ${name} failed`, err)
+    const message = redactSecrets(err instanceof Error ? err.message : String(err)).slice(0, 500)
+    await emitNotice(env, { event: 'cron.failed', subject: `job:${name}`, text: `Cron job ${name} failed: ${message}`, data: { job: name, error: message } })
   }
   const ended = Date.now()
   metrics.inc('gateway_cron_runs_total', [name, result])
@@ -56,18 +62,20 @@ async function run(name: string, job: () => Promise<unknown>) {
 export async function runScheduled(controller: Pick<ScheduledController, 'cron' | 'scheduledTime'>, env: Env): Promise<void> {
   const settings = await getSettings(env)
   if (controller.cron === DAILY_CRON) {
-    await run('rollup', () => rollupRecent(env, controller.scheduledTime))
-    await run('sessions', () => env.DB.prepare('DELETE FROM sessions WHERE expires_at < ?').bind(nowSeconds()).run())
+    await run(env, 'rollup', () => rollupRecent(env, controller.scheduledTime))
+    await run(env, 'sessions', () => env.DB.prepare('DELETE FROM sessions WHERE expires_at < ?').bind(nowSeconds()).run())
     return
   }
-  await run('rollup', () => rollupRecent(env, controller.scheduledTime))
-  await run('payment-orders', () => closeStaleOrders(env))
-  await run('async-tasks', () => pollUnfinishedTasks(env))
-  if (await dueEvery(env, 'channel-test', settings.int('ChannelTestFrequency'))) await run('channel-test', () => testAllChannels(env))
-  await run('channel-retest', () => retestDue(env))
+  await run(env, 'rollup', () => rollupRecent(env, controller.scheduledTime))
+  await run(env, 'payment-orders', () => closeStaleOrders(env))
+  await run(env, 'async-tasks', () => pollUnfinishedTasks(env))
+  if (await dueEvery(env, 'channel-test', settings.int('ChannelTestFrequency'))) await run(env, 'channel-test', () => testAllChannels(env))
+  await run(env, 'channel-retest', () => retestDue(env))
   // After the rollup above, so the statistics already hold the rows retention takes away.
-  if (await dueEvery(env, 'log-retention', 60)) await run('log-retention', () => scheduledRetention(env))
-  if (await dueEvery(env, 'channel-balance', settings.int('ChannelBalanceFrequency'))) await run('channel-balance', () => refreshAllBalances(env))
+  if (await dueEvery(env, 'log-retention', 60)) await run(env, 'log-retention', () => scheduledRetention(env))
+  // Alerts: due retries of failed deliveries, parked ledger rows not yet announced, old dedup marks.
+  await run(env, 'notify', () => notifyCron(env))
+  if (await dueEvery(env, 'channel-balance', settings.int('ChannelBalanceFrequency'))) await run(env, 'channel-balance', () => refreshAllBalances(env))
   // Telegram polling mode: re-arm the poller's alarm if it went missing (telegram/apply.ts starts it).
-  if (settings.bool('TelegramBotEnabled') && settings.str('TelegramMode') === 'polling') await run('telegram-poller', () => env.TELEGRAM_POLLER.getByName('telegram').ensure())
+  if (settings.bool('TelegramBotEnabled') && settings.str('TelegramMode') === 'polling') await run(env, 'telegram-poller', () => env.TELEGRAM_POLLER.getByName('telegram').ensure())
 }
