@@ -31,6 +31,7 @@ import { Route as PanelLogRouteImport } from './routes/panel/log'
 import { Route as PanelMcpRouteImport } from './routes/panel/mcp'
 import { Route as PanelMidjourneyRouteImport } from './routes/panel/midjourney'
 import { Route as PanelModel_priceRouteImport } from './routes/panel/model_price'
+import { Route as PanelNotifyRouteImport } from './routes/panel/notify'
 import { Route as PanelPaymentRouteImport } from './routes/panel/payment'
 import { Route as PanelPlaygroundRouteImport } from './routes/panel/playground'
 import { Route as PanelPricingRouteImport } from './routes/panel/pricing'
@@ -154,6 +155,11 @@ const PanelModel_priceRoute = PanelModel_priceRouteImport.update({
   path: '/model_price',
   getParentRoute: () => PanelRouteRoute,
 } as any)
+const PanelNotifyRoute = PanelNotifyRouteImport.update({
+  id: '/notify',
+  path: '/notify',
+  getParentRoute: () => PanelRouteRoute,
+} as any)
 const PanelPaymentRoute = PanelPaymentRouteImport.update({
   id: '/payment',
   path: '/payment',
@@ -241,6 +247,7 @@ export interface FileRoutesByFullPath {
   '/panel/mcp': typeof PanelMcpRoute
   '/panel/midjourney': typeof PanelMidjourneyRoute
   '/panel/model_price': typeof PanelModel_priceRoute
+  '/panel/notify': typeof PanelNotifyRoute
   '/panel/payment': typeof PanelPaymentRoute
   '/panel/playground': typeof PanelPlaygroundRoute
   '/panel/pricing': typeof PanelPricingRoute
@@ -275,6 +282,7 @@ export interface FileRoutesByTo {
   '/panel/mcp': typeof PanelMcpRoute
   '/panel/midjourney': typeof PanelMidjourneyRoute
   '/panel/model_price': typeof PanelModel_priceRoute
+  '/panel/notify': typeof PanelNotifyRoute
   '/panel/payment': typeof PanelPaymentRoute
   '/panel/playground': typeof PanelPlaygroundRoute
   '/panel/pricing': typeof PanelPricingRoute
@@ -313,6 +321,7 @@ export interface FileRoutesById {
   '/panel/mcp': typeof PanelMcpRoute
   '/panel/midjourney': typeof PanelMidjourneyRoute
   '/panel/model_price': typeof PanelModel_priceRoute
+  '/panel/notify': typeof PanelNotifyRoute
   '/panel/payment': typeof PanelPaymentRoute
   '/panel/playground': typeof PanelPlaygroundRoute
   '/panel/pricing': typeof PanelPricingRoute
@@ -352,6 +361,7 @@ export interface FileRouteTypes {
     | '/panel/mcp'
     | '/panel/midjourney'
     | '/panel/model_price'
+    | '/panel/notify'
     | '/panel/payment'
     | '/panel/playground'
     | '/panel/pricing'
@@ -386,6 +396,7 @@ export interface FileRouteTypes {
     | '/panel/mcp'
     | '/panel/midjourney'
     | '/panel/model_price'
+    | '/panel/notify'
     | '/panel/payment'
     | '/panel/playground'
     | '/panel/pricing'
@@ -423,6 +434,7 @@ export interface FileRouteTypes {
     | '/panel/mcp'
     | '/panel/midjourney'
     | '/panel/model_price'
+    | '/panel/notify'
     | '/panel/payment'
     | '/panel/playground'
     | '/panel/pricing'
@@ -601,6 +613,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PanelModel_priceRouteImport
       parentRoute: typeof PanelRouteRoute
     }
+    '/panel/notify': {
+      id: '/panel/notify'
+      path: '/notify'
+      fullPath: '/panel/notify'
+      preLoaderRoute: typeof PanelNotifyRouteImport
+      parentRoute: typeof PanelRouteRoute
+    }
     '/panel/payment': {
       id: '/panel/payment'
       path: '/payment'
@@ -738,6 +757,7 @@ interface PanelRouteRouteChildren {
   PanelMcpRoute: typeof PanelMcpRoute
   PanelMidjourneyRoute: typeof PanelMidjourneyRoute
   PanelModel_priceRoute: typeof PanelModel_priceRoute
+  PanelNotifyRoute: typeof PanelNotifyRoute
   PanelPaymentRoute: typeof PanelPaymentRoute
   PanelPlaygroundRoute: typeof PanelPlaygroundRoute
   PanelPricingRoute: typeof PanelPricingRoute
@@ -763,6 +783,7 @@ const PanelRouteRouteChildren: PanelRouteRouteChildren = {
   PanelMcpRoute: PanelMcpRoute,
   PanelMidjourneyRoute: PanelMidjourneyRoute,
   PanelModel_priceRoute: PanelModel_priceRoute,
+  PanelNotifyRoute: PanelNotifyRoute,
   PanelPaymentRoute: PanelPaymentRoute,
   PanelPlaygroundRoute: PanelPlaygroundRoute,
   PanelPricingRoute: PanelPricingRoute,

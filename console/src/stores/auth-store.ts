@@ -78,3 +78,4 @@ export function useAuthUser(): UserProfile | null {
 }
 
 export const isAdmin = (user: Pick<UserProfile, 'role'> | null | undefined) => (user?.role ?? 0) >= ROLE.ADMIN
+export const isRoot = (user: Pick<UserProfile, 'role'> | null | undefined) => (user?.role ?? 0) >= ROLE.ROOT

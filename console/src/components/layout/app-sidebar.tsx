@@ -7,7 +7,7 @@ import { Link } from '@tanstack/react-router'
 import { useTranslation } from 'react-i18next'
 import { Badge } from '@/components/ui/badge'
 import { useSiteInfo } from '@/features/site/api'
-import { isAdmin, type UserProfile } from '@/stores/auth-store'
+import { isAdmin, isRoot, type UserProfile } from '@/stores/auth-store'
 import { navGroups, visibleNav } from './nav'
 import { NavMenu } from './nav-menu'
 import { UserAvatar } from './user-menu'
@@ -15,7 +15,7 @@ import { UserAvatar } from './user-menu'
 export function SidebarContent({ user, onNavigate }: { user: UserProfile; onNavigate?: () => void }) {
   const { t } = useTranslation('nav')
   const { version } = useSiteInfo()
-  const groups = useMemo(() => visibleNav(navGroups, isAdmin(user)), [user])
+  const groups = useMemo(() => visibleNav(navGroups, isAdmin(user), isRoot(user)), [user])
   return (
     <div className="flex flex-col gap-5 p-4">
       <div className="rounded-xl border bg-gradient-to-br from-primary/10 via-primary/5 to-transparent p-4" data-testid="welcome-card">

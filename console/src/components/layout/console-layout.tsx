@@ -12,7 +12,7 @@ import { Skeleton } from '@/components/ui/skeleton'
 import { useSelf } from '@/features/auth/api'
 import { NoticeDialog } from '@/features/notice/notice-dialog'
 import { LG_QUERY, useMediaQuery } from '@/hooks/use-media-query'
-import { isAdmin, useAuthUser } from '@/stores/auth-store'
+import { isAdmin, isRoot, useAuthUser } from '@/stores/auth-store'
 import { cn } from '@/lib/utils'
 import { Brand } from './brand'
 import { Breadcrumbs } from './breadcrumbs'
@@ -37,7 +37,7 @@ export function ConsoleLayout() {
     if (desktop) setSheetOpen(false)
   }, [desktop])
 
-  const groups = useMemo(() => visibleNav(navGroups, isAdmin(user)), [user])
+  const groups = useMemo(() => visibleNav(navGroups, isAdmin(user), isRoot(user)), [user])
   if (!user) return null
 
   return (

@@ -27,6 +27,7 @@ import {
   Users,
   WalletCards,
   Waypoints,
+  BellRing,
   type LucideIcon,
 } from 'lucide-react'
 
@@ -51,6 +52,7 @@ export type NavId =
   | 'audit'
   | 'telegram'
   | 'mcp'
+  | 'notify'
   | 'api_docs'
 
 export type NavGroupId = 'dashboard' | 'usage' | 'billing' | 'setting'
@@ -64,6 +66,8 @@ export interface NavItem {
   /** Show the breadcrumb bar on this page (false for every entry, per spec). */
   breadcrumbs: boolean
   isAdmin?: boolean
+  /** Root only (hidden from administrators too). */
+  isRoot?: boolean
   disabled?: boolean
   /** Open outside the console (`to` is then an absolute URL), optionally in a new tab. */
   external?: boolean
@@ -133,14 +137,15 @@ export const navGroups: NavGroup[] = [
       { type: 'item', id: 'audit', to: '/panel/audit', icon: History, breadcrumbs: false, isAdmin: true },
       { type: 'item', id: 'telegram', to: '/panel/telegram', icon: Send, breadcrumbs: false, isAdmin: true },
       { type: 'item', id: 'mcp', to: '/panel/mcp', icon: Blocks, breadcrumbs: false, isAdmin: true },
+      { type: 'item', id: 'notify', to: '/panel/notify', icon: BellRing, breadcrumbs: false, isAdmin: true, isRoot: true },
       { type: 'item', id: 'api_docs', to: '/panel/api-docs', icon: BookOpenText, breadcrumbs: false, isAdmin: true },
     ],
   },
 ]
 
 /** The menu as a given user sees it: admin entries removed, then empty collapses and groups. */
-export function visibleNav(groups: NavGroup[], admin: boolean): NavGroup[] {
-  const allowed = <T extends { isAdmin?: boolean }>(e: T) => admin || !e.isAdmin
+export function visibleNav(groups: NavGroup[], admin: boolean, root = false): NavGroup[] {
+  const allowed = <T extends { isAdmin?: boolean; isRoot?: boolean }>(e: T) => (admin || !e.isAdmin) && (root || !e.isRoot)
   return groups
     .map((group) => ({
       ...group,
