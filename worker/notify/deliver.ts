@@ -13,14 +13,14 @@ import type { Notice, SendOutcome } from './types'
 export const QUICK_ATTEMPTS = 2
 export const MAX_ATTEMPTS = 6
 /** Pause between the quick attempts. */
-export const QUICK_PAUSE_MS = 300
+const QUICK_PAUSE_MS = 300
 /** The cron's first retry waits this long, doubling after each failed one. */
 export const RETRY_BASE_SECONDS = 300
 
-export const retryDelaySeconds = (attempts: number) => RETRY_BASE_SECONDS * 2 ** Math.max(0, attempts - QUICK_ATTEMPTS)
+const retryDelaySeconds = (attempts: number) => RETRY_BASE_SECONDS * 2 ** Math.max(0, attempts - QUICK_ATTEMPTS)
 
 /** The error as stored and shown: known key shapes, the channel's secret and URL path never appear. */
-export function redactError(channel: Pick<NotifyChannel, 'url' | 'secret'>, error: string): string {
+function redactError(channel: Pick<NotifyChannel, 'url' | 'secret'>, error: string): string {
   let out = error
   if (channel.secret) out = out.split(channel.secret).join('[redacted]')
   if (channel.url) {
@@ -35,7 +35,7 @@ export function redactError(channel: Pick<NotifyChannel, 'url' | 'secret'>, erro
 }
 
 /** One attempt of the channel's sink, never throwing. */
-export async function sendOnce(env: Env, channel: NotifyChannel, notice: Notice): Promise<SendOutcome> {
+async function sendOnce(env: Env, channel: NotifyChannel, notice: Notice): Promise<SendOutcome> {
   const sink = sinkOf(channel.type)
   if (!sink) return { ok: false, httpStatus: 0, error: `unknown channel type ${channel.type}` }
   try {
@@ -55,13 +55,16 @@ async function record(env: Env, id: number, attempts: number, out: SendOutcome, 
     .run()
 }
 
+/** The cron takes a new row only if its emitter recorded no attempt within this (an isolate that died mid-way). */
+const FRESH_GRACE_SECONDS = 120
+
 /** A new delivery row for `notice` to `channel`; returns its id. */
 export async function openDelivery(env: Env, channel: NotifyChannel, notice: Notice, subject: string): Promise<number> {
   const now = nowSeconds()
   const row = await env.DB.prepare(
     "INSERT INTO notify_deliveries (channel_id, event, subject, payload, status, attempts, next_at, created_at, updated_at) VALUES (?, ?, ?, ?, 'pending', 0, ?, ?, ?) RETURNING id"
   )
-    .bind(channel.id, notice.event, subject.slice(0, 200), JSON.stringify(notice), now, now, now)
+    .bind(channel.id, notice.event, subject.slice(0, 200), JSON.stringify(notice), now + FRESH_GRACE_SECONDS, now, now)
     .first<{ id: number }>()
   return row!.id
 }
@@ -86,7 +89,7 @@ export async function retryDue(env: Env, limit = 50): Promise<{ retried: number;
   const { results } = await env.DB.prepare(
     `SELECT d.id, d.attempts, d.payload, c.id AS cid, c.name, c.type, c.url, c.secret, c.config, c.events, c.enabled, c.created_at, c.updated_at
      FROM notify_deliveries d JOIN notify_channels c ON c.id = d.channel_id
-     WHERE d.status = 'pending' AND d.attempts > 0 AND d.next_at <= ? AND c.enabled = 1 ORDER BY d.id LIMIT ?`
+     WHERE d.status = 'pending' AND d.next_at <= ? AND c.enabled = 1 ORDER BY d.id LIMIT ?`
   )
     .bind(nowSeconds(), limit)
     .all<Record<string, any>>()

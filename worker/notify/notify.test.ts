@@ -7,7 +7,7 @@ import { setOptions } from '../test/factories'
 import { nowSeconds } from '../lib/time'
 import { channelDisabled, channelEnabled } from '../channels/status'
 import { emitNotice } from './emit'
-import { MAX_ATTEMPTS, QUICK_ATTEMPTS, RETRY_BASE_SECONDS, retryDue } from './deliver'
+import { MAX_ATTEMPTS, QUICK_ATTEMPTS, RETRY_BASE_SECONDS, openDelivery, retryDue } from './deliver'
 import { announceDeadLetters } from './cron'
 
 /** An in-test receiver at https://hooks.test: records every POST, answers with `status()`. */
@@ -175,6 +175,18 @@ describe('emitting alerts', () => {
     ;[row] = await deliveries()
     expect(row).toMatchObject({ status: 'failed', attempts: MAX_ATTEMPTS })
     expect(hooks.got).toHaveLength(MAX_ATTEMPTS)
+  })
+
+  it('the cron takes over a delivery whose emitter never recorded an attempt, after a grace period', async () => {
+    const root = await setupRoot()
+    await webhook(root)
+    const [channel] = await createDb(env.DB).select().from(notifyChannels)
+    const notice = { event: 'cron.failed' as const, at: new Date().toISOString(), severity: 'error' as const, text: 'x', data: {} }
+    await openDelivery(env, channel!, notice, 'job:lost')
+    expect((await retryDue(env)).retried).toBe(0)
+    await env.DB.prepare('UPDATE notify_deliveries SET next_at = next_at - 121').run()
+    expect(await retryDue(env)).toEqual({ retried: 1, delivered: 1 })
+    expect((await deliveries())[0]).toMatchObject({ status: 'delivered', attempts: 1 })
   })
 
   it('a retry that succeeds marks the delivery delivered', async () => {

@@ -12,6 +12,4 @@ export const SINKS: Record<string, NotifySink> = Object.fromEntries(
   [webhookSink, slackSink, feishuSink, larkSink, dingtalkSink, wecomSink, telegramSink, emailSink].map((s) => [s.type, s])
 )
 
-export const SINK_TYPES = Object.keys(SINKS) as [string, ...string[]]
-
 export const sinkOf = (type: string): NotifySink | undefined => SINKS[type]

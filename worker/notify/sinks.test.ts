@@ -10,6 +10,8 @@ import { slackSink } from './sinks/slack'
 import { wecomSink } from './sinks/wecom'
 import { telegramSink } from './sinks/telegram'
 import { toHex } from '../lib/crypto'
+import { emailSink } from './sinks/email'
+import { mailsTo, testSmtpOptions, uniqueEmail } from '../test/test-smtp'
 
 const notice: Notice = {
   event: 'channel.disabled',
@@ -116,5 +118,20 @@ describe('notification sinks', () => {
     const out = await telegramSink.send(env, target('', '', { chat_id: '1' }), notice)
     expect(out.ok).toBe(false)
     expect(spy).not.toHaveBeenCalled()
+  })
+
+  it('email: the notice through the configured SMTP server to config.address', async () => {
+    await setOptions(testSmtpOptions())
+    const to = uniqueEmail('alerts')
+    expect(await emailSink.send(env, target('', '', { address: to }), notice)).toEqual({ ok: true, httpStatus: 0, error: '' })
+    const [mail] = await mailsTo(to)
+    expect(mail!.subject).toBe('[WARNING] channel.disabled: Channel #7 was disabled: invalid key')
+    expect(mail!.text).toContain('channel_id: 7')
+  })
+
+  it('email without SMTP settings fails with the reason', async () => {
+    const out = await emailSink.send(env, target('', '', { address: 'ops@example.com' }), notice)
+    expect(out.ok).toBe(false)
+    expect(out.error).toContain('Email is not configured')
   })
 })

@@ -16,7 +16,6 @@ export const NOTIFY_EVENTS = {
 
 export type NotifyEvent = keyof typeof NOTIFY_EVENTS & (typeof NOTIFY_EVENT_LIST)[number]
 export type Severity = 'info' | 'warning' | 'error'
-export const NOTIFY_EVENT_NAMES = Object.keys(NOTIFY_EVENTS) as NotifyEvent[]
 
 /** Recovery events and the problem whose cool-down mark they clear. */
 export const RECOVERS: Partial<Record<NotifyEvent, NotifyEvent>> = { 'channel.enabled': 'channel.disabled' }

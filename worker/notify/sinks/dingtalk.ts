@@ -5,7 +5,7 @@
  */
 import { base64, hmacSha256, httpSink, plainText } from './http'
 
-export async function dingtalkSign(secret: string, timestampMs: number): Promise<string> {
+async function dingtalkSign(secret: string, timestampMs: number): Promise<string> {
   return base64(await hmacSha256(secret, `${timestampMs}\n${secret}`))
 }
 

@@ -5,7 +5,7 @@
  */
 import { base64, hmacSha256, httpSink, plainText } from './http'
 
-export async function feishuSign(secret: string, timestampSeconds: number): Promise<string> {
+async function feishuSign(secret: string, timestampSeconds: number): Promise<string> {
   return base64(await hmacSha256(`${timestampSeconds}\n${secret}`, ''))
 }
 

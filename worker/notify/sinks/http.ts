@@ -11,7 +11,7 @@ export interface BuiltRequest {
   body: string
 }
 
-export const POST_TIMEOUT_MS = 8000
+const POST_TIMEOUT_MS = 8000
 
 /** POST the request; a 2xx whose JSON says `errcode`/`code` ≠ 0 (DingTalk, WeCom, Feishu) is a failure too. */
 export async function post(req: BuiltRequest): Promise<SendOutcome> {
