@@ -31,6 +31,7 @@ import { Route as PanelLogRouteImport } from './routes/panel/log'
 import { Route as PanelMcpRouteImport } from './routes/panel/mcp'
 import { Route as PanelMidjourneyRouteImport } from './routes/panel/midjourney'
 import { Route as PanelModel_priceRouteImport } from './routes/panel/model_price'
+import { Route as PanelNotifyRouteImport } from './routes/panel/notify'
 import { Route as PanelPaymentRouteImport } from './routes/panel/payment'
 import { Route as PanelPlaygroundRouteImport } from './routes/panel/playground'
 import { Route as PanelPricingRouteImport } from './routes/panel/pricing'
@@ -155,6 +156,11 @@ const PanelModel_priceRoute = PanelModel_priceRouteImport.update({
   path: '/model_price',
   getParentRoute: () => PanelRouteRoute,
 } as any)
+const PanelNotifyRoute = PanelNotifyRouteImport.update({
+  id: '/notify',
+  path: '/notify',
+  getParentRoute: () => PanelRouteRoute,
+} as any)
 const PanelPaymentRoute = PanelPaymentRouteImport.update({
   id: '/payment',
   path: '/payment',
@@ -247,6 +253,7 @@ export interface FileRoutesByFullPath {
   '/panel/mcp': typeof PanelMcpRoute
   '/panel/midjourney': typeof PanelMidjourneyRoute
   '/panel/model_price': typeof PanelModel_priceRoute
+  '/panel/notify': typeof PanelNotifyRoute
   '/panel/payment': typeof PanelPaymentRoute
   '/panel/playground': typeof PanelPlaygroundRoute
   '/panel/pricing': typeof PanelPricingRoute
@@ -282,6 +289,7 @@ export interface FileRoutesByTo {
   '/panel/mcp': typeof PanelMcpRoute
   '/panel/midjourney': typeof PanelMidjourneyRoute
   '/panel/model_price': typeof PanelModel_priceRoute
+  '/panel/notify': typeof PanelNotifyRoute
   '/panel/payment': typeof PanelPaymentRoute
   '/panel/playground': typeof PanelPlaygroundRoute
   '/panel/pricing': typeof PanelPricingRoute
@@ -321,6 +329,7 @@ export interface FileRoutesById {
   '/panel/mcp': typeof PanelMcpRoute
   '/panel/midjourney': typeof PanelMidjourneyRoute
   '/panel/model_price': typeof PanelModel_priceRoute
+  '/panel/notify': typeof PanelNotifyRoute
   '/panel/payment': typeof PanelPaymentRoute
   '/panel/playground': typeof PanelPlaygroundRoute
   '/panel/pricing': typeof PanelPricingRoute
@@ -361,6 +370,7 @@ export interface FileRouteTypes {
     | '/panel/mcp'
     | '/panel/midjourney'
     | '/panel/model_price'
+    | '/panel/notify'
     | '/panel/payment'
     | '/panel/playground'
     | '/panel/pricing'
@@ -396,6 +406,7 @@ export interface FileRouteTypes {
     | '/panel/mcp'
     | '/panel/midjourney'
     | '/panel/model_price'
+    | '/panel/notify'
     | '/panel/payment'
     | '/panel/playground'
     | '/panel/pricing'
@@ -434,6 +445,7 @@ export interface FileRouteTypes {
     | '/panel/mcp'
     | '/panel/midjourney'
     | '/panel/model_price'
+    | '/panel/notify'
     | '/panel/payment'
     | '/panel/playground'
     | '/panel/pricing'
@@ -613,6 +625,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PanelModel_priceRouteImport
       parentRoute: typeof PanelRouteRoute
     }
+    '/panel/notify': {
+      id: '/panel/notify'
+      path: '/notify'
+      fullPath: '/panel/notify'
+      preLoaderRoute: typeof PanelNotifyRouteImport
+      parentRoute: typeof PanelRouteRoute
+    }
     '/panel/payment': {
       id: '/panel/payment'
       path: '/payment'
@@ -757,6 +776,7 @@ interface PanelRouteRouteChildren {
   PanelMcpRoute: typeof PanelMcpRoute
   PanelMidjourneyRoute: typeof PanelMidjourneyRoute
   PanelModel_priceRoute: typeof PanelModel_priceRoute
+  PanelNotifyRoute: typeof PanelNotifyRoute
   PanelPaymentRoute: typeof PanelPaymentRoute
   PanelPlaygroundRoute: typeof PanelPlaygroundRoute
   PanelPricingRoute: typeof PanelPricingRoute
@@ -783,6 +803,7 @@ const PanelRouteRouteChildren: PanelRouteRouteChildren = {
   PanelMcpRoute: PanelMcpRoute,
   PanelMidjourneyRoute: PanelMidjourneyRoute,
   PanelModel_priceRoute: PanelModel_priceRoute,
+  PanelNotifyRoute: PanelNotifyRoute,
   PanelPaymentRoute: PanelPaymentRoute,
   PanelPlaygroundRoute: PanelPlaygroundRoute,
   PanelPricingRoute: PanelPricingRoute,

@@ -95,6 +95,8 @@ export const OPTION_META = {
   AutomaticEnableChannelEnabled: b(false),
   /** First cron retest of an auto-disabled channel or key after this many minutes, doubling after each failed retest (up to a day). */
   AutoRetestBaseMinutes: i(5, 1, 1440),
+  /** Alerts (worker/notify/): one notice per (event, subject) within this many minutes; a recovery notice clears it. */
+  NotifyCooldownMinutes: i(30, 1, 10080),
   /** Sticky routing: requests sharing prompt_cache_key / user / a prompt prefix keep their channel and key. */
   ChannelAffinityEnabled: b(true),
   ChannelDisableThreshold: f(5),

@@ -28,6 +28,7 @@ import { logArchiveRoutes } from './logs/log-archive.routes'
 import { redemptionRoutes } from './redemptions/redemptions.routes'
 import { groupRoutes } from './groups/groups.routes'
 import { mcpServerRoutes } from './mcp/mcp.routes'
+import { notifyRoutes } from './notify/notify.routes'
 import { dashboardRoutes } from './dashboard/dashboard.routes'
 import { oauthRoutes } from './oauth/oauth.routes'
 import { mailRoutes } from './mail/mail.routes'
@@ -74,6 +75,7 @@ export const adminApp = new Hono<HonoEnv>()
   .route('/', logRoutes)
   .route('/', groupRoutes)
   .route('/', mcpServerRoutes)
+  .route('/', notifyRoutes)
   .route('/', dashboardRoutes)
   .route('/', telegramRoutes)
   .route('/', paymentRoutes)

@@ -21,6 +21,7 @@ import { admitLocally, budgetOnly, checkLocally, hasLimits, localStatus, rateLim
 import { holdFromLease, type LeaseHold, type LeaseWallet, settleToLease } from './wallet-lease'
 import { LOG_TYPE } from '../../shared/contract/enums'
 import { metrics } from '../lib/metrics/recorder'
+import { emitNotice } from '../notify/emit'
 
 /**
  * Requests this isolate serves from credit leases, per user, open now: MaxUserOpenRequests caps them
@@ -137,6 +138,22 @@ export class Charge {
 
   constructor(readonly c: ChargeContext) {}
 
+  /** wallet.overrun (one per user per cool-down, worker/notify/), never on the response path. */
+  private alertOverrun(quota: number, held: number) {
+    const userId = this.c.auth.userId
+    const alert = emitNotice(this.c.env, {
+      event: 'wallet.overrun',
+      subject: `user:${userId}`,
+      text: `A request of user #${userId} cost ${quota} quota, over its hold of ${held}`,
+      data: { user_id: userId, token_id: this.c.auth.id, quota, held, request_id: this.c.reqId },
+    })
+    try {
+      this.c.ctx.waitUntil(alert)
+    } catch {
+      // A context without waitUntil (background work): the promise runs on its own; emitNotice never throws.
+    }
+  }
+
   /** The user's wallet, made on first use in this request's context (a stub never serves another). */
   get wallet(): Wallet {
     this.stub ??= walletOf(this.c.env, this.c.auth.userId)
@@ -237,7 +254,10 @@ export class Charge {
   async settle(hold: Hold | undefined, s: SettleRequest): Promise<SettleResult | LeaseSettleResult | undefined> {
     const reqId = hold?.reqId ?? this.key(s.part)
     const tokens = s.tokens ?? 0
-    if (hold && s.quota > hold.held) metrics.inc('gateway_wallet_overruns_total', [])
+    if (hold && s.quota > hold.held) {
+      metrics.inc('gateway_wallet_overruns_total', [])
+      this.alertOverrun(s.quota, hold.held)
+    }
     if (hold?.lease) {
       leaveHold(hold, this.c.auth.userId)
       const log = s.keepLog === false ? { type: s.log.type, createdAt: s.log.createdAt, tokenId: this.c.auth.id, requestId: this.c.reqId } : s.log

@@ -23,6 +23,8 @@ export const cacheKeys = {
   cronLastRun: (job: string) => `v1:cron:last:${job}`,
   /** The last run of each job of one cron trigger (JSON); see cron/cron-report.ts. */
   cronReport: (cron: string) => `v1:cron:report:${cron}`,
+  /** The highest wallet_dead_letters id the alerts have announced; see notify/cron.ts. */
+  notifyDeadLetterSeen: 'v1:notify:dead-letter-seen',
   /** When root was last told the log table passed 80 % of its budget (ms); see logs/log-retention.ts. */
   logBudgetNotice: 'v1:log-budget-notice',
   /** The 10-minute mark of a low-quota reminder per user and kind, by mail and by Telegram; see mail/quota-reminder.ts. */

@@ -21,6 +21,7 @@ import { channelNetwork } from './network'
 import { nowSeconds } from '../lib/time'
 import { getSettings } from '../settings/store'
 import { CHANNEL_STATUS } from '../../shared/contract/enums'
+import type { BackgroundCtx } from '../cache/versioned'
 
 export interface TestResult {
   success: boolean
@@ -111,25 +112,25 @@ function snake(ch: Channel): Record<string, unknown> {
 }
 
 /** Apply the monitoring settings to one test outcome; returns what changed. */
-export async function applyMonitoring(env: Env, channel: Channel, r: TestResult): Promise<'disabled' | 'enabled' | 'unchanged'> {
+export async function applyMonitoring(env: Env, channel: Channel, r: TestResult, bg?: BackgroundCtx): Promise<'disabled' | 'enabled' | 'unchanged'> {
   const settings = await getSettings(env)
   const health = channelHealthOf(env, channel.id)
   if (channel.status === CHANNEL_STATUS.ENABLED && channel.autoBan && settings.bool('AutomaticDisableChannelEnabled')) {
     if (!r.success && r.disableReason && r.keyHash) {
       // A pool's key failed: that key goes alone (the channel follows when no key is left).
-      return (await disableKey(env, { channelId: channel.id, keyHash: r.keyHash, reason: `test failed: ${r.disableReason}` })).keyDisabled ? 'disabled' : 'unchanged'
+      return (await disableKey(env, { channelId: channel.id, keyHash: r.keyHash, reason: `test failed: ${r.disableReason}` }, bg)).keyDisabled ? 'disabled' : 'unchanged'
     }
     if (!r.success && r.disableReason) {
       const reason = `test failed: ${r.disableReason}`
       if (!(await health.disable({ channelId: channel.id, reason }))) return 'unchanged'
-      await channelDisabled(env, { channelId: channel.id, status: CHANNEL_STATUS.AUTO_DISABLED, reason })
+      await channelDisabled(env, { channelId: channel.id, status: CHANNEL_STATUS.AUTO_DISABLED, reason }, bg)
       return 'disabled'
     }
     const threshold = settings.num('ChannelDisableThreshold')
     if (r.success && threshold > 0 && r.time > threshold) {
       const reason = `response time ${r.time.toFixed(2)} s exceeds the threshold of ${threshold} s`
       if (!(await health.disable({ channelId: channel.id, reason, status: CHANNEL_STATUS.TEST_DISABLED }))) return 'unchanged'
-      await channelDisabled(env, { channelId: channel.id, status: CHANNEL_STATUS.TEST_DISABLED, reason })
+      await channelDisabled(env, { channelId: channel.id, status: CHANNEL_STATUS.TEST_DISABLED, reason }, bg)
       return 'disabled'
     }
   }
@@ -137,7 +138,7 @@ export async function applyMonitoring(env: Env, channel: Channel, r: TestResult)
   if (autoOff && r.success && settings.bool('AutomaticEnableChannelEnabled')) {
     const threshold = settings.num('ChannelDisableThreshold')
     if ((threshold <= 0 || r.time <= threshold) && (await health.enable({ channelId: channel.id }))) {
-      await channelEnabled(env, { channelId: channel.id, reason: `test passed in ${r.time.toFixed(2)} s` })
+      await channelEnabled(env, { channelId: channel.id, reason: `test passed in ${r.time.toFixed(2)} s` }, bg)
       return 'enabled'
     }
   }

@@ -4,6 +4,8 @@
  * and the cron retest schedule with exponential backoff (`channel_key_states`; key_hash '' is the
  * channel itself). Disabling a pool's last key disables the channel through its ChannelHealth
  * object. Every change bumps the routing table version so isolates drop the key or channel.
+ * Each automatic change raises its alert (worker/notify/): channel.disabled, channel.enabled,
+ * key.disabled — in `bg.waitUntil` when the caller is on a response path, else awaited (already background).
  */
 import type { BackgroundCtx } from '../cache/versioned'
 import { nowSeconds } from '../lib/time'
@@ -12,6 +14,13 @@ import { channelHealthOf } from './health'
 import { poolKeys } from './key-pool'
 import { routingSnapshot } from './routing-table'
 import { CHANNEL_STATUS } from '../../shared/contract/enums'
+import { emitInBackground, emitNotice, type EmitInput } from '../notify/emit'
+
+/** Raise an alert: in the background when the caller answers a request, else now (the caller is background work). */
+async function alert(env: Env, bg: BackgroundCtx | undefined, input: EmitInput) {
+  if (bg) emitInBackground(env, bg, input)
+  else await emitNotice(env, input)
+}
 
 /** Retests back off from AutoRetestBaseMinutes, doubling, up to this. */
 export const MAX_RETEST_SECONDS = 86400
@@ -43,7 +52,7 @@ export function historyStatement(env: Env, change: StatusChange, at = nowSeconds
 const retestBase = async (env: Env) => (await getSettings(env)).int('AutoRetestBaseMinutes')
 
 /** After a channel was disabled (auto or by a test): history, and a retest schedule when automatic. */
-export async function channelDisabled(env: Env, change: Omit<StatusChange, 'keyHash'>) {
+export async function channelDisabled(env: Env, change: Omit<StatusChange, 'keyHash'>, bg?: BackgroundCtx) {
   const now = nowSeconds()
   const statements = [historyStatement(env, change, now)]
   if (change.status === CHANNEL_STATUS.AUTO_DISABLED || change.status === CHANNEL_STATUS.TEST_DISABLED) {
@@ -56,21 +65,33 @@ export async function channelDisabled(env: Env, change: Omit<StatusChange, 'keyH
     )
   }
   await env.DB.batch(statements)
+  await alert(env, bg, {
+    event: 'channel.disabled',
+    subject: `channel:${change.channelId}`,
+    text: `Channel #${change.channelId} was disabled: ${change.reason}`,
+    data: { channel_id: change.channelId, status: change.status, reason: change.reason, request_id: change.requestId ?? '' },
+  })
 }
 
 /** After a channel was enabled again: history, and its retest schedule goes. */
-export async function channelEnabled(env: Env, change: { channelId: number; reason: string; requestId?: string }) {
+export async function channelEnabled(env: Env, change: { channelId: number; reason: string; requestId?: string }, bg?: BackgroundCtx) {
   await env.DB.batch([
     historyStatement(env, { ...change, status: CHANNEL_STATUS.ENABLED }),
     env.DB.prepare("DELETE FROM channel_key_states WHERE channel_id = ? AND key_hash = ''").bind(change.channelId),
   ])
+  await alert(env, bg, {
+    event: 'channel.enabled',
+    subject: `channel:${change.channelId}`,
+    text: `Channel #${change.channelId} is enabled again: ${change.reason}`,
+    data: { channel_id: change.channelId, reason: change.reason },
+  })
 }
 
 /**
  * Disable one key of a pool (only if it is enabled) with its reason; when no key of the channel is
  * left the channel is auto-disabled too. Returns what changed.
  */
-export async function disableKey(env: Env, input: { channelId: number; keyHash: string; reason: string; requestId?: string }) {
+export async function disableKey(env: Env, input: { channelId: number; keyHash: string; reason: string; requestId?: string }, bg?: BackgroundCtx) {
   const now = nowSeconds()
   const at = now + retestDelaySeconds(await retestBase(env), 0)
   const reason = input.reason.slice(0, 500)
@@ -83,25 +104,31 @@ export async function disableKey(env: Env, input: { channelId: number; keyHash: 
     .run()
   if (res.meta.changes === 0) return { keyDisabled: false, channelDisabled: false }
   await historyStatement(env, { ...input, status: CHANNEL_STATUS.AUTO_DISABLED }, now).run()
+  await alert(env, bg, {
+    event: 'key.disabled',
+    subject: `channel:${input.channelId}:key:${input.keyHash}`,
+    text: `Key ${input.keyHash} of channel #${input.channelId} was disabled: ${reason}`,
+    data: { channel_id: input.channelId, key_hash: input.keyHash, reason, request_id: input.requestId ?? '' },
+  })
   let channelOff = false
   if ((await enabledKeyCount(env, input.channelId)) === 0) {
     const why = `no key left in the pool (last: ${reason})`
     channelOff = await channelHealthOf(env, input.channelId).disable({ channelId: input.channelId, reason: why })
-    if (channelOff) await channelDisabled(env, { channelId: input.channelId, status: CHANNEL_STATUS.AUTO_DISABLED, reason: why, requestId: input.requestId })
+    if (channelOff) await channelDisabled(env, { channelId: input.channelId, status: CHANNEL_STATUS.AUTO_DISABLED, reason: why, requestId: input.requestId }, bg)
   }
   await routingSnapshot.invalidate(env)
   return { keyDisabled: true, channelDisabled: channelOff }
 }
 
 /** Enable a key again (admin or a passing retest); an auto-disabled pool channel comes back with it. */
-export async function enableKey(env: Env, input: { channelId: number; keyHash: string; reason: string }) {
+export async function enableKey(env: Env, input: { channelId: number; keyHash: string; reason: string }, bg?: BackgroundCtx) {
   const res = await env.DB.prepare('DELETE FROM channel_key_states WHERE channel_id = ? AND key_hash = ?').bind(input.channelId, input.keyHash).run()
   if (res.meta.changes === 0) return false
   await historyStatement(env, { ...input, status: CHANNEL_STATUS.ENABLED }).run()
   const row = await env.DB.prepare('SELECT status FROM channels WHERE id = ?').bind(input.channelId).first<{ status: number }>()
   if (row?.status === CHANNEL_STATUS.AUTO_DISABLED) {
     if (await channelHealthOf(env, input.channelId).enable({ channelId: input.channelId })) {
-      await channelEnabled(env, { channelId: input.channelId, reason: `key ${input.keyHash} works again` })
+      await channelEnabled(env, { channelId: input.channelId, reason: `key ${input.keyHash} works again` }, bg)
     }
   }
   await routingSnapshot.invalidate(env)

@@ -9,7 +9,8 @@
  * - hourly (from the five-minute trigger): log retention under LogCleanupDays and LogMaxRows, archiving
  *   to R2 first when LOG_ARCHIVE is bound, then the 80 % budget notice (logs/log-retention.ts);
  * - daily at 00:10 UTC: rollup of yesterday and expired sessions.
- * Every 5 minutes also: pending top-up orders older than 3 h are closed (the gateway asked first);
+ * Every 5 minutes also: alerts (notify/cron.ts: delivery retries, dead-letter notices, mark pruning;
+ * a failing job raises cron.failed); pending top-up orders older than 3 h are closed (the gateway asked first);
  * in Telegram polling mode the TelegramPoller's alarm is re-armed if it went missing.
  * Each job is isolated: one failing does not stop the others.
  */
@@ -24,6 +25,9 @@ import { closeStaleOrders } from '../payments/payments.service'
 import { rollupRecent } from '../logs/rollup'
 import { pollUnfinishedTasks } from '../tasks/task-poller'
 import { metrics } from '../lib/metrics/recorder'
+import { redactSecrets } from '../lib/redact'
+import { emitNotice } from '../notify/emit'
+import { notifyCron } from '../notify/cron'
 import { CronReport } from './cron-report'
 
 export const FREQUENT_CRON = '*/5 * * * *'
@@ -40,12 +44,12 @@ async function dueEvery(env: Env, job: string, minutes: number): Promise<boolean
 
 /** The jobs of each trigger, as the system page lists them (in run order). */
 export const CRON_JOBS: Record<string, string[]> = {
-  [FREQUENT_CRON]: ['rollup', 'payment-orders', 'async-tasks', 'channel-test', 'channel-retest', 'log-retention', 'channel-balance', 'telegram-poller'],
+  [FREQUENT_CRON]: ['rollup', 'payment-orders', 'async-tasks', 'channel-test', 'channel-retest', 'log-retention', 'notify', 'channel-balance', 'telegram-poller'],
   [DAILY_CRON]: ['rollup', 'sessions'],
 }
 
 /** One job, isolated from the others; its run, duration and success time go to the metrics and the trigger's report (cron-report.ts). */
-async function run(report: CronReport, name: string, job: () => Promise<unknown>) {
+async function run(env: Env, report: CronReport, name: string, job: () => Promise<unknown>) {
   const started = Date.now()
   let result: 'ok' | 'error' = 'ok'
   let error: string | undefined
@@ -53,8 +57,9 @@ async function run(report: CronReport, name: string, job: () => Promise<unknown>
     await job()
   } catch (err) {
     result = 'error'
-    error = err instanceof Error ? err.message : String(err)
+    error = redactSecrets(err instanceof Error ? err.message : String(err)).slice(0, 500)
     console.error(`cron ${name} failed`, err)
+    await emitNotice(env, { event: 'cron.failed', subject: `job:${name}`, text: `Cron job ${name} failed: ${error}`, data: { job: name, error } })
   }
   const ended = Date.now()
   report.add(name, { at: started, ms: ended - started, result, ...(error === undefined ? {} : { error }) })
@@ -66,7 +71,7 @@ async function run(report: CronReport, name: string, job: () => Promise<unknown>
 export async function runScheduled(controller: Pick<ScheduledController, 'cron' | 'scheduledTime'>, env: Env): Promise<void> {
   const report = new CronReport(controller.cron)
   try {
-    await runJobs(controller, env, (name, job) => run(report, name, job))
+    await runJobs(controller, env, (name, job) => run(env, report, name, job))
   } finally {
     await report.save(env).catch((err: unknown) => console.error('cron report not saved', err))
   }
@@ -86,6 +91,8 @@ async function runJobs(controller: Pick<ScheduledController, 'cron' | 'scheduled
   await run('channel-retest', () => retestDue(env))
   // After the rollup above, so the statistics already hold the rows retention takes away.
   if (await dueEvery(env, 'log-retention', 60)) await run('log-retention', () => scheduledRetention(env))
+  // Alerts: due retries of failed deliveries, parked ledger rows not yet announced, old dedup marks.
+  await run('notify', () => notifyCron(env))
   if (await dueEvery(env, 'channel-balance', settings.int('ChannelBalanceFrequency'))) await run('channel-balance', () => refreshAllBalances(env))
   // Telegram polling mode: re-arm the poller's alarm if it went missing (telegram/apply.ts starts it).
   if (settings.bool('TelegramBotEnabled') && settings.str('TelegramMode') === 'polling') await run('telegram-poller', () => env.TELEGRAM_POLLER.getByName('telegram').ensure())

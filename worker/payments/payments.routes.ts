@@ -381,7 +381,7 @@ export const paymentRoutes = new Hono<HonoEnv>()
   .all('/payment/notify/:uuid', publicRoute, criticalRateLimit('notify', NOTIFY_RATE_LIMIT), async (c) => {
     const req = c.req.raw
     const body = req.method === 'GET' || req.method === 'HEAD' ? '' : new TextDecoder().decode(await req.arrayBuffer())
-    const answer = await handleNotify(c.env, c.req.param('uuid'), { method: req.method, url: new URL(req.url), headers: req.headers, body })
+    const answer = await handleNotify(c.env, c.req.param('uuid'), { method: req.method, url: new URL(req.url), headers: req.headers, body }, c.executionCtx)
     flushSoon(c.env, c.executionCtx)
     return answer
   })

@@ -30,6 +30,8 @@ import { alertRoot, alertRootThrottled, rawOf } from './payment-alerts'
 import { paySignupRewardsQuietly } from '../billing/signup-rewards'
 import { walletOf } from '../../durable-objects/wallet-client'
 import { LOG_TYPE } from '../../shared/contract/enums'
+import { emitInBackground } from '../notify/emit'
+import type { BackgroundCtx } from '../cache/versioned'
 
 /** Pending orders older than this are closed by the cron (after asking the gateway). */
 export const ORDER_CLOSE_AFTER_SECONDS = 3 * 3600
@@ -245,7 +247,7 @@ export async function completeOrder(
 }
 
 /** ANY /api/payment/notify/:uuid — the gateway's callback. */
-export async function handleNotify(env: Env, uuid: string, req: NotifyRequest): Promise<Response> {
+export async function handleNotify(env: Env, uuid: string, req: NotifyRequest, bg?: BackgroundCtx): Promise<Response> {
   const db = createDb(env.DB)
   const [row] = await db.select().from(payments).where(eq(payments.uuid, uuid)).limit(1)
   const gateway = row && gatewayOf(row.type)
@@ -254,6 +256,15 @@ export async function handleNotify(env: Env, uuid: string, req: NotifyRequest): 
   // Every answer to a known gateway is counted (lib/metrics/): ignored events apart from refusals.
   const answer = (kind: AckKind, result: 'accepted' | 'ignored' | 'refused', reason?: string) => {
     metrics.inc('gateway_payment_notifies_total', [row.type, result])
+    // Refusals are alerted once per gateway and minute (the minute is part of the dedup subject).
+    if (result === 'refused' && bg) {
+      emitInBackground(env, bg, {
+        event: 'payment.refused',
+        subject: `payment_gateway:${row.id}:${Math.floor(Date.now() / 60_000)}`,
+        text: `A payment notify to ${row.name} (#${row.id}) was refused: ${reason ?? 'refused'}`,
+        data: { gateway_id: row.id, gateway: row.name, gateway_type: row.type, reason: reason ?? '' },
+      })
+    }
     return gateway.ack(kind, reason)
   }
   if (!row.enable || row.deletedAt) {

@@ -11,6 +11,7 @@ import type { Channel } from '../../db/schema'
 import { maskChannelKey } from './channels.service'
 import type { ChannelKeyMode, ChannelKeysView, StatusChange } from '../../../shared/contract/channels'
 import type { Page } from '../../../shared/contract/paging'
+import type { BackgroundCtx } from '../../cache/versioned'
 
 interface KeyStateRow {
   key_hash: string
@@ -46,9 +47,9 @@ export async function listKeys(env: Env, channel: Channel) {
   } satisfies ChannelKeysView
 }
 
-export async function enableKeyByAdmin(env: Env, channel: Channel, hash: string, admin: string) {
+export async function enableKeyByAdmin(env: Env, channel: Channel, hash: string, admin: string, bg?: BackgroundCtx) {
   if (!poolKeys(channel.key, channel.keyMode).some((k) => k.hash === hash)) throw notFound('Key not found')
-  const changed = await enableKey(env, { channelId: channel.id, keyHash: hash, reason: `enabled by ${admin}` })
+  const changed = await enableKey(env, { channelId: channel.id, keyHash: hash, reason: `enabled by ${admin}` }, bg)
   if (!changed) throw notFound('This key is not disabled')
 }
 

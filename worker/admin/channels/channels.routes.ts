@@ -87,7 +87,7 @@ export const channelRoutes = new Hono<HonoEnv>()
   .get('/channel/test/:id', adminRoute, requireXsrf, validate('param', idParam), validate('query', z.object({ model: z.string().trim().max(200).optional() })), async (c) => {
     const channel = await getChannel(c.env, c.req.valid('param').id)
     const result = await testChannel(c.env, channel, c.req.valid('query').model)
-    await applyMonitoring(c.env, channel, result)
+    await applyMonitoring(c.env, channel, result, c.executionCtx)
     // A test that never reached the supplier (no test model, not a chat model) is the admin's input error.
     if (!result.success) throw new ApiError(result.reached ? 502 : 400, result.message, { data: { time: result.time } })
     return ok(c, { time: result.time } satisfies ChannelTestResult, `Channel test succeeded in ${result.time.toFixed(2)} s`)
@@ -152,7 +152,7 @@ export const channelRoutes = new Hono<HonoEnv>()
   .get('/channel/:id/keys', adminRoute, validate('param', idParam), async (c) => ok(c, await listKeys(c.env, await getChannel(c.env, c.req.valid('param').id))))
   .post('/channel/:id/keys/:hash/enable', adminRoute, validate('param', channelKeyParam), async (c) => {
     const { id, hash } = c.req.valid('param')
-    await enableKeyByAdmin(c.env, await getChannel(c.env, id), hash, c.get('user')!.username)
+    await enableKeyByAdmin(c.env, await getChannel(c.env, id), hash, c.get('user')!.username, c.executionCtx)
     return ok(c, null, 'Key enabled')
   })
   .get('/channel/:id/history', adminRoute, validate('param', idParam), validate('query', historyQuery), async (c) => {

@@ -28,6 +28,7 @@ import {
   Users,
   WalletCards,
   Waypoints,
+  BellRing,
   type LucideIcon,
 } from 'lucide-react'
 
@@ -52,6 +53,7 @@ export type NavId =
   | 'audit'
   | 'telegram'
   | 'mcp'
+  | 'notify'
   | 'api_docs'
   | 'system'
 
@@ -138,6 +140,7 @@ export const navGroups: NavGroup[] = [
       { type: 'item', id: 'system', to: '/panel/system', icon: Server, breadcrumbs: false, isAdmin: true, isRoot: true },
       { type: 'item', id: 'telegram', to: '/panel/telegram', icon: Send, breadcrumbs: false, isAdmin: true },
       { type: 'item', id: 'mcp', to: '/panel/mcp', icon: Blocks, breadcrumbs: false, isAdmin: true },
+      { type: 'item', id: 'notify', to: '/panel/notify', icon: BellRing, breadcrumbs: false, isAdmin: true, isRoot: true },
       { type: 'item', id: 'api_docs', to: '/panel/api-docs', icon: BookOpenText, breadcrumbs: false, isAdmin: true },
     ],
   },

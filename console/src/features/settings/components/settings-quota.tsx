@@ -87,6 +87,7 @@ const monitoringPlain = {
   AutoDisableFailureThreshold: numberText('AutoDisableFailureThreshold'),
   AutoDisableWindowSeconds: numberText('AutoDisableWindowSeconds'),
   AutoRetestBaseMinutes: numberText('AutoRetestBaseMinutes'),
+  NotifyCooldownMinutes: numberText('NotifyCooldownMinutes'),
   ChannelAffinityEnabled: z.boolean(),
   ChannelDisableThreshold: numberText('ChannelDisableThreshold'),
   DisableChannelKeywords: z.string(),
@@ -113,6 +114,7 @@ export function MonitoringSection({ options }: { options: OptionMap }) {
     AutoDisableFailureThreshold: optionValue(o, 'AutoDisableFailureThreshold'),
     AutoDisableWindowSeconds: optionValue(o, 'AutoDisableWindowSeconds'),
     AutoRetestBaseMinutes: optionValue(o, 'AutoRetestBaseMinutes'),
+    NotifyCooldownMinutes: optionValue(o, 'NotifyCooldownMinutes'),
     ChannelAffinityEnabled: optionValue(o, 'ChannelAffinityEnabled') === 'true',
     ChannelDisableThreshold: optionValue(o, 'ChannelDisableThreshold'),
     QuotaRemindThreshold: quotaFromOption(o, 'QuotaRemindThreshold'),
@@ -126,6 +128,7 @@ export function MonitoringSection({ options }: { options: OptionMap }) {
     AutoDisableFailureThreshold: v.AutoDisableFailureThreshold.trim(),
     AutoDisableWindowSeconds: v.AutoDisableWindowSeconds.trim(),
     AutoRetestBaseMinutes: v.AutoRetestBaseMinutes.trim(),
+    NotifyCooldownMinutes: v.NotifyCooldownMinutes.trim(),
     ChannelAffinityEnabled: String(v.ChannelAffinityEnabled),
     ChannelDisableThreshold: v.ChannelDisableThreshold.trim(),
     QuotaRemindThreshold: quotaToOption(v.QuotaRemindThreshold),
@@ -186,6 +189,13 @@ export function MonitoringSection({ options }: { options: OptionMap }) {
               name="AutoRetestBaseMinutes"
               label={t('fields.AutoRetestBaseMinutes.label')}
               description={t('fields.AutoRetestBaseMinutes.help')}
+              suffix={t('units.minutes')}
+            />
+            <NumberField
+              control={form.control}
+              name="NotifyCooldownMinutes"
+              label={t('fields.NotifyCooldownMinutes.label')}
+              description={t('fields.NotifyCooldownMinutes.help')}
               suffix={t('units.minutes')}
             />
             <NumberField

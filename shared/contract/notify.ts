@@ -1,0 +1,42 @@
+/** Wire types of the alerts API (/api/notify/channel/): the secret never leaves the server (has_secret only). */
+
+export const NOTIFY_CHANNEL_TYPES = ['webhook', 'slack', 'feishu', 'lark', 'dingtalk', 'wecom', 'telegram', 'email'] as const
+export type NotifyChannelType = (typeof NOTIFY_CHANNEL_TYPES)[number]
+
+export const NOTIFY_EVENT_LIST = ['channel.disabled', 'channel.enabled', 'key.disabled', 'cron.failed', 'ledger.dead_letter', 'wallet.overrun', 'payment.refused'] as const
+
+/** The header a `webhook` channel with a secret signs its body in: hex HMAC-SHA256 of the body. */
+export const WEBHOOK_SIGNATURE_HEADER = 'X-Signature'
+
+export interface NotifyChannelView {
+  id: number
+  name: string
+  type: NotifyChannelType
+  url: string
+  has_secret: boolean
+  config: Record<string, string>
+  events: string[]
+  enabled: boolean
+  created_at: number
+  updated_at: number
+}
+
+export interface NotifyDeliveryView {
+  id: number
+  channel_id: number
+  event: string
+  subject: string
+  status: 'pending' | 'delivered' | 'failed'
+  attempts: number
+  http_status: number
+  error: string
+  created_at: number
+  updated_at: number
+}
+
+export interface NotifyTestResult {
+  delivery_id: number
+  ok: boolean
+  http_status: number
+  error: string
+}
