@@ -50,12 +50,12 @@ async function cpuPerRequest(target, shape, amount) {
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${target.key}` }
   const url = target.url + shape.path
   // One warm-up request (first use of a path compiles its code).
-  await load({ url, connections: 1, amount: 1, headers, body: JSON.stringify(shape.body) })
+  await load({ url, connections: 1, amount: 1, headers, body: JSON.stringify(shape.body), timeout: 120 })
   const before = cpuMs(target.pid)
   await sleep(1000)
   const idle = cpuMs(target.pid) - before
   const start = cpuMs(target.pid)
-  const r = await load({ url, connections: 4, amount, headers, body: JSON.stringify(shape.body) })
+  const r = await load({ url, connections: 4, amount, headers, body: JSON.stringify(shape.body), timeout: 120 })
   // The gateway settles each request in the background: its CPU counts too.
   await sleep(1000)
   const used = cpuMs(target.pid) - start - idle
