@@ -6,21 +6,24 @@
  * 0 ms mock. Self time is grouped by function and by module of the bundle, and written to the
  * "profile" block of BENCHMARKS.md: where the CPU of a gateway request goes.
  *
- * Options (env): PROFILE_SECONDS (8), PROFILE_CONCURRENCY (32).
+ * Options (env): PROFILE_SECONDS (8), PROFILE_CONCURRENCY (32), PROFILE_STREAM_EVENTS (N: profile
+ * streamed chat answers of N events instead, a `bench-events-<N>` prompt; printed, BENCHMARKS.md
+ * left alone).
  */
 import { execFileSync } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { startMockUpstream } from './mock-upstream.mjs'
 import { load } from './bench/measure.mjs'
-import { chatBody, startBenchGateway } from './bench/gateway.mjs'
+import { chatBody, MODEL, startBenchGateway } from './bench/gateway.mjs'
 import { writeBlock } from './bench/report.mjs'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const SECONDS = Number(process.env.PROFILE_SECONDS ?? 8)
 const CONCURRENCY = Number(process.env.PROFILE_CONCURRENCY ?? 32)
 const INSPECTOR_PORT = 9239
+const STREAM_EVENTS = Number(process.env.PROFILE_STREAM_EVENTS ?? 0)
 
 /** A minimal Chrome DevTools Protocol session over the inspector WebSocket. */
 async function cdp(wsUrl) {
@@ -98,17 +101,20 @@ function summarise(profile, moduleOf) {
 }
 
 async function main() {
-  execFileSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'console/vite.config.ts', '--logLevel', 'error'], {
-    cwd: root,
-    stdio: 'inherit',
-  })
+  if (!STREAM_EVENTS || !existsSync(path.join(root, 'console/dist/tokenizer')))
+    execFileSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'console/vite.config.ts', '--logLevel', 'error'], {
+      cwd: root,
+      stdio: 'inherit',
+    })
   const mock = await startMockUpstream({ port: 0 })
   const gateway = await startBenchGateway(mock.url, { inspectorPort: INSPECTOR_PORT, minify: false })
   const moduleOf = moduleIndex(readFileSync(path.join(root, '.wrangler/build/index.js'), 'utf8'))
   const request = {
     url: `${gateway.url}/v1/chat/completions`,
     headers: { 'content-type': 'application/json', authorization: `Bearer ${gateway.keys.fast}` },
-    body: chatBody(false),
+    body: STREAM_EVENTS
+      ? JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: `bench-events-${STREAM_EVENTS}` }], stream: true, stream_options: { include_usage: true } })
+      : chatBody(false),
   }
   try {
     await load({ ...request, connections: CONCURRENCY, duration: 3 })
@@ -125,7 +131,7 @@ async function main() {
     const lines = [
       '## CPU profile of the gateway under load',
       '',
-      `Measured by \`npm run bench:profile\` (scripts/bench-profile.mjs) on ${new Date().toISOString().slice(0, 10)}: V8 sampling profiler on every workerd isolate while autocannon drove non-stream chat at c=${CONCURRENCY} for ${SECONDS} s against the 0 ms mock (${Math.round(run.rps)} req/s, unminified bundle). Self time; "(idle)" is time the isolate waited. Isolates idle for more than 95 % of the run are left out. Samples of one isolate can include time the shared thread spent in another, so read the gateway isolate's JS rows, not the native ones, as its CPU.`,
+      `Measured by \`npm run bench:profile\` (scripts/bench-profile.mjs) on ${new Date().toISOString().slice(0, 10)}: V8 sampling profiler on every workerd isolate while autocannon drove non-stream chat at c=${CONCURRENCY} for ${SECONDS} s against the 0 ms mock (${Math.round(run.rps)} req/s${STREAM_EVENTS ? `, streams of ${STREAM_EVENTS} events` : ''}, unminified bundle). Self time; "(idle)" is time the isolate waited. Isolates idle for more than 95 % of the run are left out. Samples of one isolate can include time the shared thread spent in another, so read the gateway isolate's JS rows, not the native ones, as its CPU.`,
       '',
     ]
     for (const { title, s } of sessions) {
@@ -145,8 +151,11 @@ async function main() {
       console.log(`\n${title}`)
       for (const [m, ms] of sum.modules.slice(0, 12)) console.log(`  ${share(ms).padStart(7)}  ${perRequest(ms).padStart(7)}  ${m}`)
     }
-    writeBlock('profile', lines.join('\n'))
-    console.log('\nBENCHMARKS.md updated (profile block)')
+    if (STREAM_EVENTS) console.log(`\n${lines.join('\n')}`)
+    else {
+      writeBlock('profile', lines.join('\n'))
+      console.log('\nBENCHMARKS.md updated (profile block)')
+    }
   } finally {
     await gateway.stop()
     await mock.stop()

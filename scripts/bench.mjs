@@ -16,10 +16,9 @@ import { execFileSync } from 'node:child_process'
 import net from 'node:net'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { Miniflare, Log, LogLevel, convertV4MiniflareOptions } from 'miniflare'
 import { startMockUpstream } from './mock-upstream.mjs'
-import { directNetwork } from './serve.mjs'
-import { cpuMs, firstByte, load, memorySampler, pidListeningOn } from './bench/measure.mjs'
+import { startPassthrough } from './bench/passthrough.mjs'
+import { cpuMs, firstByte, load, memorySampler } from './bench/measure.mjs'
 import { chatBody, startBenchGateway } from './bench/gateway.mjs'
 import { startPortkey } from './bench/portkey.mjs'
 import { writeMainReport } from './bench/main-report.mjs'
@@ -34,36 +33,6 @@ const CPU_ROUNDS = 5
 const PAIRED_SECONDS = 3
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
-
-/**
- * The ceiling: a 6-line pass-through Worker on its own direct workerd socket and with the direct
- * network binding for its upstream call, like `npm start` serves the gateway.
- */
-async function startPassthrough(upstream) {
-  const mf = new Miniflare(
-    convertV4MiniflareOptions({
-      host: '127.0.0.1',
-      port: 0,
-      log: new Log(LogLevel.ERROR),
-      telemetry: { enabled: false },
-      cf: false,
-      workers: [
-        {
-          name: 'passthrough',
-          modules: true,
-          scriptPath: path.join(root, 'scripts/bench/passthrough-worker.js'),
-          compatibilityDate: '2026-11-01',
-          bindings: { UPSTREAM: upstream },
-          serviceBindings: directNetwork(),
-          unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }],
-        },
-      ],
-    })
-  )
-  await mf.ready
-  const url = (await mf.unsafeGetDirectURL('passthrough')).href.replace(/\/$/, '')
-  return { url, pid: pidListeningOn(Number(new URL(url).port)), stop: () => mf.dispose() }
-}
 
 function freePort() {
   return new Promise((resolve) => {

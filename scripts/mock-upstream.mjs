@@ -19,6 +19,9 @@
  *   mock-tpm-<N>      a key allowing N tokens per minute: a larger prompt gets the supplier's real
  *                     "request too large" 429 (OpenAI's or Anthropic's, mock-rate-limits.mjs)
  *   anything else     normal answers
+ * A chat or Anthropic stream whose prompt contains `bench-events-<N>` streams N content events (the
+ * reply's words over and over), each written on its own turn of the event loop as a supplier's
+ * paced tokens arrive (scripts/bench-stream-scale.mjs).
  * Under /mj (midjourney-proxy) and /suno (Suno-API) it runs asynchronous tasks that finish after
  * a few seconds (scripts/mock-tasks.mjs; TASK_STEP_MS sets the pace, default 1000) and call the
  * notifyHook a Midjourney submit gave them at each state change.
@@ -105,8 +108,15 @@ async function readBody(req) {
   return { raw: buf.length }
 }
 
-/** The chunks of a streamed chat answer, split into words. */
-const replyPieces = () => REPLY.split(/(?<= )/)
+/** The chunks of a streamed chat answer, split into words (`bench-events-<N>` in the prompt: N of them). */
+const benchEvents = (body) => (body ? Number(promptText(body).match(/bench-events-(\d+)/)?.[1] ?? 0) : 0)
+const replyPieces = (body) => {
+  const words = REPLY.split(/(?<= )/)
+  const n = benchEvents(body)
+  return n > 0 ? Array.from({ length: n }, (_, i) => words[i % words.length]) : words
+}
+/** Between the events of a `bench-events-<N>` answer the mock yields, so they leave one by one. */
+const paced = (body) => (benchEvents(body) > 0 ? () => new Promise((r) => setImmediate(r)) : () => undefined)
 
 async function openAIChat(req, res, body, mode) {
   const model = body.model ?? 'gpt-mock'
@@ -155,9 +165,11 @@ async function openAIChat(req, res, body, mode) {
     write({ ...base, choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '{"city":"Paris"}' } }] }, finish_reason: null }] })
     write({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] })
   } else {
-    const pieces = replyPieces()
+    const pieces = replyPieces(body)
+    const pace = paced(body)
     for (let i = 0; i < pieces.length; i++) {
       if (mode === 'cut' && i === 2) return res.destroy()
+      await pace()
       write({ ...base, choices: [{ index: 0, delta: { content: pieces[i] }, finish_reason: null }] })
       if (mode === 'slow') await sleep(40)
     }
@@ -211,8 +223,11 @@ async function anthropicMessages(res, body, mode) {
     ev('content_block_delta', { index: 0, delta: { type: 'input_json_delta', partial_json: '"Paris"}' } })
   } else {
     ev('content_block_start', { index: 0, content_block: { type: 'text', text: '' } })
-    for (const [i, piece] of replyPieces().entries()) {
+    const pieces = replyPieces(body)
+    const pace = paced(body)
+    for (const [i, piece] of pieces.entries()) {
       if (mode === 'cut' && i === 2) return res.destroy()
+      await pace()
       ev('content_block_delta', { index: 0, delta: { type: 'text_delta', text: piece } })
     }
   }

@@ -18,8 +18,11 @@ export const MODEL = 'gpt-4o-mini'
 export const chatBody = (stream) =>
   JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'Say hello to the benchmark' }], stream, ...(stream ? {} : { max_tokens: 32 }) })
 
-/** `vars` adds Worker variables (e.g. the test-only DO latency); `build: false` reuses the last bundle. */
-export async function startBenchGateway(mockUrl, { inspectorPort, minify, vars = {}, build = true } = {}) {
+/**
+ * `vars` adds Worker variables (e.g. the test-only DO latency); `build: false` reuses the last bundle;
+ * `setup(call)` adds what a bench needs more (channels, prices) through the logged-in management API.
+ */
+export async function startBenchGateway(mockUrl, { inspectorPort, minify, vars = {}, build = true, setup } = {}) {
   const persistDir = mkdtempSync(path.join(os.tmpdir(), 'gateway-bench-'))
   execFileSync(process.execPath, [path.join(root, 'node_modules/wrangler/bin/wrangler.js'), 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persistDir], {
     cwd: root,
@@ -29,7 +32,9 @@ export async function startBenchGateway(mockUrl, { inspectorPort, minify, vars =
   const options = { persistDir, quiet: true, cron: false, inspectorPort, minify, vars: { CRITICAL_RATE_LIMIT: '100000', ...vars } }
   let server = await startServer({ ...options, port: 0, build })
   const url = server.url.href.replace(/\/$/, '')
-  const keys = await prepareGateway(url, mockUrl)
+  const jar = new Map()
+  const keys = await prepareGateway(url, mockUrl, jar)
+  await setup?.((method, p, body) => api(url, jar, method, p, body))
   return {
     url,
     keys,
@@ -52,8 +57,7 @@ export async function startBenchGateway(mockUrl, { inspectorPort, minify, vars =
 }
 
 /** Root account, a channel per upstream delay, a price, and an unlimited key for a well-funded user. */
-async function prepareGateway(base, mockUrl) {
-  const jar = new Map()
+async function prepareGateway(base, mockUrl, jar) {
   await api(base, jar, 'GET', '/api/status')
   await api(base, jar, 'POST', '/api/setup', { username: 'bench', password: 'bench-password-1' })
   await api(base, jar, 'POST', '/api/prices/single', { model: MODEL, type: 'tokens', channel_type: 1, input: 0.075, output: 0.3 }).catch(() => {})

@@ -13,11 +13,12 @@ export function percentile(sorted, p) {
   return sorted[Math.max(0, idx)]
 }
 
-export async function load({ url, connections, duration, amount, headers, body }) {
+/** `timeout`: seconds before autocannon gives up on one request (default 5). */
+export async function load({ url, connections, duration, amount, headers, body, timeout = 5 }) {
   const times = []
   let errors = 0
   let non2xx = 0
-  const instance = autocannon({ url, connections, ...(amount ? { amount } : { duration }), timeout: 5, method: 'POST', headers, body, pipelining: 1 })
+  const instance = autocannon({ url, connections, ...(amount ? { amount } : { duration }), timeout, method: 'POST', headers, body, pipelining: 1 })
   instance.on('response', (_client, status, _bytes, responseTime) => {
     times.push(responseTime)
     if (status >= 300) non2xx++

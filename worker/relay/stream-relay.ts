@@ -1,15 +1,19 @@
 /**
- * Streams an upstream SSE answer to the client without buffering: upstream bytes → SseDecoder →
- * the adapter's transformer → `data:` events, pulled at the client's pace. `prime()` reads until
- * the first payload before anything is sent, so an upstream that fails immediately can still be
- * retried on another channel. The trailer (usage chunk when asked, then `[DONE]`) is written by
- * the relay. Ending, cutting and client cancellation all resolve `done` exactly once with what
- * was generated, so the caller can settle the bill in `waitUntil`.
+ * Streams an upstream SSE answer to the client without buffering, pulled at the client's pace. An
+ * OpenAI-format upstream (OpenAIStream) is forwarded byte for byte by stream-pass.ts, which cuts
+ * only what the relay rewrites; every other format goes upstream bytes → SseDecoder → the
+ * adapter's transformer → `data:` events. `prime()` reads until the first payload before anything
+ * is sent, so an upstream that fails immediately can still be retried on another channel. The
+ * trailer (usage chunk when asked, then `[DONE]`) is written by the relay. Ending, cutting and
+ * client cancellation all resolve `done` exactly once with what was generated, so the caller can
+ * settle the bill in `waitUntil`.
  */
 import type { Usage } from '../billing/formula'
 import type { StreamTransformer, UpstreamError } from '../providers/types'
 import { encodeDataList, SseDecoder } from '../../shared/contract/sse'
+import { OpenAIStream } from '../providers/openai/adapter'
 import { redactSecrets } from '../lib/redact'
+import { ChatPassThrough, concatBytes, type Forward } from './stream-pass'
 
 /** `text()` is what was generated, read only when the usage has to be counted from it. */
 export type StreamEnd =
@@ -43,18 +47,61 @@ const SSE_HEADERS = {
   'x-accel-buffering': 'no',
 }
 
+/** One upstream stream as the relay sees it: bytes in, client bytes out, and what it reported. */
+interface StreamSource {
+  push(chunk: Uint8Array): Forward
+  end(): Forward
+  usage(): Usage | undefined
+  error(): UpstreamError | undefined
+  text(): string
+  /** The trailer's usage payload, or undefined when the client already has it. */
+  usageChunk(usage: Usage): string | undefined
+}
+
+/** Decodes every event and lets the adapter's transformer rewrite it. */
+function transformed(transformer: StreamTransformer): StreamSource {
+  const decoder = new SseDecoder()
+  const out = (events: ReturnType<SseDecoder['push']>): Forward => {
+    const produced: string[] = []
+    for (const ev of events) produced.push(...transformer.onEvent(ev))
+    return produced.length ? { bytes: encodeDataList(produced), payload: true } : { payload: false }
+  }
+  return {
+    push: (chunk) => out(decoder.push(chunk)),
+    end: () => out(decoder.end()),
+    usage: () => transformer.usage(),
+    error: () => transformer.error?.(),
+    text: () => transformer.text(),
+    usageChunk: (usage) => transformer.usageChunk(usage),
+  }
+}
+
+function passedThrough(transformer: OpenAIStream, opts: StreamOptions): StreamSource {
+  const pass = new ChatPassThrough(transformer.call, opts.includeUsage)
+  return {
+    push: (chunk) => pass.push(chunk),
+    end: () => pass.end(),
+    usage: () => pass.usage(),
+    error: () => pass.error(),
+    text: () => pass.answerText(),
+    usageChunk: (usage) => pass.usageChunk(usage),
+  }
+}
+
 export async function primeStream(opts: StreamOptions): Promise<PrimeResult> {
   const { transformer } = opts
+  const source = transformer instanceof OpenAIStream ? passedThrough(transformer, opts) : transformed(transformer)
   const reader = opts.upstream.body!.getReader()
-  const decoder = new SseDecoder()
-  const first: string[] = []
+  let first: Uint8Array | undefined
+  let primed = false
   let upstreamDone = false
   try {
-    while (first.length === 0) {
+    while (!primed) {
       const r = await reader.read()
-      const events = r.done ? decoder.end() : decoder.push(r.value)
-      for (const ev of events) first.push(...transformer.onEvent(ev))
-      const err = transformer.error?.()
+      const out = r.done ? source.end() : source.push(r.value)
+      first = concatBytes(first, out.bytes)
+      primed = out.payload
+      const err = source.error()
       if (err) {
         await reader.cancel().catch(() => {})
         return { ok: false, error: err }
@@ -67,7 +114,7 @@ export async function primeStream(opts: StreamOptions): Promise<PrimeResult> {
   } catch (err) {
     return { ok: false, error: { message: `upstream stream failed before the first event: ${(err as Error).message}` } }
   }
-  if (first.length === 0 && !transformer.usage()) {
+  if (!primed && !source.usage()) {
     return { ok: false, error: { message: 'upstream closed the stream without sending anything' } }
   }
   const firstByteMs = Date.now() - opts.startedAt
@@ -81,31 +128,30 @@ export async function primeStream(opts: StreamOptions): Promise<PrimeResult> {
     }
   }
 
-  const text = () => transformer.text()
-  const trailer = async (controller: ReadableStreamDefaultController<Uint8Array>, pending: string[]) => {
-    const usage = transformer.usage() ?? (await opts.resolveUsage(text()))
-    if (opts.includeUsage) pending.push(transformer.usageChunk(usage))
-    pending.push('[DONE]')
-    controller.enqueue(encodeDataList(pending))
+  const text = () => source.text()
+  const trailer = async (controller: ReadableStreamDefaultController<Uint8Array>, pending: Uint8Array | undefined) => {
+    const usage = source.usage() ?? (await opts.resolveUsage(text()))
+    const chunk = opts.includeUsage ? source.usageChunk(usage) : undefined
+    controller.enqueue(concatBytes(pending, encodeDataList(chunk === undefined ? ['[DONE]'] : [chunk, '[DONE]']))!)
     controller.close()
     end({ kind: 'complete', usage, text })
   }
 
-  const fail = (controller: ReadableStreamDefaultController<Uint8Array>, error: UpstreamError, pending: string[] = []) => {
+  const fail = (controller: ReadableStreamDefaultController<Uint8Array>, error: UpstreamError, pending?: Uint8Array) => {
     // Mid-stream, the client sees the supplier's text only with key-like strings redacted.
     const message = redactSecrets(error.message ?? 'The upstream stream failed')
-    pending.push(JSON.stringify({ error: { message, type: error.type ?? 'upstream_error', code: error.code ?? null, param: null } }))
-    controller.enqueue(encodeDataList(pending))
+    const payload = JSON.stringify({ error: { message, type: error.type ?? 'upstream_error', code: error.code ?? null, param: null } })
+    controller.enqueue(concatBytes(pending, encodeDataList([payload]))!)
     controller.close()
-    end({ kind: 'failed', usage: transformer.usage(), text, error })
+    end({ kind: 'failed', usage: source.usage(), text, error })
   }
 
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
-      if (first.length) controller.enqueue(encodeDataList(first))
+      if (first) controller.enqueue(first)
     },
     async pull(controller) {
-      if (upstreamDone) return trailer(controller, [])
+      if (upstreamDone) return trailer(controller, undefined)
       for (;;) {
         let r: ReadableStreamReadResult<Uint8Array>
         try {
@@ -113,22 +159,20 @@ export async function primeStream(opts: StreamOptions): Promise<PrimeResult> {
         } catch (err) {
           return fail(controller, { message: `upstream stream was cut: ${(err as Error).message}`, type: 'upstream_error' })
         }
-        const events = r.done ? decoder.end() : decoder.push(r.value)
-        // The payloads of one upstream read leave as one chunk.
-        const produced: string[] = []
-        for (const ev of events) produced.push(...transformer.onEvent(ev))
-        const err = transformer.error?.()
+        // What one upstream read completed leaves as one chunk.
+        const out = r.done ? source.end() : source.push(r.value)
+        const err = source.error()
         if (err) {
           await reader.cancel().catch(() => {})
-          return fail(controller, err, produced)
+          return fail(controller, err, out.bytes)
         }
-        if (r.done) return trailer(controller, produced)
-        if (produced.length > 0) return controller.enqueue(encodeDataList(produced))
+        if (r.done) return trailer(controller, out.bytes)
+        if (out.bytes) return controller.enqueue(out.bytes)
       }
     },
     async cancel(reason) {
       await reader.cancel(reason).catch(() => {})
-      end({ kind: 'cancelled', usage: transformer.usage(), text })
+      end({ kind: 'cancelled', usage: source.usage(), text })
     },
   })
   return { ok: true, stream: { response: new Response(body, { status: 200, headers: SSE_HEADERS }), done, firstByteMs } }

@@ -82,7 +82,7 @@ export class OpenAIStream implements StreamTransformer {
   private first: string | undefined
   private failure: UpstreamError | undefined
 
-  constructor(private readonly call: RelayCall) {}
+  constructor(readonly call: RelayCall) {}
 
   error() {
     return this.failure
