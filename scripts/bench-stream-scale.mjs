@@ -24,7 +24,11 @@ const LENGTHS = [16, 256, 2048]
 const REQUESTS = { 16: 400, 256: 120, 2048: 24 }
 const CLAUDE = 'claude-bench-scale'
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b)
+  const m = Math.floor(s.length / 2)
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2
+}
 
 const prompt = (n) => [{ role: 'user', content: `bench-events-${n}` }]
 const PATHS = [
