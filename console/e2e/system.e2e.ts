@@ -61,7 +61,7 @@ describe('system page', () => {
       await page.waitForURL('**/panel/system')
       await page.getByRole('heading', { name: 'System', exact: true }).waitFor()
       await page.getByTestId('system-page').waitFor()
-      for (const card of ['system-version', 'system-cron', 'system-health', 'system-database', 'system-telemetry', 'system-environment']) {
+      for (const card of ['system-version', 'system-cron', 'system-health', 'system-database', 'system-telemetry', 'system-alerts', 'system-environment']) {
         expect(await page.getByTestId(card).count(), card).toBe(1)
       }
       const env = page.getByTestId('system-environment')
@@ -76,7 +76,7 @@ describe('system page', () => {
     const { context, page } = await openPage(suite.browser, { baseURL: root.base, viewport: PHONE })
     await signIn(page, context, root)
     await page.goto('/panel/system')
-    await page.getByTestId('system-page').waitFor()
+    await page.getByTestId('system-cron').waitFor()
     await expectNoOverflow(page)
     await shot(page, 'system-phone')
     await context.close()
@@ -85,7 +85,8 @@ describe('system page', () => {
     await signIn(zh.page, zh.context, root)
     await zh.page.goto('/panel/system')
     await zh.page.getByRole('heading', { name: '系统', exact: true }).waitFor()
-    await zh.page.getByText('定时任务').first().waitFor()
+    // The cards, not the description (which names them too): the report has loaded.
+    await zh.page.getByTestId('system-alerts').getByText('告警', { exact: true }).waitFor()
     await shot(zh.page, 'system-zh')
     await zh.context.close()
   })

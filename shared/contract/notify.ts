@@ -40,3 +40,15 @@ export interface NotifyTestResult {
   http_status: number
   error: string
 }
+
+/** The alerts on the root system page (GET /api/system/ → `alerts`). */
+export interface AlertStatus {
+  channels: number
+  enabled: number
+  /** Deliveries waiting for a retry. */
+  pending: number
+  /** Deliveries that failed for good in the last 24 hours. */
+  failed_24h: number
+  /** The latest failed delivery (unix seconds; the error was redacted when recorded). */
+  last_failure: { channel: string; event: string; error: string; at: number } | null
+}

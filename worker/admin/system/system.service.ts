@@ -3,7 +3,8 @@
  * relay path: version and console build, the cron jobs (last run from cron/cron-report.ts, next run
  * from the trigger), channel health and dead letters (the /metrics gauges, admin/metrics/scrape-gauges.ts),
  * D1's size and its largest tables, KV / Durable Object / D1 reachability with latency, the
- * metrics and OTLP configuration (with this isolate's export counters) and the Worker variables'
+ * metrics and OTLP configuration (with this isolate's export counters), the alert channels and
+ * their failed deliveries (notify/status.ts), and the Worker variables'
  * check (lib/env.ts; secrets only as set or unset). A part that fails reports its error instead.
  */
 import { CRON_JOBS } from '../../cron'
@@ -13,6 +14,7 @@ import { config } from '../../lib/env'
 import { exportStats } from '../../lib/tracing/exporter'
 import type { Settings } from '../../settings/store'
 import { scrapeGauges } from '../metrics/scrape-gauges'
+import { alertStatus } from '../../notify/status'
 import { deployedConsoleBuild } from '../status/status.service'
 
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 300)
@@ -141,11 +143,12 @@ async function part<T>(fn: () => Promise<T> | T): Promise<T | { error: string }>
 
 export async function systemReport(env: Env, settings: Settings) {
   const now = Date.now()
-  const [consoleBuild, cron, health, db, kv, durableObject, d1] = await Promise.all([
+  const [consoleBuild, cron, health, db, alerts, kv, durableObject, d1] = await Promise.all([
     deployedConsoleBuild(env),
     part(() => cronJobs(env, now)),
     part(() => channelHealth(env)),
     part(() => database(env)),
+    part(() => alertStatus(env)),
     probe(() => env.CACHE.get('v1:system-probe')),
     probe(() => channelHealthOf(env, 0).frozen()),
     probe(() => env.DB.prepare('SELECT 1').first()),
@@ -158,6 +161,7 @@ export async function systemReport(env: Env, settings: Settings) {
     database: db,
     reachability: { kv, durable_object: durableObject, d1 },
     telemetry: telemetry(env, settings),
+    alerts,
     environment: environment(env),
   }
 }

@@ -5,6 +5,7 @@ import { createChannel, setOptions } from '../../test/factories'
 import { mockUpstream } from '../../test/upstream-mock'
 import { DAILY_CRON, FREQUENT_CRON, runScheduled } from '../../cron'
 import { nextCronRun } from '../../cron/cron-report'
+import { nowSeconds } from '../../lib/time'
 
 const COLLECTOR = 'https://upstream.test/collector'
 let upstream: ReturnType<typeof mockUpstream>
@@ -30,13 +31,22 @@ describe('GET /api/system/', () => {
     expect((await admin.client.post('/api/system/otlp-test', {})).status).toBe(403)
   })
 
-  it('reports version, cron runs, channel health, the database, reachability, telemetry and the environment', async () => {
+  it('reports version, cron runs, channel health, the database, reachability, telemetry, alerts and the environment', async () => {
     const root = await setupRoot()
     await createChannel({ key: 'good' })
     const off = await createChannel({ key: 'off' })
     await env.DB.prepare('UPDATE channels SET status = 2 WHERE id = ?').bind(off).run()
     await runScheduled({ cron: FREQUENT_CRON, scheduledTime: Date.now() }, env)
     await setOptions({ OtlpEndpoint: COLLECTOR, OtlpHeaders: 'authorization=Bearer collector-secret', MetricsToken: 'metrics-secret-123456' })
+    const now = nowSeconds()
+    await env.DB.batch([
+      env.DB.prepare(
+        "INSERT INTO notify_channels (id, name, type, url, secret, enabled) VALUES (1, 'ops', 'webhook', 'https://hooks.test/a', 'hook-secret', 1), (2, 'old', 'slack', 'https://hooks.test/b', '', 0)"
+      ),
+      env.DB.prepare(
+        "INSERT INTO notify_deliveries (channel_id, event, status, error, created_at, updated_at) VALUES (1, 'cron.failed', 'pending', '', ?, ?), (1, 'channel.disabled', 'failed', 'HTTP 500', ?, ?), (1, 'key.disabled', 'failed', 'old', ?, ?)"
+      ).bind(now, now, now - 60, now - 60, now - 2 * 86400, now - 2 * 86400),
+    ])
 
     const res = await root.get('/api/system/')
     expect(res.status).toBe(200)
@@ -54,6 +64,14 @@ describe('GET /api/system/', () => {
     for (const probe of ['kv', 'durable_object', 'd1']) expect(d.reachability[probe], probe).toMatchObject({ ok: true })
     expect(d.telemetry.metrics.token_configured).toBe(true)
     expect(d.telemetry.otlp).toMatchObject({ endpoint: COLLECTOR, headers_configured: true, sample_rate: 1, record_content: false })
+    expect(d.alerts).toEqual({
+      channels: 2,
+      enabled: 1,
+      pending: 1,
+      failed_24h: 1,
+      last_failure: { channel: 'ops', event: 'channel.disabled', error: 'HTTP 500', at: now - 60 },
+    })
+    expect(JSON.stringify(d)).not.toContain('hook-secret')
     expect(d.environment).toMatchObject({ ok: true })
     expect(JSON.stringify(d)).not.toContain('collector-secret')
     expect(JSON.stringify(d)).not.toContain('metrics-secret')

@@ -4,6 +4,7 @@
  */
 import { queryOptions, useMutation } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
+import type { AlertStatus } from '@contract/notify'
 
 export interface Probe {
   ok: boolean
@@ -43,6 +44,7 @@ export interface SystemReport {
       isolate: { exported: number; dropped: number; failed: number; lastExportAt: number; lastError: string; queued: number }
     }
   }
+  alerts: Part<AlertStatus>
   environment: { ok: boolean; error: string | null; variables: Record<string, string>; bindings: Record<string, boolean> }
 }
 

@@ -2,11 +2,12 @@
  * /panel/system (root only; Settings → System in the menu): the operator's first look — version,
  * cron jobs (last run, duration, result, next run), channel health and dead letters, D1 size and
  * its largest tables, KV / Durable Object / D1 reachability, the metrics and OTLP configuration
- * with a "send test" for OTLP, and the Worker variables' check. Data: GET /api/system/.
+ * with a "send test" for OTLP, the alert channels and their failed deliveries, and the Worker variables' check. Data: GET /api/system/.
  */
 import type { ReactNode } from 'react'
 import { useQuery } from '@tanstack/react-query'
-import { RefreshCw, Send } from 'lucide-react'
+import { Link } from '@tanstack/react-router'
+import { BellRing, RefreshCw, Send } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import { PageHeader } from '@/components/page-header'
 import { Badge } from '@/components/ui/badge'
@@ -187,6 +188,38 @@ function TelemetryCard({ telemetry }: { telemetry: SystemReport['telemetry'] }) 
   )
 }
 
+function AlertsCard({ alerts }: { alerts: SystemReport['alerts'] }) {
+  const { t } = useTranslation('system')
+  return (
+    <Section title={t('alerts.title')} description={t('alerts.description')} testId="system-alerts">
+      {failed(alerts) ? (
+        <PartError part={alerts} />
+      ) : (
+        <>
+          <Row label={t('alerts.channels')}>{t('alerts.channelCount', { enabled: alerts.enabled, total: alerts.channels })}</Row>
+          <Row label={t('alerts.pending')}>{alerts.pending}</Row>
+          <Row label={t('alerts.failed')}>
+            <Badge variant={alerts.failed_24h > 0 ? 'destructive' : 'success'}>{alerts.failed_24h}</Badge>
+          </Row>
+          {alerts.last_failure && (
+            <p className="text-xs break-all text-destructive" data-testid="system-alerts-last-failure">
+              {t('alerts.lastFailure', { ...alerts.last_failure, at: when(alerts.last_failure.at * 1000) })}
+            </p>
+          )}
+          <div className="flex justify-end">
+            <Button asChild variant="outline">
+              <Link to="/panel/notify">
+                <BellRing />
+                {t('alerts.manage')}
+              </Link>
+            </Button>
+          </div>
+        </>
+      )}
+    </Section>
+  )
+}
+
 function EnvironmentCard({ environment, reach }: { environment: SystemReport['environment']; reach: SystemReport['reachability'] }) {
   const { t } = useTranslation('system')
   return (
@@ -252,6 +285,7 @@ export function System() {
             <HealthCard health={report.health} />
             <DatabaseCard database={report.database} />
             <TelemetryCard telemetry={report.telemetry} />
+            <AlertsCard alerts={report.alerts} />
             <EnvironmentCard environment={report.environment} reach={report.reachability} />
           </div>
         </div>
