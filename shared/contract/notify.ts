@@ -3,7 +3,17 @@
 export const NOTIFY_CHANNEL_TYPES = ['webhook', 'slack', 'feishu', 'lark', 'dingtalk', 'wecom', 'telegram', 'email'] as const
 export type NotifyChannelType = (typeof NOTIFY_CHANNEL_TYPES)[number]
 
-export const NOTIFY_EVENT_LIST = ['channel.disabled', 'channel.enabled', 'key.disabled', 'cron.failed', 'ledger.dead_letter', 'wallet.overrun', 'payment.refused'] as const
+export const NOTIFY_EVENT_LIST = [
+  'channel.disabled',
+  'channel.enabled',
+  'key.disabled',
+  'model.unavailable',
+  'cron.failed',
+  'ledger.dead_letter',
+  'wallet.overrun',
+  'payment.refused',
+  'user.balance_low',
+] as const
 
 /** The header a `webhook` channel with a secret signs its body in: hex HMAC-SHA256 of the body. */
 export const WEBHOOK_SIGNATURE_HEADER = 'X-Signature'

@@ -121,3 +121,20 @@ export function candidatesFor(table: RoutingTable, group: string, model: string)
 export function modelsOfGroup(table: RoutingTable, group: string): string[] {
   return Object.keys(own(table.groups, group)?.exact ?? {}).sort()
 }
+
+/**
+ * The models `channelId` serves (by name; wildcards are not listable) that no other enabled channel
+ * serves in one of its groups: what disabling it leaves unavailable there.
+ */
+export async function modelsOnlyOn(env: Env, channelId: number): Promise<string[]> {
+  const row = await env.DB.prepare('SELECT models, "group" AS groups FROM channels WHERE id = ?').bind(channelId).first<{ models: string; groups: string }>()
+  if (!row) return []
+  const table = await routingSnapshot.get(env)
+  const left = new Set<string>()
+  for (const group of splitList(row.groups ?? '')) {
+    for (const model of splitList(row.models ?? '')) {
+      if (!model.endsWith('*') && !candidatesFor(table, group, model).some((c) => c.id !== channelId)) left.add(model)
+    }
+  }
+  return [...left].sort()
+}

@@ -4,15 +4,15 @@
  * and the cron retest schedule with exponential backoff (`channel_key_states`; key_hash '' is the
  * channel itself). Disabling a pool's last key disables the channel through its ChannelHealth
  * object. Every change bumps the routing table version so isolates drop the key or channel.
- * Each automatic change raises its alert (worker/notify/): channel.disabled, channel.enabled,
- * key.disabled — in `bg.waitUntil` when the caller is on a response path, else awaited (already background).
+ * Each automatic change raises its alert (worker/notify/): channel.disabled (and model.unavailable
+ * for the models it leaves without an enabled channel), channel.enabled, key.disabled — in `bg.waitUntil` when the caller is on a response path, else awaited (already background).
  */
 import type { BackgroundCtx } from '../cache/versioned'
 import { nowSeconds } from '../lib/time'
 import { getSettings } from '../settings/store'
 import { channelHealthOf } from './health'
 import { poolKeys } from './key-pool'
-import { routingSnapshot } from './routing-table'
+import { modelsOnlyOn, routingSnapshot } from './routing-table'
 import { CHANNEL_STATUS } from '../../shared/contract/enums'
 import { emitInBackground, emitNotice, type EmitInput } from '../notify/emit'
 
@@ -71,6 +71,26 @@ export async function channelDisabled(env: Env, change: Omit<StatusChange, 'keyH
     text: `Channel #${change.channelId} was disabled: ${change.reason}`,
     data: { channel_id: change.channelId, status: change.status, reason: change.reason, request_id: change.requestId ?? '' },
   })
+  const unavailable = alertModelsLeftWithout(env, change.channelId)
+  if (bg) bg.waitUntil(unavailable)
+  else await unavailable
+}
+
+/** model.unavailable: one notice for the models a disabled channel leaves with no enabled channel. */
+async function alertModelsLeftWithout(env: Env, channelId: number): Promise<void> {
+  try {
+    const models = await modelsOnlyOn(env, channelId)
+    if (models.length === 0) return
+    const named = models.slice(0, 20).join(', ') + (models.length > 20 ? ` and ${models.length - 20} more` : '')
+    await emitNotice(env, {
+      event: 'model.unavailable',
+      subject: `channel:${channelId}`,
+      text: `No enabled channel is left for ${named} (channel #${channelId} was disabled)`,
+      data: { channel_id: channelId, models: models.slice(0, 100), count: models.length },
+    })
+  } catch (err) {
+    console.error(`notify model.unavailable for channel ${channelId} failed`, err)
+  }
 }
 
 /** After a channel was enabled again: history, and its retest schedule goes. */

@@ -5,13 +5,15 @@
  * threshold was crossed; users without an email, a disabled SMTP setup or a failed delivery
  * are skipped quietly (logged), so billing never fails because of mail. A 10-minute mark per user
  * and kind absorbs overlapping reports of the same crossing from concurrent requests. Users who
- * bound Telegram and switched notices on also get the reminder there.
+ * bound Telegram and switched notices on also get the reminder there, and the operators' alert
+ * channels that take `user.balance_low` get one notice per user per cool-down.
  */
 import { cacheKeys } from '../cache/keys'
 import { sendMail, smtpConfigured } from './mailer'
 import { getSettings, type Settings } from '../settings/store'
 import { quotaReminderMail } from './templates'
 import { remindOnTelegram } from '../telegram/notify'
+import { emitNotice } from '../notify/emit'
 import { USER_STATUS } from '../../shared/contract/enums'
 
 export type QuotaReminderKind = 'low' | 'exhausted'
@@ -48,6 +50,13 @@ export async function remindLowQuota(env: Env, change: QuotaChange): Promise<Quo
   const settings = await getSettings(env)
   const kind = quotaCrossing(change.before, change.after, settings.int('QuotaRemindThreshold'))
   if (!kind) return null
+  // The operators' alert channels that take user.balance_low (worker/notify/; one per user per cool-down).
+  await emitNotice(env, {
+    event: 'user.balance_low',
+    subject: `user:${change.userId}`,
+    text: `User #${change.userId} ${kind === 'exhausted' ? 'ran out of quota' : 'fell below the reminder threshold'}: ${formatBalance(settings, change.after)} left`,
+    data: { user_id: change.userId, kind, quota: change.after },
+  })
   // The bound Telegram chat gets the same reminder when the user opted in (telegram/notify.ts).
   await remindOnTelegram(env, settings, change.userId, kind, change.after)
   if (!smtpConfigured(settings)) return null

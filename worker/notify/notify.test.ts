@@ -3,7 +3,9 @@ import { env } from 'cloudflare:workers'
 import { createDb } from '../db/client'
 import { notifyChannels, notifyDeliveries } from '../db/schema'
 import { setupRoot, signedInUser, type TestClient } from '../test/client'
-import { setOptions } from '../test/factories'
+import { createChannel, setOptions } from '../test/factories'
+import { routingSnapshot } from '../channels/routing-table'
+import { remindLowQuota } from '../mail/quota-reminder'
 import { nowSeconds } from '../lib/time'
 import { channelDisabled, channelEnabled } from '../channels/status'
 import { emitNotice } from './emit'
@@ -144,6 +146,29 @@ describe('emitting alerts', () => {
     await channelEnabled(env, { channelId: 42, reason: 'retest passed' })
     expect(hooks.got.map((g) => g.body.event)).toEqual(['channel.disabled', 'channel.enabled'])
     expect(hooks.got[0]!.body).toMatchObject({ severity: 'warning', data: { channel_id: 42, reason: 'invalid api key', request_id: 'req-1', subject: 'channel:42' } })
+  })
+
+  it('model.unavailable names the models a disabled channel leaves with no enabled channel', async () => {
+    const root = await setupRoot()
+    await webhook(root, { events: ['model.unavailable'] })
+    const solo = await createChannel({ key: 'solo', models: 'solo-model,shared-model,prefix-*' })
+    await createChannel({ key: 'other', models: 'shared-model' })
+    await env.DB.prepare('UPDATE channels SET status = 3 WHERE id = ?').bind(solo).run()
+    await routingSnapshot.invalidate(env)
+    await channelDisabled(env, { channelId: solo, status: 3, reason: 'invalid api key' })
+    expect(hooks.got.map((g) => g.body.event)).toEqual(['model.unavailable'])
+    expect(hooks.got[0]!.body).toMatchObject({ severity: 'error', data: { channel_id: solo, models: ['solo-model'], count: 1 } })
+    expect(hooks.got[0]!.body.text).toContain('solo-model')
+  })
+
+  it('user.balance_low goes out once per user per cool-down when a charge crosses the reminder threshold', async () => {
+    const root = await setupRoot()
+    await webhook(root, { events: ['user.balance_low'] })
+    await setOptions({ QuotaRemindThreshold: '1000' })
+    expect(await remindLowQuota(env, { userId: 7, before: 1500, after: 900 })).toBeNull() // no SMTP: no mail, but the alert
+    await remindLowQuota(env, { userId: 7, before: 950, after: 0 })
+    await remindLowQuota(env, { userId: 8, before: 2000, after: 2100 })
+    expect(hooks.got.map((g) => [g.body.event, g.body.data.subject, g.body.data.kind])).toEqual([['user.balance_low', 'user:7', 'low']])
   })
 
   it('retries with backoff, records every attempt, and fails after the last one', async () => {

@@ -8,10 +8,12 @@ export const NOTIFY_EVENTS = {
   'channel.disabled': 'warning',
   'channel.enabled': 'info',
   'key.disabled': 'warning',
+  'model.unavailable': 'error',
   'cron.failed': 'error',
   'ledger.dead_letter': 'error',
   'wallet.overrun': 'warning',
   'payment.refused': 'warning',
+  'user.balance_low': 'info',
 } as const
 
 export type NotifyEvent = keyof typeof NOTIFY_EVENTS & (typeof NOTIFY_EVENT_LIST)[number]
