@@ -12,6 +12,7 @@ export const NOTIFY_EVENT_LIST = [
   'ledger.dead_letter',
   'wallet.overrun',
   'payment.refused',
+  'relay.error_rate',
   'user.balance_low',
 ] as const
 

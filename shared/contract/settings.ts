@@ -97,6 +97,10 @@ export const OPTION_META = {
   AutoRetestBaseMinutes: i(5, 1, 1440),
   /** Alerts (worker/notify/): one notice per (event, subject) within this many minutes; a recovery notice clears it. */
   NotifyCooldownMinutes: i(30, 1, 10080),
+  /** relay.error_rate: raised when the share of 5xx answers between two frequent cron runs reaches this percentage… */
+  AlertErrorRatePercent: i(20, 1, 100),
+  /** …over at least this many relay requests. */
+  AlertErrorRateMinRequests: i(20, 1, 1_000_000),
   /** Sticky routing: requests sharing prompt_cache_key / user / a prompt prefix keep their channel and key. */
   ChannelAffinityEnabled: b(true),
   ChannelDisableThreshold: f(5),

@@ -25,6 +25,8 @@ export const cacheKeys = {
   cronReport: (cron: string) => `v1:cron:report:${cron}`,
   /** The highest wallet_dead_letters id the alerts have announced; see notify/cron.ts. */
   notifyDeadLetterSeen: 'v1:notify:dead-letter-seen',
+  /** The relay request and 5xx totals the last error-rate check saw (JSON); see notify/error-rate.ts. */
+  notifyErrorRateSeen: 'v1:notify:error-rate-seen',
   /** When root was last told the log table passed 80 % of its budget (ms); see logs/log-retention.ts. */
   logBudgetNotice: 'v1:log-budget-notice',
   /** The 10-minute mark of a low-quota reminder per user and kind, by mail and by Telegram; see mail/quota-reminder.ts. */

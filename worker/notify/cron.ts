@@ -1,12 +1,13 @@
 /**
  * The alerts' share of the frequent cron: announce log rows the wallets parked as dead letters since
  * the last look (ledger.dead_letter — the wallet object parks them inside its flush, where no alert
- * can be raised, so the cron watches the table's high-water id in KV), retry due deliveries, and
- * prune old dedup marks.
+ * can be raised, so the cron watches the table's high-water id in KV), judge the relay's error rate
+ * since the last run (error-rate.ts), retry due deliveries, and prune old dedup marks.
  */
 import { cacheKeys } from '../cache/keys'
 import { retryDue } from './deliver'
 import { emitNotice, pruneMarks } from './emit'
+import { checkErrorRate } from './error-rate'
 
 const DEAD_LETTER_SEEN_KEY = cacheKeys.notifyDeadLetterSeen
 
@@ -31,6 +32,7 @@ export async function announceDeadLetters(env: Env): Promise<number> {
 
 export async function notifyCron(env: Env) {
   await announceDeadLetters(env)
+  await checkErrorRate(env)
   await retryDue(env)
   await pruneMarks(env)
 }

@@ -11,6 +11,9 @@ import { channelDisabled, channelEnabled } from '../channels/status'
 import { emitNotice } from './emit'
 import { MAX_ATTEMPTS, QUICK_ATTEMPTS, RETRY_BASE_SECONDS, openDelivery, retryDue } from './deliver'
 import { announceDeadLetters } from './cron'
+import { checkErrorRate } from './error-rate'
+import { metricsStore } from '../lib/metrics/recorder'
+import { labelKey } from '../lib/metrics/registry'
 
 /** An in-test receiver at https://hooks.test: records every POST, answers with `status()`. */
 function receiver() {
@@ -169,6 +172,29 @@ describe('emitting alerts', () => {
     await remindLowQuota(env, { userId: 7, before: 950, after: 0 })
     await remindLowQuota(env, { userId: 8, before: 2000, after: 2100 })
     expect(hooks.got.map((g) => [g.body.event, g.body.data.subject, g.body.data.kind])).toEqual([['user.balance_low', 'user:7', 'low']])
+  })
+
+  it('relay.error_rate compares the merged relay counters with the last cron run', async () => {
+    const root = await setupRoot()
+    await webhook(root, { events: ['relay.error_rate'] })
+    await setOptions({ AlertErrorRatePercent: '30', AlertErrorRateMinRequests: '10' })
+    const served = (ok: number, failed: number) =>
+      metricsStore(env).merge({
+        counters: { gateway_requests_total: { [labelKey(['m', '1', '1', 'openai', '2xx', ''])]: ok, [labelKey(['m', '1', '1', 'openai', '5xx', 'upstream_error'])]: failed } },
+        gauges: {},
+        histograms: {},
+      })
+    await served(50, 1)
+    expect(await checkErrorRate(env, 1_000_000)).toBeUndefined() // the first look only records
+    await served(5, 4) // 9 requests: under the minimum
+    expect(await checkErrorRate(env, 1_300_000)).toEqual({ requests: 9, errors: 4, share: 4 / 9 })
+    await served(60, 5) // 7.7 %: under the threshold
+    expect((await checkErrorRate(env, 1_600_000))?.requests).toBe(65)
+    expect(hooks.got).toHaveLength(0)
+    await served(7, 5) // 5 of 12 = 41.7 %
+    expect(await checkErrorRate(env, 1_900_000)).toEqual({ requests: 12, errors: 5, share: 5 / 12 })
+    expect(hooks.got.map((g) => g.body.event)).toEqual(['relay.error_rate'])
+    expect(hooks.got[0]!.body).toMatchObject({ severity: 'error', data: { requests: 12, errors: 5, window_seconds: 300, threshold_percent: 30 } })
   })
 
   it('retries with backoff, records every attempt, and fails after the last one', async () => {

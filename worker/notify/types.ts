@@ -13,6 +13,7 @@ export const NOTIFY_EVENTS = {
   'ledger.dead_letter': 'error',
   'wallet.overrun': 'warning',
   'payment.refused': 'warning',
+  'relay.error_rate': 'error',
   'user.balance_low': 'info',
 } as const
 

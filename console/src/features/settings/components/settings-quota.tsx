@@ -88,6 +88,8 @@ const monitoringPlain = {
   AutoDisableWindowSeconds: numberText('AutoDisableWindowSeconds'),
   AutoRetestBaseMinutes: numberText('AutoRetestBaseMinutes'),
   NotifyCooldownMinutes: numberText('NotifyCooldownMinutes'),
+  AlertErrorRatePercent: numberText('AlertErrorRatePercent'),
+  AlertErrorRateMinRequests: numberText('AlertErrorRateMinRequests'),
   ChannelAffinityEnabled: z.boolean(),
   ChannelDisableThreshold: numberText('ChannelDisableThreshold'),
   DisableChannelKeywords: z.string(),
@@ -115,6 +117,8 @@ export function MonitoringSection({ options }: { options: OptionMap }) {
     AutoDisableWindowSeconds: optionValue(o, 'AutoDisableWindowSeconds'),
     AutoRetestBaseMinutes: optionValue(o, 'AutoRetestBaseMinutes'),
     NotifyCooldownMinutes: optionValue(o, 'NotifyCooldownMinutes'),
+    AlertErrorRatePercent: optionValue(o, 'AlertErrorRatePercent'),
+    AlertErrorRateMinRequests: optionValue(o, 'AlertErrorRateMinRequests'),
     ChannelAffinityEnabled: optionValue(o, 'ChannelAffinityEnabled') === 'true',
     ChannelDisableThreshold: optionValue(o, 'ChannelDisableThreshold'),
     QuotaRemindThreshold: quotaFromOption(o, 'QuotaRemindThreshold'),
@@ -129,6 +133,8 @@ export function MonitoringSection({ options }: { options: OptionMap }) {
     AutoDisableWindowSeconds: v.AutoDisableWindowSeconds.trim(),
     AutoRetestBaseMinutes: v.AutoRetestBaseMinutes.trim(),
     NotifyCooldownMinutes: v.NotifyCooldownMinutes.trim(),
+    AlertErrorRatePercent: v.AlertErrorRatePercent.trim(),
+    AlertErrorRateMinRequests: v.AlertErrorRateMinRequests.trim(),
     ChannelAffinityEnabled: String(v.ChannelAffinityEnabled),
     ChannelDisableThreshold: v.ChannelDisableThreshold.trim(),
     QuotaRemindThreshold: quotaToOption(v.QuotaRemindThreshold),
@@ -197,6 +203,19 @@ export function MonitoringSection({ options }: { options: OptionMap }) {
               label={t('fields.NotifyCooldownMinutes.label')}
               description={t('fields.NotifyCooldownMinutes.help')}
               suffix={t('units.minutes')}
+            />
+            <NumberField
+              control={form.control}
+              name="AlertErrorRatePercent"
+              label={t('fields.AlertErrorRatePercent.label')}
+              description={t('fields.AlertErrorRatePercent.help')}
+              suffix="%"
+            />
+            <NumberField
+              control={form.control}
+              name="AlertErrorRateMinRequests"
+              label={t('fields.AlertErrorRateMinRequests.label')}
+              description={t('fields.AlertErrorRateMinRequests.help')}
             />
             <NumberField
               control={form.control}
