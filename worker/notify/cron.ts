@@ -2,10 +2,10 @@
  * The alerts' share of the frequent cron: announce log rows the wallets parked as dead letters since
  * the last look (ledger.dead_letter — the wallet object parks them inside its flush, where no alert
  * can be raised, so the cron watches the table's high-water id in KV), judge the relay's error rate
- * since the last run (error-rate.ts), retry due deliveries, and prune old dedup marks.
+ * since the last run (error-rate.ts), retry due deliveries, and prune old dedup marks and finished deliveries.
  */
 import { cacheKeys } from '../cache/keys'
-import { retryDue } from './deliver'
+import { pruneDeliveries, retryDue } from './deliver'
 import { emitNotice, pruneMarks } from './emit'
 import { checkErrorRate } from './error-rate'
 
@@ -35,4 +35,5 @@ export async function notifyCron(env: Env) {
   await checkErrorRate(env)
   await retryDue(env)
   await pruneMarks(env)
+  await pruneDeliveries(env)
 }

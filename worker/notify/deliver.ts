@@ -2,7 +2,7 @@
  * Delivery of notices: one notify_deliveries row per notice and channel, every attempt recorded on
  * it (attempts, HTTP status, redacted error). The emitter makes QUICK_ATTEMPTS tries in the
  * background right away; the frequent cron (retryDue) takes the rest with doubling backoff until
- * MAX_ATTEMPTS, then the row is `failed`.
+ * MAX_ATTEMPTS, then the row is `failed`. Finished rows are pruned after DELIVERY_KEEP_SECONDS (30 days).
  */
 import { redactSecrets } from '../lib/redact'
 import { nowSeconds } from '../lib/time'
@@ -115,4 +115,14 @@ export async function retryDue(env: Env, limit = 50): Promise<{ retried: number;
     "UPDATE notify_deliveries SET status = 'failed', error = 'channel deleted or disabled', next_at = 0 WHERE status = 'pending' AND channel_id NOT IN (SELECT id FROM notify_channels WHERE enabled = 1)"
   ).run()
   return { retried: results.length, delivered }
+}
+
+/** Finished deliveries (delivered or failed) are kept this long for the delivery log, then pruned by the cron. */
+export const DELIVERY_KEEP_SECONDS = 30 * 86400
+
+export async function pruneDeliveries(env: Env): Promise<number> {
+  const res = await env.DB.prepare("DELETE FROM notify_deliveries WHERE status != 'pending' AND updated_at < ?")
+    .bind(nowSeconds() - DELIVERY_KEEP_SECONDS)
+    .run()
+  return res.meta.changes
 }

@@ -9,7 +9,7 @@ import { remindLowQuota } from '../mail/quota-reminder'
 import { nowSeconds } from '../lib/time'
 import { channelDisabled, channelEnabled } from '../channels/status'
 import { emitNotice } from './emit'
-import { MAX_ATTEMPTS, QUICK_ATTEMPTS, RETRY_BASE_SECONDS, openDelivery, retryDue } from './deliver'
+import { DELIVERY_KEEP_SECONDS, MAX_ATTEMPTS, QUICK_ATTEMPTS, RETRY_BASE_SECONDS, openDelivery, pruneDeliveries, retryDue } from './deliver'
 import { announceDeadLetters } from './cron'
 import { checkErrorRate } from './error-rate'
 import { metricsStore } from '../lib/metrics/recorder'
@@ -238,6 +238,19 @@ describe('emitting alerts', () => {
     await env.DB.prepare('UPDATE notify_deliveries SET next_at = next_at - 121').run()
     expect(await retryDue(env)).toEqual({ retried: 1, delivered: 1 })
     expect((await deliveries())[0]).toMatchObject({ status: 'delivered', attempts: 1 })
+  })
+
+  it('prunes finished deliveries after 30 days, never pending ones', async () => {
+    const root = await setupRoot()
+    const ch = await webhook(root)
+    const old = nowSeconds() - DELIVERY_KEEP_SECONDS - 60
+    await env.DB.prepare(
+      "INSERT INTO notify_deliveries (channel_id, event, status, created_at, updated_at) VALUES (?, 'cron.failed', 'delivered', ?, ?), (?, 'cron.failed', 'failed', ?, ?), (?, 'cron.failed', 'pending', ?, ?), (?, 'cron.failed', 'delivered', ?, ?)"
+    )
+      .bind(ch.id, old, old, ch.id, old, old, ch.id, old, old, ch.id, nowSeconds(), nowSeconds())
+      .run()
+    expect(await pruneDeliveries(env)).toBe(2)
+    expect((await deliveries()).map((d) => d.status)).toEqual(['pending', 'delivered'])
   })
 
   it('a retry that succeeds marks the delivery delivered', async () => {
