@@ -38,8 +38,13 @@ function automatonFor(list: string): WordAutomaton {
 }
 
 /** Whether PII masking applies to a group: its entry in `PiiMaskingGroups`, else `PiiMaskingEnabled`. */
+let groupsCache: { raw: string; groups: Record<string, unknown> | null } | undefined
+
 function piiMaskingFor(settings: Settings, group: string): boolean {
-  const groups = settings.json<Record<string, unknown>>('PiiMaskingGroups')
+  // Parsed once per value of the setting, not on every relay request.
+  const raw = settings.str('PiiMaskingGroups')
+  if (groupsCache?.raw !== raw) groupsCache = { raw, groups: settings.json<Record<string, unknown> | null>('PiiMaskingGroups') }
+  const groups = groupsCache.groups
   const own = groups && typeof groups === 'object' && Object.hasOwn(groups, group) ? groups[group] : undefined
   return typeof own === 'boolean' ? own : settings.bool('PiiMaskingEnabled')
 }
