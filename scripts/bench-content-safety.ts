@@ -4,7 +4,9 @@
  * 5,000 sensitive words, on V8 in Node (the engine workerd runs), warm (the automaton is built once
  * per settings version, timed separately). Cases: refuse mode on a clean prompt (the full scan),
  * and mask mode with PII masking on a prompt holding words and personal data (scan, rewrite, PII).
- * Writes the "safety" block of BENCHMARKS.md.
+ * The answer side (policies/output-filter.ts) is timed on the same text streamed back as 20-character
+ * chunks, against the same run's bare parse + re-encode of each chunk (what any rewriting of a
+ * stream costs). Writes the "safety" block of BENCHMARKS.md.
  *
  * Options (env): SAFETY_BENCH_N (requests per round, 200), SAFETY_BENCH_ROUNDS (7), SAFETY_BENCH_SPLIT=1
  * (also print the word mask and the PII mask alone).
@@ -12,6 +14,7 @@
 import os from 'node:os'
 import { writeBlock } from './bench/report.mjs'
 import { applyContentSafety } from '../worker/relay/policies/content-safety'
+import { StreamOutputFilter } from '../worker/relay/policies/output-filter'
 import { parseWordList, WordAutomaton } from '../worker/relay/policies/word-automaton'
 import type { RelayInput } from '../worker/relay/relay-input'
 import type { Settings } from '../worker/settings/store'
@@ -132,6 +135,36 @@ if (process.env.SAFETY_BENCH_SPLIT) {
   console.log('pii only', measure(dirty, settings({ CheckSensitiveEnabled: 'false', PiiMaskingEnabled: 'true' })))
   console.log('refuse dirty-free walk', measure(clean, settings({ CheckSensitiveEnabled: 'false', PiiMaskingEnabled: 'false' })))
 }
+/** The dirty prompt's text streamed back as 20-character OpenAI chat chunks. */
+const answerText = (dirty.messages as { content: string }[]).map((m) => m.content).join('')
+const answerChunks: string[] = []
+for (let at = 0; at < answerText.length; at += 20) {
+  answerChunks.push(JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'bench-model', choices: [{ index: 0, delta: { content: answerText.slice(at, at + 20) }, finish_reason: null }] }))
+}
+
+/** Median CPU ms per streamed answer of `perAnswer` (rounds of N / 10 answers). */
+function measureStream(perAnswer: () => void): number {
+  const n = Math.max(1, Math.floor(N / 10))
+  const run = () => {
+    const start = process.cpuUsage()
+    for (let i = 0; i < n; i++) perAnswer()
+    const used = process.cpuUsage(start)
+    return (used.user + used.system) / 1000 / n
+  }
+  run()
+  return Array.from({ length: ROUNDS }, run).sort((a, b) => a - b)[Math.floor(ROUNDS / 2)]!
+}
+const reencode = measureStream(() => {
+  for (const c of answerChunks) JSON.stringify(JSON.parse(c))
+})
+let streamMasked = 0
+const filtered = measureStream(() => {
+  const filter = new StreamOutputFilter(built)
+  for (const c of answerChunks) filter.chunk(c)
+  filter.end()
+  streamMasked = filter.masked
+})
+
 const check = input(dirty)
 applyContentSafety(check, settings({ SensitiveWordsAction: 'mask', PiiMaskingEnabled: 'true' }), 'default')
 const counts = JSON.stringify(check.contentSafety)
@@ -139,7 +172,8 @@ const counts = JSON.stringify(check.contentSafety)
 const ms = (v: number) => v.toFixed(3)
 const cpu = os.cpus()[0]?.model ?? 'unknown CPU'
 console.log(
-  `build ${ms(buildMs)} ms; refuse scan ${ms(refuse.median)} ms (slowest ${ms(refuse.worst)}); mask + PII ${ms(mask.median)} ms (slowest ${ms(mask.worst)}); masked ${counts}`
+  `build ${ms(buildMs)} ms; refuse scan ${ms(refuse.median)} ms (slowest ${ms(refuse.worst)}); mask + PII ${ms(mask.median)} ms (slowest ${ms(mask.worst)}); masked ${counts}; ` +
+    `stream answer (${answerChunks.length} chunks): filter ${ms(filtered)} ms vs parse + re-encode ${ms(reencode)} ms (×${(filtered / reencode).toFixed(2)}), masked ${streamMasked}`
 )
 writeBlock(
   'safety',
@@ -152,6 +186,7 @@ ${WORDS} sensitive words (half CJK, half Latin), a chat prompt of ${promptKb(cle
 |---|---|---|
 | Added CPU for a 100 KB prompt with 5,000 words < 2 ms (refuse mode, clean prompt: the full scan) | ${ms(refuse.median)} ms (slowest round ${ms(refuse.worst)} ms) | ${refuse.median < 2 ? 'met' : '**missed**'} |
 | … mask mode with PII masking on (words, e-mails, phones, IPv4 in the prompt) | ${ms(mask.median)} ms (slowest round ${ms(mask.worst)} ms; masked ${counts.replaceAll('"', '')}) | ${mask.median < 2 ? 'met' : '**missed**'} |
+| Answer filter on a stream: the same ${promptKb(dirty)} KB text as ${answerChunks.length} chunks of 20 characters (\`CheckSensitiveOnCompletionEnabled\`) | ${ms(filtered)} ms per answer (${ms((filtered * 1000) / answerChunks.length)} µs per chunk; ${streamMasked} words masked) against ${ms(reencode)} ms to parse and re-encode the chunks alone in the same run (× ${(filtered / reencode).toFixed(2)}) | |
 | Automaton build, once per \`SensitiveWords\` value per isolate (the first request after a change; cold code, so an upper figure) | ${ms(buildMs)} ms | |
 `
 )

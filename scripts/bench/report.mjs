@@ -13,7 +13,7 @@ const ORDER = ['main', 'stack', 'analysis', 'profile', 'scale']
 export function writeBlock(name, markdown) {
   const text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n'
   const blocks = new Map()
-  for (const m of text.matchAll(/<!-- bench:([a-z]+) -->\n([\s\S]*?)<!-- \/bench:\1 -->/g)) blocks.set(m[1], m[2])
+  for (const m of text.matchAll(/<!-- bench:([a-z-]+) -->\n([\s\S]*?)<!-- \/bench:\1 -->/g)) blocks.set(m[1], m[2])
   blocks.set(name, `${markdown.trimEnd()}\n`)
   const names = [...ORDER.filter((n) => blocks.has(n)), ...[...blocks.keys()].filter((n) => !ORDER.includes(n))]
   const body = names.map((n) => `<!-- bench:${n} -->\n${blocks.get(n)}<!-- /bench:${n} -->`).join('\n\n')

@@ -171,6 +171,8 @@ export const OPTION_META = {
   CheckSensitiveEnabled: b(false),
   /** Check the words in prompts (with CheckSensitiveEnabled). */
   CheckSensitiveOnPromptEnabled: b(true),
+  /** Mask the words in answers, streams included (worker/relay/policies/output-filter.ts). */
+  CheckSensitiveOnCompletionEnabled: b(false),
   /** One word per line, matched case-insensitively anywhere in the prompt text. */
   SensitiveWords: s(),
   /** 'refuse': 400 sensitive_words_detected before anything is held or sent; 'mask': each occurrence becomes ***. */

@@ -38,6 +38,7 @@ import { clientStatus, decideFailure, type FailureDecision } from '../channels/r
 import { oversizedMessage, promptTokensAtLeast } from '../channels/oversized-request'
 import { mapModel, selectChannel } from '../channels/pick'
 import { primeStream } from './stream-relay'
+import type { WordAutomaton } from './policies/word-automaton'
 import { recordRetry, recordUpstream } from '../lib/metrics/relay-metrics'
 import { assertModelAllowed, authenticateRelay, type RelayAuth } from '../access/token-auth'
 import { groupRates } from '../access/group-limits'
@@ -53,6 +54,7 @@ import { passHeaders, withModel } from '../channels/upstream'
 import { pluginDisables } from '../providers/plugins'
 import type { InboundCodec } from './inbound/types'
 import { applyContentSafety } from './policies/content-safety'
+import { maskAnswer, outputFilterFor } from './policies/output-filter'
 import { RelaySpans } from './relay-spans'
 
 const JSON_HEADERS = { 'content-type': 'application/json' }
@@ -95,6 +97,8 @@ class RelayRun {
   private readonly keys: RequestKeys
   /** The prompt's image URLs, fetched for channels that need them inline (prompt-images.ts); undefined when none. */
   private readonly images: PromptImages | undefined
+  /** Sensitive words masked in answers (policies/output-filter.ts); undefined when that is off. */
+  private readonly outputWords: WordAutomaton | undefined
   private readonly usage: RelayUsage
   /** What the request holds, pays and logs (relay-money.ts). */
   private readonly money: RelayMoney
@@ -125,6 +129,7 @@ class RelayRun {
     this.affinity = settings.bool('ChannelAffinityEnabled') ? affinityKey(input.model, input.json) : undefined
     this.keys = new RequestKeys(this.affinity, (id, hash) => isFrozen(id, keyFreezeName(hash)))
     this.images = input.op === 'chat' ? PromptImages.of(c.env, settings, input.json) : undefined
+    this.outputWords = outputFilterFor(settings)
     this.lastMark = startedAt
     this.mark('auth')
   }
@@ -159,6 +164,8 @@ class RelayRun {
     const cached = await readCachedAnswer(this.env, this.settings, this.auth, this.input)
     if (cached) {
       this.spans?.cacheHit()
+      // An answer cached before output filtering was turned on is masked on the way out.
+      if (this.outputWords) maskAnswer(cached.body, this.outputWords)
       return this.money.answerFromCache(cached)
     }
 
@@ -287,8 +294,9 @@ class RelayRun {
     const channel = this.keys.use(routed)
     const type = channelType(channel.type)
     // A channel speaking the client's own format (inbound codec) gets the client's body natively —
-    // unless content safety masked the prompt: then the masked chat body goes through the channel's adapter.
-    const native = this.input.contentSafety ? undefined : this.inbound?.nativeAdapter?.(channel.type)
+    // unless content safety masked the prompt or filters the answer: then the chat body goes through
+    // the channel's adapter, so both sides are the OpenAI shape the policies read.
+    const native = this.input.contentSafety || this.outputWords ? undefined : this.inbound?.nativeAdapter?.(channel.type)
     const adapter = type && (native ?? type.adapter)
     if (!type || !adapter || !adapter.supports(this.input.op) || pluginDisables(channel, this.input.op)) {
       return { failure: { status: 400, error: { message: `Channel type ${type?.name ?? channel.type} does not support ${this.input.op}` } } }
@@ -323,6 +331,7 @@ class RelayRun {
         includeUsage: call.includeUsage,
         startedAt: this.startedAt,
         resolveUsage: (text) => this.usage.counted(text, upstream),
+        outputFilter: this.outputWords,
       })
       if (!primed.ok) return { failure: { status: 0, error: primed.error } }
       reportSuccess(this.env, this.ctx, channel.id, this.input.model)
@@ -354,11 +363,13 @@ class RelayRun {
       return { response: new Response(parsed.response.body, { status: parsed.response.status, headers: passHeaders(parsed.response.headers) }) }
     }
     const usage = await this.usage.ofJson(parsed, upstream, price)
+    // The usage above is the supplier's; the client (and the cache) get the masked answer.
+    const masked = this.outputWords ? maskAnswer(parsed.body, this.outputWords) > 0 : false
     const body = parsed.body as { model?: unknown; choices?: unknown } | undefined
     const responseModel = typeof body?.model === 'string' ? body.model : upstream
     this.ctx.waitUntil(this.settle(bill, usage, elapsed, '', responseModel, () => JSON.stringify(body?.choices ?? body)))
     this.ctx.waitUntil(storeCachedAnswer(this.env, this.settings, this.auth, this.input, { body: parsed.body, usage }))
-    return { response: parsed.raw !== undefined ? new Response(parsed.raw, { headers: JSON_HEADERS }) : Response.json(parsed.body) }
+    return { response: parsed.raw !== undefined && !masked ? new Response(parsed.raw, { headers: JSON_HEADERS }) : Response.json(parsed.body) }
   }
 
   /** Settle the exact cost (relay-money.ts), inside the trace's settle span when the request is traced. */

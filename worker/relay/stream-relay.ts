@@ -14,6 +14,8 @@ import { encodeDataList, SseDecoder } from '../../shared/contract/sse'
 import { OpenAIStream } from '../providers/openai/adapter'
 import { redactSecrets } from '../lib/redact'
 import { ChatPassThrough, concatBytes, type Forward } from './stream-pass'
+import type { WordAutomaton } from './policies/word-automaton'
+import { StreamOutputFilter } from './policies/output-filter'
 
 /** `text()` is what was generated, read only when the usage has to be counted from it. */
 export type StreamEnd =
@@ -39,6 +41,8 @@ export interface StreamOptions {
   startedAt: number
   /** Usage for the trailer when the upstream reported none (counting the text). */
   resolveUsage: (text: string) => Promise<Usage>
+  /** Mask these words in the answer (policies/output-filter.ts); the stream is then always decoded. */
+  outputFilter?: WordAutomaton
 }
 
 const SSE_HEADERS = {
@@ -58,17 +62,19 @@ interface StreamSource {
   usageChunk(usage: Usage): string | undefined
 }
 
-/** Decodes every event and lets the adapter's transformer rewrite it. */
-function transformed(transformer: StreamTransformer): StreamSource {
+/** Decodes every event and lets the adapter's transformer rewrite it (and the output filter after it). */
+function transformed(transformer: StreamTransformer, filter?: StreamOutputFilter): StreamSource {
   const decoder = new SseDecoder()
-  const out = (events: ReturnType<SseDecoder['push']>): Forward => {
+  const out = (events: ReturnType<SseDecoder['push']>, last = false): Forward => {
     const produced: string[] = []
     for (const ev of events) produced.push(...transformer.onEvent(ev))
-    return produced.length ? { bytes: encodeDataList(produced), payload: true } : { payload: false }
+    const sent = filter ? produced.map((p) => filter.chunk(p)) : produced
+    if (last && filter) sent.push(...filter.end())
+    return sent.length ? { bytes: encodeDataList(sent), payload: true } : { payload: false }
   }
   return {
     push: (chunk) => out(decoder.push(chunk)),
-    end: () => out(decoder.end()),
+    end: () => out(decoder.end(), true),
     usage: () => transformer.usage(),
     error: () => transformer.error?.(),
     text: () => transformer.text(),
@@ -90,7 +96,11 @@ function passedThrough(transformer: OpenAIStream, opts: StreamOptions): StreamSo
 
 export async function primeStream(opts: StreamOptions): Promise<PrimeResult> {
   const { transformer } = opts
-  const source = transformer instanceof OpenAIStream ? passedThrough(transformer, opts) : transformed(transformer)
+  const source = opts.outputFilter
+    ? transformed(transformer, new StreamOutputFilter(opts.outputFilter))
+    : transformer instanceof OpenAIStream
+      ? passedThrough(transformer, opts)
+      : transformed(transformer)
   const reader = opts.upstream.body!.getReader()
   let first: Uint8Array | undefined
   let primed = false

@@ -32,7 +32,7 @@ export interface ContentSafetyCounts {
 let cached: { list: string; automaton: WordAutomaton } | undefined
 
 /** The automaton of a `SensitiveWords` value, built on first use and kept until the value changes. */
-function automatonFor(list: string): WordAutomaton {
+export function automatonFor(list: string): WordAutomaton {
   if (cached?.list !== list) cached = { list, automaton: new WordAutomaton(parseWordList(list)) }
   return cached.automaton
 }

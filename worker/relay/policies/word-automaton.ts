@@ -54,6 +54,8 @@ export class WordAutomaton {
   private readonly slotMask: number
   private readonly slotShift: number
   readonly size: number
+  /** Length of the longest word (0 when there are none). */
+  readonly longestWord: number
 
   constructor(words: readonly string[]) {
     let symbolCount = 0
@@ -65,7 +67,12 @@ export class WordAutomaton {
       folded.push(units)
     }
     let nodes = 1
-    for (const w of folded) nodes += w.length
+    let longestWord = 0
+    for (const w of folded) {
+      nodes += w.length
+      longestWord = Math.max(longestWord, w.length)
+    }
+    this.longestWord = longestWord
     for (const w of folded) for (const c of w) if (this.symbols[c] === 0) this.symbols[c] = ++symbolCount
     this.size = folded.length
 
@@ -190,6 +197,20 @@ export class WordAutomaton {
     let found = false
     this.scan(text, () => (found = true))
     return found
+  }
+
+  /**
+   * The earliest start of an occurrence that begins before `cut` and ends at or after it, or `cut`
+   * when none straddles it (where a stream may split `text` without cutting a word in two).
+   */
+  startCrossing(text: string, cut: number): number {
+    let earliest = cut
+    this.scan(text, (end, length) => {
+      const start = end - length + 1
+      if (start < cut && end >= cut && start < earliest) earliest = start
+      return false
+    })
+    return earliest
   }
 
   /**

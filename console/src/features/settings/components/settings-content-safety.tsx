@@ -1,6 +1,6 @@
 /**
- * Operation → Content safety: sensitive words in prompts (new-api's CheckSensitiveEnabled,
- * CheckSensitiveOnPromptEnabled and SensitiveWords, one per line) with what happens to a prompt
+ * Operation → Content safety: sensitive words in prompts and answers (new-api's CheckSensitiveEnabled,
+ * CheckSensitiveOnPromptEnabled, CheckSensitiveOnCompletionEnabled and SensitiveWords, one per line) with what happens to a prompt
  * that holds one (SensitiveWordsAction: refuse with 400, or mask with ***), and personal-data
  * masking (PiiMaskingEnabled, overridden per group by the PiiMaskingGroups JSON map). The relay
  * side is worker/relay/policies/content-safety.ts.
@@ -34,6 +34,7 @@ const groupSwitchesText = z.string().superRefine((raw, ctx) => {
 const schema = z.object({
   CheckSensitiveEnabled: z.boolean(),
   CheckSensitiveOnPromptEnabled: z.boolean(),
+  CheckSensitiveOnCompletionEnabled: z.boolean(),
   SensitiveWordsAction: z.enum(['refuse', 'mask']),
   SensitiveWords: z.string(),
   PiiMaskingEnabled: z.boolean(),
@@ -47,6 +48,7 @@ const cleanWords = (text: string) => [...new Set(text.split('\n').map((l) => l.t
 const toForm = (o: OptionMap): Values => ({
   CheckSensitiveEnabled: optionValue(o, 'CheckSensitiveEnabled') === 'true',
   CheckSensitiveOnPromptEnabled: optionValue(o, 'CheckSensitiveOnPromptEnabled') === 'true',
+  CheckSensitiveOnCompletionEnabled: optionValue(o, 'CheckSensitiveOnCompletionEnabled') === 'true',
   SensitiveWordsAction: optionValue(o, 'SensitiveWordsAction') === 'mask' ? 'mask' : 'refuse',
   SensitiveWords: optionValue(o, 'SensitiveWords'),
   PiiMaskingEnabled: optionValue(o, 'PiiMaskingEnabled') === 'true',
@@ -56,6 +58,7 @@ const toForm = (o: OptionMap): Values => ({
 const toOptions = (v: Values) => ({
   CheckSensitiveEnabled: String(v.CheckSensitiveEnabled),
   CheckSensitiveOnPromptEnabled: String(v.CheckSensitiveOnPromptEnabled),
+  CheckSensitiveOnCompletionEnabled: String(v.CheckSensitiveOnCompletionEnabled),
   SensitiveWordsAction: v.SensitiveWordsAction,
   SensitiveWords: cleanWords(v.SensitiveWords),
   PiiMaskingEnabled: String(v.PiiMaskingEnabled),
@@ -83,6 +86,12 @@ export function ContentSafetySection({ options }: { options: OptionMap }) {
               name="CheckSensitiveOnPromptEnabled"
               label={t('fields.CheckSensitiveOnPromptEnabled.label')}
               description={t('fields.CheckSensitiveOnPromptEnabled.help')}
+            />
+            <SwitchField
+              control={form.control}
+              name="CheckSensitiveOnCompletionEnabled"
+              label={t('fields.CheckSensitiveOnCompletionEnabled.label')}
+              description={t('fields.CheckSensitiveOnCompletionEnabled.help')}
             />
             <FormField
               control={form.control}
