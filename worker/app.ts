@@ -18,6 +18,7 @@ import { setTestClockOffset } from './lib/clock'
 import { validationError } from './lib/validate'
 import { z } from 'zod'
 import { csrf } from './middleware/csrf'
+import { consoleApiCors, consoleRelayCors } from './middleware/console-cors'
 import { sessionAuth } from './middleware/session-auth'
 import { rootRoute } from './middleware/access'
 import { config } from './lib/env'
@@ -85,6 +86,8 @@ export function createApp() {
     setTestClockOffset(c.env, offset)
     return c.json({ success: true, message: '', data: { offset_ms: offset, now: Date.now() + offset } })
   })
+  app.use('/api/*', consoleApiCors)
+  app.use('/v1/*', consoleRelayCors)
   app.route('/api', adminApp)
   app.route('/metrics', metricsScrapeApp)
   app.route('/v1', relayApp)

@@ -50,7 +50,25 @@ const envSchema = z.object({
   DO_LATENCY_TEST: flag,
   DO_LATENCY_MS: wholeNumber(0, 0),
   BASE_PATH: optionalText.refine((v) => v === undefined || isBasePath(v), 'must be a path such as /gw (letters, digits, . _ ~ -)').transform((v) => normalizeBasePath(v)),
+  CONSOLE_ORIGINS: optionalText
+    .transform((v) =>
+      (v ?? '')
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean)
+    )
+    .refine((list) => list.every(isOrigin), 'must be comma-separated origins such as https://console.example.com (scheme and host, no path)'),
 })
+
+/** An origin as a browser sends it: http(s), a host, an optional port, nothing else. */
+function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value)
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value
+  } catch {
+    return false
+  }
+}
 
 /** The checked variables, in code's spelling. */
 export interface EnvConfig {
@@ -71,6 +89,8 @@ export interface EnvConfig {
   doLatencyMs: number
   /** The sub-path the site is served under ("" at the root; "/gw" otherwise): lib/base-path.ts. */
   basePath: string
+  /** Origins of consoles served elsewhere that may call /api with credentials (middleware/console-cors.ts). */
+  consoleOrigins: string[]
 }
 
 const cache = new WeakMap<object, EnvConfig | ApiError>()
@@ -97,6 +117,7 @@ function parse(env: object): EnvConfig | ApiError {
     selfHostedDrainToken: v.SELF_HOSTED_DRAIN_TOKEN,
     doLatencyMs: v.DO_LATENCY_TEST ? v.DO_LATENCY_MS : 0,
     basePath: v.BASE_PATH,
+    consoleOrigins: v.CONSOLE_ORIGINS,
   }
 }
 
@@ -115,4 +136,9 @@ export function config(env: object): EnvConfig {
 export function shareConfig(env: object, copy: object): void {
   const entry = cache.get(env)
   if (entry !== undefined) cache.set(copy, entry)
+}
+
+/** Whether a request's Origin is one of CONSOLE_ORIGINS (a console served elsewhere: middleware/console-cors.ts). */
+export function isConsoleOrigin(env: object, origin: string | undefined): origin is string {
+  return origin !== undefined && config(env).consoleOrigins.includes(origin)
 }

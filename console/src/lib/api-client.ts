@@ -1,6 +1,7 @@
 /**
- * The console's HTTP client: same-origin fetch with the session cookie, the `XSRF-TOKEN` cookie
- * echoed in `X-XSRF-TOKEN`, JSON in and out, and the `{success, message, data}` envelope unwrapped.
+ * The console's HTTP client: fetch with the session cookie (same origin, or the gateway named at
+ * build time: api-origin.ts), the CSRF token echoed in `X-XSRF-TOKEN` (read from the `XSRF-TOKEN`
+ * cookie, or from the gateway's header when the cookie lives on another host), JSON in and out, and the `{success, message, data}` envelope unwrapped.
  * Every failure becomes an `ApiError` carrying the HTTP status, the machine `code` (branch on it,
  * never on the message text), the server message, the `request_id` and, for 400s, the per-field
  * messages (`data.fields`). A `step_up_required` refusal opens the password dialog (lib/step-up.ts)
@@ -9,7 +10,7 @@
 import { isManagementErrorCode, managementCodeOfStatus, type ManagementErrorCode } from '@contract/errors'
 import type { StepUpRequiredData } from '@contract/sessions'
 import { STEP_UP_PATH, askStepUp } from './step-up'
-import { withBase } from './base-path'
+import { API_ORIGIN, apiCredentials, apiUrl } from './api-origin'
 
 export interface Envelope<T> {
   success: boolean
@@ -56,7 +57,7 @@ function buildUrl(path: string, query?: Query): string {
     if (v !== undefined && v !== null && v !== '') params.set(k, String(v))
   }
   const qs = params.toString()
-  return qs ? `${withBase(path)}?${qs}` : withBase(path)
+  return qs ? `${apiUrl(path)}?${qs}` : apiUrl(path)
 }
 
 export function readCookie(name: string): string | undefined {
@@ -68,11 +69,30 @@ export function readCookie(name: string): string | undefined {
   return undefined
 }
 
+/** The CSRF token the gateway last sent in its header (a console on another origin cannot read the cookie). */
+let headerToken: string | undefined
+
+/** Remembers the token of a gateway answer (sent only to a console origin the gateway lists). */
+export function noteXsrfToken(res: Response) {
+  const token = res.headers.get('X-XSRF-TOKEN')
+  if (token) headerToken = token
+}
+
+/** The CSRF token to echo: the cookie's (over https named __Host-XSRF-TOKEN, which no subdomain can plant), else the header's. */
+export function xsrfToken(): string | undefined {
+  return readCookie('__Host-XSRF-TOKEN') ?? readCookie('XSRF-TOKEN') ?? headerToken
+}
+
 /** Performs the call and returns the whole success envelope (for callers that want `message`). */
 export async function request<T>(path: string, options: RequestOptions = {}): Promise<Envelope<T>> {
   const headers: Record<string, string> = { Accept: 'application/json', ...options.headers }
-  // Over https the server names it __Host-XSRF-TOKEN (no subdomain can plant it).
-  const xsrf = readCookie('__Host-XSRF-TOKEN') ?? readCookie('XSRF-TOKEN')
+  // A console on another origin has no token until the gateway answered once: ask for one first.
+  if (API_ORIGIN && !xsrfToken() && (options.method ?? 'GET') !== 'GET') {
+    await fetch(apiUrl('/api/status'), { credentials: apiCredentials, headers: { Accept: 'application/json' } })
+      .then(noteXsrfToken)
+      .catch(() => undefined)
+  }
+  const xsrf = xsrfToken()
   if (xsrf) headers['X-XSRF-TOKEN'] = xsrf
   let body: string | undefined
   if (options.body !== undefined) {
@@ -83,7 +103,7 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
   try {
     res = await fetch(buildUrl(path, options.query), {
       method: options.method ?? 'GET',
-      credentials: 'same-origin',
+      credentials: apiCredentials,
       headers,
       body,
       signal: options.signal,
@@ -92,6 +112,7 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
     if (err instanceof DOMException && err.name === 'AbortError') throw err
     throw new ApiError(0, err instanceof Error ? err.message : String(err))
   }
+  noteXsrfToken(res)
   let payload: Partial<Envelope<T>> | undefined
   try {
     payload = (await res.json()) as Partial<Envelope<T>>

@@ -5,7 +5,7 @@
  * links (the log CSV download), which cannot be retried: it asks first when the session needs it.
  */
 import type { StepUpRequiredData } from '@contract/sessions'
-import { withBase } from './base-path'
+import { apiCredentials, apiUrl } from './api-origin'
 
 export const STEP_UP_PATH = '/api/user/step_up'
 
@@ -29,7 +29,7 @@ export function askStepUp(data: StepUpRequiredData): Promise<boolean> {
 
 /** True when the session may run a step-up action now (asking first when it may not). */
 export async function ensureStepUp(): Promise<boolean> {
-  const res = await fetch(withBase(STEP_UP_PATH), { credentials: 'same-origin', headers: { Accept: 'application/json' } })
+  const res = await fetch(apiUrl(STEP_UP_PATH), { credentials: apiCredentials, headers: { Accept: 'application/json' } })
   const body = (await res.json().catch(() => null)) as { data?: { fresh?: boolean; required?: StepUpRequiredData } } | null
   if (body?.data?.fresh) return true
   return body?.data?.required ? askStepUp(body.data.required) : false

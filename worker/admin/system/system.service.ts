@@ -104,6 +104,7 @@ function environment(env: Env) {
       variables: {
         APP_VERSION: c.appVersion,
         BASE_PATH: c.basePath || '/',
+        CONSOLE_ORIGINS: c.consoleOrigins.join(', '),
         CLIENT_IP_HEADER: c.clientIpHeader ?? '',
         CRITICAL_RATE_LIMIT: String(c.criticalRateLimit),
         ALLOW_PRIVATE_UPSTREAMS: String(c.allowPrivateUpstreams),

@@ -4,8 +4,8 @@
  * still comes in the `{success:false,message}` envelope and becomes an ApiError.
  */
 import { queryOptions } from '@tanstack/react-query'
-import { ApiError, readCookie } from '@/lib/api-client'
-import { withBase } from '@/lib/base-path'
+import { ApiError, xsrfToken } from '@/lib/api-client'
+import { apiCredentials, apiUrl } from '@/lib/api-origin'
 
 /** A JSON Schema (2020-12) node as z.toJSONSchema writes it; only the keys the page shows. */
 export interface JsonSchema {
@@ -87,11 +87,11 @@ export function endpointsByTag(doc: OpenApiDocument): { tag: string; endpoints: 
 
 async function fetchDocument(signal?: AbortSignal): Promise<OpenApiDocument> {
   const headers: Record<string, string> = { Accept: 'application/json' }
-  const xsrf = readCookie('__Host-XSRF-TOKEN') ?? readCookie('XSRF-TOKEN')
+  const xsrf = xsrfToken()
   if (xsrf) headers['X-XSRF-TOKEN'] = xsrf
   let res: Response
   try {
-    res = await fetch(withBase(OPENAPI_URL), { credentials: 'same-origin', headers, signal })
+    res = await fetch(apiUrl(OPENAPI_URL), { credentials: apiCredentials, headers, signal })
   } catch (err) {
     if (err instanceof DOMException && err.name === 'AbortError') throw err
     throw new ApiError(0, err instanceof Error ? err.message : String(err))

@@ -15,7 +15,7 @@ import { Input } from '@/components/ui/input'
 import { Skeleton } from '@/components/ui/skeleton'
 import { OPENAPI_URL, endpointsByTag, openApiQueryOptions } from './api'
 import { EndpointItem } from './components/endpoint-item'
-import { withBase } from '@/lib/base-path'
+import { apiUrl } from '@/lib/api-origin'
 
 export function ApiDocs() {
   const { t } = useTranslation('api-docs')
@@ -38,7 +38,7 @@ export function ApiDocs() {
         description={t('description')}
         actions={
           <Button variant="outline" asChild>
-            <a href={withBase(OPENAPI_URL)} target="_blank" rel="noopener">
+            <a href={apiUrl(OPENAPI_URL)} target="_blank" rel="noopener">
               <FileJson />
               {t('openJson')}
             </a>

@@ -4,7 +4,7 @@
  */
 import { keepPreviousData, queryOptions } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
-import { withBase } from '@/lib/base-path'
+import { apiUrl } from '@/lib/api-origin'
 import type { Page } from '@contract/paging'
 import type { AuditRow } from '@contract/audit'
 
@@ -38,5 +38,5 @@ export const auditQueryOptions = (search: AuditSearch) =>
 /** The CSV download of the filtered rows (same-origin GET with the session cookie). */
 export function auditExportUrl(search: AuditSearch): string {
   const qs = new URLSearchParams(Object.entries(auditFilters(search)).map(([k, v]) => [k, String(v)])).toString()
-  return withBase(`/api/audit/export${qs ? `?${qs}` : ''}`)
+  return apiUrl(`/api/audit/export${qs ? `?${qs}` : ''}`)
 }

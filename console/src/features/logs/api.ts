@@ -9,7 +9,7 @@ import { api, request } from '@/lib/api-client'
 import { quotaPerUnit, renderQuota } from '@/lib/format'
 import { notify } from '@/lib/notify'
 import type { LogPage } from '@contract/logs'
-import { withBase } from '@/lib/base-path'
+import { apiUrl } from '@/lib/api-origin'
 
 export type { LogRow } from '@contract/logs'
 
@@ -74,7 +74,7 @@ export function exportUrl(search: LogSearch, all: boolean): string {
   const params = new URLSearchParams()
   for (const [k, v] of Object.entries(logFilters(search, all))) if (v !== undefined && v !== '') params.set(k, String(v))
   const qs = params.toString()
-  return withBase(`${base(all)}/export${qs ? `?${qs}` : ''}`)
+  return apiUrl(`${base(all)}/export${qs ? `?${qs}` : ''}`)
 }
 
 /** Root: delete every log created before `before` (Unix seconds); answers how many rows went. */

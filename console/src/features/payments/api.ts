@@ -22,7 +22,7 @@ import {
   type PlacedOrder,
   type UserGateway,
 } from '@contract/payments'
-import { withBase } from '@/lib/base-path'
+import { apiCredentials, apiUrl } from '@/lib/api-origin'
 
 export type { ConfigField, Gateway, GatewayDetail, GatewayTypeInfo, Order, OrderStatus, PlacedOrder, UserGateway }
 export { GATEWAY_TYPES, ORDER_STATUSES }
@@ -73,11 +73,11 @@ export const ordersQueryOptions = (search: OrderSearch) =>
 
 /** The CSV download of the filtered orders (admin) or of the user's own (same-origin GET with the session cookie). */
 export function ordersExportUrl(search?: OrderSearch): string {
-  if (!search) return withBase('/api/user/order/export')
+  if (!search) return apiUrl('/api/user/order/export')
   const params = new URLSearchParams()
   for (const [k, v] of Object.entries(search)) if (k !== 'p' && k !== 'page_size' && v !== undefined && v !== '') params.set(k, String(v))
   const qs = params.toString()
-  return withBase(`/api/payment/order/export${qs ? `?${qs}` : ''}`)
+  return apiUrl(`/api/payment/order/export${qs ? `?${qs}` : ''}`)
 }
 
 export const userGatewaysQueryOptions = queryOptions({
@@ -94,8 +94,8 @@ export const myOrdersQueryOptions = (p: number) =>
 
 /** Whether the order is paid (the endpoint answers success: true only then). */
 export async function orderPaid(tradeNo: string, signal?: AbortSignal): Promise<{ paid: boolean; status: OrderStatus | undefined }> {
-  const res = await fetch(withBase(`/api/user/order/status?trade_no=${encodeURIComponent(tradeNo)}`), {
-    credentials: 'same-origin',
+  const res = await fetch(apiUrl(`/api/user/order/status?trade_no=${encodeURIComponent(tradeNo)}`), {
+    credentials: apiCredentials,
     signal,
     headers: { Accept: 'application/json' },
   })

@@ -6,7 +6,7 @@
  * RelayError (deliberately not ApiError: a 401 from a bad key must not end the console session).
  */
 import { SseDecoder } from '@contract/sse'
-import { withBase } from '@/lib/base-path'
+import { apiUrl } from '@/lib/api-origin'
 
 export class RelayError extends Error {
   readonly status: number
@@ -46,7 +46,7 @@ async function failure(res: Response): Promise<RelayError> {
 const authHeaders = (key: string) => ({ Authorization: `Bearer ${key}` })
 
 export async function listModels(key: string, signal?: AbortSignal): Promise<string[]> {
-  const res = await fetch(withBase('/v1/models'), { headers: authHeaders(key), credentials: 'omit', signal })
+  const res = await fetch(apiUrl('/v1/models'), { headers: authHeaders(key), credentials: 'omit', signal })
   if (!res.ok) throw await failure(res)
   const body = (await res.json()) as { data?: { id: string }[] }
   return (body.data ?? []).map((m) => m.id).sort((a, b) => a.localeCompare(b))
@@ -92,7 +92,7 @@ interface Chunk extends ErrorEnvelope {
  * AbortError when `signal` aborts (the pieces received so far stay with the caller).
  */
 export async function streamChat(key: string, request: ChatRequest, onDelta: (text: string) => void, signal: AbortSignal): Promise<StreamResult> {
-  const res = await fetch(withBase('/v1/chat/completions'), {
+  const res = await fetch(apiUrl('/v1/chat/completions'), {
     method: 'POST',
     headers: { ...authHeaders(key), 'Content-Type': 'application/json', Accept: 'text/event-stream' },
     body: JSON.stringify({ ...request, stream: true, stream_options: { include_usage: true } }),
