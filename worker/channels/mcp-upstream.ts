@@ -1,12 +1,21 @@
 /**
  * The gateway as an MCP client of one tool server: connect over Streamable HTTP with the server's
- * own stored headers (never a client's), list its tools, call one tool, all within the server's
+ * own stored headers (never a client's), list its tools, call one tool, list and get its prompts,
+ * list and read its resources (empty when the server does not offer them), all within the server's
  * timeout; a `notifications/tools/list_changed` the server sends while answering a call is reported
  * with the result. Uses the official SDK's client (`@modelcontextprotocol/sdk`), which speaks through fetch.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { type CallToolResult, type Tool, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
+import {
+  type CallToolResult,
+  type GetPromptResult,
+  type Prompt,
+  type ReadResourceResult,
+  type Resource,
+  type Tool,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js'
 
 /** What the client needs of a stored server. */
 export interface McpUpstream {
@@ -78,4 +87,44 @@ export function callUpstreamTool(server: McpUpstream, tool: string, args: Record
     const result = (await client.callTool({ name: tool, arguments: args }, undefined, opts)) as CallToolResult
     return { result, toolsChanged }
   })
+}
+
+/** Every prompt `server` offers; none when it has no prompts capability. */
+export function listUpstreamPrompts(server: McpUpstream): Promise<Prompt[]> {
+  return withClient(server, async (client, opts) => {
+    if (!client.getServerCapabilities()?.prompts) return []
+    const prompts: Prompt[] = []
+    let cursor: string | undefined
+    for (let page = 0; page < MAX_TOOL_PAGES; page++) {
+      const res = await client.listPrompts(cursor ? { cursor } : {}, opts)
+      prompts.push(...res.prompts)
+      cursor = res.nextCursor
+      if (!cursor) break
+    }
+    return prompts
+  })
+}
+
+export function getUpstreamPrompt(server: McpUpstream, name: string, args: Record<string, string> | undefined): Promise<GetPromptResult> {
+  return withClient(server, (client, opts) => client.getPrompt({ name, arguments: args }, opts))
+}
+
+/** Every resource `server` offers; none when it has no resources capability. */
+export function listUpstreamResources(server: McpUpstream): Promise<Resource[]> {
+  return withClient(server, async (client, opts) => {
+    if (!client.getServerCapabilities()?.resources) return []
+    const resources: Resource[] = []
+    let cursor: string | undefined
+    for (let page = 0; page < MAX_TOOL_PAGES; page++) {
+      const res = await client.listResources(cursor ? { cursor } : {}, opts)
+      resources.push(...res.resources)
+      cursor = res.nextCursor
+      if (!cursor) break
+    }
+    return resources
+  })
+}
+
+export function readUpstreamResource(server: McpUpstream, uri: string): Promise<ReadResourceResult> {
+  return withClient(server, (client, opts) => client.readResource({ uri }, opts))
 }

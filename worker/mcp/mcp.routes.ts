@@ -4,14 +4,26 @@
  * `<server>__<tool>` and narrowed by the key's `mcp_tools` allowlist; `tools/call` is priced, held,
  * proxied to the tool's server with that server's stored headers, and settled with one log row
  * (mcp-charge.ts). A server's `notifications/tools/list_changed` during a call relists it and is passed
- * on to the client on the call's stream. Sessions are signed ids (mcp-session.ts); GET (a server-to-client stream) is not
+ * on to the client on the call's stream. Prompts and resources of the same servers are listed and
+ * read through it too (mcp-catalog.ts). Sessions are signed ids (mcp-session.ts); GET (a server-to-client stream) is not
  * offered (405, as the spec allows), DELETE ends a session.
  */
 import { Hono, type Context } from 'hono'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker'
-import { CallToolRequestSchema, type CallToolResult, ErrorCode, isInitializeRequest, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  GetPromptRequestSchema,
+  isInitializeRequest,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js'
 import { authenticateRelay, type RelayAuth } from '../access/token-auth'
 import { mcpToolMatcher } from '../access/mcp-allowlist'
 import { type GatewayTool, groupTools, type McpServerEntry, refreshTools } from '../channels/mcp-servers'
@@ -20,6 +32,7 @@ import { ApiError } from '../lib/errors'
 import type { HonoEnv } from '../env'
 import { McpCharge } from './mcp-charge'
 import { endSession, newSessionId, sessionValid } from './mcp-session'
+import { getPrompt, listPrompts, listResources, readResource } from './mcp-catalog'
 
 const SERVER_INFO = { name: 'edge-ai-gateway', version: '1.0.0' }
 
@@ -74,13 +87,17 @@ async function callTool(
 
 /** An SDK server answering for `auth`, on a transport that issues `sessionId` (initialize) or checks none (already checked here). */
 async function mcpServerFor(c: Context<HonoEnv>, auth: RelayAuth, sessionId?: string) {
-  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: true } }, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() })
+  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: true }, prompts: {}, resources: {} }, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() })
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: (await visibleTools(c, auth)).map((t) => ({ ...t.tool, name: t.name })),
   }))
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) =>
     callTool(c, auth, { name: req.params.name, args: req.params.arguments, id: extra.requestId }, () => extra.sendNotification({ method: 'notifications/tools/list_changed' }))
   )
+  server.setRequestHandler(ListPromptsRequestSchema, () => listPrompts(c.env, auth))
+  server.setRequestHandler(GetPromptRequestSchema, (req) => getPrompt(c.env, auth, req.params.name, req.params.arguments))
+  server.setRequestHandler(ListResourcesRequestSchema, () => listResources(c.env, auth))
+  server.setRequestHandler(ReadResourceRequestSchema, (req) => readResource(c.env, auth, req.params.uri))
   const transport = new WebStandardStreamableHTTPServerTransport(sessionId ? { sessionIdGenerator: () => sessionId } : {})
   await server.connect(transport)
   return transport

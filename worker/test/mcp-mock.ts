@@ -2,14 +2,25 @@
  * Upstream MCP tool servers for worker tests: every outbound fetch to a registered origin is
  * answered by the official SDK's own server (Streamable HTTP, stateless), so the gateway's client
  * speaks real MCP JSON-RPC. A tool may answer, fail as a tool (`isError`), or hang until the
- * caller gives up, or announce that the server's tool list changed; a server may also answer every
+ * caller gives up, or announce that the server's tool list changed; a server may offer prompts and
+ * text resources; a server may also answer every
  * request with HTTP 500. Every request's
  * Authorization header and JSON-RPC method are recorded.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker'
-import { CallToolRequestSchema, type CallToolResult, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
@@ -29,6 +40,10 @@ export interface MockTool {
 
 export interface MockMcpServer {
   tools: MockTool[]
+  /** Prompts (each answers one user message with its text and the `topic` argument). */
+  prompts?: { name: string; description?: string; text: string }[]
+  /** Text resources. */
+  resources?: { uri: string; name: string; text: string }[]
   /** Answer every request with HTTP 500. */
   broken?: boolean
 }
@@ -56,7 +71,28 @@ export const CALC: MockServerSpec = {
 export type MockServerSpec = MockMcpServer
 
 function answer(spec: MockMcpServer, req: Request): Promise<Response> {
-  const server = new Server({ name: 'mock', version: '1.0.0' }, { capabilities: { tools: {} }, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() })
+  const capabilities = { tools: {}, ...(spec.prompts ? { prompts: {} } : {}), ...(spec.resources ? { resources: {} } : {}) }
+  const server = new Server({ name: 'mock', version: '1.0.0' }, { capabilities, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() })
+  const prompts = spec.prompts
+  if (prompts) {
+    server.setRequestHandler(ListPromptsRequestSchema, async () => ({
+      prompts: prompts.map((p) => ({ name: p.name, description: p.description, arguments: [{ name: 'topic', required: false }] })),
+    }))
+    server.setRequestHandler(GetPromptRequestSchema, async (r) => {
+      const p = prompts.find((x) => x.name === r.params.name)
+      if (!p) throw new McpError(ErrorCode.InvalidParams, `no prompt ${r.params.name}`)
+      return { messages: [{ role: 'user' as const, content: { type: 'text' as const, text: `${p.text} ${r.params.arguments?.topic ?? ''}`.trim() } }] }
+    })
+  }
+  const resources = spec.resources
+  if (resources) {
+    server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: resources.map((r) => ({ uri: r.uri, name: r.name, mimeType: 'text/plain' })) }))
+    server.setRequestHandler(ReadResourceRequestSchema, async (r) => {
+      const res = resources.find((x) => x.uri === r.params.uri)
+      if (!res) throw new McpError(ErrorCode.InvalidParams, `no resource ${r.params.uri}`)
+      return { contents: [{ uri: res.uri, mimeType: 'text/plain', text: res.text }] }
+    })
+  }
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: spec.tools.map((t) => ({
       name: t.name,
