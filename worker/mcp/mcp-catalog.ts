@@ -93,7 +93,8 @@ export async function readResource(env: Env, auth: RelayAuth, uri: string): Prom
     // The allowlist names resources by name: the read must be of a listed, allowed one.
     const listed = await listUpstreamResources(server).catch(() => [] as Resource[])
     const entry = listed.find((r) => r.uri === parsed.uri)
-    if (!entry || !allowed(gatewayToolName(server.name, entry.name))) throw new McpError(ErrorCode.InvalidParams, `Unknown resource, or a resource this API key may not use: ${uri}`)
+    if (!entry || !allowed(gatewayToolName(server.name, entry.name)))
+      throw new McpError(ErrorCode.InvalidParams, `Unknown resource, or a resource this API key may not use: ${uri}`)
   }
   let result: ReadResourceResult
   try {
