@@ -139,7 +139,15 @@ if (process.env.SAFETY_BENCH_SPLIT) {
 const answerText = (dirty.messages as { content: string }[]).map((m) => m.content).join('')
 const answerChunks: string[] = []
 for (let at = 0; at < answerText.length; at += 20) {
-  answerChunks.push(JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'bench-model', choices: [{ index: 0, delta: { content: answerText.slice(at, at + 20) }, finish_reason: null }] }))
+  answerChunks.push(
+    JSON.stringify({
+      id: 'c',
+      object: 'chat.completion.chunk',
+      created: 1,
+      model: 'bench-model',
+      choices: [{ index: 0, delta: { content: answerText.slice(at, at + 20) }, finish_reason: null }],
+    })
+  )
 }
 
 /** Median CPU ms per streamed answer of `perAnswer` (rounds of N / 10 answers). */
