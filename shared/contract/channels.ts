@@ -114,3 +114,54 @@ export interface ChannelTagResult {
   tag: string
   channel_ids: number[]
 }
+
+/** Body of POST /api/channel/ (create; answers the created rows) and PUT /api/channel/ (with `id`). */
+export interface ChannelBody {
+  type: number
+  name: string
+  /** One key per line in batch mode; on update, '' keeps the stored key. */
+  key: string
+  base_url: string
+  other: string
+  models: string[]
+  group: string[]
+  tag: string
+  model_mapping: string
+  model_headers: string
+  custom_parameter: string
+  priority: number
+  weight: number
+  test_model: string
+  proxy: string
+  only_chat: boolean
+  auto_ban: boolean
+  key_mode: ChannelKeyMode
+  auto_disable_threshold: number
+  auto_disable_window: number
+  /** Plugin parameters as JSON text ('' = none). */
+  plugin: string
+}
+
+/** Body of PATCH /api/channel/: one inline edit from the list (priority, weight, enable/disable). */
+export type ChannelPatch = { id: number } & ({ priority: number } | { weight: number } | { status: 1 | 2 })
+
+/** Body of PUT /api/channel/batch/del_model and /azure_api: the channels and the value applied to each. */
+export interface ChannelBatchValue {
+  ids: number[]
+  value: string
+}
+
+/** Body of POST /api/channel/provider_models_list: an unsaved form's supplier settings (`id` names a saved channel whose key is used when `key` is ''). */
+export interface ProviderModelsBody {
+  type: number
+  key: string
+  id?: number
+  base_url: string
+  other: string
+}
+
+/** Body of PUT /api/channel_tag/:tag/priority: set the priority or weight of every channel of the tag. */
+export interface TagPriorityBody {
+  type: 'priority' | 'weight'
+  value: number
+}

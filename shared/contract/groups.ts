@@ -20,3 +20,6 @@ export interface GroupInfo {
   ratio: number
   public: boolean
 }
+
+/** Body of POST /api/user_group/ (PUT adds `id`). */
+export type UserGroupBody = Omit<UserGroup, 'id'>

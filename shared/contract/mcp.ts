@@ -34,3 +34,15 @@ export interface McpGroupTool {
   name: string
   description: string
 }
+
+/** Body of POST /api/mcp/server/ and PUT /api/mcp/server/:id. */
+export interface McpServerBody {
+  name: string
+  url: string
+  /** Left out: the stored headers stay. */
+  headers?: Record<string, string>
+  groups: string[]
+  enabled: boolean
+  timeout_ms: number
+  free: boolean
+}

@@ -109,3 +109,15 @@ export interface PlacedOrder {
   type: 'redirect' | 'qr'
   data: { url: string; method?: 'GET' | 'POST'; params?: Record<string, string> }
 }
+
+/** Body of POST /api/payment/ (create); PUT /api/payment/ takes `id` and any subset of it. */
+export type GatewayBody = Omit<Gateway, 'id' | 'uuid' | 'notify_url' | 'created_at' | 'updated_at'> & { config: Record<string, string> }
+
+/** Body of PUT /api/payment/: the gateway and the fields that change. */
+export type GatewayPatch = Partial<GatewayBody> & { id: number }
+
+/** Body of POST /api/user/order: the chosen gateway (its uuid) and the whole amount to top up. */
+export interface OrderBody {
+  uuid: string
+  amount: number
+}

@@ -47,3 +47,25 @@ export interface AvailableModels {
   group_ratio: number
   models: AvailableModel[]
 }
+
+/** Body of POST /api/prices/single and PUT /api/prices/single/:model. */
+export type PriceBody = Omit<Price, 'id'>
+
+/** Body of POST /api/prices/multiple: one price for several models; `original_models` no longer in `models` lose theirs. */
+export interface MergedPriceBody extends Omit<PriceBody, 'model'> {
+  original_models: string[]
+  models: string[]
+}
+
+/** One entry of a remote price list (GET /api/prices/remote answers them; POST /api/prices/sync takes them). */
+export interface RemotePrice {
+  model: string
+  type: PriceType
+  channel_type: number
+  input: number
+  output: number
+  extra_ratios?: ExtraRatios | null
+}
+
+/** POST /api/prices/sync?updateMode=: add only new models; update only existing unlocked ones; or add, update and remove unlocked ones missing from the list. */
+export type PriceSyncMode = 'add' | 'update' | 'overwrite'

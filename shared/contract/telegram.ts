@@ -26,3 +26,16 @@ export interface TelegramStatus {
   polling?: { running: boolean; offset: number; last_poll_time: number; last_error: string }
   error: string
 }
+
+/** Body of POST /api/option/telegram/ (PUT adds `id`). */
+export type MenuBody = Omit<TelegramMenu, 'id'>
+
+/** Answer of POST /api/user/telegram/code: a one-time code for `/bind <code>`. */
+export interface TelegramBindCode {
+  code: string
+  /** Seconds the code stays valid. */
+  expires_in: number
+  bot_username: string
+  /** `https://t.me/<bot>?start=<code>`: opens the bot and binds on Start. */
+  link: string
+}

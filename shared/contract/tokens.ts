@@ -48,3 +48,16 @@ export interface Token extends UserLimits {
   /** The budget's use in the current period (lists; null: no budget, or not used since it was set). */
   budget_use?: BudgetUse | null
 }
+
+/** Body of POST /api/token/ and PUT /api/token/ (with `id`): the key's settings and its own limits. */
+export interface TokenBody extends UserLimits {
+  name: string
+  remain_quota: number
+  unlimited_quota: boolean
+  /** -1: never expires; else a Unix time. */
+  expired_time: number
+  group: string
+  chat_cache: boolean
+  setting: Required<Pick<TokenSetting, 'limits'>>
+  mcp_tools: string[]
+}

@@ -51,3 +51,51 @@ export interface SignInMethod {
   /** False for Telegram: it links the bot's chat, not a way into the console. */
   sign_in: boolean
 }
+
+/** Body of POST /api/user/ (answers the created AdminUser). */
+export interface CreateUserBody {
+  username: string
+  password: string
+  display_name: string
+  email: string
+  group: string
+  /** Initial balance in quota units. */
+  quota: number
+}
+
+/** Body of PUT /api/user/: the profile fields, optionally a new password, balance and token limits (absent: unchanged). */
+export interface UpdateUserBody extends Omit<CreateUserBody, 'quota' | 'password'>, Partial<UserLimits> {
+  id: number
+  /** '' or absent: the password stays. */
+  password?: string
+  /** Absent: the balance stays as it is. */
+  quota?: number
+}
+
+/** What POST /api/user/manage does to one user (`promote` needs a step-up). */
+export type ManageAction = 'enable' | 'disable' | 'delete' | 'promote' | 'demote'
+
+/** Body of POST /api/user/manage (answers the changed AdminUser, or null once deleted). */
+export interface ManageUserBody {
+  id: number
+  action: ManageAction
+}
+
+/** Body of POST /api/user/quota/:id: a signed change in quota units (never 0) and its remark. */
+export interface QuotaChangeBody {
+  quota: number
+  remark: string
+}
+
+/** Answer of POST /api/user/quota/:id: the user's balance after the change. */
+export interface QuotaChangeResult {
+  quota: number
+}
+
+/** Body of PUT /api/user/self: the fields the user changes (a new password needs the current one). */
+export interface UpdateSelfBody {
+  username?: string
+  display_name?: string
+  password?: string
+  original_password?: string
+}

@@ -36,6 +36,12 @@ export interface WireWrite {
   derive?: 'group-ratio' | 'statistics-from-logs'
 }
 
+/** Answer of POST /api/import/start: the import's id, and whether the target already has prices (else the plan's default prices go in). */
+export interface WireImportStarted {
+  importId: string
+  hasPrices: boolean
+}
+
 export interface WireBatchResult {
   /** Rows written (or found unchanged). */
   applied: number

@@ -3,6 +3,8 @@
  * becomes `ApiError(400)` with one message per field (`data.fields`), rendered by the error handler
  * in the envelope of the surface (management or relay). The returned middleware carries its
  * (target, schema) under `VALIDATED` so the OpenAPI generator (admin/openapi) can read the route table.
+ * `accepting<Body>()(schema)` ties a schema to the request body type the console sends
+ * (shared/contract/) at compile time.
  */
 import { zValidator } from '@hono/zod-validator'
 import type { ValidationTargets } from 'hono'
@@ -40,5 +42,14 @@ export function validate<T extends keyof ValidationTargets, S extends z.ZodType>
   Object.defineProperty(mw, VALIDATED, { value: { target, schema } satisfies ValidatedInput })
   return mw
 }
+
+/**
+ * `accepting<Body>()(schema)` returns `schema` unchanged; it fails to type-check unless every `Body`
+ * (the contract's request type, what the console sends) is an input the schema accepts.
+ */
+export const accepting =
+  <Body>() =>
+  <S extends z.ZodType>(schema: S, ..._contract: [Body] extends [z.input<S>] ? [] : [bodyNotAccepted: never]): S =>
+    schema
 
 export const idParam = z.object({ id: z.coerce.number().int().positive('must be a positive integer') })

@@ -25,7 +25,7 @@ import { ApiError, badRequest, notFound } from '../lib/errors'
 import { csvResponse } from '../lib/csv'
 import { ok } from '../lib/respond'
 import { nowSeconds } from '../lib/time'
-import { idParam, validate } from '../lib/validate'
+import { accepting, idParam, validate } from '../lib/validate'
 import { requireStepUp } from '../accounts/step-up'
 import type { HonoEnv, SessionUser } from '../env'
 import { getSettings } from '../settings/store'
@@ -36,7 +36,7 @@ import { GATEWAYS, gatewayOf } from './gateways/registry'
 import { GatewayError } from './gateways/types'
 import { createOrder, handleNotify, orderView, refundOrder } from './payments.service'
 import { exportOrders } from './order-export'
-import { GATEWAY_TYPES, ORDER_STATUSES, type GatewayTypeInfo } from '../../shared/contract/payments'
+import { GATEWAY_TYPES, ORDER_STATUSES, type GatewayBody, type GatewayPatch, type GatewayTypeInfo, type OrderBody } from '../../shared/contract/payments'
 import { findGateway, gatewayView, mergeConfig, notifyUrl, parseConfig, publicConfig, userGatewayView } from './gateway-rows'
 import { assertGatewayHosts, gatewayChanges, movedHosts, storedForUpdate } from './gateway-hosts'
 import { auditLog } from '../logs/audit-log'
@@ -61,17 +61,19 @@ const gatewayFields = {
   notify_domain: z.union([z.literal(''), z.url('must be a URL (https://pay.example.com)')]),
   config: z.record(z.string(), z.unknown()),
 }
-const createSchema = z.object({
-  ...gatewayFields,
-  icon: gatewayFields.icon.default(''),
-  fixed_fee: gatewayFields.fixed_fee.default(0),
-  percent_fee: gatewayFields.percent_fee.default(0),
-  sort: gatewayFields.sort.default(0),
-  enable: gatewayFields.enable.default(true),
-  notify_domain: gatewayFields.notify_domain.default(''),
-  config: gatewayFields.config.default({}),
-})
-const updateSchema = z.object({ id: z.coerce.number().int().positive(), ...z.object(gatewayFields).partial().shape })
+const createSchema = accepting<GatewayBody>()(
+  z.object({
+    ...gatewayFields,
+    icon: gatewayFields.icon.default(''),
+    fixed_fee: gatewayFields.fixed_fee.default(0),
+    percent_fee: gatewayFields.percent_fee.default(0),
+    sort: gatewayFields.sort.default(0),
+    enable: gatewayFields.enable.default(true),
+    notify_domain: gatewayFields.notify_domain.default(''),
+    config: gatewayFields.config.default({}),
+  })
+)
+const updateSchema = accepting<GatewayPatch>()(z.object({ id: z.coerce.number().int().positive(), ...z.object(gatewayFields).partial().shape }))
 
 const gatewayListQuery = listQuery.extend({
   type: z.string().trim().max(16).optional(),
@@ -101,10 +103,12 @@ const orderListQuery = listQuery.extend({
 })
 const orderSortable = { id: orders.id, gateway_id: orders.gatewayId, user_id: orders.userId, status: orders.status, created_at: orders.createdAt, amount: orders.amount }
 
-const orderSchema = z.object({
-  uuid: z.string().trim().min(1, 'Choose a payment method').max(64),
-  amount: z.number('must be a whole number').int('must be a whole number').positive('must be positive'),
-})
+const orderSchema = accepting<OrderBody>()(
+  z.object({
+    uuid: z.string().trim().min(1, 'Choose a payment method').max(64),
+    amount: z.number('must be a whole number').int('must be a whole number').positive('must be positive'),
+  })
+)
 
 /** Apply onSave (Stripe's webhook registration) and store what it returns. */
 async function runOnSave(env: Env, row: typeof payments.$inferSelect, site: string, created: boolean) {

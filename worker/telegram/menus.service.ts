@@ -10,18 +10,21 @@ import { telegramMenus } from '../db/schema'
 import { conflict, notFound } from '../lib/errors'
 import { offset, orderBy, page, type ListQuery } from '../lib/paging'
 import { RESERVED_COMMANDS } from './bot'
-import { PARSE_MODES, type ParseMode, type TelegramMenu } from '../../shared/contract/telegram'
+import { PARSE_MODES, type MenuBody, type ParseMode, type TelegramMenu } from '../../shared/contract/telegram'
+import { accepting } from '../lib/validate'
 
-export const menuFields = z.object({
-  command: z
-    .string()
-    .trim()
-    .regex(/^[a-z0-9_]{1,32}$/, 'must be 1-32 characters of a-z, 0-9 and _')
-    .refine((c) => !RESERVED_COMMANDS.has(c), 'is one of the bot\u2019s own commands'),
-  description: z.string().trim().min(1, 'Description is required').max(255, 'must be at most 255 characters'),
-  parse_mode: z.enum(PARSE_MODES, 'must be one of MarkdownV2, Markdown, HTML, plain'),
-  reply_message: z.string().trim().min(1, 'Message content is required').max(4096, 'must be at most 4096 characters'),
-})
+export const menuFields = accepting<MenuBody>()(
+  z.object({
+    command: z
+      .string()
+      .trim()
+      .regex(/^[a-z0-9_]{1,32}$/, 'must be 1-32 characters of a-z, 0-9 and _')
+      .refine((c) => !RESERVED_COMMANDS.has(c), 'is one of the bot\u2019s own commands'),
+    description: z.string().trim().min(1, 'Description is required').max(255, 'must be at most 255 characters'),
+    parse_mode: z.enum(PARSE_MODES, 'must be one of MarkdownV2, Markdown, HTML, plain'),
+    reply_message: z.string().trim().min(1, 'Message content is required').max(4096, 'must be at most 4096 characters'),
+  })
+)
 export const createMenuSchema = menuFields.extend({ id: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional() })
 export const updateMenuSchema = menuFields.extend({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) })
 

@@ -25,6 +25,7 @@ import { buildBot } from './bot'
 import { botActive, readApplied, telegramConfig } from './config'
 import { createMenu, createMenuSchema, deleteMenu, getMenu, listMenus, updateMenu, updateMenuSchema } from './menus.service'
 import { publicSiteUrl } from '../lib/base-path'
+import type { TelegramBindCode } from '../../shared/contract/telegram'
 
 const SECRET_HEADER = 'X-Telegram-Bot-Api-Secret-Token'
 const notifySchema = z.object({ notify: z.boolean('must be true or false') })
@@ -87,7 +88,7 @@ export const telegramRoutes = new Hono<HonoEnv>()
     if (!botActive(cfg) || !applied) throw badRequest('The Telegram bot is not enabled')
     const { code, expires_in } = await issueBindCode(c.env, c.get('user')!.id)
     const link = `https://t.me/${applied.bot.username}?start=${code}`
-    return ok(c, { code, expires_in, bot_username: applied.bot.username, link })
+    return ok(c, { code, expires_in, bot_username: applied.bot.username, link } satisfies TelegramBindCode)
   })
   .delete('/user/telegram', userRoute, async (c) => {
     await unbindTelegram(c.env, c.get('user')!.id)

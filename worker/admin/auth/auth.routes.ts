@@ -35,6 +35,7 @@ import { requireXsrf } from '../oauth/require-xsrf'
 import { isBcryptHash } from '../../accounts/legacy-password'
 import { holdSignupRewards, paySignupRewardsQuietly } from '../../billing/signup-rewards'
 import { LOG_TYPE, ROLE, USER_STATUS } from '../../../shared/contract/enums'
+import type { RegisteredUser } from '../../../shared/contract/auth'
 
 export const authRoutes = new Hono<HonoEnv>()
   .post('/setup', publicRoute, criticalRateLimit('setup'), validate('json', setupSchema), async (c) => {
@@ -119,7 +120,7 @@ export const authRoutes = new Hono<HonoEnv>()
     })
     // With email verification on, the code above proved the address: pay at once.
     if (settings.bool('EmailVerificationEnabled')) await paySignupRewardsQuietly(c.env, user.id, { email })
-    return ok(c, { id: user.id, username: user.username }, 'Registered')
+    return ok(c, { id: user.id, username: user.username } satisfies RegisteredUser, 'Registered')
   })
 
 /** The owner of an invite code; a disabled account invites nobody (and earns nothing). */

@@ -13,21 +13,23 @@ import { channels } from '../../db/schema'
 import { adminRoute } from '../../middleware/access'
 import { notFound } from '../../lib/errors'
 import { ok } from '../../lib/respond'
-import { validate } from '../../lib/validate'
+import { accepting, validate } from '../../lib/validate'
 import { clientIp } from '../../lib/client-ip'
 import { auditLog } from '../../logs/audit-log'
 import { channelIdsIn, deleteChannels, patchChannel } from './channels.service'
 import type { HonoEnv, SessionUser } from '../../env'
-import type { ChannelTagResult } from '../../../shared/contract/channels'
+import type { ChannelTagResult, TagPriorityBody } from '../../../shared/contract/channels'
 
 const tagParam = z.object({ tag: z.string().trim().min(1, 'tag is required').max(200) })
 const statusParam = tagParam.extend({ status: z.enum(['enable', 'disable']) })
-const priorityBody = z
-  .object({
-    type: z.enum(['priority', 'weight']),
-    value: z.coerce.number().int('must be a whole number').max(1_000_000),
-  })
-  .refine((b) => b.value >= (b.type === 'weight' ? 1 : 0), { path: ['value'], message: 'priority must be at least 0, weight at least 1' })
+const priorityBody = accepting<TagPriorityBody>()(
+  z
+    .object({
+      type: z.enum(['priority', 'weight']),
+      value: z.coerce.number().int('must be a whole number').max(1_000_000),
+    })
+    .refine((b) => b.value >= (b.type === 'weight' ? 1 : 0), { path: ['value'], message: 'priority must be at least 0, weight at least 1' })
+)
 
 async function tagChannelIds(env: Env, tag: string): Promise<number[]> {
   const rows = await createDb(env.DB).select({ id: channels.id }).from(channels).where(eq(channels.tag, tag)).orderBy(channels.id)

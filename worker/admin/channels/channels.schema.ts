@@ -9,6 +9,8 @@ import { channelType } from '../../providers/registry'
 import { pluginParams, pluginText } from './channel-plugin.schema'
 import { CHANNEL_STATUS } from '../../../shared/contract/enums'
 import { jsonKey, keyFieldProblem, keyProblemText } from '../../../shared/contract/key-format'
+import type { ChannelBatchValue, ChannelBody, ChannelPatch, ProviderModelsBody } from '../../../shared/contract/channels'
+import { accepting } from '../../lib/validate'
 
 const list = (label: string) =>
   z
@@ -97,34 +99,38 @@ const compactJsonKey = <T extends { key: string }>(v: T): T => {
   return json ? { ...v, key: json } : v
 }
 
-export const channelFields = channelObject.superRefine(baseUrlRequired).superRefine(keyFormat).superRefine(pluginParams).transform(compactJsonKey)
+export const channelFields = accepting<ChannelBody>()(channelObject.superRefine(baseUrlRequired).superRefine(keyFormat).superRefine(pluginParams).transform(compactJsonKey))
 
 export type ChannelFields = z.infer<typeof channelFields>
 
 /** An update may leave the key empty: the channel keeps its current key (admins never see it). */
-export const updateChannelSchema = channelObject
-  .extend({
-    id: z.coerce.number().int().positive(),
-    key: z.string().trim().max(100_000).default(''),
-    // Left out, the pool settings stay as they are (older clients never turn a pool into one multi-line key).
-    key_mode: channelObject.shape.key_mode.removeDefault().optional(),
-    auto_disable_threshold: channelObject.shape.auto_disable_threshold.removeDefault().optional(),
-    auto_disable_window: channelObject.shape.auto_disable_window.removeDefault().optional(),
-    // Left out (older clients), the plugin parameters stay as they are.
-    plugin: pluginText.optional(),
-  })
-  .superRefine(baseUrlRequired)
-  .superRefine(keyFormat)
-  .superRefine(pluginParams)
-  .transform(compactJsonKey)
+export const updateChannelSchema = accepting<ChannelBody & { id: number }>()(
+  channelObject
+    .extend({
+      id: z.coerce.number().int().positive(),
+      key: z.string().trim().max(100_000).default(''),
+      // Left out, the pool settings stay as they are (older clients never turn a pool into one multi-line key).
+      key_mode: channelObject.shape.key_mode.removeDefault().optional(),
+      auto_disable_threshold: channelObject.shape.auto_disable_threshold.removeDefault().optional(),
+      auto_disable_window: channelObject.shape.auto_disable_window.removeDefault().optional(),
+      // Left out (older clients), the plugin parameters stay as they are.
+      plugin: pluginText.optional(),
+    })
+    .superRefine(baseUrlRequired)
+    .superRefine(keyFormat)
+    .superRefine(pluginParams)
+    .transform(compactJsonKey)
+)
 
 /** Inline edits from the list (priority, weight, status) without the full form. */
-export const patchChannelSchema = z.object({
-  id: z.coerce.number().int().positive(),
-  priority: z.coerce.number().int().min(0, 'must be at least 0').max(1_000_000).optional(),
-  weight: z.coerce.number().int().min(1, 'must be at least 1').max(1_000_000).optional(),
-  status: z.union([z.literal(CHANNEL_STATUS.ENABLED), z.literal(CHANNEL_STATUS.MANUAL_DISABLED)]).optional(),
-})
+export const patchChannelSchema = accepting<ChannelPatch>()(
+  z.object({
+    id: z.coerce.number().int().positive(),
+    priority: z.coerce.number().int().min(0, 'must be at least 0').max(1_000_000).optional(),
+    weight: z.coerce.number().int().min(1, 'must be at least 1').max(1_000_000).optional(),
+    status: z.union([z.literal(CHANNEL_STATUS.ENABLED), z.literal(CHANNEL_STATUS.MANUAL_DISABLED)]).optional(),
+  })
+)
 
 export const channelListQuery = z.object({
   p: z.coerce.number().int().min(1).max(1_000_000).default(1),
@@ -148,16 +154,18 @@ export const historyQuery = z.object({
 
 export const idsSchema = z.object({ ids: z.array(z.coerce.number().int().positive()).min(1, 'select at least one channel').max(1000) })
 
-export const batchValueSchema = idsSchema.extend({ value: z.string().trim().min(1, 'is required').max(200) })
+export const batchValueSchema = accepting<ChannelBatchValue>()(idsSchema.extend({ value: z.string().trim().min(1, 'is required').max(200) }))
 
 /** Without a key, `id` names a saved channel whose stored key is used (admins editing a channel). */
-export const providerModelsSchema = z.object({
-  type: z.coerce
-    .number()
-    .int()
-    .refine((t) => channelType(t) !== undefined, 'Channel type error'),
-  id: z.coerce.number().int().positive().optional(),
-  key: z.string().trim().max(100_000).default(''),
-  base_url: baseUrl,
-  other: z.string().trim().max(200).default(''),
-})
+export const providerModelsSchema = accepting<ProviderModelsBody>()(
+  z.object({
+    type: z.coerce
+      .number()
+      .int()
+      .refine((t) => channelType(t) !== undefined, 'Channel type error'),
+    id: z.coerce.number().int().positive().optional(),
+    key: z.string().trim().max(100_000).default(''),
+    base_url: baseUrl,
+    other: z.string().trim().max(200).default(''),
+  })
+)

@@ -17,6 +17,7 @@ import { getRoutingTable, modelsOfGroup } from '../../channels/routing-table'
 import { dateOf } from '../../logs/rollup'
 import type { HonoEnv } from '../../env'
 import type { DashboardData, UsageRow } from '../../../shared/contract/dashboard'
+import type { DailyUsage, ModelCacheHits, PeriodStatistics, SiteStatistics, TopModel, TopUser } from '../../../shared/contract/analytics'
 import { walletOf } from '../../../durable-objects/wallet-client'
 import { REDEMPTION_STATUS } from '../../../shared/contract/enums'
 
@@ -74,8 +75,9 @@ export const dashboardRoutes = new Hono<HonoEnv>()
     const byStatus = (rows: Record<string, number>[], status: number) => rows.find((r) => r.status === status)?.n ?? 0
     const ch = channelsRows!.results
     const rd = redemptionRows!.results
+    const totals = usersRow!.results[0] as Pick<SiteStatistics, 'user_count' | 'total_quota' | 'total_used_quota' | 'invited_count'>
     return ok(c, {
-      ...usersRow!.results[0],
+      ...totals,
       channels: { enabled: byStatus(ch, 1), disabled: byStatus(ch, 2), auto_disabled: byStatus(ch, 3), test_disabled: byStatus(ch, 4) },
       redemptions: {
         unused: byStatus(rd, REDEMPTION_STATUS.UNUSED),
@@ -83,7 +85,7 @@ export const dashboardRoutes = new Hono<HonoEnv>()
         used: byStatus(rd, REDEMPTION_STATUS.REDEEMED),
         used_quota: rd.find((r) => r.status === 3)?.quota ?? 0,
       },
-    })
+    } satisfies SiteStatistics)
   })
   .get('/analytics/period', adminRoute, validate('query', rangeQuery), async (c) => {
     const { start, end, from, to } = c.req.valid('query')
@@ -130,11 +132,11 @@ export const dashboardRoutes = new Hono<HonoEnv>()
         .bind(from, to),
     ])
     return ok(c, {
-      daily: daily!.results,
-      top_models: models!.results,
-      top_users: users!.results,
-      registrations: registrations!.results,
-      redemptions: redemptions!.results,
-      cache_hits: cache!.results,
-    })
+      daily: daily!.results as DailyUsage[],
+      top_models: models!.results as TopModel[],
+      top_users: users!.results as TopUser[],
+      registrations: registrations!.results as PeriodStatistics['registrations'],
+      redemptions: redemptions!.results as PeriodStatistics['redemptions'],
+      cache_hits: cache!.results as ModelCacheHits[],
+    } satisfies PeriodStatistics)
   })

@@ -12,28 +12,30 @@ import { isUniqueViolation } from '../../db/errors'
 import { adminRoute, userRoute } from '../../middleware/access'
 import { badRequest, conflict, notFound } from '../../lib/errors'
 import { ok } from '../../lib/respond'
-import { idParam, validate } from '../../lib/validate'
+import { accepting, idParam, validate } from '../../lib/validate'
 import type { HonoEnv } from '../../env'
 import { clientIp } from '../../lib/client-ip'
 import { auditLog } from '../../logs/audit-log'
 import { groupView, listGroups, syncRatioSetting } from './groups.service'
-import type { GroupInfo } from '../../../shared/contract/groups'
+import type { GroupInfo, UserGroupBody } from '../../../shared/contract/groups'
 
-const fields = z.object({
-  symbol: z
-    .string()
-    .trim()
-    .min(1, 'Symbol is required')
-    .max(32)
-    .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only'),
-  name: z.string().trim().min(1, 'Name is required').max(50),
-  ratio: z.coerce.number().min(0, 'must be at least 0').max(1000),
-  api_rate: z.coerce.number().int().min(0).max(1_000_000).default(600),
-  /** Tokens per minute per user of the group (0 = none). */
-  tpm: z.coerce.number().int().min(0).max(100_000_000).default(0),
-  public: z.boolean().default(false),
-  enable: z.boolean().default(true),
-})
+const fields = accepting<UserGroupBody>()(
+  z.object({
+    symbol: z
+      .string()
+      .trim()
+      .min(1, 'Symbol is required')
+      .max(32)
+      .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only'),
+    name: z.string().trim().min(1, 'Name is required').max(50),
+    ratio: z.coerce.number().min(0, 'must be at least 0').max(1000),
+    api_rate: z.coerce.number().int().min(0).max(1_000_000).default(600),
+    /** Tokens per minute per user of the group (0 = none). */
+    tpm: z.coerce.number().int().min(0).max(100_000_000).default(0),
+    public: z.boolean().default(false),
+    enable: z.boolean().default(true),
+  })
+)
 
 async function findGroup(env: Env, id: number) {
   const [row] = await createDb(env.DB).select().from(userGroups).where(eq(userGroups.id, id)).limit(1)

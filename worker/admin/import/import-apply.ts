@@ -12,7 +12,7 @@ import { statisticsFromLogs } from '../../../shared/import/map-history'
 import { ImportPlan, type TableWrite } from '../../../shared/import/plan'
 import { GROUP_RATIO_SQL, clearAbilitiesSql, statementsFor } from '../../../shared/import/statements'
 import { TARGET_STATE_SQL, parseTargetState, targetConflicts } from '../../../shared/import/target-check'
-import type { WireBatchResult, WireCheck, WireIdentities, WireWrite } from '../../../shared/import/wire'
+import type { WireBatchResult, WireCheck, WireIdentities, WireImportStarted, WireWrite } from '../../../shared/import/wire'
 import { priceSnapshot } from '../../billing/pricing'
 import { cacheKeys } from '../../cache/keys'
 import { randomString } from '../../lib/crypto'
@@ -74,7 +74,7 @@ export async function checkTarget(env: Env, ids: WireIdentities, merge: boolean)
   return { conflicts, ownUsers: state.users.filter(([, , imported]) => !imported).length, hasPrices: state.prices > 0 }
 }
 
-export async function startImport(env: Env, by: number, ids: WireIdentities, merge: boolean): Promise<{ importId: string; hasPrices: boolean }> {
+export async function startImport(env: Env, by: number, ids: WireIdentities, merge: boolean): Promise<WireImportStarted> {
   const state = await targetState(env)
   const conflicts = targetConflicts(identityPlan(ids), state, merge)
   if (conflicts.length) throw conflict(`Nothing was written: ${conflicts.slice(0, 5).join('; ')}`)

@@ -15,7 +15,7 @@ import { ApiError, badRequest, conflict } from '../../lib/errors'
 import { hashPassword, randomString } from '../../lib/crypto'
 import { sendMail, smtpConfigured, smtpNotConfigured } from '../../mail/mailer'
 import { ok } from '../../lib/respond'
-import { validate } from '../../lib/validate'
+import { accepting, validate } from '../../lib/validate'
 import { getSettings } from '../../settings/store'
 import type { HonoEnv } from '../../env'
 import { assertEmailDomainAllowed, claimSendSlot, CODE_TTL_SECONDS, consumeVerificationCode, issueVerificationCode } from '../auth/verification'
@@ -29,11 +29,12 @@ import { consumeResetToken, issueResetToken, RESET_TTL_SECONDS } from '../../mai
 import { siteBaseUrl } from '../../settings/site-url'
 import { passwordResetMail, verificationMail } from '../../mail/templates'
 import { USER_STATUS } from '../../../shared/contract/enums'
+import type { ResetConfirmBody, ResetRequest, VerificationRequest } from '../../../shared/contract/auth'
 
 const email = z.email('must be a valid email').max(254, 'is too long')
-const verificationQuery = z.object({ email, purpose: z.enum(['register', 'bind']).default('register') })
-const resetRequestQuery = z.object({ email })
-const resetSchema = z.object({ email: z.string().trim().min(1, 'is required').max(254), token: z.string().trim().min(1, 'is required').max(128) })
+const verificationQuery = accepting<VerificationRequest>()(z.object({ email, purpose: z.enum(['register', 'bind']).default('register') }))
+const resetRequestQuery = accepting<ResetRequest>()(z.object({ email }))
+const resetSchema = accepting<ResetConfirmBody>()(z.object({ email: z.string().trim().min(1, 'is required').max(254), token: z.string().trim().min(1, 'is required').max(128) }))
 const emailBindQuery = z.object({ email, code: z.string().trim().min(1, 'is required').max(20) })
 
 const NEW_PASSWORD_LENGTH = 16

@@ -14,7 +14,7 @@ import { isUniqueViolation } from '../../db/errors'
 import { adminRoute, userRoute } from '../../middleware/access'
 import { ApiError, badRequest, conflict, notFound } from '../../lib/errors'
 import { ok } from '../../lib/respond'
-import { idParam, validate } from '../../lib/validate'
+import { accepting, idParam, validate } from '../../lib/validate'
 import { assertOutboundUrls } from '../../lib/outbound-url'
 import { clientIp } from '../../lib/client-ip'
 import { nowSeconds } from '../../lib/time'
@@ -24,24 +24,26 @@ import { ROLE } from '../../../shared/contract/enums'
 import { groupExists } from '../groups/groups.service'
 import { McpUpstreamError } from '../../channels/mcp-upstream'
 import type { HonoEnv } from '../../env'
-import type { McpGroupTool, McpServerView, McpToolList } from '../../../shared/contract/mcp'
+import type { McpGroupTool, McpServerBody, McpServerView, McpToolList } from '../../../shared/contract/mcp'
 
 const headerName = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/
 
 const toolsQuery = z.object({ group: z.string().trim().max(32).default('') })
 
-const fields = z.object({
-  name: z.string().regex(/^[a-z0-9_-]{1,32}$/, 'lower-case letters, digits, _ and - only (at most 32)'),
-  url: z.string().trim().min(1, 'URL is required').max(2000),
-  headers: z
-    .record(z.string().regex(headerName, 'not a valid header name'), z.string().max(4000))
-    .refine((h) => Object.keys(h).length <= 20, 'at most 20 headers')
-    .optional(),
-  groups: z.array(z.string().trim().min(1).max(32)).max(100).default([]),
-  enabled: z.boolean().default(true),
-  timeout_ms: z.number().int().min(1000).max(300_000).default(30_000),
-  free: z.boolean().default(false),
-})
+const fields = accepting<McpServerBody>()(
+  z.object({
+    name: z.string().regex(/^[a-z0-9_-]{1,32}$/, 'lower-case letters, digits, _ and - only (at most 32)'),
+    url: z.string().trim().min(1, 'URL is required').max(2000),
+    headers: z
+      .record(z.string().regex(headerName, 'not a valid header name'), z.string().max(4000))
+      .refine((h) => Object.keys(h).length <= 20, 'at most 20 headers')
+      .optional(),
+    groups: z.array(z.string().trim().min(1).max(32)).max(100).default([]),
+    enabled: z.boolean().default(true),
+    timeout_ms: z.number().int().min(1000).max(300_000).default(30_000),
+    free: z.boolean().default(false),
+  })
+)
 
 type Fields = z.infer<typeof fields>
 

@@ -11,6 +11,7 @@ import { consumeSecret, putSecret } from '../../lib/single-use'
 import { ok } from '../../lib/respond'
 import type { HonoEnv } from '../../env'
 import type { ExternalIdentity, Provider } from './accounts'
+import type { PendingSwitch as PendingSwitchAnswer } from '../../../shared/contract/oauth'
 
 export const SWITCH_MESSAGE = 'switch'
 export const SWITCH_TTL_SECONDS = 5 * 60
@@ -31,7 +32,7 @@ export async function askBeforeSwitching(c: Context<HonoEnv>, current: { id: num
   const pending: PendingSwitch = { from: current.id, provider, identity }
   await putSecret(c.env.DB, await key(token), JSON.stringify(pending), SWITCH_TTL_SECONDS)
   // target null: the identity has no account yet, confirming creates one (when registration is open).
-  return ok(c, { pending_switch: token, current: current.username, target, provider }, SWITCH_MESSAGE)
+  return ok(c, { pending_switch: token, current: current.username, target, provider } satisfies PendingSwitchAnswer, SWITCH_MESSAGE)
 }
 
 /** The held login, once, if the token is live and was issued to this signed-in user. */

@@ -3,7 +3,7 @@
  * the model catalogue for the editor; and /api/available_model, the models (with prices after the
  * group ratio) a caller's group can use. Every price write leaves one manage-log row (prices.service `audited`).
  */
-import type { AvailableModels } from '../../../shared/contract/pricing'
+import type { AvailableModels, RemotePrice } from '../../../shared/contract/pricing'
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
 import { adminRoute, publicRoute } from '../../middleware/access'
@@ -81,7 +81,7 @@ export const priceRoutes = new Hono<HonoEnv>()
     }
     const parsed = remotePriceList.safeParse(json)
     if (!parsed.success) throw new ApiError(400, 'Data format is incorrect: expected an array of {model, type, channel_type, input, output}')
-    return ok(c, parsed.data)
+    return ok(c, parsed.data satisfies RemotePrice[])
   })
   .post('/prices/sync', adminRoute, validate('query', syncModeQuery), validate('json', remotePriceList), async (c) => {
     const mode = c.req.valid('query').updateMode

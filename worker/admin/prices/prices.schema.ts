@@ -1,49 +1,57 @@
 /** Price validation: model required and unique (wildcard only last), type tokens|times, channel type, multipliers ≥ 0. */
 import { z } from 'zod'
 import { modelName } from '../channels/channels.schema'
+import { accepting } from '../../lib/validate'
+import type { MergedPriceBody, PriceBody, RemotePrice } from '../../../shared/contract/pricing'
 
 const extraRatios = z.record(z.string().max(64), z.number().min(0)).nullish()
 
-export const priceFields = z.object({
-  model: z.string().trim().min(1, 'Model name is required').max(200).pipe(modelName),
-  type: z.enum(['tokens', 'times'], { error: 'type must be tokens or times' }),
-  channel_type: z.coerce.number().int().min(0, 'Channel type is required'),
-  input: z.coerce.number().min(0, 'must be at least 0').max(1e9),
-  output: z.coerce.number().min(0, 'must be at least 0').max(1e9),
-  locked: z.boolean().default(false),
-  extra_ratios: extraRatios,
-})
+export const priceFields = accepting<PriceBody>()(
+  z.object({
+    model: z.string().trim().min(1, 'Model name is required').max(200).pipe(modelName),
+    type: z.enum(['tokens', 'times'], { error: 'type must be tokens or times' }),
+    channel_type: z.coerce.number().int().min(0, 'Channel type is required'),
+    input: z.coerce.number().min(0, 'must be at least 0').max(1e9),
+    output: z.coerce.number().min(0, 'must be at least 0').max(1e9),
+    locked: z.boolean().default(false),
+    extra_ratios: extraRatios,
+  })
+)
 
 export type PriceFields = z.infer<typeof priceFields>
 
-export const multipleSchema = z.object({
-  original_models: z.array(z.string().trim().min(1)).max(1000).default([]),
-  models: z.array(z.string().trim().min(1).max(200).pipe(modelName)).min(1, 'choose at least one model').max(1000),
-  type: z.enum(['tokens', 'times']),
-  channel_type: z.coerce.number().int().min(0),
-  input: z.coerce.number().min(0).max(1e9),
-  output: z.coerce.number().min(0).max(1e9),
-  locked: z.boolean().default(false),
-  extra_ratios: extraRatios,
-})
+export const multipleSchema = accepting<MergedPriceBody>()(
+  z.object({
+    original_models: z.array(z.string().trim().min(1)).max(1000).default([]),
+    models: z.array(z.string().trim().min(1).max(200).pipe(modelName)).min(1, 'choose at least one model').max(1000),
+    type: z.enum(['tokens', 'times']),
+    channel_type: z.coerce.number().int().min(0),
+    input: z.coerce.number().min(0).max(1e9),
+    output: z.coerce.number().min(0).max(1e9),
+    locked: z.boolean().default(false),
+    extra_ratios: extraRatios,
+  })
+)
 
 export const deleteManySchema = z.object({ models: z.array(z.string().trim().min(1)).min(1).max(1000) })
 
 export const syncModeQuery = z.object({ updateMode: z.enum(['add', 'update', 'overwrite']).default('add') })
 
 /** A remote price list: an array or {data: [...]}; unknown fields are ignored. */
-export const remotePriceList = z
-  .union([z.array(z.unknown()), z.object({ data: z.array(z.unknown()) }).transform((v) => v.data)])
-  .transform((items) => items)
-  .pipe(
-    z.array(
-      z.object({
-        model: z.string().trim().min(1).max(200),
-        type: z.enum(['tokens', 'times']).default('tokens'),
-        channel_type: z.coerce.number().int().min(0).default(0),
-        input: z.coerce.number().min(0),
-        output: z.coerce.number().min(0),
-        extra_ratios: extraRatios,
-      })
+export const remotePriceList = accepting<RemotePrice[]>()(
+  z
+    .union([z.array(z.unknown()), z.object({ data: z.array(z.unknown()) }).transform((v) => v.data)])
+    .transform((items) => items)
+    .pipe(
+      z.array(
+        z.object({
+          model: z.string().trim().min(1).max(200),
+          type: z.enum(['tokens', 'times']).default('tokens'),
+          channel_type: z.coerce.number().int().min(0).default(0),
+          input: z.coerce.number().min(0),
+          output: z.coerce.number().min(0),
+          extra_ratios: extraRatios,
+        })
+      )
     )
-  )
+)

@@ -6,6 +6,7 @@ import { getSettings } from '../../settings/store'
 import type { HonoEnv } from '../../env'
 import { deployedConsoleBuild, isSetupNeeded, siteInfo } from './status.service'
 import { setupCodeRequired } from '../auth/setup-gate'
+import type { SiteInfo } from '../../../shared/contract/site'
 
 export const statusRoutes = new Hono<HonoEnv>()
   .get('/status', publicRoute, async (c) => {
@@ -13,7 +14,11 @@ export const statusRoutes = new Hono<HonoEnv>()
     const setupNeeded = await isSetupNeeded(c.env)
     // While nobody is root yet, the setup page learns whether this visitor must give the setup code.
     // console_build: an open console built otherwise offers to load the new version.
-    return ok(c, { ...siteInfo(c.env, settings, setupNeeded), console_build: await deployedConsoleBuild(c.env), setup_code_required: setupNeeded && setupCodeRequired(c) })
+    return ok(c, {
+      ...siteInfo(c.env, settings, setupNeeded),
+      console_build: await deployedConsoleBuild(c.env),
+      setup_code_required: setupNeeded && setupCodeRequired(c),
+    } satisfies SiteInfo)
   })
   .get('/notice', publicRoute, async (c) => ok(c, (await getSettings(c.env, c.executionCtx)).str('Notice')))
   .get('/about', publicRoute, async (c) => ok(c, (await getSettings(c.env, c.executionCtx)).str('About')))

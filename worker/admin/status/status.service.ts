@@ -8,6 +8,7 @@ import { users } from '../../db/schema'
 import type { Settings } from '../../settings/store'
 import { onIsolateReset } from '../../cache/isolate'
 import { publicBotName } from '../../telegram/config'
+import type { SiteInfo } from '../../../shared/contract/site'
 
 /** Set on the first request: module scope runs before the clock starts in workerd. */
 let startTime = 0
@@ -34,7 +35,7 @@ export function deployedConsoleBuild(env: Env): Promise<string> {
   return consoleBuild
 }
 
-export function siteInfo(env: Env, s: Settings, setupNeeded: boolean) {
+export function siteInfo(env: Env, s: Settings, setupNeeded: boolean): Omit<SiteInfo, 'console_build' | 'setup_code_required'> {
   return {
     setup_needed: setupNeeded,
     version: config(env).appVersion,

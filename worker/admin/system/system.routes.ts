@@ -13,6 +13,7 @@ import { newSpanId, newTraceId } from '../../lib/tracing/trace-context'
 import { SpanKind } from '../../lib/tracing/trace'
 import type { HonoEnv } from '../../env'
 import { systemReport } from './system.service'
+import type { OtlpTestResult } from '../../../shared/contract/system'
 
 export const systemRoutes = new Hono<HonoEnv>()
   .get('/system/', rootRoute, async (c) => ok(c, await systemReport(c.env, await getSettings(c.env, c.executionCtx))))
@@ -33,5 +34,5 @@ export const systemRoutes = new Hono<HonoEnv>()
       events: [],
     }
     const result = await postSpans(c.env, { endpoint, headers: settings.str('OtlpHeaders') }, [span])
-    return ok(c, { ...result, trace_id: traceId })
+    return ok(c, { ...result, trace_id: traceId } satisfies OtlpTestResult)
   })

@@ -16,11 +16,12 @@ import type { Settings } from '../../settings/store'
 import { scrapeGauges } from '../metrics/scrape-gauges'
 import { alertStatus } from '../../notify/status'
 import { deployedConsoleBuild } from '../status/status.service'
+import type { Probe, SystemReport } from '../../../shared/contract/system'
 
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 300)
 
 /** Time one probe; its error (never thrown) when it fails. */
-async function probe(fn: () => Promise<unknown>): Promise<{ ok: boolean; ms: number; error?: string }> {
+async function probe(fn: () => Promise<unknown>): Promise<Probe> {
   const started = performance.now()
   try {
     await fn()
@@ -94,7 +95,7 @@ async function database(env: Env) {
 }
 
 /** The Worker variables (lib/env.ts): their check, what is set, and the optional bindings present. */
-function environment(env: Env) {
+function environment(env: Env): SystemReport['environment'] {
   const bindings = { LOG_ARCHIVE: 'LOG_ARCHIVE' in env && Boolean(env.LOG_ARCHIVE), METRICS_AE: Boolean(env.METRICS_AE), DIRECT_NETWORK: Boolean(env.DIRECT_NETWORK) }
   try {
     const c = config(env)
@@ -142,7 +143,7 @@ async function part<T>(fn: () => Promise<T> | T): Promise<T | { error: string }>
   }
 }
 
-export async function systemReport(env: Env, settings: Settings) {
+export async function systemReport(env: Env, settings: Settings): Promise<SystemReport> {
   const now = Date.now()
   const [consoleBuild, cron, health, db, alerts, kv, durableObject, d1] = await Promise.all([
     deployedConsoleBuild(env),

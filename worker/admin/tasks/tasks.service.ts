@@ -13,6 +13,7 @@ import type { BackgroundCtx } from '../../cache/versioned'
 import type { ImageRewrite } from '../../tasks/task-images'
 import { ROLE } from '../../../shared/contract/enums'
 import type { Page } from '../../../shared/contract/paging'
+import type { MjTaskView, TaskView } from '../../../shared/contract/tasks'
 
 const STATUS = z.enum(['NOT_START', 'SUBMITTED', 'QUEUED', 'IN_PROGRESS', 'MODAL', 'FAILURE', 'SUCCESS', 'UNKNOWN'])
 const common = {
@@ -101,36 +102,38 @@ async function fresh<R extends { id: number; progress: string; username?: string
 }
 
 /** `rewrite` gives the image link clients may see (the MjImageProxy setting, tasks/task-images.ts). */
-export async function listMj(env: Env, q: MjQuery, scope: Scope, rewrite: ImageRewrite = async (_id, url) => url): Promise<Page<Record<string, unknown>>> {
+export async function listMj(env: Env, q: MjQuery, scope: Scope, rewrite: ImageRewrite = async (_id, url) => url): Promise<Page<MjTaskView>> {
   const admin = 'admin' in scope
   const listed = await page<MjRow & { username?: string }>(env, 'midjourneys m', q, where(q, scope, 'm'), 'm')
   const rows = await fresh<MjRow & { username?: string }>(env, listed.rows, refreshMjTasks)
   const total = listed.total
   const data = await Promise.all(
-    rows.map(async (r) => ({
-      id: r.id,
-      action: r.action,
-      status: r.status,
-      progress: r.progress,
-      prompt: r.prompt,
-      prompt_en: r.prompt_en,
-      description: r.description,
-      fail_reason: r.fail_reason,
-      image_url: await rewrite(r.id, r.image_url),
-      submit_time: r.submit_time,
-      start_time: r.start_time,
-      finish_time: r.finish_time,
-      quota: r.quota,
-      mode: r.mode,
-      token_id: r.token_id,
-      ...(admin ? { channel_id: r.channel_id, user_id: r.user_id, username: r.username ?? '', mj_id: r.mj_id } : {}),
-    }))
+    rows.map(
+      async (r): Promise<MjTaskView> => ({
+        id: r.id,
+        action: r.action,
+        status: r.status,
+        progress: r.progress,
+        prompt: r.prompt,
+        prompt_en: r.prompt_en,
+        description: r.description,
+        fail_reason: r.fail_reason,
+        image_url: await rewrite(r.id, r.image_url),
+        submit_time: r.submit_time,
+        start_time: r.start_time,
+        finish_time: r.finish_time,
+        quota: r.quota,
+        mode: r.mode,
+        token_id: r.token_id,
+        ...(admin ? { channel_id: r.channel_id, user_id: r.user_id, username: r.username ?? '', mj_id: r.mj_id } : {}),
+      })
+    )
   )
   return { data, page: q.p, size: q.page_size, total_count: total }
 }
 
 /** `background`: the request's context (a Kling client's callback is posted there, not awaited). */
-export async function listTasks(env: Env, q: TaskQuery, scope: Scope, background?: BackgroundCtx): Promise<Page<Record<string, unknown>>> {
+export async function listTasks(env: Env, q: TaskQuery, scope: Scope, background?: BackgroundCtx): Promise<Page<TaskView>> {
   const admin = 'admin' in scope
   const listed = await page<TaskRow & { username?: string }>(env, 'tasks t', q, where(q, scope, 't'), 't')
   // Only rows nobody polled in the last 15 s, and a bounded number of them (task-rows.ts).
@@ -138,21 +141,23 @@ export async function listTasks(env: Env, q: TaskQuery, scope: Scope, background
   const updated = new Map((await fresh<TaskRow & { username?: string }>(env, due, refreshTaskRows, background)).map((r) => [r.id, r]))
   const rows = listed.rows.map((r) => updated.get(r.id) ?? r)
   const total = listed.total
-  const data = rows.map((r) => ({
-    id: r.id,
-    platform: r.platform,
-    action: r.action,
-    status: r.status,
-    progress: r.progress,
-    fail_reason: r.fail_reason,
-    submit_time: r.submit_time,
-    start_time: r.start_time,
-    finish_time: r.finish_time,
-    quota: r.quota,
-    token_id: r.token_id,
-    properties: parse(r.properties, {}),
-    data: scrubData(r.data),
-    ...(admin ? { channel_id: r.channel_id, user_id: r.user_id, username: r.username ?? '', task_id: r.task_id } : {}),
-  }))
+  const data = rows.map(
+    (r): TaskView => ({
+      id: r.id,
+      platform: r.platform,
+      action: r.action,
+      status: r.status,
+      progress: r.progress,
+      fail_reason: r.fail_reason,
+      submit_time: r.submit_time,
+      start_time: r.start_time,
+      finish_time: r.finish_time,
+      quota: r.quota,
+      token_id: r.token_id,
+      properties: parse(r.properties, {}),
+      data: scrubData(r.data) as TaskView['data'],
+      ...(admin ? { channel_id: r.channel_id, user_id: r.user_id, username: r.username ?? '', task_id: r.task_id } : {}),
+    })
+  )
   return { data, page: q.p, size: q.page_size, total_count: total }
 }

@@ -2,7 +2,8 @@
 import { z } from 'zod'
 import { isValidIpOrCidr } from '../../lib/cidr'
 import { limitFields } from '../shared/limit-fields'
-import { MCP_TOOL_PATTERN, MCP_TOOLS_MAX } from '../../../shared/contract/tokens'
+import { MCP_TOOL_PATTERN, MCP_TOOLS_MAX, type TokenBody } from '../../../shared/contract/tokens'
+import { accepting } from '../../lib/validate'
 import { TOKEN_STATUS } from '../../../shared/contract/enums'
 
 const setting = z
@@ -24,22 +25,24 @@ const setting = z
   })
   .default({})
 
-export const tokenFields = z.object({
-  name: z.string().trim().min(1, 'Name is required').max(50, 'must be at most 50 characters'),
-  remain_quota: z.coerce.number().int('must be an integer').min(0, 'must be at least 0').max(Number.MAX_SAFE_INTEGER).default(0),
-  unlimited_quota: z.boolean().default(false),
-  expired_time: z.coerce
-    .number()
-    .int()
-    .refine((v) => v === -1 || v > 0, 'must be -1 (never) or a Unix time')
-    .default(-1),
-  group: z.string().trim().max(64).default(''),
-  chat_cache: z.boolean().default(false),
-  setting,
-  /** MCP tool allowlist; left out of an update, the stored list stays. */
-  mcp_tools: z.array(z.string().trim().regex(MCP_TOOL_PATTERN, 'letters, digits, _ . - / and * only')).max(MCP_TOOLS_MAX).optional(),
-  ...limitFields,
-})
+export const tokenFields = accepting<TokenBody>()(
+  z.object({
+    name: z.string().trim().min(1, 'Name is required').max(50, 'must be at most 50 characters'),
+    remain_quota: z.coerce.number().int('must be an integer').min(0, 'must be at least 0').max(Number.MAX_SAFE_INTEGER).default(0),
+    unlimited_quota: z.boolean().default(false),
+    expired_time: z.coerce
+      .number()
+      .int()
+      .refine((v) => v === -1 || v > 0, 'must be -1 (never) or a Unix time')
+      .default(-1),
+    group: z.string().trim().max(64).default(''),
+    chat_cache: z.boolean().default(false),
+    setting,
+    /** MCP tool allowlist; left out of an update, the stored list stays. */
+    mcp_tools: z.array(z.string().trim().regex(MCP_TOOL_PATTERN, 'letters, digits, _ . - / and * only')).max(MCP_TOOLS_MAX).optional(),
+    ...limitFields,
+  })
+)
 
 export const createTokenSchema = tokenFields
 

@@ -13,6 +13,7 @@ import { createUser } from './users.service'
 import { assertGroup } from '../groups/groups.service'
 import { walletOf } from '../../../durable-objects/wallet-client'
 import { ROLE, LOG_TYPE } from '../../../shared/contract/enums'
+import type { QuotaChangeResult } from '../../../shared/contract/users'
 
 /** The balance the wallet holds now (D1 may lag behind it). */
 async function currentQuota(env: Env, id: number): Promise<number> {
@@ -67,7 +68,7 @@ export const userAdminRoutes = new Hono<HonoEnv>()
     assertNotRaisingOwnQuota(actor, target.id, quota)
     const after = await adjustQuota(c.env, actor, target, quota, remark)
     c.set('audit', { targetId: target.id, before: { quota: after - quota }, after: { quota: after, change: quota, remark } })
-    return ok(c, { quota: after }, 'Quota updated')
+    return ok(c, { quota: after } satisfies QuotaChangeResult, 'Quota updated')
   })
   .delete('/user/:id{[0-9]+}', adminRoute, validate('param', idParam), async (c) => {
     const actor = c.get('user')!

@@ -1,5 +1,5 @@
 /** Shaping of the period series: every day of the range present (missing days count as zero), averages derived. */
-import type { PeriodStatistics } from './api'
+import type { PeriodStatistics } from '@contract/analytics'
 
 /** One value object per day of `days`, taken from `rows` or `zero` when the day has none. */
 export function fillDays<T extends { date: string }>(rows: T[], days: string[], zero: Omit<T, 'date'>): T[] {

@@ -11,8 +11,10 @@ import { useTranslation } from 'react-i18next'
 import { api, isApiError } from '@/lib/api-client'
 import { notify } from '@/lib/notify'
 import { authStore, type UserProfile } from '@/stores/auth-store'
-import { siteInfoQueryOptions, type SiteInfo } from '@/features/site/api'
+import { siteInfoQueryOptions } from '@/features/site/api'
+import type { SiteInfo } from '@contract/site'
 import { isSecondFactorChallenge, markSecondFactorPending } from './second-factor'
+import type { Credentials, RegisterBody, RegisteredUser, ResetConfirmBody, ResetRequest, SetupBody, VerificationRequest, WithTurnstile } from '@contract/auth'
 import type { SecondFactorChallenge } from '@contract/two-factor'
 
 export const selfQueryOptions = queryOptions({
@@ -49,16 +51,11 @@ export function useCompleteSignIn() {
   }
 }
 
-export interface Credentials {
-  username: string
-  password: string
-}
-
 export function useLogin() {
   const complete = useCompleteSignIn()
   const { t } = useTranslation('auth')
   return useMutation({
-    mutationFn: (body: Credentials & { turnstile?: string }) => api.post<UserProfile | SecondFactorChallenge>('/api/user/login', body),
+    mutationFn: (body: Credentials & WithTurnstile) => api.post<UserProfile | SecondFactorChallenge>('/api/user/login', body),
     onSuccess: (user) => {
       if (!isSecondFactorChallenge(user)) notify.success(t('login.success'))
       complete(user)
@@ -71,7 +68,7 @@ export function useSetup() {
   const queryClient = useQueryClient()
   const navigate = useNavigate()
   return useMutation({
-    mutationFn: (body: Credentials & { code?: string }) => api.post<UserProfile>('/api/setup', body),
+    mutationFn: (body: SetupBody) => api.post<UserProfile>('/api/setup', body),
     onSuccess: (user) => {
       queryClient.setQueryData(siteInfoQueryOptions.queryKey, (old?: SiteInfo) => old && { ...old, setup_needed: false })
       complete(user)
@@ -86,20 +83,11 @@ export function useSetup() {
   })
 }
 
-export interface RegisterBody {
-  username: string
-  password: string
-  email: string
-  verification_code: string
-  aff_code: string
-  turnstile?: string
-}
-
 export function useRegister() {
   const navigate = useNavigate()
   const { t } = useTranslation('auth')
   return useMutation({
-    mutationFn: (body: RegisterBody) => api.post<{ id: number; username: string }>('/api/user/register', body),
+    mutationFn: (body: RegisterBody & WithTurnstile) => api.post<RegisteredUser>('/api/user/register', body),
     onSuccess: () => {
       notify.success(t('register.success'))
       void navigate({ to: '/login' })
@@ -107,31 +95,24 @@ export function useRegister() {
   })
 }
 
-export interface VerificationRequest {
-  email: string
-  /** 'bind' for an email bound from the profile. */
-  purpose?: 'register' | 'bind'
-  turnstile?: string
-}
-
 export function useSendVerificationCode() {
   const { t } = useTranslation('auth')
   return useMutation({
-    mutationFn: (query: VerificationRequest) => api.get<null>('/api/verification', { ...query }),
+    mutationFn: (query: VerificationRequest & WithTurnstile) => api.get<null>('/api/verification', { ...query }),
     onSuccess: () => notify.success(t('register.codeSent')),
   })
 }
 
 export function useSendResetEmail() {
   return useMutation({
-    mutationFn: (query: { email: string; turnstile?: string }) => api.get<null>('/api/reset_password', { ...query }),
+    mutationFn: (query: ResetRequest & WithTurnstile) => api.get<null>('/api/reset_password', { ...query }),
   })
 }
 
 /** Returns the new password chosen by the server. */
 export function useConfirmReset() {
   return useMutation({
-    mutationFn: (body: { email: string; token: string }) => api.post<string>('/api/user/reset', body),
+    mutationFn: (body: ResetConfirmBody) => api.post<string>('/api/user/reset', body),
   })
 }
 

@@ -9,7 +9,19 @@ import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@ta
 import { useTranslation } from 'react-i18next'
 import { api, isApiError, request } from '@/lib/api-client'
 import { notify } from '@/lib/notify'
-import type { BalanceRefreshSummary, Channel, ChannelBalance, ChannelKeyMode, ChannelTagResult, ChannelTestResult, ChannelType } from '@contract/channels'
+import type {
+  BalanceRefreshSummary,
+  Channel,
+  ChannelBalance,
+  ChannelBatchValue,
+  ChannelBody,
+  ChannelPatch,
+  ChannelTagResult,
+  ChannelTestResult,
+  ChannelType,
+  ProviderModelsBody,
+  TagPriorityBody,
+} from '@contract/channels'
 import type { Page } from '@contract/paging'
 
 export interface ChannelListSearch {
@@ -22,32 +34,6 @@ export interface ChannelListSearch {
   group?: string
   model?: string
   tag?: string
-}
-
-/** Body of POST /api/channel/ and PUT /api/channel/ (with id). */
-export interface ChannelBody {
-  type: number
-  name: string
-  key: string
-  base_url: string
-  other: string
-  models: string[]
-  group: string[]
-  tag: string
-  model_mapping: string
-  model_headers: string
-  custom_parameter: string
-  priority: number
-  weight: number
-  test_model: string
-  proxy: string
-  only_chat: boolean
-  auto_ban: boolean
-  key_mode: ChannelKeyMode
-  auto_disable_threshold: number
-  auto_disable_window: number
-  /** Plugin parameters as JSON text ('' = none). */
-  plugin: string
 }
 
 export const channelKeys = {
@@ -137,8 +123,6 @@ export function useUpdateChannel() {
   })
 }
 
-export type ChannelPatch = { id: number } & ({ priority: number } | { weight: number } | { status: 1 | 2 })
-
 /** Inline edits from the list: priority, weight, enable/disable. */
 export function usePatchChannel() {
   const invalidate = useInvalidateChannels()
@@ -205,7 +189,7 @@ export function useBatchEditChannels(kind: 'del_model' | 'azure_api') {
   const invalidate = useInvalidateChannels()
   const { t } = useTranslation('channels')
   return useMutation({
-    mutationFn: (body: { ids: number[]; value: string }) => api.put<number>(`/api/channel/batch/${kind}`, body),
+    mutationFn: (body: ChannelBatchValue) => api.put<number>(`/api/channel/batch/${kind}`, body),
     onSuccess: async (count) => {
       notify.success(t('toast.batchUpdated', { count }))
       await invalidate()
@@ -261,7 +245,7 @@ export function useRefreshAllBalances() {
 /** The supplier's live model list for the unsaved form (POST /api/channel/provider_models_list). */
 export function useProviderModels() {
   return useMutation({
-    mutationFn: (body: { type: number; key: string; id?: number; base_url: string; other: string }) => api.post<string[]>('/api/channel/provider_models_list', body),
+    mutationFn: (body: ProviderModelsBody) => api.post<string[]>('/api/channel/provider_models_list', body),
     meta: { silent: true },
   })
 }
@@ -275,7 +259,7 @@ export function useTagOperation(tag: string) {
   const path = `/api/channel_tag/${encodeURIComponent(tag)}`
   return useMutation({
     mutationFn: (op: TagOperation) => {
-      if (op.kind === 'priority' || op.kind === 'weight') return api.put<ChannelTagResult>(`${path}/priority`, { type: op.kind, value: op.value })
+      if (op.kind === 'priority' || op.kind === 'weight') return api.put<ChannelTagResult>(`${path}/priority`, { type: op.kind, value: op.value } satisfies TagPriorityBody)
       if (op.kind === 'delete') return api.delete<ChannelTagResult>(path)
       return api.put<ChannelTagResult>(`${path}/status/${op.kind}`)
     },

@@ -7,7 +7,7 @@
  * Messages are i18n keys.
  */
 import { z } from 'zod'
-import type { ChannelBody } from './api'
+import type { ChannelBody } from '@contract/channels'
 import { splitList } from './options'
 import type { Channel, ChannelType } from '@contract/channels'
 import { keyFieldProblem } from '@contract/key-format'

@@ -9,7 +9,7 @@ import { api } from '@/lib/api-client'
 import i18n from '@/i18n'
 import type { PlannerRequest, PlannerResponse } from '../../../../shared/import/browser/planner-protocol'
 import PlannerWorker from '../../../../shared/import/browser/planner-worker.ts?worker'
-import type { WireBatchResult, WireCheck, WirePlan } from '../../../../shared/import/wire'
+import type { WireBatchResult, WireCheck, WireImportStarted, WirePlan } from '../../../../shared/import/wire'
 import { insertDefaultPrices, wireBatches } from '../../../../shared/import/wire-batches'
 
 export type { WireCheck, WirePlan } from '../../../../shared/import/wire'
@@ -103,7 +103,7 @@ export function useApplyImport(onProgress: (done: number, total: number) => void
   return useMutation({
     mutationFn: async ({ plan, merge }: { plan: WirePlan; merge: boolean }): Promise<ApplyResult> => {
       const started = performance.now()
-      const { importId, hasPrices } = await api.post<{ importId: string; hasPrices: boolean }>('/api/import/start', { merge, identities: plan.identities })
+      const { importId, hasPrices } = await api.post<WireImportStarted>('/api/import/start', { merge, identities: plan.identities })
       const batches = wireBatches(hasPrices ? plan.writes : insertDefaultPrices(plan.writes, plan.defaultPrices))
       const result: ApplyResult = { applied: 0, batches: batches.length, problems: [], ms: 0 }
       onProgress(0, batches.length)

@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next'
 import { api } from '@/lib/api-client'
 import { useInvalidate } from '@/lib/list-query'
 import { notify } from '@/lib/notify'
-import type { McpServerView, McpToolList } from '@contract/mcp'
+import type { McpServerBody, McpServerView, McpToolList } from '@contract/mcp'
 
 export type { McpServerView, McpToolList } from '@contract/mcp'
 
@@ -17,17 +17,6 @@ export const mcpServersQueryOptions = queryOptions({
   queryKey: mcpKeys.servers,
   queryFn: ({ signal }) => api.get<McpServerView[]>('/api/mcp/server/', undefined, signal),
 })
-
-export interface McpServerBody {
-  name: string
-  url: string
-  /** Left out: the stored headers stay. */
-  headers?: Record<string, string>
-  groups: string[]
-  enabled: boolean
-  timeout_ms: number
-  free: boolean
-}
 
 export function useSaveServer() {
   const { t } = useTranslation('mcp')

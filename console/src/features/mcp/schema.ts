@@ -4,7 +4,7 @@
  * stay), the groups (comma-separated, none = every group), the timeout in ms, enabled and free.
  */
 import { z } from 'zod'
-import type { McpServerBody, McpServerView } from './api'
+import type { McpServerBody, McpServerView } from '@contract/mcp'
 
 const headerLine = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+\s*:\s*.+$/
 

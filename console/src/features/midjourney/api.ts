@@ -4,28 +4,7 @@
  */
 import { taskListQuery } from '@/features/tasks/api'
 import type { TaskListSearch } from '@/features/tasks/components/task-list-page'
-
-export interface MjRow {
-  id: number
-  action: string
-  status: string
-  progress: string
-  prompt: string
-  prompt_en: string
-  description: string
-  fail_reason: string
-  image_url: string
-  /** Milliseconds. */
-  submit_time: number
-  start_time: number
-  finish_time: number
-  quota: number
-  mode: string
-  channel_id?: number
-  user_id?: number
-  username?: string
-  mj_id?: string
-}
+import type { MjTaskView } from '@contract/tasks'
 
 /** The URL search of the Midjourney page: the shared task filters (no platform). */
 export type MjSearch = Omit<TaskListSearch, 'platform'>
@@ -37,7 +16,7 @@ export const mjKeys = { all: ['midjourney'] as const }
 const ms = (seconds: number | undefined, end = false) => (seconds === undefined ? undefined : seconds * 1000 + (end ? 999 : 0))
 
 export const mjQueryOptions = (search: MjSearch, all: boolean) =>
-  taskListQuery<MjRow>(['midjourney', all ? 'all' : 'self', search], all ? '/api/mj/' : '/api/mj/self', {
+  taskListQuery<MjTaskView>(['midjourney', all ? 'all' : 'self', search], all ? '/api/mj/' : '/api/mj/self', {
     p: search.p,
     page_size: search.page_size,
     status: search.status,

@@ -19,19 +19,12 @@ import { isSecondFactorChallenge } from '@/features/auth/second-factor'
 import { selfQueryOptions, useCompleteSignIn } from '@/features/auth/api'
 import { useSiteInfo } from '@/features/site/api'
 import { githubAuthorizeUrl, larkAuthorizeUrl, type RedirectProvider } from './providers'
+import type { PendingSwitch } from '@contract/oauth'
 
 /** The server's message when a callback bound the account instead of signing in. */
 export const BIND_MESSAGE = 'bind'
 /** The server's message when the login would switch the signed-in browser to another account. */
 export const SWITCH_MESSAGE = 'switch'
-
-/** A login held for confirmation: `target` null means a new account would be created. */
-export interface PendingSwitch {
-  pending_switch: string
-  current: string
-  target: string | null
-  provider: RedirectProvider | 'wechat'
-}
 
 /**
  * Leaves for the provider's authorization page. The state is requested only now (the `oauth`

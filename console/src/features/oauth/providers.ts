@@ -3,7 +3,7 @@
  * authorization URLs of GitHub and Lark (OIDC gets its URL from the server). WeChat has no
  * redirect: the user types the code the official account replies with.
  */
-import type { SiteInfo } from '@/features/site/api'
+import type { SiteInfo } from '@contract/site'
 import { siteUrl } from '@/lib/base-path'
 
 /** Methods that leave the site and come back to /oauth/<provider>. */

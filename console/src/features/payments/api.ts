@@ -15,9 +15,12 @@ import {
   ORDER_STATUSES,
   type ConfigField,
   type Gateway,
+  type GatewayBody,
   type GatewayDetail,
+  type GatewayPatch,
   type GatewayTypeInfo,
   type Order,
+  type OrderBody,
   type OrderStatus,
   type PlacedOrder,
   type UserGateway,
@@ -108,8 +111,6 @@ function useRefresh() {
   return () => void queryClient.invalidateQueries({ queryKey: paymentKeys.all })
 }
 
-export type GatewayBody = Omit<Gateway, 'id' | 'uuid' | 'notify_url' | 'created_at' | 'updated_at'> & { config: Record<string, string> }
-
 export function useSaveGateway() {
   const { t } = useTranslation('payments')
   const refresh = useRefresh()
@@ -126,7 +127,7 @@ export function useToggleGateway() {
   const { t } = useTranslation('payments')
   const refresh = useRefresh()
   return useMutation({
-    mutationFn: (body: { id: number; enable: boolean }) => api.put<GatewayDetail>('/api/payment/', body),
+    mutationFn: (body: GatewayPatch) => api.put<GatewayDetail>('/api/payment/', body),
     onSuccess: (_, body) => {
       refresh()
       notify.success(body.enable ? t('toast.enabled') : t('toast.disabled'))
@@ -159,5 +160,5 @@ export function useRefundOrder() {
 }
 
 export function usePlaceOrder() {
-  return useMutation({ mutationFn: (body: { uuid: string; amount: number }) => api.post<PlacedOrder>('/api/user/order', body) })
+  return useMutation({ mutationFn: (body: OrderBody) => api.post<PlacedOrder>('/api/user/order', body) })
 }

@@ -6,18 +6,8 @@
 import { queryOptions } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import { listModels } from './relay'
-
-export interface PlaygroundToken {
-  id: number
-  name: string
-  key: string
-  status: number
-}
-
-interface TokenPage {
-  data: PlaygroundToken[]
-  total_count: number
-}
+import type { Page } from '@contract/paging'
+import type { Token } from '@contract/tokens'
 
 /** Token status 1 = enabled; disabled, expired and exhausted keys cannot call the relay. */
 export const TOKEN_ENABLED = 1
@@ -31,13 +21,13 @@ export const playgroundKeys = {
 
 export const tokensQueryOptions = queryOptions({
   queryKey: playgroundKeys.tokens(),
-  queryFn: ({ signal }) => api.get<TokenPage>('/api/token/', { p: 1, page_size: 100 }, signal),
+  queryFn: ({ signal }) => api.get<Page<Token>>('/api/token/', { p: 1, page_size: 100 }, signal),
   select: (page) => page.data.filter((t) => t.status === TOKEN_ENABLED),
 })
 
 export const playgroundTokenQueryOptions = queryOptions({
   queryKey: playgroundKeys.playgroundToken(),
-  queryFn: ({ signal }) => api.get<PlaygroundToken>('/api/token/playground', undefined, signal),
+  queryFn: ({ signal }) => api.get<Token>('/api/token/playground', undefined, signal),
   staleTime: Infinity,
 })
 

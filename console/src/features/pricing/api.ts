@@ -7,33 +7,11 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import { useTranslation } from 'react-i18next'
 import { api } from '@/lib/api-client'
 import { notify } from '@/lib/notify'
-import type { UserGroup } from '@contract/groups'
-import type { ExtraRatios, ModelCatalogue, Price, PriceType, SyncResult } from '@contract/pricing'
+import type { ChannelType } from '@contract/channels'
+import type { UserGroup, UserGroupBody } from '@contract/groups'
+import type { ExtraRatios, MergedPriceBody, ModelCatalogue, Price, PriceBody, PriceSyncMode, RemotePrice, SyncResult } from '@contract/pricing'
 
 export type { ExtraRatios, ModelCatalogue, Price, SyncResult }
-
-export type PriceBody = Omit<Price, 'id'>
-
-export interface ChannelTypeInfo {
-  id: number
-  name: string
-}
-
-/** One entry of a remote price list, as the sync endpoint takes it. */
-export interface RemotePrice {
-  model: string
-  type: PriceType
-  channel_type: number
-  input: number
-  output: number
-  extra_ratios?: ExtraRatios | null
-}
-
-export type SyncMode = 'add' | 'overwrite'
-
-export type { UserGroup }
-
-export type UserGroupBody = Omit<UserGroup, 'id'>
 
 export const pricingKeys = {
   prices: ['pricing', 'prices'] as const,
@@ -55,7 +33,7 @@ export const catalogueQueryOptions = queryOptions({
 
 export const channelTypesQueryOptions = queryOptions({
   queryKey: pricingKeys.channelTypes,
-  queryFn: async () => (await api.get<ChannelTypeInfo[]>('/api/channel/types')).map(({ id, name }) => ({ id, name })),
+  queryFn: async () => (await api.get<Pick<ChannelType, 'id' | 'name'>[]>('/api/channel/types')).map(({ id, name }) => ({ id, name })),
   staleTime: Infinity,
 })
 
@@ -128,16 +106,11 @@ export function useDeletePrices() {
   })
 }
 
-export interface MergedBody extends Omit<PriceBody, 'model'> {
-  original_models: string[]
-  models: string[]
-}
-
 export function useSaveMerged() {
   const invalidate = useInvalidatePrices()
   const { t } = useTranslation('pricing')
   return useMutation({
-    mutationFn: (body: MergedBody) => api.post<null>('/api/prices/multiple', body),
+    mutationFn: (body: MergedPriceBody) => api.post<null>('/api/prices/multiple', body),
     onSuccess: async () => {
       await invalidate()
       notify.success(t('messages.saved'))
@@ -149,7 +122,7 @@ export function useSyncPrices() {
   const invalidate = useInvalidatePrices()
   const { t } = useTranslation('pricing')
   return useMutation({
-    mutationFn: ({ mode, list }: { mode: SyncMode; list: RemotePrice[] }) => api.post<SyncResult>(`/api/prices/sync?updateMode=${mode}`, list),
+    mutationFn: ({ mode, list }: { mode: PriceSyncMode; list: RemotePrice[] }) => api.post<SyncResult>(`/api/prices/sync?updateMode=${mode}`, list),
     onSuccess: async () => {
       await invalidate()
       notify.success(t('updates.applied'))

@@ -7,7 +7,8 @@
 import { z } from 'zod'
 import { api } from '@/lib/api-client'
 import { readString, writeString } from '@/lib/storage'
-import type { ExtraRatios, Price, RemotePrice } from './api'
+import type { RemotePrice } from '@contract/pricing'
+import type { ExtraRatios, Price } from './api'
 
 /** Where the last URL the admin fetched is remembered. */
 const URL_STORAGE_KEY = 'pricing.updateUrl'

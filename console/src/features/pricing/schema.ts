@@ -6,7 +6,9 @@
  * Numbers stay strings in the forms and are converted on submit.
  */
 import { z } from 'zod'
-import type { ExtraRatios, PriceBody, UserGroupBody } from './api'
+import type { UserGroupBody } from '@contract/groups'
+import type { PriceBody } from '@contract/pricing'
+import type { ExtraRatios } from './api'
 
 /** The token kinds a price can re-weight (one-hub `extra_ratios`). */
 export const EXTRA_RATIO_KINDS = [

@@ -12,13 +12,8 @@ import { notify } from '@/lib/notify'
 import type { UserProfile } from '@/stores/auth-store'
 import { selfQueryOptions } from '@/features/auth/api'
 import type { BindingType } from '@/features/oauth/providers'
-
-export interface UpdateSelfBody {
-  username?: string
-  display_name?: string
-  password?: string
-  original_password?: string
-}
+import type { TelegramBindCode } from '@contract/telegram'
+import type { UpdateSelfBody } from '@contract/users'
 
 export function useUpdateSelf() {
   const queryClient = useQueryClient()
@@ -65,14 +60,6 @@ export function useUnbind() {
       notify.success(t('binding.unbound'))
     },
   })
-}
-
-export interface TelegramBindCode {
-  code: string
-  expires_in: number
-  bot_username: string
-  /** `https://t.me/<bot>?start=<code>`: opens the bot and binds on Start. */
-  link: string
 }
 
 /** A fresh one-time code for `/bind <code>` (POST /api/user/telegram/code; any earlier code stops working). */

@@ -9,48 +9,13 @@ import { api } from '@/lib/api-client'
 import { DEFAULT_QUOTA_PER_UNIT } from '@/lib/format'
 import { notify } from '@/lib/notify'
 import { STORAGE_KEYS, readJson, writeJson, writeString } from '@/lib/storage'
-
-export interface SiteInfo {
-  setup_needed: boolean
-  /** While setup is pending: this visitor is not on the server's machine and must give the setup code. */
-  setup_code_required?: boolean
-  version: string
-  /** The id of the console build the server now serves ('' when unknown). */
-  console_build?: string
-  start_time: number
-  system_name: string
-  logo: string
-  footer_html: string
-  server_address: string
-  top_up_link: string
-  chat_link: string
-  chat_links: string
-  quota_per_unit: number
-  display_in_currency: boolean
-  display_token_stat: boolean
-  password_login: boolean
-  password_register: boolean
-  register_enabled: boolean
-  email_verification: boolean
-  github_oauth: boolean
-  github_client_id: string
-  oidc_auth: boolean
-  wechat_login: boolean
-  wechat_qrcode: string
-  lark_login: boolean
-  lark_client_id: string
-  turnstile_check: boolean
-  turnstile_site_key: string
-  telegram_bot: string
-  /** Online top-up (shared/contract/payment-amount.ts): CNY per USD, the minimum whole-USD amount, the discount map (JSON). */
-  payment_usd_rate?: number
-  payment_min_amount?: number
-  recharge_discount?: string
-}
+import type { SiteInfo } from '@contract/site'
 
 export const DEFAULT_SITE_INFO: SiteInfo = {
   setup_needed: false,
+  setup_code_required: false,
   version: '',
+  console_build: '',
   start_time: 0,
   system_name: 'AI Gateway',
   logo: '',
@@ -76,6 +41,11 @@ export const DEFAULT_SITE_INFO: SiteInfo = {
   turnstile_check: false,
   turnstile_site_key: '',
   telegram_bot: '',
+  mj_notify_enabled: false,
+  chat_cache_enabled: false,
+  payment_usd_rate: 7.3,
+  payment_min_amount: 1,
+  recharge_discount: '',
 }
 
 function applySiteInfo(info: SiteInfo) {

@@ -1,60 +1,12 @@
 /**
  * System page calls (root only): the report (GET /api/system/) and the OTLP "send test"
- * (POST /api/system/otlp-test). The shapes mirror worker/admin/system/system.service.ts.
+ * (POST /api/system/otlp-test). The shapes are in shared/contract/system.ts.
  */
 import { queryOptions, useMutation } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
-import type { AlertStatus } from '@contract/notify'
-
-export interface Probe {
-  ok: boolean
-  ms: number
-  error?: string
-}
-
-export interface CronJob {
-  job: string
-  cron: string
-  next_run: number | null
-  last_run: number | null
-  duration_ms: number | null
-  result: 'ok' | 'error' | null
-  error: string | null
-}
-
-/** A part of the report that failed on the server comes back as its error. */
-export type Part<T> = T | { error: string }
+import type { OtlpTestResult, Part, SystemReport } from '@contract/system'
 
 export const failed = <T extends object>(p: Part<T>): p is { error: string } => 'error' in p && typeof (p as { error: unknown }).error === 'string' && Object.keys(p).length === 1
-
-export interface SystemReport {
-  version: { version: string; console_build: string }
-  now: number
-  cron: Part<CronJob[]>
-  health: Part<{ channels: { enabled: number; frozen: number; disabled: number }; pool_keys_disabled: number; dead_letters: number }>
-  database: Part<{ size_bytes: number | null; measure: 'bytes' | 'rows'; tables: { name: string; value: number }[] }>
-  reachability: { kv: Probe; durable_object: Probe; d1: Probe }
-  telemetry: {
-    metrics: { token_configured: boolean; analytics_engine: boolean }
-    otlp: {
-      endpoint: string
-      headers_configured: boolean
-      sample_rate: number
-      record_content: boolean
-      isolate: { exported: number; dropped: number; failed: number; lastExportAt: number; lastError: string; queued: number }
-    }
-  }
-  alerts: Part<AlertStatus>
-  environment: { ok: boolean; error: string | null; variables: Record<string, string>; bindings: Record<string, boolean> }
-}
-
-export interface OtlpTestResult {
-  ok: boolean
-  status: number
-  ms: number
-  error: string
-  trace_id: string
-}
 
 export const systemQueryOptions = () =>
   queryOptions({

@@ -17,7 +17,8 @@ import { Skeleton } from '@/components/ui/skeleton'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table'
 import { timestamp2string } from '@/lib/format'
 import { notify } from '@/lib/notify'
-import { type CronJob, failed, type Part, type Probe, type SystemReport, systemQueryOptions, useOtlpTest } from './api'
+import type { CronJob, Part, Probe, SystemReport } from '@contract/system'
+import { failed, systemQueryOptions, useOtlpTest } from './api'
 
 const when = (ms: number | null) => (ms ? timestamp2string(Math.floor(ms / 1000)) : '—')
 

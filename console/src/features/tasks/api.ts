@@ -5,51 +5,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import type { TaskListSearch } from './components/task-list-page'
-
-export interface SunoSong {
-  id: string
-  title?: string
-  audio_url?: string
-  video_url?: string
-  image_url?: string
-  image_large_url?: string
-  model_name?: string
-  status?: string
-  text?: string
-  metadata?: { tags?: string; prompt?: string; duration?: number | null; error_message?: string | null }
-}
-
-export interface SunoLyrics {
-  id?: string
-  title?: string
-  text?: string
-  status?: string
-}
-
-/** Kling's last reply as the gateway stored it (a video task's output is in task_result). */
-export interface KlingReply {
-  code?: number
-  data?: { task_status?: string; task_status_msg?: string; task_result?: { videos?: { id?: string; url?: string; duration?: string }[] } }
-}
-
-export interface TaskRow {
-  id: number
-  platform: string
-  action: string
-  status: string
-  progress: string
-  fail_reason: string
-  submit_time: number
-  start_time: number
-  finish_time: number
-  quota: number
-  properties: { title?: string; prompt?: string; tags?: string; mv?: string | null; model_name?: string; mode?: string; duration?: string }
-  data: SunoSong[] | SunoLyrics | KlingReply | null
-  channel_id?: number
-  user_id?: number
-  username?: string
-  task_id?: string
-}
+import type { TaskView } from '@contract/tasks'
 
 export interface TaskSearch extends TaskListSearch {
   platform?: 'suno' | 'kling'
@@ -70,7 +26,7 @@ export const taskListQuery = <T extends { progress: string }>(queryKey: readonly
   })
 
 export const tasksQueryOptions = (search: TaskSearch, all: boolean) =>
-  taskListQuery<TaskRow>(['tasks', all ? 'all' : 'self', search], all ? '/api/task/' : '/api/task/self', {
+  taskListQuery<TaskView>(['tasks', all ? 'all' : 'self', search], all ? '/api/task/' : '/api/task/self', {
     p: search.p,
     page_size: search.page_size,
     platform: search.platform,

@@ -9,7 +9,7 @@ import { api } from '@/lib/api-client'
 import { pagedListQuery, useInvalidate } from '@/lib/list-query'
 import { notify } from '@/lib/notify'
 import type { ListSearch } from '@contract/paging'
-import type { TelegramMenu, TelegramStatus } from '@contract/telegram'
+import type { MenuBody, TelegramMenu, TelegramStatus } from '@contract/telegram'
 
 export { PARSE_MODES, type TelegramMenu, type TelegramStatus } from '@contract/telegram'
 
@@ -27,8 +27,6 @@ export const telegramStatusQueryOptions = queryOptions({
   queryKey: telegramKeys.status,
   queryFn: ({ signal }) => api.get<TelegramStatus>('/api/option/telegram/status', undefined, signal),
 })
-
-export type MenuBody = Omit<TelegramMenu, 'id'>
 
 const useRefresh = () => useInvalidate(telegramKeys.all)
 

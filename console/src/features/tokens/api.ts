@@ -11,11 +11,10 @@ import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@ta
 import { useTranslation } from 'react-i18next'
 import { api } from '@/lib/api-client'
 import { notify } from '@/lib/notify'
-import type { LimitValues } from '@/lib/limits-form'
 import type { GroupInfo } from '@contract/groups'
 import type { McpGroupTool } from '@contract/mcp'
 import type { ListSearch, Page } from '@contract/paging'
-import type { Token, TokenSetting } from '@contract/tokens'
+import type { Token, TokenBody } from '@contract/tokens'
 import { TOKEN_STATUS, type TokenStatus } from '@contract/enums'
 
 export type { Token }
@@ -26,18 +25,6 @@ export interface AdminTokenSearch {
   keyword?: string
   user_id?: number
   token_id?: number
-}
-
-/** Body of POST /api/token/ and PUT /api/token/ (with id). */
-export interface TokenBody extends LimitValues {
-  name: string
-  remain_quota: number
-  unlimited_quota: boolean
-  expired_time: number
-  group: string
-  chat_cache: boolean
-  setting: Required<Pick<TokenSetting, 'limits'>>
-  mcp_tools: string[]
 }
 
 export const tokenKeys = {

@@ -10,7 +10,7 @@ import { z } from 'zod'
 import { inputToQuota, quotaPerUnit, quotaToInput } from '@/lib/format'
 import { checkLimits, limitsBody, limitsDefaults, limitsFormShape } from '@/lib/limits-form'
 import { MCP_TOOL_PATTERN, MCP_TOOLS_MAX } from '@contract/tokens'
-import type { Token, TokenBody } from './api'
+import type { Token, TokenBody } from '@contract/tokens'
 
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/
 

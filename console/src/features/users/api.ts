@@ -10,13 +10,10 @@ import { api } from '@/lib/api-client'
 import { notify } from '@/lib/notify'
 import { selfQueryOptions } from '@/features/auth/api'
 import type { ListSearch, Page } from '@contract/paging'
-import type { AdminUser, SignInMethod, SignInMethodType } from '@contract/users'
+import type { AdminUser, CreateUserBody, ManageUserBody, QuotaChangeBody, QuotaChangeResult, SignInMethod, SignInMethodType, UpdateUserBody } from '@contract/users'
 import type { AdminTwoFactorView } from '@contract/two-factor'
-import type { LimitValues } from '@/lib/limits-form'
 
 export type UserListSearch = ListSearch
-
-export type ManageAction = 'enable' | 'disable' | 'delete' | 'promote' | 'demote'
 
 export const userKeys = {
   all: ['users'] as const,
@@ -47,24 +44,6 @@ function useRefresh() {
   }
 }
 
-export interface CreateUserBody {
-  username: string
-  password: string
-  display_name: string
-  email: string
-  group: string
-  quota: number
-}
-
-export interface UpdateUserBody extends Omit<CreateUserBody, 'quota' | 'password'> {
-  id: number
-  password?: string
-  /** Absent: the balance stays as it is. */
-  quota?: number
-}
-
-export type UpdateUserWithLimits = UpdateUserBody & Partial<LimitValues>
-
 export function useCreateUser() {
   const { t } = useTranslation('users')
   const refresh = useRefresh()
@@ -81,7 +60,7 @@ export function useUpdateUser() {
   const { t } = useTranslation('users')
   const refresh = useRefresh()
   return useMutation({
-    mutationFn: (body: UpdateUserWithLimits) => api.put<AdminUser>('/api/user/', body),
+    mutationFn: (body: UpdateUserBody) => api.put<AdminUser>('/api/user/', body),
     onSuccess: () => {
       refresh()
       notify.success(t('toast.updated'))
@@ -93,7 +72,7 @@ export function useManageUser() {
   const { t } = useTranslation('users')
   const refresh = useRefresh()
   return useMutation({
-    mutationFn: (body: { id: number; action: ManageAction }) => api.post<AdminUser | null>('/api/user/manage', body),
+    mutationFn: (body: ManageUserBody) => api.post<AdminUser | null>('/api/user/manage', body),
     onSuccess: (_data, { action }) => {
       refresh()
       notify.success(t(`toast.${action}`))
@@ -105,7 +84,7 @@ export function useChangeQuota() {
   const { t } = useTranslation('users')
   const refresh = useRefresh()
   return useMutation({
-    mutationFn: ({ id, ...body }: { id: number; quota: number; remark: string }) => api.post<{ quota: number }>(`/api/user/quota/${id}`, body),
+    mutationFn: ({ id, ...body }: QuotaChangeBody & { id: number }) => api.post<QuotaChangeResult>(`/api/user/quota/${id}`, body),
     onSuccess: () => {
       refresh()
       notify.success(t('toast.quotaChanged'))

@@ -5,8 +5,7 @@
  * cannot act on peers or root; nobody disables or deletes their own account.
  */
 import { ROLE, USER_STATUS } from '@contract/enums'
-import type { ManageAction } from './api'
-import type { AdminUser } from '@contract/users'
+import type { AdminUser, ManageAction } from '@contract/users'
 
 export type RoleKey = 'user' | 'admin' | 'root' | 'unknown'
 

@@ -11,7 +11,7 @@ import { Skeleton } from '@/components/ui/skeleton'
 import { cn } from '@/lib/utils'
 import { StatCard, StatCardSkeleton } from '@/features/dashboard/components/stat-card'
 import { renderQuotaFine } from '@/features/dashboard/format'
-import type { SiteStatistics } from '../api'
+import type { SiteStatistics } from '@contract/analytics'
 
 export function AnalyticsOverview({ stats }: { stats: SiteStatistics | undefined }) {
   const { t } = useTranslation('analytics')

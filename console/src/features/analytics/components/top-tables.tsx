@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next'
 import { DataTable, DataTableColumnHeader } from '@/components/data-table'
 import { renderNumber } from '@/lib/format'
 import { renderQuotaFine } from '@/features/dashboard/format'
-import type { TopModel, TopUser } from '../api'
+import type { TopModel, TopUser } from '@contract/analytics'
 
 type Ranked<T> = T & { rank: number }
 

@@ -11,12 +11,12 @@ import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { copyText } from '@/lib/clipboard'
 import { TaskDuration, TaskProgress, TaskStatusBadge, TaskTime } from '@/features/tasks/components/task-status'
-import type { MjRow } from '../api'
+import type { MjTaskView } from '@contract/tasks'
 import { MjImage } from './mj-image'
 
 const dash = <span className="text-muted-foreground">—</span>
 
-function Prompt({ row }: { row: MjRow }) {
+function Prompt({ row }: { row: MjTaskView }) {
   const { t } = useTranslation('midjourney')
   if (!row.prompt && !row.prompt_en) return dash
   return (
@@ -36,11 +36,11 @@ function Prompt({ row }: { row: MjRow }) {
   )
 }
 
-export function useMjColumns(all: boolean): ColumnDef<MjRow>[] {
+export function useMjColumns(all: boolean): ColumnDef<MjTaskView>[] {
   const { t } = useTranslation('midjourney')
   const { t: tt } = useTranslation('tasks')
-  return useMemo<ColumnDef<MjRow>[]>(() => {
-    const col = (id: string, title: string, rest: Partial<ColumnDef<MjRow>>): ColumnDef<MjRow> => ({
+  return useMemo<ColumnDef<MjTaskView>[]>(() => {
+    const col = (id: string, title: string, rest: Partial<ColumnDef<MjTaskView>>): ColumnDef<MjTaskView> => ({
       id,
       header: title,
       enableSorting: false,

@@ -8,7 +8,8 @@ import { useTranslation } from 'react-i18next'
 import { AlertDialog, AlertDialogCancel, AlertDialogContent, AlertDialogDescription, AlertDialogFooter, AlertDialogHeader, AlertDialogTitle } from '@/components/ui/alert-dialog'
 import { Button } from '@/components/ui/button'
 import { errorMessage } from '@/lib/handle-error'
-import { useConfirmSwitch, type PendingSwitch } from '../api'
+import type { PendingSwitch } from '@contract/oauth'
+import { useConfirmSwitch } from '../api'
 
 interface SwitchAccountDialogProps {
   pending: PendingSwitch | undefined

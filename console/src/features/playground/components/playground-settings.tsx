@@ -11,7 +11,8 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@
 import { Skeleton } from '@/components/ui/skeleton'
 import { Slider } from '@/components/ui/slider'
 import { Textarea } from '@/components/ui/textarea'
-import { maskKey, type PlaygroundToken } from '../api'
+import type { Token } from '@contract/tokens'
+import { maskKey } from '../api'
 import { PLAYGROUND_TOKEN, type PlaygroundSettings } from '../schema'
 
 export function PlaygroundSettingsForm({
@@ -21,7 +22,7 @@ export function PlaygroundSettingsForm({
   modelsLoading,
 }: {
   form: UseFormReturn<PlaygroundSettings>
-  tokens: PlaygroundToken[] | undefined
+  tokens: Token[] | undefined
   models: string[] | undefined
   modelsLoading: boolean
 }) {

@@ -4,7 +4,8 @@
  * the dialogs.
  */
 import { createDialogController } from '@/lib/dialog-controller'
-import type { Price, UserGroup } from '../api'
+import type { UserGroup } from '@contract/groups'
+import type { Price } from '../api'
 import type { PriceGroup } from '../price-groups'
 
 export type PricingDialog =

@@ -20,7 +20,8 @@ import { ConfirmDialog } from '@/components/confirm-dialog'
 import { isApiError } from '@/lib/api-client'
 import { errorMessage } from '@/lib/handle-error'
 import { notify } from '@/lib/notify'
-import { updateServiceQueryOptions, useSyncPrices, type Price, type RemotePrice, type SyncMode, type SyncResult } from '../api'
+import type { PriceSyncMode, RemotePrice } from '@contract/pricing'
+import { updateServiceQueryOptions, useSyncPrices, type Price, type SyncResult } from '../api'
 import { InvalidListFormatError, InvalidListUrlError, diffPrices, fetchRemoteList, lastUpdateUrl, rememberUpdateUrl } from '../remote-list'
 import { UpdatesAdded, UpdatesChanged, UpdatesLocalOnly } from './pricing-updates-lists'
 
@@ -61,7 +62,7 @@ export function PricingUpdatesDialog({ open, onOpenChange, prices }: Props) {
     fetchList.mutate(target)
   }
 
-  const apply = (mode: SyncMode) => {
+  const apply = (mode: PriceSyncMode) => {
     if (!remote || !diff) {
       notify.warning(t('updates.fetchFirst'))
       return

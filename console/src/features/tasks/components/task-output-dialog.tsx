@@ -7,15 +7,15 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
-import type { KlingReply, SunoLyrics, SunoSong, TaskRow } from '../api'
+import type { KlingReply, SunoLyrics, SunoSong, TaskView } from '@contract/tasks'
 
-const isKling = (row: TaskRow) => row.platform === 'kling'
-const songsOf = (row: TaskRow): SunoSong[] => (!isKling(row) && Array.isArray(row.data) ? row.data : [])
-const lyricsOf = (row: TaskRow): SunoLyrics | null => (!isKling(row) && row.data && !Array.isArray(row.data) ? (row.data as SunoLyrics) : null)
-const videosOf = (row: TaskRow) => (isKling(row) ? ((row.data as KlingReply | null)?.data?.task_result?.videos ?? []).filter((v) => v.url) : [])
+const isKling = (row: TaskView) => row.platform === 'kling'
+const songsOf = (row: TaskView): SunoSong[] => (!isKling(row) && Array.isArray(row.data) ? row.data : [])
+const lyricsOf = (row: TaskView): SunoLyrics | null => (!isKling(row) && row.data && !Array.isArray(row.data) ? (row.data as SunoLyrics) : null)
+const videosOf = (row: TaskView) => (isKling(row) ? ((row.data as KlingReply | null)?.data?.task_result?.videos ?? []).filter((v) => v.url) : [])
 
 /** Whether the task has anything to show. */
-export const hasOutput = (row: TaskRow) => songsOf(row).some((s) => s.audio_url || s.video_url || s.text) || Boolean(lyricsOf(row)?.text) || videosOf(row).length > 0
+export const hasOutput = (row: TaskView) => songsOf(row).some((s) => s.audio_url || s.video_url || s.text) || Boolean(lyricsOf(row)?.text) || videosOf(row).length > 0
 
 function Song({ song }: { song: SunoSong }) {
   const { t } = useTranslation('tasks')
@@ -46,7 +46,7 @@ function Song({ song }: { song: SunoSong }) {
   )
 }
 
-export function TaskOutputDialog({ row }: { row: TaskRow }) {
+export function TaskOutputDialog({ row }: { row: TaskView }) {
   const { t } = useTranslation('tasks')
   const songs = songsOf(row)
   const lyrics = lyricsOf(row)

@@ -6,16 +6,16 @@ import { useMemo } from 'react'
 import type { ColumnDef } from '@tanstack/react-table'
 import { useTranslation } from 'react-i18next'
 import { Badge } from '@/components/ui/badge'
-import type { TaskRow } from '../api'
+import type { TaskView } from '@contract/tasks'
 import { hasOutput, TaskOutputDialog } from './task-output-dialog'
 import { TaskDuration, TaskProgress, TaskStatusBadge, TaskTime } from './task-status'
 
 const dash = <span className="text-muted-foreground">—</span>
 
-export function useTasksColumns(all: boolean): ColumnDef<TaskRow>[] {
+export function useTasksColumns(all: boolean): ColumnDef<TaskView>[] {
   const { t } = useTranslation('tasks')
-  return useMemo<ColumnDef<TaskRow>[]>(() => {
-    const col = (id: string, title: string, rest: Partial<ColumnDef<TaskRow>>): ColumnDef<TaskRow> => ({
+  return useMemo<ColumnDef<TaskView>[]>(() => {
+    const col = (id: string, title: string, rest: Partial<ColumnDef<TaskView>>): ColumnDef<TaskView> => ({
       id,
       header: title,
       enableSorting: false,

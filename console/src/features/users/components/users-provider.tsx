@@ -1,7 +1,6 @@
 /** Which dialog of the users page is open and for which row. */
 import { createDialogController } from '@/lib/dialog-controller'
-import type { ManageAction } from '../api'
-import type { AdminUser } from '@contract/users'
+import type { AdminUser, ManageAction } from '@contract/users'
 
 export type UsersDialog = { kind: 'create' } | { kind: 'edit'; row: AdminUser } | { kind: 'quota'; row: AdminUser } | { kind: 'manage'; row: AdminUser; action: ManageAction }
 
