@@ -39,7 +39,7 @@ export interface Breakers {
 export const own = (rec: Record<string, number> | undefined, name: string) => (rec && Object.hasOwn(rec, name) ? rec[name]! : undefined)
 
 /** Sets an own entry (defineProperty: a model named `__proto__` is an entry like any other). */
-export function setOwn(rec: Record<string, number>, name: string, value: number) {
+function setOwn(rec: Record<string, number>, name: string, value: number) {
   Object.defineProperty(rec, name, { value, enumerable: true, writable: true, configurable: true })
 }
 
