@@ -94,7 +94,12 @@ describe('channel key status', () => {
     const breakers = sheet.getByTestId('channel-breakers')
     await expect.poll(async () => await breakers.locator('li').count()).toBe(4)
     expect(await breakers.locator('li').filter({ hasText: 'Closed' }).count()).toBe(3)
-    expect(await breakers.locator('li').filter({ hasText: /Open|Half-open/ }).count()).toBe(1)
+    expect(
+      await breakers
+        .locator('li')
+        .filter({ hasText: /Open|Half-open/ })
+        .count()
+    ).toBe(1)
     expect((await breakers.textContent()) ?? '').not.toContain(K1)
     await sheet.getByTestId('channel-health').scrollIntoViewIfNeeded()
     await shot(page, 'channel-keys-light')
