@@ -13,7 +13,7 @@ import { config, type EnvConfig } from './lib/env'
 import { flushMetrics } from './lib/metrics/recorder'
 import { DRAIN_PATH, drain, isWorkerPath, pathOf, withKnownPeer } from './lib/self-hosted'
 
-export { ChannelHealth } from '../durable-objects/channel-health'
+export { ChannelHealth } from './channels/channel-health.do'
 export { ConfigVersion } from '../durable-objects/config-version'
 export { MetricsStore } from '../durable-objects/metrics-store'
 export { RateLimiter } from '../durable-objects/rate-limiter'

@@ -90,6 +90,17 @@ describe('channel key status', () => {
     expect(health).not.toContain(K1)
     expect(health).toContain('2 of 3 enabled')
     expect(await sheet.getByTestId('channel-history').textContent()).toContain('Auto-disabled')
+    // Each model and key has its breaker: the key that failed rests (open), the rest are closed.
+    const breakers = sheet.getByTestId('channel-breakers')
+    await expect.poll(async () => await breakers.locator('li').count()).toBe(4)
+    expect(await breakers.locator('li').filter({ hasText: 'Closed' }).count()).toBe(3)
+    expect(
+      await breakers
+        .locator('li')
+        .filter({ hasText: /Open|Half-open/ })
+        .count()
+    ).toBe(1)
+    expect((await breakers.textContent()) ?? '').not.toContain(K1)
     await sheet.getByTestId('channel-health').scrollIntoViewIfNeeded()
     await shot(page, 'channel-keys-light')
 

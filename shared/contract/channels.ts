@@ -165,3 +165,27 @@ export interface TagPriorityBody {
   type: 'priority' | 'weight'
   value: number
 }
+
+/** A breaker's state (worker/channels/breaker.ts): closed, open until its cool-down ends, or half-open for one probe. */
+export type BreakerState = 'closed' | 'open' | 'half-open'
+
+/** One breaker of a channel: a model it serves, or one key of its pool. */
+export interface ChannelBreaker {
+  kind: 'model' | 'key'
+  /** The model name, or the key's masked form. */
+  name: string
+  /** The key's identity (kind `key`), '' for a model. */
+  key_hash: string
+  state: BreakerState
+  /** Unix milliseconds its cool-down ends (open) or ended (half-open); 0 when closed. */
+  until: number
+  /** Consecutive openings without a success between (each failed probe doubles the cool-down). */
+  opens: number
+}
+
+/** GET /api/channel/:id/breakers: every model and pool key of the channel with its breaker. */
+export interface ChannelBreakersView {
+  breakers: ChannelBreaker[]
+  /** The cap of a doubled cool-down, seconds. */
+  max_cooldown_seconds: number
+}

@@ -1,15 +1,16 @@
 /**
  * Cron retests of what the gateway disabled by itself, with exponential backoff: every auto- or
  * test-disabled channel and every auto-disabled pool key has a row in `channel_key_states` with
- * its next retest time (channels/status.ts). A due row is tested (a pool key alone); a pass
- * enables it again (history row, routing version bump), a failure doubles the wait, up to a day.
+ * its next retest time (channels/status.ts). A due row is tested (a pool key alone): the retest is
+ * the half-open probe — nothing else reaches a disabled channel or key — so a pass enables it again
+ * (history row, routing version bump, breakers closed), a failure doubles the wait, up to a day.
  * Runs only when AutomaticEnableChannelEnabled is on; at most RETEST_BATCH rows per run.
  */
 import { eq } from 'drizzle-orm'
 import { createDb } from '../db/client'
 import { channels } from '../db/schema'
 import { nowSeconds } from '../lib/time'
-import { channelEnabled, enableKey, retestDelaySeconds } from './status'
+import { enableKey, retestDelaySeconds } from './status'
 import { channelHealthOf } from './health'
 import { poolKeys } from './key-pool'
 import { getSettings } from '../settings/store'
@@ -56,9 +57,8 @@ async function retestOne(env: Env, row: DueRow): Promise<'enabled' | 'failed' | 
     if (channel.status !== CHANNEL_STATUS.AUTO_DISABLED && channel.status !== CHANNEL_STATUS.TEST_DISABLED) return forget().then(() => 'gone')
     const result = await testChannel(env, channel, model)
     if (!result.success) return 'failed'
-    if (!(await channelHealthOf(env, channel.id).enable({ channelId: channel.id }))) return 'failed'
-    await channelEnabled(env, { channelId: channel.id, reason: `retest passed in ${result.time.toFixed(2)} s` })
-    return 'enabled'
+    const enabled = await channelHealthOf(env, channel.id).enable({ channelId: channel.id, reason: `retest passed in ${result.time.toFixed(2)} s` })
+    return enabled ? 'enabled' : 'failed'
   }
   const key = poolKeys(channel.key, channel.keyMode).find((k) => k.hash === row.key_hash)
   if (!key) return forget().then(() => 'gone')

@@ -12,7 +12,7 @@ import { channelType } from '../providers/registry'
 import { MalformedUpstreamError } from '../lib/upstream-error'
 import { buildRoutingTable } from './routing-table'
 import { decideFailure } from './retry-policy'
-import { channelDisabled, channelEnabled, disableKey } from './status'
+import { disableKey } from './status'
 import { channelHealthOf } from './health'
 import type { PoolKey } from './types'
 import { mapModel } from './pick'
@@ -122,25 +122,18 @@ export async function applyMonitoring(env: Env, channel: Channel, r: TestResult,
     }
     if (!r.success && r.disableReason) {
       const reason = `test failed: ${r.disableReason}`
-      if (!(await health.disable({ channelId: channel.id, reason }))) return 'unchanged'
-      await channelDisabled(env, { channelId: channel.id, status: CHANNEL_STATUS.AUTO_DISABLED, reason }, bg)
-      return 'disabled'
+      return (await health.disable({ channelId: channel.id, reason })) ? 'disabled' : 'unchanged'
     }
     const threshold = settings.num('ChannelDisableThreshold')
     if (r.success && threshold > 0 && r.time > threshold) {
       const reason = `response time ${r.time.toFixed(2)} s exceeds the threshold of ${threshold} s`
-      if (!(await health.disable({ channelId: channel.id, reason, status: CHANNEL_STATUS.TEST_DISABLED }))) return 'unchanged'
-      await channelDisabled(env, { channelId: channel.id, status: CHANNEL_STATUS.TEST_DISABLED, reason }, bg)
-      return 'disabled'
+      return (await health.disable({ channelId: channel.id, reason, status: CHANNEL_STATUS.TEST_DISABLED })) ? 'disabled' : 'unchanged'
     }
   }
   const autoOff = channel.status === CHANNEL_STATUS.AUTO_DISABLED || channel.status === CHANNEL_STATUS.TEST_DISABLED
   if (autoOff && r.success && settings.bool('AutomaticEnableChannelEnabled')) {
     const threshold = settings.num('ChannelDisableThreshold')
-    if ((threshold <= 0 || r.time <= threshold) && (await health.enable({ channelId: channel.id }))) {
-      await channelEnabled(env, { channelId: channel.id, reason: `test passed in ${r.time.toFixed(2)} s` }, bg)
-      return 'enabled'
-    }
+    if ((threshold <= 0 || r.time <= threshold) && (await health.enable({ channelId: channel.id, reason: `test passed in ${r.time.toFixed(2)} s` }))) return 'enabled'
   }
   return 'unchanged'
 }

@@ -1,36 +1,81 @@
 /**
- * This isolate's view of channel freezes. A failure freezes (channel, model) here at once and is
- * reported to the channel's ChannelHealth Durable Object in the background; the view of recently
- * used channels is refreshed from their objects every few seconds, also in the background, so
- * freezes made by other isolates arrive without the hot path ever awaiting a Durable Object.
- * A shared freeze (a model on a channel, issue 31) rests the model at once for the failing user
- * only; the object decides whether two users' failures make it everyone's, and its answer is
- * merged here as soon as it arrives.
+ * This isolate's view of channel breakers (breaker.ts). A failure opens (channel, model) here at
+ * once and is reported to the channel's ChannelHealth Durable Object in the background; the view
+ * of recently used channels is refreshed from their objects every few seconds, also in the
+ * background, so breakers opened by other isolates (with their doubled cool-downs) arrive without
+ * the hot path ever awaiting a Durable Object. A shared freeze (a model on a channel, issue 31)
+ * rests the model at once for the failing user only; the object decides whether two users'
+ * failures make it everyone's, and its answer is merged here as soon as it arrives.
+ *
+ * Half-open: once a cool-down ends, the pair lets one probe request through — per isolate (each
+ * isolate may send its own probe; a global single probe would need a Durable Object call on the
+ * hot path). The relay claims the probe when it picks the pair (`claimProbe`); while it is out,
+ * other requests skip the pair when another candidate exists (`isProbing`). The probe's success
+ * closes the breaker here and in the object; its failure re-opens it (the object doubles the
+ * cool-down); a probe that never reports frees its slot after PROBE_LEASE_MS.
  */
 import type { BackgroundCtx } from '../cache/versioned'
 import { onIsolateReset } from '../cache/isolate'
-import { personalFreezeName, type HealthReport } from '../../durable-objects/channel-health'
+import { breakerState, namesModel, personalFreezeName, type BreakerState } from './breaker'
+import type { HealthReport } from './channel-health.do'
 
 const REFRESH_MS = 3000
+/** How long a claimed probe keeps other requests off a half-open pair without reporting. */
+export const PROBE_LEASE_MS = 30_000
 
-/** channel → model → frozen until (Maps: model names are client input, `__proto__` included). */
-const frozen = new Map<number, Map<string, number>>()
+interface Breaker {
+  /** Open until (ms); past it, half-open. */
+  until: number
+  /** A probe is out until then (ms); 0 = none. */
+  probeUntil: number
+}
+
+/** channel → breaker name → breaker (Maps: model names are client input, `__proto__` included). */
+const breakers = new Map<number, Map<string, Breaker>>()
 /** Channels with a failure seen here that has not been followed by a reported success. */
 const troubled = new Set<number>()
 const lastRefresh = new Map<number, number>()
 onIsolateReset(() => {
-  frozen.clear()
+  breakers.clear()
   troubled.clear()
   lastRefresh.clear()
 })
 
-export function isFrozen(channelId: number, model: string): boolean {
-  const until = frozen.get(channelId)?.get(model)
-  return until !== undefined && until > Date.now()
+/** The breaker of a (channel, name) as this isolate sees it. */
+export function breakerHere(channelId: number, name: string, now = Date.now()): BreakerState {
+  return breakerState(breakers.get(channelId)?.get(name)?.until, now)
+}
+
+/** Open: the pair is cooling down and skipped. */
+export const isFrozen = (channelId: number, name: string) => breakerHere(channelId, name) === 'open'
+
+/** Half-open with its probe out: skipped while another candidate exists. */
+export function isProbing(channelId: number, name: string): boolean {
+  const now = Date.now()
+  const b = breakers.get(channelId)?.get(name)
+  return b !== undefined && b.until <= now && b.probeUntil > now
+}
+
+/** The request that picked a pair takes its probe when it is half-open and no probe is out; true when it did. */
+export function claimProbe(channelId: number, name: string): boolean {
+  const now = Date.now()
+  const b = breakers.get(channelId)?.get(name)
+  if (!b || b.until > now || b.probeUntil > now) return false
+  b.probeUntil = now + PROBE_LEASE_MS
+  return true
 }
 
 /** Frozen for everyone, or rested for this actor (`user:<id>`) alone. */
 export const isFrozenFor = (actor: string) => (channelId: number, model: string) => isFrozen(channelId, model) || isFrozen(channelId, personalFreezeName(model, actor))
+
+/** A probe of the model (or of this actor's rest of it) is out. */
+export const isProbingFor = (actor: string) => (channelId: number, model: string) => isProbing(channelId, model) || isProbing(channelId, personalFreezeName(model, actor))
+
+/** Claims the probes a pick of (channel, model) by this actor takes. */
+export function claimProbesFor(actor: string, channelId: number, model: string) {
+  claimProbe(channelId, model)
+  claimProbe(channelId, personalFreezeName(model, actor))
+}
 
 /**
  * The ChannelHealth Durable Object of a channel, or of one pool key of it (`keyHash`): the only
@@ -39,12 +84,14 @@ export const isFrozenFor = (actor: string) => (channelId: number, model: string)
 export const channelHealthOf = (env: Env, channelId: number, keyHash?: string) =>
   env.CHANNEL_HEALTH.getByName(keyHash === undefined ? `channel:${channelId}` : `channel:${channelId}:key:${keyHash}`)
 
+/** Opens breakers here (the later end wins); their probes are released. */
 function freezeHere(channelId: number, names: Iterable<[string, number]>) {
-  const models = frozen.get(channelId) ?? new Map<string, number>()
-  for (const [name, until] of names) models.set(name, Math.max(models.get(name) ?? 0, until))
-  frozen.set(channelId, models)
+  const here = breakers.get(channelId) ?? new Map<string, Breaker>()
+  for (const [name, until] of names) here.set(name, { until: Math.max(here.get(name)?.until ?? 0, until), probeUntil: 0 })
+  breakers.set(channelId, here)
 }
 
+/** A failed attempt: opens what it asks to freeze here at once, frees its probes, and tells the object. */
 export function reportFailure(env: Env, ctx: BackgroundCtx, report: HealthReport) {
   const now = Date.now()
   const here: [string, number][] = []
@@ -53,6 +100,11 @@ export function reportFailure(env: Env, ctx: BackgroundCtx, report: HealthReport
   }
   const shared = report.sharedFreeze
   if (shared && shared.seconds > 0) here.push([personalFreezeName(shared.model, shared.actor), now + shared.seconds * 1000])
+  const mine = breakers.get(report.channelId)
+  for (const name of [report.model, report.alsoFreeze, shared?.model]) {
+    const b = name === undefined ? undefined : mine?.get(name)
+    if (b) b.probeUntil = 0
+  }
   freezeHere(report.channelId, here)
   troubled.add(report.channelId)
   ctx.waitUntil(
@@ -63,20 +115,29 @@ export function reportFailure(env: Env, ctx: BackgroundCtx, report: HealthReport
   )
 }
 
-/** Successes are reported only for channels that recently failed (to reset their counters). */
-export function reportSuccess(env: Env, ctx: BackgroundCtx, channelId: number, model: string) {
-  if (!troubled.has(channelId)) return
+/**
+ * A successful attempt of `model` (with the pool key named `keyName`): reported only when the
+ * channel recently failed here or a breaker of the model or key is not closed, to reset the
+ * counters and close those breakers (a successful probe) here and in the object.
+ */
+export function reportSuccess(env: Env, ctx: BackgroundCtx, channelId: number, model: string, keyName?: string) {
+  const here = breakers.get(channelId)
+  const names = here?.size ? [...here.keys()].filter((name) => namesModel(name, model) || name === keyName) : []
+  if (!troubled.has(channelId) && names.length === 0) return
   troubled.delete(channelId)
-  const models = frozen.get(channelId)
-  models?.delete(model)
+  for (const name of names) here!.delete(name)
   ctx.waitUntil(
     channelHealthOf(env, channelId)
-      .report({ channelId, model, ok: true })
+      .report({ channelId, model, ok: true, ...(keyName === undefined ? {} : { key: keyName }) })
       .catch((err) => console.error('health report failed', err))
   )
 }
 
-/** Background refresh of the freeze view for channels this request considered. */
+/**
+ * Background refresh of the breaker view for channels this request considered: the object's
+ * breakers replace this isolate's (a breaker another isolate's probe closed goes), keeping the
+ * later end, the probes out here, and open breakers the object has not heard of yet.
+ */
 export function refreshFreezes(env: Env, ctx: BackgroundCtx, channelIds: number[]) {
   const now = Date.now()
   const due = channelIds.filter((id) => now - (lastRefresh.get(id) ?? 0) >= REFRESH_MS)
@@ -86,9 +147,15 @@ export function refreshFreezes(env: Env, ctx: BackgroundCtx, channelIds: number[
     Promise.all(
       due.map(async (id) => {
         const remote = await channelHealthOf(env, id).frozen()
-        const local = frozen.get(id) ?? new Map<string, number>()
-        for (const [model, until] of Object.entries(remote)) local.set(model, Math.max(local.get(model) ?? 0, until))
-        frozen.set(id, local)
+        const local = breakers.get(id) ?? new Map<string, Breaker>()
+        const next = new Map<string, Breaker>()
+        for (const [name, until] of Object.entries(remote)) {
+          const old = local.get(name)
+          next.set(name, { until: Math.max(old?.until ?? 0, until), probeUntil: old?.probeUntil ?? 0 })
+        }
+        const at = Date.now()
+        for (const [name, b] of local) if (!next.has(name) && b.until > at) next.set(name, b)
+        breakers.set(id, next)
       })
     ).catch((err) => console.error('freeze refresh failed', err))
   )
@@ -111,13 +178,14 @@ export function strikeChannel(
   threshold: number,
   onDone: () => Promise<unknown>,
   windowMs = STRIKE_WINDOW_MS,
-  actor = 'user:0'
+  actor = 'user:0',
+  requestId?: string
 ) {
   const health = channelHealthOf(env, channelId)
   ctx.waitUntil(
     health
       .strike({ actor, threshold, windowMs })
-      .then((disable) => (disable ? health.disable({ channelId, reason: `${reason} (${Math.max(1, threshold)} failures)` }) : undefined))
+      .then((disable) => (disable ? health.disable({ channelId, reason: `${reason} (${Math.max(1, threshold)} failures)`, requestId }) : undefined))
       .then((changed) => (changed ? onDone() : undefined))
       .catch((err) => console.error('auto-disable failed', err))
   )

@@ -7,6 +7,8 @@
  * within a few seconds (a freeze of the pseudo-model `keyFreezeName(hash)`, carried by the
  * channel's ChannelHealth object like model freezes), and disabled after the failure threshold.
  * A key's rate limit (429) freezes it the same way for the cooldown, without counting towards a disable.
+ * A rested key's breaker is half-open once its cool-down ends (breaker.ts): the attempt that uses it
+ * claims its one probe (`claim`), and while the probe is out the caller's `frozen` counts it resting.
  * A request stops walking a pool once SAME_429_LIMIT of its keys in a row answered 429 with the same
  * text (numbers and ids aside): the request, not the keys, is then the likely cause (issue 31).
  */
@@ -80,7 +82,9 @@ export class RequestKeys {
 
   constructor(
     private readonly affinity: string | undefined,
-    private readonly frozen: (channelId: number, hash: string) => boolean
+    private readonly frozen: (channelId: number, hash: string) => boolean,
+    /** Takes a half-open key's probe for this attempt (health.ts claimProbe). */
+    private readonly claim?: (channelId: number, hash: string) => void
   ) {}
 
   /** The channel carrying the key this attempt uses. */
@@ -94,6 +98,7 @@ export class RequestKeys {
           })
         : undefined
     if (!this.current) return channel
+    this.claim?.(channel.id, this.current.hash)
     this.tried.add(`${channel.id}:${this.current.hash}`)
     return { ...channel, key: this.current.key }
   }

@@ -2,7 +2,8 @@
  * WHERE THE RELAY PICKS A CHANNEL. Candidates are the enabled channels of the effective group that
  * serve the model (exact name or trailing-`*` wildcard). The highest priority tier is tried first;
  * inside a tier the pick is weighted random; channels frozen for this model, channels already tried
- * in this request and chat-only channels for tool calls are skipped; a lower tier is used only
+ * in this request and chat-only channels for tool calls are skipped, and so are half-open ones whose
+ * probe is out (health.ts) while another candidate is left; a lower tier is used only
  * when every channel above it is exhausted. With an affinity key (affinity.ts) the pick inside the
  * tier is rendezvous hashing instead, so the same key keeps its channel while it stays usable.
  */
@@ -16,6 +17,8 @@ export interface SelectOptions {
   /** Channel ids already tried (or excluded) in this request. */
   tried: ReadonlySet<number>
   isFrozen: (channelId: number, model: string) => boolean
+  /** Half-open with its probe out: skipped unless nothing else is usable. */
+  isProbing?: (channelId: number, model: string) => boolean
   /** The request carries tools: skip channels flagged only-chat. */
   hasTools?: boolean
   /** Injectable randomness for tests. */
@@ -27,6 +30,11 @@ export interface SelectOptions {
 export function selectChannel(table: RoutingTable, opts: SelectOptions): RoutedChannel | undefined {
   const usable = candidatesFor(table, opts.group, opts.model).filter((ch) => !opts.tried.has(ch.id) && !opts.isFrozen(ch.id, opts.model) && !(opts.hasTools && ch.onlyChat))
   if (usable.length === 0) return undefined
+  const settled = opts.isProbing ? usable.filter((ch) => !opts.isProbing!(ch.id, opts.model)) : usable
+  return pickInTiers(settled.length ? settled : usable, opts)
+}
+
+function pickInTiers(usable: RoutedChannel[], opts: SelectOptions): RoutedChannel | undefined {
   const top = Math.max(...usable.map((ch) => ch.priority))
   const tier = usable.filter((ch) => ch.priority === top)
   if (opts.affinity)

@@ -1,9 +1,11 @@
 /**
  * Status changes of channels and pool keys that the gateway makes by itself (and the admin's
- * re-enables): the history table (time, status, reason, request id), the per-key disabled state,
+ * re-enables); the only writer of an automatic `channels.status` (disableChannel/enableChannel,
+ * called by the channel's ChannelHealth object, which serialises them per channel): the history table (time, status, reason, request id), the per-key disabled state,
  * and the cron retest schedule with exponential backoff (`channel_key_states`; key_hash '' is the
  * channel itself). Disabling a pool's last key disables the channel through its ChannelHealth
- * object. Every change bumps the routing table version so isolates drop the key or channel.
+ * object. A disabled channel or key recovers half-open: the due cron retest (channel-retest.ts) is
+ * its one probe, a pass re-enables it, a failure doubles the wait (retestDelaySeconds). Every change bumps the routing table version so isolates drop the key or channel.
  * Each automatic change raises its alert (worker/notify/): channel.disabled (and model.unavailable
  * for the models it leaves without an enabled channel), channel.enabled, key.disabled — in `bg.waitUntil` when the caller is on a response path, else awaited (already background).
  */
@@ -50,6 +52,32 @@ export function historyStatement(env: Env, change: StatusChange, at = nowSeconds
 }
 
 const retestBase = async (env: Env) => (await getSettings(env)).int('AutoRetestBaseMinutes')
+
+/**
+ * Disable an enabled channel (auto or by a test) with its reason: status, routing version bump,
+ * history, retest schedule and alerts. Called by the channel's ChannelHealth object; true when it changed.
+ */
+export async function disableChannel(env: Env, input: { channelId: number; reason: string; status?: number; requestId?: string }, bg?: BackgroundCtx): Promise<boolean> {
+  const status = input.status ?? CHANNEL_STATUS.AUTO_DISABLED
+  const res = await env.DB.prepare('UPDATE channels SET status = ?, status_reason = ? WHERE id = ? AND status = ?')
+    .bind(status, input.reason.slice(0, 500), input.channelId, CHANNEL_STATUS.ENABLED)
+    .run()
+  if (res.meta.changes === 0) return false
+  await env.CONFIG_VERSION.getByName('global').bump('channels')
+  await channelDisabled(env, { channelId: input.channelId, status, reason: input.reason, requestId: input.requestId }, bg)
+  return true
+}
+
+/** Enable an auto- or test-disabled channel again (never a manually disabled one). Called by its ChannelHealth object; true when it changed. */
+export async function enableChannel(env: Env, input: { channelId: number; reason: string }, bg?: BackgroundCtx): Promise<boolean> {
+  const res = await env.DB.prepare("UPDATE channels SET status = ?, status_reason = '' WHERE id = ? AND status IN (?, ?)")
+    .bind(CHANNEL_STATUS.ENABLED, input.channelId, CHANNEL_STATUS.AUTO_DISABLED, CHANNEL_STATUS.TEST_DISABLED)
+    .run()
+  if (res.meta.changes === 0) return false
+  await env.CONFIG_VERSION.getByName('global').bump('channels')
+  await channelEnabled(env, input, bg)
+  return true
+}
 
 /** After a channel was disabled (auto or by a test): history, and a retest schedule when automatic. */
 export async function channelDisabled(env: Env, change: Omit<StatusChange, 'keyHash'>, bg?: BackgroundCtx) {
@@ -133,8 +161,7 @@ export async function disableKey(env: Env, input: { channelId: number; keyHash: 
   let channelOff = false
   if ((await enabledKeyCount(env, input.channelId)) === 0) {
     const why = `no key left in the pool (last: ${reason})`
-    channelOff = await channelHealthOf(env, input.channelId).disable({ channelId: input.channelId, reason: why })
-    if (channelOff) await channelDisabled(env, { channelId: input.channelId, status: CHANNEL_STATUS.AUTO_DISABLED, reason: why, requestId: input.requestId }, bg)
+    channelOff = await channelHealthOf(env, input.channelId).disable({ channelId: input.channelId, reason: why, requestId: input.requestId })
   }
   await routingSnapshot.invalidate(env)
   return { keyDisabled: true, channelDisabled: channelOff }
@@ -147,9 +174,7 @@ export async function enableKey(env: Env, input: { channelId: number; keyHash: s
   await historyStatement(env, { ...input, status: CHANNEL_STATUS.ENABLED }).run()
   const row = await env.DB.prepare('SELECT status FROM channels WHERE id = ?').bind(input.channelId).first<{ status: number }>()
   if (row?.status === CHANNEL_STATUS.AUTO_DISABLED) {
-    if (await channelHealthOf(env, input.channelId).enable({ channelId: input.channelId })) {
-      await channelEnabled(env, { channelId: input.channelId, reason: `key ${input.keyHash} works again` }, bg)
-    }
+    await channelHealthOf(env, input.channelId).enable({ channelId: input.channelId, reason: `key ${input.keyHash} works again` })
   }
   await routingSnapshot.invalidate(env)
   return true

@@ -13,13 +13,12 @@
 import type { BackgroundCtx } from '../cache/versioned'
 import type { UpstreamError } from '../providers/types'
 import type { Settings } from '../settings/store'
-import { channelDisabled, strikeKey } from '../channels/status'
+import { strikeKey } from '../channels/status'
 import { isFrozen, reportFailure, strikeChannel } from '../channels/health'
 import { keyFreezeName } from '../channels/key-pool'
 import type { FailureDecision } from '../channels/retry-policy'
 import { routingSnapshot } from '../channels/routing-table'
 import type { PoolKey, RoutedChannel } from '../channels/types'
-import { CHANNEL_STATUS } from '../../shared/contract/enums'
 
 export interface AttemptFailure {
   channel: RoutedChannel
@@ -71,16 +70,6 @@ export function reportAttemptFailure(env: Env, ctx: BackgroundCtx, settings: Set
     strikeKey(env, ctx, { channelId: channel.id, keyHash: f.key!.hash, reason: decision.disableReason, requestId: f.requestId, threshold, windowSeconds, actor })
     return true
   }
-  const reason = `${decision.disableReason} (${Math.max(1, threshold)} failures)`
-  strikeChannel(
-    env,
-    ctx,
-    channel.id,
-    decision.disableReason,
-    threshold,
-    () => Promise.all([routingSnapshot.invalidate(env), channelDisabled(env, { channelId: channel.id, status: CHANNEL_STATUS.AUTO_DISABLED, reason, requestId: f.requestId })]),
-    windowSeconds * 1000,
-    actor
-  )
+  strikeChannel(env, ctx, channel.id, decision.disableReason, threshold, () => routingSnapshot.invalidate(env), windowSeconds * 1000, actor, f.requestId)
   return false
 }

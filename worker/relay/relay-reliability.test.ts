@@ -9,7 +9,7 @@ import { env } from 'cloudflare:workers'
 import { createChannel, createToken, createUser, ledger, send, setOptions, setPrice, wallet } from '../test/factories'
 import { mockUpstream } from '../test/upstream-mock'
 import { groupLimitsSnapshot } from '../access/group-limits'
-import { personalFreezeName } from '../../durable-objects/channel-health'
+import { personalFreezeName } from '../channels/breaker'
 
 let upstream: ReturnType<typeof mockUpstream>
 beforeEach(async () => {

@@ -26,7 +26,7 @@ import type { ParsedResponse, RelayCall, RelayOp, UpstreamError } from '../provi
 import { MalformedUpstreamError } from '../lib/upstream-error'
 import { getSettings, type Settings } from '../settings/store'
 import type { HonoEnv } from '../env'
-import { isFrozen, isFrozenFor, refreshFreezes, reportSuccess } from '../channels/health'
+import { claimProbe, claimProbesFor, isFrozen, isFrozenFor, isProbing, isProbingFor, refreshFreezes, reportSuccess } from '../channels/health'
 import { affinityKey } from '../channels/affinity'
 import { reportAttemptFailure } from './failure-report'
 import { keyFreezeName, RequestKeys } from '../channels/key-pool'
@@ -127,7 +127,11 @@ class RelayRun {
     this.money = new RelayMoney(c, auth, input, settings, ratio, rates, startedAt, inbound)
     if (auth.excludeChannel !== undefined) this.tried.add(auth.excludeChannel)
     this.affinity = settings.bool('ChannelAffinityEnabled') ? affinityKey(input.model, input.json) : undefined
-    this.keys = new RequestKeys(this.affinity, (id, hash) => isFrozen(id, keyFreezeName(hash)))
+    this.keys = new RequestKeys(
+      this.affinity,
+      (id, hash) => isFrozen(id, keyFreezeName(hash)) || isProbing(id, keyFreezeName(hash)),
+      (id, hash) => claimProbe(id, keyFreezeName(hash))
+    )
     this.images = input.op === 'chat' ? PromptImages.of(c.env, settings, input.json) : undefined
     this.outputWords = outputFilterFor(settings)
     this.lastMark = startedAt
@@ -234,15 +238,19 @@ class RelayRun {
       this.ctx,
       candidates.map((ch) => ch.id)
     )
-    return selectChannel(this.table, {
+    const actor = `user:${this.auth.userId}`
+    const picked = selectChannel(this.table, {
       group: this.auth.group,
       model: this.input.model,
       tried: this.tried,
       // A model rested for this user alone (one user's failures, failure-report.ts) is skipped for them only.
-      isFrozen: isFrozenFor(`user:${this.auth.userId}`),
+      isFrozen: isFrozenFor(actor),
+      isProbing: isProbingFor(actor),
       hasTools: this.input.hasTools,
       affinity: this.affinity,
     })
+    if (picked) claimProbesFor(actor, picked.id, this.input.model)
+    return picked
   }
 
   private pick(): RoutedChannel {
@@ -334,7 +342,7 @@ class RelayRun {
         outputFilter: this.outputWords,
       })
       if (!primed.ok) return { failure: { status: 0, error: primed.error } }
-      reportSuccess(this.env, this.ctx, channel.id, this.input.model)
+      reportSuccess(this.env, this.ctx, channel.id, this.input.model, this.keys.current && keyFreezeName(this.keys.current.hash))
       this.spans?.firstByte(this.startedAt + primed.stream.firstByteMs)
       this.ctx.waitUntil(
         primed.stream.done
@@ -355,7 +363,7 @@ class RelayRun {
       if (err instanceof MalformedUpstreamError) return { failure: { status: 0, error: { message: err.message, type: 'upstream_error' } } }
       throw err
     }
-    reportSuccess(this.env, this.ctx, channel.id, this.input.model)
+    reportSuccess(this.env, this.ctx, channel.id, this.input.model, this.keys.current && keyFreezeName(this.keys.current.hash))
     const elapsed = Date.now() - this.startedAt
     if (parsed.kind === 'raw') {
       const usage = await this.usage.ofRaw(upstream, parsed.response)

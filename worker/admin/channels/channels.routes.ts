@@ -3,7 +3,7 @@
  * create (batch keys), update (an empty key keeps the current one; moving a kept key to another
  * base URL is root's, see stored-key.ts), inline edits, copy, delete
  * (one, batch, all disabled), batch model removal and Azure API version, pool keys (masked, with
- * status; re-enable one) and the status history,
+ * status; re-enable one), the breakers per model and key, and the status history,
  * speed tests (one or all), live model lists from the supplier, the type catalogue and tags.
  */
 import { Hono } from 'hono'
@@ -19,7 +19,7 @@ import type { HonoEnv } from '../../env'
 import { applyMonitoring, testAllChannels, testChannel } from '../../channels/channel-test'
 import { refreshAllBalances, refreshBalance } from '../../channels/channel-balance'
 import { requireXsrf } from '../oauth/require-xsrf'
-import { enableKeyByAdmin, listHistory, listKeys } from './channel-keys'
+import { enableKeyByAdmin, listBreakers, listHistory, listKeys } from './channel-keys'
 import { assertBaseUrlChangeAllowed, auditChannelUpdate, modelsListTarget } from './stored-key'
 import { clientIp } from '../../lib/client-ip'
 import {
@@ -150,6 +150,7 @@ export const channelRoutes = new Hono<HonoEnv>()
   })
   // Pool keys (masked) with their status, re-enabling one, and the channel's status history.
   .get('/channel/:id/keys', adminRoute, validate('param', idParam), async (c) => ok(c, await listKeys(c.env, await getChannel(c.env, c.req.valid('param').id))))
+  .get('/channel/:id/breakers', adminRoute, validate('param', idParam), async (c) => ok(c, await listBreakers(c.env, await getChannel(c.env, c.req.valid('param').id))))
   .post('/channel/:id/keys/:hash/enable', adminRoute, validate('param', channelKeyParam), async (c) => {
     const { id, hash } = c.req.valid('param')
     await enableKeyByAdmin(c.env, await getChannel(c.env, id), hash, c.get('user')!.username, c.executionCtx)

@@ -1,7 +1,8 @@
 /**
  * The health part of the channel sheet (edit mode): a pool's keys, masked, with their status,
  * the reason a key was disabled, its next cron retest and a re-enable button; then the channel's
- * status history (automatic and manual changes with time, reason and request id), ten at a time.
+ * breakers per model and key (channels-breakers.tsx), then the status history (automatic and
+ * manual changes with time, reason and request id), ten at a time.
  * Stacked rows rather than tables, so it reads at phone width.
  */
 import { useState } from 'react'
@@ -14,6 +15,7 @@ import { Skeleton } from '@/components/ui/skeleton'
 import { timestamp2string } from '@/lib/format'
 import { channelHistoryQueryOptions, channelKeysQueryOptions, useEnableChannelKey, type ChannelKey } from '../health-api'
 import { statusMeta } from '../options'
+import { ChannelsBreakers } from './channels-breakers'
 
 function StatusBadge({ status, testId }: { status: number; testId?: string }) {
   const { t } = useTranslation('channels')
@@ -35,6 +37,7 @@ export function ChannelsHealth({ channelId }: { channelId: number }) {
       {keys.data && keys.data.channel_retest_at > 0 && (
         <p className="text-sm text-muted-foreground">{t('health.channelRetest', { time: timestamp2string(keys.data.channel_retest_at) })}</p>
       )}
+      <ChannelsBreakers channelId={channelId} />
       <History channelId={channelId} keys={keys.data?.keys ?? []} />
     </div>
   )

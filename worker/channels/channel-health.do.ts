@@ -1,9 +1,11 @@
 /**
- * ChannelHealth: one Durable Object per channel holding its freeze state per model (a failed
- * (channel, model) pair is skipped until its cooldown ends), its recent outcome counters, and the
- * auto-disable action (status 3 + reason in D1, then a routing-table version bump so every isolate
- * drops the channel). Relays report outcomes off the response path and read freezes through an
- * isolate-local view (worker/channels/health.ts), never waiting on this object.
+ * ChannelHealth: one Durable Object per channel (and one per pool key for its strikes) holding its
+ * breakers per model (breaker.ts: a failed (channel, model) pair is skipped until its cool-down
+ * ends, then half-open for one probe; this object keeps the consecutive-open count so a failed
+ * probe's doubled cool-down survives isolates), its recent outcome counters, and the serialised
+ * entry to auto-disable and re-enable (status.ts writes the status, its history and alerts; this
+ * object then resets its state). Relays report outcomes off the response path and read breakers
+ * through an isolate-local view (health.ts), never waiting on this object.
  *
  * Auto-disable strikes (issue 12): the channel is disabled only after `threshold` consecutive
  * qualifying failures (auth/billing) within the window that came from at least two different users
@@ -16,7 +18,8 @@
  * off a channel for everyone. A pool key's own rest is never voted on.
  */
 import { DurableObject } from 'cloudflare:workers'
-import { CHANNEL_STATUS } from '../shared/contract/enums'
+import { closeBreaker, dropStale, namesModel, openBreaker, own, personalFreezeName } from './breaker'
+import { disableChannel, enableChannel } from './status'
 
 export interface HealthReport {
   channelId: number
@@ -28,6 +31,8 @@ export interface HealthReport {
   freezeSeconds?: number
   /** A second model frozen alike (a pool key's freeze that left the pool no key for `model`). */
   alsoFreeze?: string
+  /** Success of a pool key's attempt: this key name's breaker closes too. */
+  key?: string
   /** A (channel, model) freeze that needs failures of two users within its window. */
   sharedFreeze?: SharedFreeze
 }
@@ -50,7 +55,10 @@ export interface HealthState {
   lastError: string
   lastErrorAt: number
   lastSuccessAt: number
+  /** Breakers: name → open until (ms); past it half-open until a success or a new failure. */
   frozen: Record<string, number>
+  /** Consecutive openings per breaker name (breaker.ts doubles the cool-down on each). */
+  opens?: Record<string, number>
   /** Qualifying failures since the last success: when, and whose request (`user:<id>` or `test`). */
   strikes?: { at: number; actor: string }[]
   /** Failures asking for a shared freeze, per model, since its last success (within the window). */
@@ -65,7 +73,7 @@ export interface StrikeInput {
   windowMs: number
 }
 
-const EMPTY: HealthState = { consecutiveFailures: 0, successes: 0, failures: 0, lastError: '', lastErrorAt: 0, lastSuccessAt: 0, frozen: {}, strikes: [] }
+const EMPTY: HealthState = { consecutiveFailures: 0, successes: 0, failures: 0, lastError: '', lastErrorAt: 0, lastSuccessAt: 0, frozen: {}, opens: {}, strikes: [] }
 
 /** Whether the strikes justify disabling (or a shared freeze): enough of them, from two users or a channel test. */
 export function strikesDisable(strikes: { actor: string }[], threshold: number): boolean {
@@ -74,27 +82,12 @@ export function strikesDisable(strikes: { actor: string }[], threshold: number):
   return actors.has('test') || actors.size >= 2
 }
 
-const REST_PREFIX = '\u0000rest:'
-
-/** The freeze entry that rests `model` on a channel for one actor alone (its own requests skip it). */
-export const personalFreezeName = (model: string, actor: string) => `${REST_PREFIX}${actor}\u0000${model}`
-
-const frozenUntil = (frozen: Record<string, number>, model: string) => (Object.hasOwn(frozen, model) ? frozen[model]! : 0)
-
-/** Sets `frozen[name]` to at least `until` (defineProperty: a model named `__proto__` is an own entry like any other). */
-function freeze(frozen: Record<string, number>, name: string, until: number): number {
-  const value = Math.max(frozenUntil(frozen, name), until)
-  Object.defineProperty(frozen, name, { value, enumerable: true, writable: true, configurable: true })
-  return value
-}
-
 export class ChannelHealth extends DurableObject<Env> {
   private state: HealthState | undefined
 
   private load(): HealthState {
     this.state ??= this.ctx.storage.kv.get<HealthState>('state') ?? structuredClone(EMPTY)
-    const now = Date.now()
-    for (const [model, until] of Object.entries(this.state.frozen)) if (until <= now) delete this.state.frozen[model]
+    dropStale(this.state, Date.now())
     return this.state
   }
 
@@ -109,7 +102,7 @@ export class ChannelHealth extends DurableObject<Env> {
       s.strikes = []
       s.lastSuccessAt = now
       s.freezeVotes = (s.freezeVotes ?? []).filter((v) => v.model !== r.model)
-      for (const name of Object.keys(s.frozen)) if (name === r.model || (name.startsWith(REST_PREFIX) && name.endsWith(`\u0000${r.model}`))) delete s.frozen[name]
+      for (const name of Object.keys(s.frozen)) if (namesModel(name, r.model) || name === r.key) closeBreaker(s, name)
     } else {
       s.failures++
       s.consecutiveFailures++
@@ -118,7 +111,7 @@ export class ChannelHealth extends DurableObject<Env> {
       const names: [string, number][] = []
       if (r.freezeSeconds && r.freezeSeconds > 0) for (const name of r.alsoFreeze === undefined ? [r.model] : [r.model, r.alsoFreeze]) names.push([name, r.freezeSeconds])
       if (r.sharedFreeze && r.sharedFreeze.seconds > 0) names.push([this.voteFreeze(s, r.sharedFreeze, now), r.sharedFreeze.seconds])
-      for (const [name, seconds] of names) Object.defineProperty(set, name, { value: freeze(s.frozen, name, now + seconds * 1000), enumerable: true })
+      for (const [name, seconds] of names) Object.defineProperty(set, name, { value: openBreaker(s, name, seconds, now), enumerable: true })
     }
     this.ctx.storage.kv.put('state', s)
     return set
@@ -145,38 +138,44 @@ export class ChannelHealth extends DurableObject<Env> {
     return disable
   }
 
+  /** Every breaker not closed: name → until (past `until`: half-open). */
   frozen(): Record<string, number> {
     return { ...this.load().frozen }
+  }
+
+  /** Breakers with their consecutive openings, for the console's channel sheet. */
+  breakers(): { name: string; until: number; opens: number }[] {
+    const s = this.load()
+    return Object.entries(s.frozen).map(([name, until]) => ({ name, until, opens: own(s.opens, name) ?? 1 }))
   }
 
   health(): HealthState {
     return structuredClone(this.load())
   }
 
-  /** Disable the channel (only if it is enabled) with a reason; returns whether it changed. */
-  async disable(input: { channelId: number; reason: string; status?: number }): Promise<boolean> {
-    const status = input.status ?? CHANNEL_STATUS.AUTO_DISABLED
-    const res = await this.env.DB.prepare('UPDATE channels SET status = ?, status_reason = ? WHERE id = ? AND status = ?')
-      .bind(status, input.reason.slice(0, 500), input.channelId, CHANNEL_STATUS.ENABLED)
-      .run()
-    if (res.meta.changes > 0) await this.env.CONFIG_VERSION.getByName('global').bump('channels')
-    return res.meta.changes > 0
+  /** Disable the channel (only if it is enabled) through status.ts (status, history, retest schedule, alerts); returns whether it changed. */
+  async disable(input: { channelId: number; reason: string; status?: number; requestId?: string }): Promise<boolean> {
+    const changed = await disableChannel(this.env, input)
+    if (changed) {
+      const s = this.load()
+      s.strikes = []
+      this.ctx.storage.kv.put('state', s)
+    }
+    return changed
   }
 
-  /** Re-enable an auto- or test-disabled channel (never a manually disabled one). */
-  async enable(input: { channelId: number }): Promise<boolean> {
-    const res = await this.env.DB.prepare("UPDATE channels SET status = ?, status_reason = '' WHERE id = ? AND status IN (?, ?)")
-      .bind(CHANNEL_STATUS.ENABLED, input.channelId, CHANNEL_STATUS.AUTO_DISABLED, CHANNEL_STATUS.TEST_DISABLED)
-      .run()
-    if (res.meta.changes > 0) {
+  /** Re-enable an auto- or test-disabled channel (never a manually disabled one) through status.ts; the breakers start closed. */
+  async enable(input: { channelId: number; reason: string }): Promise<boolean> {
+    const changed = await enableChannel(this.env, input)
+    if (changed) {
       const s = this.load()
       s.consecutiveFailures = 0
       s.strikes = []
       s.freezeVotes = []
       s.frozen = {}
+      s.opens = {}
       this.ctx.storage.kv.put('state', s)
-      await this.env.CONFIG_VERSION.getByName('global').bump('channels')
     }
-    return res.meta.changes > 0
+    return changed
   }
 }

@@ -4,10 +4,15 @@
  * starts the count again. Model names are own keys (a `__proto__` freeze is an entry, not a prototype);
  * one report may freeze a second name (a pool key and, with it, the model). A shared freeze of a
  * model needs two users' failures within the window and rests the model for one user until then.
+ * Its breakers stay half-open past their cool-down and double on a failed probe; its disable and
+ * enable go through status.ts (the only writer of channels.status: history rows and alerts).
  */
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { env } from 'cloudflare:workers'
-import { personalFreezeName } from './channel-health'
+import { CHANNEL_STATUS } from '../../shared/contract/enums'
+import { setupRoot } from '../test/client'
+import { createChannel } from '../test/factories'
+import { personalFreezeName } from './breaker'
 
 const health = (id: number) => env.CHANNEL_HEALTH.getByName(`channel:${id}`)
 const strike = (id: number, actor: string, threshold = 3) => health(id).strike({ actor, threshold, windowMs: 600_000 })
@@ -97,5 +102,71 @@ describe('shared freezes (issue 31)', () => {
       sharedFreeze: { model: 'gpt-4o', actor: 'user:7', windowMs: 600_000, seconds: 60 },
     })
     expect(Object.keys(set).sort()).toEqual([personalFreezeName('gpt-4o', 'user:7'), '\u0000key:abc'].sort())
+  })
+})
+
+describe('the status writer (issue 38)', () => {
+  it("the object's disable and enable go through status.ts: status, history rows and alerts", async () => {
+    const real = globalThis.fetch
+    const hooks: string[] = []
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+      const req = new Request(input, init)
+      if (!req.url.startsWith('https://hooks.test')) return real(input, init)
+      hooks.push((await req.json<{ event: string }>()).event)
+      return new Response('ok')
+    })
+    try {
+      const root = await setupRoot()
+      const res = await root.post('/api/notify/channel/', { name: 'ops', type: 'webhook', url: 'https://hooks.test/ops', events: ['channel.disabled', 'channel.enabled'] })
+      expect(res.status).toBe(200)
+      const id = await createChannel({ key: 'sk-writer', models: 'writer-model' })
+      await health(id).report({ channelId: id, model: 'writer-model', ok: false, status: 500, freezeSeconds: 60 })
+      expect(await health(id).disable({ channelId: id, reason: 'invalid api key', requestId: 'req-9' })).toBe(true)
+      expect(await health(id).disable({ channelId: id, reason: 'again' })).toBe(false)
+      const row = await env.DB.prepare('SELECT status, status_reason FROM channels WHERE id = ?').bind(id).first()
+      expect(row).toEqual({ status: CHANNEL_STATUS.AUTO_DISABLED, status_reason: 'invalid api key' })
+      expect(
+        await env.DB.prepare('SELECT key_hash, status FROM channel_key_states WHERE channel_id = ?')
+          .bind(id)
+          .all()
+          .then((r) => r.results)
+      ).toEqual([{ key_hash: '', status: CHANNEL_STATUS.AUTO_DISABLED }])
+
+      expect(await health(id).enable({ channelId: id, reason: 'retest passed' })).toBe(true)
+      expect(await env.DB.prepare('SELECT status FROM channels WHERE id = ?').bind(id).first('status')).toBe(CHANNEL_STATUS.ENABLED)
+      const history = await env.DB.prepare('SELECT status, reason, request_id FROM channel_status_history WHERE channel_id = ? ORDER BY id').bind(id).all()
+      expect(history.results).toEqual([
+        { status: CHANNEL_STATUS.AUTO_DISABLED, reason: 'invalid api key', request_id: 'req-9' },
+        { status: CHANNEL_STATUS.ENABLED, reason: 'retest passed', request_id: '' },
+      ])
+      expect(await env.DB.prepare('SELECT COUNT(*) AS n FROM channel_key_states WHERE channel_id = ?').bind(id).first('n')).toBe(0)
+      const deliveries = await env.DB.prepare('SELECT event FROM notify_deliveries ORDER BY id').all<{ event: string }>()
+      expect(deliveries.results.map((d) => d.event)).toEqual(['channel.disabled', 'channel.enabled'])
+      // A re-enabled channel starts with its breakers closed.
+      expect(await health(id).frozen()).toEqual({})
+    } finally {
+      vi.restoreAllMocks()
+    }
+  })
+})
+
+describe('half-open breakers in the object (issue 34)', () => {
+  it('keeps a breaker past its cool-down (half-open) and doubles the next one after a failed probe', async () => {
+    const fail = () => health(30).report({ channelId: 30, model: 'gpt-4o', ok: false, status: 500, freezeSeconds: 1 })
+    const first = (await fail())['gpt-4o']!
+    await new Promise((r) => setTimeout(r, Math.max(0, first - Date.now()) + 20))
+    expect((await health(30).frozen())['gpt-4o']).toBe(first)
+    const before = Date.now()
+    const second = (await fail())['gpt-4o']!
+    expect(second - before).toBeGreaterThanOrEqual(2000)
+    expect((await health(30).breakers()).find((b) => b.name === 'gpt-4o')?.opens).toBe(2)
+    await health(30).report({ channelId: 30, model: 'gpt-4o', ok: true })
+    expect(await health(30).breakers()).toEqual([])
+  })
+
+  it("a pool key's success closes its breaker", async () => {
+    await health(31).report({ channelId: 31, model: '\u0000key:abc', ok: false, status: 429, freezeSeconds: 60 })
+    await health(31).report({ channelId: 31, model: 'gpt-4o', ok: true, key: '\u0000key:abc' })
+    expect(await health(31).frozen()).toEqual({})
   })
 })
