@@ -28,6 +28,44 @@ const chatLinkSchema = z.array(
   })
 )
 
+/** At most this many models with fallbacks, and this many fallbacks per model. */
+export const MAX_FALLBACK_MODELS = 500
+export const MAX_FALLBACKS_PER_MODEL = 5
+
+const modelName = z.string().trim().min(1, 'model names must not be empty').max(200, 'model names must be at most 200 characters')
+
+/** model → ordered fallback models: bounded, no model falling back to itself, no cycle. */
+export const modelFallbacksSchema = z
+  .record(modelName, z.array(modelName).min(1, 'each model needs at least one fallback').max(MAX_FALLBACKS_PER_MODEL, `at most ${MAX_FALLBACKS_PER_MODEL} fallbacks per model`))
+  .superRefine((map, ctx) => {
+    const models = Object.keys(map)
+    if (models.length > MAX_FALLBACK_MODELS) ctx.addIssue({ code: 'custom', message: `at most ${MAX_FALLBACK_MODELS} models` })
+    for (const [model, list] of Object.entries(map)) {
+      if (list.includes(model)) ctx.addIssue({ code: 'custom', message: `${model} falls back to itself` })
+      if (new Set(list).size !== list.length) ctx.addIssue({ code: 'custom', message: `${model} lists a fallback twice` })
+    }
+    // A cycle (a → b → a) is refused: depth-first search over the fallback edges.
+    const state = new Map<string, 1 | 2>()
+    const visit = (m: string): string | undefined => {
+      if (state.get(m) === 2) return undefined
+      if (state.get(m) === 1) return m
+      state.set(m, 1)
+      for (const next of Object.hasOwn(map, m) ? map[m]! : []) {
+        const cyc = visit(next)
+        if (cyc) return cyc
+      }
+      state.set(m, 2)
+      return undefined
+    }
+    for (const m of models) {
+      const cyc = visit(m)
+      if (cyc) {
+        ctx.addIssue({ code: 'custom', message: `fallbacks form a cycle through ${cyc}` })
+        return
+      }
+    }
+  })
+
 const jsonObjectOfNumbers = z.record(z.string(), z.number().min(0))
 
 /** Checks beyond what the metadata says (applied instead of the derived one). */
@@ -49,6 +87,7 @@ const EXTRA_CHECKS: Partial<Record<OptionKey, z.ZodType<unknown>>> = {
       return v
     }),
   ]),
+  ModelFallbacks: modelFallbacksSchema,
   RechargeDiscount: jsonObjectOfNumbers,
   PiiMaskingGroups: z.record(z.string().trim().min(1, 'group names must not be empty'), z.boolean({ error: 'each group must map to true or false' })),
   SensitiveWords: z.string().max(1_000_000, 'must be at most 1,000,000 characters'),
