@@ -21,7 +21,9 @@ const chat = (model: string, extra: Record<string, unknown> = {}) => ({ model, m
 const cost = (input: number, output: number) => USAGE.prompt_tokens * input + USAGE.completion_tokens * output
 
 async function consumeRow(userId: number) {
-  const row = await env.DB.prepare('SELECT model_name, quota, metadata FROM logs WHERE user_id = ? AND type = 2').bind(userId).first<{ model_name: string; quota: number; metadata: string }>()
+  const row = await env.DB.prepare('SELECT model_name, quota, metadata FROM logs WHERE user_id = ? AND type = 2')
+    .bind(userId)
+    .first<{ model_name: string; quota: number; metadata: string }>()
   return { ...row!, metadata: JSON.parse(row!.metadata) as Record<string, unknown> }
 }
 

@@ -45,6 +45,8 @@ export interface RelayInput {
   promptEstimate: number
   /** The request's own fallback models (`models`, OpenRouter's shape; model-fallbacks.ts), stripped from the body. */
   models?: string[]
+  /** The requested model when a weighted route (model-routes.ts) sent the request to another one. */
+  routedFrom?: string
   /** What the content-safety policy masked in the prompt (policies/content-safety.ts), for the log metadata; absent when nothing. */
   contentSafety?: ContentSafetyCounts
 }

@@ -60,6 +60,7 @@ export class RelayMoney {
       ...(inbound ? { inbound_format: inbound.format } : {}),
       ...(client ? { client_request_id: client } : {}),
       ...(input.contentSafety ? { content_safety: input.contentSafety } : {}),
+      ...(input.routedFrom ? { routed_from: input.routedFrom } : {}),
     }
     this.charge = new Charge(chargeContext(c, auth, input.model, labels))
     this.inboundFormat = inbound?.format ?? 'openai'

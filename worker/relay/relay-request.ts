@@ -58,6 +58,7 @@ import { applyContentSafety } from './policies/content-safety'
 import { maskAnswer, outputFilterFor } from './policies/output-filter'
 import { RelaySpans } from './relay-spans'
 import { RelayRoute, type Routed } from './relay-route'
+import { applyModelRoute } from './model-routes'
 
 const JSON_HEADERS = { 'content-type': 'application/json' }
 
@@ -83,6 +84,8 @@ export async function relayRequest(c: Context<HonoEnv>, op: RelayOp, inbound?: I
   if (ratio === undefined) throw new ApiError(403, `The group "${auth.group}" is not configured on this gateway.`, { code: 'group_not_found' })
   // Sensitive words and personal data in the prompt: refused (400, nothing held) or masked before any supplier sees it.
   applyContentSafety(input, settings, auth.group)
+  // A weighted route (canary) may send the request to another model, before anything is priced or held.
+  applyModelRoute(settings, auth, input)
   const spans = RelaySpans.start(c, settings, auth, input, inbound?.format ?? 'openai', startedAt, authAt)
   const res = await new RelayRun(c, auth, input, settings, prices, table, ratio, rates, startedAt, inbound, spans).execute()
   return inbound ? adaptAnswer(inbound, res) : res
