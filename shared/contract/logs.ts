@@ -26,6 +26,10 @@ export interface LogMetadata {
   group?: string
   attempts?: number
   capped_from?: number
+  /** The requested model, when a fallback model answered (worker/relay/model-fallbacks.ts). */
+  fallback_from?: string
+  /** The requested model, when a weighted route sent the request to another (worker/relay/model-routes.ts). */
+  routed_from?: string
   cache_hit?: boolean
   status?: number | null
   remark?: string

@@ -28,6 +28,72 @@ const chatLinkSchema = z.array(
   })
 )
 
+/** At most this many models with fallbacks, and this many fallbacks per model. */
+const MAX_FALLBACK_MODELS = 500
+export const MAX_FALLBACKS_PER_MODEL = 5
+
+const modelName = z.string().trim().min(1, 'model names must not be empty').max(200, 'model names must be at most 200 characters')
+
+/** model → ordered fallback models: bounded, no model falling back to itself, no cycle. */
+export const modelFallbacksSchema = z
+  .record(modelName, z.array(modelName).min(1, 'each model needs at least one fallback').max(MAX_FALLBACKS_PER_MODEL, `at most ${MAX_FALLBACKS_PER_MODEL} fallbacks per model`))
+  .superRefine((map, ctx) => {
+    const models = Object.keys(map)
+    if (models.length > MAX_FALLBACK_MODELS) ctx.addIssue({ code: 'custom', message: `at most ${MAX_FALLBACK_MODELS} models` })
+    for (const [model, list] of Object.entries(map)) {
+      if (list.includes(model)) ctx.addIssue({ code: 'custom', message: `${model} falls back to itself` })
+      if (new Set(list).size !== list.length) ctx.addIssue({ code: 'custom', message: `${model} lists a fallback twice` })
+    }
+    // A cycle (a → b → a) is refused: depth-first search over the fallback edges.
+    const state = new Map<string, 1 | 2>()
+    const visit = (m: string): string | undefined => {
+      if (state.get(m) === 2) return undefined
+      if (state.get(m) === 1) return m
+      state.set(m, 1)
+      for (const next of Object.hasOwn(map, m) ? map[m]! : []) {
+        const cyc = visit(next)
+        if (cyc) return cyc
+      }
+      state.set(m, 2)
+      return undefined
+    }
+    for (const m of models) {
+      const cyc = visit(m)
+      if (cyc) {
+        ctx.addIssue({ code: 'custom', message: `fallbacks form a cycle through ${cyc}` })
+        return
+      }
+    }
+  })
+
+/** Weighted routes (canary): at most this many rules, and this many targets per rule. */
+const MAX_MODEL_ROUTES = 200
+const MAX_ROUTE_TARGETS = 10
+
+/** Rules sending a requested model (optionally only for one group) to weighted target models; one rule per model and group. */
+export const modelRoutesSchema = z
+  .array(
+    z.object({
+      model: modelName,
+      group: z.string().trim().min(1, 'group names must not be empty').max(64).optional(),
+      targets: z
+        .array(z.object({ model: modelName, weight: z.number().int('weights must be whole numbers').min(1, 'weights must be at least 1').max(10_000) }))
+        .min(1, 'each route needs at least one target')
+        .max(MAX_ROUTE_TARGETS, `at most ${MAX_ROUTE_TARGETS} targets per route`),
+    }),
+    { error: 'must be a list of routes' }
+  )
+  .max(MAX_MODEL_ROUTES, `at most ${MAX_MODEL_ROUTES} routes`)
+  .superRefine((rules, ctx) => {
+    const seen = new Set<string>()
+    for (const r of rules) {
+      const id = `${r.model}\u0000${r.group ?? ''}`
+      if (seen.has(id)) ctx.addIssue({ code: 'custom', message: `${r.model}${r.group ? ` (group ${r.group})` : ''} has two routes` })
+      seen.add(id)
+      if (new Set(r.targets.map((t) => t.model)).size !== r.targets.length) ctx.addIssue({ code: 'custom', message: `${r.model} lists a target twice` })
+    }
+  })
+
 const jsonObjectOfNumbers = z.record(z.string(), z.number().min(0))
 
 /** Checks beyond what the metadata says (applied instead of the derived one). */
@@ -49,6 +115,8 @@ const EXTRA_CHECKS: Partial<Record<OptionKey, z.ZodType<unknown>>> = {
       return v
     }),
   ]),
+  ModelFallbacks: modelFallbacksSchema,
+  ModelRoutes: modelRoutesSchema,
   RechargeDiscount: jsonObjectOfNumbers,
   PiiMaskingGroups: z.record(z.string().trim().min(1, 'group names must not be empty'), z.boolean({ error: 'each group must map to true or false' })),
   SensitiveWords: z.string().max(1_000_000, 'must be at most 1,000,000 characters'),

@@ -103,6 +103,10 @@ export const OPTION_META = {
   AlertErrorRateMinRequests: i(20, 1, 1_000_000),
   /** Sticky routing: requests sharing prompt_cache_key / user / a prompt prefix keep their channel and key. */
   ChannelAffinityEnabled: b(true),
+  /** Cross-model fallbacks: model → the models tried in order when none of its channels answers (model-fallbacks.ts). */
+  ModelFallbacks: json('{}'),
+  /** Weighted routes (canary): a requested model, optionally by group, sent to weighted target models (model-routes.ts). */
+  ModelRoutes: json('[]'),
   ChannelDisableThreshold: f(5),
   QuotaRemindThreshold: i(1000),
   DisableChannelKeywords: s(DEFAULT_KEYWORDS),

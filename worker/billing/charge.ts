@@ -94,8 +94,8 @@ export interface Hold {
   lease?: LeaseHold
   /** Counted in `leaseServed` (until it settles or refunds). */
   served?: boolean
-  /** The limits counted in this isolate's windows, and when. */
-  admitted?: { limits: LimitSpec; at: number }
+  /** The limits counted in this isolate's windows, when, and under which key (the first hold's when regrown). */
+  admitted?: { limits: LimitSpec; at: number; key: string }
 }
 
 /** A hold the wallet (or this isolate's windows) refused: why, when to try again, the rate headers. */
@@ -234,7 +234,7 @@ export class Charge {
   private admit(hold: Hold, req: HoldRequest, now: number): Hold {
     if (!req.admit || !req.limits) return hold
     admitLocally(req.limits, hold.reqId, now)
-    return { ...hold, admitted: { limits: req.limits, at: now } }
+    return { ...hold, admitted: { limits: req.limits, at: now, key: hold.reqId } }
   }
 
   /** The x-ratelimit-* headers a hold answers with. */
@@ -245,7 +245,7 @@ export class Charge {
   /** Settle a hold's entry in this isolate's windows, and the lease report's rate entry for it. */
   private settleWindows(hold: Hold | undefined, tokens: number) {
     if (!hold?.admitted) return {}
-    settleLocally(hold.reqId, tokens)
+    settleLocally(hold.admitted.key, tokens)
     const { limits, at } = hold.admitted
     return hasLimits(limits) ? { limits: { rules: limits.rules, at, tokens } } : {}
   }
@@ -274,6 +274,32 @@ export class Charge {
       tokens: s.tokens,
       maxOverrun: s.maxOverrun,
     })
+  }
+
+  /**
+   * Move a granted hold to a larger worst case (a relay request falling back to a dearer model): an
+   * exact wallet reservation under a part key first (down to `floor` when given), then the old hold
+   * goes back without a log row, so the call holds something throughout. The key's limits stay
+   * counted in this isolate under the first hold's entry; settling the new hold settles them.
+   */
+  async regrow(hold: Hold, req: { amount: number; floor?: number; debt?: DebtLimits }): Promise<Hold | Refusal> {
+    const userId = this.c.auth.userId
+    const reqId = this.key('response')
+    const res = await this.wallet.reserve({
+      userId,
+      tokenId: this.c.auth.id,
+      reqId,
+      amount: req.amount,
+      ...(req.floor !== undefined ? { floor: req.floor } : {}),
+      debt: req.debt,
+    })
+    if (!res.ok) return { reason: res.reason, retryAfterMs: res.retryAfterMs }
+    if (hold.lease) {
+      // Back to the lease untouched: nothing was spent from it, and no row is queued.
+      leaveHold(hold, userId)
+      hold.lease.lease.inflight -= hold.lease.amount
+    } else await this.wallet.refund({ userId, reqId: hold.reqId })
+    return { reqId, held: res.held, ...(hold.admitted ? { admitted: hold.admitted } : {}) }
   }
 
   /** The call failed (or a part never ran): give its hold back, with the log row when there is one. */

@@ -16,6 +16,7 @@ import { withoutPremiumOptions } from './premium-options'
 import type { RelayOp } from '../providers/types'
 import type { HonoEnv } from '../env'
 import type { ContentSafetyCounts } from './policies/content-safety'
+import { MAX_FALLBACKS_PER_MODEL } from '../../shared/contract/option-checks'
 
 export interface RelayInput {
   op: RelayOp
@@ -42,6 +43,10 @@ export interface RelayInput {
   hasTools: boolean
   /** Upper-ish estimate of prompt tokens before the model family's margin (prompt-estimate.ts), for the reservation only. */
   promptEstimate: number
+  /** The request's own fallback models (`models`, OpenRouter's shape; model-fallbacks.ts), stripped from the body. */
+  models?: string[]
+  /** The requested model when a weighted route (model-routes.ts) sent the request to another one. */
+  routedFrom?: string
   /** What the content-safety policy masked in the prompt (policies/content-safety.ts), for the log metadata; absent when nothing. */
   contentSafety?: ContentSafetyCounts
 }
@@ -49,6 +54,12 @@ export interface RelayInput {
 const MULTIPART_OPS = new Set<RelayOp>(['images.edits', 'images.variations', 'audio.transcriptions', 'audio.translations'])
 
 const model = z.string({ error: 'model is required' }).trim().min(1, 'model is required').max(200)
+/** `models`: the fallbacks tried after `model`, on the operations that answer text or vectors. */
+const fallbackModels = z
+  .array(z.string().trim().min(1, 'model names must not be empty').max(200), { error: 'models must be an array of model names' })
+  .min(1, 'models must not be empty')
+  .max(MAX_FALLBACKS_PER_MODEL + 1, `models may list at most ${MAX_FALLBACKS_PER_MODEL + 1} models`)
+const FALLBACK_OPS = new Set<RelayOp>(['chat', 'completions', 'embeddings'])
 const nonEmpty = z.union([z.string(), z.array(z.unknown()).min(1)])
 
 // Bounded numbers (zod refuses NaN and ±Infinity; `int` refuses fractions and unsafe integers).
@@ -204,6 +215,14 @@ export async function readRelayInput(c: Context<HonoEnv>, op: RelayOp): Promise<
   const parsed = SCHEMAS[op]!.safeParse(raw)
   if (!parsed.success) throw validationError(parsed.error)
   const body = withoutPremiumOptions(parsed.data)
+  let models: string[] | undefined
+  if (body.models !== undefined && body.models !== null) {
+    if (!FALLBACK_OPS.has(op)) throw new ApiError(400, `models is not supported on ${op}`, { param: 'models', code: 'invalid_request' })
+    const checked = z.object({ models: fallbackModels }).safeParse({ models: body.models })
+    if (!checked.success) throw validationError(checked.error)
+    models = checked.data.models
+  }
+  delete body.models
   const used = MONEY_FIELDS_USED[op] ?? []
   for (const field of MONEY_FIELDS) if (!used.includes(field)) delete body[field]
   if (op === 'moderations' && !body.model) body.model = 'omni-moderation-latest'
@@ -223,5 +242,6 @@ export async function readRelayInput(c: Context<HonoEnv>, op: RelayOp): Promise<
     imageQuality: (body.quality as string | null | undefined) ?? undefined,
     hasTools: Array.isArray(body.tools) && body.tools.length > 0,
     promptEstimate: estimatePromptTokens(op, body),
+    ...(models ? { models } : {}),
   }
 }

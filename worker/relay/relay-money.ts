@@ -60,6 +60,7 @@ export class RelayMoney {
       ...(inbound ? { inbound_format: inbound.format } : {}),
       ...(client ? { client_request_id: client } : {}),
       ...(input.contentSafety ? { content_safety: input.contentSafety } : {}),
+      ...(input.routedFrom ? { routed_from: input.routedFrom } : {}),
     }
     this.charge = new Charge(chargeContext(c, auth, input.model, labels))
     this.inboundFormat = inbound?.format ?? 'openai'
@@ -99,6 +100,32 @@ export class RelayMoney {
     this.held = hold
     this.rateHeaders = this.charge.rateHeaders(hold)
     this.outputCap = plan.outputCap(hold.held)
+  }
+
+  /**
+   * The request goes on with a fallback model (model-fallbacks.ts): its rows name `model` and carry
+   * `fallback_from`, and the hold fits the model's worst case — kept when it covers it, else regrown
+   * in the wallet (Charge.regrow), else, when the client set no output limit, the answer is capped at
+   * what is held. False when the wallet cannot hold it: the model is skipped.
+   */
+  async refit(plan: ReservationPlan, model: string, from: string): Promise<boolean> {
+    const held = this.held
+    if (!held) return false
+    if (plan.amount > held.held) {
+      const grown = await this.charge.regrow(held, { amount: plan.amount, floor: plan.floor, debt: debtLimits(this.settings) })
+      if (!isRefusal(grown)) this.held = grown
+      else if (plan.floor === undefined || plan.floor > held.held) return false
+    }
+    this.outputCap = plan.outputCap(this.held!.held)
+    this.answerAs(model, from)
+    return true
+  }
+
+  /** Rows from now on are of `model`, answering for the requested `from`. */
+  answerAs(model: string, from: string) {
+    if (model === from) return
+    this.charge.c.model = model
+    this.charge.c.labels = { ...this.charge.c.labels, fallback_from: from }
   }
 
   private baseLog(channel?: RoutedChannel) {

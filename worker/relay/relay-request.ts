@@ -13,30 +13,31 @@
  *     (channel, model) — for everyone once two users failed, else for this user —, maybe auto-disable
  *     the channel, and try the next channel (retry-policy.ts, failure-report.ts); a 429 saying the
  *     request itself is too large ends it as the client's error (oversized-request.ts);
+ *     when every channel of the model failed (or none serves it) the request goes on with the
+ *     next model of its fallbacks (model-fallbacks.ts), billed at that model's price;
  *  6. answer the client (JSON, raw or a stream) and settle the exact cost with its log row in the
  *     background; on final failure refund everything and log the error.
  * How money moves in 4 and 6 (lease or exact reservation, settle, refund, log rows) is relay-money.ts.
  */
 import type { Context } from 'hono'
-import { sanitizeUsage, type ModelPrice, type Usage } from '../billing/formula'
-import { getPriceTable, groupRatio, resolvePrice, type PriceTable } from '../billing/pricing'
+import { sanitizeUsage, type Usage } from '../billing/formula'
+import { getPriceTable, groupRatio, type PriceTable } from '../billing/pricing'
 import { ApiError } from '../lib/errors'
 import { channelType } from '../providers/registry'
 import type { ParsedResponse, RelayCall, RelayOp, UpstreamError } from '../providers/types'
 import { MalformedUpstreamError } from '../lib/upstream-error'
 import { getSettings, type Settings } from '../settings/store'
 import type { HonoEnv } from '../env'
-import { claimProbe, claimProbesFor, isFrozen, isFrozenFor, isProbing, isProbingFor, refreshFreezes, reportSuccess } from '../channels/health'
+import { claimProbe, isFrozen, isProbing, reportSuccess } from '../channels/health'
 import { affinityKey } from '../channels/affinity'
 import { reportAttemptFailure } from './failure-report'
 import { keyFreezeName, RequestKeys } from '../channels/key-pool'
 import { readCachedAnswer, storeCachedAnswer } from './response-cache'
 import { readRelayInput, type RelayInput } from './relay-input'
-import { candidatesFor, getRoutingTable, type RoutingTable } from '../channels/routing-table'
+import { getRoutingTable, type RoutingTable } from '../channels/routing-table'
 import type { RoutedChannel } from '../channels/types'
 import { clientStatus, decideFailure, type FailureDecision } from '../channels/retry-policy'
 import { oversizedMessage, promptTokensAtLeast } from '../channels/oversized-request'
-import { mapModel, selectChannel } from '../channels/pick'
 import { primeStream } from './stream-relay'
 import type { WordAutomaton } from './policies/word-automaton'
 import { recordRetry, recordUpstream } from '../lib/metrics/relay-metrics'
@@ -56,6 +57,8 @@ import type { InboundCodec } from './inbound/types'
 import { applyContentSafety } from './policies/content-safety'
 import { maskAnswer, outputFilterFor } from './policies/output-filter'
 import { RelaySpans } from './relay-spans'
+import { RelayRoute, type Routed } from './relay-route'
+import { applyModelRoute } from './model-routes'
 
 const JSON_HEADERS = { 'content-type': 'application/json' }
 
@@ -81,6 +84,8 @@ export async function relayRequest(c: Context<HonoEnv>, op: RelayOp, inbound?: I
   if (ratio === undefined) throw new ApiError(403, `The group "${auth.group}" is not configured on this gateway.`, { code: 'group_not_found' })
   // Sensitive words and personal data in the prompt: refused (400, nothing held) or masked before any supplier sees it.
   applyContentSafety(input, settings, auth.group)
+  // A weighted route (canary) may send the request to another model, before anything is priced or held.
+  applyModelRoute(settings, auth, input)
   const spans = RelaySpans.start(c, settings, auth, input, inbound?.format ?? 'openai', startedAt, authAt)
   const res = await new RelayRun(c, auth, input, settings, prices, table, ratio, rates, startedAt, inbound, spans).execute()
   return inbound ? adaptAnswer(inbound, res) : res
@@ -90,10 +95,11 @@ class RelayRun {
   private readonly env: Env
   private readonly ctx: ExecutionContext
   private readonly reqId: string
-  private readonly tried = new Set<number>()
   private attempts = 0
-  /** Sticky routing key (affinity.ts), when the setting is on and the body has one. */
-  private readonly affinity: string | undefined
+  /** The model being tried (the requested one, then its fallbacks), its channels and price (relay-route.ts). */
+  private readonly route: RelayRoute
+  /** Attempts (pool-key retries apart) made before the current model: each model has its own RetryTimes. */
+  private modelStart = 0
   private readonly keys: RequestKeys
   /** The prompt's image URLs, fetched for channels that need them inline (prompt-images.ts); undefined when none. */
   private readonly images: PromptImages | undefined
@@ -111,8 +117,8 @@ class RelayRun {
     private readonly auth: RelayAuth,
     private readonly input: RelayInput,
     private readonly settings: Settings,
-    private readonly prices: PriceTable,
-    private readonly table: RoutingTable,
+    prices: PriceTable,
+    table: RoutingTable,
     private readonly ratio: number,
     rates: { rpm: number; tpm: number },
     private readonly startedAt: number,
@@ -125,10 +131,10 @@ class RelayRun {
     this.reqId = c.get('requestId')
     this.usage = new RelayUsage(c.env, settings, input)
     this.money = new RelayMoney(c, auth, input, settings, ratio, rates, startedAt, inbound)
-    if (auth.excludeChannel !== undefined) this.tried.add(auth.excludeChannel)
-    this.affinity = settings.bool('ChannelAffinityEnabled') ? affinityKey(input.model, input.json) : undefined
+    const affinity = settings.bool('ChannelAffinityEnabled') ? affinityKey(input.model, input.json) : undefined
+    this.route = new RelayRoute(c.env, this.ctx, auth, input, settings, prices, table, affinity)
     this.keys = new RequestKeys(
-      this.affinity,
+      affinity,
       (id, hash) => isFrozen(id, keyFreezeName(hash)) || isProbing(id, keyFreezeName(hash)),
       (id, hash) => claimProbe(id, keyFreezeName(hash))
     )
@@ -173,8 +179,9 @@ class RelayRun {
       return this.money.answerFromCache(cached)
     }
 
-    let channel = this.pick()
-    const first = this.priceFor(channel)
+    const first = this.route.routeFrom(0)
+    let channel = first.channel
+    this.money.answerAs(this.route.model, this.input.model)
     const plan: ReservationPlan = planReservation(this.input, first.price, first.billed, this.ratio, this.settings)
     await (this.spans ? this.spans.reserve(plan.amount, () => this.money.hold(plan)) : this.money.hold(plan))
     this.mark('reserve')
@@ -187,7 +194,7 @@ class RelayRun {
         if (outcome.response) return this.withTiming(outcome.response)
         const decision = decideFailure(outcome.failure!, this.keywords(), promptTokensAtLeast(this.input.promptEstimate))
         last = { ...outcome.failure!, channel, decision }
-        const failure = { channel, key: this.keys.current, model: this.input.model, ...outcome.failure!, decision, requestId: this.reqId, userId: this.auth.userId }
+        const failure = { channel, key: this.keys.current, model: this.route.model, ...outcome.failure!, decision, requestId: this.reqId, userId: this.auth.userId }
         // A pool key's own failure retries on another key of the channel (not counted in RetryTimes),
         // until several keys in a row answered the same 429 (key-pool.ts).
         const keyFailure = reportAttemptFailure(this.env, this.ctx, this.settings, failure)
@@ -196,8 +203,8 @@ class RelayRun {
           recordRetry('key')
           continue
         }
-        if (!decision.retry || this.attempts - this.keys.retries >= maxAttempts || this.retryWindowClosed()) break
-        const next = this.pickOrNone()
+        if (!decision.retry || this.retryWindowClosed()) break
+        const next = (this.attempts - this.keys.retries - this.modelStart < maxAttempts ? this.route.pickOrNone() : undefined) ?? (await this.fallBack())
         if (!next) break
         recordRetry('failover')
         channel = next
@@ -223,62 +230,31 @@ class RelayRun {
     throw new ApiError(mapped.status, shown, { type: mapped.type, code: last!.error.code ?? code })
   }
 
-  // ---- channel and price ------------------------------------------------------------------
+  // ---- model, channel and price -----------------------------------------------------------
 
-  private pickOrNone(): RoutedChannel | undefined {
-    if (this.auth.pinChannel !== undefined) {
-      const pinned = this.table.channels[this.auth.pinChannel]
-      return pinned && !this.tried.has(pinned.id) ? pinned : undefined
+  /**
+   * Every channel of the current model failed: the next fallback model with a channel, a price and
+   * a hold that covers it (relay-money.ts `refit`), or undefined when none is left.
+   */
+  private async fallBack(): Promise<RoutedChannel | undefined> {
+    while (this.route.hasNext) {
+      let next: Routed
+      try {
+        next = this.route.routeFrom(this.route.index + 1)
+      } catch {
+        return undefined
+      }
+      const plan = planReservation(this.input, next.price, next.billed, this.ratio, this.settings)
+      if (await this.money.refit(plan, this.route.model, this.input.model)) {
+        this.modelStart = this.attempts - this.keys.retries
+        return next.channel
+      }
     }
-    const candidates = candidatesFor(this.table, this.auth.group, this.input.model)
-    // A Custom channel whose plugin turned this operation off is no candidate for it.
-    for (const ch of candidates) if (pluginDisables(ch, this.input.op)) this.tried.add(ch.id)
-    refreshFreezes(
-      this.env,
-      this.ctx,
-      candidates.map((ch) => ch.id)
-    )
-    const actor = `user:${this.auth.userId}`
-    const picked = selectChannel(this.table, {
-      group: this.auth.group,
-      model: this.input.model,
-      tried: this.tried,
-      // A model rested for this user alone (one user's failures, failure-report.ts) is skipped for them only.
-      isFrozen: isFrozenFor(actor),
-      isProbing: isProbingFor(actor),
-      hasTools: this.input.hasTools,
-      affinity: this.affinity,
-    })
-    if (picked) claimProbesFor(actor, picked.id, this.input.model)
-    return picked
-  }
-
-  private pick(): RoutedChannel {
-    const channel = this.pickOrNone()
-    if (channel) return channel
-    if (this.auth.pinChannel !== undefined) {
-      throw new ApiError(503, `Channel ${this.auth.pinChannel} is not enabled.`, { code: 'channel_unavailable' })
-    }
-    throw new ApiError(503, `No available channel for model "${this.input.model}" in group "${this.auth.group}".`, {
-      code: 'model_not_available',
-      param: 'model',
-    })
-  }
-
-  private priceFor(channel: RoutedChannel): { price: ModelPrice; billed: string; upstream: string } {
-    const { upstream, billed } = mapModel(channel, this.input.model)
-    const price = resolvePrice(this.prices, billed, this.settings)
-    if (!price) {
-      throw new ApiError(400, `The model "${billed}" has no price on this gateway; ask the administrator to set one.`, {
-        code: 'model_not_priced',
-        param: 'model',
-      })
-    }
-    return { price, billed, upstream }
+    return undefined
   }
 
   private tries() {
-    return { attempts: this.attempts, tried: this.tried }
+    return { attempts: this.attempts, tried: this.route.tried }
   }
 
   private retryWindowClosed() {
@@ -298,7 +274,7 @@ class RelayRun {
 
   private async attempt(routed: RoutedChannel): Promise<{ response?: Response; failure?: { status: number; error: UpstreamError } }> {
     this.attempts++
-    this.tried.add(routed.id)
+    this.route.tried.add(routed.id)
     const channel = this.keys.use(routed)
     const type = channelType(channel.type)
     // A channel speaking the client's own format (inbound codec) gets the client's body natively —
@@ -309,7 +285,7 @@ class RelayRun {
     if (!type || !adapter || !adapter.supports(this.input.op) || pluginDisables(channel, this.input.op)) {
       return { failure: { status: 400, error: { message: `Channel type ${type?.name ?? channel.type} does not support ${this.input.op}` } } }
     }
-    const { price, billed, upstream } = this.priceFor(channel)
+    const { price, billed, upstream } = this.route.priceFor(channel)
     const limit = this.money.outputCap ?? this.input.maxTokens
     // A refused image (blocked, too big, not an image) throws the client's 400; run() refunds the hold.
     const images = await this.images?.forChannel(type)
@@ -342,7 +318,7 @@ class RelayRun {
         outputFilter: this.outputWords,
       })
       if (!primed.ok) return { failure: { status: 0, error: primed.error } }
-      reportSuccess(this.env, this.ctx, channel.id, this.input.model, this.keys.current && keyFreezeName(this.keys.current.hash))
+      reportSuccess(this.env, this.ctx, channel.id, this.route.model, this.keys.current && keyFreezeName(this.keys.current.hash))
       this.spans?.firstByte(this.startedAt + primed.stream.firstByteMs)
       this.ctx.waitUntil(
         primed.stream.done
@@ -363,7 +339,7 @@ class RelayRun {
       if (err instanceof MalformedUpstreamError) return { failure: { status: 0, error: { message: err.message, type: 'upstream_error' } } }
       throw err
     }
-    reportSuccess(this.env, this.ctx, channel.id, this.input.model, this.keys.current && keyFreezeName(this.keys.current.hash))
+    reportSuccess(this.env, this.ctx, channel.id, this.route.model, this.keys.current && keyFreezeName(this.keys.current.hash))
     const elapsed = Date.now() - this.startedAt
     if (parsed.kind === 'raw') {
       const usage = await this.usage.ofRaw(upstream, parsed.response)

@@ -58,9 +58,10 @@ export class NativePassThrough {
 
   constructor(private readonly spec: NativeSpec) {}
 
-  /** The client's validated body (set by the codec when it converts the request). */
+  /** The client's validated body (set by the codec when it converts the request); `models` (the request's fallbacks) is the gateway's, never sent. */
   keep(body: Record<string, unknown>) {
-    this.body = body
+    const { models: _fallbacks, ...rest } = body
+    this.body = rest
   }
 
   adapterFor(channelType: number): ProviderAdapter | undefined {

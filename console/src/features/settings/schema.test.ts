@@ -1,7 +1,8 @@
 /** The settings form's number checks follow the shared option metadata (the registry's bounds) for every numeric option. */
 import { OPTION_META, type OptionKey, type OptionMeta } from '@contract/settings'
 import { describe, expect, it } from 'vitest'
-import { numberText } from './schema'
+import { modelFallbacksSchema } from '@contract/option-checks'
+import { jsonText, numberText } from './schema'
 
 const numeric = (Object.entries(OPTION_META) as [OptionKey, OptionMeta][]).filter(([, m]) => m.kind === 'int' || m.kind === 'float')
 
@@ -24,5 +25,25 @@ describe('numberText follows the option metadata', () => {
 
   it('refuses an option that is not a number', () => {
     expect(() => numberText('SystemName')).toThrow()
+  })
+})
+
+describe('jsonText with the ModelFallbacks schema', () => {
+  const schema = jsonText((v) => modelFallbacksSchema.safeParse(v).success, 'modelFallbacks')
+  const issue = (raw: string) => {
+    const r = schema.safeParse(raw)
+    return r.success ? undefined : r.error.issues[0]?.message
+  }
+
+  it('accepts an empty map and ordered fallbacks', () => {
+    expect(issue('{}')).toBeUndefined()
+    expect(issue('{"gpt-4o": ["gpt-4.1", "claude-sonnet-4"]}')).toBeUndefined()
+  })
+
+  it('names why a value is refused', () => {
+    expect(issue('{')).toBe('settings:validation.json')
+    expect(issue('["a"]')).toBe('settings:validation.jsonObject')
+    expect(issue('{"a": ["a"]}')).toBe('settings:validation.modelFallbacks')
+    expect(issue('{"a": ["b"], "b": ["a"]}')).toBe('settings:validation.modelFallbacks')
   })
 })

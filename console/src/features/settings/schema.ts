@@ -92,6 +92,28 @@ export function numberMapText({ amountKeys = false }: { amountKeys?: boolean } =
   })
 }
 
+/** A JSON object that `valid` accepts; `problem` names the validation message when it does not. */
+export function jsonText(valid: (map: Record<string, unknown>) => boolean, problem: string) {
+  return z.string().superRefine((raw, ctx) => {
+    const map = jsonObject(raw, ctx)
+    if (map && !valid(map)) ctx.addIssue({ code: 'custom', message: msg(problem) })
+  })
+}
+
+/** Any JSON value that `valid` accepts (a list of rules, say); `problem` names the validation message when it does not. */
+export function jsonValueText(valid: (value: unknown) => boolean, problem: string) {
+  return z.string().superRefine((raw, ctx) => {
+    let value: unknown
+    try {
+      value = JSON.parse(raw)
+    } catch {
+      ctx.addIssue({ code: 'custom', message: msg('json') })
+      return
+    }
+    if (!valid(value)) ctx.addIssue({ code: 'custom', message: msg(problem) })
+  })
+}
+
 /** A JSON object of JSON objects of numbers ≥ 0 (ImagePriceRatios: model → key → ratio). */
 export function nestedNumberMapText() {
   return z.string().superRefine((raw, ctx) => {

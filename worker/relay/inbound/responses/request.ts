@@ -63,6 +63,8 @@ export const responsesSchema = z.looseObject({
     .nullish(),
   metadata: z.record(z.string(), z.string()).nullish(),
   user: z.string().max(256).nullish(),
+  /** The request's fallback models (OpenRouter's shape), checked by relay-input.ts. */
+  models: z.unknown().optional(),
 })
 
 export type ResponsesRequest = z.infer<typeof responsesSchema>
@@ -130,6 +132,7 @@ export function toChatBody(req: ResponsesRequest, history: ChatMessage[]): Recor
   if (req.temperature != null) chat.temperature = req.temperature
   if (req.top_p != null) chat.top_p = req.top_p
   if (req.user) chat.user = req.user
+  if (req.models !== undefined && req.models !== null) chat.models = req.models
   if (req.reasoning?.effort) chat.reasoning_effort = req.reasoning.effort
   if (req.tools?.length) {
     chat.tools = req.tools.map((t) => ({

@@ -1,6 +1,6 @@
 /**
  * The three tabs of the settings page and the sections each one holds, in order:
- * operation (general, chat links, quota, monitoring, log, payment, rate, output limits and image
+ * operation (general, chat links, quota, monitoring, model routing, log, payment, rate, output limits and image
  * prices, content safety, other), system (server,
  * login, email domains, SMTP, GitHub, WeChat, Lark, OIDC, Turnstile, Telegram bot, Prometheus metrics, OpenTelemetry traces) and other (notice, branding,
  * home, about, footer, and the one-api / one-hub import).
@@ -18,6 +18,7 @@ import { OperationOtherSection } from './settings-operation-other'
 import { ContentSafetySection } from './settings-content-safety'
 import { GitHubSection, LarkSection, OidcSection, SmtpSection, TurnstileSection, WeChatSection } from './settings-providers'
 import { MonitoringSection, QuotaSection } from './settings-quota'
+import { RoutingSection } from './settings-routing'
 import { MetricsSection } from './settings-metrics'
 import { TracesSection } from './settings-traces'
 import { SettingsTabLayout } from './settings-tab-layout'
@@ -35,6 +36,7 @@ const SECTIONS: Record<SettingsTab, Section[]> = {
     { id: 'chat-links', titleKey: 'chatLinks', render: (o) => <ChatLinksSection options={o} /> },
     { id: 'quota', titleKey: 'quota', render: (o) => <QuotaSection options={o} /> },
     { id: 'monitoring', titleKey: 'monitoring', render: (o) => <MonitoringSection options={o} /> },
+    { id: 'routing', titleKey: 'routing', render: (o) => <RoutingSection options={o} /> },
     { id: 'log', titleKey: 'log', render: (o) => <LogSection options={o} /> },
     { id: 'payment', titleKey: 'payment', render: (o) => <PaymentSection options={o} /> },
     { id: 'rate', titleKey: 'rate', render: (o) => <RateSection options={o} /> },

@@ -1,0 +1,132 @@
+/**
+ * Where one relay request is routed: the model being tried (the requested one, then its fallbacks,
+ * model-fallbacks.ts), the channels tried for it, the next channel (channels/pick.ts, skipping
+ * frozen, tried and plugin-disabled ones) and the price it is billed at. relay-request.ts drives
+ * it; the money side of a model change is relay-money.ts `refit`.
+ */
+import type { ModelPrice } from '../billing/formula'
+import { resolvePrice, type PriceTable } from '../billing/pricing'
+import { ApiError } from '../lib/errors'
+import type { RelayAuth } from '../access/token-auth'
+import type { Settings } from '../settings/store'
+import { claimProbesFor, isFrozenFor, isProbingFor, refreshFreezes } from '../channels/health'
+import { candidatesFor, type RoutingTable } from '../channels/routing-table'
+import type { RoutedChannel } from '../channels/types'
+import { mapModel, selectChannel } from '../channels/pick'
+import { pluginDisables } from '../providers/plugins'
+import type { RelayInput } from './relay-input'
+import { modelChain } from './model-fallbacks'
+
+export interface Routed {
+  channel: RoutedChannel
+  price: ModelPrice
+  billed: string
+}
+
+export class RelayRoute {
+  /** Channel ids tried (or excluded) for the current model. */
+  tried = new Set<number>()
+  /** The requested model then its fallbacks; `model` is the one being tried, at `index`. */
+  private readonly chain: string[]
+  index = 0
+  model: string
+
+  constructor(
+    private readonly env: Env,
+    private readonly ctx: ExecutionContext,
+    private readonly auth: RelayAuth,
+    private readonly input: RelayInput,
+    private readonly settings: Settings,
+    private readonly prices: PriceTable,
+    private readonly table: RoutingTable,
+    /** Sticky routing key (affinity.ts), when the setting is on and the body has one. */
+    private readonly affinity: string | undefined
+  ) {
+    this.chain = modelChain(settings, auth, input)
+    this.model = input.model
+    this.resetTried()
+  }
+
+  private resetTried() {
+    this.tried = new Set(this.auth.excludeChannel !== undefined ? [this.auth.excludeChannel] : [])
+  }
+
+  /** Whether a model after the current one is left to fall back to. */
+  get hasNext(): boolean {
+    return this.index + 1 < this.chain.length
+  }
+
+  /**
+   * The first model of the chain from `from` with a usable channel and a price, made current. When
+   * none has one, the first of those models' refusal (no channel, no price) is thrown.
+   */
+  routeFrom(from: number): Routed {
+    let refusal: unknown
+    for (let i = from; i < this.chain.length; i++) {
+      this.model = this.chain[i]!
+      this.index = i
+      if (i > 0) this.resetTried()
+      try {
+        const channel = this.pick()
+        return { channel, ...this.priceFor(channel) }
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err
+        refusal ??= err
+      }
+    }
+    throw refusal
+  }
+
+  pickOrNone(): RoutedChannel | undefined {
+    if (this.auth.pinChannel !== undefined) {
+      const pinned = this.table.channels[this.auth.pinChannel]
+      return pinned && !this.tried.has(pinned.id) ? pinned : undefined
+    }
+    const candidates = candidatesFor(this.table, this.auth.group, this.model)
+    // A Custom channel whose plugin turned this operation off is no candidate for it.
+    for (const ch of candidates) if (pluginDisables(ch, this.input.op)) this.tried.add(ch.id)
+    refreshFreezes(
+      this.env,
+      this.ctx,
+      candidates.map((ch) => ch.id)
+    )
+    const actor = `user:${this.auth.userId}`
+    const picked = selectChannel(this.table, {
+      group: this.auth.group,
+      model: this.model,
+      tried: this.tried,
+      // A model rested for this user alone (one user's failures, failure-report.ts) is skipped for them only.
+      isFrozen: isFrozenFor(actor),
+      // A half-open pair whose one probe is out is skipped while another candidate is usable (channels/breaker.ts).
+      isProbing: isProbingFor(actor),
+      hasTools: this.input.hasTools,
+      affinity: this.affinity,
+    })
+    if (picked) claimProbesFor(actor, picked.id, this.model)
+    return picked
+  }
+
+  private pick(): RoutedChannel {
+    const channel = this.pickOrNone()
+    if (channel) return channel
+    if (this.auth.pinChannel !== undefined) {
+      throw new ApiError(503, `Channel ${this.auth.pinChannel} is not enabled.`, { code: 'channel_unavailable' })
+    }
+    throw new ApiError(503, `No available channel for model "${this.model}" in group "${this.auth.group}".`, {
+      code: 'model_not_available',
+      param: 'model',
+    })
+  }
+
+  priceFor(channel: RoutedChannel): { price: ModelPrice; billed: string; upstream: string } {
+    const { upstream, billed } = mapModel(channel, this.model)
+    const price = resolvePrice(this.prices, billed, this.settings)
+    if (!price) {
+      throw new ApiError(400, `The model "${billed}" has no price on this gateway; ask the administrator to set one.`, {
+        code: 'model_not_priced',
+        param: 'model',
+      })
+    }
+    return { price, billed, upstream }
+  }
+}
