@@ -14,6 +14,9 @@ export const NOTIFY_EVENT_LIST = [
   'payment.refused',
   'relay.error_rate',
   'user.balance_low',
+  'token.budget_threshold',
+  'token.budget_exhausted',
+  'key.enabled',
 ] as const
 
 /** The header a `webhook` channel with a secret signs its body in: hex HMAC-SHA256 of the body. */

@@ -14,20 +14,7 @@ import { announceDeadLetters } from './cron'
 import { checkErrorRate } from './error-rate'
 import { metricsStore } from '../lib/metrics/recorder'
 import { labelKey } from '../lib/metrics/registry'
-
-/** An in-test receiver at https://hooks.test: records every POST, answers with `status()`. */
-function receiver() {
-  const got: { url: string; headers: Headers; body: any }[] = []
-  let answer = 200
-  const real = globalThis.fetch
-  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
-    const req = new Request(input, init)
-    if (!req.url.startsWith('https://hooks.test')) return real(input, init)
-    got.push({ url: req.url, headers: req.headers, body: await req.json() })
-    return new Response(answer === 200 ? 'ok' : `failed at ${req.url}`, { status: answer })
-  })
-  return { got, answerWith: (s: number) => (answer = s) }
-}
+import { receiver } from '../test/notify-receiver'
 
 let hooks: ReturnType<typeof receiver>
 beforeEach(() => {
