@@ -26,7 +26,7 @@ export interface EmitInput {
 }
 
 /** Claim the (event, subject) mark unless one was set within the cool-down; true when this notice may go. */
-async function claimMark(env: Env, event: string, subject: string, cooldownSeconds: number, until = 0): Promise<boolean> {
+export async function claimMark(env: Env, event: string, subject: string, cooldownSeconds: number, until = 0): Promise<boolean> {
   const now = nowSeconds()
   // A mark dated `until` (in the future) blocks the subject until then plus the cool-down.
   const res = await env.DB.prepare(
