@@ -18,10 +18,9 @@
  * - Token limits (wallet-limits.ts): reserve checks the token's requests/tokens per minute and
  *   concurrency exactly and counts the request; lease reports count the requests an isolate
  *   admitted and answer which windows are full. A token's budget is part of its state: what its
- *   log rows in the current period add up to, reset at the period start (the fake-clock-able
- *   clockNow); holds and leases never exceed the remainder, so only a supplier overrun can pass it.
- * - Only safe integers reach money: anything else is refused with an error, and a stored state that
- *   somehow holds another number heals from the last value flushed to D1.
+ *   log rows in the current period add up to, reset at the period start (clockNow); holds and leases
+ *   never exceed the remainder; settles answer the 80 %/100 % crossings (wallet-budget.ts).
+ * - Only safe integers reach money: anything else is refused, and a stored non-number heals from D1.
  * Settled changes and their log rows are written behind to D1 about a second later
  * (wallet-write-behind.ts). The state itself (loading, healing, holds, pending rows) lives in
  * wallet-store.ts, the admission check and in-memory limits in wallet-admission.ts, expiry of
@@ -199,6 +198,7 @@ export class UserWallet extends DurableObject<Env> {
       charged,
       overrun,
       rateLimited: this.admission.countRequests(input.items.length, input.rpm),
+      ...this.store.takeCrossings(),
       ...(Object.keys(full).length > 0 ? { full } : {}),
     }
   }
@@ -228,7 +228,7 @@ export class UserWallet extends DurableObject<Env> {
     this.store.appendLog({ ...log, metadata: { ...log.metadata, ...notes } }, charged, input.channelId && charged ? [input.channelId, charged] : undefined)
     this.store.commit()
     await this.scheduleFlush()
-    return { ok: true, charged, userQuota: user.quota, overrun }
+    return { ok: true, charged, userQuota: user.quota, overrun, ...this.store.takeCrossings() }
   }
 
   /** The request failed: release its hold (and give back what an expiry took) with its error log. */

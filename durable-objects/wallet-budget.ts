@@ -6,12 +6,15 @@
  * D1 is summed while every other event of the wallet is held off, so the sum is exact. From then
  * on WalletStore.charge adds each charge whose log row falls in the period (Σ log quota in the
  * period = budget used), and the period rolls at its end on the fake-clock-able clockNow.
+ * `budgetCrossing` says when a charge took the budget to 80 % or 100 % of its quota: the store
+ * keeps the crossings until the next settle answers them to the worker, which sends the notices.
  */
 import { periodBounds } from '../worker/lib/budget-period'
 import { clockNow } from '../worker/lib/clock'
 import type { LimitSpec } from './wallet-limits'
 import type { TokenState } from './wallet-state'
 import type { WalletStore } from './wallet-store'
+import type { BudgetCrossing } from './wallet-types'
 
 export interface BudgetView {
   period: string
@@ -62,4 +65,13 @@ export function budgetView(store: WalletStore, token: TokenState): BudgetView {
   store.tokenFree(token)
   const b = token.budget!
   return { period: b.period, quota: b.quota, used: b.used, start: b.start, end: b.end }
+}
+
+/** The notice a change of `used` from `before` to `after` calls for (the higher one when both were passed). */
+export function budgetCrossing(before: number, after: number, quota: number): BudgetCrossing['kind'] | null {
+  if (quota <= 0 || after <= before) return null
+  if (before < quota && after >= quota) return 'exhausted'
+  // ceil(80 % of quota) in integers: quota − floor(quota / 5).
+  const threshold = quota - Math.floor(quota / 5)
+  return before < threshold && after >= threshold ? 'threshold' : null
 }

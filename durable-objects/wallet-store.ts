@@ -6,11 +6,15 @@
  * once loaded, so the Durable Object's RPC methods never interleave inside them.
  * Storage keys are listed in wallet-state.ts.
  */
-import type { WalletLog } from './wallet-types'
+import type { BudgetCrossing, WalletLog } from './wallet-types'
+import { budgetCrossing } from './wallet-budget'
 import { budgetLeft, rollBudget } from './wallet-limits'
 import { clockNow } from '../worker/lib/clock'
 import { isMoney, ROWS_PER_KEY, type Meta, type Reservation, type TokenState, type UserState } from './wallet-state'
 import { packLog, type PackedLog } from './wallet-log-row'
+
+/** Crossings kept for the next settle answer at most (each token crosses at most twice a period). */
+const MAX_CROSSINGS = 50
 
 export class WalletStore {
   user: UserState | undefined
@@ -31,6 +35,8 @@ export class WalletStore {
   private rows: PackedLog[] = []
   /** Log rows appended since the last write-behind batch began (the wallet flushes early when many wait). */
   rowsSinceFlush = 0
+  /** Budget crossings not yet answered to the worker (in memory: a lost one only misses a notice). */
+  private crossings: BudgetCrossing[] = []
 
   constructor(
     readonly kv: SyncKvStorage,
@@ -199,11 +205,25 @@ export class WalletStore {
       token.used += amount
       if (token.budget) {
         rollBudget(token.budget, clockNow())
-        if (at >= token.budget.start && at < token.budget.end) token.budget.used += amount
+        const b = token.budget
+        if (at >= b.start && at < b.end) {
+          const kind = budgetCrossing(b.used, b.used + amount, b.quota)
+          b.used += amount
+          if (kind && this.crossings.length < MAX_CROSSINGS)
+            this.crossings.push({ tokenId: token.id, kind, used: b.used, quota: b.quota, period: b.period, start: b.start, end: b.end })
+        }
       }
       token.accessed = Math.floor(Date.now() / 1000)
       this.touchToken(token)
     }
+  }
+
+  /** The crossings since the last call, as a settle answer's `budgets` field (nothing when none). */
+  takeCrossings(): { budgets?: BudgetCrossing[] } {
+    if (this.crossings.length === 0) return {}
+    const budgets = this.crossings
+    this.crossings = []
+    return { budgets }
   }
 
   holdTotal(): number {

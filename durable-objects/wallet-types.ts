@@ -99,8 +99,22 @@ export type SettleResult =
       userQuota: number
       /** Units charged beyond the reservation (the supplier returned more than was reserved). */
       overrun: number
+      /** Budgets that reached 80 % or 100 % since the wallet last answered a settle (wallet-budget.ts). */
+      budgets?: BudgetCrossing[]
     }
   | { ok: false; reason: 'invalid_amount' | 'user_not_found' }
+
+/** A key's budget crossed a notice threshold in its period (the worker raises token.budget_* from it). */
+export interface BudgetCrossing {
+  tokenId: number
+  kind: 'threshold' | 'exhausted'
+  used: number
+  quota: number
+  period: string
+  /** The period's start and end (Unix ms): one notice of each kind per period. */
+  start: number
+  end: number
+}
 
 export interface CreditInput {
   userId: number
@@ -187,5 +201,6 @@ export type LeaseSettleResult =
       full?: Record<string, number>
       /** This report's number was applied before (its answer was lost): nothing was charged again. */
       duplicate?: boolean
+      budgets?: BudgetCrossing[]
     }
   | { ok: false; reason: 'invalid_amount' | 'user_not_found' }

@@ -1,6 +1,6 @@
 /**
  * Profile page: edit the display name, change the password (the new one signs in), and generate an
- * access token that then authenticates GET /api/user/self without a session.
+ * access token that then authenticates GET /api/user/self without a session; a My notices switch saves.
  */
 import { describe, expect, it } from 'vitest'
 import { openPage, shot } from './support/browser'
@@ -85,6 +85,20 @@ describe('profile', () => {
     await page.waitForFunction((old) => (document.querySelector('[data-testid="access-token-value"]') as HTMLInputElement | null)?.value !== old, token)
     const stale = await fetch(`${suite.server.url}/api/user/self`, { headers: { Authorization: token } })
     expect(stale.status).toBe(401)
+    await context.close()
+  })
+
+  it('saves a My notices switch, which stays after a reload; Telegram waits for a bound chat', async () => {
+    const { context, page } = await openPage(suite.browser, { baseURL: suite.server.url })
+    await signIn(page, account)
+    await page.goto('/panel/profile')
+    const balance = page.getByTestId('notice-balance_email')
+    await expect.poll(() => balance.getAttribute('aria-checked')).toBe('true')
+    await balance.click()
+    await page.getByText('Notice settings saved').first().waitFor()
+    expect(await page.getByTestId('notice-budget_telegram').isDisabled()).toBe(true)
+    await page.reload()
+    await expect.poll(() => page.getByTestId('notice-balance_email').getAttribute('aria-checked')).toBe('false')
     await context.close()
   })
 })

@@ -14,6 +14,9 @@ export const NOTIFY_EVENT_LIST = [
   'payment.refused',
   'relay.error_rate',
   'user.balance_low',
+  'token.budget_threshold',
+  'token.budget_exhausted',
+  'key.enabled',
 ] as const
 
 /** The header a `webhook` channel with a secret signs its body in: hex HMAC-SHA256 of the body. */
@@ -62,4 +65,20 @@ export interface AlertStatus {
   failed_24h: number
   /** The latest failed delivery (unix seconds; the error was redacted when recorded). */
   last_failure: { channel: string; event: string; error: string; at: number } | null
+}
+
+/** A user's own notices (GET/PUT /api/user/notices). Low balance on Telegram is the bot notices switch (/api/user/telegram). */
+export interface UserNoticePrefs {
+  /** The low-balance reminder mail. */
+  balance_email: boolean
+  /** The API keys' budget notices (80 % and 100 % of a period) by mail. */
+  budget_email: boolean
+  /** The same on the bound Telegram chat (sent only while one is bound and the bot is on). */
+  budget_telegram: boolean
+}
+
+/** GET /api/user/notices: the choices and where they can go. */
+export interface UserNoticesView extends UserNoticePrefs {
+  has_email: boolean
+  telegram_bound: boolean
 }

@@ -26,7 +26,15 @@ export interface SystemReport {
   version: { version: string; console_build: string }
   now: number
   cron: Part<CronJob[]>
-  health: Part<{ channels: { enabled: number; frozen: number; disabled: number }; pool_keys_disabled: number; dead_letters: number }>
+  health: Part<{
+    channels: { enabled: number; frozen: number; disabled: number }
+    pool_keys_disabled: number
+    dead_letters: number
+    /** Unix seconds of the oldest parked row (null: none). */
+    dead_letters_oldest_at: number | null
+    /** Lease reports this isolate sent or queued that no wallet confirmed yet (oldest_at: Unix seconds). */
+    pending_reports: { requests: number; quota: number; oldest_at: number | null }
+  }>
   database: Part<{ size_bytes: number | null; measure: 'bytes' | 'rows'; tables: { name: string; value: number }[] }>
   reachability: { kv: Probe; durable_object: Probe; d1: Probe }
   telemetry: {

@@ -29,6 +29,7 @@ import { redemptionRoutes } from './redemptions/redemptions.routes'
 import { groupRoutes } from './groups/groups.routes'
 import { mcpServerRoutes } from './mcp/mcp.routes'
 import { notifyRoutes } from './notify/notify.routes'
+import { userNoticeRoutes } from './notify/user-notices.routes'
 import { dashboardRoutes } from './dashboard/dashboard.routes'
 import { oauthRoutes } from './oauth/oauth.routes'
 import { mailRoutes } from './mail/mail.routes'
@@ -76,6 +77,7 @@ export const adminApp = new Hono<HonoEnv>()
   .route('/', groupRoutes)
   .route('/', mcpServerRoutes)
   .route('/', notifyRoutes)
+  .route('/', userNoticeRoutes)
   .route('/', dashboardRoutes)
   .route('/', telegramRoutes)
   .route('/', paymentRoutes)

@@ -11,7 +11,7 @@
 import type { Context } from 'hono'
 import { type Wallet, walletOf } from '../../durable-objects/wallet-client'
 import type { LimitSpec } from '../../durable-objects/wallet-limits'
-import type { DebtLimits, LeaseSettleResult, RefusalReason, SettleResult, WalletLog } from '../../durable-objects/wallet-types'
+import type { BudgetCrossing, DebtLimits, LeaseSettleResult, RefusalReason, SettleResult, WalletLog } from '../../durable-objects/wallet-types'
 import { onIsolateReset } from '../cache/isolate'
 import type { HonoEnv } from '../env'
 import { clockNow } from '../lib/clock'
@@ -22,6 +22,7 @@ import { holdFromLease, type LeaseHold, type LeaseWallet, settleToLease } from '
 import { LOG_TYPE } from '../../shared/contract/enums'
 import { metrics } from '../lib/metrics/recorder'
 import { emitNotice } from '../notify/emit'
+import { alertBudgetCrossings } from '../notify/budget'
 
 /**
  * Requests this isolate serves from credit leases, per user, open now: MaxUserOpenRequests caps them
@@ -133,7 +134,7 @@ export class Charge {
   private readonly leaseWallet: LeaseWallet = {
     // RPC results are thenables with pipelined fields; the lease code only awaits them.
     lease: ((input) => this.wallet.lease(input).then((res) => leaseEvent(res, 'grant'))) as LeaseWallet['lease'],
-    settleLease: ((input) => this.wallet.settleLease(input).then((res) => leaseEvent(res, 'report'))) as LeaseWallet['settleLease'],
+    settleLease: ((input) => this.wallet.settleLease(input).then((res) => this.alertBudgets(leaseEvent(res, 'report')))) as LeaseWallet['settleLease'],
   }
 
   constructor(readonly c: ChargeContext) {}
@@ -141,16 +142,28 @@ export class Charge {
   /** wallet.overrun (one per user per cool-down, worker/notify/), never on the response path. */
   private alertOverrun(quota: number, held: number) {
     const userId = this.c.auth.userId
-    const alert = emitNotice(this.c.env, {
-      event: 'wallet.overrun',
-      subject: `user:${userId}`,
-      text: `A request of user #${userId} cost ${quota} quota, over its hold of ${held}`,
-      data: { user_id: userId, token_id: this.c.auth.id, quota, held, request_id: this.c.reqId },
-    })
+    this.background(
+      emitNotice(this.c.env, {
+        event: 'wallet.overrun',
+        subject: `user:${userId}`,
+        text: `A request of user #${userId} cost ${quota} quota, over its hold of ${held}`,
+        data: { user_id: userId, token_id: this.c.auth.id, quota, held, request_id: this.c.reqId },
+      })
+    )
+  }
+
+  /** The budget crossings a settle answered: their notices (worker/notify/budget.ts), in the background. */
+  private alertBudgets<R extends { ok: boolean; budgets?: BudgetCrossing[] }>(res: R): R {
+    if (res.ok && res.budgets?.length) this.background(alertBudgetCrossings(this.c.env, this.c.auth.userId, res.budgets))
+    return res
+  }
+
+  /** Work that must not hold up the response: waitUntil, or on its own where there is no context (it never throws). */
+  private background(work: Promise<unknown>) {
     try {
-      this.c.ctx.waitUntil(alert)
+      this.c.ctx.waitUntil(work)
     } catch {
-      // A context without waitUntil (background work): the promise runs on its own; emitNotice never throws.
+      // A context without waitUntil (background work): the promise runs on its own.
     }
   }
 
@@ -265,7 +278,7 @@ export class Charge {
       return settleToLease(this.leaseWallet, this.c.ctx, hold.lease, item)
     }
     this.settleWindows(hold, tokens)
-    return this.wallet.settle({
+    const settled = await this.wallet.settle({
       userId: this.c.auth.userId,
       reqId,
       quota: s.quota,
@@ -274,6 +287,7 @@ export class Charge {
       tokens: s.tokens,
       maxOverrun: s.maxOverrun,
     })
+    return this.alertBudgets(settled)
   }
 
   /**

@@ -1,7 +1,6 @@
 /**
- * Credit leases: the warm relay path spends from money already in the isolate instead of a
- * synchronous wallet round trip per request. An isolate takes a lease per (user, token) from the
- * wallet Durable Object — a hold the wallet debits from the free balance when it grants it, so
+ * Credit leases: the warm relay path spends from money already in the isolate instead of a synchronous wallet round trip
+ * per request. An isolate takes a lease per (user, token) from the wallet Durable Object — a hold the wallet debits from the free balance when it grants it, so
  * nothing can be overspent — and each request holds its worst case from the lease locally. Exact
  * costs and log rows go to the wallet in batches — one report in flight per lease, sent
  * REPORT_GATHER_MS after the first request it carries settled (or at once when REPORT_MAX_ITEMS are
@@ -12,13 +11,11 @@
  * the wallet), revokes it when the token or user is disabled, and charges every reported request
  * in full whatever happened to the lease.
  *
- * A request whose worst case does not fit the lease, or a user who reached the group's
- * requests-per-minute limit (admitLocally), takes the synchronous path: the wallet's own
- * reserve/settle, which refuses exactly.
+ * A request whose worst case does not fit the lease, or a user who reached the group's requests-per-minute limit
+ * (admitLocally), takes the synchronous path: the wallet's own reserve/settle, which refuses exactly.
  *
- * A token with a budget gets leases only up to the budget's remainder in the current period (the
- * wallet caps every grant and extension), and reports carry each request's rate windows so the
- * wallet can count them and say which are full (access/token-limits.ts).
+ * A token with a budget gets leases only up to the budget's remainder in the current period (the wallet caps every grant
+ * and extension), and reports carry each request's rate windows so the wallet can say which are full (access/token-limits.ts).
  *
  * All wallet calls of one lease run one at a time (`sendingSince`), so answers arrive in order
  * and the local view — held by the wallet, minus costs not yet reported, minus in-flight worst cases
@@ -257,8 +254,11 @@ async function grow(wallet: LeaseWallet, lease: Lease, amount: number): Promise<
   }
 }
 
-/** Costs settled here and not yet confirmed by the wallet (queued, or in an unanswered report). */
-const queuedCost = (l: Lease) => l.queue.reduce((s, i) => s + i.quota, 0) + (l.unanswered?.items.reduce((s, i) => s + i.quota, 0) ?? 0)
+/** Requests settled here and not yet confirmed by the wallet (queued, or in an unanswered report). */
+const unconfirmed = (l: Lease) => (l.unanswered ? [...l.queue, ...l.unanswered.items] : l.queue)
+const queuedCost = (l: Lease) => unconfirmed(l).reduce((s, i) => s + i.quota, 0)
+/** Every lease's unconfirmed requests in this isolate (the root system page counts them). */
+export const unreportedItems = () => [...leases.values()].flatMap(unconfirmed)
 
 /**
  * The request is done: give its hold back to the lease and queue its exact cost and log row. When

@@ -7,7 +7,7 @@
  * object. A disabled channel or key recovers half-open: the due cron retest (channel-retest.ts) is
  * its one probe, a pass re-enables it, a failure doubles the wait (retestDelaySeconds). Every change bumps the routing table version so isolates drop the key or channel.
  * Each automatic change raises its alert (worker/notify/): channel.disabled (and model.unavailable
- * for the models it leaves without an enabled channel), channel.enabled, key.disabled — in `bg.waitUntil` when the caller is on a response path, else awaited (already background).
+ * for the models it leaves without an enabled channel), channel.enabled, key.disabled and its recovery key.enabled — in `bg.waitUntil` when the caller is on a response path, else awaited (already background).
  */
 import type { BackgroundCtx } from '../cache/versioned'
 import { nowSeconds } from '../lib/time'
@@ -172,6 +172,13 @@ export async function enableKey(env: Env, input: { channelId: number; keyHash: s
   const res = await env.DB.prepare('DELETE FROM channel_key_states WHERE channel_id = ? AND key_hash = ?').bind(input.channelId, input.keyHash).run()
   if (res.meta.changes === 0) return false
   await historyStatement(env, { ...input, status: CHANNEL_STATUS.ENABLED }).run()
+  // The recovery of key.disabled: sent only when that notice had been sent (it clears its mark).
+  await alert(env, bg, {
+    event: 'key.enabled',
+    subject: `channel:${input.channelId}:key:${input.keyHash}`,
+    text: `Key ${input.keyHash} of channel #${input.channelId} is enabled again: ${input.reason}`,
+    data: { channel_id: input.channelId, key_hash: input.keyHash, reason: input.reason },
+  })
   const row = await env.DB.prepare('SELECT status FROM channels WHERE id = ?').bind(input.channelId).first<{ status: number }>()
   if (row?.status === CHANNEL_STATUS.AUTO_DISABLED) {
     await channelHealthOf(env, input.channelId).enable({ channelId: input.channelId, reason: `key ${input.keyHash} works again` })

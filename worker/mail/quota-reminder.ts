@@ -6,7 +6,9 @@
  * are skipped quietly (logged), so billing never fails because of mail. A 10-minute mark per user
  * and kind absorbs overlapping reports of the same crossing from concurrent requests. Users who
  * bound Telegram and switched notices on also get the reminder there, and the operators' alert
- * channels that take `user.balance_low` get one notice per user per cool-down.
+ * channels that take `user.balance_low` get one notice per user per cool-down. This mail is the
+ * user's own `user.balance_low` notice: it follows their profile switch (users.notify_balance_email,
+ * on by default), so a crossing never mails twice.
  */
 import { cacheKeys } from '../cache/keys'
 import { sendMail, smtpConfigured } from './mailer'
@@ -60,8 +62,11 @@ export async function remindLowQuota(env: Env, change: QuotaChange): Promise<Quo
   // The bound Telegram chat gets the same reminder when the user opted in (telegram/notify.ts).
   await remindOnTelegram(env, settings, change.userId, kind, change.after)
   if (!smtpConfigured(settings)) return null
-  const user = await env.DB.prepare('SELECT email, status FROM users WHERE id = ?').bind(change.userId).first<{ email: string; status: number }>()
-  if (!user?.email || user.status !== USER_STATUS.ENABLED) return null
+  const user = await env.DB.prepare('SELECT email, status, notify_balance_email AS wanted FROM users WHERE id = ?')
+    .bind(change.userId)
+    .first<{ email: string; status: number; wanted: number }>()
+  // The user's choice in the profile (worker/notify/user-notices.ts): this mail is their balance_low notice.
+  if (!user?.email || !user.wanted || user.status !== USER_STATUS.ENABLED) return null
   if (await env.CACHE.get(markKey(change.userId, kind))) return null
   await env.CACHE.put(markKey(change.userId, kind), String(Date.now()), { expirationTtl: DEDUPE_TTL_SECONDS })
   const site = settings.str('ServerAddress').trim().replace(/\/+$/, '')

@@ -107,3 +107,13 @@ export function quotaReminderMail(site: string, kind: 'low' | 'exhausted', balan
     html: layout(site, [escapeHtml(en), topUpUrl ? `Top up here: <a href="${escapeHtml(topUpUrl)}">${escapeHtml(topUpUrl)}</a>` : 'Please top up in the console.', escapeHtml(zh)]),
   }
 }
+
+/** A key owner's budget notice (worker/notify/user-notices.ts): `text` says which key, how much and until when. */
+export function budgetNoticeMail(site: string, kind: 'threshold' | 'exhausted', text: string, keysUrl: string): Mail {
+  const zh = kind === 'exhausted' ? `您的一个 API 密钥已用完本周期预算，周期结束前的请求将被拒绝。` : `您的一个 API 密钥已用掉本周期预算的 80%。`
+  return {
+    subject: kind === 'exhausted' ? `${site}: an API key spent its budget` : `${site}: an API key reached 80 % of its budget`,
+    text: [text, keysUrl ? `Your keys: ${keysUrl}` : '', '', zh].join('\n'),
+    html: layout(site, [escapeHtml(text), keysUrl ? `Your keys: <a href="${escapeHtml(keysUrl)}">${escapeHtml(keysUrl)}</a>` : '', escapeHtml(zh)].filter(Boolean)),
+  }
+}

@@ -2,7 +2,8 @@
  * Emitting an alert where it happens: `emitNotice` finds the enabled channels subscribed to the
  * event, deduplicates on (event, subject) — a conditional upsert of notify_marks lets one notice
  * through per NotifyCooldownMinutes — opens a delivery row per channel and makes the quick
- * attempts. A recovery event (RECOVERS) is sent only when it clears its problem's mark. Never
+ * attempts (a `markUntil` keeps the mark longer: one budget notice per period). A recovery event
+ * (RECOVERS) is sent only when it clears its problem's mark. Never
  * throws; `emitInBackground` runs it in waitUntil so no response waits for it.
  */
 import type { BackgroundCtx } from '../cache/versioned'
@@ -20,16 +21,19 @@ export interface EmitInput {
   subject: string
   text: string
   data?: Record<string, unknown>
+  /** Unix seconds: the mark stands at least until then, whatever the cool-down (once per budget period). */
+  markUntil?: number
 }
 
 /** Claim the (event, subject) mark unless one was set within the cool-down; true when this notice may go. */
-async function claimMark(env: Env, event: string, subject: string, cooldownSeconds: number): Promise<boolean> {
+export async function claimMark(env: Env, event: string, subject: string, cooldownSeconds: number, until = 0): Promise<boolean> {
   const now = nowSeconds()
+  // A mark dated `until` (in the future) blocks the subject until then plus the cool-down.
   const res = await env.DB.prepare(
     `INSERT INTO notify_marks (event, subject, sent_at) VALUES (?, ?, ?)
      ON CONFLICT (event, subject) DO UPDATE SET sent_at = excluded.sent_at WHERE notify_marks.sent_at <= ?`
   )
-    .bind(event, subject, now, now - cooldownSeconds)
+    .bind(event, subject, Math.max(now, until), now - cooldownSeconds)
     .run()
   return res.meta.changes > 0
 }
@@ -50,7 +54,7 @@ export async function emitNotice(env: Env, input: EmitInput): Promise<number> {
       if (!(await clearMark(env, problem, input.subject))) return 0
     } else {
       const cooldown = Math.max(1, (await getSettings(env)).int('NotifyCooldownMinutes')) * 60
-      if (!(await claimMark(env, input.event, input.subject, cooldown))) return 0
+      if (!(await claimMark(env, input.event, input.subject, cooldown, input.markUntil))) return 0
     }
     const notice: Notice = {
       event: input.event,

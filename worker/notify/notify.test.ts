@@ -7,27 +7,14 @@ import { createChannel, setOptions } from '../test/factories'
 import { routingSnapshot } from '../channels/routing-table'
 import { remindLowQuota } from '../mail/quota-reminder'
 import { nowSeconds } from '../lib/time'
-import { channelDisabled, channelEnabled } from '../channels/status'
+import { channelDisabled, channelEnabled, disableKey, enableKey } from '../channels/status'
 import { emitNotice } from './emit'
 import { DELIVERY_KEEP_SECONDS, MAX_ATTEMPTS, QUICK_ATTEMPTS, RETRY_BASE_SECONDS, openDelivery, pruneDeliveries, retryDue } from './deliver'
 import { announceDeadLetters } from './cron'
 import { checkErrorRate } from './error-rate'
 import { metricsStore } from '../lib/metrics/recorder'
 import { labelKey } from '../lib/metrics/registry'
-
-/** An in-test receiver at https://hooks.test: records every POST, answers with `status()`. */
-function receiver() {
-  const got: { url: string; headers: Headers; body: any }[] = []
-  let answer = 200
-  const real = globalThis.fetch
-  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
-    const req = new Request(input, init)
-    if (!req.url.startsWith('https://hooks.test')) return real(input, init)
-    got.push({ url: req.url, headers: req.headers, body: await req.json() })
-    return new Response(answer === 200 ? 'ok' : `failed at ${req.url}`, { status: answer })
-  })
-  return { got, answerWith: (s: number) => (answer = s) }
-}
+import { receiver } from '../test/notify-receiver'
 
 let hooks: ReturnType<typeof receiver>
 beforeEach(() => {
@@ -149,6 +136,27 @@ describe('emitting alerts', () => {
     await channelEnabled(env, { channelId: 42, reason: 'retest passed' })
     expect(hooks.got.map((g) => g.body.event)).toEqual(['channel.disabled', 'channel.enabled'])
     expect(hooks.got[0]!.body).toMatchObject({ severity: 'warning', data: { channel_id: 42, reason: 'invalid api key', request_id: 'req-1', subject: 'channel:42' } })
+  })
+
+  it('enableKey raises key.enabled only for a key whose key.disabled was sent, and clears its mark', async () => {
+    const root = await setupRoot()
+    await webhook(root, { events: ['key.disabled', 'key.enabled'] })
+    const ch = await createChannel({ key: 'sk-pool-notice' })
+    const key = { channelId: ch, keyHash: 'a1b2c3d4' }
+    expect((await disableKey(env, { ...key, reason: 'invalid api key' })).keyDisabled).toBe(true)
+    expect(await enableKey(env, { ...key, reason: 'retest passed' })).toBe(true)
+    expect(await enableKey(env, { ...key, reason: 'again' })).toBe(false)
+    // Disabled while nobody listened to key.disabled: no mark, so no recovery either.
+    await env.DB.prepare("INSERT INTO channel_key_states (channel_id, key_hash, status, reason, changed_at, retest_at, retests) VALUES (?, 'e5f6', 3, 'x', 0, 0, 0)").bind(ch).run()
+    expect(await enableKey(env, { channelId: ch, keyHash: 'e5f6', reason: 'enabled by root' })).toBe(true)
+    // The mark is gone: the next failure of the first key is announced again.
+    await disableKey(env, { ...key, reason: 'quota exceeded' })
+    expect(hooks.got.map((g) => `${g.body.event} ${g.body.data.subject}`)).toEqual([
+      `key.disabled channel:${ch}:key:a1b2c3d4`,
+      `key.enabled channel:${ch}:key:a1b2c3d4`,
+      `key.disabled channel:${ch}:key:a1b2c3d4`,
+    ])
+    expect(hooks.got[1]!.body).toMatchObject({ severity: 'info', data: { channel_id: ch, key_hash: 'a1b2c3d4', reason: 'retest passed' } })
   })
 
   it('model.unavailable names the models a disabled channel leaves with no enabled channel', async () => {

@@ -15,13 +15,16 @@ export const NOTIFY_EVENTS = {
   'payment.refused': 'warning',
   'relay.error_rate': 'error',
   'user.balance_low': 'info',
+  'token.budget_threshold': 'info',
+  'token.budget_exhausted': 'warning',
+  'key.enabled': 'info',
 } as const
 
 export type NotifyEvent = keyof typeof NOTIFY_EVENTS & (typeof NOTIFY_EVENT_LIST)[number]
 export type Severity = 'info' | 'warning' | 'error'
 
 /** Recovery events and the problem whose cool-down mark they clear. */
-export const RECOVERS: Partial<Record<NotifyEvent, NotifyEvent>> = { 'channel.enabled': 'channel.disabled' }
+export const RECOVERS: Partial<Record<NotifyEvent, NotifyEvent>> = { 'channel.enabled': 'channel.disabled', 'key.enabled': 'key.disabled' }
 
 /** One notice as every sink receives it; `event` is `test` for the console's "send test". */
 export interface Notice {

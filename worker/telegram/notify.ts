@@ -19,13 +19,16 @@ const DEDUPE_TTL_SECONDS = 10 * 60
 const NOTIFY_TIMEOUT_SECONDS = 5
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
 
-/** Sends `html` to the user's chat when bound, opted in and the bot is on; true when sent. */
-export async function notifyTelegram(env: Env, userId: number, html: string): Promise<boolean> {
+/**
+ * Sends `html` to the user's chat when bound, opted in and the bot is on; true when sent. `ownSwitch`:
+ * the caller checked the notice's own switch (a budget notice), so the bot notices switch does not apply.
+ */
+export async function notifyTelegram(env: Env, userId: number, html: string, ownSwitch = false): Promise<boolean> {
   try {
     const cfg = await telegramConfig(env)
     if (!botActive(cfg)) return false
     const [user] = await createDb(env.DB).select({ chat: users.telegramId, notify: users.telegramNotify, status: users.status }).from(users).where(eq(users.id, userId)).limit(1)
-    if (!user || !user.chat || !user.notify || user.status !== USER_STATUS.ENABLED) return false
+    if (!user || !user.chat || (!user.notify && !ownSwitch) || user.status !== USER_STATUS.ENABLED) return false
     await createBot(cfg, undefined, NOTIFY_TIMEOUT_SECONDS).api.sendMessage(user.chat, html, { parse_mode: 'HTML' })
     return true
   } catch (err) {

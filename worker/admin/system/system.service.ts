@@ -1,7 +1,8 @@
 /**
  * What the root system page shows (GET /api/system/), each part read on demand and never on a
  * relay path: version and console build, the cron jobs (last run from cron/cron-report.ts, next run
- * from the trigger), channel health and dead letters (the /metrics gauges, admin/metrics/scrape-gauges.ts),
+ * from the trigger), channel health and dead letters (the /metrics gauges, admin/metrics/scrape-gauges.ts, with
+ * the oldest dead letter) and this isolate's unconfirmed lease reports (billing/wallet-lease.ts),
  * D1's size and its largest tables, KV / Durable Object / D1 reachability with latency, the
  * metrics and OTLP configuration (with this isolate's export counters), the alert channels and
  * their failed deliveries (notify/status.ts), and the Worker variables'
@@ -17,6 +18,7 @@ import { scrapeGauges } from '../metrics/scrape-gauges'
 import { alertStatus } from '../../notify/status'
 import { deployedConsoleBuild } from '../status/status.service'
 import type { Probe, SystemReport } from '../../../shared/contract/system'
+import { unreportedItems } from '../../billing/wallet-lease'
 
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 300)
 
@@ -55,7 +57,29 @@ async function channelHealth(env: Env) {
   const status = { enabled: 0, frozen: 0, disabled: 0 }
   for (const s of count('gateway_channel_status')) status[s.values[2] as keyof typeof status]++
   const poolKeysDisabled = count('gateway_pool_keys_disabled').reduce((n, s) => n + s.value, 0)
-  return { channels: status, pool_keys_disabled: poolKeysDisabled, dead_letters: count('gateway_wallet_dead_letters')[0]?.value ?? 0 }
+  const dead = await env.DB.prepare('SELECT MIN(created_at) AS oldest FROM wallet_dead_letters').first<{ oldest: number | null }>()
+  return {
+    channels: status,
+    pool_keys_disabled: poolKeysDisabled,
+    dead_letters: count('gateway_wallet_dead_letters')[0]?.value ?? 0,
+    dead_letters_oldest_at: dead?.oldest ?? null,
+    pending_reports: pendingReports(),
+  }
+}
+
+/**
+ * Wallet reports still waiting, as far as they can be read without asking every user's wallet:
+ * the requests this isolate settled from credit leases whose report no wallet has confirmed yet
+ * (queued or unanswered; other isolates' and the wallets' own unflushed log rows are not visible
+ * here), with their cost and the oldest one's time (Unix seconds).
+ */
+function pendingReports() {
+  const items = unreportedItems()
+  return {
+    requests: items.length,
+    quota: items.reduce((n, i) => n + i.quota, 0),
+    oldest_at: items.length > 0 ? Math.min(...items.map((i) => i.log.createdAt)) : null,
+  }
 }
 
 /** Tables of SQLite and D1 themselves, not the gateway's. */

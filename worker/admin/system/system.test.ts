@@ -6,6 +6,9 @@ import { mockUpstream } from '../../test/upstream-mock'
 import { DAILY_CRON, FREQUENT_CRON, runScheduled } from '../../cron'
 import { nextCronRun } from '../../cron/cron-report'
 import { nowSeconds } from '../../lib/time'
+import { createExecutionContext } from 'cloudflare:test'
+import { holdFromLease, settleToLease } from '../../billing/wallet-lease'
+import { resetIsolateState } from '../../cache/isolate'
 
 const COLLECTOR = 'https://upstream.test/collector'
 let upstream: ReturnType<typeof mockUpstream>
@@ -58,7 +61,7 @@ describe('GET /api/system/', () => {
     expect(rollup.duration_ms).toBeGreaterThanOrEqual(0)
     expect(rollup.next_run % 300_000).toBe(0)
     expect(d.cron.find((j: any) => j.job === 'sessions')).toMatchObject({ cron: DAILY_CRON, last_run: null })
-    expect(d.health).toMatchObject({ channels: { enabled: 1, disabled: 1, frozen: 0 }, dead_letters: 0 })
+    expect(d.health).toMatchObject({ channels: { enabled: 1, disabled: 1, frozen: 0 }, dead_letters: 0, dead_letters_oldest_at: null })
     expect(d.database.tables.length).toBeGreaterThan(0)
     expect(d.database.tables.map((t: any) => t.name)).toContain('channels')
     for (const probe of ['kv', 'durable_object', 'd1']) expect(d.reachability[probe], probe).toMatchObject({ ok: true })
@@ -75,6 +78,25 @@ describe('GET /api/system/', () => {
     expect(d.environment).toMatchObject({ ok: true })
     expect(JSON.stringify(d)).not.toContain('collector-secret')
     expect(JSON.stringify(d)).not.toContain('metrics-secret')
+  })
+
+  it('shows the oldest dead letter and the lease reports no wallet has confirmed yet', async () => {
+    const root = await setupRoot()
+    const now = nowSeconds()
+    await env.DB.prepare("INSERT INTO wallet_dead_letters (user_id, wallet_key, payload, error, created_at) VALUES (9, 'L:1', '[]', 'x', ?), (9, 'L:2', '[]', 'x', ?)")
+      .bind(now - 7200, now - 60)
+      .run()
+    // A wallet that grants but never answers a report: the request stays unconfirmed in this isolate.
+    const silent = { lease: async () => ({ ok: true, granted: 1000, held: 1000 }), settleLease: () => new Promise(() => {}) } as unknown as Parameters<typeof holdFromLease>[0]
+    const ctx = createExecutionContext()
+    const hold = await holdFromLease(silent, ctx, { userId: 9, tokenId: 4, rpm: 0 }, 100)
+    void settleToLease(silent, ctx, hold!, { reqId: 'sys-pending', quota: 40, log: { type: 2, createdAt: now - 5, tokenId: 4, requestId: 'sys-pending' } })
+    try {
+      const d = (await root.get('/api/system/')).body.data
+      expect(d.health).toMatchObject({ dead_letters: 2, dead_letters_oldest_at: now - 7200, pending_reports: { requests: 1, quota: 40, oldest_at: now - 5 } })
+    } finally {
+      resetIsolateState()
+    }
   })
 
   it('sends one test span to the saved collector, and refuses without an endpoint', async () => {

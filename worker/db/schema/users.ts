@@ -24,6 +24,10 @@ export const users = sqliteTable(
     telegramId: integer('telegram_id').notNull().default(0),
     /** Send low-balance, payment and task notices to the bound Telegram chat (the user's choice). */
     telegramNotify: integer('telegram_notify', { mode: 'boolean' }).notNull().default(false),
+    /** The user's own notices (worker/notify/user-notices.ts): the low-balance reminder mail, and key budget notices by mail and Telegram. */
+    notifyBalanceEmail: integer('notify_balance_email', { mode: 'boolean' }).notNull().default(true),
+    notifyBudgetEmail: integer('notify_budget_email', { mode: 'boolean' }).notNull().default(false),
+    notifyBudgetTelegram: integer('notify_budget_telegram', { mode: 'boolean' }).notNull().default(false),
     /** SHA-256 of the personal access token (the token itself is shown once). */
     accessToken: text('access_token'),
     quota: integer('quota').notNull().default(0),

@@ -1,6 +1,6 @@
 /**
  * /panel/profile: account overview, personal info, password, two-factor sign-in, access token, the
- * signed-in sessions (their own query), the passkeys (features/passkeys/, their own list) and the
+ * own notices (their own query), the signed-in sessions (their own query), the passkeys (features/passkeys/, their own list) and the
  * accounts bound to this user, from GET /api/user/self.
  */
 import { useQuery } from '@tanstack/react-query'
@@ -16,6 +16,7 @@ import { ProfileOverview } from './components/profile-overview'
 import { TwoFactorCard } from './components/two-factor-card'
 import { PasskeysCard } from '@/features/passkeys/components/passkeys-card'
 import { SessionsCard } from './components/sessions-card'
+import { NoticesCard } from './components/notices-card'
 
 export function Profile() {
   const { t } = useTranslation('profile')
@@ -35,6 +36,7 @@ export function Profile() {
             <PasswordForm />
             <TwoFactorCard />
             <PasskeysCard />
+            <NoticesCard />
             <AccessTokenCard hasToken={user.has_access_token} />
             <SessionsCard />
           </div>

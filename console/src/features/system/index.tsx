@@ -132,6 +132,12 @@ function HealthCard({ health }: { health: SystemReport['health'] }) {
           <Row label={t('health.deadLetters')}>
             <Badge variant={health.dead_letters > 0 ? 'destructive' : 'success'}>{health.dead_letters}</Badge>
           </Row>
+          <Row label={t('health.deadLettersOldest')}>{when(health.dead_letters_oldest_at && health.dead_letters_oldest_at * 1000)}</Row>
+          <Row label={t('health.pendingReports')}>
+            <span title={t('health.pendingReportsHint')}>
+              {t('health.pendingReportsValue', { n: health.pending_reports.requests, oldest: when(health.pending_reports.oldest_at && health.pending_reports.oldest_at * 1000) })}
+            </span>
+          </Row>
         </>
       )}
     </Section>
