@@ -19,6 +19,22 @@ export const NOTIFY_EVENT_LIST = [
   'key.enabled',
 ] as const
 
+export type NotifyEventName = (typeof NOTIFY_EVENT_LIST)[number]
+
+/** Body of POST /api/notify/channel/ and PUT /api/notify/channel/:id (root). */
+export interface NotifyChannelBody {
+  name: string
+  type: NotifyChannelType
+  /** The webhook types' incoming-hook URL ('' for email and telegram). */
+  url: string
+  /** Left out: the stored secret stays. */
+  secret?: string
+  /** Type-specific fields (e.g. chat_id, to). */
+  config: Record<string, string>
+  events: NotifyEventName[]
+  enabled: boolean
+}
+
 /** The header a `webhook` channel with a secret signs its body in: hex HMAC-SHA256 of the body. */
 export const WEBHOOK_SIGNATURE_HEADER = 'X-Signature'
 

@@ -12,24 +12,26 @@ import { notifyChannels, notifyDeliveries, type NotifyChannel, type NotifyDelive
 import { rootRoute } from '../../middleware/access'
 import { badRequest, notFound } from '../../lib/errors'
 import { ok } from '../../lib/respond'
-import { idParam, validate } from '../../lib/validate'
+import { accepting, idParam, validate } from '../../lib/validate'
 import { assertOutboundUrls, outboundUrlProblem } from '../../lib/outbound-url'
 import { listQuery, page } from '../../lib/paging'
 import { nowSeconds } from '../../lib/time'
 import { sinkOf } from '../../notify/registry'
 import { sendTest } from '../../notify/emit'
 import type { HonoEnv } from '../../env'
-import { NOTIFY_CHANNEL_TYPES, NOTIFY_EVENT_LIST, type NotifyChannelView, type NotifyDeliveryView } from '../../../shared/contract/notify'
+import { NOTIFY_CHANNEL_TYPES, NOTIFY_EVENT_LIST, type NotifyChannelBody, type NotifyChannelView, type NotifyDeliveryView } from '../../../shared/contract/notify'
 
-const fields = z.object({
-  name: z.string().trim().min(1, 'name is required').max(64),
-  type: z.enum(NOTIFY_CHANNEL_TYPES),
-  url: z.string().trim().max(2000).default(''),
-  secret: z.string().max(500).optional(),
-  config: z.record(z.string().regex(/^[a-z_]{1,32}$/), z.string().trim().max(500)).default({}),
-  events: z.array(z.enum(NOTIFY_EVENT_LIST)).max(NOTIFY_EVENT_LIST.length).default([]),
-  enabled: z.boolean().default(true),
-})
+const fields = accepting<NotifyChannelBody>()(
+  z.object({
+    name: z.string().trim().min(1, 'name is required').max(64),
+    type: z.enum(NOTIFY_CHANNEL_TYPES),
+    url: z.string().trim().max(2000).default(''),
+    secret: z.string().max(500).optional(),
+    config: z.record(z.string().regex(/^[a-z_]{1,32}$/), z.string().trim().max(500)).default({}),
+    events: z.array(z.enum(NOTIFY_EVENT_LIST)).max(NOTIFY_EVENT_LIST.length).default([]),
+    enabled: z.boolean().default(true),
+  })
+)
 
 type Fields = z.infer<typeof fields>
 

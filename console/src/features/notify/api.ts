@@ -8,7 +8,7 @@ import { api } from '@/lib/api-client'
 import { useInvalidate } from '@/lib/list-query'
 import { notify } from '@/lib/notify'
 import type { Page } from '@contract/paging'
-import type { NotifyChannelType, NotifyChannelView, NotifyDeliveryView, NotifyTestResult } from '@contract/notify'
+import type { NotifyChannelBody, NotifyChannelView, NotifyDeliveryView, NotifyTestResult } from '@contract/notify'
 
 export type { NotifyChannelView, NotifyDeliveryView, NotifyTestResult } from '@contract/notify'
 
@@ -24,17 +24,6 @@ export const deliveriesQueryOptions = (id: number, p: number) =>
     queryKey: notifyKeys.deliveries(id, p),
     queryFn: ({ signal }) => api.get<Page<NotifyDeliveryView>>(`/api/notify/channel/${id}/deliveries`, { p, page_size: 10 }, signal),
   })
-
-export interface NotifyChannelBody {
-  name: string
-  type: NotifyChannelType
-  url: string
-  /** Left out: the stored secret stays. */
-  secret?: string
-  config: Record<string, string>
-  events: string[]
-  enabled: boolean
-}
 
 export function useSaveChannel() {
   const { t } = useTranslation('notify')

@@ -4,8 +4,7 @@
  * chat id, email address), the events it receives, and enabled.
  */
 import { z } from 'zod'
-import { NOTIFY_CHANNEL_TYPES, type NotifyChannelType } from '@contract/notify'
-import type { NotifyChannelBody, NotifyChannelView } from './api'
+import { NOTIFY_CHANNEL_TYPES, NOTIFY_EVENT_LIST, type NotifyChannelBody, type NotifyChannelType, type NotifyChannelView, type NotifyEventName } from '@contract/notify'
 
 /** Types that post to an incoming-webhook URL; the others say where in `config`. */
 export const URL_TYPES: NotifyChannelType[] = ['webhook', 'slack', 'feishu', 'lark', 'dingtalk', 'wecom']
@@ -21,7 +20,7 @@ export const channelFormSchema = z
     url: z.string().trim(),
     secret: z.string(),
     target: z.string().trim(),
-    events: z.array(z.string()),
+    events: z.array(z.enum(NOTIFY_EVENT_LIST)),
     enabled: z.boolean(),
   })
   .superRefine((v, ctx) => {
@@ -39,7 +38,8 @@ export const formDefaults = (row?: NotifyChannelView): ChannelFormValues => ({
   url: row?.url ?? '',
   secret: '',
   target: row?.config.chat_id ?? row?.config.address ?? '',
-  events: row?.events ?? [],
+  // An event this console no longer offers is dropped from the form (the server would refuse it).
+  events: (row?.events ?? []).filter((e): e is NotifyEventName => (NOTIFY_EVENT_LIST as readonly string[]).includes(e)),
   enabled: row?.enabled ?? true,
 })
 
