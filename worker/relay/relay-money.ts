@@ -6,6 +6,7 @@
  * masked in its metadata), and the relay's refusal envelope. relay-request.ts decides when; Charge decides how money moves.
  */
 import type { Context } from 'hono'
+import { type CachedAnswer, replayAsStream } from './response-cache'
 import { Charge, chargeContext, type Hold, isRefusal } from '../billing/charge'
 import { debtLimits } from '../billing/debt-limits'
 import { computeQuota, type ModelPrice, type Usage } from '../billing/formula'
@@ -185,8 +186,8 @@ export class RelayMoney {
     await this.charge.refund(this.held, log)
   }
 
-  /** An answer from the response cache: not charged, logged with quota 0. */
-  answerFromCache(cached: { body: unknown; usage: Usage }): Response {
+  /** An answer from the response cache (as a stream when the request streams): not charged, logged with quota 0. */
+  answerFromCache(cached: CachedAnswer): Response {
     const log = this.charge.logRow(
       LOG_TYPE.CONSUME,
       {
@@ -198,6 +199,9 @@ export class RelayMoney {
       { cache_hit: true }
     )
     this.charge.c.ctx.waitUntil(this.charge.settle(undefined, { quota: 0, log, keepLog: this.settings.bool('LogConsumeEnabled') }))
-    return Response.json(cached.body, { headers: { 'x-cache': 'HIT' } })
+    if (!this.input.stream) return Response.json(cached.body, { headers: { 'x-cache': 'HIT' } })
+    return new Response(replayAsStream(cached, this.input.includeUsage), {
+      headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-cache': 'HIT' },
+    })
   }
 }

@@ -32,7 +32,7 @@ import { claimProbe, isFrozen, isProbing, reportSuccess } from '../channels/heal
 import { affinityKey } from '../channels/affinity'
 import { reportAttemptFailure } from './failure-report'
 import { keyFreezeName, RequestKeys } from '../channels/key-pool'
-import { readCachedAnswer, storeCachedAnswer } from './response-cache'
+import { answerOfStream, type CacheMode, cacheModeOf, readCachedAnswer, storeCachedAnswer, streamCacheable } from './response-cache'
 import { readRelayInput, type RelayInput } from './relay-input'
 import { getRoutingTable, type RoutingTable } from '../channels/routing-table'
 import type { RoutedChannel } from '../channels/types'
@@ -105,6 +105,8 @@ class RelayRun {
   private readonly images: PromptImages | undefined
   /** Sensitive words masked in answers (policies/output-filter.ts); undefined when that is off. */
   private readonly outputWords: WordAutomaton | undefined
+  /** The request's `x-gateway-cache` (response-cache.ts). */
+  private readonly cacheMode: CacheMode
   private readonly usage: RelayUsage
   /** What the request holds, pays and logs (relay-money.ts). */
   private readonly money: RelayMoney
@@ -140,6 +142,7 @@ class RelayRun {
     )
     this.images = input.op === 'chat' ? PromptImages.of(c.env, settings, input.json) : undefined
     this.outputWords = outputFilterFor(settings)
+    this.cacheMode = cacheModeOf(c.req.header('x-gateway-cache'))
     this.lastMark = startedAt
     this.mark('auth')
   }
@@ -171,7 +174,7 @@ class RelayRun {
   }
 
   private async run(): Promise<Response> {
-    const cached = await readCachedAnswer(this.env, this.settings, this.auth, this.input)
+    const cached = await readCachedAnswer(this.env, this.settings, this.auth, this.input, this.cacheMode)
     if (cached) {
       this.spans?.cacheHit()
       // An answer cached before output filtering was turned on is masked on the way out.
@@ -326,6 +329,11 @@ class RelayRun {
             const usage = sanitizeUsage(end.usage) ?? (await this.usage.counted(end.text(), upstream))
             const note = end.kind === 'cancelled' ? 'client disconnected; billed for what was generated' : end.kind === 'failed' ? `stream cut: ${end.error.message}` : ''
             await this.settle(bill, usage, primed.stream.firstByteMs, note, upstream, end.text)
+            if (end.kind === 'complete' && streamCacheable(this.input)) {
+              // The text the client read: masked when output filtering is on.
+              const text = this.outputWords ? this.outputWords.mask(end.text()).text : end.text()
+              await storeCachedAnswer(this.env, this.settings, this.auth, this.input, answerOfStream(text, upstream, usage), this.cacheMode)
+            }
           })
           .finally(() => this.spans?.close())
       )
@@ -352,7 +360,7 @@ class RelayRun {
     const body = parsed.body as { model?: unknown; choices?: unknown } | undefined
     const responseModel = typeof body?.model === 'string' ? body.model : upstream
     this.ctx.waitUntil(this.settle(bill, usage, elapsed, '', responseModel, () => JSON.stringify(body?.choices ?? body)))
-    this.ctx.waitUntil(storeCachedAnswer(this.env, this.settings, this.auth, this.input, { body: parsed.body, usage }))
+    this.ctx.waitUntil(storeCachedAnswer(this.env, this.settings, this.auth, this.input, { body: parsed.body, usage }, this.cacheMode))
     return { response: parsed.raw !== undefined && !masked ? new Response(parsed.raw, { headers: JSON_HEADERS }) : Response.json(parsed.body) }
   }
 
