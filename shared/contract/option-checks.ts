@@ -139,7 +139,11 @@ function derivedCheck(meta: OptionMeta): z.ZodType<unknown> | undefined {
       .int()
       .min(meta.min ?? 0)
       .max(meta.max ?? Number.MAX_SAFE_INTEGER)
-  if (meta.kind === 'float') return z.coerce.number().min(meta.min ?? 0)
+  if (meta.kind === 'float')
+    return z.coerce
+      .number()
+      .min(meta.min ?? 0)
+      .max(meta.max ?? Number.MAX_VALUE)
   if (meta.url) return z.union([z.literal(''), z.url('must be a valid URL')])
   if (meta.values) return z.enum(meta.values as [string, ...string[]])
   return undefined

@@ -141,6 +141,8 @@ export const OPTION_META = {
   // --- operation: other
   ChatCacheEnabled: b(false),
   ChatCacheExpireMinute: i(5, 1, 10080),
+  /** A response-cache hit is billed at this share of what the answer cost (0: free). */
+  ChatCacheHitRatio: { kind: 'float', default: '0', min: 0, max: 1 },
   ChatImageRequestProxy: url(),
   CFWorkerImageUrl: url(),
   CFWorkerImageKey: secret(),

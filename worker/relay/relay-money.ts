@@ -85,12 +85,17 @@ export class RelayMoney {
    * user over the group's requests-per-minute limit).
    */
   async hold(plan: ReservationPlan) {
-    const estimate = plan.shape.promptTokens + plan.shape.outputTokens * (plan.shape.n ?? 1)
+    await this.holdAmount(plan.amount, plan.floor, plan.shape.promptTokens + plan.shape.outputTokens * (plan.shape.n ?? 1))
+    this.outputCap = plan.outputCap(this.held!.held)
+  }
+
+  /** Hold `amount` (down to `floor`) for a request of about `estimate` tokens, under the key's limits. */
+  private async holdAmount(amount: number, floor: number | undefined, estimate: number) {
     const who = { tokenId: this.auth.id, userId: this.auth.userId, limits: this.auth.limits }
     const limits = limitSpec(who, this.input.model, this.rates.tpm, this.settings.str('BudgetTimezone') || 'UTC', estimate)
     const hold = await this.charge.open({
-      amount: plan.amount,
-      floor: plan.floor,
+      amount,
+      floor,
       limits,
       admit: true,
       rpm: this.rates.rpm,
@@ -100,7 +105,6 @@ export class RelayMoney {
     if (isRefusal(hold)) throw walletRefusal(hold.reason, hold.retryAfterMs, hold.headers)
     this.held = hold
     this.rateHeaders = this.charge.rateHeaders(hold)
-    this.outputCap = plan.outputCap(hold.held)
   }
 
   /**
@@ -186,19 +190,29 @@ export class RelayMoney {
     await this.charge.refund(this.held, log)
   }
 
-  /** An answer from the response cache (as a stream when the request streams): not charged, logged with quota 0. */
-  answerFromCache(cached: CachedAnswer): Response {
+  /**
+   * An answer from the response cache (as a stream when the request streams), billed at
+   * ChatCacheHitRatio of what it cost at `price` (0, the default: free). That exact amount is held
+   * first like any request (from the credit lease when it covers it), then settled; the row carries
+   * `cache_hit` and the quota the cache saved.
+   */
+  async answerFromCache(cached: CachedAnswer, price: ModelPrice | undefined): Promise<Response> {
+    const full = price ? computeQuota(price, cached.usage, this.ratio).quota : 0
+    const quota = Math.round(full * this.settings.num('ChatCacheHitRatio'))
+    const tokens = cached.usage.promptTokens + cached.usage.completionTokens
+    if (quota > 0) await this.holdAmount(quota, undefined, tokens)
     const log = this.charge.logRow(
       LOG_TYPE.CONSUME,
       {
         ...this.baseLog(),
         promptTokens: cached.usage.promptTokens,
         completionTokens: cached.usage.completionTokens,
-        content: 'Answered from the response cache (not charged)',
+        content: quota > 0 ? 'Answered from the response cache (billed at the cache ratio)' : 'Answered from the response cache (not charged)',
       },
-      { cache_hit: true }
+      { cache_hit: true, saved_quota: full - quota }
     )
-    this.charge.c.ctx.waitUntil(this.charge.settle(undefined, { quota: 0, log, keepLog: this.settings.bool('LogConsumeEnabled') }))
+    const keepLog = this.settings.bool('LogConsumeEnabled')
+    this.charge.c.ctx.waitUntil(this.charge.settle(quota > 0 ? this.held : undefined, { quota, log, keepLog, tokens }))
     if (!this.input.stream) return Response.json(cached.body, { headers: { 'x-cache': 'HIT' } })
     return new Response(replayAsStream(cached, this.input.includeUsage), {
       headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-cache': 'HIT' },

@@ -179,7 +179,7 @@ class RelayRun {
       this.spans?.cacheHit()
       // An answer cached before output filtering was turned on is masked on the way out.
       if (this.outputWords) maskAnswer(cached.body, this.outputWords)
-      return this.money.answerFromCache(cached)
+      return this.money.answerFromCache(cached, this.route.priceOf(this.input.model))
     }
 
     const first = this.route.routeFrom(0)

@@ -106,6 +106,11 @@ export class RelayRoute {
     return picked
   }
 
+  /** The price of `model` itself (a cache hit, which no channel answers), or undefined when unpriced. */
+  priceOf(model: string): ModelPrice | undefined {
+    return resolvePrice(this.prices, model, this.settings)
+  }
+
   private pick(): RoutedChannel {
     const channel = this.pickOrNone()
     if (channel) return channel

@@ -2,12 +2,14 @@
  * The response cache through the real relay (fetch-level upstream mock): a plain answer replayed to
  * a streamed request (and to an Anthropic stream), a streamed answer stored and replayed to a plain
  * request, `x-gateway-cache: off|refresh`, embeddings, and a request with tools whose stream is not
- * stored. Hits reach no supplier and are logged with quota 0.
+ * stored. Hits reach no supplier; they are free (quota 0) or billed exactly at ChatCacheHitRatio,
+ * and refused like any request when the balance cannot pay them.
  */
 import { env } from 'cloudflare:workers'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createChannel, createToken, createUser, ledger, send, setOptions, setPrice } from '../test/factories'
 import { mockUpstream, REPLY, USAGE } from '../test/upstream-mock'
+import { checkOptionValue } from '../../shared/contract/option-checks'
 
 const MODEL = 'cache-model'
 let upstream: ReturnType<typeof mockUpstream>
@@ -110,5 +112,48 @@ describe('response cache', () => {
     expect(second.headers.get('x-cache')).toBe('HIT')
     expect(second.json).toEqual(first.json)
     expect(upstream.calls).toHaveLength(1)
+  })
+
+  it('bills a hit at ChatCacheHitRatio of the answer’s cost, exactly, and logs what it saved', async () => {
+    await setOptions({ ChatCacheHitRatio: '0.25' })
+    const { user, key } = await cachingKey()
+    await send('/v1/chat/completions', { key, json: chat() })
+    const hit = await send('/v1/chat/completions', { key, json: chat() })
+    expect(hit.headers.get('x-cache')).toBe('HIT')
+    const l = await ledger(user.id)
+    expect(1_000_000 - l.quota).toBe(l.loggedQuota)
+    const { results } = await env.DB.prepare('SELECT quota, metadata FROM logs WHERE user_id = ? AND type = 2 ORDER BY id').bind(user.id).all<{ quota: number; metadata: string }>()
+    const [paid, cached] = results
+    expect(paid!.quota).toBeGreaterThan(0)
+    expect(cached!.quota).toBe(Math.round(paid!.quota * 0.25))
+    expect(JSON.parse(cached!.metadata)).toMatchObject({ cache_hit: true, saved_quota: paid!.quota - cached!.quota })
+    expect(upstream.calls).toHaveLength(1)
+  })
+
+  it('refuses a billed hit the balance cannot pay, and changes nothing', async () => {
+    await setOptions({ ChatCacheHitRatio: '1' })
+    // What one answer costs, learnt from another user.
+    const probe = await cachingKey()
+    await send('/v1/chat/completions', { key: probe.key, json: chat() })
+    const cost = (await ledger(probe.user.id)).loggedQuota
+    expect(cost).toBeGreaterThan(1)
+    // Enough for one answer and half of another: the hit at full price does not fit.
+    const user = await createUser({ quota: cost + Math.floor(cost / 2) })
+    const key = (await createToken(user.id, { chatCache: true })).key
+    expect((await send('/v1/chat/completions', { key, json: chat() })).status).toBe(200)
+    const before = await ledger(user.id)
+    const refused = await send('/v1/chat/completions', { key, json: chat() })
+    expect(refused.status).toBeGreaterThanOrEqual(400)
+    expect(refused.json.error).toBeDefined()
+    const after = await ledger(user.id)
+    expect(after.quota).toBe(before.quota)
+    expect(after.consumeLogs).toBe(before.consumeLogs)
+    expect(upstream.calls).toHaveLength(2)
+  })
+
+  it('checks the ratio: between 0 and 1', () => {
+    expect(checkOptionValue('ChatCacheHitRatio', '0.5').ok).toBe(true)
+    expect(checkOptionValue('ChatCacheHitRatio', '1.5').ok).toBe(false)
+    expect(checkOptionValue('ChatCacheHitRatio', '-0.1').ok).toBe(false)
   })
 })

@@ -3,8 +3,9 @@
  * for chat (stream or not, and so every inbound format, whose codec turns its body into a chat body
  * first) and embeddings. Keyed by the owner and a hash of the normalised body — the body without
  * what does not change the answer (`stream`, `stream_options`) — so a streamed and a plain request
- * share an entry. Kept in KV for ChatCacheExpireMinute minutes; a hit is answered without calling
- * a supplier or the wallet Durable Object and logged with quota 0 (relay-money.ts).
+ * share an entry. Kept in KV for ChatCacheExpireMinute minutes; a hit calls no supplier and is
+ * billed at ChatCacheHitRatio of its cost (0, the default: free, and then no wallet call either),
+ * held and settled like any request (relay-money.ts `answerFromCache`).
  *
  * - A streamed request is answered from a cached answer as an OpenAI chunk stream (with the usage
  *   chunk when asked), which inbound codecs convert like any relay stream.

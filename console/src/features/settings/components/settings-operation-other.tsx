@@ -19,6 +19,7 @@ import { SettingsSection } from './settings-section'
 const schema = z.object({
   ChatCacheEnabled: z.boolean(),
   ChatCacheExpireMinute: numberText('ChatCacheExpireMinute'),
+  ChatCacheHitRatio: numberText('ChatCacheHitRatio'),
   ChatImageRequestProxy: proxyText,
   CFWorkerImageUrl: urlText,
   CFWorkerImageKey: z.string(),
@@ -77,6 +78,7 @@ export function OperationOtherSection({ options }: { options: OptionMap }) {
               description={t('fields.ChatCacheExpireMinute.help')}
               suffix={t('units.minutes')}
             />
+            <NumberField control={form.control} name="ChatCacheHitRatio" label={t('fields.ChatCacheHitRatio.label')} description={t('fields.ChatCacheHitRatio.help')} />
             <TextField
               control={form.control}
               name="ChatImageRequestProxy"
