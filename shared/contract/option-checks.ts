@@ -70,12 +70,13 @@ export const modelFallbacksSchema = z
 const MAX_MODEL_ROUTES = 200
 const MAX_ROUTE_TARGETS = 10
 
-/** Rules sending a requested model (optionally only for one group) to weighted target models; one rule per model and group. */
+/** Rules sending a requested model (optionally only for one group, or one API key by its id) to weighted target models; one rule per model and scope. */
 export const modelRoutesSchema = z
   .array(
     z.object({
       model: modelName,
       group: z.string().trim().min(1, 'group names must not be empty').max(64).optional(),
+      token_id: z.number().int('token_id must be an API key id').min(1, 'token_id must be an API key id').optional(),
       targets: z
         .array(z.object({ model: modelName, weight: z.number().int('weights must be whole numbers').min(1, 'weights must be at least 1').max(10_000) }))
         .min(1, 'each route needs at least one target')
@@ -87,8 +88,10 @@ export const modelRoutesSchema = z
   .superRefine((rules, ctx) => {
     const seen = new Set<string>()
     for (const r of rules) {
-      const id = `${r.model}\u0000${r.group ?? ''}`
-      if (seen.has(id)) ctx.addIssue({ code: 'custom', message: `${r.model}${r.group ? ` (group ${r.group})` : ''} has two routes` })
+      if (r.group !== undefined && r.token_id !== undefined) ctx.addIssue({ code: 'custom', message: `${r.model}: a route names a group or an API key, not both` })
+      const id = `${r.model}\u0000${r.group ?? ''}\u0000${r.token_id ?? ''}`
+      const scope = r.group ? ` (group ${r.group})` : r.token_id ? ` (key #${r.token_id})` : ''
+      if (seen.has(id)) ctx.addIssue({ code: 'custom', message: `${r.model}${scope} has two routes` })
       seen.add(id)
       if (new Set(r.targets.map((t) => t.model)).size !== r.targets.length) ctx.addIssue({ code: 'custom', message: `${r.model} lists a target twice` })
     }

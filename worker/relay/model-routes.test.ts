@@ -46,6 +46,16 @@ describe('routedModel', () => {
     expect(routedModel(settings, 'default', 'claude-3', 'k')).toBeUndefined()
   })
 
+  it('uses a key’s own rule before its group’s', () => {
+    const byKey = settingsWith([
+      { model: 'gpt-4o', group: 'vip', targets: [{ model: 'gpt-4.1', weight: 1 }] },
+      { model: 'gpt-4o', token_id: 7, targets: [{ model: 'o3', weight: 1 }] },
+    ])
+    expect(routedModel(byKey, 'vip', 'gpt-4o', 'k', undefined, 7)).toBe('o3')
+    expect(routedModel(byKey, 'vip', 'gpt-4o', 'k', undefined, 8)).toBe('gpt-4.1')
+    expect(routedModel(byKey, 'default', 'gpt-4o', 'k', undefined, 8)).toBeUndefined()
+  })
+
   it('never chooses a target the key may not use', () => {
     for (let i = 0; i < 200; i++) expect(routedModel(settings, 'default', 'gpt-4o', `k${i}`, (m) => m === 'gpt-4o')).toBe('gpt-4o')
     expect(routedModel(settings, 'vip', 'gpt-4o', 'k', (m) => m === 'gpt-4o')).toBeUndefined()
@@ -73,6 +83,15 @@ describe('ModelRoutes setting', () => {
     expect(refused([{ model: 'a', targets: [{ model: 'b', weight: 0 }] }])).toBe(true)
     expect(refused([{ model: 'a', targets: [{ model: 'b', weight: 1.5 }] }])).toBe(true)
     expect(refused([{ model: 'a', targets: [] }])).toBe(true)
+    expect(refused([{ model: 'a', group: 'vip', token_id: 3, targets: SPLIT }])).toBe(true)
+    expect(refused([{ model: 'a', token_id: 0, targets: SPLIT }])).toBe(true)
+    expect(
+      refused([
+        { model: 'a', token_id: 3, targets: SPLIT },
+        { model: 'a', token_id: 3, targets: SPLIT },
+      ])
+    ).toBe(true)
+    expect(checkOptionValue('ModelRoutes', JSON.stringify([{ model: 'a', token_id: 3, targets: SPLIT }])).ok).toBe(true)
     expect(
       refused([
         {

@@ -1,6 +1,6 @@
 /**
- * Weighted routes (canary): root's `ModelRoutes` sends a requested model — for one group, or for
- * every group without a rule of its own — to weighted target models, e.g. 90 % gpt-4o and 10 %
+ * Weighted routes (canary): root's `ModelRoutes` sends a requested model — for one API key (by its
+ * id), one group, or every group; the key's own rule first, then its group's — to weighted target models, e.g. 90 % gpt-4o and 10 %
  * gpt-4.1. A request with an affinity key (channels/affinity.ts: prompt_cache_key, user, or its
  * prompt prefix) keeps its target by rendezvous hashing, so a conversation stays on one model and
  * its supplier's prompt cache stays warm; one without a key is split at random. The request then
@@ -19,10 +19,15 @@ interface Target {
 interface Rule {
   model: string
   group?: string
+  token_id?: number
   targets: Target[]
 }
 
-/** Rules by `model\0group` ('' for every group), kept while the setting's raw text stays the same. */
+/** The map key of a rule: `model\0k:<token id>`, `model\0g:<group>`, or `model\0` for every group. */
+const scopeKey = (model: string, scope: { group?: string; tokenId?: number }) =>
+  `${model}\u0000${scope.tokenId !== undefined ? `k:${scope.tokenId}` : scope.group !== undefined ? `g:${scope.group}` : ''}`
+
+/** Rules by scope key, kept while the setting's raw text stays the same. */
 let parsed: { raw: string; rules: Map<string, Target[]> } | undefined
 
 function rules(settings: Settings): Map<string, Target[]> {
@@ -30,7 +35,7 @@ function rules(settings: Settings): Map<string, Target[]> {
   if (parsed?.raw === raw) return parsed.rules
   const list = settings.json<unknown>('ModelRoutes')
   const map = new Map<string, Target[]>()
-  if (Array.isArray(list)) for (const r of list as Rule[]) if (r && Array.isArray(r.targets)) map.set(`${r.model}\u0000${r.group ?? ''}`, r.targets)
+  if (Array.isArray(list)) for (const r of list as Rule[]) if (r && Array.isArray(r.targets)) map.set(scopeKey(r.model, { group: r.group, tokenId: r.token_id }), r.targets)
   parsed = { raw, rules: map }
   return map
 }
@@ -53,10 +58,10 @@ export function pickTarget(targets: readonly Target[], key: string | undefined, 
   return targets[targets.length - 1]
 }
 
-/** The model `model` is routed to for `group` (the group's own rule first), or undefined without a rule. */
-export function routedModel(settings: Settings, group: string, model: string, key: string | undefined, allowed?: (m: string) => boolean): string | undefined {
+/** The model `model` is routed to for the key `tokenId` of `group` (the key's rule, then the group's, then every group's), or undefined without a rule. */
+export function routedModel(settings: Settings, group: string, model: string, key: string | undefined, allowed?: (m: string) => boolean, tokenId?: number): string | undefined {
   const map = rules(settings)
-  const targets = map.get(`${model}\u0000${group}`) ?? map.get(`${model}\u0000`)
+  const targets = (tokenId !== undefined ? map.get(scopeKey(model, { tokenId })) : undefined) ?? map.get(scopeKey(model, { group })) ?? map.get(scopeKey(model, {}))
   if (!targets) return undefined
   return pickTarget(allowed ? targets.filter((t) => allowed(t.model)) : targets, key)?.model
 }
@@ -65,7 +70,7 @@ export function routedModel(settings: Settings, group: string, model: string, ke
 export function applyModelRoute(settings: Settings, auth: RelayAuth, input: RelayInput): void {
   if (auth.pinChannel !== undefined) return
   const allowed = auth.models ? (m: string) => auth.models!.includes(m) : undefined
-  const target = routedModel(settings, auth.group, input.model, affinityKey(input.model, input.json), allowed)
+  const target = routedModel(settings, auth.group, input.model, affinityKey(input.model, input.json), allowed, auth.id)
   if (!target || target === input.model) return
   input.routedFrom = input.model
   input.model = target
