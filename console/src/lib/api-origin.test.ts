@@ -1,3 +1,8 @@
+/**
+ * The console's gateway origin (api-origin.ts): VITE_API_ORIGIN parsing, gateway URLs, and a
+ * console built for another origin sending its cookie, fetching a CSRF token before its first change
+ * and echoing the token the gateway sent in its header.
+ */
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { apiOriginOf, apiUrl } from './api-origin'
 
