@@ -22,6 +22,7 @@ describe('config(env)', () => {
       DO_LATENCY_TEST: '1',
       DO_LATENCY_MS: '50',
       BASE_PATH: '/gw/',
+      CONSOLE_ORIGINS: 'https://console.example.com, http://localhost:5173',
     })
     expect(parsed).toEqual({
       appVersion: '1.2.3',
@@ -35,6 +36,7 @@ describe('config(env)', () => {
       selfHostedClientIp: 'unknown',
       doLatencyMs: 50,
       basePath: '/gw',
+      consoleOrigins: ['https://console.example.com', 'http://localhost:5173'],
     })
   })
 
@@ -51,6 +53,7 @@ describe('config(env)', () => {
       selfHostedClientIp: undefined,
       doLatencyMs: 0,
       basePath: '',
+      consoleOrigins: [],
     })
     expect(config({ CRITICAL_RATE_LIMIT: 30, SETUP_CODE: '', DO_LATENCY_MS: '50' })).toMatchObject({ criticalRateLimit: 30, setupCode: undefined, doLatencyMs: 0 })
     expect(config({ SELF_HOSTED_CLIENT_IP: '127.0.0.1' }).selfHostedClientIp).toBe('127.0.0.1')
@@ -66,6 +69,7 @@ describe('config(env)', () => {
       { CLIENT_IP_HEADER: 'x-client-chosen' },
       { SELF_HOSTED_CLIENT_IP: 'my-laptop' },
       { BASE_PATH: 'console' },
+      { CONSOLE_ORIGINS: 'https://console.example.com/panel' },
     ]
     for (const vars of bad) {
       const [name, value] = Object.entries(vars)[0]!
