@@ -23,11 +23,17 @@ describe('deploy-safe console', () => {
       await page.getByTestId('range-picker').waitFor()
       const loaded = new Set<string>()
       for (const r of await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name))) loaded.add(new URL(r).pathname)
-      // Every script chunk not loaded yet is gone, as after a deploy, until the page reloads.
+      // Every script chunk not loaded yet is gone, as after a deploy, until the page reloads: the
+      // reload's document request ends it (unrouting after the load event would race the route
+      // chunk the reloaded page asks for right after it).
       let missing = 0
+      let gone = true
+      page.on('request', (req) => {
+        if (req.isNavigationRequest() && req.frame() === page.mainFrame()) gone = false
+      })
       await page.route('**/assets/*.js', (route) => {
         const path = new URL(route.request().url()).pathname
-        if (loaded.has(path)) return route.continue()
+        if (!gone || loaded.has(path)) return route.continue()
         missing++
         return route.fulfill({ status: 404, contentType: 'text/html', body: '<!doctype html><title>Not found</title>' })
       })
