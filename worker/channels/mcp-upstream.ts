@@ -56,19 +56,22 @@ async function withClient<T>(server: McpUpstream, fn: (client: Client, opts: { s
   }
 }
 
+/** Every item of a paginated list (following `nextCursor`, at most MAX_TOOL_PAGES pages). */
+async function allPages<T>(page: (params: { cursor?: string }) => Promise<{ nextCursor?: string } & Record<string, unknown>>, field: string): Promise<T[]> {
+  const items: T[] = []
+  let cursor: string | undefined
+  for (let n = 0; n < MAX_TOOL_PAGES; n++) {
+    const res = await page(cursor ? { cursor } : {})
+    items.push(...(res[field] as T[]))
+    cursor = res.nextCursor
+    if (!cursor) break
+  }
+  return items
+}
+
 /** Every tool `server` offers (following tools/list pagination). */
 export function listUpstreamTools(server: McpUpstream): Promise<Tool[]> {
-  return withClient(server, async (client, opts) => {
-    const tools: Tool[] = []
-    let cursor: string | undefined
-    for (let page = 0; page < MAX_TOOL_PAGES; page++) {
-      const res = await client.listTools(cursor ? { cursor } : {}, opts)
-      tools.push(...res.tools)
-      cursor = res.nextCursor
-      if (!cursor) break
-    }
-    return tools
-  })
+  return withClient(server, (client, opts) => allPages<Tool>((p) => client.listTools(p, opts), 'tools'))
 }
 
 /** What a call answered, and whether the server said its tool list changed meanwhile. */
@@ -91,18 +94,7 @@ export function callUpstreamTool(server: McpUpstream, tool: string, args: Record
 
 /** Every prompt `server` offers; none when it has no prompts capability. */
 export function listUpstreamPrompts(server: McpUpstream): Promise<Prompt[]> {
-  return withClient(server, async (client, opts) => {
-    if (!client.getServerCapabilities()?.prompts) return []
-    const prompts: Prompt[] = []
-    let cursor: string | undefined
-    for (let page = 0; page < MAX_TOOL_PAGES; page++) {
-      const res = await client.listPrompts(cursor ? { cursor } : {}, opts)
-      prompts.push(...res.prompts)
-      cursor = res.nextCursor
-      if (!cursor) break
-    }
-    return prompts
-  })
+  return withClient(server, async (client, opts) => (client.getServerCapabilities()?.prompts ? allPages<Prompt>((p) => client.listPrompts(p, opts), 'prompts') : []))
 }
 
 export function getUpstreamPrompt(server: McpUpstream, name: string, args: Record<string, string> | undefined): Promise<GetPromptResult> {
@@ -111,18 +103,7 @@ export function getUpstreamPrompt(server: McpUpstream, name: string, args: Recor
 
 /** Every resource `server` offers; none when it has no resources capability. */
 export function listUpstreamResources(server: McpUpstream): Promise<Resource[]> {
-  return withClient(server, async (client, opts) => {
-    if (!client.getServerCapabilities()?.resources) return []
-    const resources: Resource[] = []
-    let cursor: string | undefined
-    for (let page = 0; page < MAX_TOOL_PAGES; page++) {
-      const res = await client.listResources(cursor ? { cursor } : {}, opts)
-      resources.push(...res.resources)
-      cursor = res.nextCursor
-      if (!cursor) break
-    }
-    return resources
-  })
+  return withClient(server, async (client, opts) => (client.getServerCapabilities()?.resources ? allPages<Resource>((p) => client.listResources(p, opts), 'resources') : []))
 }
 
 export function readUpstreamResource(server: McpUpstream, uri: string): Promise<ReadResourceResult> {
