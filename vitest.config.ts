@@ -1,6 +1,6 @@
 /**
  * Four test projects:
- * - worker: worker/ and durable-objects/ tests inside workerd (@cloudflare/vitest-plugin) against
+ * - worker: worker/ (the wallet and channel health included) and durable-objects/ tests inside workerd (@cloudflare/vitest-plugin) against
  *   the real D1 migrations, with outbound fetches answered by test mocks;
  * - console: Node tests of pure console logic, of shared/contract/ and of the import library
  *   (shared/import/);

@@ -19,7 +19,7 @@ export { MetricsStore } from '../durable-objects/metrics-store'
 export { RateLimiter } from '../durable-objects/rate-limiter'
 export { TaskQueue } from './tasks/task-queue.do'
 export { TelegramPoller } from './telegram/poller.do'
-export { UserWallet } from '../durable-objects/user-wallet'
+export { UserWallet } from './wallet/user-wallet'
 
 export default {
   fetch(incoming, env, ctx) {

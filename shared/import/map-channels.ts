@@ -9,7 +9,7 @@ import { mapChannelType } from './channel-types'
 import { ImportPlan, bool, int, num, parseJson, softDeleted, splitList, str, type Value } from './plan'
 import type { Row } from './sql-dump'
 import { clearAbilitiesSql } from './statements'
-import { parsePlugin, unusedPlugins } from '../../shared/contract/channel-plugins'
+import { parsePlugin, unusedPlugins } from '../contract/channel-plugins'
 
 interface OneApiConfig {
   region?: string

@@ -4,7 +4,7 @@
  * concurrency, per-model overrides (`model_limits`) and the group's per-user TPM, plus the
  * x-ratelimit-* headers and the 429s with Retry-After. Task submits and realtime sessions count as
  * requests of no tokens (`tokenlessSpec`). The budget itself is money and lives in
- * the wallet (durable-objects/wallet-limits.ts, user-wallet.ts): a credit lease never exceeds the
+ * the wallet (worker/wallet/wallet-limits.ts, user-wallet.ts): a credit lease never exceeds the
  * budget's remainder, so a request the lease cannot cover goes to the wallet, which refuses it
  * exactly with `budget_exceeded`.
  *
@@ -19,7 +19,7 @@
  * reservation (charged in full, like the balance).
  */
 import { ApiError } from '../lib/errors'
-import { LimitBook, type LimitCode, type LimitSpec, type LimitStatus, type RateRule } from '../../durable-objects/wallet-limits'
+import { LimitBook, type LimitCode, type LimitSpec, type LimitStatus, type RateRule } from '../wallet/wallet-limits'
 import { onIsolateReset } from '../cache/isolate'
 import type { BudgetPeriod } from '../lib/budget-period'
 import type { ModelLimits } from '../db/schema/limits'

@@ -3,8 +3,8 @@
  * message (rendered in the caller's own envelope by the relay's error handler). Token-limit
  * refusals carry Retry-After and the x-ratelimit-* headers.
  */
-import type { RefusalReason } from '../../durable-objects/wallet-types'
-import type { LimitCode } from '../../durable-objects/wallet-limits'
+import type { RefusalReason } from '../wallet/wallet-types'
+import type { LimitCode } from '../wallet/wallet-limits'
 import { ApiError } from '../lib/errors'
 import { limitError } from './token-limits'
 

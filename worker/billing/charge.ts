@@ -9,9 +9,9 @@
  * back as values; each surface renders them in its own envelope.
  */
 import type { Context } from 'hono'
-import { type Wallet, walletOf } from '../../durable-objects/wallet-client'
-import type { LimitSpec } from '../../durable-objects/wallet-limits'
-import type { BudgetCrossing, DebtLimits, LeaseSettleResult, RefusalReason, SettleResult, WalletLog } from '../../durable-objects/wallet-types'
+import { type Wallet, walletOf } from '../wallet/wallet-client'
+import type { LimitSpec } from '../wallet/wallet-limits'
+import type { BudgetCrossing, DebtLimits, LeaseSettleResult, RefusalReason, SettleResult, WalletLog } from '../wallet/wallet-types'
 import { onIsolateReset } from '../cache/isolate'
 import type { HonoEnv } from '../env'
 import { clockNow } from '../lib/clock'
@@ -27,7 +27,7 @@ import { alertBudgetCrossings } from '../notify/budget'
 /**
  * Requests this isolate serves from credit leases, per user, open now: MaxUserOpenRequests caps them
  * here (beyond it a request takes the exact path, where the wallet counts its own), so a supplier
- * that ignores limits cannot multiply an overrun without bound (durable-objects/wallet-debt.ts).
+ * that ignores limits cannot multiply an overrun without bound (worker/wallet/wallet-debt.ts).
  */
 const leaseServed = new Map<number, number>()
 onIsolateReset(() => leaseServed.clear())

@@ -12,7 +12,7 @@ import { sha256Hex } from '../lib/crypto'
 import { nowSeconds } from '../lib/time'
 import { paySignupRewardsQuietly } from './signup-rewards'
 import type { RedeemResult } from '../../shared/contract/redemptions'
-import { walletOf } from '../../durable-objects/wallet-client'
+import { walletOf } from '../wallet/wallet-client'
 import { LOG_TYPE, ROLE, REDEMPTION_STATUS } from '../../shared/contract/enums'
 
 export interface Redeemer {

@@ -14,7 +14,7 @@
  */
 import { nowSeconds } from '../lib/time'
 import { mailboxOf } from '../mail/mailbox'
-import { walletOf } from '../../durable-objects/wallet-client'
+import { walletOf } from '../wallet/wallet-client'
 import { LOG_TYPE } from '../../shared/contract/enums'
 
 export interface SignupRewards {

@@ -6,7 +6,7 @@
  */
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import type { LeaseSettleInput } from '../../durable-objects/wallet-types'
+import type { LeaseSettleInput } from '../wallet/wallet-types'
 import { createToken, createUser, ledger, wallet } from '../test/factories'
 import { clockNow, setTestClockOffset } from '../lib/clock'
 import { periodBounds } from '../lib/budget-period'

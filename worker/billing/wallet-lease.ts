@@ -34,11 +34,11 @@
  * the runtime cancelled and counts as free (its unanswered report goes again under its number).
  */
 import { onIsolateReset } from '../cache/isolate'
-import type { DebtLimits, LeaseItem, LeaseSettleResult } from '../../durable-objects/wallet-types'
-import type { LimitSpec } from '../../durable-objects/wallet-limits'
+import type { DebtLimits, LeaseItem, LeaseSettleResult } from '../wallet/wallet-types'
+import type { LimitSpec } from '../wallet/wallet-limits'
 import { clockNow } from '../lib/clock'
 import { noteWalletFull } from '../access/token-limits'
-import { type Wallet, walletOf } from '../../durable-objects/wallet-client'
+import { type Wallet, walletOf } from '../wallet/wallet-client'
 
 /** Requests' worth of worst case a new lease asks for. */
 const LEASE_REQUESTS = 16

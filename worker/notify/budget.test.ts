@@ -5,8 +5,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { env } from 'cloudflare:workers'
-import { budgetCrossing } from '../../durable-objects/wallet-budget'
-import type { BudgetCrossing } from '../../durable-objects/wallet-types'
+import { budgetCrossing } from '../wallet/wallet-budget'
+import type { BudgetCrossing } from '../wallet/wallet-types'
 import { periodBounds } from '../lib/budget-period'
 import { setTestClockOffset } from '../lib/clock'
 import { setupRoot } from '../test/client'

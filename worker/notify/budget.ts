@@ -1,12 +1,12 @@
 /**
  * Budget notices: the wallet answers a settle with the budgets it took to 80 % (`threshold`) or
- * 100 % (`exhausted`) of their quota in the current period (durable-objects/wallet-budget.ts), and
+ * 100 % (`exhausted`) of their quota in the current period (worker/wallet/wallet-budget.ts), and
  * the worker raises `token.budget_threshold` / `token.budget_exhausted` from them in the
  * background. The subject is the token and the period start, and the mark stands until the period
  * ends, so one period raises each notice once however many reports repeat it. The key's owner
  * gets a copy where they opted in (user-notices.ts).
  */
-import type { BudgetCrossing } from '../../durable-objects/wallet-types'
+import type { BudgetCrossing } from '../wallet/wallet-types'
 import { emitNotice } from './emit'
 import type { NotifyEvent } from './types'
 import { notifyBudgetOwner } from './user-notices'

@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
 import { MOCK_BOT_TOKEN } from '../../scripts/mock-telegram-api.mjs'
-import type { BudgetCrossing } from '../../durable-objects/wallet-types'
+import type { BudgetCrossing } from '../wallet/wallet-types'
 import { remindLowQuota } from '../mail/quota-reminder'
 import { setupRoot, signedInUser } from '../test/client'
 import { setOptions } from '../test/factories'

@@ -6,7 +6,7 @@
  * Budget notices reach the owner once per (event, key, period), marked like the operators' notices.
  */
 import { eq } from 'drizzle-orm'
-import type { BudgetCrossing } from '../../durable-objects/wallet-types'
+import type { BudgetCrossing } from '../wallet/wallet-types'
 import type { UserNoticePrefs, UserNoticesView } from '../../shared/contract/notify'
 import { USER_STATUS } from '../../shared/contract/enums'
 import { createDb } from '../db/client'

@@ -11,7 +11,7 @@ import { mockUpstream } from '../test/upstream-mock'
 import { buildRoutingTable, candidatesFor } from '../channels/routing-table'
 import { mapModel } from '../channels/pick'
 import { isFrozen } from '../channels/health'
-import { walletOf } from '../../durable-objects/wallet-client'
+import { walletOf } from '../wallet/wallet-client'
 
 let upstream: ReturnType<typeof mockUpstream>
 beforeEach(() => {

@@ -15,7 +15,7 @@ import { responsesApp } from './inbound/responses/responses.routes'
 import { realtimeHandler } from './realtime/realtime.routes'
 import { getRoutingTable, modelsOfGroup, type RoutingTable } from '../channels/routing-table'
 import { authenticateRelay, type RelayAuth } from '../access/token-auth'
-import { walletOf } from '../../durable-objects/wallet-client'
+import { walletOf } from '../wallet/wallet-client'
 
 const POST_ROUTES: [string, RelayOp][] = [
   ['/chat/completions', 'chat'],

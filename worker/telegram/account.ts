@@ -16,7 +16,7 @@ import { maskedKey, revealTokenKey } from '../access/key-reveal'
 import { redeemCode } from '../billing/redeem'
 import type { SessionUser } from '../env'
 import type { TelegramConfig } from './config'
-import { walletOf } from '../../durable-objects/wallet-client'
+import { walletOf } from '../wallet/wallet-client'
 
 export const BIND_CODE_TTL = 600
 const USER_ENABLED = 1

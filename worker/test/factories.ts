@@ -11,7 +11,7 @@ import { routingSnapshot } from '../channels/routing-table'
 import { releaseLeases } from '../billing/wallet-lease'
 import { generateTokenKey } from '../access/token-key'
 import { getTokenSecret, saveOptions } from '../settings/store'
-import { walletOf } from '../../durable-objects/wallet-client'
+import { walletOf } from '../wallet/wallet-client'
 
 let seq = 0
 

@@ -18,7 +18,7 @@ import { dateOf } from '../../logs/rollup'
 import type { HonoEnv } from '../../env'
 import type { DashboardData, UsageRow } from '../../../shared/contract/dashboard'
 import type { DailyUsage, ModelCacheHits, PeriodStatistics, SiteStatistics, TopModel, TopUser } from '../../../shared/contract/analytics'
-import { walletOf } from '../../../durable-objects/wallet-client'
+import { walletOf } from '../../wallet/wallet-client'
 import { REDEMPTION_STATUS } from '../../../shared/contract/enums'
 
 const MAX_RANGE_DAYS = 366

@@ -6,8 +6,8 @@
 import { runInDurableObject } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { DEAD_LETTER_AFTER } from '../../../durable-objects/wallet-flush'
-import type { UserWallet } from '../../../durable-objects/user-wallet'
+import { DEAD_LETTER_AFTER } from '../../wallet/wallet-flush'
+import type { UserWallet } from '../../wallet/user-wallet'
 import { setupRoot, signedInUser } from '../../test/client'
 import { createToken, createUser, ledger, wallet } from '../../test/factories'
 

@@ -5,7 +5,7 @@
  * shows no use.
  */
 import type { BudgetUse } from '../../../shared/contract/tokens'
-import { walletOf } from '../../../durable-objects/wallet-client'
+import { walletOf } from '../../wallet/wallet-client'
 
 export async function budgetUses(env: Env, tokens: { id: number; userId: number }[]): Promise<Map<number, BudgetUse>> {
   const byUser = new Map<number, number[]>()

@@ -21,7 +21,7 @@ import { budgetUses } from './token-budgets'
 import { findOwnedToken, maskedKey } from '../../access/key-reveal'
 import type { Token as TokenView } from '../../../shared/contract/tokens'
 import { parseMcpTools } from '../../access/mcp-allowlist'
-import { walletOf } from '../../../durable-objects/wallet-client'
+import { walletOf } from '../../wallet/wallet-client'
 import { ROLE, TOKEN_STATUS, type TokenStatus } from '../../../shared/contract/enums'
 
 export type TokenFields = z.infer<typeof tokenFields>

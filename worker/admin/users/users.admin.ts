@@ -19,7 +19,7 @@ import { getUser } from '../../accounts/users'
 import { refuseTakenEmail } from '../../accounts/email-taken'
 import { usernameTaken } from './users.service'
 import { notifyPasswordChanged } from '../../mail/password-notice'
-import { walletOf } from '../../../durable-objects/wallet-client'
+import { walletOf } from '../../wallet/wallet-client'
 import { LOG_TYPE, ROLE } from '../../../shared/contract/enums'
 
 export function userRow(u: User) {

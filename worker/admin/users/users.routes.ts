@@ -11,7 +11,7 @@ import { assertCanManage, adjustQuota, listUsers, manageUser, targetUser, update
 import { createUserSchema, manageSchema, quotaSchema, updateUserSchema } from './users.schema'
 import { createUser } from './users.service'
 import { assertGroup } from '../groups/groups.service'
-import { walletOf } from '../../../durable-objects/wallet-client'
+import { walletOf } from '../../wallet/wallet-client'
 import { ROLE, LOG_TYPE } from '../../../shared/contract/enums'
 import type { QuotaChangeResult } from '../../../shared/contract/users'
 

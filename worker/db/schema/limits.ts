@@ -1,7 +1,7 @@
 /**
  * The limit and budget columns shared by tokens and users (a user's values are ceilings for their
  * tokens: a token may only narrow them, worker/access/token-limits.ts effectiveLimits). Enforced by
- * worker/access/token-limits.ts and the wallet (durable-objects/wallet-limits.ts).
+ * worker/access/token-limits.ts and the wallet (worker/wallet/wallet-limits.ts).
  */
 import { integer, text } from 'drizzle-orm/sqlite-core'
 

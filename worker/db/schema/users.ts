@@ -1,7 +1,7 @@
 /**
  * Accounts and their sessions. Field names follow one-hub's `users` table so data can be imported.
  * Balance columns (quota, used_quota, request_count) are written only by the user's wallet
- * Durable Object (durable-objects/user-wallet.ts); everything else by the management API.
+ * Durable Object (worker/wallet/user-wallet.ts); everything else by the management API.
  */
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
 import { limitColumns } from './limits'

@@ -12,8 +12,8 @@
  * across isolates. A hold the wallet never sees settled is charged by its alarm after an hour
  * (wallet-expiry.ts); the bridge ends sessions before that (MAX_SESSION_MS).
  */
-import type { LimitSpec } from '../../../durable-objects/wallet-limits'
-import type { DebtLimits, WalletLog } from '../../../durable-objects/wallet-types'
+import type { LimitSpec } from '../../wallet/wallet-limits'
+import type { DebtLimits, WalletLog } from '../../wallet/wallet-types'
 import { type Charge, type Hold, isRefusal, type Refusal } from '../../billing/charge'
 import { computeQuota, type ModelPrice, sanitizeUsage, type Usage, worstCaseQuota } from '../../billing/formula'
 import { budgetOnly } from '../../access/token-limits'

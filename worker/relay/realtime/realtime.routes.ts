@@ -27,7 +27,7 @@ import { localStatus, rateLimitHeaders, tokenlessSpec } from '../../access/token
 import { walletRefusal } from '../../access/wallet-refusals'
 import { Charge, chargeContext } from '../../billing/charge'
 import { clockNow } from '../../lib/clock'
-import type { RefusalReason } from '../../../durable-objects/wallet-types'
+import type { RefusalReason } from '../../wallet/wallet-types'
 import { RealtimeBilling } from './billing'
 import { bridge } from './realtime-bridge'
 

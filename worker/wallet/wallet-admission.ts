@@ -9,9 +9,9 @@ import type { TokenState } from './wallet-state'
 import type { WalletStore } from './wallet-store'
 import { LimitBook, type LimitRefusal, type LimitSpec } from './wallet-limits'
 import { configureBudget, type WalletParts } from './wallet-budget'
-import { clockNow } from '../worker/lib/clock'
+import { clockNow } from '../lib/clock'
 import { DebtBook } from './wallet-debt'
-import { TOKEN_STATUS, USER_STATUS } from '../shared/contract/enums'
+import { TOKEN_STATUS, USER_STATUS } from '../../shared/contract/enums'
 
 export class WalletAdmission {
   /** Requests admitted in the current minute (for the group's requests-per-minute limit). */

@@ -9,7 +9,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { createToken, createUser, ledger, wallet } from '../worker/test/factories'
+import { createToken, createUser, ledger, wallet } from '../test/factories'
 import type { UserWallet } from './user-wallet'
 import { WalletStore } from './wallet-store'
 

@@ -7,8 +7,8 @@
  * exact reservations holding money a user may have open at once (the relay caps its lease-served requests per
  * isolate the same way). The worker sends both settings with each call (0 = no cap).
  */
-import { LOG_TYPE } from '../shared/contract/enums'
-import { clockNow } from '../worker/lib/clock'
+import { LOG_TYPE } from '../../shared/contract/enums'
+import { clockNow } from '../lib/clock'
 import type { DebtLimits, RefusalReason } from './wallet-types'
 import type { WalletStore } from './wallet-store'
 

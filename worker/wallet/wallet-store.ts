@@ -9,7 +9,7 @@
 import type { BudgetCrossing, WalletLog } from './wallet-types'
 import { budgetCrossing } from './wallet-budget'
 import { budgetLeft, rollBudget } from './wallet-limits'
-import { clockNow } from '../worker/lib/clock'
+import { clockNow } from '../lib/clock'
 import { isMoney, ROWS_PER_KEY, type Meta, type Reservation, type TokenState, type UserState } from './wallet-state'
 import { packLog, type PackedLog } from './wallet-log-row'
 

@@ -8,8 +8,8 @@
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it } from 'vitest'
 import { DEAD_LETTER_AFTER } from './wallet-flush'
-import { signedInUser } from '../worker/test/client'
-import { createToken, ledger, topUp, wallet } from '../worker/test/factories'
+import { signedInUser } from '../test/client'
+import { createToken, ledger, topUp, wallet } from '../test/factories'
 
 const refuseLogs = () => env.DB.prepare("CREATE TRIGGER refuse_logs BEFORE INSERT ON logs BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END").run()
 const acceptLogs = () => env.DB.prepare('DROP TRIGGER IF EXISTS refuse_logs').run()

@@ -12,7 +12,7 @@
  */
 import { pendingRows, type PendingEntry } from './wallet-state'
 import { LOG_COLUMNS, LOG_INSERT_SQL, logValues, unpackLog, type PackedLog, type PendingLog } from './wallet-log-row'
-import { LOG_TYPE } from '../shared/contract/enums'
+import { LOG_TYPE } from '../../shared/contract/enums'
 
 /** A flush as saved before D1 is called; replayed as it is until D1 confirms it. */
 export interface StoredPlan {

@@ -6,7 +6,7 @@
 import { runInDurableObject } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { createToken, createUser, wallet } from '../worker/test/factories'
+import { createToken, createUser, wallet } from '../test/factories'
 import { buildFlushStatements, type FlushPlan } from './wallet-flush'
 import { packLog, unpackLog } from './wallet-log-row'
 import type { UserWallet } from './user-wallet'

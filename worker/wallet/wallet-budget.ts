@@ -9,8 +9,8 @@
  * `budgetCrossing` says when a charge took the budget to 80 % or 100 % of its quota: the store
  * keeps the crossings until the next settle answers them to the worker, which sends the notices.
  */
-import { periodBounds } from '../worker/lib/budget-period'
-import { clockNow } from '../worker/lib/clock'
+import { periodBounds } from '../lib/budget-period'
+import { clockNow } from '../lib/clock'
 import type { LimitSpec } from './wallet-limits'
 import type { TokenState } from './wallet-state'
 import type { WalletStore } from './wallet-store'

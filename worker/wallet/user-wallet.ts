@@ -48,8 +48,8 @@ import type { RateRule } from './wallet-limits'
 import { budgetView, type BudgetView } from './wallet-budget'
 import { WalletAdmission } from './wallet-admission'
 import { expireHolds, holdExpiresAt } from './wallet-expiry'
-import { clockNow } from '../worker/lib/clock'
-import { LOG_TYPE, TOKEN_STATUS, USER_STATUS } from '../shared/contract/enums'
+import { clockNow } from '../lib/clock'
+import { LOG_TYPE, TOKEN_STATUS, USER_STATUS } from '../../shared/contract/enums'
 
 /**
  * Write-behind by size or time: D1 gets pending changes FLUSH_DELAY_MS after the first, or once

@@ -10,7 +10,7 @@
  * reservation's estimate, reach the limit); it then waits until the oldest entries leave.
  * Windows live in memory only: a restart forgets them (never money: budgets are in TokenState).
  */
-import { periodBounds, type BudgetPeriod } from '../worker/lib/budget-period'
+import { periodBounds, type BudgetPeriod } from '../lib/budget-period'
 
 export const WINDOW_MS = 60_000
 

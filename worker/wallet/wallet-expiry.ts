@@ -7,8 +7,8 @@
 import type { LimitBook } from './wallet-limits'
 import type { AppliedReport, Reservation, UserState } from './wallet-state'
 import type { WalletStore } from './wallet-store'
-import { clockNow } from '../worker/lib/clock'
-import { LOG_TYPE } from '../shared/contract/enums'
+import { clockNow } from '../lib/clock'
+import { LOG_TYPE } from '../../shared/contract/enums'
 
 const RESERVATION_TTL_MS = 60 * 60 * 1000
 /** A lease not heard from for this long is given back (its isolate died or went idle). */

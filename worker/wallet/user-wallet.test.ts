@@ -7,7 +7,7 @@
 import { runInDurableObject } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { createChannel, createToken, createUser, ledger, wallet } from '../worker/test/factories'
+import { createChannel, createToken, createUser, ledger, wallet } from '../test/factories'
 
 describe('wallet write-behind', () => {
   it('drains 2 000 settled requests into D1 with totals equal to the log rows', async () => {
