@@ -49,7 +49,7 @@ describe('import boundaries (biome noRestrictedImports)', () => {
     ['surfaces still ↛ test helpers', 'worker/payments/probe.ts', "import { x } from '../test/client'\nexport const y = x\n", 'never imports test helpers'],
     ['worker ↛ scripts', 'worker/admin/import/probe.ts', "import { x } from '../../../scripts/import/writer'\nexport const y = x\n", 'never imports scripts/'],
     ['providers ↛ scripts', 'worker/providers/openai/probe.ts', "import { x } from '../../../scripts/import/cli'\nexport const y = x\n", 'never imports scripts/'],
-    ['shared ↛ scripts', 'shared/import/probe.ts', "import { x } from '../import/source'\nexport const y = x\n", 'never imports scripts/'],
+    ['shared ↛ scripts', 'shared/import/probe.ts', "import { x } from '../../scripts/import/source'\nexport const y = x\n", 'never imports scripts/'],
     [
       'console ↛ scripts',
       'console/src/features/import/probe.ts',
@@ -75,7 +75,7 @@ describe('import boundaries (biome noRestrictedImports)', () => {
       "import { x } from '../channels/routing-table'\nimport { z } from '../access/token-auth'\nexport const y = [x, z]\n",
     ],
     ['the console imports the import library', 'console/src/features/import/ok.ts', "import { x } from '../../../../shared/import/wire-batches'\nexport const y = x\n"],
-    ['worker tests import the script mocks', 'worker/telegram/ok.test.ts', "import { x } from '../mock-telegram-api.mjs'\nexport const y = x\n"],
+    ['worker tests import the script mocks', 'worker/telegram/ok.test.ts', "import { x } from '../../scripts/mock-telegram-api.mjs'\nexport const y = x\n"],
     ['the console imports the contract', 'console/src/lib/ok.ts', "import { x } from '@contract/sse'\nexport const y = x\n"],
     ['tests import vitest and helpers', 'worker/relay/ok.test.ts', "import { vi } from 'vitest'\nimport { x } from '../test/client'\nexport const y = [vi, x]\n"],
     ['telegram imports accounts and lib', 'worker/telegram/ok.ts', "import { x } from '../accounts/users'\nimport { z } from '../lib/paging'\nexport const y = [x, z]\n"],
