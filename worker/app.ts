@@ -1,5 +1,5 @@
 /**
- * Builds the Hono app: server-made request ids, security headers, the management API under /api, the relay,
+ * Builds the Hono app: server-made request ids (and the request's logger, lib/logger.ts), security headers, the management API under /api, the relay,
  * the test clock (only with TEST_CLOCK=1) and the single error handler that renders `ApiError` in the envelope of each surface.
  */
 import { Hono, type Context } from 'hono'
@@ -12,7 +12,9 @@ import { createMjApp, MJ_MODE_PREFIXES } from './tasks/midjourney/mj.routes'
 import { createSunoApp } from './tasks/suno/suno.routes'
 import { createKlingApp } from './tasks/kling/kling.routes'
 import { mcpApp } from './mcp/mcp.routes'
-import { ApiError, managementBody, openAIBody, toApiError, withErrorHeaders } from './lib/errors'
+import { ApiError, managementBody, openAIBody } from './lib/errors'
+import { renderFailure } from './lib/error-handler'
+import { requestLogger } from './lib/logger'
 import type { HonoEnv } from './env'
 import { setTestClockOffset } from './lib/clock'
 import { validationError } from './lib/validate'
@@ -29,12 +31,14 @@ const testClockBody = z.object({ offset_ms: z.number().int().min(-31_536_000_000
 
 const isRelayPath = (path: string) => path.startsWith('/v1') || path.startsWith('/dashboard') || path === '/mcp' || path.startsWith('/mcp/')
 
+/** /api answers in the management envelope, the relay paths in OpenAI's. */
+const appEnvelope = (e: ApiError, c: Context<HonoEnv>) => c.json(isRelayPath(c.req.path) ? openAIBody(e, c.get('requestId')) : managementBody(e, c.get('requestId')), e.status)
+
+// A refusal while the server stops (lib/self-hosted.ts) is expected, not an error to log.
+const appLogged = { logged: (e: ApiError) => e.code !== 'server_restarting' }
+
 export function renderError(c: Context<HonoEnv>, err: unknown) {
-  const apiError = toApiError(err)
-  // A refusal while the server stops (lib/self-hosted.ts) is expected, not an error to log.
-  if (apiError.status >= 500 && apiError.code !== 'server_restarting') console.error(`[${c.get('requestId')}] ${c.req.method} ${c.req.path}`, apiError.cause ?? err)
-  if (isRelayPath(c.req.path)) return withErrorHeaders(apiError, c.json(openAIBody(apiError, c.get('requestId')), apiError.status))
-  return withErrorHeaders(apiError, c.json(managementBody(apiError, c.get('requestId')), apiError.status))
+  return renderFailure(c, err, appEnvelope, appLogged)
 }
 
 function stampRelayHeaders(c: Context<HonoEnv>, id: string) {
@@ -68,6 +72,7 @@ export function createApp() {
   app.use(async (c, next) => {
     const id = crypto.randomUUID()
     c.set('requestId', id)
+    c.set('log', requestLogger(id))
     c.header('X-Request-Id', id)
     if (isDraining()) throw new ApiError(503, 'The server is restarting; try again in a few seconds.', { code: 'server_restarting', headers: { 'retry-after': '5' } })
     if (!isRelayPath(c.req.path)) return apiSecurityHeaders(c, next)

@@ -3,6 +3,8 @@
  * variables set by middleware.
  */
 import type { RequestIdVariables } from 'hono/request-id'
+import type { Logger } from './lib/logger'
+import type { RelayAuth } from './access/token-auth'
 
 /** The signed-in user as seen by handlers. */
 export interface SessionUser {
@@ -17,6 +19,10 @@ export interface SessionUser {
 export type AuthMethod = 'session' | 'access_token'
 
 export interface AppVariables extends RequestIdVariables {
+  /** The request's logger: JSON lines carrying its request id (lib/logger.ts). */
+  log: Logger
+  /** The API key admitted on this request, once (access/admit.ts). */
+  admission?: { keyHeader: string | undefined; auth: RelayAuth }
   user?: SessionUser
   authMethod?: AuthMethod
   /** The session row's id (SHA-256 of the cookie), when signed in by cookie. */

@@ -57,6 +57,8 @@ describe('import boundaries (biome noRestrictedImports)', () => {
       'The console never imports scripts/',
     ],
     ['console ↛ console.log', 'console/src/lib/probe.ts', "export const y = () => console.log('x')\n", 'noConsole'],
+    ['worker ↛ console.error (the logger instead)', 'worker/relay/probe.ts', "export const y = () => console.error('x')\n", 'noConsole'],
+    ['durable objects ↛ console.warn', 'durable-objects/probe.ts', "export const y = () => console.warn('x')\n", 'noConsole'],
   ])('%s fails lint', (_rule, path, source, message) => {
     const result = lint(path, source)
     expect(result.failed).toBe(true)
@@ -89,7 +91,8 @@ describe('import boundaries (biome noRestrictedImports)', () => {
       'worker/billing/ok.ts',
       "import { x } from '../lib/time'\nimport { z } from '../../shared/contract/payments'\nexport const y = [x, z]\n",
     ],
-    ['the worker logs errors', 'worker/relay/ok.ts', "export const y = () => console.error('x')\n"],
+    ['the logger module writes to the console', 'worker/lib/logger.ts', "export const y = () => console.info('x')\n"],
+    ['worker tests may print', 'worker/relay/ok.test.ts', "export const y = () => console.error('x')\n"],
   ])('%s', (_case, path, source) => {
     const result = lint(path, source)
     expect(result.output).not.toContain('noRestrictedImports')

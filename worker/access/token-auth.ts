@@ -1,27 +1,18 @@
 /**
- * Relay authentication: parse and verify the API key, then find its token and owner from an
- * isolate cache → KV → D1 (D1 only on a cold miss). Cheap checks happen here (status, expiry,
- * IP whitelist, pinning rights, the token's group); the owner's wallet Durable Object re-checks status, expiry and
- * quota atomically when it reserves, so a disabled token is refused at once even if a cache is stale.
+ * An API key's record: its token and owner from an isolate cache → KV → D1 (D1 only on a cold miss),
+ * forgotten by the token and user APIs after a change, and the key's model whitelist. admit.ts is
+ * the one caller that turns a request's key into a record and refuses what it must; the owner's
+ * wallet Durable Object re-checks status, expiry and quota atomically when it reserves, so a
+ * disabled token is refused at once even if a cache is stale.
  */
-import type { Context } from 'hono'
 import { ApiError } from '../lib/errors'
-import { ipAllowed } from '../lib/cidr'
 import { cacheKeys } from '../cache/keys'
 import { onIsolateReset } from '../cache/isolate'
-import { clientIp } from '../lib/client-ip'
-import { getTokenSecret } from '../settings/store'
-import type { HonoEnv } from '../env'
-import { parseKeyHeader, verifyTokenKey } from './token-key'
-import { groupOpenTo } from './group-limits'
-import { looksLikeImportedKey } from '../../shared/contract/imported-keys'
-import { importedKeysPresent } from './imported-keys'
-import type { BackgroundCtx } from '../cache/versioned'
 import { parseMcpTools } from './mcp-allowlist'
 import { effectiveLimits, type OwnLimits, type TokenLimits } from './token-limits'
 import type { BudgetPeriod } from '../lib/budget-period'
 import type { ModelLimits } from '../db/schema/limits'
-import { ROLE, TOKEN_STATUS } from '../../shared/contract/enums'
+import type { GroupRates } from './group-limits'
 
 export interface TokenRecord {
   id: number
@@ -48,9 +39,12 @@ export interface TokenRecord {
   mcpTools: string[]
 }
 
+/** An admitted key (admit.ts): its record, its effective group and that group's limits, read from one snapshot. */
 export interface RelayAuth extends TokenRecord {
   /** Effective group: the token's group when its owner may still use it, else the owner's group. */
   group: string
+  /** The effective group's requests and tokens per minute per user (0 = none; group-limits.ts). */
+  groupRates: GroupRates
   pinChannel?: number
   excludeChannel?: number
 }
@@ -140,43 +134,6 @@ export async function findToken(env: Env, key: string): Promise<TokenRecord | nu
 export async function forgetToken(env: Env, key: string): Promise<void> {
   cache.delete(key)
   await env.CACHE.delete(cacheKeys.token(key))
-}
-
-const unauthorized = (message: string, code = 'invalid_api_key') => new ApiError(401, message, { code })
-
-/** Gemini clients send the key in `x-goog-api-key` or, on the Gemini paths (/v1beta), in `?key=`. */
-const googleKey = (c: Context<HonoEnv>) => c.req.header('x-goog-api-key') ?? (c.req.path.startsWith('/v1beta/') ? c.req.query('key') : undefined)
-
-/** `keyHeader` overrides where the key is read from (midjourney-proxy clients send `mj-api-secret`). */
-export async function authenticateRelay(c: Context<HonoEnv>, keyHeader?: string): Promise<RelayAuth> {
-  const parsed = parseKeyHeader(keyHeader || c.req.header('authorization'), c.req.header('x-api-key') ?? googleKey(c))
-  if (!parsed) throw unauthorized('No API key provided. Use "Authorization: Bearer sk-…".', 'missing_api_key')
-  const secret = await getTokenSecret(c.env, c.executionCtx)
-  const signed = await verifyTokenKey(parsed.key, secret)
-  if (!signed && !(looksLikeImportedKey(parsed.key) && (await importedKeysPresent(c.env)))) throw unauthorized('Incorrect API key provided.')
-  const token = await findToken(c.env, parsed.key)
-  if (!token || (!signed && !token.imported)) throw unauthorized('Incorrect API key provided.')
-  if (token.userStatus !== 1) throw new ApiError(403, 'The account owning this API key is disabled.', { code: 'user_disabled' })
-  if (token.status !== TOKEN_STATUS.ENABLED) throw unauthorized('This API key is disabled.', 'token_disabled')
-  if (token.expiredTime !== -1 && token.expiredTime * 1000 <= Date.now()) throw unauthorized('This API key has expired.', 'token_expired')
-  if (token.ips && !ipAllowed(clientIp(c.req), token.ips)) {
-    throw new ApiError(403, `This API key may not be used from ${clientIp(c.req)}.`, { code: 'ip_not_allowed' })
-  }
-  if ((parsed.pinChannel !== undefined || parsed.excludeChannel !== undefined) && token.userRole < ROLE.ADMIN) {
-    throw new ApiError(403, 'Only administrators may pin or exclude channels with "#".', { code: 'channel_pin_forbidden' })
-  }
-  const group = await effectiveGroup(c.env, token, c.executionCtx)
-  return { ...token, group, pinChannel: parsed.pinChannel, excludeChannel: parsed.excludeChannel }
-}
-
-/**
- * A token's own group counts only while its owner may use it: the owner's current group, a public
- * enabled group, or (for a current administrator) any enabled group. Otherwise — the owner was moved
- * or demoted, or the group was made private or disabled — the key falls back to the owner's group.
- */
-export async function effectiveGroup(env: Env, token: TokenRecord, ctx?: BackgroundCtx): Promise<string> {
-  if (!token.tokenGroup || token.tokenGroup === token.userGroup) return token.userGroup
-  return (await groupOpenTo(env, token.tokenGroup, token.userRole, ctx)) ? token.tokenGroup : token.userGroup
 }
 
 export function assertModelAllowed(auth: RelayAuth, model: string) {

@@ -12,6 +12,9 @@ import { sessions, users } from '../db/schema'
 import { getSettings } from '../settings/store'
 import { sendMail, smtpConfigured } from '../mail/mailer'
 import { newDeviceMail } from '../mail/templates'
+import { logger } from '../lib/logger'
+
+const serverLog = logger({ module: 'device-notice' })
 
 const BROWSERS: [RegExp, string][] = [
   [/Edg(e|A|iOS)?\//, 'Edge'],
@@ -62,6 +65,6 @@ export async function noticeIfNewDevice(env: Env, userId: number, ip: string, us
     const site = settings.str('SystemName') || 'AI Gateway'
     await sendMail(env, { to: user.email, ...newDeviceMail(site, user.username, deviceSummary(userAgent), ip, when) }, settings)
   } catch (err) {
-    console.error(`new-device notice to user ${userId} not sent`, err instanceof Error ? err.message : err)
+    serverLog.error('new-device notice not sent', { user_id: userId, error: err })
   }
 }

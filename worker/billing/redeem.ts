@@ -14,6 +14,9 @@ import { paySignupRewardsQuietly } from './signup-rewards'
 import type { RedeemResult } from '../../shared/contract/redemptions'
 import { walletOf } from '../wallet/wallet-client'
 import { LOG_TYPE, ROLE, REDEMPTION_STATUS } from '../../shared/contract/enums'
+import { logger } from '../lib/logger'
+
+const serverLog = logger({ module: 'redeem' })
 
 export interface Redeemer {
   id: number
@@ -60,7 +63,7 @@ export async function redeemCode(env: Env, me: Redeemer, key: string, via = ''):
     })
   } catch (err) {
     result = undefined
-    console.error(`redemption #${won.id}: credit failed`, err)
+    serverLog.error('redemption credit failed', { redemption_id: won.id, error: err })
   }
   if (!result?.ok) {
     await createDb(env.DB)

@@ -16,6 +16,9 @@ import { nowSeconds } from '../lib/time'
 import { mailboxOf } from '../mail/mailbox'
 import { walletOf } from '../wallet/wallet-client'
 import { LOG_TYPE } from '../../shared/contract/enums'
+import { logger } from '../lib/logger'
+
+const serverLog = logger({ module: 'signup-rewards' })
 
 export interface SignupRewards {
   newUser: number
@@ -106,6 +109,6 @@ export async function paySignupRewardsQuietly(env: Env, userId: number, trigger:
   try {
     await paySignupRewards(env, userId, trigger)
   } catch (err) {
-    console.error(`signup rewards of user ${userId} not paid yet`, err)
+    serverLog.error('signup rewards not paid yet', { user_id: userId, error: err })
   }
 }

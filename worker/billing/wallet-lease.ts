@@ -17,15 +17,13 @@
  * A token with a budget gets leases only up to the budget's remainder in the current period (the wallet caps every grant
  * and extension), and reports carry each request's rate windows so the wallet can say which are full (access/token-limits.ts).
  *
- * All wallet calls of one lease run one at a time (`sendingSince`), so answers arrive in order
- * and the local view — held by the wallet, minus costs not yet reported, minus in-flight worst cases
- * — never counts a unit twice. No request ever awaits a promise or uses a stub that belongs to
- * another request (the runtime forbids I/O across request contexts and cancels such waits): the
- * request that finds no report loop running starts one with its own stub inside its own waitUntil
- * (`pumpingSince`), which keeps sending what other requests queue; a request that needs a grant waits
- * for a call in flight to finish (polling its own timer), then asks the wallet itself (a report
- * still gathering waits for it), and takes the synchronous path only when the wallet refuses — after
- * a second look if the refusal came while this lease's costs were still on their way.
+ * All wallet calls of one lease run one at a time (`sendingSince`), so answers arrive in order and the local view — held by the
+ * wallet, minus costs not yet reported, minus in-flight worst cases — never counts a unit twice. No request ever awaits a
+ * promise or uses a stub that belongs to another request (the runtime forbids I/O across request contexts and cancels such
+ * waits): the request that finds no report loop running starts one with its own stub inside its own waitUntil (`pumpingSince`),
+ * which keeps sending what other requests queue; a request that needs a grant waits for a call in flight to finish (polling its
+ * own timer), then asks the wallet itself (a report still gathering waits for it), and takes the synchronous path only when the
+ * wallet refuses — after a second look if the refusal came while this lease's costs were still on their way.
  *
  * A report loop is bounded: Cloudflare cancels a request's waitUntil work 30 s after its answer, and
  * a cancelled loop never runs its `finally`. So a loop hands over after PUMP_BUDGET_MS (requests
@@ -39,6 +37,8 @@ import type { LimitSpec } from '../wallet/wallet-limits'
 import { clockNow } from '../lib/clock'
 import { noteWalletFull } from '../access/token-limits'
 import { type Wallet, walletOf } from '../wallet/wallet-client'
+import { logger } from '../lib/logger'
+const serverLog = logger({ module: 'wallet-lease' })
 
 /** Requests' worth of worst case a new lease asks for. */
 const LEASE_REQUESTS = 16
@@ -247,7 +247,7 @@ async function grow(wallet: LeaseWallet, lease: Lease, amount: number): Promise<
     lease.expiresAt = Date.now() + LOCAL_TTL_MS
     return true
   } catch (err) {
-    console.error(`lease ${lease.id}: the wallet did not answer`, err)
+    serverLog.error('lease: the wallet did not answer', { lease: lease.id, error: err })
     return false
   } finally {
     lease.sendingSince = 0
@@ -280,7 +280,7 @@ export function settleToLease(wallet: LeaseWallet, ctx: ExecutionContext, hold: 
  */
 function pump(wallet: LeaseWallet, ctx: ExecutionContext, lease: Lease): Promise<LeaseSettleResult | undefined> {
   if (live(lease.pumpingSince) || !hasWork(lease)) return Promise.resolve(undefined)
-  if (lease.pumpingSince > 0) console.error(`lease ${lease.id}: a report loop was cancelled; starting another`)
+  if (lease.pumpingSince > 0) serverLog.error('lease: a report loop was cancelled; starting another', { lease: lease.id })
   const gen = ++lease.pumpGen
   const started = clockNow()
   lease.pumpingSince = started
@@ -305,7 +305,7 @@ function pump(wallet: LeaseWallet, ctx: ExecutionContext, lease: Lease): Promise
     }
   })()
   lease.running = run
-  ctx.waitUntil(run.catch((err) => console.error(`lease ${lease.id}: report failed; kept for the next batch`, err)))
+  ctx.waitUntil(run.catch((err) => serverLog.error('lease: report failed; kept for the next batch', { lease: lease.id, error: err })))
   return first.catch(() => undefined)
 }
 
@@ -373,7 +373,7 @@ async function sendBatch(wallet: LeaseWallet, lease: Lease): Promise<LeaseSettle
   lease.unanswered = undefined
   lease.answered = Math.max(lease.answered, seq)
   if (!res.ok) {
-    console.error(`lease ${lease.id}: the wallet refused a report (${res.reason})`)
+    serverLog.error('lease: the wallet refused a report', { lease: lease.id, reason: res.reason })
     return res
   }
   lease.held = res.held - queuedCost(lease)

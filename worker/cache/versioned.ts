@@ -9,6 +9,9 @@
 import { onIsolateReset } from './isolate'
 import { cacheKeys } from './keys'
 import { seal, unseal } from './seal'
+import { logger } from '../lib/logger'
+
+const serverLog = logger({ module: 'snapshot' })
 
 const CHECK_INTERVAL_MS = 2000
 
@@ -116,6 +119,6 @@ function scheduleCheck(env: Env, ctx: BackgroundCtx) {
         const remote = versions[snap.name] ?? 0
         if (snap.peek() !== undefined) await snap.refreshIfBehind(env, remote)
       }
-    })().catch((err) => console.error('snapshot check failed', err))
+    })().catch((err) => serverLog.error('snapshot version check failed', { error: err }))
   )
 }

@@ -18,6 +18,9 @@ import type { BackgroundCtx } from '../cache/versioned'
 import { onIsolateReset } from '../cache/isolate'
 import { breakerState, namesModel, personalFreezeName, type BreakerState } from './breaker'
 import type { HealthReport } from './channel-health.do'
+import { logger } from '../lib/logger'
+
+const serverLog = logger({ module: 'channel-health' })
 
 const REFRESH_MS = 3000
 /** How long a claimed probe keeps other requests off a half-open pair without reporting. */
@@ -111,7 +114,7 @@ export function reportFailure(env: Env, ctx: BackgroundCtx, report: HealthReport
     channelHealthOf(env, report.channelId)
       .report(report)
       .then((set) => freezeHere(report.channelId, Object.entries(set)))
-      .catch((err) => console.error('health report failed', err))
+      .catch((err) => serverLog.error('health report failed', { error: err }))
   )
 }
 
@@ -129,7 +132,7 @@ export function reportSuccess(env: Env, ctx: BackgroundCtx, channelId: number, m
   ctx.waitUntil(
     channelHealthOf(env, channelId)
       .report({ channelId, model, ok: true, ...(keyName === undefined ? {} : { key: keyName }) })
-      .catch((err) => console.error('health report failed', err))
+      .catch((err) => serverLog.error('health report failed', { error: err }))
   )
 }
 
@@ -157,7 +160,7 @@ export function refreshFreezes(env: Env, ctx: BackgroundCtx, channelIds: number[
         for (const [name, b] of local) if (!next.has(name) && b.until > at) next.set(name, b)
         breakers.set(id, next)
       })
-    ).catch((err) => console.error('freeze refresh failed', err))
+    ).catch((err) => serverLog.error('freeze refresh failed', { error: err }))
   )
 }
 
@@ -187,6 +190,6 @@ export function strikeChannel(
       .strike({ actor, threshold, windowMs })
       .then((disable) => (disable ? health.disable({ channelId, reason: `${reason} (${Math.max(1, threshold)} failures)`, requestId }) : undefined))
       .then((changed) => (changed ? onDone() : undefined))
-      .catch((err) => console.error('auto-disable failed', err))
+      .catch((err) => serverLog.error('auto-disable failed', { error: err }))
   )
 }

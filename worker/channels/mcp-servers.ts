@@ -10,6 +10,9 @@ import { cacheKeys } from '../cache/keys'
 import { Snapshot, type BackgroundCtx } from '../cache/versioned'
 import { clockNow } from '../lib/clock'
 import { listUpstreamTools, type McpUpstream } from './mcp-upstream'
+import { logger } from '../lib/logger'
+
+const serverLog = logger({ module: 'mcp-servers' })
 
 export interface McpServerEntry extends McpUpstream {
   id: number
@@ -105,12 +108,12 @@ export async function groupTools(env: Env, group: string, ctx?: BackgroundCtx): 
       try {
         return { server, tools: await toolsOf(env, server) }
       } catch (err) {
-        console.warn(`mcp: listing ${server.name} failed: ${(err as Error).message}`)
+        serverLog.warn('MCP server tool listing failed', { server: server.name, error: err })
         return { server, tools: [] }
       }
     })
   )
   const { tools, clashes } = aggregateTools(lists)
-  if (clashes.length > 0) console.warn(`mcp: tool names taken by an earlier server, left out: ${clashes.join(', ')}`)
+  if (clashes.length > 0) serverLog.warn('MCP tool names taken by an earlier server, left out', { tools: clashes })
   return tools
 }

@@ -17,6 +17,9 @@ import { poolKeys } from './key-pool'
 import { modelsOnlyOn, routingSnapshot } from './routing-table'
 import { CHANNEL_STATUS } from '../../shared/contract/enums'
 import { emitInBackground, emitNotice, type EmitInput } from '../notify/emit'
+import { logger } from '../lib/logger'
+
+const serverLog = logger({ module: 'channel-status' })
 
 /** Raise an alert: in the background when the caller answers a request, else now (the caller is background work). */
 async function alert(env: Env, bg: BackgroundCtx | undefined, input: EmitInput) {
@@ -117,7 +120,7 @@ async function alertModelsLeftWithout(env: Env, channelId: number): Promise<void
       data: { channel_id: channelId, models: models.slice(0, 100), count: models.length },
     })
   } catch (err) {
-    console.error(`notify model.unavailable for channel ${channelId} failed`, err)
+    serverLog.error('model.unavailable notice failed', { channel_id: channelId, error: err })
   }
 }
 
@@ -214,6 +217,6 @@ export function strikeKey(
     channelHealthOf(env, input.channelId, input.keyHash)
       .strike({ actor: input.actor, threshold, windowMs: Math.max(1, input.windowSeconds) * 1000 })
       .then((disable) => (disable ? disableKey(env, { ...input, reason: `${input.reason} (${threshold} failures)` }) : undefined))
-      .catch((err) => console.error('key auto-disable failed', err))
+      .catch((err) => serverLog.error('key auto-disable failed', { error: err }))
   )
 }

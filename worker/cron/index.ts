@@ -29,6 +29,9 @@ import { redactSecrets } from '../lib/redact'
 import { emitNotice } from '../notify/emit'
 import { notifyCron } from '../notify/cron'
 import { CronReport } from './cron-report'
+import { logger } from '../lib/logger'
+
+const serverLog = logger({ module: 'cron' })
 
 export const FREQUENT_CRON = '*/5 * * * *'
 export const DAILY_CRON = '10 0 * * *'
@@ -58,7 +61,7 @@ async function run(env: Env, report: CronReport, name: string, job: () => Promis
   } catch (err) {
     result = 'error'
     error = redactSecrets(err instanceof Error ? err.message : String(err)).slice(0, 500)
-    console.error(`cron ${name} failed`, err)
+    serverLog.error('cron job failed', { job: name, error: err })
     await emitNotice(env, { event: 'cron.failed', subject: `job:${name}`, text: `Cron job ${name} failed: ${error}`, data: { job: name, error } })
   }
   const ended = Date.now()
@@ -73,7 +76,7 @@ export async function runScheduled(controller: Pick<ScheduledController, 'cron' 
   try {
     await runJobs(controller, env, (name, job) => run(env, report, name, job))
   } finally {
-    await report.save(env).catch((err: unknown) => console.error('cron report not saved', err))
+    await report.save(env).catch((err: unknown) => serverLog.error('cron report not saved', { error: err }))
   }
 }
 

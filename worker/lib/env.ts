@@ -11,6 +11,9 @@ import { z } from 'zod'
 import { isIp } from './cidr'
 import { ApiError } from './errors'
 import { isBasePath, normalizeBasePath } from './base-path'
+import { logger } from './logger'
+
+const serverLog = logger({ module: 'env' })
 
 /** Proxy headers CLIENT_IP_HEADER may name (lib/client-ip.ts believes no other). */
 export const PROXY_HEADERS = ['x-real-ip', 'x-forwarded-for', 'true-client-ip'] as const
@@ -99,7 +102,7 @@ function parse(env: object): EnvConfig | ApiError {
   const result = envSchema.safeParse(env)
   if (!result.success) {
     const problems = result.error.issues.map((i) => `${i.path.join('.')} ${i.message}`)
-    console.error(`Invalid Worker variables: ${problems.join('; ')}`)
+    serverLog.error('invalid Worker variables', { problems })
     const names = [...new Set(result.error.issues.map((i) => i.path.join('.')))]
     return new ApiError(500, `The gateway is misconfigured: ${names.join(', ')} ${names.length > 1 ? 'are' : 'is'} invalid (see the server log)`)
   }

@@ -15,6 +15,9 @@ import type { ArchiveObject } from '../../shared/contract/log-budget'
 import type { Log } from '../db/schema'
 import { logs } from '../db/schema'
 import { nowSeconds } from '../lib/time'
+import { logger } from '../lib/logger'
+
+const serverLog = logger({ module: 'log-archive' })
 
 const COLUMNS = Object.entries(getTableColumns(logs)).map(([prop, col]) => [prop, col.name] as const)
 
@@ -158,7 +161,7 @@ async function writeManifests(db: D1Database, bucket: R2Bucket, prefixes: string
       }
       await bucket.put(`${prefix}manifest.json`, JSON.stringify(manifest), { httpMetadata: { contentType: 'application/json' } })
     } catch (err) {
-      console.error(`log archive: manifest ${prefix} not written`, err)
+      serverLog.error('archive manifest not written', { prefix, error: err })
     }
   }
 }
@@ -204,7 +207,7 @@ export async function isListed(db: D1Database, key: string): Promise<boolean> {
 export async function readObject(bucket: R2Bucket, key: string): Promise<Log[]> {
   const obj = await bucket.get(key)
   if (!obj) {
-    console.error(`log archive: listed object ${key} is missing from the bucket`)
+    serverLog.error('listed archive object missing from the bucket', { object: key })
     return []
   }
   const text = await gunzip(obj.body)

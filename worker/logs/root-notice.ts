@@ -8,6 +8,9 @@ import { createDb } from '../db/client'
 import { logs, users } from '../db/schema'
 import { nowSeconds } from '../lib/time'
 import { LOG_TYPE } from '../../shared/contract/enums'
+import { logger } from '../lib/logger'
+
+const serverLog = logger({ module: 'root-notice' })
 
 export async function logForRoot(env: Env, content: string, metadata: Record<string, unknown>) {
   try {
@@ -15,6 +18,6 @@ export async function logForRoot(env: Env, content: string, metadata: Record<str
     const [root] = await db.select({ id: users.id, username: users.username }).from(users).where(sql`${users.role} >= 100`).orderBy(users.id).limit(1)
     await db.insert(logs).values({ userId: root?.id ?? 0, username: root?.username ?? '', createdAt: nowSeconds(), type: LOG_TYPE.SYSTEM, content, metadata })
   } catch (err) {
-    console.error('could not write the notice for root', content, err)
+    serverLog.error('notice for root not written', { content, error: err })
   }
 }

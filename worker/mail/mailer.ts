@@ -8,6 +8,9 @@
 import { LogLevel, WorkerMailer, type WorkerMailerOptions } from 'worker-mailer'
 import { ApiError } from '../lib/errors'
 import { getSettings, type Settings } from '../settings/store'
+import { logger } from '../lib/logger'
+
+const serverLog = logger({ module: 'mailer' })
 
 export interface MailMessage {
   to: string
@@ -58,7 +61,7 @@ export async function sendMail(env: Env, message: MailMessage, settings?: Settin
       html: message.html,
     })
   } catch (err) {
-    console.error(`[mailer] sending "${message.subject}" failed:`, err instanceof Error ? err.message : err)
+    serverLog.error('mail not sent', { subject: message.subject, error: err })
     throw new ApiError(502, 'Failed to send the email; try again later or contact the administrator', { code: 'smtp_failed', cause: err })
   }
 }

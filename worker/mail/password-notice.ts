@@ -6,6 +6,9 @@
 import { getSettings } from '../settings/store'
 import { sendMail, smtpConfigured } from './mailer'
 import { passwordChangedMail, type PasswordChange } from './templates'
+import { logger } from '../lib/logger'
+
+const serverLog = logger({ module: 'password-notice' })
 
 export async function notifyPasswordChanged(env: Env, user: { username: string; email: string }, how: PasswordChange): Promise<void> {
   if (!user.email) return
@@ -16,6 +19,6 @@ export async function notifyPasswordChanged(env: Env, user: { username: string; 
     const site = settings.str('SystemName') || 'AI Gateway'
     await sendMail(env, { to: user.email, ...passwordChangedMail(site, user.username, how, when) }, settings)
   } catch (err) {
-    console.error(`password notice to user ${user.username} not sent`, err instanceof Error ? err.message : err)
+    serverLog.error('password notice not sent', { username: user.username, error: err })
   }
 }

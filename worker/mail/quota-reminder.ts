@@ -17,6 +17,9 @@ import { quotaReminderMail } from './templates'
 import { remindOnTelegram } from '../telegram/notify'
 import { emitNotice } from '../notify/emit'
 import { USER_STATUS } from '../../shared/contract/enums'
+import { logger } from '../lib/logger'
+
+const serverLog = logger({ module: 'quota-reminder' })
 
 export type QuotaReminderKind = 'low' | 'exhausted'
 
@@ -75,7 +78,7 @@ export async function remindLowQuota(env: Env, change: QuotaChange): Promise<Quo
     await sendMail(env, { to: user.email, ...mail }, settings)
     return kind
   } catch (err) {
-    console.error(`[quota-reminder] user ${change.userId}:`, err instanceof Error ? err.message : err)
+    serverLog.error('quota reminder not sent', { user_id: change.userId, error: err })
     await env.CACHE.delete(markKey(change.userId, kind))
     return null
   }

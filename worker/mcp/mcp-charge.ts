@@ -10,7 +10,6 @@ import { Charge, chargeContext, type Hold, isRefusal } from '../billing/charge'
 import { debtLimits } from '../billing/debt-limits'
 import { perCallQuota } from '../billing/per-call'
 import { getPriceTable } from '../billing/pricing'
-import { requestsPerMinute } from '../access/group-limits'
 import type { RelayAuth } from '../access/token-auth'
 import { tokenlessSpec } from '../access/token-limits'
 import { walletRefusal } from '../access/wallet-refusals'
@@ -48,7 +47,8 @@ export class McpCharge {
   /** Price the call (refused when unpriced and the server is not free) and hold it under the key's limits. */
   async open(free: boolean): Promise<void> {
     const { env, executionCtx } = this.c
-    const [settings, prices, rpm] = await Promise.all([getSettings(env, executionCtx), getPriceTable(env, executionCtx), requestsPerMinute(env, this.auth.group, executionCtx)])
+    const [settings, prices] = await Promise.all([getSettings(env, executionCtx), getPriceTable(env, executionCtx)])
+    const rpm = this.auth.groupRates.rpm
     const name = mcpPriceName(this.server, this.tool)
     const priced = perCallQuota(settings, prices, this.auth.group, [name, mcpPriceName(this.server, '*')], { free })
     if ('refused' in priced && priced.refused === 'group_not_found')

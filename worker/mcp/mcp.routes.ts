@@ -24,7 +24,8 @@ import {
   McpError,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js'
-import { authenticateRelay, type RelayAuth } from '../access/token-auth'
+import type { RelayAuth } from '../access/token-auth'
+import { admit } from '../access/admit'
 import { mcpToolMatcher } from '../access/mcp-allowlist'
 import { type GatewayTool, groupTools, type McpServerEntry, refreshTools } from '../channels/mcp-servers'
 import { callUpstreamTool, McpUpstreamError } from '../channels/mcp-upstream'
@@ -114,7 +115,7 @@ async function requestSession(c: Context<HonoEnv>, auth: RelayAuth): Promise<str
 
 export const mcpApp = new Hono<HonoEnv>()
   .post('/', async (c) => {
-    const auth = await authenticateRelay(c)
+    const auth = await admit(c)
     const body = await c.req.json().catch(() => undefined)
     if (body === undefined) return rpcError(400, 'Parse error: the body must be JSON-RPC.')
     if (isInitializeRequest(body)) {
@@ -128,11 +129,11 @@ export const mcpApp = new Hono<HonoEnv>()
     return transport.handleRequest(c.req.raw, { parsedBody: body })
   })
   .get('/', async (c) => {
-    await authenticateRelay(c)
+    await admit(c)
     return new Response(null, { status: 405, headers: { allow: 'POST, DELETE' } })
   })
   .delete('/', async (c) => {
-    const auth = await authenticateRelay(c)
+    const auth = await admit(c)
     const session = await requestSession(c, auth)
     if (session === undefined) return rpcError(400, 'Bad Request: the Mcp-Session-Id header is required.')
     if (session === false) return rpcError(404, 'Session not found.')

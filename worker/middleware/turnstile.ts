@@ -12,6 +12,9 @@ import { forbidden } from '../lib/errors'
 import { getSettings } from '../settings/store'
 import type { HonoEnv } from '../env'
 import { clientIp } from '../lib/client-ip'
+import { logger } from '../lib/logger'
+
+const serverLog = logger({ module: 'turnstile' })
 
 export const SITEVERIFY_URL = 'https://challenges.cloudflare.com/turnstile/v0/siteverify'
 const MAX_TOKEN_LENGTH = 2048
@@ -37,7 +40,7 @@ export async function verifyTurnstileToken(secret: string, token: string, ip: st
     const result = (await res.json()) as { success?: boolean }
     return result.success === true
   } catch (err) {
-    console.error('[turnstile] siteverify failed:', err instanceof Error ? err.message : err)
+    serverLog.error('siteverify failed', { error: err })
     return false
   }
 }

@@ -10,6 +10,9 @@ import type { BudgetCrossing } from '../wallet/wallet-types'
 import { emitNotice } from './emit'
 import type { NotifyEvent } from './types'
 import { notifyBudgetOwner } from './user-notices'
+import { logger } from '../lib/logger'
+
+const serverLog = logger({ module: 'budget-notice' })
 
 export const budgetEvent = (kind: BudgetCrossing['kind']): NotifyEvent => (kind === 'exhausted' ? 'token.budget_exhausted' : 'token.budget_threshold')
 
@@ -38,7 +41,7 @@ export async function alertBudgetCrossings(env: Env, userId: number, crossings: 
       })
       await notifyBudgetOwner(env, userId, c, event, text)
     } catch (err) {
-      console.error(`budget notice for token ${c.tokenId} failed`, err)
+      serverLog.error('budget notice failed', { token_id: c.tokenId, error: err })
     }
   }
 }

@@ -14,6 +14,9 @@ import { nowSeconds } from '../lib/time'
 import { getSettings } from '../settings/store'
 import { QUICK_ATTEMPTS, attemptNow, openDelivery } from './deliver'
 import { NOTIFY_EVENTS, RECOVERS, type Notice, type NotifyEvent } from './types'
+import { logger } from '../lib/logger'
+
+const serverLog = logger({ module: 'notify' })
 
 export interface EmitInput {
   event: NotifyEvent
@@ -66,7 +69,7 @@ export async function emitNotice(env: Env, input: EmitInput): Promise<number> {
     await Promise.all(targets.map((c) => deliverNew(env, c, notice, input.subject)))
     return targets.length
   } catch (err) {
-    console.error(`notify ${input.event} ${input.subject} failed`, err)
+    serverLog.error('notice failed', { event: input.event, subject: input.subject, error: err })
     return 0
   }
 }

@@ -16,6 +16,9 @@ import { budgetNoticeMail } from '../mail/templates'
 import { getSettings } from '../settings/store'
 import { notifyTelegram } from '../telegram/notify'
 import { claimMark } from './emit'
+import { logger } from '../lib/logger'
+
+const serverLog = logger({ module: 'budget-notice' })
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
 
@@ -64,13 +67,13 @@ export async function notifyBudgetOwner(env: Env, userId: number, c: BudgetCross
         await sendMail(env, { to: user.email, ...budgetNoticeMail(settings.str('SystemName'), c.kind, text, site ? `${site}/panel/tokens` : '') }, settings)
         sent = true
       } catch (err) {
-        console.error(`[budget-notice] mail to user ${userId}:`, err instanceof Error ? err.message : err)
+        serverLog.error('budget notice mail not sent', { user_id: userId, error: err })
       }
     }
     if (telegram) sent = (await notifyTelegram(env, userId, esc(text), true)) || sent
     return sent
   } catch (err) {
-    console.error(`[budget-notice] user ${userId}:`, err instanceof Error ? err.message : err)
+    serverLog.error('budget notice not sent', { user_id: userId, error: err })
     return false
   }
 }

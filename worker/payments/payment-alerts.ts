@@ -7,6 +7,9 @@
  */
 import { logForRoot } from '../logs/root-notice'
 import type { NotifyRequest } from './gateways/types'
+import { logger } from '../lib/logger'
+
+const serverLog = logger({ module: 'payments' })
 
 /** The reasons a notify to a known gateway is refused or only acknowledged, one log row a minute each. */
 export type NotifyAlertKind = 'disabled' | 'invalid' | 'unknown-order' | 'repeated'
@@ -15,7 +18,7 @@ const ALERT_WINDOW_MS = 60_000
 
 /** A log row for root: refused or odd notifies, failed credits. Never throws. */
 export async function alertRoot(env: Env, content: string, metadata: Record<string, unknown>) {
-  console.warn(`payment: ${content}`, JSON.stringify(metadata).slice(0, 500))
+  serverLog.warn(content, { metadata })
   await logForRoot(env, `Payment: ${content}`, metadata)
 }
 
@@ -25,10 +28,10 @@ export async function alertRootThrottled(env: Env, gatewayId: number, kind: Noti
   try {
     allowed = (await env.RATE_LIMITER.getByName(`notify-alert:${gatewayId}:${kind}`).hit(1, ALERT_WINDOW_MS)).allowed
   } catch (err) {
-    console.error('payment: the alert throttle failed; logging anyway', err)
+    serverLog.error('the alert throttle failed; logging anyway', { error: err })
   }
   if (allowed) await alertRoot(env, content, { ...metadata, throttle: `one row per minute for ${kind}` })
-  else console.warn(`payment (not logged again this minute): ${content}`)
+  else serverLog.warn(content, { throttled: true })
 }
 
 /** The raw notify as the log keeps it (bounded). */

@@ -32,6 +32,9 @@ import { walletOf } from '../wallet/wallet-client'
 import { LOG_TYPE } from '../../shared/contract/enums'
 import { emitInBackground } from '../notify/emit'
 import type { BackgroundCtx } from '../cache/versioned'
+import { logger } from '../lib/logger'
+
+const serverLog = logger({ module: 'payments' })
 
 /** Pending orders older than this are closed by the cron (after asking the gateway). */
 export const ORDER_CLOSE_AFTER_SECONDS = 3 * 3600
@@ -146,7 +149,7 @@ export async function createOrder(env: Env, settings: Settings, me: SessionUser,
       .update(orders)
       .set({ status: 'failed', updatedAt: nowSeconds() })
       .where(and(eq(orders.tradeNo, tradeNo), eq(orders.status, 'pending')))
-    console.error(`payment ${row.type} #${row.id}: pay failed for ${tradeNo}`, err)
+    serverLog.error('pay failed', { gateway_type: row.type, gateway_id: row.id, trade_no: tradeNo, error: err })
     throw new ApiError(502, err instanceof GatewayError ? `The payment gateway refused the order: ${err.message}` : 'The payment gateway could not be reached; please try again', {
       cause: err,
     })
@@ -227,7 +230,7 @@ export async function completeOrder(
       },
     })
   } catch (err) {
-    console.error(`payment: credit of ${order.tradeNo} failed`, err)
+    serverLog.error('order credit failed', { trade_no: order.tradeNo, error: err })
     return { ok: false, retry: true, reason: 'credit failed' }
   }
   if (!credit.ok) {
@@ -275,7 +278,7 @@ export async function handleNotify(env: Env, uuid: string, req: NotifyRequest, b
   try {
     outcome = await gateway.parseNotify(parseConfig(row), req)
   } catch (err) {
-    console.error(`payment ${row.type} #${row.id}: notify parse failed`, err)
+    serverLog.error('payment notify parse failed', { gateway_type: row.type, gateway_id: row.id, error: err })
     outcome = { kind: 'invalid' as const, reason: 'unreadable notify' }
   }
   if (outcome.kind === 'invalid') {
@@ -346,7 +349,7 @@ export async function closeStaleOrders(env: Env, limit = 50): Promise<{ closed: 
           }
         }
       } catch (err) {
-        console.warn(`payment: query of ${order.tradeNo} failed; closing anyway`, err)
+        serverLog.warn('order query failed; closing anyway', { trade_no: order.tradeNo, error: err })
       }
     }
     const res = await db

@@ -25,6 +25,9 @@ import { walletRefusal } from '../access/wallet-refusals'
 import { LOG_TYPE } from '../../shared/contract/enums'
 import { recordRelay, type RelayOutcome } from '../lib/metrics/relay-metrics'
 import { flushSoon } from '../lib/metrics/recorder'
+import { logger } from '../lib/logger'
+
+const serverLog = logger({ module: 'relay-money' })
 
 /** What an answered attempt is billed as. */
 export interface Bill {
@@ -173,7 +176,7 @@ export class RelayMoney {
     })
     if (!settled) return
     if (!settled.ok) {
-      console.error(`[${this.charge.c.reqId}] settle refused (${settled.reason}): quota ${breakdown.quota}`)
+      serverLog.error('settle refused', { request_id: this.charge.c.reqId, reason: settled.reason, quota: breakdown.quota })
       return
     }
     await remindLowQuota(this.charge.c.env, { userId: this.auth.userId, before: settled.userQuota + settled.charged, after: settled.userQuota })

@@ -1,6 +1,6 @@
 /**
  * What happens to a relay request, in order:
- *  1. authenticate the API key (access/token-auth.ts) and read the body (relay-input.ts);
+ *  1. admit the API key (access/admit.ts: the key, its group and the group's limits) and read the body (relay-input.ts);
  *  2. check the model whitelist and the group ratio; answer from the response cache when allowed;
  *  3. pick a channel (channels/pick.ts) and its price; refuse unpriced models;
  *  4. check the token's limits (access/token-limits.ts: RPM, TPM, concurrency, per-model; 429 with
@@ -41,8 +41,8 @@ import { oversizedMessage, promptTokensAtLeast } from '../channels/oversized-req
 import { primeStream } from './stream-relay'
 import type { WordAutomaton } from './policies/word-automaton'
 import { recordRetry, recordUpstream } from '../lib/metrics/relay-metrics'
-import { assertModelAllowed, authenticateRelay, type RelayAuth } from '../access/token-auth'
-import { groupRates } from '../access/group-limits'
+import { assertModelAllowed, type RelayAuth } from '../access/token-auth'
+import { admit } from '../access/admit'
 import { RelayUsage } from './relay-usage'
 import { type Bill, RelayMoney } from './relay-money'
 import { planReservation, withOutputLimit, type ReservationPlan } from './reservation'
@@ -69,17 +69,12 @@ const JSON_HEADERS = { 'content-type': 'application/json' }
  */
 export async function relayRequest(c: Context<HonoEnv>, op: RelayOp, inbound?: InboundCodec): Promise<Response> {
   const startedAt = Date.now()
-  const auth = await authenticateRelay(c)
+  const auth = await admit(c)
   const authAt = Date.now()
   if (inbound) await useChatBody(c, inbound)
   const input = await readRelayInput(c, op)
   assertModelAllowed(auth, input.model)
-  const [settings, prices, table, rates] = await Promise.all([
-    getSettings(c.env, c.executionCtx),
-    getPriceTable(c.env, c.executionCtx),
-    getRoutingTable(c.env, c.executionCtx),
-    groupRates(c.env, auth.group, c.executionCtx),
-  ])
+  const [settings, prices, table] = await Promise.all([getSettings(c.env, c.executionCtx), getPriceTable(c.env, c.executionCtx), getRoutingTable(c.env, c.executionCtx)])
   const ratio = groupRatio(settings, auth.group)
   if (ratio === undefined) throw new ApiError(403, `The group "${auth.group}" is not configured on this gateway.`, { code: 'group_not_found' })
   // Sensitive words and personal data in the prompt: refused (400, nothing held) or masked before any supplier sees it.
@@ -87,7 +82,7 @@ export async function relayRequest(c: Context<HonoEnv>, op: RelayOp, inbound?: I
   // A weighted route (canary) may send the request to another model, before anything is priced or held.
   applyModelRoute(settings, auth, input)
   const spans = RelaySpans.start(c, settings, auth, input, inbound?.format ?? 'openai', startedAt, authAt)
-  const res = await new RelayRun(c, auth, input, settings, prices, table, ratio, rates, startedAt, inbound, spans).execute()
+  const res = await new RelayRun(c, auth, input, settings, prices, table, ratio, auth.groupRates, startedAt, inbound, spans).execute()
   return inbound ? adaptAnswer(inbound, res) : res
 }
 

@@ -14,7 +14,8 @@ import { anthropicApp } from './inbound/anthropic/anthropic.routes'
 import { responsesApp } from './inbound/responses/responses.routes'
 import { realtimeHandler } from './realtime/realtime.routes'
 import { getRoutingTable, modelsOfGroup, type RoutingTable } from '../channels/routing-table'
-import { authenticateRelay, type RelayAuth } from '../access/token-auth'
+import type { RelayAuth } from '../access/token-auth'
+import { admit } from '../access/admit'
 import { walletOf } from '../wallet/wallet-client'
 
 const POST_ROUTES: [string, RelayOp][] = [
@@ -42,7 +43,7 @@ function modelsFor(table: RoutingTable, auth: RelayAuth) {
 }
 
 async function billing(c: Context<HonoEnv>, kind: 'subscription' | 'usage') {
-  const auth = await authenticateRelay(c)
+  const auth = await admit(c)
   const settings = await getSettings(c.env, c.executionCtx)
   const unit = settings.int('QuotaPerUnit')
   const b = await walletOf(c.env, auth.userId).balance({ userId: auth.userId, tokenId: auth.id })
@@ -73,11 +74,11 @@ const relay = new Hono<HonoEnv>()
     })
   )
   .get('/models', async (c) => {
-    const auth = await authenticateRelay(c)
+    const auth = await admit(c)
     return c.json({ object: 'list', data: modelsFor(await getRoutingTable(c.env, c.executionCtx), auth) })
   })
   .get('/models/:model{.+}', async (c) => {
-    const auth = await authenticateRelay(c)
+    const auth = await admit(c)
     const model = modelsFor(await getRoutingTable(c.env, c.executionCtx), auth).find((m) => m.id === c.req.param('model'))
     if (!model) throw new ApiError(404, `The model '${c.req.param('model')}' does not exist or you do not have access to it.`, { code: 'model_not_found', param: 'model' })
     return c.json(model)

@@ -4,6 +4,9 @@
  * come back) or whose call fails leaves its rows to the next poll or to the timeout.
  */
 import type { RoutedChannel } from '../channels/types'
+import { logger } from '../lib/logger'
+
+const serverLog = logger({ module: 'task-poll' })
 
 export interface BatchedPoll<Row, Answer> {
   /** Names the platform in the log line of a failed call. */
@@ -30,7 +33,7 @@ export async function pollPerChannel<Row extends { id: number }, Answer>(
     try {
       answers = await poll.fetch(channel, list.map(poll.upstreamId))
     } catch (err) {
-      console.error(`${poll.label} poll channel ${channelId}: ${(err as Error).message}`)
+      serverLog.error('task poll failed', { platform: poll.label, channel_id: channelId, error: err })
       continue
     }
     const byId = new Map<string, Answer>()

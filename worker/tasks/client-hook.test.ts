@@ -47,7 +47,7 @@ describe('client task hooks', () => {
     }
     expect(seen).toEqual([])
     expect(globalFetch).not.toHaveBeenCalled()
-    expect(error).toHaveBeenCalledWith(expect.stringMatching(/^kling task 3: hook refused, it must/))
+    expect(error).toHaveBeenCalledWith(expect.stringMatching(/"msg":"client hook refused".*"task":"kling task 3","problem":"must/))
     error.mockRestore()
   })
 })

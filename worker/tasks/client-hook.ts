@@ -8,6 +8,9 @@
  * address fails there too; on Cloudflare that binding is absent and the global fetch is used.
  */
 import { userUrlProblem } from '../lib/outbound-url'
+import { logger } from '../lib/logger'
+
+const serverLog = logger({ module: 'task-hook' })
 
 const FORWARD_TIMEOUT_MS = 5000
 
@@ -17,7 +20,7 @@ export const clientHookProblem = (hook: string): string | undefined => userUrlPr
 /** POST `payload` to the client's hook; `label` names the task in the log when it fails. */
 export async function postToClientHook(env: Env, hook: string, payload: unknown, label: string): Promise<void> {
   const problem = clientHookProblem(hook)
-  if (problem) return console.error(`${label}: hook refused, it ${problem}`)
+  if (problem) return serverLog.error('client hook refused', { task: label, problem })
   const init: RequestInit = {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -29,6 +32,6 @@ export async function postToClientHook(env: Env, hook: string, payload: unknown,
     const res = await (env.PUBLIC_NETWORK ? env.PUBLIC_NETWORK.fetch(hook, init) : fetch(hook, init))
     await res.body?.cancel()
   } catch (err) {
-    console.error(`${label}: hook failed: ${(err as Error).message}`)
+    serverLog.error('client hook failed', { task: label, error: err })
   }
 }

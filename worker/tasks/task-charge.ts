@@ -18,7 +18,6 @@ import { nowSeconds } from '../lib/time'
 import { getSettings } from '../settings/store'
 import { debtLimits } from '../billing/debt-limits'
 import { isFrozen } from '../channels/health'
-import { requestsPerMinute } from '../access/group-limits'
 import { candidatesFor, getRoutingTable } from '../channels/routing-table'
 import type { RoutedChannel } from '../channels/types'
 import { weightedPick } from '../channels/pick'
@@ -30,6 +29,9 @@ import type { RefusalReason, WalletLog } from '../wallet/wallet-types'
 import type { HonoEnv } from '../env'
 import { walletOf } from '../wallet/wallet-client'
 import { LOG_TYPE } from '../../shared/contract/enums'
+import { logger } from '../lib/logger'
+
+const serverLog = logger({ module: 'task-charge' })
 
 export type TaskPlatform = 'mj' | 'suno' | 'kling'
 
@@ -86,11 +88,8 @@ export class TaskCharge {
 
   /** Price the task (a missing price is refused, never billed silently) and hold it in the wallet. */
   async reserve({ free = false, counted = false }: { free?: boolean; counted?: boolean } = {}): Promise<void> {
-    const [settings, prices, rpm] = await Promise.all([
-      getSettings(this.c.env, this.c.executionCtx),
-      getPriceTable(this.c.env, this.c.executionCtx),
-      requestsPerMinute(this.c.env, this.auth.group, this.c.executionCtx),
-    ])
+    const [settings, prices] = await Promise.all([getSettings(this.c.env, this.c.executionCtx), getPriceTable(this.c.env, this.c.executionCtx)])
+    const rpm = this.auth.groupRates.rpm
     const priced = perCallQuota(settings, prices, this.auth.group, [this.model], { defaultPrice: true })
     if ('refused' in priced && priced.refused === 'group_not_found')
       throw new ApiError(403, `The group "${this.auth.group}" is not configured on this gateway.`, { code: 'group_not_found' })
@@ -148,7 +147,7 @@ export async function refundFailedTask(env: Env, task: FailedTask): Promise<void
       metadata: { task_refund: true, platform: task.platform, task_id: task.id },
     },
   })
-  if (!result.ok) console.error(`task refund ${task.platform}:${task.id} refused: ${result.reason}`)
+  if (!result.ok) serverLog.error('task refund refused', { platform: task.platform, task_id: task.id, reason: result.reason })
 }
 
 /** A task update just written: the row as it was, and what it became. */

@@ -19,6 +19,9 @@ import { postToClientHook } from './client-hook'
 import { refreshMjTasks, wroteUpdate, type MjRow } from './midjourney/mj-store'
 import type { TaskRow } from './suno/suno-store'
 import { markPolled, refreshTaskRows } from './task-rows'
+import { logger } from '../lib/logger'
+
+const serverLog = logger({ module: 'task-queue' })
 
 export type QueuedPlatform = 'mj' | 'suno' | 'kling'
 
@@ -106,7 +109,7 @@ export class TaskQueue extends DurableObject<Env> {
           await markPolled(
             this.env,
             open.map((r) => r.id)
-          ).catch((err) => console.error(`task queue stamp failed: ${(err as Error).message}`))
+          ).catch((err) => serverLog.error('task queue stamp failed', { error: err }))
         const byId = new Map(after.map((r, i) => [r.id, { row: r, changed: r !== open[i] }]))
         if (platform === 'mj') await this.forward((after as MjRow[]).filter(wroteUpdate))
         for (const e of mine) {
@@ -121,7 +124,7 @@ export class TaskQueue extends DurableObject<Env> {
         }
       }
     } catch (err) {
-      console.error(`task queue pass failed: ${(err as Error).message}`)
+      serverLog.error('task queue pass failed', { error: err })
       for (const e of due) if (this.kv.get(keyOf(e.platform, e.id))) this.kv.put(keyOf(e.platform, e.id), { ...e, next: now + RETRY_MS } satisfies Entry)
     }
     await this.arm()

@@ -13,6 +13,9 @@ import type { Settings } from '../settings/store'
 import { formatQuota } from './account'
 import { botActive, createBot, telegramConfig } from './config'
 import { USER_STATUS } from '../../shared/contract/enums'
+import { logger } from '../lib/logger'
+
+const serverLog = logger({ module: 'telegram-notify' })
 
 const DEDUPE_TTL_SECONDS = 10 * 60
 /** A notice must not hold up the payment callback or task sweep that sends it. */
@@ -32,7 +35,7 @@ export async function notifyTelegram(env: Env, userId: number, html: string, own
     await createBot(cfg, undefined, NOTIFY_TIMEOUT_SECONDS).api.sendMessage(user.chat, html, { parse_mode: 'HTML' })
     return true
   } catch (err) {
-    console.error(`[telegram-notify] user ${userId}:`, err instanceof Error ? err.message : err)
+    serverLog.error('telegram notice not sent', { user_id: userId, error: err })
     return false
   }
 }

@@ -9,6 +9,9 @@ import { DurableObject } from 'cloudflare:workers'
 import { buildBot } from './bot'
 import { ALLOWED_UPDATES, botApiError } from './apply'
 import { botActive, readApplied, telegramConfig } from './config'
+import { logger } from '../lib/logger'
+
+const serverLog = logger({ module: 'telegram-poller' })
 
 /** Long-poll wait in seconds (Telegram allows up to 50; an alarm may run for minutes). */
 export const POLL_TIMEOUT_SECONDS = 25
@@ -74,7 +77,7 @@ export class TelegramPoller extends DurableObject<Env> {
         try {
           await bot.handleUpdate(update)
         } catch (err) {
-          console.error(`telegram update ${update.update_id} failed`, err)
+          serverLog.error('telegram update failed', { update_id: update.update_id, error: err })
         }
       }
       this.kv.put('lastError', '')

@@ -42,7 +42,7 @@ import type {
   WalletBalance,
   WalletLog,
 } from './wallet-types'
-import { isAmount, type AppliedCredit, type AppliedReport, type PendingEntry, type Reservation, type UserState } from './wallet-state'
+import { isAmount, walletLog, type AppliedCredit, type AppliedReport, type PendingEntry, type Reservation, type UserState } from './wallet-state'
 import { WalletStore } from './wallet-store'
 import type { RateRule } from './wallet-limits'
 import { budgetView, type BudgetView } from './wallet-budget'
@@ -363,7 +363,7 @@ export class UserWallet extends DurableObject<Env> {
       await this.flushNow()
       return { ok: true }
     } catch (err) {
-      console.error('wallet: flush failed; changes stay pending', err)
+      walletLog.error('flush failed; changes stay pending', { error: err })
       return { ok: false, error: String((err as Error)?.message ?? err) }
     }
   }
@@ -385,7 +385,7 @@ export class UserWallet extends DurableObject<Env> {
     } catch (err) {
       // D1 unreachable: everything stays pending (the saved plan is replayed); try again with backoff.
       this.flushFailures++
-      console.error(`wallet: write-behind failed ${this.flushFailures} time(s); retrying`, err)
+      walletLog.error('write-behind failed; retrying', { failures: this.flushFailures, error: err })
       await this.armAlarm(Date.now() + Math.min(60_000, FLUSH_DELAY_MS * 2 ** this.flushFailures))
       return
     }

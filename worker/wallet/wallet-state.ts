@@ -9,6 +9,10 @@
  */
 import type { BudgetState } from './wallet-limits'
 import { asPacked, type PackedLog, type PendingLog } from './wallet-log-row'
+import { logger } from '../lib/logger'
+
+/** The wallet's server log (lib/logger.ts), shared by the wallet's modules. */
+export const walletLog = logger({ module: 'wallet' })
 
 export interface UserState {
   id: number
@@ -85,6 +89,6 @@ export const isMoney = (n: unknown): n is number => Number.isSafeInteger(n)
 /** Whether `n` may be used as an amount (money ≥ min); a refused amount is logged, never stored. */
 export function isAmount(name: string, n: unknown, min = 0): n is number {
   if (isMoney(n) && n >= min) return true
-  console.error(`wallet: refused ${name} ${String(n)}: not a safe integer ≥ ${min}`)
+  walletLog.error('refused an amount that is not a safe integer', { name, value: String(n), min })
   return false
 }

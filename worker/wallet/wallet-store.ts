@@ -10,7 +10,7 @@ import type { BudgetCrossing, WalletLog } from './wallet-types'
 import { budgetCrossing } from './wallet-budget'
 import { budgetLeft, rollBudget } from './wallet-limits'
 import { clockNow } from '../lib/clock'
-import { isMoney, ROWS_PER_KEY, type Meta, type Reservation, type TokenState, type UserState } from './wallet-state'
+import { isMoney, ROWS_PER_KEY, walletLog, type Meta, type Reservation, type TokenState, type UserState } from './wallet-state'
 import { packLog, type PackedLog } from './wallet-log-row'
 
 /** Crossings kept for the next settle answer at most (each token crosses at most twice a period). */
@@ -61,7 +61,7 @@ export class WalletStore {
     if (this.user) return this.user
     const stored = this.kv.get<UserState>('user')
     if (stored && isMoney(stored.quota) && isMoney(stored.usedQuota) && isMoney(stored.requestCount)) this.user = stored
-    else if (stored) console.error(`wallet ${userId}: stored balance is not money (${JSON.stringify(stored)}); healing from D1`)
+    else if (stored) walletLog.error('stored balance is not money; healing from D1', { user_id: userId, stored })
     if (this.user) return this.user
     this.commit()
     this.loading ??= this.loadUserFromD1(userId, stored?.version ?? 0).finally(() => (this.loading = undefined))
@@ -86,7 +86,7 @@ export class WalletStore {
       this.tokens.set(tokenId, known)
       return known
     }
-    if (known) console.error(`wallet: token ${tokenId} state is not money (${JSON.stringify(known)}); healing from D1`)
+    if (known) walletLog.error('token state is not money; healing from D1', { token_id: tokenId, state: known })
     this.commit()
     const row = await this.db()
       .prepare('SELECT id, user_id, remain_quota, used_quota, unlimited_quota, status, expired_time, accessed_time FROM tokens WHERE id = ?')

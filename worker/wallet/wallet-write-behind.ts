@@ -16,7 +16,7 @@ import {
   type FlushPlan,
   type StoredPlan,
 } from './wallet-flush'
-import { pendingRows, ROWS_PER_KEY, type PendingEntry, type TokenState, type UserState } from './wallet-state'
+import { pendingRows, ROWS_PER_KEY, walletLog, type PendingEntry, type TokenState, type UserState } from './wallet-state'
 import type { WalletStore } from './wallet-store'
 
 /**
@@ -137,5 +137,5 @@ async function afterFailedFlush(store: WalletStore, db: D1Database, stored: Stor
   } catch (parkErr) {
     if (!isAlreadyApplied(parkErr)) throw err
   }
-  console.error(`wallet ${plan.userId}: ${plan.logs.length} log row(s) parked as dead letters after ${stored.attempts} failed flushes`, err)
+  walletLog.error('log rows parked as dead letters', { user_id: plan.userId, rows: plan.logs.length, attempts: stored.attempts, error: err })
 }

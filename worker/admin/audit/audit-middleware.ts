@@ -54,6 +54,6 @@ export const auditTrail = createMiddleware<HonoEnv>(async (c, next) => {
       requestId: c.get('requestId') ?? '',
     })
   } catch (err) {
-    console.error(`[${c.get('requestId')}] audit row for ${c.req.method} ${c.req.path} not written`, err)
+    c.var.log.error('audit row not written', { method: c.req.method, path: c.req.path, error: err })
   }
 })

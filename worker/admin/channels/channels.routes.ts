@@ -81,7 +81,7 @@ export const channelRoutes = new Hono<HonoEnv>()
   // Tests and balance refreshes call suppliers and write results: state-changing GETs (one-hub
   // paths), so each requires the XSRF header like a POST.
   .get('/channel/test', adminRoute, requireXsrf, async (c) => {
-    c.executionCtx.waitUntil(testAllChannels(c.env).catch((err) => console.error('test all failed', err)))
+    c.executionCtx.waitUntil(testAllChannels(c.env).catch((err) => c.var.log.error('testing all channels failed', { error: err })))
     return ok(c, null, 'Testing all channels in the background; refresh the list in a moment')
   })
   .get('/channel/test/:id', adminRoute, requireXsrf, validate('param', idParam), validate('query', z.object({ model: z.string().trim().max(200).optional() })), async (c) => {

@@ -6,6 +6,9 @@
  */
 import type { BudgetUse } from '../../../shared/contract/tokens'
 import { walletOf } from '../../wallet/wallet-client'
+import { logger } from '../../lib/logger'
+
+const serverLog = logger({ module: 'token-budgets' })
 
 export async function budgetUses(env: Env, tokens: { id: number; userId: number }[]): Promise<Map<number, BudgetUse>> {
   const byUser = new Map<number, number[]>()
@@ -17,7 +20,7 @@ export async function budgetUses(env: Env, tokens: { id: number; userId: number 
         const uses = await walletOf(env, userId).budgets({ userId, tokenIds })
         for (const [id, use] of Object.entries(uses)) out.set(Number(id), use)
       } catch (err) {
-        console.error(`budget use of user ${userId}: the wallet did not answer`, err)
+        serverLog.error('budget use: the wallet did not answer', { user_id: userId, error: err })
       }
     })
   )

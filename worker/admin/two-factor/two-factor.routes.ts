@@ -25,6 +25,9 @@ import { getUser } from '../../accounts/users'
 import type { AdminTwoFactorView } from '../../../shared/contract/two-factor'
 import { passkeyCount, removeSecondFactors, secondFactorMethods, verifySecondFactor } from '../../accounts/second-factor'
 import { confirmSetup, newBackupCodes, removeTwoFactor, startSetup, twoFactorEnabled, twoFactorStatus, useSecondFactorCode } from '../../accounts/two-factor.store'
+import { logger } from '../../lib/logger'
+
+const serverLog = logger({ module: 'two-factor' })
 
 registerStepUpVerifier('totp', async (c, userId) =>
   (await twoFactorEnabled(c.env, userId)) ? async (proof) => 'code' in proof && useSecondFactorCode(c.env, userId, proof.code) : undefined
@@ -49,7 +52,7 @@ async function mailReset(env: Env, user: { username: string; email: string }) {
     const when = new Date().toISOString().slice(0, 16).replace('T', ' ')
     await sendMail(env, { to: user.email, ...twoFactorResetMail(settings.str('SystemName') || 'AI Gateway', user.username, when) }, settings)
   } catch (err) {
-    console.error(`2FA reset notice to user ${user.username} not sent`, err instanceof Error ? err.message : err)
+    serverLog.error('2FA reset notice not sent', { username: user.username, error: err })
   }
 }
 

@@ -8,6 +8,9 @@
  */
 import { onIsolateReset } from '../../cache/isolate'
 import { MetricsRegistry } from './registry'
+import { logger } from '../logger'
+
+const serverLog = logger({ module: 'metrics' })
 
 export const metrics = new MetricsRegistry()
 
@@ -50,7 +53,7 @@ export async function flushMetrics(env: Env): Promise<void> {
     .merge(snap)
     .catch((err: unknown) => {
       metrics.restore(snap)
-      console.error('metrics flush failed; kept for the next one', err)
+      serverLog.error('metrics flush failed; kept for the next one', { error: err })
     })
     .finally(() => {
       sending = undefined

@@ -12,6 +12,9 @@ import { onIsolateReset } from '../../cache/isolate'
 import { config } from '../env'
 import { parseOtlpHeaders } from '../../../shared/contract/otlp-headers'
 import type { Attrs, SpanData } from './trace'
+import { logger } from '../logger'
+
+const serverLog = logger({ module: 'tracing' })
 
 const SERVICE_NAME = 'edge-ai-gateway'
 const SCOPE = 'edge-ai-gateway/relay'
@@ -78,7 +81,7 @@ export async function flushTraces(env: Env): Promise<void> {
       } else {
         stats.failed += batch.length
         stats.lastError = result.error
-        console.error(`trace export failed (${batch.length} spans dropped): ${result.error}`)
+        serverLog.error('trace export failed; spans dropped', { spans: batch.length, error: result.error })
       }
     }
   })().finally(() => {

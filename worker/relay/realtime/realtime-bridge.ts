@@ -29,10 +29,10 @@ export function bridge(c: Context<HonoEnv>, upstream: WebSocket, money: BridgeMo
   const pair = new WebSocketPair()
   const [client, server] = [pair[0], pair[1]]
   server.accept()
-  const reqId = c.get('requestId')
+  const log = c.var.log
   let open = true
   let clientFrames: Promise<unknown> = Promise.resolve()
-  const background = (work: Promise<unknown>) => c.executionCtx.waitUntil(work.catch((err) => console.error(`[${reqId}] realtime billing failed`, err)))
+  const background = (work: Promise<unknown>) => c.executionCtx.waitUntil(work.catch((err) => log.error('realtime billing failed', { error: err })))
   const book = new ResponseBook(new SessionMeter(), money.billing, {
     toClient: (data) => open && server.send(data),
     toUpstream: (data) => open && upstream.send(data),
@@ -74,7 +74,7 @@ export function bridge(c: Context<HonoEnv>, upstream: WebSocket, money: BridgeMo
         if (typeof data === 'string') return book.fromClient(data)
         upstream.send(data)
       })
-      .catch((err) => console.error(`[${reqId}] realtime client frame failed`, err))
+      .catch((err) => log.error('realtime client frame failed', { error: err }))
   })
   upstream.addEventListener('message', (ev) => {
     if (!open) return

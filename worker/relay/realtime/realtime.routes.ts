@@ -22,7 +22,8 @@ import { keyFreezeName, RequestKeys } from '../../channels/key-pool'
 import { candidatesFor, getRoutingTable } from '../../channels/routing-table'
 import type { RoutedChannel } from '../../channels/types'
 import { mapModel, selectChannel } from '../../channels/pick'
-import { assertModelAllowed, authenticateRelay } from '../../access/token-auth'
+import { assertModelAllowed } from '../../access/token-auth'
+import { admit } from '../../access/admit'
 import { localStatus, rateLimitHeaders, tokenlessSpec } from '../../access/token-limits'
 import { walletRefusal } from '../../access/wallet-refusals'
 import { Charge, chargeContext } from '../../billing/charge'
@@ -56,7 +57,7 @@ export async function realtimeHandler(c: Context<HonoEnv>): Promise<Response> {
     .map((p) => p.trim())
     .filter(Boolean)
   const keyProtocol = protocols.find((p) => p.startsWith(KEY_PROTOCOL))
-  const auth = await authenticateRelay(c, c.req.header('authorization') ? undefined : keyProtocol ? `Bearer ${keyProtocol.slice(KEY_PROTOCOL.length)}` : undefined)
+  const auth = await admit(c, c.req.header('authorization') ? undefined : keyProtocol ? `Bearer ${keyProtocol.slice(KEY_PROTOCOL.length)}` : undefined)
   const model = c.req.query('model')?.trim()
   if (!model || model.length > 200) throw new ApiError(400, 'The model query parameter is required.', { code: 'model_name_required', param: 'model' })
   assertModelAllowed(auth, model)

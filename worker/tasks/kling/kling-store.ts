@@ -13,6 +13,9 @@ import { nowSeconds } from '../../lib/time'
 import { applySunoUpdate, SUNO_TIMEOUT_REASON, SUNO_TIMEOUT_SECONDS, type SunoUpstreamTask, type TaskRow } from '../suno/suno-store'
 import { klingAuthorization } from './kling-auth'
 import { postToClientHook } from '../client-hook'
+import { logger } from '../../lib/logger'
+
+const serverLog = logger({ module: 'kling' })
 
 export const KLING_CHANNEL_TYPE = 53
 export const KLING_ACTIONS = ['text2video', 'image2video'] as const
@@ -117,7 +120,7 @@ export async function refreshKlingTasks(env: Env, rows: TaskRow[], channels: Rec
         const answer = await fetchKling(channel, row)
         return answer ? applySunoUpdate(env, row, klingUpdate(answer), callBack(env, background)) : row
       } catch (err) {
-        console.error(`kling poll task ${row.id}: ${(err as Error).message}`)
+        serverLog.error('task poll failed', { platform: 'kling', task_id: row.id, error: err })
         return row
       }
     })

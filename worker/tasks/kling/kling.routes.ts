@@ -10,12 +10,13 @@
 import { Hono, type Context } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { z } from 'zod'
-import { ApiError, toApiError, withErrorHeaders } from '../../lib/errors'
+import { ApiError } from '../../lib/errors'
+import { errorHandler, ownFailuresLogged } from '../../lib/error-handler'
 import { clientHookProblem } from '../client-hook'
 import { nowSeconds } from '../../lib/time'
 import type { HonoEnv } from '../../env'
 import { getRoutingTable } from '../../channels/routing-table'
-import { authenticateRelay } from '../../access/token-auth'
+import { admit } from '../../access/admit'
 import { pickTaskChannel, TaskCharge } from '../task-charge'
 import { trackTasks } from '../task-queue'
 import { refreshKlingTasks, KLING_ACTIONS, KLING_CHANNEL_TYPE, klingBase, klingDto, klingHeaders, ownKlingTask, type KlingAction, type KlingAnswer } from './kling-store'
@@ -54,7 +55,7 @@ const actionOf = (c: Context<HonoEnv>): KlingAction => {
 
 async function submit(c: Context<HonoEnv>): Promise<Response> {
   const action = actionOf(c)
-  const auth = await authenticateRelay(c)
+  const auth = await admit(c)
   const parsed = KlingBody.safeParse(await c.req.json().catch(() => null))
   if (!parsed.success) throw new ApiError(400, parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '), { code: 'invalid_request' })
   const body: Record<string, unknown> = { ...parsed.data }
@@ -112,7 +113,9 @@ async function submit(c: Context<HonoEnv>): Promise<Response> {
     )
     .first<{ id: number }>()
   await charge.settle(String(row!.id), { action, task_id: row!.id })
-  c.executionCtx.waitUntil(trackTasks(c.env, channel.id, 'kling', [row!.id]).catch((err) => console.error(`kling queue ${row!.id}: ${(err as Error).message}`)))
+  c.executionCtx.waitUntil(
+    trackTasks(c.env, channel.id, 'kling', [row!.id]).catch((err) => c.var.log.error('task not queued for polling', { platform: 'kling', task_id: row!.id, error: err }))
+  )
   return c.json({ ...answer, data: { ...answer.data, task_id: String(row!.id) } })
 }
 
@@ -129,7 +132,7 @@ export function createKlingApp() {
   app.post('/v1/videos/:action', submit)
   app.get('/v1/videos/:action/:id', async (c) => {
     const action = actionOf(c)
-    const auth = await authenticateRelay(c)
+    const auth = await admit(c)
     const row = await ownKlingTask(c.env, auth.userId, action, c.req.param('id'))
     if (!row) throw new ApiError(404, 'Task not found.', { code: 'task_not_exist' })
     const [fresh] = row.progress === '100%' ? [row] : await refreshKlingTasks(c.env, [row], (await getRoutingTable(c.env, c.executionCtx)).channels, c.executionCtx)
@@ -138,10 +141,6 @@ export function createKlingApp() {
   app.all('*', () => {
     throw new ApiError(404, 'No such Kling route.', { code: 'not_found' })
   })
-  app.onError((err, c) => {
-    const e = toApiError(err)
-    if (e.status >= 500 && e.status !== 502 && e.status !== 503) console.error(`[${c.get('requestId')}] ${c.req.method} ${c.req.path}`, e.cause ?? err)
-    return withErrorHeaders(e, c.json({ code: e.code ?? e.type, message: e.message, request_id: c.get('requestId'), data: null }, e.status))
-  })
+  app.onError(errorHandler((e, c) => c.json({ code: e.code ?? e.type, message: e.message, request_id: c.get('requestId'), data: null }, e.status), ownFailuresLogged))
   return app
 }

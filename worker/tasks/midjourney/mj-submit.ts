@@ -199,7 +199,11 @@ export async function submitMj(c: Context<HonoEnv>, auth: RelayAuth, route: MjRo
     await fillRow(rowId, charge, code, answer, done, props)
     await charge.settle(String(rowId), { action, mode: tryMode, upstream_code: code, task_id: rowId })
     if (!done)
-      c.executionCtx.waitUntil(trackTasks(c.env, channel.id, 'mj', [rowId], siteBaseUrl(c, settings)).catch((err) => console.error(`mj queue ${rowId}: ${(err as Error).message}`)))
+      c.executionCtx.waitUntil(
+        trackTasks(c.env, channel.id, 'mj', [rowId], siteBaseUrl(c, settings)).catch((err) =>
+          c.var.log.error('task not queued for polling', { platform: 'mj', task_id: rowId, error: err })
+        )
+      )
     if (action === 'UPLOAD') return { body: answer }
     const rewritten = code === 22 || (code === 21 && done && !FREE_ACTIONS.has(action)) ? 1 : code
     return { body: { ...answer, code: rewritten, result: String(rowId) } }
@@ -240,7 +244,7 @@ export async function submitMj(c: Context<HonoEnv>, auth: RelayAuth, route: MjRo
     await c.env.DB.prepare("DELETE FROM midjourneys WHERE id = ? AND mj_id = ''")
       .bind(rowId)
       .run()
-      .catch((err) => console.error(`mj drop ${rowId}`, err))
+      .catch((err) => c.var.log.error('refused task row not dropped', { platform: 'mj', task_id: rowId, error: err }))
   }
 
   /** Open the held row with the upstream's answer; when it cannot be written the hold is released. */

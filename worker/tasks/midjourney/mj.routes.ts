@@ -9,10 +9,11 @@
 import { Hono, type Context } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { z } from 'zod'
-import { ApiError, toApiError, withErrorHeaders } from '../../lib/errors'
+import { ApiError } from '../../lib/errors'
+import { errorHandler, ownFailuresLogged } from '../../lib/error-handler'
 import type { HonoEnv } from '../../env'
 import { getRoutingTable } from '../../channels/routing-table'
-import { authenticateRelay } from '../../access/token-auth'
+import { admit } from '../../access/admit'
 import { mjDto, mjHeaders, ownMjTask, refreshMjTasks, type MjRow } from './mj-store'
 import { handleMjNotify } from './mj-notify'
 import { submitMj, type MjMode, type MjRoute } from './mj-submit'
@@ -28,7 +29,7 @@ function modeOf(c: Context<HonoEnv>): MjMode {
   return first === 'mj-turbo' ? 'turbo' : first === 'mj-relax' ? 'relax' : 'fast'
 }
 
-const auth = (c: Context<HonoEnv>) => authenticateRelay(c, c.req.header('mj-api-secret'))
+const auth = (c: Context<HonoEnv>) => admit(c, c.req.header('mj-api-secret'))
 
 const ListBody = z.object({ ids: z.array(z.string().max(64)).max(100) }).passthrough()
 
@@ -106,10 +107,6 @@ export function createMjApp() {
   app.all('*', () => {
     throw new ApiError(404, 'No such Midjourney route.')
   })
-  app.onError((err, c) => {
-    const e = toApiError(err)
-    if (e.status >= 500 && e.status !== 502 && e.status !== 503) console.error(`[${c.get('requestId')}] ${c.req.method} ${c.req.path}`, e.cause ?? err)
-    return withErrorHeaders(e, c.json({ code: codeOf(e.status), description: e.message, type: e.code ?? e.type, result: null, properties: {} }, e.status))
-  })
+  app.onError(errorHandler((e, c) => c.json({ code: codeOf(e.status), description: e.message, type: e.code ?? e.type, result: null, properties: {} }, e.status), ownFailuresLogged))
   return app
 }

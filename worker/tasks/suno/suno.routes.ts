@@ -7,11 +7,12 @@
 import { Hono, type Context } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { z } from 'zod'
-import { ApiError, toApiError, withErrorHeaders } from '../../lib/errors'
+import { ApiError } from '../../lib/errors'
+import { errorHandler, ownFailuresLogged } from '../../lib/error-handler'
 import { nowSeconds } from '../../lib/time'
 import type { HonoEnv } from '../../env'
 import { getRoutingTable } from '../../channels/routing-table'
-import { authenticateRelay } from '../../access/token-auth'
+import { admit } from '../../access/admit'
 import { pickTaskChannel, TaskCharge } from '../task-charge'
 import { trackTasks } from '../task-queue'
 import { ownSunoTask, refreshSunoTasks, SUNO_CHANNEL_TYPE, sunoDto, sunoHeaders, type TaskRow } from './suno-store'
@@ -44,7 +45,7 @@ async function refreshed(c: Context<HonoEnv>, rows: TaskRow[]): Promise<TaskRow[
 async function submit(c: Context<HonoEnv>): Promise<Response> {
   const action = c.req.param('action')!.toUpperCase()
   if (action !== 'MUSIC' && action !== 'LYRICS') throw new ApiError(400, 'The action must be "music" or "lyrics".', { code: 'invalid_request' })
-  const auth = await authenticateRelay(c)
+  const auth = await admit(c)
   const parsed = SunoSubmitBody.safeParse(await c.req.json().catch(() => null))
   if (!parsed.success) throw new ApiError(400, parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '), { code: 'invalid_request' })
   const body: Record<string, unknown> = { ...parsed.data }
@@ -91,7 +92,9 @@ async function submit(c: Context<HonoEnv>): Promise<Response> {
     .bind(answer.data.slice(0, 64), auth.userId, channel.id, charge.quota, action, now, JSON.stringify(properties), auth.id, now, now)
     .first<{ id: number }>()
   await charge.settle(String(row!.id), { action, task_id: row!.id })
-  c.executionCtx.waitUntil(trackTasks(c.env, channel.id, 'suno', [row!.id]).catch((err) => console.error(`suno queue ${row!.id}: ${(err as Error).message}`)))
+  c.executionCtx.waitUntil(
+    trackTasks(c.env, channel.id, 'suno', [row!.id]).catch((err) => c.var.log.error('task not queued for polling', { platform: 'suno', task_id: row!.id, error: err }))
+  )
   return c.json({ code: 'success', message: '', data: String(row!.id) })
 }
 
@@ -107,14 +110,14 @@ export function createSunoApp() {
   )
   app.post('/submit/:action', submit)
   app.get('/fetch/:id', async (c) => {
-    const auth = await authenticateRelay(c)
+    const auth = await admit(c)
     const row = await ownSunoTask(c.env, auth.userId, c.req.param('id'))
     if (!row) throw new ApiError(404, 'Task not found.', { code: 'task_not_exist' })
     const [fresh] = await refreshed(c, [row])
     return c.json({ code: 'success', message: '', data: sunoDto(fresh!) })
   })
   app.post('/fetch', async (c) => {
-    const auth = await authenticateRelay(c)
+    const auth = await admit(c)
     const parsed = FetchBody.safeParse(await c.req.json().catch(() => null))
     if (!parsed.success) throw new ApiError(400, 'The body must be {"ids": [up to 100 task ids]}.', { code: 'invalid_request' })
     const ids = [...new Set(parsed.data.ids.filter((id) => /^\d{1,15}$/.test(id)).map(Number))]
@@ -127,10 +130,6 @@ export function createSunoApp() {
   app.all('*', () => {
     throw new ApiError(404, 'No such Suno route.', { code: 'not_found' })
   })
-  app.onError((err, c) => {
-    const e = toApiError(err)
-    if (e.status >= 500 && e.status !== 502 && e.status !== 503) console.error(`[${c.get('requestId')}] ${c.req.method} ${c.req.path}`, e.cause ?? err)
-    return withErrorHeaders(e, c.json({ code: e.code ?? e.type, message: e.message, data: null }, e.status))
-  })
+  app.onError(errorHandler((e, c) => c.json({ code: e.code ?? e.type, message: e.message, data: null }, e.status), ownFailuresLogged))
   return app
 }

@@ -11,7 +11,8 @@ import type { HonoEnv } from '../../../env'
 import { getSettings } from '../../../settings/store'
 import { standardPriceBetas } from '../../premium-options'
 import { relayRequest } from '../../relay-request'
-import { assertModelAllowed, authenticateRelay } from '../../../access/token-auth'
+import { assertModelAllowed } from '../../../access/token-auth'
+import { admit } from '../../../access/admit'
 import { countChatPrompt, countTokens } from '../../tokenizer'
 import { inboundErrorHandler, readJsonBody } from '../relay-hook'
 import { anthropicCodec } from './codec'
@@ -21,7 +22,7 @@ import { chatMessages, countTokensSchema, parseMessages } from './request'
 export const anthropicApp = new Hono<HonoEnv>()
   .post('/messages', (c) => relayRequest(c, 'chat', anthropicCodec({ beta: standardPriceBetas(c.req.header('anthropic-beta')) })))
   .post('/messages/count_tokens', async (c) => {
-    const auth = await authenticateRelay(c)
+    const auth = await admit(c)
     const req = parseMessages(await readJsonBody(c), countTokensSchema)
     assertModelAllowed(auth, req.model)
     const approximate = (await getSettings(c.env, c.executionCtx)).bool('ApproximateTokenEnabled')

@@ -12,7 +12,8 @@ import { ApiError } from '../../../lib/errors'
 import { getSettings } from '../../../settings/store'
 import { relayRequest } from '../../relay-request'
 import { getRoutingTable, modelsOfGroup } from '../../../channels/routing-table'
-import { assertModelAllowed, authenticateRelay, type RelayAuth } from '../../../access/token-auth'
+import { assertModelAllowed, type RelayAuth } from '../../../access/token-auth'
+import { admit } from '../../../access/admit'
 import { countChatPrompt, countTokens } from '../../tokenizer'
 import { inboundErrorHandler, readJsonBody } from '../relay-hook'
 import { geminiEmbedCodec, geminiGenerateCodec } from './codec'
@@ -29,7 +30,7 @@ async function modelsOf(c: Context<HonoEnv>, auth: RelayAuth) {
 }
 
 async function countGemini(c: Context<HonoEnv>, model: string) {
-  const auth = await authenticateRelay(c)
+  const auth = await admit(c)
   assertModelAllowed(auth, model)
   const body = (await readJsonBody(c)) as Record<string, unknown> | null
   // countTokens takes {contents} or the whole {generateContentRequest}.
@@ -50,11 +51,11 @@ export const geminiApp = new Hono<HonoEnv>()
     })
   )
   .get('/models', async (c) => {
-    const auth = await authenticateRelay(c)
+    const auth = await admit(c)
     return c.json({ models: (await modelsOf(c, auth)).map(modelView) })
   })
   .get('/models/:model', async (c) => {
-    const auth = await authenticateRelay(c)
+    const auth = await admit(c)
     const id = c.req.param('model')
     if (!(await modelsOf(c, auth)).includes(id)) throw new ApiError(404, `models/${id} is not found or not available to this key.`)
     return c.json(modelView(id))

@@ -7,7 +7,7 @@
 import { Hono } from 'hono'
 import type { HonoEnv } from '../../../env'
 import { relayRequest } from '../../relay-request'
-import { authenticateRelay } from '../../../access/token-auth'
+import { admit } from '../../../access/admit'
 import { readJsonBody } from '../relay-hook'
 import { responsesCodec } from './codec'
 import { inputMessages, parseResponsesRequest } from './request'
@@ -16,7 +16,7 @@ import { deleteResponse, loadResponse, saveResponse } from './store'
 
 export const responsesApp = new Hono<HonoEnv>()
   .post('/responses', async (c) => {
-    const auth = await authenticateRelay(c)
+    const auth = await admit(c)
     const req = parseResponsesRequest(await readJsonBody(c))
     const history = req.previous_response_id ? (await loadResponse(c.env, auth.userId, req.previous_response_id)).messages : []
     const store = req.store !== false
@@ -30,11 +30,11 @@ export const responsesApp = new Hono<HonoEnv>()
     return relayRequest(c, 'chat', codec)
   })
   .get('/responses/:id', async (c) => {
-    const auth = await authenticateRelay(c)
+    const auth = await admit(c)
     return c.json((await loadResponse(c.env, auth.userId, c.req.param('id'))).response)
   })
   .delete('/responses/:id', async (c) => {
-    const auth = await authenticateRelay(c)
+    const auth = await admit(c)
     await deleteResponse(c.env, auth.userId, c.req.param('id'))
     return c.json({ id: c.req.param('id'), object: 'response', deleted: true })
   })
