@@ -30,6 +30,7 @@ import { Route as PanelDashboardRouteImport } from './routes/panel/dashboard'
 import { Route as PanelLogRouteImport } from './routes/panel/log'
 import { Route as PanelMcpRouteImport } from './routes/panel/mcp'
 import { Route as PanelMidjourneyRouteImport } from './routes/panel/midjourney'
+import { Route as PanelModelRoutingRouteImport } from './routes/panel/model-routing'
 import { Route as PanelModel_priceRouteImport } from './routes/panel/model_price'
 import { Route as PanelNotifyRouteImport } from './routes/panel/notify'
 import { Route as PanelPaymentRouteImport } from './routes/panel/payment'
@@ -151,6 +152,11 @@ const PanelMidjourneyRoute = PanelMidjourneyRouteImport.update({
   path: '/midjourney',
   getParentRoute: () => PanelRouteRoute,
 } as any)
+const PanelModelRoutingRoute = PanelModelRoutingRouteImport.update({
+  id: '/model-routing',
+  path: '/model-routing',
+  getParentRoute: () => PanelRouteRoute,
+} as any)
 const PanelModel_priceRoute = PanelModel_priceRouteImport.update({
   id: '/model_price',
   path: '/model_price',
@@ -252,6 +258,7 @@ export interface FileRoutesByFullPath {
   '/panel/log': typeof PanelLogRoute
   '/panel/mcp': typeof PanelMcpRoute
   '/panel/midjourney': typeof PanelMidjourneyRoute
+  '/panel/model-routing': typeof PanelModelRoutingRoute
   '/panel/model_price': typeof PanelModel_priceRoute
   '/panel/notify': typeof PanelNotifyRoute
   '/panel/payment': typeof PanelPaymentRoute
@@ -288,6 +295,7 @@ export interface FileRoutesByTo {
   '/panel/log': typeof PanelLogRoute
   '/panel/mcp': typeof PanelMcpRoute
   '/panel/midjourney': typeof PanelMidjourneyRoute
+  '/panel/model-routing': typeof PanelModelRoutingRoute
   '/panel/model_price': typeof PanelModel_priceRoute
   '/panel/notify': typeof PanelNotifyRoute
   '/panel/payment': typeof PanelPaymentRoute
@@ -328,6 +336,7 @@ export interface FileRoutesById {
   '/panel/log': typeof PanelLogRoute
   '/panel/mcp': typeof PanelMcpRoute
   '/panel/midjourney': typeof PanelMidjourneyRoute
+  '/panel/model-routing': typeof PanelModelRoutingRoute
   '/panel/model_price': typeof PanelModel_priceRoute
   '/panel/notify': typeof PanelNotifyRoute
   '/panel/payment': typeof PanelPaymentRoute
@@ -369,6 +378,7 @@ export interface FileRouteTypes {
     | '/panel/log'
     | '/panel/mcp'
     | '/panel/midjourney'
+    | '/panel/model-routing'
     | '/panel/model_price'
     | '/panel/notify'
     | '/panel/payment'
@@ -405,6 +415,7 @@ export interface FileRouteTypes {
     | '/panel/log'
     | '/panel/mcp'
     | '/panel/midjourney'
+    | '/panel/model-routing'
     | '/panel/model_price'
     | '/panel/notify'
     | '/panel/payment'
@@ -444,6 +455,7 @@ export interface FileRouteTypes {
     | '/panel/log'
     | '/panel/mcp'
     | '/panel/midjourney'
+    | '/panel/model-routing'
     | '/panel/model_price'
     | '/panel/notify'
     | '/panel/payment'
@@ -618,6 +630,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PanelMidjourneyRouteImport
       parentRoute: typeof PanelRouteRoute
     }
+    '/panel/model-routing': {
+      id: '/panel/model-routing'
+      path: '/model-routing'
+      fullPath: '/panel/model-routing'
+      preLoaderRoute: typeof PanelModelRoutingRouteImport
+      parentRoute: typeof PanelRouteRoute
+    }
     '/panel/model_price': {
       id: '/panel/model_price'
       path: '/model_price'
@@ -775,6 +794,7 @@ interface PanelRouteRouteChildren {
   PanelLogRoute: typeof PanelLogRoute
   PanelMcpRoute: typeof PanelMcpRoute
   PanelMidjourneyRoute: typeof PanelMidjourneyRoute
+  PanelModelRoutingRoute: typeof PanelModelRoutingRoute
   PanelModel_priceRoute: typeof PanelModel_priceRoute
   PanelNotifyRoute: typeof PanelNotifyRoute
   PanelPaymentRoute: typeof PanelPaymentRoute
@@ -802,6 +822,7 @@ const PanelRouteRouteChildren: PanelRouteRouteChildren = {
   PanelLogRoute: PanelLogRoute,
   PanelMcpRoute: PanelMcpRoute,
   PanelMidjourneyRoute: PanelMidjourneyRoute,
+  PanelModelRoutingRoute: PanelModelRoutingRoute,
   PanelModel_priceRoute: PanelModel_priceRoute,
   PanelNotifyRoute: PanelNotifyRoute,
   PanelPaymentRoute: PanelPaymentRoute,

@@ -20,6 +20,8 @@ export interface DailyUsage {
   completion_tokens: number
   /** Total duration in ms. */
   request_time: number
+  /** Quota the response cache saved site-wide that day. */
+  saved_quota: number
 }
 
 export interface TopModel {

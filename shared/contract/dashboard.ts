@@ -11,6 +11,8 @@ export interface UsageRow {
   request_time: number
   /** Prompt tokens served from the supplier's prompt cache (filled by the rollup). */
   cached_tokens: number
+  /** Quota the response cache saved on this day × model (cache hits' `saved_quota`). */
+  saved_quota: number
 }
 
 export interface DashboardData {

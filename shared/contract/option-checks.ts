@@ -68,7 +68,7 @@ export const modelFallbacksSchema = z
 
 /** Weighted routes (canary): at most this many rules, and this many targets per rule. */
 const MAX_MODEL_ROUTES = 200
-const MAX_ROUTE_TARGETS = 10
+export const MAX_ROUTE_TARGETS = 10
 
 /** Rules sending a requested model (optionally only for one group, or one API key by its id) to weighted target models; one rule per model and scope. */
 export const modelRoutesSchema = z

@@ -74,10 +74,9 @@ export const isFrozenFor = (actor: string) => (channelId: number, model: string)
 /** A probe of the model (or of this actor's rest of it) is out. */
 export const isProbingFor = (actor: string) => (channelId: number, model: string) => isProbing(channelId, model) || isProbing(channelId, personalFreezeName(model, actor))
 
-/** Claims the probes a pick of (channel, model) by this actor takes. */
-export function claimProbesFor(actor: string, channelId: number, model: string) {
-  claimProbe(channelId, model)
-  claimProbe(channelId, personalFreezeName(model, actor))
+/** Claims the probes a pick of (channel, model) by this actor takes; returns the breaker names it claimed. */
+export function claimProbesFor(actor: string, channelId: number, model: string): string[] {
+  return [model, personalFreezeName(model, actor)].filter((name) => claimProbe(channelId, name))
 }
 
 /**

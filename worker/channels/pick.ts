@@ -19,6 +19,8 @@ export interface SelectOptions {
   isFrozen: (channelId: number, model: string) => boolean
   /** Half-open with its probe out: skipped unless nothing else is usable. */
   isProbing?: (channelId: number, model: string) => boolean
+  /** Only channels this accepts are candidates (a task's supplier type, realtime-capable types). */
+  accept?: (channel: RoutedChannel) => boolean
   /** The request carries tools: skip channels flagged only-chat. */
   hasTools?: boolean
   /** Injectable randomness for tests. */
@@ -28,7 +30,9 @@ export interface SelectOptions {
 }
 
 export function selectChannel(table: RoutingTable, opts: SelectOptions): RoutedChannel | undefined {
-  const usable = candidatesFor(table, opts.group, opts.model).filter((ch) => !opts.tried.has(ch.id) && !opts.isFrozen(ch.id, opts.model) && !(opts.hasTools && ch.onlyChat))
+  const usable = candidatesFor(table, opts.group, opts.model).filter(
+    (ch) => !opts.tried.has(ch.id) && !opts.isFrozen(ch.id, opts.model) && !(opts.hasTools && ch.onlyChat) && (!opts.accept || opts.accept(ch))
+  )
   if (usable.length === 0) return undefined
   const settled = opts.isProbing ? usable.filter((ch) => !opts.isProbing!(ch.id, opts.model)) : usable
   return pickInTiers(settled.length ? settled : usable, opts)

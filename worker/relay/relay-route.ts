@@ -9,10 +9,11 @@ import { resolvePrice, type PriceTable } from '../billing/pricing'
 import { ApiError } from '../lib/errors'
 import type { RelayAuth } from '../access/token-auth'
 import type { Settings } from '../settings/store'
-import { claimProbesFor, isFrozenFor, isProbingFor, refreshFreezes } from '../channels/health'
+import { refreshFreezes } from '../channels/health'
+import { pickChannelFor } from '../channels/probe-pick'
 import { candidatesFor, type RoutingTable } from '../channels/routing-table'
 import type { RoutedChannel } from '../channels/types'
-import { mapModel, selectChannel } from '../channels/pick'
+import { mapModel } from '../channels/pick'
 import { pluginDisables } from '../providers/plugins'
 import type { RelayInput } from './relay-input'
 import { modelChain } from './model-fallbacks'
@@ -90,20 +91,13 @@ export class RelayRoute {
       this.ctx,
       candidates.map((ch) => ch.id)
     )
-    const actor = `user:${this.auth.userId}`
-    const picked = selectChannel(this.table, {
+    return pickChannelFor(this.table, `user:${this.auth.userId}`, {
       group: this.auth.group,
       model: this.model,
       tried: this.tried,
-      // A model rested for this user alone (one user's failures, failure-report.ts) is skipped for them only.
-      isFrozen: isFrozenFor(actor),
-      // A half-open pair whose one probe is out is skipped while another candidate is usable (channels/breaker.ts).
-      isProbing: isProbingFor(actor),
       hasTools: this.input.hasTools,
       affinity: this.affinity,
-    })
-    if (picked) claimProbesFor(actor, picked.id, this.model)
-    return picked
+    })?.channel
   }
 
   /** The price of `model` itself (a cache hit, which no channel answers), or undefined when unpriced. */

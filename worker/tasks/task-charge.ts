@@ -17,10 +17,9 @@ import { ApiError, type ErrorStatus } from '../lib/errors'
 import { nowSeconds } from '../lib/time'
 import { getSettings } from '../settings/store'
 import { debtLimits } from '../billing/debt-limits'
-import { isFrozen } from '../channels/health'
-import { candidatesFor, getRoutingTable } from '../channels/routing-table'
+import { pickChannelFor, probeOutcome, type ChannelPick } from '../channels/probe-pick'
+import type { RoutingTable } from '../channels/routing-table'
 import type { RoutedChannel } from '../channels/types'
-import { weightedPick } from '../channels/pick'
 import { notifyTaskFinished } from '../telegram/notify'
 import { assertModelAllowed, type RelayAuth } from '../access/token-auth'
 import { tokenlessSpec } from '../access/token-limits'
@@ -48,27 +47,24 @@ function taskRefusal(reason: RefusalReason, retryAfterMs?: number, headers?: Rec
 }
 
 /**
- * Pick an enabled channel of `type` serving `model` in the caller's group (or the pinned one).
- * Every submit (Midjourney, Suno, Kling) starts here, so this is where the API key's model
- * whitelist is enforced, before any channel or money is touched, as the relay does.
+ * Pick an enabled channel of `type` serving `model` in the caller's group (or the pinned one),
+ * through the breakers as on the relay (channels/probe-pick.ts: a half-open channel gets one
+ * probe, decided by TaskCharge's settle or refund). Every submit (Midjourney, Suno, Kling) starts
+ * here, so this is where the API key's model whitelist is enforced, before any channel or money is
+ * touched, as the relay does.
  */
-export function pickTaskChannel(table: Awaited<ReturnType<typeof getRoutingTable>>, auth: RelayAuth, type: number, model: string, pinned?: number): RoutedChannel {
+export function pickTaskChannel(table: RoutingTable, auth: RelayAuth, type: number, model: string, pinned?: number): ChannelPick {
   assertModelAllowed(auth, model)
   const pin = pinned ?? auth.pinChannel
   if (pin !== undefined) {
     const ch = table.channels[pin]
     if (!ch || ch.type !== type) throw new ApiError(503, `Channel ${pin} is not available for this task.`, { code: 'channel_unavailable' })
-    return ch
+    return { channel: ch, model, probes: [] }
   }
-  const usable = candidatesFor(table, auth.group, model).filter((ch) => ch.type === type && ch.id !== auth.excludeChannel && !isFrozen(ch.id, model))
-  if (usable.length === 0) {
-    throw new ApiError(503, `No available channel for "${model}" in group "${auth.group}".`, { code: 'model_not_available' })
-  }
-  const top = Math.max(...usable.map((ch) => ch.priority))
-  return weightedPick(
-    usable.filter((ch) => ch.priority === top),
-    Math.random
-  )!
+  const tried = new Set(auth.excludeChannel === undefined ? [] : [auth.excludeChannel])
+  const pick = pickChannelFor(table, `user:${auth.userId}`, { group: auth.group, model, tried, accept: (ch) => ch.type === type })
+  if (!pick) throw new ApiError(503, `No available channel for "${model}" in group "${auth.group}".`, { code: 'model_not_available' })
+  return pick
 }
 
 /** One submit's charge: reserve → (settle | refund), on the one Charge (billing/charge.ts). */
@@ -81,9 +77,24 @@ export class TaskCharge {
     private readonly c: Context<HonoEnv>,
     private readonly auth: RelayAuth,
     readonly model: string,
-    readonly channel: RoutedChannel
+    private readonly pick: ChannelPick
   ) {
     this.charge = new Charge(chargeContext(c, auth, model))
+    this.channel = pick.channel
+  }
+
+  readonly channel: RoutedChannel
+
+  /** The pick's breaker outcome, once: an accepted task closes a half-open channel, a refused one re-opens the probe's breakers. */
+  private decided = false
+  private async decide(ok: boolean, message: string) {
+    if (this.decided) return
+    this.decided = true
+    const { env, executionCtx } = this.c
+    if (ok) return probeOutcome(env, executionCtx, this.pick, { ok: true })
+    if (this.pick.probes.length === 0) return
+    const settings = await getSettings(env, executionCtx)
+    probeOutcome(env, executionCtx, this.pick, { ok: false, message, cooldownSeconds: settings.int('RetryCooldownSeconds') })
   }
 
   /** Price the task (a missing price is refused, never billed silently) and hold it in the wallet. */
@@ -110,11 +121,13 @@ export class TaskCharge {
   /** The upstream accepted the task: charge it in full, with its consume log row. */
   async settle(taskRef: string, meta: Record<string, unknown> = {}): Promise<void> {
     await this.charge.settle(this.hold, { quota: this.quota, channelId: this.channel.id, log: this.log(LOG_TYPE.CONSUME, `Task ${taskRef} submitted`, meta) })
+    await this.decide(true, '')
   }
 
   /** The upstream refused the task (or could not be reached): release the hold, with an error row. */
   async refund(message: string, meta: Record<string, unknown> = {}): Promise<void> {
     await this.charge.refund(this.hold, this.log(LOG_TYPE.ERROR, message.slice(0, 1000), meta))
+    await this.decide(false, message)
   }
 }
 

@@ -138,31 +138,33 @@ export function buildFlushStatements(db: D1Database, plan: FlushPlan): D1Prepare
     stmts.push(db.prepare('UPDATE channels SET used_quota = used_quota + ? WHERE id = ?').bind(c.amount, c.id))
   }
   // Statistics stay current in the same transaction as the consume logs they summarise.
-  const stats = new Map<string, { date: string; channelId: number; model: string; n: number; quota: number; prompt: number; completion: number; time: number }>()
+  const stats = new Map<string, { date: string; channelId: number; model: string; n: number; quota: number; prompt: number; completion: number; time: number; saved: number }>()
   for (const [, l] of plan.logs) {
     if (l.type !== LOG_TYPE.CONSUME) continue
     const date = new Date(l.createdAt * 1000).toISOString().slice(0, 10)
     const key = `${date}|${l.channelId}|${l.modelName}`
-    const s = stats.get(key) ?? { date, channelId: l.channelId, model: l.modelName, n: 0, quota: 0, prompt: 0, completion: 0, time: 0 }
+    const s = stats.get(key) ?? { date, channelId: l.channelId, model: l.modelName, n: 0, quota: 0, prompt: 0, completion: 0, time: 0, saved: 0 }
     s.n++
     s.quota += l.quota
     s.prompt += l.promptTokens
     s.completion += l.completionTokens
     s.time += l.requestTime
+    // A response-cache hit's saved quota (relay-money.ts answerFromCache), for the dashboards.
+    s.saved += l.savedQuota ?? 0
     stats.set(key, s)
   }
   for (const s of stats.values()) {
     stmts.push(
       db
         .prepare(
-          `INSERT INTO statistics (date, user_id, channel_id, model_name, request_count, quota, prompt_tokens, completion_tokens, request_time)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+          `INSERT INTO statistics (date, user_id, channel_id, model_name, request_count, quota, prompt_tokens, completion_tokens, request_time, saved_quota)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT (date, user_id, channel_id, model_name) DO UPDATE SET
              request_count = request_count + excluded.request_count, quota = quota + excluded.quota,
              prompt_tokens = prompt_tokens + excluded.prompt_tokens, completion_tokens = completion_tokens + excluded.completion_tokens,
-             request_time = request_time + excluded.request_time`
+             request_time = request_time + excluded.request_time, saved_quota = saved_quota + excluded.saved_quota`
         )
-        .bind(s.date, plan.userId, s.channelId, s.model, s.n, s.quota, s.prompt, s.completion, s.time)
+        .bind(s.date, plan.userId, s.channelId, s.model, s.n, s.quota, s.prompt, s.completion, s.time, s.saved)
     )
   }
   stmts.push(...logInserts(db, plan.logs))

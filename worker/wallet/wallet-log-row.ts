@@ -24,6 +24,8 @@ export interface PackedLog {
   requestTime: number
   /** [channel id, quota] when the row also carries the channel's usage. */
   channelCharge?: [number, number]
+  /** Quota a response-cache hit saved (its metadata's `saved_quota`), summed into the statistics. */
+  savedQuota?: number
 }
 
 /** The `logs` columns a packed row holds, in order, and the WalletLog field each comes from. */
@@ -79,6 +81,11 @@ export function logValues(l: WalletLog, quota: number, userId: number): (string 
   ]
 }
 
+const savedQuota = (log: WalletLog) => {
+  const saved = log.metadata?.saved_quota
+  return typeof saved === 'number' && Number.isSafeInteger(saved) && saved > 0 ? saved : 0
+}
+
 export function packLog(log: WalletLog, quota: number, userId: number, channelCharge?: [number, number]): PackedLog {
   return {
     cols: JSON.stringify(logValues(log, quota, userId)),
@@ -91,6 +98,7 @@ export function packLog(log: WalletLog, quota: number, userId: number, channelCh
     completionTokens: log.completionTokens ?? 0,
     requestTime: log.requestTime ?? 0,
     ...(channelCharge ? { channelCharge } : {}),
+    ...(savedQuota(log) ? { savedQuota: savedQuota(log) } : {}),
   }
 }
 

@@ -1,11 +1,12 @@
 /**
  * Cached prompt tokens per request reach the log metadata (OpenAI prompt_tokens_details.cached_tokens),
- * the statistics rollup and the admin analytics' cache-hit share per model.
+ * the statistics rollup and the admin analytics' cache-hit share per model; the quota response-cache
+ * hits saved reaches the user dashboard and the site's period totals.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
-import { setupRoot } from '../../test/client'
-import { createChannel, createToken, createUser, ledger, send, setPrice } from '../../test/factories'
+import { setupRoot, signedInUser } from '../../test/client'
+import { createChannel, createToken, createUser, ledger, send, setOptions, setPrice, topUp } from '../../test/factories'
 import { mockUpstream } from '../../test/upstream-mock'
 import { rollupRecent } from '../../logs/rollup'
 
@@ -39,5 +40,33 @@ describe('cache-hit share', () => {
     await rollupRecent(env)
     const period = (await root.get('/api/analytics/period')).body.data
     expect(period.cache_hits).toEqual([{ model_name: 'gpt-4o', prompt_tokens: 2000, cached_tokens: 800 }])
+  })
+})
+
+describe('saved quota of response-cache hits', () => {
+  it('reaches the user dashboard and the site period from the write-behind, and survives the recount', async () => {
+    const root = await setupRoot()
+    await setOptions({ ChatCacheEnabled: 'true', ChatCacheExpireMinute: '5', ChatCacheHitRatio: '0.25' })
+    await createChannel({ key: 'saved' })
+    const { client, id } = await signedInUser('saved-quota')
+    await topUp(id, 100_000_000)
+    const key = (await createToken(id, { chatCache: true })).key
+    const json = { model: 'gpt-4o', messages: [{ role: 'user', content: 'same question' }] }
+    expect((await send('/v1/chat/completions', { key, json })).status).toBe(200)
+    for (let i = 0; i < 2; i++) expect((await send('/v1/chat/completions', { key, json })).headers.get('x-cache')).toBe('HIT')
+    await ledger(id)
+    const rows = await env.DB.prepare('SELECT quota, metadata FROM logs WHERE user_id = ? AND type = 2 ORDER BY id').bind(id).all<{ quota: number; metadata: string }>()
+    const paid = rows.results[0]!.quota
+    const saved = rows.results.slice(1).reduce((s, r) => s + JSON.parse(r.metadata).saved_quota, 0)
+    expect(saved).toBe(2 * (paid - Math.round(paid * 0.25)))
+
+    const sumSaved = (list: { saved_quota: number }[]) => list.reduce((s, r) => s + r.saved_quota, 0)
+    const mine = async () => sumSaved((await client.get('/api/user/dashboard')).body.data.rows)
+    const site = async () => sumSaved((await root.get('/api/analytics/period')).body.data.daily)
+    expect(await mine()).toBe(saved)
+    expect(await site()).toBe(saved)
+    await rollupRecent(env)
+    expect(await mine()).toBe(saved)
+    expect(await site()).toBe(saved)
   })
 })

@@ -3,7 +3,7 @@
  * cron), never raw logs, so they do not change when old log rows leave D1; the admin analytics read
  * its day × model and day × user sums (`statistics_models`, `statistics_users`, kept by triggers).
  * /api/user/dashboard: the caller's balance (exact, from the wallet), today's figures and per-day ×
- * model rows for a range. /api/analytics/*: admin totals, time series, registrations (direct vs
+ * model rows for a range (with the quota the response cache saved). /api/analytics/*: admin totals, time series, registrations (direct vs
  * invited), redemptions, channel counts by status, top users and models, and the prompt-cache hit
  * share per model.
  */
@@ -44,7 +44,8 @@ export const dashboardRoutes = new Hono<HonoEnv>()
     const [rows, balance, table] = await Promise.all([
       c.env.DB.prepare(
         `SELECT date, model_name, SUM(request_count) AS request_count, SUM(quota) AS quota, SUM(prompt_tokens) AS prompt_tokens,
-                SUM(completion_tokens) AS completion_tokens, SUM(request_time) AS request_time, SUM(cached_tokens) AS cached_tokens
+                SUM(completion_tokens) AS completion_tokens, SUM(request_time) AS request_time, SUM(cached_tokens) AS cached_tokens,
+                SUM(saved_quota) AS saved_quota
          FROM statistics WHERE user_id = ? AND date BETWEEN ? AND ? GROUP BY date, model_name ORDER BY date, model_name`
       )
         .bind(me.id, from, to)
@@ -93,7 +94,8 @@ export const dashboardRoutes = new Hono<HonoEnv>()
     const [daily, models, users, registrations, redemptions, cache] = await db.batch<Record<string, any>>([
       db
         .prepare(
-          `SELECT date, SUM(request_count) AS request_count, SUM(quota) AS quota, SUM(prompt_tokens) AS prompt_tokens, SUM(completion_tokens) AS completion_tokens, SUM(request_time) AS request_time
+          `SELECT date, SUM(request_count) AS request_count, SUM(quota) AS quota, SUM(prompt_tokens) AS prompt_tokens, SUM(completion_tokens) AS completion_tokens, SUM(request_time) AS request_time,
+                  SUM(saved_quota) AS saved_quota
            FROM statistics_models WHERE date BETWEEN ? AND ? GROUP BY date HAVING SUM(request_count) > 0 ORDER BY date`
         )
         .bind(from, to),

@@ -81,7 +81,7 @@ describe('dashboard and analytics', () => {
           channelId: 1 + (i % 2),
           promptTokens: 100 * i,
           completionTokens: i,
-          metadata: { cached_tokens: 10 * i },
+          metadata: { cached_tokens: 10 * i, ...(i % 2 ? { cache_hit: true, saved_quota: 5 * i + u } : {}) },
           requestId: `${name}-${i}`,
         }
         await wallet(id).settle({ userId: id, reqId: `${name}-${i}`, quota: 10 + 7 * i + u, log })
@@ -113,7 +113,7 @@ describe('dashboard and analytics', () => {
     // What the same charts give when computed from every day × user × channel × model row.
     expect(period.daily).toEqual(
       await all(`SELECT date, SUM(request_count) AS request_count, SUM(quota) AS quota, SUM(prompt_tokens) AS prompt_tokens, SUM(completion_tokens) AS completion_tokens,
-                 SUM(request_time) AS request_time FROM statistics WHERE date >= ? GROUP BY date ORDER BY date`)
+                 SUM(request_time) AS request_time, SUM(saved_quota) AS saved_quota FROM statistics WHERE date >= ? GROUP BY date ORDER BY date`)
     )
     expect(period.top_models).toEqual(
       await all(`SELECT model_name, SUM(request_count) AS request_count, SUM(quota) AS quota, SUM(prompt_tokens + completion_tokens) AS tokens
@@ -128,6 +128,8 @@ describe('dashboard and analytics', () => {
                  WHERE date >= ? GROUP BY model_name HAVING SUM(prompt_tokens) > 0 ORDER BY prompt_tokens DESC`)
     )
     expect(period.top_users.map((u: { username: string }) => u.username).sort()).toEqual(['sums-a', 'sums-b'])
+    // The response cache's savings reached the rollup (write-behind and recount alike): 5·(1+3+5)+3·u per user.
+    expect(period.daily.reduce((s: number, d: { saved_quota: number }) => s + d.saved_quota, 0)).toBe(45 + 48)
     expect(period.cache_hits.reduce((n: number, r: { cached_tokens: number }) => n + r.cached_tokens, 0)).toBeGreaterThan(0)
   })
 })

@@ -58,6 +58,8 @@ export const statistics = sqliteTable(
     requestTime: integer('request_time').notNull().default(0),
     /** Prompt tokens read from the supplier's prompt cache (filled by the rollup from log metadata). */
     cachedTokens: integer('cached_tokens').notNull().default(0),
+    /** Quota the response cache saved (cache hits' `saved_quota`; migration 0028). */
+    savedQuota: integer('saved_quota').notNull().default(0),
   },
   (t) => [
     primaryKey({ columns: [t.date, t.userId, t.channelId, t.modelName] }),
@@ -82,6 +84,7 @@ export const statisticsModels = sqliteTable(
     completionTokens: integer('completion_tokens').notNull().default(0),
     requestTime: integer('request_time').notNull().default(0),
     cachedTokens: integer('cached_tokens').notNull().default(0),
+    savedQuota: integer('saved_quota').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.date, t.modelName] })]
 )

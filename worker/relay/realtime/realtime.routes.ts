@@ -21,7 +21,8 @@ import { isFrozen, refreshFreezes } from '../../channels/health'
 import { keyFreezeName, RequestKeys } from '../../channels/key-pool'
 import { candidatesFor, getRoutingTable } from '../../channels/routing-table'
 import type { RoutedChannel } from '../../channels/types'
-import { mapModel, selectChannel } from '../../channels/pick'
+import { mapModel } from '../../channels/pick'
+import { pickChannelFor, probeOutcome } from '../../channels/probe-pick'
 import { assertModelAllowed } from '../../access/token-auth'
 import { admit } from '../../access/admit'
 import { localStatus, rateLimitHeaders, tokenlessSpec } from '../../access/token-limits'
@@ -93,10 +94,11 @@ export async function realtimeHandler(c: Context<HonoEnv>): Promise<Response> {
     const tried = new Set<number>()
     let lastError = `No available realtime channel for model "${model}" in group "${auth.group}".`
     for (let attempt = 0; attempt <= settings.int('RetryTimes'); attempt++) {
-      const channel = selectChannel(table, { group: auth.group, model, tried, isFrozen, hasTools: false })
-      if (!channel) break
+      // Through the breakers as on the relay: a half-open channel gets one probe (channels/probe-pick.ts).
+      const pick = pickChannelFor(table, `user:${auth.userId}`, { group: auth.group, model, tried, hasTools: false, accept: (ch) => REALTIME_TYPES.has(ch.type) })
+      if (!pick) break
+      const { channel } = pick
       tried.add(channel.id)
-      if (!REALTIME_TYPES.has(channel.type)) continue
       const { upstream: upstreamModel, billed } = mapModel(channel, model)
       const price = resolvePrice(prices, billed, settings)
       if (!price) throw new ApiError(400, `The model "${billed}" has no price on this gateway; ask the administrator to set one.`, { code: 'model_not_priced', param: 'model' })
@@ -115,8 +117,10 @@ export async function realtimeHandler(c: Context<HonoEnv>): Promise<Response> {
       const upstream = await connect(keys.use(channel), upstreamModel)
       if (typeof upstream === 'string') {
         lastError = upstream
+        probeOutcome(c.env, c.executionCtx, pick, { ok: false, message: upstream, cooldownSeconds: settings.int('RetryCooldownSeconds') })
         continue
       }
+      probeOutcome(c.env, c.executionCtx, pick, { ok: true })
       const priceOf = (name: string) => resolvePrice(prices, name, settings) ?? undefined
       return bridge(c, upstream, { billing, priceOf, release }, protocols.includes('realtime'))
     }

@@ -66,8 +66,9 @@ async function submit(c: Context<HonoEnv>): Promise<Response> {
   if (action === 'image2video' && !parsed.data.image) throw new ApiError(400, 'image2video needs an image.', { code: 'invalid_request' })
   if (action === 'text2video' && !parsed.data.prompt) throw new ApiError(400, 'text2video needs a prompt.', { code: 'invalid_request' })
   const model = `kling-video_${parsed.data.model_name}_${parsed.data.mode}_${parsed.data.duration}`
-  const channel = pickTaskChannel(await getRoutingTable(c.env, c.executionCtx), auth, KLING_CHANNEL_TYPE, model)
-  const charge = new TaskCharge(c, auth, model, channel)
+  const pick = pickTaskChannel(await getRoutingTable(c.env, c.executionCtx), auth, KLING_CHANNEL_TYPE, model)
+  const { channel } = pick
+  const charge = new TaskCharge(c, auth, model, pick)
   await charge.reserve()
 
   let res: Response

@@ -161,8 +161,9 @@ export async function submitMj(c: Context<HonoEnv>, auth: RelayAuth, route: MjRo
   /** One submit in `tryMode`: reserve, hold the row, send, then settle and fill the row or refund and drop it. */
   async function attempt(tryMode: MjMode): Promise<Attempt> {
     const model = priceName(tryMode, action)
-    const channel = pickTaskChannel(table, auth, MJ_CHANNEL_TYPE, model, origin?.channel_id)
-    const charge = new TaskCharge(c, auth, model, channel)
+    const pick = pickTaskChannel(table, auth, MJ_CHANNEL_TYPE, model, origin?.channel_id)
+    const { channel } = pick
+    const charge = new TaskCharge(c, auth, model, pick)
     await charge.reserve({ free: FREE_ACTIONS.has(action), counted: tryMode !== mode })
     const notify = action === 'UPLOAD' ? undefined : await newNotifySecret()
     const rowId = await holdRow(charge, channel.id, tryMode, notify?.hash ?? '')

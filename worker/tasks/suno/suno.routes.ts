@@ -59,8 +59,9 @@ async function submit(c: Context<HonoEnv>): Promise<Response> {
     body.task_id = origin.task_id
   } else delete body.task_id
   const model = action === 'MUSIC' ? String(body.mv) : 'suno_lyrics'
-  const channel = pickTaskChannel(await getRoutingTable(c.env, c.executionCtx), auth, SUNO_CHANNEL_TYPE, model, origin?.channel_id)
-  const charge = new TaskCharge(c, auth, model, channel)
+  const pick = pickTaskChannel(await getRoutingTable(c.env, c.executionCtx), auth, SUNO_CHANNEL_TYPE, model, origin?.channel_id)
+  const { channel } = pick
+  const charge = new TaskCharge(c, auth, model, pick)
   await charge.reserve()
 
   let res: Response

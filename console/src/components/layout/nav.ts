@@ -22,6 +22,7 @@ import {
   Server,
   Send,
   Settings,
+  Split,
   Tags,
   TicketPercent,
   UserRoundCog,
@@ -50,6 +51,7 @@ export type NavId =
   | 'model_price'
   | 'payment'
   | 'setting'
+  | 'model_routing'
   | 'audit'
   | 'telegram'
   | 'mcp'
@@ -136,6 +138,7 @@ export const navGroups: NavGroup[] = [
       { type: 'item', id: 'user', to: '/panel/user', icon: Users, breadcrumbs: false, isAdmin: true },
       { type: 'item', id: 'profile', to: '/panel/profile', icon: UserRoundCog, breadcrumbs: false },
       { type: 'item', id: 'setting', to: '/panel/setting', icon: Settings, breadcrumbs: false, isAdmin: true },
+      { type: 'item', id: 'model_routing', to: '/panel/model-routing', icon: Split, breadcrumbs: false, isAdmin: true, isRoot: true },
       { type: 'item', id: 'audit', to: '/panel/audit', icon: History, breadcrumbs: false, isAdmin: true },
       { type: 'item', id: 'system', to: '/panel/system', icon: Server, breadcrumbs: false, isAdmin: true, isRoot: true },
       { type: 'item', id: 'telegram', to: '/panel/telegram', icon: Send, breadcrumbs: false, isAdmin: true },

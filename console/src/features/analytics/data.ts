@@ -8,7 +8,7 @@ export function fillDays<T extends { date: string }>(rows: T[], days: string[], 
 }
 
 export function shapePeriod(period: PeriodStatistics | undefined, days: string[]) {
-  const daily = fillDays(period?.daily ?? [], days, { request_count: 0, quota: 0, prompt_tokens: 0, completion_tokens: 0, request_time: 0 }).map(
+  const daily = fillDays(period?.daily ?? [], days, { request_count: 0, quota: 0, prompt_tokens: 0, completion_tokens: 0, request_time: 0, saved_quota: 0 }).map(
     // No requests: no average (a gap in the line, not a misleading zero).
     (d) => ({ ...d, avg_time: d.request_count ? Math.round(d.request_time / d.request_count) : null })
   )
@@ -21,6 +21,7 @@ export function shapePeriod(period: PeriodStatistics | undefined, days: string[]
     redemptions,
     totals: {
       quota: sum(daily, (d) => d.quota),
+      saved: sum(daily, (d) => d.saved_quota ?? 0),
       requests: sum(daily, (d) => d.request_count),
       tokens: sum(daily, (d) => d.prompt_tokens + d.completion_tokens),
       direct: sum(registrations, (r) => r.direct),

@@ -17,6 +17,7 @@ import { renderQuotaFine } from '@/features/dashboard/format'
 import { rangeDays, resolveRange } from '@/features/dashboard/range'
 import { periodQueryOptions, statisticsQueryOptions } from './api'
 import { AnalyticsOverview } from './components/analytics-overview'
+import { SavedQuotaBadge } from '@/features/dashboard/components/saved-quota'
 import { ConsumptionTrend, RedemptionsTrend, RegistrationsTrend, RequestsTrend, TokensTrend } from './components/analytics-charts'
 import { TopModelsTable, TopUsersTable } from './components/top-tables'
 import { shapePeriod } from './data'
@@ -49,6 +50,7 @@ export function Analytics() {
           <ChartCard
             title={t('charts.consumption')}
             description={t('charts.consumptionHint', { total: renderQuotaFine(totals.quota) })}
+            action={period && <SavedQuotaBadge label={t('charts.saved', { quota: renderQuotaFine(totals.saved) })} testId="site-saved-quota" />}
             loading={isPending}
             empty={noUsage}
             testId="card-consumption"

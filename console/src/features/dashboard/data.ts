@@ -8,7 +8,10 @@ import type { UsageRow } from './api'
 export type Metric = 'quota' | 'request_count'
 
 /** A model's rollup rows summed over the range (`request_time` is the total in ms: average = request_time / request_count). */
-export type ModelTotal = Omit<UsageRow, 'date' | 'cached_tokens'>
+export type ModelTotal = Omit<UsageRow, 'date' | 'cached_tokens' | 'saved_quota'>
+
+/** The quota response-cache hits saved over the rows. */
+export const savedQuotaOf = (rows: UsageRow[]) => rows.reduce((s, r) => s + (r.saved_quota ?? 0), 0)
 
 /** Totals per model, largest consumption first. */
 export function modelTotals(rows: UsageRow[]): ModelTotal[] {

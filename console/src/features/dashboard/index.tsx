@@ -21,8 +21,9 @@ import { ConsumptionChart, ModelShareChart, RequestsChart, TokensChart } from '.
 import { DateRangePicker } from './components/date-range-picker'
 import { GettingStarted } from './components/getting-started'
 import { ModelStatsTable } from './components/model-stats-table'
+import { SavedQuotaBadge } from './components/saved-quota'
 import { ChartCard, StatCard, StatCardSkeleton } from './components/stat-card'
-import { modelTotals } from './data'
+import { modelTotals, savedQuotaOf } from './data'
 import { renderQuotaFine } from './format'
 import { dateOf, dayStart, rangeDays, resolveRange, todayUtc } from './range'
 
@@ -42,6 +43,7 @@ export function Dashboard() {
   const empty = !isPending && rows.length === 0 ? t('noUsage') : false
   const rangeTotal = totals.reduce((s, m) => s + m.quota, 0)
   const rangeRequests = totals.reduce((s, m) => s + m.request_count, 0)
+  const rangeSaved = useMemo(() => savedQuotaOf(rows), [rows])
   // Yesterday's figures as the captions of today's cards, when the period includes yesterday.
   const yesterday = useMemo(() => {
     const date = dateOf(dayStart(todayUtc()) - 86400)
@@ -111,6 +113,7 @@ export function Dashboard() {
             className="lg:col-span-2"
             title={t('charts.consumption')}
             description={data ? t('charts.consumptionHint', { total: renderQuotaFine(rangeTotal), count: rangeRequests }) : undefined}
+            action={data && <SavedQuotaBadge label={t('charts.saved', { quota: renderQuotaFine(rangeSaved) })} testId="saved-quota" />}
             loading={isPending}
             empty={empty}
             bodyHeight="h-72"
