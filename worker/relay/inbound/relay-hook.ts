@@ -23,13 +23,17 @@ export async function readJsonBody(c: Context<HonoEnv>): Promise<unknown> {
 /** Reads the client's JSON body, converts it and leaves the OpenAI body where `c.req.json()` finds it. */
 export async function useChatBody(c: Context<HonoEnv>, codec: InboundCodec): Promise<Record<string, unknown>> {
   const chat = codec.toOpenAI(await readJsonBody(c))
-  // The request now carries the chat body; Hono's body cache is dropped so c.req.json() reads it.
+  replaceBody(c, chat)
+  return chat
+}
+
+/** The request now carries `body`; Hono's body cache is dropped so c.req.json() reads it. */
+export function replaceBody(c: Context<HonoEnv>, body: Record<string, unknown>) {
   const headers = new Headers(c.req.raw.headers)
   headers.set('content-type', 'application/json')
   headers.delete('content-length')
-  c.req.raw = new Request(c.req.raw.url, { method: 'POST', headers, body: JSON.stringify(chat) })
+  c.req.raw = new Request(c.req.raw.url, { method: 'POST', headers, body: JSON.stringify(body) })
   c.req.bodyCache = {}
-  return chat
 }
 
 /** The relay's chat answer (JSON or SSE) in the client's format; headers such as server-timing are kept. */
