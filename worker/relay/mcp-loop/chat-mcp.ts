@@ -14,13 +14,19 @@ import type { HonoEnv } from '../../env'
 import { runMcpLoop } from './mcp-loop'
 import { type McpToolSpec, mcpToolSchema } from './mcp-tool-spec'
 import { resolveMcpTools } from './mcp-tools'
-import { refuseMcpStream } from './responses-mcp'
+import { ApiError } from '../../lib/errors'
 import { relayTurn } from './relay-turn'
 
 const chatTools = z.looseObject({
   tools: z.array(z.union([mcpToolSchema, z.looseObject({ type: z.literal('function') })], { error: 'tools must be function tools or mcp tools' })).max(512),
   stream: z.boolean().nullish(),
 })
+
+const refuseMcpStream = () =>
+  new ApiError(400, 'stream: true is not supported together with mcp tools on /v1/chat/completions; send the request without stream.', {
+    code: 'unsupported_mcp_stream',
+    param: 'stream',
+  })
 
 /** The chat request has mcp tools: answered by the loop; otherwise undefined (the plain relay answers it). */
 export async function chatWithMcp(c: Context<HonoEnv>): Promise<Response | undefined> {

@@ -3,13 +3,14 @@
  * Custom (OpenAI-compatible) channel that asks for `calc__add` and then answers with its result,
  * and the SDK's own MCP server: the tool runs once and is billed once like a /mcp call, every model
  * turn is its own billed line, the loop stops at its bound, an unregistered server or an approval
- * is refused with 400 before anything is billed, and a tool outside the key's allowlist is never offered.
+ * is refused with 400 before anything is billed, a streamed answer carries the mcp events, and a tool outside the key's allowlist is never offered.
  */
 import { env } from 'cloudflare:workers'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createChannel, createToken, createUser, ledger, send, setPrice } from '../../test/factories'
 import { setupRoot } from '../../test/client'
 import { mockMcpServers, type MockServerSpec } from '../../test/mcp-mock'
+import { decodeSse } from '../../test/stream-harness'
 import { MAX_MCP_TURNS } from './mcp-loop'
 
 const START = 10_000_000
@@ -150,11 +151,43 @@ describe('remote MCP tools on /v1/responses', () => {
     expect((await rows(user.id)).results).toHaveLength(0)
   })
 
-  it('refuses stream with mcp tools', async () => {
-    const { key } = await keyFor()
-    const res = await send('/v1/responses', { key, json: { model: MODEL, input: 'x', stream: true, tools: [MCP] } })
-    expect(res.status).toBe(400)
-    expect(res.json.error.code).toBe('unsupported_mcp_stream')
+  it('streams the list, the call and the final message as Responses events, ending with the same response', async () => {
+    const { user, key } = await keyFor()
+    const res = await send('/v1/responses', { key, json: { model: MODEL, input: 'What is 2 + 3?', stream: true, tools: [MCP] } })
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toContain('text/event-stream')
+    const events = decodeSse(res.text).map((e) => JSON.parse(e.data))
+    expect(events.map((e) => e.sequence_number)).toEqual(events.map((_, i) => i))
+    expect(events.map((e) => e.type)).toEqual([
+      'response.created',
+      'response.in_progress',
+      'response.output_item.added',
+      'response.mcp_list_tools.in_progress',
+      'response.mcp_list_tools.completed',
+      'response.output_item.done',
+      'response.output_item.added',
+      'response.mcp_call_arguments.delta',
+      'response.mcp_call_arguments.done',
+      'response.mcp_call.in_progress',
+      'response.mcp_call.completed',
+      'response.output_item.done',
+      'response.output_item.added',
+      'response.content_part.added',
+      'response.output_text.delta',
+      'response.output_text.done',
+      'response.content_part.done',
+      'response.output_item.done',
+      'response.completed',
+    ])
+    expect(events[11].item).toMatchObject({ type: 'mcp_call', name: 'add', output: '5', status: 'completed' })
+    const final = events.at(-1).response
+    expect(final.output.map((o: any) => o.type)).toEqual(['mcp_list_tools', 'mcp_call', 'message'])
+    expect(final.output[2].content[0].text).toBe('The sum is 5.')
+    expect(final.output[1].id).toBe(events[11].item.id)
+    expect(toolCalls()).toHaveLength(1)
+    const l = await ledger(user.id)
+    expect(l.consumeLogs).toBe(3)
+    expect(l.quota).toBe(START - l.loggedQuota)
   })
 
   it('never offers a tool outside the key’s allowlist', async () => {

@@ -58,28 +58,37 @@ function parseArgs(raw: string): Record<string, unknown> | undefined {
   }
 }
 
-async function runCall(c: Context<HonoEnv>, auth: RelayAuth, set: McpToolSet, call: Record<string, any>, key: string): Promise<McpCallRecord> {
+/** The record of a call the model asked for, not run yet. */
+function pending(set: McpToolSet, call: Record<string, any>): McpCallRecord {
   const tool = set.offered.get(call.function.name)!
-  const record: McpCallRecord = {
-    callId: String(call.id),
-    label: tool.label,
-    name: tool.target.tool.name,
-    arguments: String(call.function.arguments ?? ''),
-    output: null,
-    error: null,
-  }
+  return { callId: String(call.id), label: tool.label, name: tool.target.tool.name, arguments: String(call.function.arguments ?? ''), output: null, error: null }
+}
+
+async function runCall(c: Context<HonoEnv>, auth: RelayAuth, set: McpToolSet, call: Record<string, any>, record: McpCallRecord, key: string): Promise<void> {
   const args = parseArgs(record.arguments)
   if (!args) {
     record.error = 'The arguments are not a JSON object.'
-    return record
+    return
   }
-  const result = await runGatewayTool(c, auth, tool.target, args, key)
+  const result = await runGatewayTool(c, auth, set.offered.get(call.function.name)!.target, args, key)
   if (result.isError) record.error = resultText(result)
   else record.output = resultText(result)
-  return record
 }
 
-export async function runMcpLoop(c: Context<HonoEnv>, auth: RelayAuth, chat: Record<string, unknown>, set: McpToolSet, turn: TurnRunner): Promise<LoopResult> {
+/** Progress of the loop, for a streamed answer: a turn answered (its calls not run yet), a call finished. */
+export interface LoopHooks {
+  onTurn?(turn: LoopTurn): void
+  onCall?(record: McpCallRecord): void
+}
+
+export async function runMcpLoop(
+  c: Context<HonoEnv>,
+  auth: RelayAuth,
+  chat: Record<string, unknown>,
+  set: McpToolSet,
+  turn: TurnRunner,
+  hooks: LoopHooks = {}
+): Promise<LoopResult> {
   const tools = [...((chat.tools as unknown[] | undefined) ?? []), ...functionTools(set)]
   const messages = [...(chat.messages as Record<string, unknown>[])]
   const added: Record<string, unknown>[] = []
@@ -89,24 +98,23 @@ export async function runMcpLoop(c: Context<HonoEnv>, auth: RelayAuth, chat: Rec
     const msg = answer.choices?.[0]?.message ?? {}
     const asked: Record<string, any>[] = Array.isArray(msg.tool_calls) ? msg.tool_calls : []
     const mcp = asked.filter((t) => set.offered.has(t?.function?.name))
-    if (mcp.length === 0) {
-      turns.push({ answer, calls: [] })
-      return { turns, incomplete: false, added }
-    }
+    const current: LoopTurn = { answer, calls: mcp.map((t) => pending(set, t)) }
+    turns.push(current)
+    hooks.onTurn?.(current)
+    if (mcp.length === 0) return { turns, incomplete: false, added }
     if (n === MAX_MCP_TURNS - 1) {
-      const calls = mcp.map((t) => {
-        const tool = set.offered.get(t.function.name)!
-        const error = `Not run: the gateway's limit of ${MAX_MCP_TURNS} model turns per request was reached.`
-        return { callId: String(t.id), label: tool.label, name: tool.target.tool.name, arguments: String(t.function.arguments ?? ''), output: null, error }
-      })
-      turns.push({ answer, calls })
+      for (const record of current.calls) {
+        record.error = `Not run: the gateway's limit of ${MAX_MCP_TURNS} model turns per request was reached.`
+        hooks.onCall?.(record)
+      }
       return { turns, incomplete: true, added }
     }
-    const calls: McpCallRecord[] = []
-    for (const [i, t] of mcp.entries()) calls.push(await runCall(c, auth, set, t, `t${n}.${i}`))
-    turns.push({ answer, calls })
+    for (const [i, t] of mcp.entries()) {
+      await runCall(c, auth, set, t, current.calls[i]!, `t${n}.${i}`)
+      hooks.onCall?.(current.calls[i]!)
+    }
     const assistant = { role: 'assistant', content: typeof msg.content === 'string' && msg.content ? msg.content : null, tool_calls: asked }
-    const results = calls.map((r) => ({ role: 'tool', tool_call_id: r.callId, content: r.error ?? r.output ?? '' }))
+    const results = current.calls.map((r) => ({ role: 'tool', tool_call_id: r.callId, content: r.error ?? r.output ?? '' }))
     messages.push(assistant, ...results)
     added.push(assistant, ...results)
     // A call of the client's own function: the client answers it, with the MCP results already in.

@@ -1,60 +1,28 @@
 /**
  * The Responses API adapter of the MCP tool loop (mcp-loop.ts): a /v1/responses request with
- * `mcp` tools answers one Response whose output is OpenAI's — an `mcp_list_tools` item per server,
- * then per model turn its text, its `mcp_call` items (arguments, output or error) and, at the end,
- * the final message (or the client's own function calls). Usage adds up every turn. When the loop
- * stopped at its bound the Response is `incomplete` with `incomplete_details.reason`
- * "max_tool_calls". Streaming is refused (400) with mcp tools: the turns run unstreamed.
+ * `mcp` tools answers one Response whose output is OpenAI's (responses-mcp-output.ts) — an
+ * `mcp_list_tools` item per server, then per model turn its text, its `mcp_call` items (arguments,
+ * output or error) and, at the end, the final message (or the client's own function calls). Usage
+ * adds up every turn. When the loop stopped at its bound the Response is `incomplete` with
+ * `incomplete_details.reason` "max_tool_calls". With `stream: true` the same output goes out as
+ * Responses events while the loop runs (each model turn itself runs unstreamed); a failure after the
+ * stream started ends it with `error` and `response.failed`.
  */
 import type { Context } from 'hono'
 import type { RelayAuth } from '../../access/token-auth'
-import { ApiError } from '../../lib/errors'
+import { toApiError } from '../../lib/errors'
 import type { HonoEnv } from '../../env'
 import { type ChatMessage, mcpToolsOf, type ResponsesRequest, toChatBody } from '../inbound/responses/request'
-import { assistantTurn, responseObject, type ResponseContext, statusOf, toResponse } from '../inbound/responses/response'
-import { type LoopTurn, type McpCallRecord, runMcpLoop } from './mcp-loop'
-import { resolveMcpTools, type McpToolSet } from './mcp-tools'
+import { assistantTurn, responseObject, type ResponseContext, statusOf } from '../inbound/responses/response'
+import { type LoopResult, type LoopTurn, runMcpLoop } from './mcp-loop'
+import { resolveMcpTools } from './mcp-tools'
+import { McpOutput, newItemId } from './responses-mcp-output'
 import { relayTurn } from './relay-turn'
-
-const newId = (prefix: string) => `${prefix}_${crypto.randomUUID().replace(/-/g, '')}`
 
 /** The request uses the MCP tool loop. */
 export const usesMcp = (req: ResponsesRequest) => mcpToolsOf(req).length > 0
 
-export const refuseMcpStream = (param = 'stream') =>
-  new ApiError(400, 'stream: true is not supported together with mcp tools on this gateway; send the request without stream.', { code: 'unsupported_mcp_stream', param })
-
-function listItems(set: McpToolSet) {
-  return set.lists.map(({ label, tools }) => ({
-    id: newId('mcpl'),
-    type: 'mcp_list_tools',
-    server_label: label,
-    tools: tools.map((t) => ({ name: t.tool.name, description: t.tool.description ?? null, input_schema: t.tool.inputSchema, annotations: t.tool.annotations ?? null })),
-    error: null,
-  }))
-}
-
-const callItem = (r: McpCallRecord) => ({
-  id: newId('mcp'),
-  type: 'mcp_call',
-  status: r.error === null ? 'completed' : 'failed',
-  approval_request_id: null,
-  server_label: r.label,
-  name: r.name,
-  arguments: r.arguments,
-  output: r.output,
-  error: r.error,
-})
-
-/** One turn's output items: its own items, with the MCP function calls shown as mcp_call items. */
-function turnItems(ctx: ResponseContext, set: McpToolSet, turn: LoopTurn): Record<string, any>[] {
-  const byCall = new Map(turn.calls.map((r) => [r.callId, r]))
-  return (toResponse(ctx, turn.answer).output as Record<string, any>[]).flatMap((item) => {
-    if (item.type !== 'function_call' || !set.offered.has(item.name)) return [item]
-    const record = byCall.get(item.call_id)
-    return record ? [callItem(record)] : []
-  })
-}
+type OnComplete = (response: Record<string, any>, messages: ChatMessage[]) => void
 
 function sumUsage(turns: LoopTurn[]) {
   let input = 0
@@ -77,31 +45,52 @@ function sumUsage(turns: LoopTurn[]) {
   }
 }
 
-export async function responsesWithMcp(
-  c: Context<HonoEnv>,
-  auth: RelayAuth,
-  req: ResponsesRequest,
-  history: ChatMessage[],
-  onComplete?: (response: Record<string, any>, messages: ChatMessage[]) => void
-): Promise<Response> {
-  if (req.stream) throw refuseMcpStream()
+/** The finished Response, reported to `onComplete` with the conversation to store. */
+function finalResponse(ctx: ResponseContext, out: McpOutput, loop: LoopResult, onComplete?: OnComplete) {
+  const last = loop.turns[loop.turns.length - 1]!
+  const done = loop.incomplete ? { status: 'incomplete', incomplete_details: { reason: 'max_tool_calls' } } : statusOf(last.answer.choices?.[0]?.finish_reason)
+  const response = responseObject(ctx, { ...done, model: last.answer.model, output: out.items, usage: sumUsage(loop.turns) })
+  // The stored conversation: the loop's tool calls and results, then the final answer unless the loop's last messages already hold it.
+  onComplete?.(response, last.calls.length ? loop.added : [...loop.added, assistantTurn(out.items.slice(out.lastTurnStart))])
+  return response
+}
+
+export async function responsesWithMcp(c: Context<HonoEnv>, auth: RelayAuth, req: ResponsesRequest, history: ChatMessage[], onComplete?: OnComplete): Promise<Response> {
+  // Refusals (an unregistered server, approvals) come before anything runs, as a plain 400.
   const set = await resolveMcpTools(c, auth, mcpToolsOf(req))
   const chat = toChatBody({ ...req, stream: false }, history)
+  const ctx: ResponseContext = { id: newItemId('resp'), createdAt: Math.floor(Date.now() / 1000), req }
   let headers: Headers | undefined
-  const loop = await runMcpLoop(c, auth, chat, set, async (body, n) => {
+  const runTurn = async (body: Record<string, unknown>, n: number) => {
     const turn = await relayTurn(c, body, n)
     headers = turn.headers
     return turn.answer
-  })
-  const ctx: ResponseContext = { id: newId('resp'), createdAt: Math.floor(Date.now() / 1000), req }
-  const last = loop.turns[loop.turns.length - 1]!
-  const finalItems = turnItems(ctx, set, last)
-  const output = [...listItems(set), ...loop.turns.slice(0, -1).flatMap((t) => turnItems(ctx, set, t)), ...finalItems]
-  const done = loop.incomplete ? { status: 'incomplete', incomplete_details: { reason: 'max_tool_calls' } } : statusOf(last.answer.choices?.[0]?.finish_reason)
-  const response = responseObject(ctx, { ...done, model: last.answer.model, output, usage: sumUsage(loop.turns) })
-  // The stored conversation: the loop's tool calls and results, then the final answer unless the loop's last messages already hold it.
-  onComplete?.(response, last.calls.length ? loop.added : [...loop.added, assistantTurn(finalItems)])
-  const res = Response.json(response)
-  for (const [k, v] of headers ?? []) if (k.startsWith('x-ratelimit-')) res.headers.set(k, v)
-  return res
+  }
+  if (!req.stream) {
+    const out = new McpOutput(ctx, set)
+    out.lists()
+    const loop = await runMcpLoop(c, auth, chat, set, runTurn, { onTurn: (t) => out.turn(t), onCall: (r) => out.call(r) })
+    const res = Response.json(finalResponse(ctx, out, loop, onComplete))
+    for (const [k, v] of headers ?? []) if (k.startsWith('x-ratelimit-')) res.headers.set(k, v)
+    return res
+  }
+  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>()
+  const writer = writable.getWriter()
+  const bytes = new TextEncoder()
+  const out = new McpOutput(ctx, set, (frame) => void writer.write(bytes.encode(frame)).catch(() => undefined))
+  const work = (async () => {
+    out.start()
+    out.lists()
+    try {
+      const loop = await runMcpLoop(c, auth, chat, set, runTurn, { onTurn: (t) => out.turn(t), onCall: (r) => out.call(r) })
+      out.finish(finalResponse(ctx, out, loop, onComplete))
+    } catch (err) {
+      const e = toApiError(err)
+      out.fail(req.model, { code: e.code ?? 'server_error', message: e.status >= 500 && !e.code ? 'The MCP tool loop failed.' : e.message })
+    } finally {
+      await writer.close().catch(() => undefined)
+    }
+  })()
+  c.executionCtx.waitUntil(work)
+  return new Response(readable, { headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' } })
 }
