@@ -3,7 +3,8 @@
  * tool naming a registered tool server (the SDK's own MCP server, started here) on a Custom
  * (OpenAI-compatible) channel of the mock upstream, whose model calls the tool and then answers
  * with its result. The answer shows the tool list, the call and a message that used the result;
- * the balance moves by exactly the logged quota of both model turns and the tool call.
+ * the balance moves by exactly the logged quota of both model turns and the tool call; streamed,
+ * the SDK reads the mcp_call events and the same final answer.
  */
 import OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
@@ -46,6 +47,26 @@ describe('official openai SDK: remote MCP tools', () => {
     const rows = (await fixture.user.ok<{ data: { model_name: string; quota: number }[] }>('GET', '/api/log/self?type=2&page_size=100')).data
     expect(rows.map((r) => r.model_name).sort()).toEqual([fixture.model, fixture.model, `mcp/${SERVER}/add`])
     expect(rows.find((r) => r.model_name.startsWith('mcp/'))!.quota).toBe(500)
+  })
+
+  it('streams the mcp_call events and the final response through the SDK', async () => {
+    const stream = await client.responses.create({
+      model: fixture.model,
+      input: 'What is 2 + 3?',
+      stream: true,
+      tools: [{ type: 'mcp', server_label: 'calculator', server_url: SERVER, require_approval: 'never' }],
+    })
+    const types: string[] = []
+    let completed: OpenAI.Responses.Response | undefined
+    for await (const event of stream) {
+      types.push(event.type)
+      if (event.type === 'response.completed') completed = event.response
+    }
+    expect(types).toEqual(expect.arrayContaining(['response.mcp_list_tools.completed', 'response.mcp_call_arguments.done', 'response.mcp_call.completed']))
+    expect(types.at(-1)).toBe('response.completed')
+    // The SDK adds output_text only to non-streamed responses: read the message item.
+    const message = completed!.output.find((o) => o.type === 'message') as OpenAI.Responses.ResponseOutputMessage
+    expect(message.content[0]).toMatchObject({ type: 'output_text', text: expect.stringContaining('The tool answered: 5') })
   })
 
   it('refuses a server URL that is not a registered server with the SDK’s BadRequestError', async () => {
