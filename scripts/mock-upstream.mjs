@@ -19,6 +19,9 @@
  *   mock-tpm-<N>      a key allowing N tokens per minute: a larger prompt gets the supplier's real
  *                     "request too large" 429 (OpenAI's or Anthropic's, mock-rate-limits.mjs)
  *   anything else     normal answers
+ * An OpenAI chat request with tools gets a call of its first tool (numbers 2, 3, … for its number
+ * parameters, else `{"city":"Paris"}`) unless its last message is a tool result: then it answers
+ * in words, quoting the result when not streaming.
  * A chat or Anthropic stream whose prompt contains `bench-events-<N>` streams N content events (the
  * reply's words over and over), each written on its own turn of the event loop as a supplier's
  * paced tokens arrive (scripts/bench-stream-scale.mjs).
@@ -118,21 +121,31 @@ const replyPieces = (body) => {
 /** Between the events of a `bench-events-<N>` answer the mock yields, so they leave one by one. */
 const paced = (body) => (benchEvents(body) > 0 ? () => new Promise((r) => setImmediate(r)) : () => undefined)
 
+/** The arguments the mock calls an OpenAI tool with: 2, 3, … for its number parameters, else a city. */
+function toolArguments(tool) {
+  const numbers = Object.entries(tool.function?.parameters?.properties ?? {}).filter(([, schema]) => schema?.type === 'number' || schema?.type === 'integer')
+  return JSON.stringify(numbers.length ? Object.fromEntries(numbers.map(([name], i) => [name, i + 2])) : { city: 'Paris' })
+}
+
+const contentText = (content) => (typeof content === 'string' ? content : Array.isArray(content) ? content.map((p) => p?.text ?? '').join('') : '')
+
 async function openAIChat(req, res, body, mode) {
   const model = body.model ?? 'gpt-mock'
   const { prompt, completion } = usageOf(body)
   const usage = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion }
   const id = `chatcmpl-mock${Date.now()}`
   const created = Math.floor(Date.now() / 1000)
-  const wantsTool = Array.isArray(body.tools) && body.tools.length > 0 && body.tool_choice !== 'none'
+  // Like a real model, it answers in words once the last message is a tool's result.
+  const toolResult = Array.isArray(body.messages) && body.messages.at(-1)?.role === 'tool' ? body.messages.at(-1) : undefined
+  const wantsTool = Array.isArray(body.tools) && body.tools.length > 0 && body.tool_choice !== 'none' && !toolResult
   if (!body.stream) {
     const message = wantsTool
       ? {
           role: 'assistant',
           content: null,
-          tool_calls: [{ id: 'call_mock1', type: 'function', function: { name: body.tools[0].function.name, arguments: '{"city":"Paris"}' } }],
+          tool_calls: [{ id: 'call_mock1', type: 'function', function: { name: body.tools[0].function.name, arguments: toolArguments(body.tools[0]) } }],
         }
-      : { role: 'assistant', content: REPLY }
+      : { role: 'assistant', content: toolResult ? `${REPLY} The tool answered: ${contentText(toolResult.content)}` : REPLY }
     const answer = {
       id,
       object: 'chat.completion',
@@ -162,7 +175,7 @@ async function openAIChat(req, res, body, mode) {
         },
       ],
     })
-    write({ ...base, choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '{"city":"Paris"}' } }] }, finish_reason: null }] })
+    write({ ...base, choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: toolArguments(body.tools[0]) } }] }, finish_reason: null }] })
     write({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] })
   } else {
     const pieces = replyPieces(body)

@@ -12,6 +12,9 @@ import type { RelayAuth } from '../access/token-auth'
 import { mcpToolMatcher } from '../access/mcp-allowlist'
 import { gatewayToolName, type McpServerEntry, serversForGroup } from '../channels/mcp-servers'
 import { getUpstreamPrompt, listUpstreamPrompts, listUpstreamResources, McpUpstreamError, readUpstreamResource } from '../channels/mcp-upstream'
+import { logger } from '../lib/logger'
+
+const mcpLog = logger({ module: 'mcp-catalog' })
 
 const SCHEME = 'mcp-gateway://'
 
@@ -38,7 +41,7 @@ async function eachServer<T>(env: Env, auth: RelayAuth, list: (server: McpServer
       try {
         return { server, items: await list(server) }
       } catch (err) {
-        console.warn(`mcp: listing ${server.name} failed: ${(err as Error).message}`)
+        mcpLog.warn('listing tools failed', { server: server.name, error: err })
         return { server, items: [] as T[] }
       }
     })

@@ -31,58 +31,26 @@ import { type GatewayTool, groupTools, type McpServerEntry, refreshTools } from 
 import { callUpstreamTool, McpUpstreamError } from '../channels/mcp-upstream'
 import { ApiError } from '../lib/errors'
 import type { HonoEnv } from '../env'
-import { McpCharge } from './mcp-charge'
+import { runGatewayTool, visibleTools } from './mcp-call'
 import { endSession, newSessionId, sessionValid } from './mcp-session'
 import { getPrompt, listPrompts, listResources, readResource } from './mcp-catalog'
 
 const SERVER_INFO = { name: 'edge-ai-gateway', version: '1.0.0' }
 
-/** The tools `auth` may see: its group's servers' tools, narrowed by its allowlist. */
-async function visibleTools(c: Context<HonoEnv>, auth: RelayAuth): Promise<GatewayTool[]> {
-  const allowed = mcpToolMatcher(auth.mcpTools)
-  return (await groupTools(c.env, auth.group, c.executionCtx)).filter((t) => allowed(t.name))
-}
-
-/** Run one `tools/call`: find the tool, price and hold it, proxy it, settle or refund. */
-/**
- * A server said its tool list changed while answering: list it again now (so the next tools/list
- * here sees the change), then pass the notice on to the client on the call's own stream.
- */
-async function toolsChangedUpstream(c: Context<HonoEnv>, server: McpServerEntry, notify: () => Promise<void>): Promise<void> {
-  try {
-    await refreshTools(c.env, server)
-  } catch (err) {
-    console.warn(`mcp: relisting ${server.name} after list_changed failed: ${(err as Error).message}`)
-    return
-  }
-  await notify().catch(() => undefined)
-}
-
+/** Run one `tools/call`: find the tool among those the key may see, then run it billed (mcp-call.ts). */
 async function callTool(
   c: Context<HonoEnv>,
   auth: RelayAuth,
   call: { name: string; args: Record<string, unknown> | undefined; id: string | number },
   notify: () => Promise<void>
 ): Promise<CallToolResult> {
-  const { name, args } = call
-  const target = (await visibleTools(c, auth)).find((t) => t.name === name)
-  if (!target) throw new McpError(ErrorCode.InvalidParams, `Unknown tool, or a tool this API key may not use: ${name}`)
-  const charge = new McpCharge(c, auth, target.server.name, target.tool.name, args ? new TextEncoder().encode(JSON.stringify(args)).length : 0, call.id)
+  const target = (await visibleTools(c, auth)).find((t) => t.name === call.name)
+  if (!target) throw new McpError(ErrorCode.InvalidParams, `Unknown tool, or a tool this API key may not use: ${call.name}`)
   try {
-    await charge.open(target.server.free)
+    return await runGatewayTool(c, auth, target, call.args, call.id, notify)
   } catch (err) {
     if (err instanceof ApiError) throw new McpError(ErrorCode.InvalidRequest, err.message, { code: err.code, status: err.status })
     throw err
-  }
-  try {
-    const { result, toolsChanged } = await callUpstreamTool(target.server, target.tool.name, args)
-    await charge.settle(result.isError ? 'tool_error' : 'ok')
-    if (toolsChanged) await toolsChangedUpstream(c, target.server, notify)
-    return result
-  } catch (err) {
-    const failure = err instanceof McpUpstreamError ? err : new McpUpstreamError(target.server.name, String((err as Error)?.message ?? err))
-    await charge.refund(failure.timedOut ? 'timeout' : 'error', failure.message)
-    return { isError: true, content: [{ type: 'text', text: failure.message }] }
   }
 }
 

@@ -10,6 +10,7 @@ import type { RelayOp } from '../providers/types'
 import { getSettings } from '../settings/store'
 import type { HonoEnv } from '../env'
 import { relayRequest } from './relay-request'
+import { chatWithMcp } from './mcp-loop/chat-mcp'
 import { anthropicApp } from './inbound/anthropic/anthropic.routes'
 import { responsesApp } from './inbound/responses/responses.routes'
 import { realtimeHandler } from './realtime/realtime.routes'
@@ -86,7 +87,7 @@ const relay = new Hono<HonoEnv>()
   .get('/dashboard/billing/subscription', (c) => billing(c, 'subscription'))
   .get('/dashboard/billing/usage', (c) => billing(c, 'usage'))
 
-for (const [path, op] of POST_ROUTES) relay.post(path, (c) => relayRequest(c, op))
+for (const [path, op] of POST_ROUTES) relay.post(path, async (c) => (op === 'chat' && (await chatWithMcp(c))) || relayRequest(c, op))
 // Other inbound formats (worker/relay/inbound/<format>/), each with its own error envelope.
 relay.route('/', anthropicApp)
 relay.route('/', responsesApp)

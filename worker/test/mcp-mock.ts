@@ -112,15 +112,18 @@ function answer(spec: MockMcpServer, req: Request): Promise<Response> {
   return server.connect(transport).then(() => transport.handleRequest(req))
 }
 
-/** Serve `servers` (origin → server) to the Worker's outbound fetch; other fetches go through. */
-export function mockMcpServers(servers: Record<string, MockMcpServer>) {
+/**
+ * Serve `servers` (origin → server) to the Worker's outbound fetch; other fetches go to `other`
+ * when it answers them (one spy serves both: a second spy on fetch would replace this one), else through.
+ */
+export function mockMcpServers(servers: Record<string, MockMcpServer>, other?: (req: Request) => Promise<Response | undefined>) {
   const calls: McpMockCall[] = []
   const real = globalThis.fetch
   const spy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
     const req = new Request(input, init)
     const origin = new URL(req.url).origin
     const spec = servers[origin]
-    if (!spec) return real(input, init)
+    if (!spec) return (await other?.(req)) ?? real(input, init)
     const body: any =
       req.method === 'POST'
         ? await req

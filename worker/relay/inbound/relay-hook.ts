@@ -7,6 +7,7 @@
  */
 import type { Context, ErrorHandler } from 'hono'
 import { ApiError, toApiError, withErrorHeaders } from '../../lib/errors'
+import { errorHandler } from '../../lib/error-handler'
 import type { HonoEnv } from '../../env'
 import { SseDecoder, type SseEvent } from '../../../shared/contract/sse'
 import type { InboundCodec, InboundStreamEncoder } from './types'
@@ -23,13 +24,17 @@ export async function readJsonBody(c: Context<HonoEnv>): Promise<unknown> {
 /** Reads the client's JSON body, converts it and leaves the OpenAI body where `c.req.json()` finds it. */
 export async function useChatBody(c: Context<HonoEnv>, codec: InboundCodec): Promise<Record<string, unknown>> {
   const chat = codec.toOpenAI(await readJsonBody(c))
-  // The request now carries the chat body; Hono's body cache is dropped so c.req.json() reads it.
+  replaceBody(c, chat)
+  return chat
+}
+
+/** The request now carries `body`; Hono's body cache is dropped so c.req.json() reads it. */
+export function replaceBody(c: Context<HonoEnv>, body: Record<string, unknown>) {
   const headers = new Headers(c.req.raw.headers)
   headers.set('content-type', 'application/json')
   headers.delete('content-length')
-  c.req.raw = new Request(c.req.raw.url, { method: 'POST', headers, body: JSON.stringify(chat) })
+  c.req.raw = new Request(c.req.raw.url, { method: 'POST', headers, body: JSON.stringify(body) })
   c.req.bodyCache = {}
-  return chat
 }
 
 /** The relay's chat answer (JSON or SSE) in the client's format; headers such as server-timing are kept. */
@@ -84,9 +89,5 @@ export function adaptStream(res: Response, encoder: InboundStreamEncoder): Respo
 
 /** Hono error handler for a codec's routes: every failure in the format's own envelope. */
 export function inboundErrorHandler(codec: Pick<InboundCodec, 'errorResponse'>): ErrorHandler<HonoEnv> {
-  return (err, c) => {
-    const apiError = toApiError(err)
-    if (apiError.status >= 500) console.error(`[${c.get('requestId')}] ${c.req.method} ${c.req.path}`, apiError.cause ?? err)
-    return withErrorHeaders(apiError, codec.errorResponse(apiError, c.get('requestId')))
-  }
+  return errorHandler((apiError, c) => codec.errorResponse(apiError, c.get('requestId')))
 }

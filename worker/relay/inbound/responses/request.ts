@@ -1,12 +1,13 @@
 /**
  * OpenAI Responses request → internal OpenAI chat body: the zod schema at the route edge (bounded
- * numbers, function tools only), instructions, input as a string or items (messages with text,
+ * numbers, function tools, and mcp tools that the MCP tool loop runs: relay/mcp-loop/), instructions, input as a string or items (messages with text,
  * image and file parts, function_call and function_call_output), text.format, reasoning.effort.
  * The conversation of a stored previous response is prepended by the caller.
  */
 import { z } from 'zod'
 import { ApiError } from '../../../lib/errors'
 import { validationError } from '../../../lib/validate'
+import { type McpToolSpec, mcpToolSchema } from '../../mcp-loop/mcp-tool-spec'
 
 const part = z.looseObject({ type: z.enum(['input_text', 'output_text', 'refusal', 'input_image', 'input_file']) })
 const message = z.looseObject({
@@ -26,7 +27,7 @@ const item = z.union([message, functionCall, functionOutput, reasoning], {
 })
 
 const functionTool = z.looseObject({
-  type: z.literal('function', { error: 'only function tools are supported' }),
+  type: z.literal('function', { error: 'only function tools and mcp tools naming a registered tool server are supported' }),
   name: z.string().min(1).max(200),
   description: z.string().nullish(),
   parameters: z.record(z.string(), z.unknown()).nullish(),
@@ -40,7 +41,10 @@ export const responsesSchema = z.looseObject({
   max_output_tokens: z.number().int().min(1).max(10_000_000).nullish(),
   temperature: z.number().min(0).max(2).nullish(),
   top_p: z.number().min(0).max(1).nullish(),
-  tools: z.array(functionTool).max(512).nullish(),
+  tools: z
+    .array(z.union([functionTool, mcpToolSchema]))
+    .max(512)
+    .nullish(),
   tool_choice: z.union([z.enum(['auto', 'none', 'required']), z.looseObject({ type: z.literal('function'), name: z.string().min(1).max(200) })]).nullish(),
   parallel_tool_calls: z.boolean().nullish(),
   previous_response_id: z.string().min(1).max(200).nullish(),
@@ -121,6 +125,11 @@ export function inputMessages(req: ResponsesRequest): ChatMessage[] {
   return out
 }
 
+type FunctionTool = z.infer<typeof functionTool>
+
+export const functionToolsOf = (req: ResponsesRequest): FunctionTool[] => (req.tools ?? []).filter((t): t is FunctionTool => t.type === 'function')
+export const mcpToolsOf = (req: ResponsesRequest): McpToolSpec[] => (req.tools ?? []).filter((t): t is McpToolSpec => t.type === 'mcp')
+
 /** The chat body: instructions, then the stored conversation, then this input. */
 export function toChatBody(req: ResponsesRequest, history: ChatMessage[]): Record<string, unknown> {
   const messages: ChatMessage[] = []
@@ -134,8 +143,9 @@ export function toChatBody(req: ResponsesRequest, history: ChatMessage[]): Recor
   if (req.user) chat.user = req.user
   if (req.models !== undefined && req.models !== null) chat.models = req.models
   if (req.reasoning?.effort) chat.reasoning_effort = req.reasoning.effort
-  if (req.tools?.length) {
-    chat.tools = req.tools.map((t) => ({
+  const tools = functionToolsOf(req)
+  if (tools.length) {
+    chat.tools = tools.map((t) => ({
       type: 'function',
       function: {
         name: t.name,

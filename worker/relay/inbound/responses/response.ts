@@ -35,7 +35,9 @@ export function statusOf(finish: unknown): { status: 'completed' | 'incomplete';
 /** The Response object around some output, echoing what the client asked for. */
 export function responseObject(ctx: ResponseContext, fields: { status: string; model: string; output: unknown[]; usage?: unknown; incomplete_details?: unknown }) {
   const r = ctx.req
-  const tools = (r.tools ?? []).map((t) => ({ type: 'function', name: t.name, description: t.description ?? null, parameters: t.parameters ?? null, strict: t.strict ?? null }))
+  const tools = (r.tools ?? []).map((t) =>
+    t.type === 'mcp' ? t : { type: 'function', name: t.name, description: t.description ?? null, parameters: t.parameters ?? null, strict: t.strict ?? null }
+  )
   return {
     id: ctx.id,
     object: 'response',

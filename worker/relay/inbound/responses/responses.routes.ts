@@ -1,6 +1,7 @@
 /**
  * OpenAI Responses API on the relay: POST /v1/responses (through relay-request.ts with the
- * Responses codec, so any channel serves it and billing is the chat billing; stored unless
+ * Responses codec, so any channel serves it and billing is the chat billing; with `mcp` tools
+ * through the MCP tool loop, relay/mcp-loop/; stored unless
  * `store: false`, continued with previous_response_id), GET and DELETE /v1/responses/{id} for the
  * key owner's stored responses. Errors in the OpenAI envelope (app.ts renders it for /v1).
  */
@@ -10,7 +11,8 @@ import { relayRequest } from '../../relay-request'
 import { admit } from '../../../access/admit'
 import { readJsonBody } from '../relay-hook'
 import { responsesCodec } from './codec'
-import { inputMessages, parseResponsesRequest } from './request'
+import { type ChatMessage, inputMessages, parseResponsesRequest } from './request'
+import { responsesWithMcp, usesMcp } from '../../mcp-loop/responses-mcp'
 import { assistantTurn } from './response'
 import { deleteResponse, loadResponse, saveResponse } from './store'
 
@@ -20,6 +22,11 @@ export const responsesApp = new Hono<HonoEnv>()
     const req = parseResponsesRequest(await readJsonBody(c))
     const history = req.previous_response_id ? (await loadResponse(c.env, auth.userId, req.previous_response_id)).messages : []
     const store = req.store !== false
+    if (usesMcp(req)) {
+      const save = (response: Record<string, any>, messages: ChatMessage[]) =>
+        c.executionCtx.waitUntil(saveResponse(c.env, auth.userId, { response, messages: [...history, ...inputMessages(req), ...messages] }))
+      return responsesWithMcp(c, auth, req, history, store ? save : undefined)
+    }
     const codec = responsesCodec({
       req,
       history,

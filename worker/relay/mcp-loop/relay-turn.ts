@@ -1,0 +1,24 @@
+/**
+ * One model turn of the MCP tool loop through the normal relay pipeline (relay-request.ts): the
+ * turn's chat body becomes the request's body and relayRequest routes, holds, calls, retries and
+ * settles it exactly as a client's chat request — one hold, one settle, one log row per turn. Each
+ * turn after the first runs under its own request id (`<id>-t<n>`): the id keys the turn's hold
+ * and settle in the wallet, so turns never collide; the request's own id is restored afterwards.
+ */
+import type { Context } from 'hono'
+import type { HonoEnv } from '../../env'
+import { replaceBody } from '../inbound/relay-hook'
+import { relayRequest } from '../relay-request'
+
+export async function relayTurn(c: Context<HonoEnv>, body: Record<string, unknown>, turn: number): Promise<{ answer: Record<string, any>; headers: Headers }> {
+  const requestId = c.get('requestId')
+  if (turn > 0) c.set('requestId', `${requestId}-t${turn}`)
+  const { stream: _stream, stream_options: _options, ...chat } = body
+  replaceBody(c, chat)
+  try {
+    const res = await relayRequest(c, 'chat')
+    return { answer: (await res.json()) as Record<string, any>, headers: res.headers }
+  } finally {
+    c.set('requestId', requestId)
+  }
+}
