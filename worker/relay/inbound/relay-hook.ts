@@ -6,7 +6,7 @@
  * Errors render in the format's envelope.
  */
 import type { Context, ErrorHandler } from 'hono'
-import { ApiError, toApiError, withErrorHeaders } from '../../lib/errors'
+import { ApiError } from '../../lib/errors'
 import { errorHandler } from '../../lib/error-handler'
 import type { HonoEnv } from '../../env'
 import { SseDecoder, type SseEvent } from '../../../shared/contract/sse'
