@@ -59,14 +59,24 @@ describe('computeQuota with tiers, cache kinds and a fee', () => {
     { name: 'a fee is charged without tokens', price: price({ fee: 500 }), usage: { promptTokens: 0, completionTokens: 0 }, quota: 500 },
     { name: 'a fee on a free model', price: price({ input: 0, output: 0, tier: null, fee: 7 }), usage: { promptTokens: 100, completionTokens: 100 }, quota: 7 },
     { name: 'a free group pays no fee', price: price({ fee: 500 }), usage: { promptTokens: 10, completionTokens: 5 }, group: 0, quota: 0 },
-    { name: 'a times price with a fee', price: { model: 'img', type: 'times', input: 0.02, output: 0, fee: 100 }, usage: { promptTokens: 0, completionTokens: 0, calls: 2 }, quota: 140 },
+    {
+      name: 'a times price with a fee',
+      price: { model: 'img', type: 'times', input: 0.02, output: 0, fee: 100 },
+      usage: { promptTokens: 0, completionTokens: 0, calls: 2 },
+      quota: 140,
+    },
     {
       name: 'a times price ignores the tier',
       price: { model: 'img', type: 'times', input: 0.02, output: 0, tier: { threshold: 0, input: 9, output: 9 } },
       usage: { promptTokens: 50, completionTokens: 0 },
       quota: 20,
     },
-    { name: 'tier fractions round up once', price: price({ input: 0.1, output: 0.1, tier: { threshold: 10, input: 0.3, output: 0.7 } }), usage: { promptTokens: 11, completionTokens: 3 }, quota: 6 },
+    {
+      name: 'tier fractions round up once',
+      price: price({ input: 0.1, output: 0.1, tier: { threshold: 10, input: 0.3, output: 0.7 } }),
+      usage: { promptTokens: 11, completionTokens: 3 },
+      quota: 6,
+    },
     {
       name: 'everything at once: tier, cache reads, both writes, fee and group ratio',
       price: gemini(1000),
@@ -109,7 +119,12 @@ describe('worstCaseQuota picks the tier of the prompt estimate', () => {
     { name: 'within 10 % below: the upper tier', price: price(), shape: { promptTokens: 180_001, outputTokens: 1000 }, quota: 363_002 },
     { name: 'above: the upper tier', price: price(), shape: { promptTokens: 250_000, outputTokens: 1000, n: 2 }, quota: 506_000 },
     { name: 'the fee is held', price: price({ fee: 300 }), shape: { promptTokens: 100, outputTokens: 10 }, quota: 420 },
-    { name: 'a cheaper tier holds the dearer side', price: price({ input: 2, output: 4, tier: { threshold: 100, input: 1, output: 1 } }), shape: { promptTokens: 200, outputTokens: 10 }, quota: 440 },
+    {
+      name: 'a cheaper tier holds the dearer side',
+      price: price({ input: 2, output: 4, tier: { threshold: 100, input: 1, output: 1 } }),
+      shape: { promptTokens: 200, outputTokens: 10 },
+      quota: 440,
+    },
   ]
   for (const c of cases) it(c.name, () => expect(worstCaseQuota(c.price, c.shape, 1)).toBe(c.quota))
 

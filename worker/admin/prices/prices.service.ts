@@ -111,11 +111,7 @@ export async function setMultiple(env: Env, originals: string[], models: string[
 export type { SyncResult }
 
 /** Apply a remote list. add: only missing models; update: only existing unlocked; overwrite: replace all unlocked. */
-export async function syncPrices(
-  env: Env,
-  mode: 'add' | 'update' | 'overwrite',
-  list: RemotePrice[]
-): Promise<SyncResult> {
+export async function syncPrices(env: Env, mode: 'add' | 'update' | 'overwrite', list: RemotePrice[]): Promise<SyncResult> {
   const db = createDb(env.DB)
   const local = new Map((await db.select().from(prices)).map((p) => [p.model, p]))
   const remote = new Map(list.map((p) => [p.model, p]))

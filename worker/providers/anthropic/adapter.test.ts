@@ -205,6 +205,8 @@ describe('Anthropic cache writes by lifetime', () => {
       cache_creation: { ephemeral_5m_input_tokens: 100, ephemeral_1h_input_tokens: 200 },
     })
     expect(usage).toEqual({ promptTokens: 410, completionTokens: 5, extra: { cached_read_tokens: 100, cached_write_tokens: 100, cached_write_1h_tokens: 200 } })
-    expect(fromAnthropicUsage({ input_tokens: 1, cache_creation_input_tokens: 50, cache_creation: { ephemeral_1h_input_tokens: 50 } }).extra).toEqual({ cached_write_1h_tokens: 50 })
+    expect(fromAnthropicUsage({ input_tokens: 1, cache_creation_input_tokens: 50, cache_creation: { ephemeral_1h_input_tokens: 50 } }).extra).toEqual({
+      cached_write_1h_tokens: 50,
+    })
   })
 })

@@ -89,18 +89,20 @@ export type PriceFormValues = z.infer<ReturnType<typeof priceFormSchema>>
 
 /** Merged edit: `taken(model)` is true for models priced outside the group being edited. */
 export const mergedFormSchema = (taken: (model: string) => boolean) =>
-  z.object({
-    models: z
-      .array(z.string())
-      .min(1, 'pricing:validation.modelsRequired')
-      .superRefine((models, ctx) => {
-        const bad = models.find((m) => !isValidModelName(m))
-        if (bad) ctx.addIssue({ code: 'custom', message: 'pricing:validation.wildcard' })
-        const used = models.filter(taken)
-        if (used.length) ctx.addIssue({ code: 'custom', message: 'pricing:validation.modelTaken' })
-      }),
-    ...priceFields,
-  }).superRefine(tierComplete)
+  z
+    .object({
+      models: z
+        .array(z.string())
+        .min(1, 'pricing:validation.modelsRequired')
+        .superRefine((models, ctx) => {
+          const bad = models.find((m) => !isValidModelName(m))
+          if (bad) ctx.addIssue({ code: 'custom', message: 'pricing:validation.wildcard' })
+          const used = models.filter(taken)
+          if (used.length) ctx.addIssue({ code: 'custom', message: 'pricing:validation.modelTaken' })
+        }),
+      ...priceFields,
+    })
+    .superRefine(tierComplete)
 export type MergedFormValues = z.infer<ReturnType<typeof mergedFormSchema>>
 
 export type PriceFieldValues = Omit<PriceFormValues, 'model'>

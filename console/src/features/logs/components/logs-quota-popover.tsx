@@ -77,7 +77,9 @@ export function LogsQuotaPopover({ row }: { row: LogRow }) {
           )}
           {m.tier_threshold !== undefined && (
             <Line label={t('breakdown.tier')} testId="breakdown-tier">
-              {m.tier_applied ? t('breakdown.tierApplied', { threshold: m.tier_threshold.toLocaleString() }) : t('breakdown.tierNotApplied', { threshold: m.tier_threshold.toLocaleString() })}
+              {m.tier_applied
+                ? t('breakdown.tierApplied', { threshold: m.tier_threshold.toLocaleString() })
+                : t('breakdown.tierNotApplied', { threshold: m.tier_threshold.toLocaleString() })}
             </Line>
           )}
           {m.group_ratio !== undefined && <Line label={m.group ? t('breakdown.groupRatioOf', { group: m.group }) : t('breakdown.groupRatio')}>{num(m.group_ratio)}</Line>}
@@ -111,8 +113,7 @@ export function LogsQuotaPopover({ row }: { row: LogRow }) {
         {!times && m.type === 'tokens' && m.input_ratio !== undefined && m.output_ratio !== undefined && m.group_ratio !== undefined && (
           <p className="mt-3 rounded-md bg-muted px-2 py-1.5 font-mono text-xs break-all text-muted-foreground" data-testid="breakdown-formula">
             ({num(m.billed_prompt ?? m.prompt_tokens ?? 0)} × {num(m.input_ratio)} + {num(m.billed_completion ?? m.completion_tokens ?? 0)} × {num(m.output_ratio)}
-            {fee > 0 && ` + ${fee}`}) ×{' '}
-            {num(m.group_ratio)} ≈ {m.quota ?? row.quota}
+            {fee > 0 && ` + ${fee}`}) × {num(m.group_ratio)} ≈ {m.quota ?? row.quota}
           </p>
         )}
         {times && m.input_ratio !== undefined && m.group_ratio !== undefined && (
