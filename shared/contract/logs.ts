@@ -21,6 +21,13 @@ export interface LogMetadata {
   billed_completion?: number
   input_usd?: number
   output_usd?: number
+  /** The price's long-context tier threshold (prompt tokens), and whether this request was above it. */
+  tier_threshold?: number
+  tier_applied?: boolean
+  /** Prompt tokens written to the supplier's cache (5-minute and 1-hour). */
+  cache_write_tokens?: number
+  /** The price's fee per request in quota units, before the group ratio. */
+  fee?: number
   quota?: number
   billed_model?: string
   group?: string

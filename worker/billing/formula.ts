@@ -3,11 +3,15 @@
  * and the explanation written into the log row. No I/O here.
  *
  * Units: ratio 1 = $0.002 per 1K tokens = 1 quota unit per token (500,000 units = $1).
- * - tokens: ceil((P' × input + C' × output) × groupRatio), where P' and C' are the prompt and
- *   completion counts adjusted by extra token kinds: each kind adds count × (ratio − 1) to its side.
- * - times:  ceil(1000 × input × groupRatio × calls × callRatio): `calls` is n for images, the
- *   started minutes of audio for a transcription, else 1; `callRatio` is the image size/quality
- *   ratio (image-ratios.ts), else 1.
+ * - tokens: ceil((P' × input + C' × output + fee) × groupRatio), where P' and C' are the prompt and
+ *   completion counts adjusted by extra token kinds: each kind adds count × (ratio − 1) to its side
+ *   (cache reads, 5-minute and 1-hour cache writes are such kinds, relative to the input price).
+ *   `input` and `output` are the price's tier's when the prompt is above its threshold (suppliers'
+ *   long-context prices: Gemini 2.5 Pro and Claude above 200k prompt tokens), else its own.
+ * - times:  ceil((1000 × input × calls × callRatio + fee) × groupRatio): `calls` is n for images,
+ *   the started minutes of audio for a transcription, else 1; `callRatio` is the image
+ *   size/quality ratio (image-ratios.ts), else 1.
+ * `fee` is the price's fixed per-request fee in quota units (an integer, 0 when none).
  * A non-zero price never charges less than 1 unit for a call that used tokens (or any times call).
  *
  * Per operation (what `Usage` holds):
@@ -20,10 +24,19 @@
  *   usage, else the transcript's text tokens as completion.
  *
  * Before the call the relay reserves the worst case (worstCaseQuota): prompt estimate + output
- * limit × n at the output price, or the times price for all calls.
+ * limit × n at the output price, plus the fee, or the times price for all calls; at the tier the
+ * estimate falls into, and at the upper tier already when the estimate is within 10 % below its
+ * threshold (an estimate is not an exact count).
  */
 
 export type PriceType = 'tokens' | 'times'
+
+/** The input/output ratios that replace a price's own when the prompt has more than `threshold` tokens. */
+export interface PriceTier {
+  threshold: number
+  input: number
+  output: number
+}
 
 export interface ModelPrice {
   model: string
@@ -31,12 +44,41 @@ export interface ModelPrice {
   input: number
   output: number
   extraRatios?: Record<string, number> | null
+  tier?: PriceTier | null
+  /** Fixed fee per request, quota units (a non-negative integer). */
+  fee?: number
 }
+
+/** An estimate this close below a threshold (a fraction of it) is held at the upper tier. */
+const TIER_MARGIN = 0.1
+
+/** The rates a prompt of `promptTokens` is billed at: the tier's above its threshold, else the price's own. */
+function ratesFor(price: ModelPrice, promptTokens: number): { input: number; output: number; tier?: PriceTier } {
+  const tier = price.tier
+  if (tier && promptTokens > tier.threshold) return { input: tier.input, output: tier.output, tier }
+  return { input: price.input, output: price.output }
+}
+
+/**
+ * The rates a prompt estimate is held at: the price's own below the tier's threshold less the
+ * margin, else the upper tier (the dearer of both sides, so a prompt that turns out smaller than
+ * its estimate never costs more than was held).
+ */
+function heldRates(price: ModelPrice, estimate: number): { input: number; output: number } {
+  const tier = price.tier
+  if (!tier || estimate <= tier.threshold * (1 - TIER_MARGIN)) return { input: price.input, output: price.output }
+  return { input: Math.max(price.input, tier.input), output: Math.max(price.output, tier.output) }
+}
+
+const feeOf = (price: ModelPrice) => (price.fee && price.fee > 0 ? price.fee : 0)
 
 /** Extra token kinds and the side of the bill they adjust. */
 export const EXTRA_TOKEN_SIDES = {
   cached_tokens: 'prompt',
+  /** Cache writes kept 5 minutes (Anthropic's default; Bedrock's only kind). */
   cached_write_tokens: 'prompt',
+  /** Cache writes kept 1 hour (Anthropic `cache_creation.ephemeral_1h_input_tokens`). */
+  cached_write_1h_tokens: 'prompt',
   cached_read_tokens: 'prompt',
   input_audio_tokens: 'prompt',
   input_text_tokens: 'prompt',
@@ -52,8 +94,11 @@ export type ExtraTokenKind = keyof typeof EXTRA_TOKEN_SIDES
 /** Defaults when the price row names no ratio for a kind. */
 export const DEFAULT_EXTRA_RATIOS: Partial<Record<ExtraTokenKind, number>> = {
   cached_write_tokens: 1.25,
+  cached_write_1h_tokens: 2,
   cached_read_tokens: 0.1,
 }
+
+const CACHE_WRITE_KINDS: readonly ExtraTokenKind[] = ['cached_write_tokens', 'cached_write_1h_tokens']
 
 export interface Usage {
   promptTokens: number
@@ -84,6 +129,13 @@ export interface Breakdown {
   calls?: number
   call_ratio?: number
   extra: ExtraLine[]
+  /** The tier's threshold when the price has a tier, and whether this prompt was above it. */
+  tier_threshold?: number
+  tier_applied?: boolean
+  /** Prompt tokens written to the supplier's cache (5-minute and 1-hour). */
+  cache_write_tokens?: number
+  /** The fixed per-request fee in quota units, before the group ratio. */
+  fee: number
   /** Prompt and completion after the extra-kind adjustments (tokens type). */
   billed_prompt: number
   billed_completion: number
@@ -97,19 +149,23 @@ const USD_PER_UNIT_RATIO_TOKEN = 0.002 / 1000
 
 export function computeQuota(price: ModelPrice, usage: Usage, groupRatio: number): Breakdown {
   const G = groupRatio
+  const fee = feeOf(price)
+  const rates = price.type === 'tokens' ? ratesFor(price, usage.promptTokens) : { input: price.input, output: price.output }
   const base = {
     type: price.type,
     model: price.model,
-    input_ratio: price.input,
-    output_ratio: price.output,
+    input_ratio: rates.input,
+    output_ratio: rates.output,
     group_ratio: G,
     prompt_tokens: usage.promptTokens,
     completion_tokens: usage.completionTokens,
+    ...(price.type === 'tokens' && price.tier ? { tier_threshold: price.tier.threshold, tier_applied: Boolean(rates.tier) } : {}),
+    fee,
   }
   if (price.type === 'times') {
     const calls = usage.calls ?? 1
     const callRatio = usage.callRatio ?? 1
-    const raw = 1000 * price.input * G * calls * callRatio
+    const raw = (1000 * price.input * calls * callRatio + fee) * G
     const quota = raw > 0 ? Math.max(1, Math.ceil(round9(raw))) : 0
     return {
       ...base,
@@ -118,33 +174,36 @@ export function computeQuota(price: ModelPrice, usage: Usage, groupRatio: number
       extra: [],
       billed_prompt: usage.promptTokens,
       billed_completion: usage.completionTokens,
-      input_usd: round9(raw * 0.000002),
+      input_usd: round9(1000 * price.input * calls * callRatio * G * 0.000002),
       output_usd: 0,
       quota,
     }
   }
   let prompt = usage.promptTokens
   let completion = usage.completionTokens
+  let cacheWrites = 0
   const extra: ExtraLine[] = []
   for (const [kind, count] of Object.entries(usage.extra ?? {}) as [ExtraTokenKind, number][]) {
     if (!count || !(kind in EXTRA_TOKEN_SIDES)) continue
     const ratio = price.extraRatios?.[kind] ?? DEFAULT_EXTRA_RATIOS[kind] ?? 1
     extra.push({ kind, count, ratio })
+    if (CACHE_WRITE_KINDS.includes(kind)) cacheWrites += count
     if (ratio === 1) continue
     if (EXTRA_TOKEN_SIDES[kind] === 'prompt') prompt += count * (ratio - 1)
     else completion += count * (ratio - 1)
   }
-  const raw = (prompt * price.input + completion * price.output) * G
+  const raw = (prompt * rates.input + completion * rates.output + fee) * G
   const used = usage.promptTokens + usage.completionTokens > 0
-  let quota = used ? Math.ceil(round9(raw)) : 0
-  if (used && quota === 0 && (price.input > 0 || price.output > 0) && G > 0) quota = 1
+  let quota = used || fee > 0 ? Math.ceil(round9(raw)) : 0
+  if (used && quota === 0 && (rates.input > 0 || rates.output > 0) && G > 0) quota = 1
   return {
     ...base,
+    ...(cacheWrites ? { cache_write_tokens: cacheWrites } : {}),
     extra,
     billed_prompt: round9(prompt),
     billed_completion: round9(completion),
-    input_usd: round9(price.input * G * USD_PER_UNIT_RATIO_TOKEN * 1e6),
-    output_usd: round9(price.output * G * USD_PER_UNIT_RATIO_TOKEN * 1e6),
+    input_usd: round9(rates.input * G * USD_PER_UNIT_RATIO_TOKEN * 1e6),
+    output_usd: round9(rates.output * G * USD_PER_UNIT_RATIO_TOKEN * 1e6),
     quota,
   }
 }
@@ -166,7 +225,8 @@ export interface RequestShape {
 export function worstCaseQuota(price: ModelPrice, shape: RequestShape, groupRatio: number): number {
   const n = shape.n ?? 1
   if (price.type === 'times') return computeQuota(price, { promptTokens: 0, completionTokens: 0, calls: shape.calls ?? n, callRatio: shape.callRatio }, groupRatio).quota
-  const raw = (shape.promptTokens * price.input + shape.outputTokens * n * price.output) * groupRatio
+  const rates = heldRates(price, shape.promptTokens)
+  const raw = (shape.promptTokens * rates.input + shape.outputTokens * n * rates.output + feeOf(price)) * groupRatio
   const quota = Math.ceil(round9(raw))
   return quota === 0 && raw > 0 ? 1 : quota
 }
@@ -176,9 +236,10 @@ export function worstCaseQuota(price: ModelPrice, shape: RequestShape, groupRati
  * used to cap an answer at what the balance can pay when the client set no limit.
  */
 export function affordableOutputTokens(price: ModelPrice, shape: RequestShape, groupRatio: number, held: number): number {
-  if (price.type === 'times' || price.output <= 0 || groupRatio <= 0) return shape.outputTokens
-  const perToken = price.output * (shape.n ?? 1) * groupRatio
-  const left = held - shape.promptTokens * price.input * groupRatio
+  const rates = heldRates(price, shape.promptTokens)
+  if (price.type === 'times' || rates.output <= 0 || groupRatio <= 0) return shape.outputTokens
+  const perToken = rates.output * (shape.n ?? 1) * groupRatio
+  const left = held - (shape.promptTokens * rates.input + feeOf(price)) * groupRatio
   return Math.max(0, Math.min(shape.outputTokens, Math.floor(round9(left / perToken))))
 }
 

@@ -20,7 +20,15 @@ async function loadPrices(env: Env): Promise<PriceTable> {
   const rows = await createDb(env.DB).select().from(prices)
   const table: PriceTable = { exact: {}, wildcards: [] }
   for (const r of rows) {
-    const price: ModelPrice = { model: r.model, type: r.type as PriceType, input: r.input, output: r.output, extraRatios: r.extraRatios }
+    const price: ModelPrice = {
+      model: r.model,
+      type: r.type as PriceType,
+      input: r.input,
+      output: r.output,
+      extraRatios: r.extraRatios,
+      ...(r.tier ? { tier: { threshold: r.tier.threshold_tokens, input: r.tier.input, output: r.tier.output } } : {}),
+      ...(r.fee ? { fee: r.fee } : {}),
+    }
     if (r.model.endsWith('*')) table.wildcards.push({ prefix: r.model.slice(0, -1), price })
     else table.exact[r.model] = price
   }

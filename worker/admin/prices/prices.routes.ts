@@ -116,6 +116,9 @@ export const priceRoutes = new Hono<HonoEnv>()
         type: price?.type ?? null,
         input: price ? price.input * ratio : null,
         output: price ? price.output * ratio : null,
+        tier: price?.tier ? { threshold_tokens: price.tier.threshold, input: price.tier.input * ratio, output: price.tier.output * ratio } : null,
+        fee: price?.fee ? Math.ceil(price.fee * ratio) : 0,
+        extra_ratios: price?.extraRatios ?? null,
       }
     })
     return ok(c, { group: user?.group ?? null, group_ratio: ratio, models: data } satisfies AvailableModels)

@@ -5,7 +5,7 @@
  * warning. Every write invalidates the price snapshot the relay reads, and `audited` wraps a write
  * to leave one manage-log row saying which models it added, changed (old → new) or removed.
  */
-import type { ModelCatalogue, Price as PriceView, SyncResult } from '../../../shared/contract/pricing'
+import type { ModelCatalogue, Price as PriceView, RemotePrice, SyncResult } from '../../../shared/contract/pricing'
 import { and, eq, inArray } from 'drizzle-orm'
 import { createDb } from '../../db/client'
 import { channels, prices, type Price } from '../../db/schema'
@@ -27,6 +27,8 @@ export const priceView = (p: Price) =>
     output: p.output,
     locked: p.locked,
     extra_ratios: p.extraRatios ?? null,
+    tier: p.tier ?? null,
+    fee: p.fee,
   }) satisfies PriceView
 
 const columns = (f: Omit<PriceFields, 'model'>) => ({
@@ -36,6 +38,8 @@ const columns = (f: Omit<PriceFields, 'model'>) => ({
   output: f.output,
   locked: f.locked,
   extraRatios: f.extra_ratios ?? null,
+  tier: f.tier ?? null,
+  fee: f.fee,
 })
 
 export async function listPrices(env: Env) {
@@ -107,11 +111,7 @@ export async function setMultiple(env: Env, originals: string[], models: string[
 export type { SyncResult }
 
 /** Apply a remote list. add: only missing models; update: only existing unlocked; overwrite: replace all unlocked. */
-export async function syncPrices(
-  env: Env,
-  mode: 'add' | 'update' | 'overwrite',
-  list: { model: string; type: 'tokens' | 'times'; channel_type: number; input: number; output: number; extra_ratios?: Record<string, number> | null }[]
-): Promise<SyncResult> {
+export async function syncPrices(env: Env, mode: 'add' | 'update' | 'overwrite', list: RemotePrice[]): Promise<SyncResult> {
   const db = createDb(env.DB)
   const local = new Map((await db.select().from(prices)).map((p) => [p.model, p]))
   const remote = new Map(list.map((p) => [p.model, p]))
@@ -119,7 +119,16 @@ export async function syncPrices(
   const ops: any[] = []
   for (const p of remote.values()) {
     const cur = local.get(p.model)
-    const values = { type: p.type, channelType: p.channel_type, input: p.input, output: p.output, extraRatios: p.extra_ratios ?? null }
+    // A list without tier or fee (one-hub's) leaves the row's own unchanged.
+    const values = {
+      type: p.type,
+      channelType: p.channel_type,
+      input: p.input,
+      output: p.output,
+      extraRatios: p.extra_ratios ?? null,
+      ...(p.tier !== undefined ? { tier: p.tier } : {}),
+      ...(p.fee !== undefined ? { fee: p.fee } : {}),
+    }
     if (!cur) {
       if (mode === 'update') continue
       ops.push(db.insert(prices).values({ model: p.model, ...values, locked: false }))
@@ -165,7 +174,8 @@ export async function modelCatalogue(env: Env) {
 
 /** How many models of each kind a price audit row lists in full (the counts are always exact). */
 const AUDIT_LIST_MAX = 50
-const priceText = (p: PriceView) => `${p.type} ${p.input}/${p.output}${p.locked ? ' locked' : ''}${p.extra_ratios ? ` extra ${JSON.stringify(p.extra_ratios)}` : ''}`
+const priceText = (p: PriceView) =>
+  `${p.type} ${p.input}/${p.output}${p.tier ? ` above ${p.tier.threshold_tokens} ${p.tier.input}/${p.tier.output}` : ''}${p.fee ? ` fee ${p.fee}` : ''}${p.locked ? ' locked' : ''}${p.extra_ratios ? ` extra ${JSON.stringify(p.extra_ratios)}` : ''}`
 const sameTerms = (a: PriceView, b: PriceView) => priceText(a) === priceText(b) && a.channel_type === b.channel_type
 
 /** Run a price write, then log one manage row with what it changed (none when nothing did). */

@@ -29,6 +29,33 @@ describe('prices API', () => {
     expect((await root.post('/api/prices/single', { model: 'my-*', type: 'tokens', channel_type: 1, input: 1, output: 1 })).status).toBe(200)
   })
 
+  it('validates and stores a long-context tier and a fee; a remote list without them keeps them', async () => {
+    const root = await setupRoot()
+    const base = { type: 'tokens', channel_type: 1, input: 1.25, output: 5 }
+    for (const bad of [
+      { tier: { threshold_tokens: 0, input: 1, output: 1 } },
+      { tier: { threshold_tokens: 1.5, input: 1, output: 1 } },
+      { tier: { threshold_tokens: 200_000, input: -1, output: 1 } },
+      { tier: { threshold_tokens: 200_000, input: 1, output: 1e12 } },
+      { fee: -1 },
+      { fee: 0.5 },
+      { fee: 1e12 },
+      { extra_ratios: { cached_write_1h_tokens: -2 } },
+    ]) {
+      const res = await root.post('/api/prices/single', { model: 'tier-bad', ...base, ...bad })
+      expect(res.status, JSON.stringify(bad)).toBe(400)
+      expect(res.body.success).toBe(false)
+    }
+    const tier = { threshold_tokens: 200_000, input: 2.5, output: 7.5 }
+    const created = await root.put('/api/prices/single/gpt-4o', { model: 'gpt-4o', ...base, tier, fee: 250, extra_ratios: { cached_write_1h_tokens: 2 } })
+    expect(created.body.data).toMatchObject({ tier, fee: 250, extra_ratios: { cached_write_1h_tokens: 2 } })
+    expect((await root.post('/api/prices/sync?updateMode=overwrite', REMOTE)).status).toBe(200)
+    const after = (await root.get('/api/prices')).body.data.find((p: any) => p.model === 'gpt-4o')
+    expect(after).toMatchObject({ input: 9, tier, fee: 250 })
+    const cleared = await root.put('/api/prices/single/gpt-4o', { model: 'gpt-4o', ...base })
+    expect(cleared.body.data).toMatchObject({ tier: null, fee: 0 })
+  })
+
   it('fetches a remote list server-side and syncs with add-new-only or overwrite, never touching locked rows', async () => {
     const root = await setupRoot()
     const list = await root.get('/api/prices/remote?url=https://upstream.test/prices.json')

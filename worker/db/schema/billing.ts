@@ -5,6 +5,7 @@
  */
 import { sql } from 'drizzle-orm'
 import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import type { PriceTier } from '../../../shared/contract/pricing'
 
 export const prices = sqliteTable('prices', {
   id: integer('id').primaryKey({ autoIncrement: true }),
@@ -16,6 +17,10 @@ export const prices = sqliteTable('prices', {
   output: real('output').notNull().default(0),
   locked: integer('locked', { mode: 'boolean' }).notNull().default(false),
   extraRatios: text('extra_ratios', { mode: 'json' }).$type<Record<string, number>>(),
+  /** Long-context tier: the input/output ratios above `threshold_tokens` prompt tokens (null: none). */
+  tier: text('tier', { mode: 'json' }).$type<PriceTier>(),
+  /** Fixed fee per request, quota units. */
+  fee: integer('fee').notNull().default(0),
 })
 
 export const userGroups = sqliteTable('user_groups', {

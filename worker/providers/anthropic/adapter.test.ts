@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import { chatCall, jsonResponse, runStream, SPLITS, stripVolatile } from '../../test/stream-harness'
 import { anthropicAdapter } from './adapter'
-import { finishReason } from './response'
+import { finishReason, fromAnthropicUsage } from './response'
 import thinkingTools from './__fixtures__/message-thinking-tools.json?raw'
 import textMessage from './__fixtures__/message-text.json?raw'
 import toolStream from './__fixtures__/message-tools.sse?raw'
@@ -192,5 +192,21 @@ describe('Anthropic stream', () => {
     expect(t.onEvent({ data: 'not json' })).toEqual([])
     expect(t.onEvent({ event: 'future_event', data: '{"type":"future_event"}' })).toEqual([])
     expect(t.usage()).toBeUndefined()
+  })
+})
+
+describe('Anthropic cache writes by lifetime', () => {
+  it('splits cache_creation into 5-minute and 1-hour writes (their sum is cache_creation_input_tokens)', () => {
+    const usage = fromAnthropicUsage({
+      input_tokens: 10,
+      output_tokens: 5,
+      cache_read_input_tokens: 100,
+      cache_creation_input_tokens: 300,
+      cache_creation: { ephemeral_5m_input_tokens: 100, ephemeral_1h_input_tokens: 200 },
+    })
+    expect(usage).toEqual({ promptTokens: 410, completionTokens: 5, extra: { cached_read_tokens: 100, cached_write_tokens: 100, cached_write_1h_tokens: 200 } })
+    expect(fromAnthropicUsage({ input_tokens: 1, cache_creation_input_tokens: 50, cache_creation: { ephemeral_1h_input_tokens: 50 } }).extra).toEqual({
+      cached_write_1h_tokens: 50,
+    })
   })
 })

@@ -7,14 +7,19 @@ export interface AnthropicUsage {
   output_tokens?: number
   cache_read_input_tokens?: number
   cache_creation_input_tokens?: number
+  /** The cache writes by lifetime (their sum is cache_creation_input_tokens). */
+  cache_creation?: { ephemeral_5m_input_tokens?: number; ephemeral_1h_input_tokens?: number }
 }
 
+/** Cache writes are 5-minute ones (cached_write_tokens) except those `cache_creation` says live 1 hour. */
 export function fromAnthropicUsage(u: AnthropicUsage): Usage {
   const cacheRead = u.cache_read_input_tokens ?? 0
   const cacheWrite = u.cache_creation_input_tokens ?? 0
+  const hour = Math.min(cacheWrite, Math.max(0, Number(u.cache_creation?.ephemeral_1h_input_tokens) || 0))
   const extra: Usage['extra'] = {}
   if (cacheRead) extra.cached_read_tokens = cacheRead
-  if (cacheWrite) extra.cached_write_tokens = cacheWrite
+  if (cacheWrite - hour) extra.cached_write_tokens = cacheWrite - hour
+  if (hour) extra.cached_write_1h_tokens = hour
   return {
     promptTokens: (u.input_tokens ?? 0) + cacheRead + cacheWrite,
     completionTokens: u.output_tokens ?? 0,

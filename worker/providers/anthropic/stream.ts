@@ -79,6 +79,7 @@ export class AnthropicStream extends ConvertedStream {
     if (!u) return
     this.sawUsage = true
     for (const [k, v] of Object.entries(u)) if (typeof v === 'number') (this.rawUsage as Record<string, number>)[k] = v
+    if (u.cache_creation && typeof u.cache_creation === 'object') this.rawUsage.cache_creation = { ...this.rawUsage.cache_creation, ...u.cache_creation }
   }
 
   usage(): Usage | undefined {

@@ -80,7 +80,8 @@ export function responseWorstCase(price: ModelPrice, input: Tokens, outputTokens
 export function affordableOutput(price: ModelPrice, input: Tokens, groupRatio: number, held: number): number {
   const ratio = Math.max(1, price.extraRatios?.output_audio_tokens ?? 1)
   const inputCost = computeQuota(price, usageOf(input, { text: 0, audio: 0 }), groupRatio).quota
-  const perOutput: ModelPrice = { ...price, input: 0, output: price.output * ratio }
+  // The input's cost (its fee included) is already taken from `held`: the output side alone, at the price's own rates.
+  const perOutput: ModelPrice = { ...price, input: 0, output: price.output * ratio, tier: null, fee: 0 }
   return affordableOutputTokens(perOutput, { promptTokens: 0, outputTokens: MAX_OUTPUT_TOKENS }, groupRatio, held - inputCost)
 }
 

@@ -1,7 +1,8 @@
 /**
  * The merged view's grouping: prices that charge the same — identical type, supplier, input and
- * output multipliers and extra ratios — form one group that is edited as a whole.
+ * output multipliers, extra ratios, long-context tier and fee — form one group that is edited as a whole.
  */
+import type { PriceTier } from '@contract/pricing'
 import type { ExtraRatios, Price } from './api'
 import { ratiosKey } from './remote-list'
 import type { PriceType } from './units'
@@ -14,6 +15,8 @@ export interface PriceGroup {
   input: number
   output: number
   extra_ratios: ExtraRatios | null
+  tier: PriceTier | null
+  fee: number
   /** How many of the models are locked against updates. */
   locked: number
 }
@@ -21,10 +24,10 @@ export interface PriceGroup {
 export function groupPrices(prices: Price[]): PriceGroup[] {
   const groups = new Map<string, PriceGroup>()
   for (const p of prices) {
-    const key = JSON.stringify([p.type, p.channel_type, p.input, p.output, ratiosKey(p.extra_ratios)])
+    const key = JSON.stringify([p.type, p.channel_type, p.input, p.output, ratiosKey(p.extra_ratios), p.tier, p.fee])
     let g = groups.get(key)
     if (!g) {
-      g = { key, models: [], type: p.type, channel_type: p.channel_type, input: p.input, output: p.output, extra_ratios: p.extra_ratios, locked: 0 }
+      g = { key, models: [], type: p.type, channel_type: p.channel_type, input: p.input, output: p.output, extra_ratios: p.extra_ratios, tier: p.tier, fee: p.fee, locked: 0 }
       groups.set(key, g)
     }
     g.models.push(p.model)

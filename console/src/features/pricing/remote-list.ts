@@ -23,6 +23,8 @@ const remoteItem = z.object({
   input: z.coerce.number().min(0).max(1e9),
   output: z.coerce.number().min(0).max(1e9),
   extra_ratios: z.record(z.string().max(64), z.number().min(0)).nullish(),
+  tier: z.object({ threshold_tokens: z.number().int().min(1), input: z.number().min(0).max(1e9), output: z.number().min(0).max(1e9) }).nullish(),
+  fee: z.number().int().min(0).optional(),
 })
 
 const remoteList = z.union([z.array(remoteItem), z.object({ data: z.array(remoteItem) }).transform((v) => v.data)])
@@ -66,8 +68,10 @@ export async function fetchRemoteList(url: string, signal?: AbortSignal): Promis
 /** A canonical string for extra ratios (order-independent; null and {} are the same). */
 export const ratiosKey = (r: ExtraRatios | null | undefined) => JSON.stringify(Object.entries(r ?? {}).sort(([a], [b]) => a.localeCompare(b)))
 
-/** Whether two prices charge the same (type, supplier, multipliers, extra ratios). */
+/** Whether two prices charge the same (type, supplier, multipliers, extra ratios; tier and fee when the remote `b` has them). */
 export function samePrice(a: Omit<RemotePrice, 'model'>, b: Omit<RemotePrice, 'model'>): boolean {
+  if (b.tier !== undefined && JSON.stringify(a.tier ?? null) !== JSON.stringify(b.tier)) return false
+  if (b.fee !== undefined && (a.fee ?? 0) !== b.fee) return false
   return a.type === b.type && a.channel_type === b.channel_type && a.input === b.input && a.output === b.output && ratiosKey(a.extra_ratios) === ratiosKey(b.extra_ratios)
 }
 

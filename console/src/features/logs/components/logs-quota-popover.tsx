@@ -1,7 +1,8 @@
 /**
  * The charge of a log row with its price breakdown from `metadata`: billing type,
- * input/output ratios with their $ per 1M tokens (or $ per call), group ratio, extra token lines,
- * billed model, attempts, a charge capped to the balance, and cache hits.
+ * input/output ratios with their $ per 1M tokens (or $ per call), the long-context tier used, group
+ * ratio, extra token lines, cache write tokens, the fee per request, billed model, attempts, a charge
+ * capped to the balance, and cache hits.
  */
 import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -34,6 +35,7 @@ export function LogsQuotaPopover({ row }: { row: LogRow }) {
   const m = row.metadata!
   const times = m.type === 'times'
   const perUnit = times ? t('breakdown.perCall') : t('breakdown.perMillion')
+  const fee = m.fee ?? 0
 
   return (
     <Popover>
@@ -73,6 +75,13 @@ export function LogsQuotaPopover({ row }: { row: LogRow }) {
               )}
             </Line>
           )}
+          {m.tier_threshold !== undefined && (
+            <Line label={t('breakdown.tier')} testId="breakdown-tier">
+              {m.tier_applied
+                ? t('breakdown.tierApplied', { threshold: m.tier_threshold.toLocaleString() })
+                : t('breakdown.tierNotApplied', { threshold: m.tier_threshold.toLocaleString() })}
+            </Line>
+          )}
           {m.group_ratio !== undefined && <Line label={m.group ? t('breakdown.groupRatioOf', { group: m.group }) : t('breakdown.groupRatio')}>{num(m.group_ratio)}</Line>}
           {!times && m.prompt_tokens !== undefined && (
             <Line label={t('breakdown.prompt')}>
@@ -93,17 +102,23 @@ export function LogsQuotaPopover({ row }: { row: LogRow }) {
               {line.count.toLocaleString()} × {num(line.ratio)}
             </Line>
           ))}
+          {m.cache_write_tokens !== undefined && <Line label={t('breakdown.cacheWrites')}>{m.cache_write_tokens.toLocaleString()}</Line>}
+          {fee > 0 && (
+            <Line label={t('breakdown.fee')} testId="breakdown-fee">
+              {t('breakdown.feeUnits', { count: fee })}
+            </Line>
+          )}
           {m.attempts !== undefined && <Line label={t('breakdown.attempts')}>{m.attempts}</Line>}
         </dl>
         {!times && m.type === 'tokens' && m.input_ratio !== undefined && m.output_ratio !== undefined && m.group_ratio !== undefined && (
           <p className="mt-3 rounded-md bg-muted px-2 py-1.5 font-mono text-xs break-all text-muted-foreground" data-testid="breakdown-formula">
-            ({num(m.billed_prompt ?? m.prompt_tokens ?? 0)} × {num(m.input_ratio)} + {num(m.billed_completion ?? m.completion_tokens ?? 0)} × {num(m.output_ratio)}) ×{' '}
-            {num(m.group_ratio)} ≈ {m.quota ?? row.quota}
+            ({num(m.billed_prompt ?? m.prompt_tokens ?? 0)} × {num(m.input_ratio)} + {num(m.billed_completion ?? m.completion_tokens ?? 0)} × {num(m.output_ratio)}
+            {fee > 0 && ` + ${fee}`}) × {num(m.group_ratio)} ≈ {m.quota ?? row.quota}
           </p>
         )}
         {times && m.input_ratio !== undefined && m.group_ratio !== undefined && (
           <p className="mt-3 rounded-md bg-muted px-2 py-1.5 font-mono text-xs break-all text-muted-foreground" data-testid="breakdown-formula">
-            1000 × {num(m.input_ratio)} × {num(m.group_ratio)} ≈ {m.quota ?? row.quota}
+            {fee > 0 ? `(1000 × ${num(m.input_ratio)} + ${fee})` : `1000 × ${num(m.input_ratio)}`} × {num(m.group_ratio)} ≈ {m.quota ?? row.quota}
           </p>
         )}
         {m.capped_from !== undefined && (

@@ -1,6 +1,7 @@
 /**
  * Columns of the model price list: model name with a copy button, supplier, type, and what the
- * user pays — $ per 1M tokens for input and output, or $ per call — or a "not priced" badge.
+ * user pays — $ per 1M tokens for input and output, or $ per call, with the long-context tier's
+ * prices and the fee per request under them — or a "not priced" badge.
  */
 import { useMemo } from 'react'
 import type { ColumnDef } from '@tanstack/react-table'
@@ -31,6 +32,26 @@ function Price({ row, side }: { row: AvailableModel; side: 'input' | 'output' })
       <span className="font-medium">{formatUsd(ratioToUsd('tokens', ratio))}</span>
       <span className="text-muted-foreground"> {t('per1M')}</span>
     </span>
+  )
+}
+
+/** The long-context tier ($ per 1M above the threshold) and the fee per request, when the price has them. */
+function PriceTerms({ row }: { row: AvailableModel }) {
+  const { t } = useTranslation('model-prices')
+  if (!row.priced || (!row.tier && !row.fee)) return null
+  return (
+    <div className="text-xs text-muted-foreground tabular-nums" data-testid="model-price-terms">
+      {row.tier && row.type === 'tokens' && (
+        <div>
+          {t('tierAbove', {
+            threshold: row.tier.threshold_tokens.toLocaleString(),
+            input: formatUsd(ratioToUsd('tokens', row.tier.input)),
+            output: formatUsd(ratioToUsd('tokens', row.tier.output)),
+          })}
+        </div>
+      )}
+      {row.fee > 0 && <div>{t('fee', { fee: formatUsd(ratioToUsd('times', row.fee / 1000)) })}</div>}
+    </div>
   )
 }
 
@@ -79,7 +100,12 @@ export function useModelPriceColumns(): ColumnDef<AvailableModel>[] {
         accessorKey: 'input',
         meta: { title: t('columns.input') },
         header: ({ column }) => <DataTableColumnHeader column={column} title={t('columns.input')} />,
-        cell: ({ row }) => <Price row={row.original} side="input" />,
+        cell: ({ row }) => (
+          <>
+            <Price row={row.original} side="input" />
+            <PriceTerms row={row.original} />
+          </>
+        ),
       },
       {
         id: 'output',

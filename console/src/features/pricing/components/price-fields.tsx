@@ -1,7 +1,7 @@
 /**
  * The price fields shared by the single and the merged edit dialogs: type, supplier, input and
- * output multipliers with their live dollar equivalents, the lock, and extra ratios as
- * kind → ratio rows. They read the surrounding react-hook-form through its context.
+ * output multipliers with their live dollar equivalents, the lock, extra ratios as
+ * kind → ratio rows, and the long-context tier and fee (price-tier-fields.tsx). They read the surrounding react-hook-form through its context.
  */
 import { useQuery } from '@tanstack/react-query'
 import { Plus, X } from 'lucide-react'
@@ -16,6 +16,7 @@ import { channelTypesQueryOptions } from '../api'
 import { EXTRA_RATIO_KINDS, type PriceFieldValues } from '../schema'
 import type { PriceType } from '../units'
 import { useUsdLabel } from './price-cells'
+import { PriceTierFields } from './price-tier-fields'
 
 function MultiplierField({ name }: { name: 'input' | 'output' }) {
   const { t } = useTranslation('pricing')
@@ -166,6 +167,7 @@ export function PriceFields() {
         <MultiplierField name="input" />
         <MultiplierField name="output" />
       </div>
+      <PriceTierFields />
       <ExtraRatiosField />
       <FormField
         control={control}

@@ -16,7 +16,7 @@ import { Input } from '@/components/ui/input'
 import { applyFieldErrors } from '@/lib/handle-error'
 import { useSaveMerged, type Price } from '../api'
 import type { PriceGroup } from '../price-groups'
-import { isValidModelName, mergedFormSchema, ratiosToRows, toPriceFields, type MergedFormValues } from '../schema'
+import { isValidModelName, mergedFormSchema, ratiosToRows, tierToValues, toPriceFields, type MergedFormValues } from '../schema'
 import { PriceFields } from './price-fields'
 
 function ModelsInput({ taken }: { taken: (m: string) => boolean }) {
@@ -118,6 +118,7 @@ export function PriceMergedDialog({ open, onOpenChange, group, prices }: Props) 
       output: String(group.output),
       locked: group.locked === group.models.length,
       extra_ratios: ratiosToRows(group.extra_ratios),
+      ...tierToValues(group),
     },
   })
   const onSubmit = (v: MergedFormValues) =>

@@ -14,7 +14,7 @@ import { InputField } from '@/components/form-fields'
 import { isApiError } from '@/lib/api-client'
 import { applyFieldErrors } from '@/lib/handle-error'
 import { useCreatePrice, useUpdatePrice, type Price } from '../api'
-import { priceFormSchema, ratiosToRows, toPriceFields, type PriceFormValues } from '../schema'
+import { NO_TIER, priceFormSchema, ratiosToRows, tierToValues, toPriceFields, type PriceFormValues } from '../schema'
 import { PriceFields } from './price-fields'
 
 interface Props {
@@ -43,8 +43,9 @@ export function PriceMutateDialog({ open, onOpenChange, price, model, prices }: 
           output: String(price.output),
           locked: price.locked,
           extra_ratios: ratiosToRows(price.extra_ratios),
+          ...tierToValues(price),
         }
-      : { model: model ?? '', type: 'tokens', channel_type: '', input: '', output: '', locked: false, extra_ratios: [] },
+      : { model: model ?? '', type: 'tokens', channel_type: '', input: '', output: '', locked: false, extra_ratios: [], ...NO_TIER },
   })
 
   const onSubmit = (v: PriceFormValues) => {
