@@ -39,6 +39,7 @@ import { supplierRoute } from './mock-suppliers.mjs'
 import { createTaskMock } from './mock-tasks.mjs'
 import { attachRealtime } from './mock-realtime.mjs'
 import { requestTooLarge, tpmLimit } from './mock-rate-limits.mjs'
+import { contentText, lastToolResult, toolArguments } from './mock-tool-calls.mjs'
 
 const REPLY = 'Hello! This is the mock upstream answering your request.'
 const words = (s) => (String(s).match(/\S+/g) ?? []).length
@@ -121,22 +122,13 @@ const replyPieces = (body) => {
 /** Between the events of a `bench-events-<N>` answer the mock yields, so they leave one by one. */
 const paced = (body) => (benchEvents(body) > 0 ? () => new Promise((r) => setImmediate(r)) : () => undefined)
 
-/** The arguments the mock calls an OpenAI tool with: 2, 3, … for its number parameters, else a city. */
-function toolArguments(tool) {
-  const numbers = Object.entries(tool.function?.parameters?.properties ?? {}).filter(([, schema]) => schema?.type === 'number' || schema?.type === 'integer')
-  return JSON.stringify(numbers.length ? Object.fromEntries(numbers.map(([name], i) => [name, i + 2])) : { city: 'Paris' })
-}
-
-const contentText = (content) => (typeof content === 'string' ? content : Array.isArray(content) ? content.map((p) => p?.text ?? '').join('') : '')
-
 async function openAIChat(req, res, body, mode) {
   const model = body.model ?? 'gpt-mock'
   const { prompt, completion } = usageOf(body)
   const usage = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion }
   const id = `chatcmpl-mock${Date.now()}`
   const created = Math.floor(Date.now() / 1000)
-  // Like a real model, it answers in words once the last message is a tool's result.
-  const toolResult = Array.isArray(body.messages) && body.messages.at(-1)?.role === 'tool' ? body.messages.at(-1) : undefined
+  const toolResult = lastToolResult(body)
   const wantsTool = Array.isArray(body.tools) && body.tools.length > 0 && body.tool_choice !== 'none' && !toolResult
   if (!body.stream) {
     const message = wantsTool
