@@ -316,6 +316,8 @@ describe('generated SQL', () => {
     for (const s of planStatements(plan)) db.exec(s)
     expect((db.prepare('SELECT count(*) AS n FROM prices').get() as { n: number }).n).toBeGreaterThan(3)
     expect(db.prepare("SELECT input, output FROM prices WHERE model = 'gpt-4o-mini'").get()).toEqual({ input: 0.075, output: 0.3 })
+    // The long-context tiers of the built-in table come along as the column's JSON.
+    expect(db.prepare("SELECT tier, fee FROM prices WHERE model = 'gemini-2.5-pro'").get()).toEqual({ tier: '{"threshold_tokens":200000,"input":1.25,"output":7.5}', fee: 0 })
   })
 
   it('rolls the imported one-api logs up into the daily statistics the dashboards read', async () => {

@@ -5,7 +5,7 @@
  * Data only: the worker seeds it (worker/billing/default-prices.ts) and the importer writes it into
  * a target without prices (shared/import/map-settings.ts).
  */
-import type { PriceType } from './pricing'
+import type { PriceTier, PriceType } from './pricing'
 
 type Row = [model: string, type: PriceType, channelType: number, input: number, output: number, extra?: Record<string, number>]
 
@@ -73,6 +73,15 @@ function midjourneyRows(): Row[] {
   return ['', 'turbo_', 'relax_'].flatMap((mode) => Object.entries(byAction).map(([action, price]): Row => [`mj_${mode}${action}`, 'times', MIDJOURNEY, price, 0]))
 }
 
+/**
+ * Long-context tiers from the suppliers' price lists: above 200k prompt tokens Gemini 2.5 Pro costs
+ * $2.50/$15 per 1M (instead of $1.25/$10) and Claude Sonnet 4.5 $6/$22.50 (instead of $3/$15).
+ */
+const TIERS: Record<string, PriceTier> = {
+  'gemini-2.5-pro': { threshold_tokens: 200_000, input: 1.25, output: 7.5 },
+  'claude-sonnet-4-5': { threshold_tokens: 200_000, input: 3, output: 11.25 },
+}
+
 export const DEFAULT_PRICES = ROWS.map(([model, type, channel_type, input, output, extra_ratios]) => ({
   model,
   type,
@@ -80,4 +89,6 @@ export const DEFAULT_PRICES = ROWS.map(([model, type, channel_type, input, outpu
   input,
   output,
   extra_ratios: extra_ratios ?? null,
+  tier: TIERS[model] ?? null,
+  fee: 0,
 }))

@@ -52,7 +52,7 @@ export function mapOptions(plan: ImportPlan, rows: Row[]): Map<string, string> {
 export function defaultPricesWrite(): TableWrite {
   return {
     table: 'prices',
-    rows: DEFAULT_PRICES.map((p) => ({ ...p, locked: 0, extra_ratios: p.extra_ratios ? JSON.stringify(p.extra_ratios) : null })),
+    rows: DEFAULT_PRICES.map((p) => ({ ...p, locked: 0, extra_ratios: p.extra_ratios ? JSON.stringify(p.extra_ratios) : null, tier: p.tier ? JSON.stringify(p.tier) : null })),
     onConflict: 'ignore',
   }
 }

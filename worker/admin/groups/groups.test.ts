@@ -83,6 +83,9 @@ describe('user groups and invite rewards', () => {
     await setupRoot()
     const n = await env.DB.prepare('SELECT COUNT(*) AS n FROM prices').first<number>('n')
     expect(n).toBeGreaterThan(20)
+    // With the suppliers' long-context tiers, as JSON in the tier column.
+    const gemini = await env.DB.prepare("SELECT tier, fee FROM prices WHERE model = 'gemini-2.5-pro'").first<{ tier: string; fee: number }>()
+    expect({ tier: JSON.parse(gemini!.tier), fee: gemini!.fee }).toEqual({ tier: { threshold_tokens: 200_000, input: 1.25, output: 7.5 }, fee: 0 })
   })
 
   it('audits group ratio changes: one row per write with actor, address and old → new', async () => {
