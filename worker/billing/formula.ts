@@ -271,6 +271,6 @@ export function audioMinutes(seconds: number | undefined): number {
 }
 
 /** Strip binary floating-point noise before rounding up (0.1 × 3 must not become 0.30000000000000004 → 1). */
-function round9(x: number): number {
+export function round9(x: number): number {
   return Math.round(x * 1e9) / 1e9
 }

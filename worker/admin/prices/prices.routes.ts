@@ -80,7 +80,7 @@ export const priceRoutes = new Hono<HonoEnv>()
       throw new ApiError(400, 'Data format is incorrect: the price list is not JSON')
     }
     const parsed = remotePriceList.safeParse(json)
-    if (!parsed.success) throw new ApiError(400, 'Data format is incorrect: expected an array of {model, type, channel_type, input, output}')
+    if (!parsed.success) throw new ApiError(400, 'Data format is incorrect: expected an array of {model, type, channel_type, input, output} or the list of new-api’s /api/pricing')
     return ok(c, parsed.data satisfies RemotePrice[])
   })
   .post('/prices/sync', adminRoute, validate('query', syncModeQuery), validate('json', remotePriceList), async (c) => {

@@ -6,6 +6,7 @@
 import { z } from 'zod'
 import { modelName } from '../channels/channels.schema'
 import { accepting } from '../../lib/validate'
+import { round9 } from '../../billing/formula'
 import type { MergedPriceBody, PriceBody, RemotePrice } from '../../../shared/contract/pricing'
 
 const extraRatios = z.record(z.string().max(64), z.number().min(0).max(1e9)).nullish()
@@ -58,11 +59,38 @@ export const deleteManySchema = z.object({ models: z.array(z.string().trim().min
 
 export const syncModeQuery = z.object({ updateMode: z.enum(['add', 'update', 'overwrite']).default('add') })
 
-/** A remote price list: an array or {data: [...]}; unknown fields are ignored. */
+/**
+ * An item of new-api's public `/api/pricing` list in this gateway's shape: `quota_type` 0 is a
+ * ratio price (output = model_ratio × completion_ratio), 1 a price per call in dollars (ratio =
+ * dollars ÷ 0.002); `cache_ratio` and `create_cache_ratio` are the cache read and cache write
+ * multipliers. Anything else (one-hub's own items) passes unchanged.
+ */
+function fromNewApi(item: unknown): unknown {
+  if (!item || typeof item !== 'object' || 'model' in item || !('model_name' in item)) return item
+  const p = item as Record<string, unknown>
+  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined)
+  const ratio = num(p.model_ratio) ?? 0
+  const extra: Record<string, number> = {}
+  const cacheRead = num(p.cache_ratio)
+  if (cacheRead !== undefined) Object.assign(extra, { cached_tokens: cacheRead, cached_read_tokens: cacheRead })
+  const cacheWrite = num(p.create_cache_ratio)
+  if (cacheWrite !== undefined) extra.cached_write_tokens = cacheWrite
+  const perCall = p.quota_type === 1
+  return {
+    model: p.model_name,
+    type: perCall ? 'times' : 'tokens',
+    channel_type: 0,
+    input: perCall ? round9((num(p.model_price) ?? 0) / 0.002) : ratio,
+    output: perCall ? 0 : round9(ratio * (num(p.completion_ratio) ?? 1)),
+    extra_ratios: Object.keys(extra).length > 0 ? extra : null,
+  }
+}
+
+/** A remote price list (one-hub's items, or new-api's `/api/pricing`): an array or {data: [...]}; unknown fields are ignored. */
 export const remotePriceList = accepting<RemotePrice[]>()(
   z
     .union([z.array(z.unknown()), z.object({ data: z.array(z.unknown()) }).transform((v) => v.data)])
-    .transform((items) => items)
+    .transform((items) => items.map(fromNewApi))
     .pipe(
       z.array(
         z.object({

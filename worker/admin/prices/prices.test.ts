@@ -8,10 +8,16 @@ const REMOTE = [
   { model: 'gpt-4o', type: 'tokens', channel_type: 1, input: 9, output: 9 },
   { model: 'brand-new', type: 'times', channel_type: 1, input: 5, output: 0 },
 ]
+/** new-api's public /api/pricing items: a ratio price with cache multipliers, and a price per call. */
+const NEW_API = [
+  { model_name: 'claude-new-api', quota_type: 0, model_ratio: 1.5, model_price: 0, completion_ratio: 5, cache_ratio: 0.1, create_cache_ratio: 1.25, enable_groups: ['default'] },
+  { model_name: 'image-new-api', quota_type: 1, model_ratio: 0, model_price: 0.04, completion_ratio: 0, enable_groups: ['default'] },
+]
 beforeEach(() => {
   upstream = mockUpstream((req) => {
     const path = new URL(req.url).pathname
     if (path === '/prices.json') return Response.json({ data: REMOTE })
+    if (path === '/api/pricing') return Response.json({ success: true, data: NEW_API })
     if (path === '/broken.json') return new Response('<html>', { headers: { 'content-type': 'text/html' } })
     return undefined
   })
@@ -54,6 +60,26 @@ describe('prices API', () => {
     expect(after).toMatchObject({ input: 9, tier, fee: 250 })
     const cleared = await root.put('/api/prices/single/gpt-4o', { model: 'gpt-4o', ...base })
     expect(cleared.body.data).toMatchObject({ tier: null, fee: 0 })
+  })
+
+  it('reads new-api’s /api/pricing list: ratio × completion ratio, dollars per call, cache multipliers', async () => {
+    const root = await setupRoot()
+    const list = await root.get('/api/prices/remote?url=https://upstream.test/api/pricing')
+    expect(list.status).toBe(200)
+    expect(list.body.data).toEqual([
+      {
+        model: 'claude-new-api',
+        type: 'tokens',
+        channel_type: 0,
+        input: 1.5,
+        output: 7.5,
+        extra_ratios: { cached_tokens: 0.1, cached_read_tokens: 0.1, cached_write_tokens: 1.25 },
+      },
+      { model: 'image-new-api', type: 'times', channel_type: 0, input: 20, output: 0, extra_ratios: null },
+    ])
+    expect((await root.post('/api/prices/sync?updateMode=add', list.body.data)).body.data).toMatchObject({ added: 2 })
+    const prices = Object.fromEntries((await root.get('/api/prices')).body.data.map((p: any) => [p.model, p]))
+    expect(prices['image-new-api']).toMatchObject({ type: 'times', input: 20, tier: null, fee: 0 })
   })
 
   it('fetches a remote list server-side and syncs with add-new-only or overwrite, never touching locked rows', async () => {
