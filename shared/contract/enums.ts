@@ -17,6 +17,9 @@ export const CHANNEL_STATUS = { ENABLED: 1, MANUAL_DISABLED: 2, AUTO_DISABLED: 3
 
 export const REDEMPTION_STATUS = { UNUSED: 1, DISABLED: 2, REDEEMED: 3 } as const
 
+/** A subscription to a plan (issue 33): running, past its expiry, or ended by an administrator. */
+export const SUBSCRIPTION_STATUS = { ACTIVE: 1, EXPIRED: 2, REVOKED: 3 } as const
+
 export const LOG_TYPE = { TOPUP: 1, CONSUME: 2, MANAGE: 3, SYSTEM: 4, ERROR: 5 } as const
 /** Every log type, in filter order. */
 export const LOG_TYPES = [LOG_TYPE.TOPUP, LOG_TYPE.CONSUME, LOG_TYPE.MANAGE, LOG_TYPE.SYSTEM, LOG_TYPE.ERROR] as const

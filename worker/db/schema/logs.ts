@@ -30,6 +30,8 @@ export const logs = sqliteTable(
     sourceIp: text('source_ip').notNull().default(''),
     requestId: text('request_id').notNull().default(''),
     metadata: text('metadata', { mode: 'json' }).$type<Record<string, unknown>>(),
+    /** The subscription the row drew from (0: the balance; migration 0030). */
+    subscriptionId: integer('subscription_id').notNull().default(0),
   },
   (t) => [
     index('idx_logs_created').on(t.createdAt),

@@ -1,0 +1,110 @@
+/**
+ * Subscription plans (issue 33), shared by the worker and the console: the plan body the admin API
+ * takes, the plan and subscription views it answers, and the terms a subscription copies from its
+ * plan (which the wallet reads to cover requests). Allowances are counted in quota units or in
+ * requests; windows roll at period starts in the BudgetTimezone setting.
+ */
+import { z } from 'zod'
+
+export const PLAN_PERIODS = ['hour', 'day', 'week', 'month'] as const
+export type PlanPeriod = (typeof PLAN_PERIODS)[number]
+export const PLAN_DURATION_UNITS = ['hour', 'day', 'week', 'month', 'year', 'unlimited'] as const
+export type PlanDurationUnit = (typeof PLAN_DURATION_UNITS)[number]
+
+const allowance = z.number().int().positive().max(Number.MAX_SAFE_INTEGER)
+
+/** A usage window: an allowance that renews at each period start, in quota units or in requests. */
+export const planWindowSchema = z.union([
+  z.object({ period: z.enum(PLAN_PERIODS), quota: allowance }).strict(),
+  z.object({ period: z.enum(PLAN_PERIODS), requests: allowance }).strict(),
+])
+export type PlanWindow = z.infer<typeof planWindowSchema>
+
+/**
+ * A per-model item: requests for models matching `pattern` (`*` wildcards; `*` alone is the "other
+ * models" line) count against this allowance per window period of the plan's first window, or are
+ * not covered at all (`excluded`). Models matching no item are covered by the windows alone.
+ */
+export const planModelItemSchema = z.union([
+  z.object({ pattern: z.string().min(1).max(128), quota: allowance }).strict(),
+  z.object({ pattern: z.string().min(1).max(128), requests: allowance }).strict(),
+  z.object({ pattern: z.string().min(1).max(128), excluded: z.literal(true) }).strict(),
+])
+export type PlanModelItem = z.infer<typeof planModelItemSchema>
+
+/** POST/PUT /api/plan/ body. `price` is USD (converted like top-ups for CNY gateways). */
+export const planBodySchema = z
+  .object({
+    name: z.string().trim().min(1).max(64),
+    description: z.string().max(2000).default(''),
+    price: z.number().finite().min(0).max(100_000),
+    duration_unit: z.enum(PLAN_DURATION_UNITS),
+    duration_count: z.number().int().min(1).max(1000).default(1),
+    windows: z.array(planWindowSchema).max(8).default([]),
+    models: z.array(planModelItemSchema).max(64).default([]),
+    group: z.string().max(32).default(''),
+    channel_tags: z.array(z.string().min(1).max(64)).max(32).default([]),
+    allow_balance_fallback: z.boolean().default(true),
+    max_per_user: z.number().int().min(0).max(1_000_000).default(0),
+    priority: z.number().int().min(-1_000_000).max(1_000_000).default(0),
+    published: z.boolean().default(false),
+  })
+  .strict()
+export type PlanBody = z.infer<typeof planBodySchema>
+
+/** A plan as the API answers it. */
+export interface Plan extends PlanBody {
+  id: number
+  created_at: number
+  updated_at: number
+}
+
+/** What a subscription bought: the plan's terms when it started (a later plan edit changes nothing). */
+export interface PlanTerms {
+  name: string
+  windows: PlanWindow[]
+  models: PlanModelItem[]
+  group: string
+  channel_tags: string[]
+  allow_balance_fallback: boolean
+  priority: number
+}
+
+/** One window of a subscription as GET /api/user/subscription answers it. */
+export interface SubscriptionWindowView {
+  period: PlanPeriod
+  /** The allowance: quota units or requests (exactly one is set). */
+  quota?: number
+  requests?: number
+  used: number
+  /** Unix ms of the next window start. */
+  resets_at: number
+}
+
+/** One subscription as GET /api/user/subscription (and the admin's user view) answers it. */
+export interface SubscriptionView {
+  id: number
+  plan_id: number
+  name: string
+  /** SUBSCRIPTION_STATUS. */
+  status: number
+  source: string
+  starts_at: number
+  /** 0 = never expires. */
+  expires_at: number
+  auto_renew: boolean
+  terms: PlanTerms
+  windows: SubscriptionWindowView[]
+}
+
+/** POST /api/plan/grant body: a plan given without payment (`key` makes a retry change nothing). */
+export const planGrantSchema = z
+  .object({
+    user_id: z.number().int().positive(),
+    plan_id: z.number().int().positive(),
+    key: z.string().min(1).max(128).optional(),
+  })
+  .strict()
+
+/** POST /api/plan/subscribe body: a plan order through a payment gateway (answers like a top-up order). */
+export const planSubscribeSchema = z.object({ plan_id: z.number().int().positive(), gateway_id: z.number().int().positive() }).strict()
