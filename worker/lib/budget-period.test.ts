@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { isTimeZone } from '../../shared/contract/option-checks'
-import { periodBounds } from './budget-period'
+import { periodBounds, windowBounds } from './budget-period'
 
 const iso = (ms: number) => new Date(ms).toISOString()
 
@@ -35,5 +35,13 @@ describe('budget periods', () => {
     expect(isTimeZone('Asia/Shanghai')).toBe(true)
     expect(isTimeZone('Mars/Olympus')).toBe(false)
     expect(isTimeZone('')).toBe(false)
+  })
+
+  it('hour windows start at the local :00, in whole-hour and half-hour zones', () => {
+    const at = Date.UTC(2026, 2, 8, 10, 47, 12, 500)
+    expect(windowBounds('hour', 'UTC', at)).toEqual({ start: Date.UTC(2026, 2, 8, 10), end: Date.UTC(2026, 2, 8, 11) })
+    // India is UTC+5:30: its local hours start at :30 UTC.
+    expect(windowBounds('hour', 'Asia/Kolkata', at)).toEqual({ start: Date.UTC(2026, 2, 8, 10, 30), end: Date.UTC(2026, 2, 8, 11, 30) })
+    expect(windowBounds('day', 'Asia/Shanghai', at)).toEqual(periodBounds('day', 'Asia/Shanghai', at))
   })
 })

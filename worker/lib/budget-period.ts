@@ -58,3 +58,14 @@ export function periodBounds(period: Exclude<BudgetPeriod, ''>, tz: string, ms: 
   const back = (weekday + 6) % 7
   return { start: localMidnight(p.y, p.m, p.d - back, tz), end: localMidnight(p.y, p.m, p.d - back + 7, tz) }
 }
+
+/**
+ * Bounds of a plan window (issue 33): the periods above, and the local hour (which starts at the
+ * local :00, so zones with half-hour offsets roll at their own hour).
+ */
+export function windowBounds(period: 'hour' | Exclude<BudgetPeriod, ''>, tz: string, ms: number): { start: number; end: number } {
+  if (period !== 'hour') return periodBounds(period, tz, ms)
+  const p = localParts(ms, tz)
+  const start = Math.floor(ms / 1000) * 1000 - (p.min * 60 + p.s) * 1000
+  return { start, end: start + 3_600_000 }
+}
