@@ -1,4 +1,23 @@
-/** Wire types of the MCP tool servers API (/api/mcp/server/): header values never leave the server. */
+/**
+ * Wire types of the MCP tool servers API (/api/mcp/server/): header values and the OAuth
+ * client_secret never leave the server.
+ */
+
+/** A server's OAuth client-credentials grant as stored (RFC 6749 §4.4, client_secret_basic). */
+export interface McpOAuthConfig {
+  token_url: string
+  client_id: string
+  client_secret: string
+  scope?: string
+}
+
+/** The grant as the console sees it: everything but the secret. */
+export interface McpOAuthView {
+  token_url: string
+  client_id: string
+  scope: string
+  has_secret: boolean
+}
 
 export interface McpServerView {
   id: number
@@ -6,6 +25,8 @@ export interface McpServerView {
   url: string
   /** Names of the stored auth headers (their values are write-only). */
   header_names: string[]
+  /** The OAuth client-credentials grant (its secret write-only), or null. */
+  oauth: McpOAuthView | null
   groups: string[]
   enabled: boolean
   timeout_ms: number
@@ -41,6 +62,11 @@ export interface McpServerBody {
   url: string
   /** Left out: the stored headers stay. */
   headers?: Record<string, string>
+  /**
+   * Left out: the stored grant stays; null: none. `client_secret` left out keeps the stored one,
+   * unless the URL or the token URL changes (then it must be typed again).
+   */
+  oauth?: { token_url: string; client_id: string; client_secret?: string; scope?: string } | null
   groups: string[]
   enabled: boolean
   timeout_ms: number

@@ -1,6 +1,6 @@
 /**
  * The registry of MCP tool servers: the enabled servers (a sealed snapshot, since it holds their
- * auth headers), each server's tool list (cached in KV under the row's update time, listed from the
+ * auth headers and OAuth client credentials), each server's tool list (cached in KV under the row's update time, listed from the
  * server on a miss or when an administrator asks), and the aggregation of a group's tools under
  * gateway names `<server>__<tool>`. Two servers can yield the same gateway name (`a__b` + `c` and
  * `a` + `b__c`): the server created first keeps it, the other tool is left out and reported.
@@ -25,7 +25,7 @@ export interface McpServerEntry extends McpUpstream {
 const TOOLS_TTL_SECONDS = 3600
 
 async function loadServers(env: Env): Promise<McpServerEntry[]> {
-  const { results } = await env.DB.prepare('SELECT id, name, url, headers, groups, timeout_ms, free, updated_time FROM mcp_servers WHERE enabled = 1 ORDER BY id').all<
+  const { results } = await env.DB.prepare('SELECT id, name, url, headers, oauth, groups, timeout_ms, free, updated_time FROM mcp_servers WHERE enabled = 1 ORDER BY id').all<
     Record<string, any>
   >()
   return results.map((r) => ({
@@ -33,6 +33,7 @@ async function loadServers(env: Env): Promise<McpServerEntry[]> {
     name: r.name,
     url: r.url,
     headers: parseJson(r.headers, {}),
+    oauth: parseJson(r.oauth, null),
     groups: parseJson(r.groups, []),
     timeoutMs: r.timeout_ms,
     free: Boolean(r.free),

@@ -1,6 +1,7 @@
 /**
  * The gateway as an MCP client of one tool server: connect over Streamable HTTP with the server's
- * own stored headers (never a client's), list its tools, call one tool, list and get its prompts,
+ * own stored headers (never a client's) and, when it has an OAuth client-credentials grant, its
+ * bearer token (mcp-oauth.ts), list its tools, call one tool, list and get its prompts,
  * list and read its resources (empty when the server does not offer them), all within the server's
  * timeout; a `notifications/tools/list_changed` the server sends while answering a call is reported
  * with the result. Uses the official SDK's client (`@modelcontextprotocol/sdk`), which speaks through fetch.
@@ -16,12 +17,15 @@ import {
   type Tool,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js'
+import type { McpOAuthConfig } from '../../shared/contract/mcp'
+import { mcpAuthFetch } from './mcp-oauth'
 
 /** What the client needs of a stored server. */
 export interface McpUpstream {
   name: string
   url: string
   headers: Record<string, string>
+  oauth?: McpOAuthConfig | null
   timeoutMs: number
 }
 
@@ -42,7 +46,7 @@ const MAX_TOOL_PAGES = 20
 /** Connect to `server`, run `fn`, and close; every request shares one deadline. */
 async function withClient<T>(server: McpUpstream, fn: (client: Client, opts: { signal: AbortSignal; timeout: number }) => Promise<T>): Promise<T> {
   const signal = AbortSignal.timeout(server.timeoutMs)
-  const transport = new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: server.headers, signal } })
+  const transport = new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: server.headers, signal }, fetch: mcpAuthFetch(server.oauth, signal) })
   const client = new Client({ name: 'edge-ai-gateway', version: '1.0.0' })
   const opts = { signal, timeout: server.timeoutMs }
   try {

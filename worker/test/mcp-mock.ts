@@ -4,7 +4,7 @@
  * speaks real MCP JSON-RPC. A tool may answer, fail as a tool (`isError`), or hang until the
  * caller gives up, or announce that the server's tool list changed; a server may offer prompts and
  * text resources; a server may also answer every
- * request with HTTP 500. Every request's
+ * request with HTTP 500, or 401 when its `accepts` check refuses the Authorization header. Every request's
  * Authorization header and JSON-RPC method are recorded.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
@@ -46,6 +46,8 @@ export interface MockMcpServer {
   resources?: { uri: string; name: string; text: string }[]
   /** Answer every request with HTTP 500. */
   broken?: boolean
+  /** Answer HTTP 401 unless this accepts the request's Authorization header. */
+  accepts?: (authorization: string | null) => boolean
 }
 
 export interface McpMockCall {
@@ -133,6 +135,7 @@ export function mockMcpServers(servers: Record<string, MockMcpServer>, other?: (
         : undefined
     calls.push({ origin, authorization: req.headers.get('authorization'), method: body?.method ?? req.method, params: body?.params })
     if (spec.broken) return new Response('upstream exploded', { status: 500 })
+    if (spec.accepts && !spec.accepts(req.headers.get('authorization'))) return Response.json({ error: 'invalid_token' }, { status: 401 })
     if (req.method !== 'POST') return new Response(null, { status: 405 })
     return answer(spec, req)
   })

@@ -1,7 +1,10 @@
 /**
  * /api/mcp/server/ (admin): the MCP tool servers behind /mcp. Auth headers are write-only: views
  * show only their names; an update without `headers` keeps them, except that a new URL never carries
- * the saved headers along (the save is refused until they are typed again). URLs pass the outbound
+ * the saved headers along (the save is refused until they are typed again). The OAuth
+ * client-credentials grant likewise: views show it without its client_secret; an update without
+ * `oauth` keeps it, one without `client_secret` keeps the stored secret unless the URL or the token
+ * URL changed (refused until it is typed again); null removes it. URLs and token URLs pass the outbound
  * guard. `:id/test` connects, lists the tools and caches them (also the refresh button); every write
  * leaves a manage-log row (headers only as changed or unchanged).
  */
@@ -24,7 +27,7 @@ import { ROLE } from '../../../shared/contract/enums'
 import { groupExists } from '../groups/groups.service'
 import { McpUpstreamError } from '../../channels/mcp-upstream'
 import type { HonoEnv } from '../../env'
-import type { McpGroupTool, McpServerBody, McpServerView, McpToolList } from '../../../shared/contract/mcp'
+import type { McpGroupTool, McpOAuthConfig, McpServerBody, McpServerView, McpToolList } from '../../../shared/contract/mcp'
 
 const headerName = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/
 
@@ -37,6 +40,15 @@ const fields = accepting<McpServerBody>()(
     headers: z
       .record(z.string().regex(headerName, 'not a valid header name'), z.string().max(4000))
       .refine((h) => Object.keys(h).length <= 20, 'at most 20 headers')
+      .optional(),
+    oauth: z
+      .object({
+        token_url: z.string().trim().min(1, 'token URL is required').max(2000).regex(/^\S+$/, 'one URL'),
+        client_id: z.string().trim().min(1, 'client id is required').max(500),
+        client_secret: z.string().min(1).max(4000).optional(),
+        scope: z.string().trim().max(1000).optional(),
+      })
+      .nullable()
       .optional(),
     groups: z.array(z.string().trim().min(1).max(32)).max(100).default([]),
     enabled: z.boolean().default(true),
@@ -54,6 +66,7 @@ function serverView(row: McpServer): McpServerView {
     name: row.name,
     url: row.url,
     header_names: Object.keys(row.headers ?? {}),
+    oauth: row.oauth ? { token_url: row.oauth.token_url, client_id: row.oauth.client_id, scope: row.oauth.scope ?? '', has_secret: Boolean(row.oauth.client_secret) } : null,
     groups: row.groups,
     enabled: row.enabled,
     timeout_ms: row.timeoutMs,
@@ -69,8 +82,8 @@ async function findServer(env: Env, id: number): Promise<McpServer> {
   return row
 }
 
-function columns(f: Fields, headers: Record<string, string>) {
-  return { name: f.name, url: f.url, headers, groups: f.groups, enabled: f.enabled, timeoutMs: f.timeout_ms, free: f.free, updatedTime: nowSeconds() }
+function columns(f: Fields, headers: Record<string, string>, oauth: McpOAuthConfig | null) {
+  return { name: f.name, url: f.url, headers, oauth, groups: f.groups, enabled: f.enabled, timeoutMs: f.timeout_ms, free: f.free, updatedTime: nowSeconds() }
 }
 
 /** One manage-log row naming what a write changed (headers only as changed or unchanged). */
@@ -79,14 +92,48 @@ async function audit(c: Context<HonoEnv>, action: 'create' | 'update' | 'delete'
   const keys = (['name', 'url', 'groups', 'enabled', 'timeout_ms', 'free'] as const).filter((k) => JSON.stringify(old?.[k]) !== JSON.stringify(now?.[k]))
   const changes: Record<string, unknown> = Object.fromEntries(keys.map((k) => [k, { old: old?.[k] ?? null, new: now?.[k] ?? null }]))
   if (JSON.stringify(before?.headers ?? {}) !== JSON.stringify(after?.headers ?? {})) changes.headers = 'changed'
+  if (JSON.stringify(before?.oauth ?? null) !== JSON.stringify(after?.oauth ?? null)) changes.oauth = 'changed'
   const actor = c.get('user')!
   const name = (after ?? before)!.name
   await auditLog(c.env, actor, actor, `mcp_server.${action} ${name}: ${Object.keys(changes).join(', ') || 'no change'}`, { mcp_server: name, changes }, clientIp(c.req))
 }
 
+const secretAgain = (why: string) => badRequest(`oauth.client_secret: ${why}; type the client secret again`, { fields: { 'oauth.client_secret': 'required' } })
+
+/**
+ * The grant to store: the body's (checked by the outbound guard), with the stored secret when the
+ * body leaves it out and neither the URL nor the token URL changed; `undefined` keeps the stored grant.
+ */
+function grantOf(env: Env, body: Fields, current: McpServer | null): McpOAuthConfig | null {
+  const o = body.oauth
+  if (o === null) return null
+  if (o === undefined) {
+    if (current?.oauth && body.url !== current.url) throw secretAgain('a new URL does not take the saved OAuth client secret along (or send "oauth": null)')
+    return current?.oauth ?? null
+  }
+  assertOutboundUrls(env, o.token_url, 'oauth.token_url')
+  let secret = o.client_secret
+  if (secret === undefined) {
+    if (!current?.oauth) throw secretAgain('there is no stored secret')
+    if (current.oauth.token_url !== o.token_url || current.url !== body.url) throw secretAgain('a new URL or token URL does not take the saved secret along')
+    secret = current.oauth.client_secret
+  }
+  return { token_url: o.token_url, client_id: o.client_id, client_secret: secret, ...(o.scope ? { scope: o.scope } : {}) }
+}
+
 /** List the server's tools now (the test and refresh buttons): its tools, or why it failed. */
 async function listNow(env: Env, row: McpServer): Promise<McpToolList> {
-  const entry = { id: row.id, name: row.name, url: row.url, headers: row.headers, groups: row.groups, timeoutMs: row.timeoutMs, free: row.free, updatedTime: row.updatedTime }
+  const entry = {
+    id: row.id,
+    name: row.name,
+    url: row.url,
+    headers: row.headers,
+    oauth: row.oauth,
+    groups: row.groups,
+    timeoutMs: row.timeoutMs,
+    free: row.free,
+    updatedTime: row.updatedTime,
+  }
   try {
     const { tools, listedAt } = await refreshTools(env, entry)
     return {
@@ -122,7 +169,7 @@ export const mcpServerRoutes = new Hono<HonoEnv>()
     try {
       const [row] = await createDb(c.env.DB)
         .insert(mcpServers)
-        .values({ ...columns(body, body.headers ?? {}), createdTime: nowSeconds() })
+        .values({ ...columns(body, body.headers ?? {}, grantOf(c.env, body, null)), createdTime: nowSeconds() })
         .returning()
       await mcpServerSnapshot.invalidate(c.env)
       await audit(c, 'create', null, row!)
@@ -141,10 +188,11 @@ export const mcpServerRoutes = new Hono<HonoEnv>()
         fields: { headers: 'required when the URL changes' },
       })
     }
+    const grant = grantOf(c.env, body, current)
     try {
       const [row] = await createDb(c.env.DB)
         .update(mcpServers)
-        .set(columns(body, body.headers ?? current.headers))
+        .set(columns(body, body.headers ?? current.headers, grant))
         .where(eq(mcpServers.id, current.id))
         .returning()
       await mcpServerSnapshot.invalidate(c.env)

@@ -1,15 +1,18 @@
 /**
  * MCP tool servers: the Streamable HTTP servers the /mcp endpoint aggregates (channels/mcp-servers.ts).
  * `headers` are the admin's write-only auth headers, sent only to that server; `groups` the user
- * groups that may use it (empty = every group).
+ * groups that may use it (empty = every group); `oauth` the optional client-credentials grant whose
+ * token is sent as `Authorization: Bearer` (its client_secret write-only like the headers).
  */
 import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+import type { McpOAuthConfig } from '../../../shared/contract/mcp'
 
 export const mcpServers = sqliteTable('mcp_servers', {
   id: integer('id').primaryKey({ autoIncrement: true }),
   name: text('name').notNull().unique(),
   url: text('url').notNull(),
   headers: text('headers', { mode: 'json' }).$type<Record<string, string>>().notNull().default({}),
+  oauth: text('oauth', { mode: 'json' }).$type<McpOAuthConfig>(),
   groups: text('groups', { mode: 'json' }).$type<string[]>().notNull().default([]),
   enabled: integer('enabled', { mode: 'boolean' }).notNull().default(true),
   timeoutMs: integer('timeout_ms').notNull().default(30000),

@@ -1,6 +1,7 @@
 /**
  * Create or edit one MCP tool server: name, URL, write-only auth headers (`Name: value` lines; the
- * stored header names are shown, and leaving the box empty keeps them), groups, timeout, enabled, free.
+ * stored header names are shown, and leaving the box empty keeps them), an optional OAuth
+ * client-credentials grant (the secret write-only likewise), groups, timeout, enabled, free.
  */
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
@@ -24,7 +25,7 @@ export function McpServerDialog({ open, onOpenChange, row }: Props) {
   const { t } = useTranslation('mcp')
   const save = useSaveServer()
   const form = useForm<ServerFormValues>({ resolver: zodResolver(serverFormSchema), defaultValues: formDefaults(row) })
-  const onSubmit = (v: ServerFormValues) => save.mutate({ id: row?.id, ...toBody(v) }, { onSuccess: () => onOpenChange(false), onError: (err) => applyFieldErrors(form, err) })
+  const onSubmit = (v: ServerFormValues) => save.mutate({ id: row?.id, ...toBody(v, row) }, { onSuccess: () => onOpenChange(false), onError: (err) => applyFieldErrors(form, err) })
   const stored = row?.header_names.length ? t('form.headersStored', { names: row.header_names.join(', ') }) : t('form.headersNone')
 
   return (
@@ -49,6 +50,26 @@ export function McpServerDialog({ open, onOpenChange, row }: Props) {
               textareaClassName="min-h-20 font-mono text-sm"
               placeholder="Authorization: Bearer …"
             />
+            <div className="grid gap-4 sm:grid-cols-2">
+              <InputField
+                control={form.control}
+                name="oauth_token_url"
+                label={t('fields.tokenUrl')}
+                description={t('form.oauthHint')}
+                autoComplete="off"
+                placeholder="https://auth.example.com/oauth/token"
+              />
+              <InputField control={form.control} name="oauth_client_id" label={t('fields.clientId')} autoComplete="off" />
+              <InputField
+                control={form.control}
+                name="oauth_client_secret"
+                label={t('fields.clientSecret')}
+                description={row?.oauth?.has_secret ? t('form.secretStored') : t('form.secretNone')}
+                type="password"
+                autoComplete="new-password"
+              />
+              <InputField control={form.control} name="oauth_scope" label={t('fields.scope')} autoComplete="off" />
+            </div>
             <InputField control={form.control} name="groups" label={t('fields.groups')} description={t('form.groupsHint')} autoComplete="off" placeholder="default, vip" />
             <div className="grid gap-3 sm:grid-cols-2">
               <SwitchField control={form.control} name="enabled" label={t('fields.enabled')} />
