@@ -5,79 +5,15 @@
  * turn is its own billed line, the loop stops at its bound, an unregistered server or an approval
  * is refused with 400 before anything is billed, a streamed answer carries the mcp events, and a tool outside the key's allowlist is never offered.
  */
-import { env } from 'cloudflare:workers'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createChannel, createToken, createUser, ledger, send, setPrice } from '../../test/factories'
-import { setupRoot } from '../../test/client'
-import { mockMcpServers, type MockServerSpec } from '../../test/mcp-mock'
+import { ledger, send } from '../../test/factories'
+import { FOREVER, keyFor, MCP, MODEL, model, rows, setupLoop, START, toolCalls } from '../../test/mcp-loop-model'
 import { decodeSse } from '../../test/stream-harness'
 import { MAX_MCP_TURNS } from './mcp-loop'
 
-const START = 10_000_000
-const MODEL = 'mcp-loop-model'
-const FOREVER = 'mcp-loop-forever'
-const TURN_USAGE = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 }
-
-const CALC: MockServerSpec = {
-  tools: [
-    { name: 'add', description: 'Add two numbers', run: (a) => ({ content: [{ type: 'text', text: String(Number(a.a) + Number(a.b)) }] }) },
-    { name: 'mul', description: 'Multiply two numbers', run: (a) => ({ content: [{ type: 'text', text: String(Number(a.a) * Number(a.b)) }] }) },
-  ],
-}
-
-/** The model: calls the first offered MCP tool until it has a tool result (FOREVER: always), then says the result. */
-async function model(req: Request): Promise<Response | undefined> {
-  if (!req.url.startsWith('https://model.test')) return undefined
-  const body = (await req.json()) as any
-  bodies.push(body)
-  const lastMsg = body.messages[body.messages.length - 1]
-  const tool = body.tools?.find((t: any) => t.function.name.startsWith('calc__'))
-  const message =
-    lastMsg.role === 'tool' && body.model !== FOREVER
-      ? { role: 'assistant', content: `The sum is ${lastMsg.content}.` }
-      : { role: 'assistant', content: null, tool_calls: [{ id: `call_${bodies.length}`, type: 'function', function: { name: tool.function.name, arguments: '{"a":2,"b":3}' } }] }
-  const finish = message.tool_calls ? 'tool_calls' : 'stop'
-  return Response.json({
-    id: `chatcmpl-${bodies.length}`,
-    object: 'chat.completion',
-    created: 1,
-    model: body.model,
-    choices: [{ index: 0, message, finish_reason: finish }],
-    usage: TURN_USAGE,
-  })
-}
-
-let bodies: any[] = []
-let mock: ReturnType<typeof mockMcpServers>
-beforeEach(async () => {
-  bodies = []
-  mock = mockMcpServers({ 'https://calc.mcp.test': CALC }, model)
-  const root = await setupRoot()
-  const res = await root.post('/api/mcp/server/', { name: 'calc', url: 'https://calc.mcp.test/mcp', headers: { authorization: 'Bearer server-secret' } })
-  expect(res.status).toBe(200)
-  await setPrice('mcp/calc/*', 2, 0, 'times')
-  await setPrice(MODEL, 1, 2)
-  await setPrice(FOREVER, 1, 2)
-  await createChannel({ key: 'loop-key', type: 8, baseUrl: 'https://model.test', models: `${MODEL},${FOREVER}` })
-})
-afterEach(() => mock.restore())
-
-async function keyFor(mcpTools?: string[]) {
-  const user = await createUser({ quota: START })
-  const token = await createToken(user.id)
-  if (mcpTools) await env.DB.prepare('UPDATE tokens SET mcp_tools = ? WHERE id = ?').bind(JSON.stringify(mcpTools), token.id).run()
-  return { user, key: token.key }
-}
-
-/** The user's consume and error rows (after the wallet wrote them). */
-const rows = async (userId: number) => {
-  await ledger(userId)
-  return env.DB.prepare('SELECT type, quota, model_name FROM logs WHERE user_id = ? AND type IN (2, 5) ORDER BY id')
-    .bind(userId)
-    .all<{ type: number; quota: number; model_name: string }>()
-}
-const toolCalls = () => mock.calls.filter((c) => c.method === 'tools/call')
-const MCP = { type: 'mcp', server_label: 'calc', server_url: 'calc', require_approval: 'never' }
+const bodies = () => model.bodies
+beforeEach(setupLoop)
+afterEach(() => model.mock?.restore())
 
 describe('remote MCP tools on /v1/responses', () => {
   it('lists the tools, runs the call the model asks for once, and answers with its result; every turn and the call billed once', async () => {
@@ -95,8 +31,8 @@ describe('remote MCP tools on /v1/responses', () => {
     ])
     expect(res.json.usage).toMatchObject({ input_tokens: 20, output_tokens: 10, total_tokens: 30 })
     // The model saw the tool as a function, then its result.
-    expect(bodies[0].tools.map((t: any) => t.function.name)).toEqual(['calc__add'])
-    expect(bodies[1].messages.slice(-2)).toMatchObject([
+    expect(bodies()[0].tools.map((t: any) => t.function.name)).toEqual(['calc__add'])
+    expect(bodies()[1].messages.slice(-2)).toMatchObject([
       { role: 'assistant', tool_calls: [{ function: { name: 'calc__add' } }] },
       { role: 'tool', content: '5' },
     ])
@@ -128,7 +64,7 @@ describe('remote MCP tools on /v1/responses', () => {
     const calls = res.json.output.filter((o: any) => o.type === 'mcp_call')
     expect(calls).toHaveLength(MAX_MCP_TURNS)
     expect(calls.at(-1)).toMatchObject({ status: 'failed', output: null, error: expect.stringContaining('limit of 8 model turns') })
-    expect(bodies).toHaveLength(MAX_MCP_TURNS)
+    expect(bodies()).toHaveLength(MAX_MCP_TURNS)
     expect(toolCalls()).toHaveLength(MAX_MCP_TURNS - 1)
     const logged = (await rows(user.id)).results
     expect(logged.filter((r) => r.model_name === FOREVER)).toHaveLength(MAX_MCP_TURNS)
@@ -146,7 +82,7 @@ describe('remote MCP tools on /v1/responses', () => {
     const res = await send('/v1/responses', { key, json: { model: MODEL, input: 'x', tools: [tool] } })
     expect(res.status).toBe(400)
     expect(res.json.error).toMatchObject({ type: 'invalid_request_error', code, param: 'tools' })
-    expect(bodies).toHaveLength(0)
+    expect(bodies()).toHaveLength(0)
     expect((await rows(user.id)).results).toHaveLength(0)
   })
 
@@ -173,16 +109,28 @@ describe('remote MCP tools on /v1/responses', () => {
       'response.output_item.added',
       'response.content_part.added',
       'response.output_text.delta',
+      'response.output_text.delta',
       'response.output_text.done',
       'response.content_part.done',
       'response.output_item.done',
       'response.completed',
     ])
     expect(events[11].item).toMatchObject({ type: 'mcp_call', name: 'add', output: '5', status: 'completed' })
+    // Every turn was streamed; the final text went out as the model's own deltas, under one item id.
+    expect(bodies().map((b) => [b.stream, b.stream_options?.include_usage])).toEqual([
+      [true, true],
+      [true, true],
+    ])
+    const deltas = events.filter((e) => e.type === 'response.output_text.delta')
+    expect(deltas.map((e) => e.delta)).toEqual(['The sum is ', '5.'])
+    expect(new Set([events[12].item.id, ...deltas.map((e) => e.item_id), events[18].item.id]).size).toBe(1)
+    expect(events[16]).toMatchObject({ type: 'response.output_text.done', text: 'The sum is 5.' })
     const final = events.at(-1).response
     expect(final.output.map((o: any) => o.type)).toEqual(['mcp_list_tools', 'mcp_call', 'message'])
     expect(final.output[2].content[0].text).toBe('The sum is 5.')
     expect(final.output[1].id).toBe(events[11].item.id)
+    expect(final.output[2].id).toBe(events[18].item.id)
+    expect(final.usage).toMatchObject({ input_tokens: 20, output_tokens: 10, total_tokens: 30 })
     expect(toolCalls()).toHaveLength(1)
     const l = await ledger(user.id)
     expect(l.consumeLogs).toBe(3)
@@ -193,7 +141,7 @@ describe('remote MCP tools on /v1/responses', () => {
     const { key } = await keyFor(['calc__mul'])
     const res = await send('/v1/responses', { key, json: { model: MODEL, input: 'x', tools: [MCP] } })
     expect(res.status, res.text).toBe(200)
-    expect(bodies[0].tools.map((t: any) => t.function.name)).toEqual(['calc__mul'])
+    expect(bodies()[0].tools.map((t: any) => t.function.name)).toEqual(['calc__mul'])
     expect(res.json.output[0].tools.map((t: any) => t.name)).toEqual(['mul'])
     expect(toolCalls().map((c) => c.params.name)).toEqual(['mul'])
   })

@@ -8,7 +8,9 @@
  * for a call output_item.added → response.mcp_call_arguments.delta/.done →
  * response.mcp_call.in_progress → response.mcp_call.completed or .failed → output_item.done; a
  * turn's message as content_part.added → output_text.delta → .done → content_part.done; at the end
- * response.completed (or .incomplete), or error + response.failed.
+ * response.completed (or .incomplete), or error + response.failed. A streamed turn's text opens its
+ * message item at the first delta (textDelta) and sends each delta as it arrives; the turn's end
+ * closes that item with the answer's whole message, before the turn's other items.
  */
 import { eventFrame } from '../inbound/types'
 import { responseObject, type ResponseContext, toResponse } from '../inbound/responses/response'
@@ -25,6 +27,8 @@ export class McpOutput {
   lastTurnStart = 0
   private seq = 0
   private readonly calls = new Map<McpCallRecord, Item>()
+  /** The message item a streamed turn is writing, and where. */
+  private open?: { item: Item; at: { item_id: string; output_index: number }; text: string }
 
   constructor(
     private readonly ctx: ResponseContext,
@@ -65,14 +69,40 @@ export class McpOutput {
     }
   }
 
+  /** A text delta of the turn being streamed: the first opens the turn's message item. */
+  textDelta(delta: string) {
+    if (!this.open) {
+      this.lastTurnStart = this.items.length
+      const item = { id: newItemId('msg'), type: 'message', status: 'in_progress', role: 'assistant', content: [] }
+      const at = this.add(item)
+      this.ev('response.content_part.added', { ...at, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } })
+      this.open = { item, at, text: '' }
+    }
+    this.open.text += delta
+    this.ev('response.output_text.delta', { ...this.open.at, content_index: 0, delta, logprobs: [] })
+  }
+
   /** A model turn answered; its MCP calls are about to run. */
   turn(turn: LoopTurn) {
-    this.lastTurnStart = this.items.length
+    const open = this.open
+    this.open = undefined
+    if (!open) this.lastTurnStart = this.items.length
     for (const item of toResponse(this.ctx, turn.answer).output as Item[]) {
       const record = item.type === 'function_call' && this.set.offered.has(item.name) ? turn.calls.find((r) => r.callId === item.call_id) : undefined
       if (record) this.callStarted(record)
+      else if (open && item.type === 'message') this.closeMessage(open, item)
       else if (item.type !== 'function_call' || !this.set.offered.has(item.name)) this.plain(item)
     }
+  }
+
+  /** The streamed message item, whole: the answer's message under the id its deltas carried. */
+  private closeMessage(open: NonNullable<McpOutput['open']>, message: Item) {
+    const item = { ...message, id: open.item.id }
+    this.items[open.at.output_index] = item
+    const part = item.content[0] ?? { type: 'output_text', text: open.text, annotations: [] }
+    this.ev('response.output_text.done', { ...open.at, content_index: 0, text: open.text, logprobs: [] })
+    this.ev('response.content_part.done', { ...open.at, content_index: 0, part })
+    this.ev('response.output_item.done', { output_index: open.at.output_index, item })
   }
 
   private callStarted(record: McpCallRecord) {

@@ -5,8 +5,9 @@
  * output or error) and, at the end, the final message (or the client's own function calls). Usage
  * adds up every turn. When the loop stopped at its bound the Response is `incomplete` with
  * `incomplete_details.reason` "max_tool_calls". With `stream: true` the same output goes out as
- * Responses events while the loop runs (each model turn itself runs unstreamed); a failure after the
- * stream started ends it with `error` and `response.failed`.
+ * Responses events while the loop runs: every model turn is streamed (relay-turn.ts), its text
+ * reaching the client as output_text.delta events as the model writes it, and its tool calls read
+ * from the stream; a failure after the stream started ends it with `error` and `response.failed`.
  */
 import type { Context } from 'hono'
 import type { RelayAuth } from '../../access/token-auth'
@@ -61,15 +62,15 @@ export async function responsesWithMcp(c: Context<HonoEnv>, auth: RelayAuth, req
   const chat = toChatBody({ ...req, stream: false }, history)
   const ctx: ResponseContext = { id: newItemId('resp'), createdAt: Math.floor(Date.now() / 1000), req }
   let headers: Headers | undefined
-  const runTurn = async (body: Record<string, unknown>, n: number) => {
-    const turn = await relayTurn(c, body, n)
+  const turnRunner = (onText?: (delta: string) => void) => async (body: Record<string, unknown>, n: number) => {
+    const turn = await relayTurn(c, body, n, onText)
     headers = turn.headers
     return turn.answer
   }
   if (!req.stream) {
     const out = new McpOutput(ctx, set)
     out.lists()
-    const loop = await runMcpLoop(c, auth, chat, set, runTurn, { onTurn: (t) => out.turn(t), onCall: (r) => out.call(r) })
+    const loop = await runMcpLoop(c, auth, chat, set, turnRunner(), { onTurn: (t) => out.turn(t), onCall: (r) => out.call(r) })
     const res = Response.json(finalResponse(ctx, out, loop, onComplete))
     for (const [k, v] of headers ?? []) if (k.startsWith('x-ratelimit-')) res.headers.set(k, v)
     return res
@@ -82,7 +83,14 @@ export async function responsesWithMcp(c: Context<HonoEnv>, auth: RelayAuth, req
     out.start()
     out.lists()
     try {
-      const loop = await runMcpLoop(c, auth, chat, set, runTurn, { onTurn: (t) => out.turn(t), onCall: (r) => out.call(r) })
+      const loop = await runMcpLoop(
+        c,
+        auth,
+        chat,
+        set,
+        turnRunner((delta) => out.textDelta(delta)),
+        { onTurn: (t) => out.turn(t), onCall: (r) => out.call(r) }
+      )
       out.finish(finalResponse(ctx, out, loop, onComplete))
     } catch (err) {
       const e = toApiError(err)
