@@ -1,7 +1,7 @@
 /**
  * How the mock upstream's OpenAI chat model uses tools: it calls the first offered tool with
  * arguments made from its schema, and answers in words once the last message is a tool's result
- * (the MCP tool loop's e2e relies on both).
+ * (the MCP tool loop's e2e relies on both, streamed or not).
  */
 
 /** The arguments the mock calls an OpenAI tool with: 2, 3, … for its number parameters, else a city. */

@@ -170,7 +170,8 @@ async function openAIChat(req, res, body, mode) {
     write({ ...base, choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: toolArguments(body.tools[0]) } }] }, finish_reason: null }] })
     write({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] })
   } else {
-    const pieces = replyPieces(body)
+    // After a tool's result the streamed answer says it too, as the unstreamed one does.
+    const pieces = toolResult ? [...replyPieces(body), ` The tool answered: ${contentText(toolResult.content)}`] : replyPieces(body)
     const pace = paced(body)
     for (let i = 0; i < pieces.length; i++) {
       if (mode === 'cut' && i === 2) return res.destroy()
@@ -228,7 +229,8 @@ async function anthropicMessages(res, body, mode) {
     ev('content_block_delta', { index: 0, delta: { type: 'input_json_delta', partial_json: '"Paris"}' } })
   } else {
     ev('content_block_start', { index: 0, content_block: { type: 'text', text: '' } })
-    const pieces = replyPieces(body)
+    // After a tool's result the streamed answer says it too, as the unstreamed one does.
+    const pieces = toolResult ? [...replyPieces(body), ` The tool answered: ${contentText(toolResult.content)}`] : replyPieces(body)
     const pace = paced(body)
     for (const [i, piece] of pieces.entries()) {
       if (mode === 'cut' && i === 2) return res.destroy()

@@ -4,7 +4,8 @@
  * (OpenAI-compatible) channel of the mock upstream, whose model calls the tool and then answers
  * with its result. The answer shows the tool list, the call and a message that used the result;
  * the balance moves by exactly the logged quota of both model turns and the tool call; streamed,
- * the SDK reads the mcp_call events and the same final answer.
+ * the SDK reads the mcp_call events, the final text as output_text deltas and the same final
+ * answer; chat completions with `stream: true` stream the final answer as chunks with the usage.
  */
 import OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
@@ -57,16 +58,45 @@ describe('official openai SDK: remote MCP tools', () => {
       tools: [{ type: 'mcp', server_label: 'calculator', server_url: SERVER, require_approval: 'never' }],
     })
     const types: string[] = []
+    let text = ''
     let completed: OpenAI.Responses.Response | undefined
     for await (const event of stream) {
       types.push(event.type)
+      if (event.type === 'response.output_text.delta') text += event.delta
       if (event.type === 'response.completed') completed = event.response
     }
+    // The final turn streamed: its text came as several deltas that add up to the message.
+    expect(types.filter((t) => t === 'response.output_text.delta').length).toBeGreaterThan(1)
+    expect(text).toContain('The tool answered: 5')
     expect(types).toEqual(expect.arrayContaining(['response.mcp_list_tools.completed', 'response.mcp_call_arguments.done', 'response.mcp_call.completed']))
     expect(types.at(-1)).toBe('response.completed')
     // The SDK adds output_text only to non-streamed responses: read the message item.
     const message = completed!.output.find((o) => o.type === 'message') as OpenAI.Responses.ResponseOutputMessage
     expect(message.content[0]).toMatchObject({ type: 'output_text', text: expect.stringContaining('The tool answered: 5') })
+  })
+
+  it('streams a chat completion that used the tool, with the turns’ usage', async () => {
+    const stream = await client.chat.completions.create({
+      model: fixture.model,
+      messages: [{ role: 'user', content: 'What is 2 + 3?' }],
+      stream: true,
+      stream_options: { include_usage: true },
+      // The chat API has no mcp tool type; the gateway accepts a registered server by name.
+      tools: [{ type: 'mcp', server_label: SERVER } as unknown as OpenAI.Chat.ChatCompletionTool],
+    })
+    let text = ''
+    let finish: string | null = null
+    let usage: OpenAI.CompletionUsage | undefined
+    for await (const chunk of stream) {
+      text += chunk.choices[0]?.delta.content ?? ''
+      finish = chunk.choices[0]?.finish_reason ?? finish
+      usage = chunk.usage ?? usage
+      expect(chunk.choices[0]?.delta.tool_calls).toBeUndefined()
+    }
+    expect(text).toContain('The tool answered: 5')
+    expect(finish).toBe('stop')
+    expect(usage!.total_tokens).toBe(usage!.prompt_tokens + usage!.completion_tokens)
+    expect(usage!.prompt_tokens).toBeGreaterThan(0)
   })
 
   it('refuses a server URL that is not a registered server with the SDK’s BadRequestError', async () => {
