@@ -97,7 +97,7 @@ export class McpOutput {
 
   /** The streamed message item, whole: the answer's message under the id its deltas carried. */
   private closeMessage(open: NonNullable<McpOutput['open']>, message: Item) {
-    const item = { ...message, id: open.item.id }
+    const item: Item = { ...message, id: open.item.id }
     this.items[open.at.output_index] = item
     const part = item.content[0] ?? { type: 'output_text', text: open.text, annotations: [] }
     this.ev('response.output_text.done', { ...open.at, content_index: 0, text: open.text, logprobs: [] })
