@@ -1,4 +1,4 @@
-/** The tool servers: name, URL, header names (values are write-only), groups, state, and per row test, edit and delete. */
+/** The tool servers: name, URL, header names (values are write-only) and an OAuth grant's client id, groups, state, and per row test, edit and delete. */
 import { useQuery } from '@tanstack/react-query'
 import { Loader2, Pencil, PlugZap, Trash2 } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
@@ -56,7 +56,9 @@ export function McpServersTable() {
               <TableCell className="max-w-64 truncate font-mono text-xs" title={row.url}>
                 {row.url}
               </TableCell>
-              <TableCell className="text-xs">{row.header_names.length ? row.header_names.map((h) => `${h}: ${t('headerSet')}`).join(', ') : t('headerUnset')}</TableCell>
+              <TableCell className="text-xs">
+                {[...row.header_names.map((h) => `${h}: ${t('headerSet')}`), ...(row.oauth ? [t('oauthSet', { client: row.oauth.client_id })] : [])].join(', ') || t('headerUnset')}
+              </TableCell>
               <TableCell className="text-xs">{row.groups.length ? row.groups.join(', ') : t('allGroups')}</TableCell>
               <TableCell>
                 <div className="flex flex-wrap gap-1">
