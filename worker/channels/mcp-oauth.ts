@@ -48,6 +48,8 @@ async function requestToken(o: McpOAuthConfig, signal: AbortSignal): Promise<Cac
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', authorization: `Basic ${basic}` },
       body: form.toString(),
+      // A redirect is refused, not followed: it would take the credentials past the outbound guard.
+      redirect: 'manual',
       signal,
     })
   } catch (err) {
