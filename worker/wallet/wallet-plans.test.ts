@@ -26,9 +26,7 @@ const consumeLog = (reqId: string, tokenId: number, modelName = 'gpt-4o') => ({ 
 /** A subscription row as the registry writes it, then the registry's syncUser call. */
 async function subscribe(userId: number, terms: Partial<PlanTerms>, at: { startsAt?: number; expiresAt?: number } = {}) {
   const full: PlanTerms = { name: 'plan', windows: [], models: [], group: '', channel_tags: [], allow_balance_fallback: true, priority: 0, ...terms }
-  const row = await env.DB.prepare(
-    'INSERT INTO subscriptions (user_id, plan_id, terms, status, key, starts_at, expires_at) VALUES (?, 1, ?, 1, ?, ?, ?) RETURNING id'
-  )
+  const row = await env.DB.prepare('INSERT INTO subscriptions (user_id, plan_id, terms, status, key, starts_at, expires_at) VALUES (?, 1, ?, 1, ?, ?, ?) RETURNING id')
     .bind(userId, JSON.stringify(full), crypto.randomUUID(), at.startsAt ?? 0, at.expiresAt ?? 0)
     .first<{ id: number }>()
   await wallet(userId).syncUser({ userId })
@@ -91,7 +89,12 @@ async function expectWindowsMatchRows(s: Setup, sub: number, tz = 'UTC') {
 describe('request windows, several at once', () => {
   it('day 100 + month 1,000 requests: the 101st request of the day draws from the balance', async () => {
     const s = await setup()
-    const sub = await subscribe(s.user.id, { windows: [{ period: 'day', requests: 100 }, { period: 'month', requests: 1000 }] })
+    const sub = await subscribe(s.user.id, {
+      windows: [
+        { period: 'day', requests: 100 },
+        { period: 'month', requests: 1000 },
+      ],
+    })
     for (let i = 0; i < 100; i++) expect(await request(s, `r${i}`, 7)).toEqual({ ok: true, held: 7 })
     expect(await request(s, 'r100', 7)).toEqual({ ok: true, held: 7 })
     const t = await truth(s, 1_000_000)
@@ -104,7 +107,13 @@ describe('request windows, several at once', () => {
 
   it('without the balance fallback the 101st is refused until the next day starts', async () => {
     const s = await setup()
-    const sub = await subscribe(s.user.id, { windows: [{ period: 'day', requests: 100 }, { period: 'month', requests: 1000 }], allow_balance_fallback: false })
+    const sub = await subscribe(s.user.id, {
+      windows: [
+        { period: 'day', requests: 100 },
+        { period: 'month', requests: 1000 },
+      ],
+      allow_balance_fallback: false,
+    })
     for (let i = 0; i < 100; i++) expect((await request(s, `r${i}`, 3)).ok).toBe(true)
     const refused = await request(s, 'r100', 3)
     const dayEnd = windowBounds('day', 'UTC', clockNow()).end
@@ -155,7 +164,9 @@ describe('quota windows and model items', () => {
     // The supplier charged beyond the hold: the window takes it (and the key's quota counts it).
     await stub.settle({ userId: user.id, reqId: 'c', quota: 800, log: consumeLog('c', token.id, 'm') })
     await stub.flush()
-    const row = await env.DB.prepare('SELECT subscription_id, quota, metadata FROM logs WHERE request_id = ?').bind('c').first<{ subscription_id: number; quota: number; metadata: string }>()
+    const row = await env.DB.prepare('SELECT subscription_id, quota, metadata FROM logs WHERE request_id = ?')
+      .bind('c')
+      .first<{ subscription_id: number; quota: number; metadata: string }>()
     expect(row).toMatchObject({ subscription_id: sub, quota: 800 })
     expect(JSON.parse(row!.metadata)).toMatchObject({ reserved: 750, overrun: 50 })
     const t = await truth(s, 10_000)
@@ -183,7 +194,9 @@ describe('quota windows and model items', () => {
     for (const id of ['g1', 'g2', 'g3']) expect(await request(s, id, 5, { model: 'gpt-4o-mini' })).toMatchObject({ ok: true })
     for (const id of ['o1', 'o2']) expect(await request(s, id, 60, { model: 'llama-3' })).toMatchObject({ ok: true })
     await s.stub.flush()
-    const rows = await env.DB.prepare('SELECT request_id, subscription_id FROM logs WHERE user_id = ? AND type = 2 ORDER BY id').bind(s.user.id).all<{ request_id: string; subscription_id: number }>()
+    const rows = await env.DB.prepare('SELECT request_id, subscription_id FROM logs WHERE user_id = ? AND type = 2 ORDER BY id')
+      .bind(s.user.id)
+      .all<{ request_id: string; subscription_id: number }>()
     const from = Object.fromEntries(rows.results.map((r) => [r.request_id, r.subscription_id]))
     expect(from).toEqual({ claude: 0, g1: sub, g2: sub, g3: 0, o1: sub, o2: 0 })
     const t = await truth(s, 1_000_000)
@@ -239,7 +252,8 @@ describe('expiry and leases', () => {
     const s = await setup()
     const sub = await subscribe(s.user.id, { windows: [{ period: 'month', quota: 10_000 }] })
     const { user, token, stub } = s
-    for (const id of ['late', 'failed']) expect(await stub.reserve({ userId: user.id, tokenId: token.id, reqId: id, amount: 100, plan: { model: 'm', tz: 'UTC' } })).toEqual({ ok: true, held: 100 })
+    for (const id of ['late', 'failed'])
+      expect(await stub.reserve({ userId: user.id, tokenId: token.id, reqId: id, amount: 100, plan: { model: 'm', tz: 'UTC' } })).toEqual({ ok: true, held: 100 })
     await runInDurableObject(stub, (instance: UserWallet) => {
       for (const r of (instance as unknown as { store: WalletStore }).store.holds().values()) r.at = 0
     })
