@@ -2,8 +2,8 @@
  * UserWallet: one Durable Object per user, the single source of truth for the user's balance and
  * the remaining quota of the user's tokens. Every balance change goes through it — relay
  * reservations (reserve → settle/refund), top-ups, admin adjustments, rewards — and every change
- * leaves exactly one log row, so Σ log quota = balance change, always.
- *
+ * leaves exactly one log row, so Σ log quota = balance change, always (rows of plan holds name
+ * their subscription and change its windows instead: Σ quota of rows without one = balance change).
  * - reserve holds the worst case of a request against the balance and the token; holds are
  *   persisted (`R:` keys), so a restart forgets nothing and the next request cannot spend them.
  * - settle charges the exact cost in full. A cost beyond the hold (the supplier returned more than

@@ -15,7 +15,8 @@ import type { PlanTerms } from '../../shared/contract/plans'
 import { windowBounds } from '../lib/budget-period'
 import { clockNow, setTestClockOffset } from '../lib/clock'
 import type { UserWallet } from './user-wallet'
-import type { WalletStore } from './wallet-store'
+import { WalletStore } from './wallet-store'
+import { WalletPlans } from './wallet-plans'
 
 afterEach(() => setTestClockOffset({ TEST_CLOCK: '1' }, 0))
 
@@ -248,6 +249,27 @@ describe('windows roll in the BudgetTimezone', () => {
 })
 
 describe('expiry and leases', () => {
+  it('plan holds and window use survive a restart', async () => {
+    const s = await setup()
+    const sub = await subscribe(s.user.id, { windows: [{ period: 'day', quota: 500 }] })
+    const { user, token, stub } = s
+    expect(await stub.reserve({ userId: user.id, tokenId: token.id, reqId: 'a', amount: 300, plan: { model: 'm', tz: 'UTC' } })).toEqual({ ok: true, held: 300 })
+    await runInDurableObject(stub, (instance: UserWallet, state) => {
+      const w = instance as unknown as { store: WalletStore; plans: WalletPlans; env: Env }
+      w.store = new WalletStore(state.storage.kv, () => w.env.DB)
+      w.plans = new WalletPlans(() => ({ store: w.store, db: w.env.DB }))
+    })
+    // The restored hold still takes 300 of the window: 300 more do not fit, 200 do.
+    expect(await stub.reserve({ userId: user.id, tokenId: token.id, reqId: 'b', amount: 300, plan: { model: 'm', tz: 'UTC' } })).toEqual({ ok: true, held: 300 })
+    expect((await stub.balance({ userId: user.id }))!.reserved).toBe(300)
+    await stub.settle({ userId: user.id, reqId: 'a', quota: 280, log: consumeLog('a', token.id, 'm') })
+    await stub.settle({ userId: user.id, reqId: 'b', quota: 300, log: consumeLog('b', token.id, 'm') })
+    const t = await truth(s, 1_000_000)
+    expect(t.quota).toBe(1_000_000 - 300)
+    expect(t.rows(sub)).toEqual({ n: 1, q: 280 })
+    expect((await expectWindowsMatchRows(s, sub))[0]!.used).toBe(280)
+  })
+
   it('an expired plan hold charges the window, a late settle the difference, a refund gives it back to the window', async () => {
     const s = await setup()
     const sub = await subscribe(s.user.id, { windows: [{ period: 'month', quota: 10_000 }] })
