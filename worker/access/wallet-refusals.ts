@@ -1,14 +1,15 @@
 /**
  * What a wallet refusal means to the client: the HTTP status, the OpenAI-style error code and a
  * message (rendered in the caller's own envelope by the relay's error handler). Token-limit
- * refusals carry Retry-After and the x-ratelimit-* headers.
+ * refusals carry Retry-After and the x-ratelimit-* headers; a plan window that is used up
+ * (`plan_quota_exceeded`) carries Retry-After = the time until the window that frees room starts.
  */
 import type { RefusalReason } from '../wallet/wallet-types'
 import type { LimitCode } from '../wallet/wallet-limits'
 import { ApiError } from '../lib/errors'
 import { limitError } from './token-limits'
 
-const REFUSALS: Record<RefusalReason, () => ApiError> = {
+const REFUSALS: Record<RefusalReason, (retryAfterMs?: number) => ApiError> = {
   user_not_found: () => new ApiError(401, 'Incorrect API key provided.', { code: 'invalid_api_key' }),
   token_not_found: () => new ApiError(401, 'Incorrect API key provided.', { code: 'invalid_api_key' }),
   token_disabled: () => new ApiError(401, 'This API key is disabled.', { code: 'token_disabled' }),
@@ -26,6 +27,11 @@ const REFUSALS: Record<RefusalReason, () => ApiError> = {
   budget_exceeded: () => limitError('budget_exceeded', 1000),
   too_many_open_requests: () =>
     new ApiError(429, 'Too many of your requests are still running; wait for some to finish.', { code: 'too_many_open_requests', headers: { 'retry-after': '1' } }),
+  plan_quota_exceeded: (retryAfterMs = 1000) =>
+    new ApiError(429, 'Your subscription’s allowance for this request is used up until its next window, and this plan does not fall back to your balance.', {
+      code: 'plan_quota_exceeded',
+      headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterMs / 1000))) },
+    }),
   overrun_limit: () =>
     new ApiError(429, 'Requests were stopped for this account: today they cost more than was reserved beyond the gateway’s limit. Top up to continue.', {
       code: 'insufficient_quota',
@@ -38,5 +44,5 @@ const LIMIT_CODES = new Set<string>(['rate_limit_exceeded', 'tokens_per_minute_e
 /** The error for a refused reserve; `retryAfterMs` and `headers` apply to the token-limit codes. */
 export function walletRefusal(reason: RefusalReason, retryAfterMs?: number, headers?: Record<string, string>): ApiError {
   if (LIMIT_CODES.has(reason)) return limitError(reason as LimitCode, retryAfterMs ?? 1000, headers)
-  return REFUSALS[reason]()
+  return REFUSALS[reason](retryAfterMs)
 }

@@ -4,7 +4,8 @@
  * and the lease covers it, else an exact reservation in the user's wallet), after checking the API
  * key's limits in this isolate, and counts the hold in the isolate's windows once granted. `settle`
  * charges the exact cost and `refund` gives the hold back, each with the one log row `logRow`
- * builds. Every idempotency key is derived here: the request's server-made id, a session's parts
+ * builds. A request's hold names its model and time zone, so the wallet covers it from the user's
+ * subscriptions first (a user with one in force gets no lease: its holds take the exact path). Every idempotency key is derived here: the request's server-made id, a session's parts
  * under it (`ChargePart`), a failed task's refund under its row (`taskRefundKey`). Refusals come
  * back as values; each surface renders them in its own envelope.
  */
@@ -85,6 +86,11 @@ export interface HoldRequest {
   lease?: boolean
   /** The part of the call this hold is for; the call itself when omitted. */
   part?: ChargePart
+  /**
+   * The BudgetTimezone setting, for a hold of a request (not of a slot): the user's subscriptions
+   * cover it first, by the call's model, in windows rolling in this zone (worker/wallet/wallet-plans.ts).
+   */
+  planTz?: string
 }
 
 /** A granted hold: its key and how much it covers. */
@@ -237,6 +243,7 @@ export class Charge {
       ...(req.floor !== undefined ? { floor: req.floor } : {}),
       ...(req.rpm !== undefined ? { rpm: req.rpm } : {}),
       ...(req.limits ? { limits: req.limits } : {}),
+      ...(req.planTz ? { plan: { model: this.c.model, tz: req.planTz } } : {}),
       debt,
     })
     if (!res.ok) return { reason: res.reason, retryAfterMs: res.retryAfterMs, ...(req.limits ? { headers: rateLimitHeaders(localStatus(req.limits, now)) } : {}) }
@@ -296,7 +303,7 @@ export class Charge {
    * goes back without a log row, so the call holds something throughout. The key's limits stay
    * counted in this isolate under the first hold's entry; settling the new hold settles them.
    */
-  async regrow(hold: Hold, req: { amount: number; floor?: number; debt?: DebtLimits }): Promise<Hold | Refusal> {
+  async regrow(hold: Hold, req: { amount: number; floor?: number; debt?: DebtLimits; plan?: { model: string; tz: string } }): Promise<Hold | Refusal> {
     const userId = this.c.auth.userId
     const reqId = this.key('response')
     const res = await this.wallet.reserve({
@@ -305,6 +312,7 @@ export class Charge {
       reqId,
       amount: req.amount,
       ...(req.floor !== undefined ? { floor: req.floor } : {}),
+      ...(req.plan ? { plan: req.plan } : {}),
       debt: req.debt,
     })
     if (!res.ok) return { reason: res.reason, retryAfterMs: res.retryAfterMs }

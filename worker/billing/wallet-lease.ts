@@ -12,7 +12,8 @@
  * in full whatever happened to the lease.
  *
  * A request whose worst case does not fit the lease, or a user who reached the group's requests-per-minute limit
- * (admitLocally), takes the synchronous path: the wallet's own reserve/settle, which refuses exactly.
+ * (admitLocally), takes the synchronous path: the wallet's own reserve/settle, which refuses exactly. So does a user with
+ * a subscription in force (the wallet grants no lease then, `plans_active`; asked again after PLANS_BACKOFF_MS).
  *
  * A token with a budget gets leases only up to the budget's remainder in the current period (the wallet caps every grant
  * and extension), and reports carry each request's rate windows so the wallet can say which are full (access/token-limits.ts).
@@ -42,6 +43,8 @@ const serverLog = logger({ module: 'wallet-lease' })
 
 /** Requests' worth of worst case a new lease asks for. */
 const LEASE_REQUESTS = 16
+/** After a `plans_active` refusal the user's requests take the exact path (plans cover them there) this long. */
+const PLANS_BACKOFF_MS = 30_000
 /**
  * A lease that needs another top-up within this long is too small for this isolate's pace: its
  * top-ups double (up to MAX_LEASE_REQUESTS requests' worth), so a busy isolate keeps serving from
@@ -104,6 +107,8 @@ interface Lease {
   toppedUpAt: number
   /** Requests admitted here this minute, and whether the wallet said the group's limit is reached. */
   rate: { minute: number; count: number; blocked: boolean }
+  /** Until when (ms) the wallet grants no lease: the user holds a subscription in force. */
+  plansUntil: number
   /** The group's requests-per-minute limit, sent with each report. */
   rpm: number
   /** The token's budget and the user's debt bounds, sent with each grant. */
@@ -157,6 +162,7 @@ export async function holdFromLease(
       size: 0,
       toppedUpAt: 0,
       rate: { minute: 0, count: 0, blocked: false },
+      plansUntil: 0,
       rpm: 0,
     }
     leases.set(key, lease)
@@ -173,7 +179,7 @@ export async function holdFromLease(
     // Refused while this lease still had costs on their way: the wallet counted the lease's hold as
     // it was before them (e.g. a budget period had just rolled over, and the old period's hold still
     // filled the new one). Look again once that report has landed; the exact path only after that.
-    if (!(await reportsLanded(lease))) return undefined
+    if (clockNow() < lease.plansUntil || !(await reportsLanded(lease))) return undefined
     if (!fits(lease, amount) && !(await grow(wallet, lease, amount))) return undefined
   }
   // What other requests queued while the grant was on its way goes out now, from this request.
@@ -226,6 +232,7 @@ function take(wallet: LeaseWallet, ctx: ExecutionContext, lease: Lease, amount: 
  */
 function admitLocally(lease: Lease, rpm: number): boolean {
   lease.rpm = rpm
+  if (clockNow() < lease.plansUntil) return false
   if (rpm <= 0) return true
   const minute = Math.floor(Date.now() / 60_000)
   if (lease.rate.minute !== minute) lease.rate = { minute, count: 0, blocked: false }
@@ -241,6 +248,7 @@ async function grow(wallet: LeaseWallet, lease: Lease, amount: number): Promise<
   try {
     const floor = Math.max(0, amount - available(lease))
     const res = await wallet.lease({ userId: lease.userId, tokenId: lease.tokenId, leaseId: lease.id, amount: want, floor, budget: lease.budget, debt: lease.debt })
+    if (!res.ok && res.reason === 'plans_active') lease.plansUntil = clockNow() + PLANS_BACKOFF_MS
     if (!res.ok) return false
     lease.held = res.held - queuedCost(lease)
     lease.size = Math.max(lease.size, res.granted)
@@ -261,9 +269,8 @@ const queuedCost = (l: Lease) => unconfirmed(l).reduce((s, i) => s + i.quota, 0)
 export const unreportedItems = () => [...leases.values()].flatMap(unconfirmed)
 
 /**
- * The request is done: give its hold back to the lease and queue its exact cost and log row. When
- * the lease is idle this request sends the queue (its promise answers the first batch); otherwise
- * the request already sending takes the row along in its next batch.
+ * The request is done: give its hold back to the lease and queue its exact cost and log row. When the lease is idle this
+ * request sends the queue (its promise answers the first batch); else the request already sending takes the row along.
  */
 export function settleToLease(wallet: LeaseWallet, ctx: ExecutionContext, hold: LeaseHold, item: LeaseItem): Promise<LeaseSettleResult | undefined> {
   const { lease } = hold
@@ -274,9 +281,9 @@ export function settleToLease(wallet: LeaseWallet, ctx: ExecutionContext, hold: 
 }
 
 /**
- * When no call of the lease is in flight, send what is queued (and any wanted top-up) with this
- * request's stub, then keep sending what arrives meanwhile, all inside this request's waitUntil.
- * Answers the first batch's result (undefined when another request is sending, or on failure).
+ * When no call of the lease is in flight, send what is queued (and any wanted top-up) with this request's stub, then keep
+ * sending what arrives meanwhile, all inside this request's waitUntil. Answers the first batch's result (undefined when
+ * another request is sending, or on failure).
  */
 function pump(wallet: LeaseWallet, ctx: ExecutionContext, lease: Lease): Promise<LeaseSettleResult | undefined> {
   if (live(lease.pumpingSince) || !hasWork(lease)) return Promise.resolve(undefined)
@@ -333,10 +340,7 @@ const cancellable = async <T>(started: number, work: Promise<T>): Promise<T> => 
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
-/**
- * The loop's next report: wait a moment for more requests to settle (not when the batch is full or
- * the lease needs a top-up now), and while another call of the lease (a grant) is in flight.
- */
+/** The loop's next report: wait a moment for more requests to settle (not when the batch is full or a top-up is due), and while a grant is in flight. */
 async function nextReport(wallet: LeaseWallet, lease: Lease): Promise<LeaseSettleResult> {
   if (lease.wanted === 0 && lease.queue.length < REPORT_MAX_ITEMS) await sleep(REPORT_GATHER_MS)
   for (let waited = 0; busy(lease); waited++) {
@@ -346,11 +350,7 @@ async function nextReport(wallet: LeaseWallet, lease: Lease): Promise<LeaseSettl
   return sendBatch(wallet, lease)
 }
 
-interface Report {
-  seq: number
-  items: LeaseItem[]
-  extend: number
-}
+type Report = { seq: number; items: LeaseItem[]; extend: number }
 
 /**
  * One report: the queued items and any top-up. When its answer does not arrive (the wallet may or
@@ -393,8 +393,7 @@ export async function releaseLeases(env: Env): Promise<void> {
       await lease.running?.catch(() => undefined)
       const wallet = walletOf(env, lease.userId)
       if (lease.unanswered) await sendBatch(wallet, lease)
-      const items = lease.queue.splice(0)
-      await wallet.settleLease({ userId: lease.userId, leaseId: lease.id, items, release: true, seq: ++lease.seq })
+      await wallet.settleLease({ userId: lease.userId, leaseId: lease.id, items: lease.queue.splice(0), release: true, seq: ++lease.seq })
     })
   )
 }

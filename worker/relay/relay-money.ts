@@ -95,8 +95,10 @@ export class RelayMoney {
   /** Hold `amount` (down to `floor`) for a request of about `estimate` tokens, under the key's limits. */
   private async holdAmount(amount: number, floor: number | undefined, estimate: number) {
     const who = { tokenId: this.auth.id, userId: this.auth.userId, limits: this.auth.limits }
-    const limits = limitSpec(who, this.input.model, this.rates.tpm, this.settings.str('BudgetTimezone') || 'UTC', estimate)
+    const tz = this.settings.str('BudgetTimezone') || 'UTC'
+    const limits = limitSpec(who, this.input.model, this.rates.tpm, tz, estimate)
     const hold = await this.charge.open({
+      planTz: tz,
       amount,
       floor,
       limits,
@@ -120,7 +122,8 @@ export class RelayMoney {
     const held = this.held
     if (!held) return false
     if (plan.amount > held.held) {
-      const grown = await this.charge.regrow(held, { amount: plan.amount, floor: plan.floor, debt: debtLimits(this.settings) })
+      const tz = this.settings.str('BudgetTimezone') || 'UTC'
+      const grown = await this.charge.regrow(held, { amount: plan.amount, floor: plan.floor, debt: debtLimits(this.settings), plan: { model, tz } })
       if (!isRefusal(grown)) this.held = grown
       else if (plan.floor === undefined || plan.floor > held.held) return false
     }

@@ -2,8 +2,8 @@
  * UserWallet: one Durable Object per user, the single source of truth for the user's balance and
  * the remaining quota of the user's tokens. Every balance change goes through it — relay
  * reservations (reserve → settle/refund), top-ups, admin adjustments, rewards — and every change
- * leaves exactly one log row, so Σ log quota = balance change, always.
- *
+ * leaves exactly one log row, so Σ log quota = balance change, always (rows of plan holds name
+ * their subscription and change its windows instead: Σ quota of rows without one = balance change).
  * - reserve holds the worst case of a request against the balance and the token; holds are
  *   persisted (`R:` keys), so a restart forgets nothing and the next request cannot spend them.
  * - settle charges the exact cost in full. A cost beyond the hold (the supplier returned more than
@@ -20,6 +20,8 @@
  *   admitted and answer which windows are full. A token's budget is part of its state: what its
  *   log rows in the current period add up to, reset at the period start (clockNow); holds and leases
  *   never exceed the remainder; settles answer the 80 %/100 % crossings (wallet-budget.ts).
+ * - Subscriptions (wallet-plans.ts) cover a request first when the worker names its model: a plan
+ *   hold draws on the subscription's windows, not the balance; no lease while one is in force.
  * - Only safe integers reach money: anything else is refused, and a stored non-number heals from D1.
  * Settled changes and their log rows are written behind to D1 about a second later
  * (wallet-write-behind.ts). The state itself (loading, healing, holds, pending rows) lives in
@@ -48,6 +50,8 @@ import type { RateRule } from './wallet-limits'
 import { budgetView, type BudgetView } from './wallet-budget'
 import { WalletAdmission } from './wallet-admission'
 import { expireHolds, holdExpiresAt } from './wallet-expiry'
+import { WalletPlans, type WindowUse } from './wallet-plans'
+import { refundHold, settleHold, type SettleParts } from './wallet-settle'
 import { clockNow } from '../lib/clock'
 import { LOG_TYPE, TOKEN_STATUS, USER_STATUS } from '../../shared/contract/enums'
 
@@ -68,6 +72,13 @@ export class UserWallet extends DurableObject<Env> {
   private flushFailures = 0
   /** Who may hold money now, and the limits kept in memory (wallet-admission.ts). */
   private admission = new WalletAdmission(this.store, () => ({ store: this.store, ctx: this.ctx, db: this.env.DB, flush: () => this.flushNow() }))
+  /** The user's subscriptions and their window use (wallet-plans.ts). */
+  private plans = new WalletPlans(() => ({ store: this.store, db: this.env.DB }))
+
+  /** What settling and refunding a hold touch (wallet-settle.ts). */
+  private get parts(): SettleParts {
+    return { store: this.store, plans: this.plans, limits: this.limits, debt: this.admission.debt }
+  }
 
   private get limits() {
     return this.admission.limits
@@ -95,11 +106,14 @@ export class UserWallet extends DurableObject<Env> {
     if (!isAmount('amount', input.amount) || (input.floor !== undefined && !isAmount('floor', input.floor))) return { ok: false, reason: 'invalid_amount' }
     const amount = input.amount
     if (this.store.holds().has(input.reqId)) return { ok: false, reason: 'duplicate_request' }
-    const admitted = await this.admission.admit(input.userId, input.tokenId, Math.min(input.floor ?? amount, amount), input.rpm, true, input.limits, input.debt)
+    const plan = input.plan
+    if (plan) await this.plans.ensure(input.userId)
+    const cover = plan && ((floor: number) => this.plans.cover(plan.model, plan.tz, floor, clockNow()))
+    const admitted = await this.admission.admit(input.userId, input.tokenId, Math.min(input.floor ?? amount, amount), input.rpm, true, input.limits, input.debt, cover)
     this.store.commit()
     if (admitted.refused) return { ok: false, reason: admitted.refused, ...(admitted.retryAfterMs ? { retryAfterMs: admitted.retryAfterMs } : {}) }
     const held = Math.min(amount, admitted.free)
-    this.store.hold(input.reqId, { tokenId: admitted.token.id, amount: held, at: admitted.now })
+    this.store.hold(input.reqId, { tokenId: admitted.token.id, amount: held, at: admitted.now, ...(admitted.plan ? { plan: admitted.plan } : {}) })
     if (input.limits) this.limits.admit(input.limits, input.reqId, clockNow())
     if (this.alarmAt === undefined) await this.scheduleFlush()
     return { ok: true, held }
@@ -110,6 +124,9 @@ export class UserWallet extends DurableObject<Env> {
     if (!isAmount('amount', input.amount) || !isAmount('floor', input.floor)) return { ok: false, reason: 'invalid_amount' }
     const existing = this.store.holds().get(input.leaseId)
     if (existing && !existing.lease) return { ok: false, reason: 'duplicate_request' }
+    // Leases spend the balance: a user with a subscription in force takes the exact path, where plans cover requests.
+    await this.plans.ensure(input.userId)
+    if (this.plans.anyInForce(clockNow())) return { ok: false, reason: 'plans_active' }
     const admitted = await this.admission.admit(input.userId, input.tokenId, Math.min(input.floor, input.amount), undefined, false, { budget: input.budget }, input.debt)
     this.store.commit()
     if (admitted.refused) return { ok: false, reason: admitted.refused }
@@ -133,6 +150,7 @@ export class UserWallet extends DurableObject<Env> {
     }
     const user = await this.store.ensureUser(input.userId)
     if (!user) return { ok: false, reason: 'user_not_found' }
+    await this.plans.ensure(input.userId)
     if (input.seq !== undefined && input.seq <= (this.kv.get<AppliedReport>(`S:${input.leaseId}`)?.seq ?? 0)) {
       // Sent again after its answer was lost: already charged and logged.
       const held = this.store.holds().get(input.leaseId)?.amount ?? 0
@@ -179,7 +197,7 @@ export class UserWallet extends DurableObject<Env> {
       // Shrink by what the batch spent, then extend: one storage write for both.
       this.store.resize(input.leaseId, -spent, now, false)
       let extra = 0
-      if (input.extend) {
+      if (input.extend && !this.plans.anyInForce(clockNow())) {
         const token = await this.store.ensureToken(lease.tokenId)
         const free =
           token && token.status === TOKEN_STATUS.ENABLED && user.status === USER_STATUS.ENABLED ? Math.min(user.quota - this.store.holdTotal(), this.store.tokenFree(token)) : 0
@@ -203,29 +221,12 @@ export class UserWallet extends DurableObject<Env> {
     }
   }
 
-  /** Charge the exact cost in full and write its log row. */
+  /** Charge the exact cost in full and write its log row (wallet-settle.ts). */
   async settle(input: SettleInput): Promise<SettleResult> {
     if (!isAmount('quota', input.quota)) return { ok: false, reason: 'invalid_amount' }
-    const cost = input.quota
     const user = await this.store.ensureUser(input.userId)
     if (!user) return { ok: false, reason: 'user_not_found' }
-    const reservation = this.store.release(input.reqId)
-    this.limits.settle(input.reqId, input.tokens ?? 0)
-    const expired = this.kv.get<number>(`X:${input.reqId}`)
-    if (expired !== undefined) this.kv.delete(`X:${input.reqId}`)
-    const tokenId = reservation?.tokenId ?? input.log?.tokenId
-    const token = tokenId ? await this.store.ensureToken(tokenId) : undefined
-    const charged = cost - (expired ?? 0)
-    const overrun = reservation ? Math.max(0, cost - reservation.amount) : 0
-    const log: WalletLog = input.log ?? { type: LOG_TYPE.CONSUME, createdAt: Math.floor(clockNow() / 1000), tokenId, requestId: input.reqId }
-    this.store.charge(user, token, charged, expired === undefined, log.createdAt * 1000)
-    const notes: Record<string, unknown> = {}
-    if (reservation) notes.reserved = reservation.amount
-    if (overrun > 0) notes.overrun = overrun
-    this.admission.debt.add(overrun, input.maxOverrun, log.username)
-    if (expired !== undefined) notes.charged_on_expiry = expired
-    if (user.quota < 0) notes.balance_after = user.quota
-    this.store.appendLog({ ...log, metadata: { ...log.metadata, ...notes } }, charged, input.channelId && charged ? [input.channelId, charged] : undefined)
+    const { charged, overrun } = await settleHold(this.parts, user, input)
     this.store.commit()
     await this.scheduleFlush()
     return { ok: true, charged, userQuota: user.quota, overrun, ...this.store.takeCrossings() }
@@ -235,17 +236,7 @@ export class UserWallet extends DurableObject<Env> {
   async refund(input: { userId: number; reqId: string; log?: WalletLog }): Promise<void> {
     const user = await this.store.ensureUser(input.userId)
     if (!user) return
-    const reservation = this.store.release(input.reqId)
-    this.limits.settle(input.reqId, 0)
-    const expired = this.kv.get<number>(`X:${input.reqId}`)
-    const log = input.log ?? { type: LOG_TYPE.CONSUME, createdAt: Math.floor(clockNow() / 1000), requestId: input.reqId }
-    if (expired !== undefined) {
-      this.kv.delete(`X:${input.reqId}`)
-      const tokenId = reservation?.tokenId ?? input.log?.tokenId
-      this.store.charge(user, tokenId ? await this.store.ensureToken(tokenId) : undefined, -expired, false, log.createdAt * 1000)
-    }
-    if (input.log || expired !== undefined) {
-      this.store.appendLog(expired !== undefined ? { ...log, metadata: { ...log.metadata, refunded_expiry_charge: expired } } : log, -(expired ?? 0))
+    if (await refundHold(this.parts, user, input)) {
       this.store.commit()
       await this.scheduleFlush()
     }
@@ -321,8 +312,16 @@ export class UserWallet extends DurableObject<Env> {
     if (!user) return
     const row = await this.env.DB.prepare('SELECT status FROM users WHERE id = ?').bind(input.userId).first<{ status: number }>()
     if (row) user.status = row.status
-    if (!row || user.status !== USER_STATUS.ENABLED) this.revokeLeases(() => true)
+    await this.plans.reload(input.userId)
+    // Leases spend the balance: none while a subscription is in force (its requests take the exact path).
+    if (!row || user.status !== USER_STATUS.ENABLED || this.plans.anyInForce(clockNow())) this.revokeLeases(() => true)
     this.kv.put('user', user)
+  }
+
+  /** Each subscription's windows now (the registry's view): use, start and end in `tz`. */
+  async planUse(input: { userId: number; tz: string }): Promise<Record<number, WindowUse[]>> {
+    await this.plans.ensure(input.userId)
+    return this.plans.view(input.tz, clockNow())
   }
 
   async balance(input: { userId: number; tokenId?: number }): Promise<WalletBalance | undefined> {
@@ -378,7 +377,7 @@ export class UserWallet extends DurableObject<Env> {
 
   async alarm(): Promise<void> {
     this.alarmAt = undefined
-    await expireHolds(this.store, this.limits)
+    await expireHolds(this.store, this.limits, this.plans)
     try {
       await this.flushNow()
       this.flushFailures = 0

@@ -1,7 +1,7 @@
 /**
  * Who may hold money now: a wallet's admission check for reserves and leases (user and token
  * status, expiry, what is free of the balance and the token's quota beyond every hold, the token's
- * budget) and the limits a wallet keeps in memory only — the group's requests per minute and the
+ * budget, or the room of the subscription that covers the request) and the limits a wallet keeps in memory only — the group's requests per minute and the
  * tokens' rate windows and concurrency (wallet-limits.ts). Nothing here moves money.
  */
 import type { DebtLimits, RefusalReason } from './wallet-types'
@@ -11,6 +11,7 @@ import { LimitBook, type LimitRefusal, type LimitSpec } from './wallet-limits'
 import { configureBudget, type WalletParts } from './wallet-budget'
 import { clockNow } from '../lib/clock'
 import { DebtBook } from './wallet-debt'
+import type { PlanCover, PlanRef } from './wallet-plans'
 import { TOKEN_STATUS, USER_STATUS } from '../../shared/contract/enums'
 
 export class WalletAdmission {
@@ -41,8 +42,10 @@ export class WalletAdmission {
     rpm?: number,
     isRequest = true,
     spec?: Pick<LimitSpec, 'budget'> & Partial<LimitSpec>,
-    debt?: DebtLimits
-  ): Promise<{ refused: RefusalReason; retryAfterMs?: number } | { refused?: undefined; token: TokenState; free: number; now: number }> {
+    debt?: DebtLimits,
+    /** Which subscription covers the request (wallet-plans.ts), asked once nothing awaits any more. */
+    plans?: (floor: number) => PlanCover
+  ): Promise<{ refused: RefusalReason; retryAfterMs?: number } | { refused?: undefined; token: TokenState; free: number; now: number; plan?: PlanRef }> {
     const user = await this.store.ensureUser(userId)
     if (!user) return { refused: 'user_not_found' }
     const token = await this.store.ensureToken(tokenId)
@@ -61,13 +64,16 @@ export class WalletAdmission {
       if (token.budget && quotaFree > 0 && quotaFree >= floor) return { refused: 'budget_exceeded', retryAfterMs: Math.max(1000, token.budget.end - clockNow()) }
       return { refused: 'insufficient_token_quota' }
     }
-    const userFree = user.quota - this.store.holdTotal()
-    if (userFree <= 0 || userFree < floor) return { refused: 'insufficient_user_quota' }
+    // Synchronous from here on: a plan's room and the balance are read and held in one step.
+    const cover = plans?.(floor)
+    if (cover && 'refused' in cover) return { refused: 'plan_quota_exceeded', retryAfterMs: cover.retryAfterMs }
+    const userFree = cover ? cover.room : user.quota - this.store.holdTotal()
+    if (!cover && (userFree <= 0 || userFree < floor)) return { refused: 'insufficient_user_quota' }
     if (rpm && rpm > 0 && this.countRequests(0, rpm)) return { refused: 'rate_limited' }
     const limited = spec?.rules ? this.checkLimits(spec as LimitSpec) : undefined
     if (limited) return { refused: limited.code, retryAfterMs: limited.retryAfterMs }
     if (isRequest) this.countRequests(1)
-    return { token, free: Math.min(userFree, tokenFree), now }
+    return { token, free: Math.min(userFree, tokenFree), now, ...(cover ? { plan: cover.ref } : {}) }
   }
 
   private checkLimits(spec: LimitSpec): LimitRefusal | undefined {

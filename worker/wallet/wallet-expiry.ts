@@ -2,11 +2,12 @@
  * Holds that outlived their time: a request hold not settled within an hour is charged in full (its
  * request never reported back; a late settle then charges only the difference, `X:` keys), and a
  * credit lease not heard from within two minutes is given back unspent (its isolate died or went
- * idle) — each with its log row. The wallet's alarm runs this before each write-behind.
+ * idle) — each with its log row. An expired plan hold is charged to its subscription's windows. The wallet's alarm runs this before each write-behind.
  */
 import type { LimitBook } from './wallet-limits'
 import type { AppliedReport, Reservation, UserState } from './wallet-state'
 import type { WalletStore } from './wallet-store'
+import type { WalletPlans } from './wallet-plans'
 import { clockNow } from '../lib/clock'
 import { LOG_TYPE } from '../../shared/contract/enums'
 
@@ -30,10 +31,11 @@ function sweepReportMarkers(store: WalletStore, now: number) {
   }
 }
 
-export async function expireHolds(store: WalletStore, limits: LimitBook): Promise<void> {
+export async function expireHolds(store: WalletStore, limits: LimitBook, plans: WalletPlans): Promise<void> {
   const known = store.user ?? store.kv.get<UserState>('user')
   const user = known && (await store.ensureUser(known.id))
   if (!user) return
+  await plans.ensure(user.id)
   const now = Date.now()
   sweepReportMarkers(store, now)
   for (const [reqId, r] of [...store.holds()]) {
@@ -56,7 +58,12 @@ export async function expireHolds(store: WalletStore, limits: LimitBook): Promis
     }
     limits.settle(reqId, 0)
     const createdAt = Math.floor(clockNow() / 1000)
-    store.charge(user, await store.ensureToken(r.tokenId), r.amount, true, createdAt * 1000)
+    // A plan hold is charged to its subscription's windows (`XP:` tells the late settle), not the balance.
+    store.charge(user, await store.ensureToken(r.tokenId), r.amount, true, createdAt * 1000, !r.plan)
+    if (r.plan) {
+      plans.charge(r.plan, r.amount, 1, createdAt * 1000, clockNow())
+      store.kv.put(`XP:${reqId}`, r.plan)
+    }
     store.kv.put(`X:${reqId}`, r.amount)
     store.appendLog(
       {
@@ -66,6 +73,7 @@ export async function expireHolds(store: WalletStore, limits: LimitBook): Promis
         requestId: reqId,
         content: 'Reservation settled on expiry: the request did not report its usage within an hour, so the reserved amount was charged',
         metadata: { reserved: r.amount, reserved_at: Math.floor(r.at / 1000) },
+        ...(r.plan ? { subscriptionId: r.plan.sub } : {}),
       },
       r.amount
     )

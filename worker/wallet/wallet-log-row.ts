@@ -49,12 +49,16 @@ const COLUMNS = [
   ['source_ip', 'sourceIp'],
   ['request_id', 'requestId'],
   ['metadata', 'metadata'],
+  ['subscription_id', 'subscriptionId'],
 ] as const satisfies readonly (readonly [string, keyof PendingLog])[]
 
 export const LOG_COLUMNS = COLUMNS.map(([column]) => column)
 
-/** The INSERT of a JSON array of packed rows (one bound parameter for many rows). */
-export const LOG_INSERT_SQL = `INSERT INTO logs (${LOG_COLUMNS.join(', ')}) SELECT ${LOG_COLUMNS.map((_, i) => `json_extract(value, '$[${i}]')`).join(', ')} FROM json_each(?)`
+/**
+ * The INSERT of a JSON array of packed rows (one bound parameter for many rows). Rows packed before
+ * a column existed (subscription_id) lack its value: it is written as 0.
+ */
+export const LOG_INSERT_SQL = `INSERT INTO logs (${LOG_COLUMNS.join(', ')}) SELECT ${LOG_COLUMNS.map((c, i) => (c === 'subscription_id' ? `COALESCE(json_extract(value, '$[${i}]'), 0)` : `json_extract(value, '$[${i}]')`)).join(', ')} FROM json_each(?)`
 
 /** The row's values in LOG_COLUMNS order (absent text as '', absent numbers as 0, metadata as JSON). */
 export function logValues(l: WalletLog, quota: number, userId: number): (string | number | null)[] {
@@ -78,6 +82,7 @@ export function logValues(l: WalletLog, quota: number, userId: number): (string 
     l.sourceIp ?? '',
     l.requestId ?? '',
     l.metadata ? JSON.stringify(l.metadata) : null,
+    l.subscriptionId ?? 0,
   ]
 }
 
@@ -117,6 +122,7 @@ export function unpackLog(packed: PackedLog): PendingLog {
     row[field] = values[i]
   })
   row.isStream = row.isStream === 1
+  if (!row.subscriptionId) delete row.subscriptionId
   row.metadata = typeof row.metadata === 'string' ? JSON.parse(row.metadata) : undefined
   if (packed.channelCharge) row.channelCharge = packed.channelCharge
   return row as unknown as PendingLog

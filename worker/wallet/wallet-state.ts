@@ -6,10 +6,14 @@
  * Storage keys: `user`, `t:<tokenId>`, `R:<reqId>` (reservation), `X:<reqId>` (charged on expiry),
  * `L:<seq>` (pending log rows, one or a group — PendingEntry), `I:<key>` (applied credit), `plan` (flush in progress), `meta`,
  * `dirtyTokens`, `S:<leaseId>` (the last lease report applied), and `c:<channelId>` (legacy channel counters, drained by the next flush).
+ * Plans (wallet-plans.ts): `subs` (the user's active subscriptions, as syncUser last read them),
+ * `P:<subscriptionId>` (each window's and model item's `{start, used}`), and `XP:<reqId>` (the
+ * subscription an expiry charged instead of the balance, beside its `X:` key).
  */
 import type { BudgetState } from './wallet-limits'
 import { asPacked, type PackedLog, type PendingLog } from './wallet-log-row'
 import { logger } from '../lib/logger'
+import type { PlanRef } from './wallet-plans'
 
 /** The wallet's server log (lib/logger.ts), shared by the wallet's modules. */
 export const walletLog = logger({ module: 'wallet' })
@@ -43,6 +47,8 @@ export interface Reservation {
   at: number
   /** A credit lease (worker/billing/wallet-lease.ts): spent by many requests, released — never charged — on expiry. */
   lease?: boolean
+  /** A plan hold (wallet-plans.ts): drawn from this subscription's windows, not from the balance. */
+  plan?: PlanRef
 }
 
 export interface Meta {

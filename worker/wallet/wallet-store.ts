@@ -193,10 +193,12 @@ export class WalletStore {
   /**
    * Move `amount` (signed) out of the balance and the token, and count it as use. `at` (ms) is the
    * time of the log row that records it: the token's budget counts it when that is in the current
-   * period, so the budget used is always the sum of the token's log rows in the period.
+   * period, so the budget used is always the sum of the token's log rows in the period. A plan
+   * charge (`fromBalance` false) leaves the balance alone; the used quotas and the token count it
+   * (a key's quota and budget cap all its spending, plan or balance).
    */
-  charge(user: UserState, token: TokenState | undefined, amount: number, countRequest: boolean, at = clockNow()) {
-    user.quota -= amount
+  charge(user: UserState, token: TokenState | undefined, amount: number, countRequest: boolean, at = clockNow(), fromBalance = true) {
+    if (fromBalance) user.quota -= amount
     user.usedQuota += amount
     if (countRequest) user.requestCount++
     this.touchUser(user)
@@ -240,7 +242,8 @@ export class WalletStore {
 
   private track(reqId: string, r: Reservation) {
     this.reservations!.set(reqId, r)
-    this.reservedTotal += r.amount
+    // A plan hold holds the subscription's windows and the token, never the balance.
+    if (!r.plan) this.reservedTotal += r.amount
     this.tokenReserved.set(r.tokenId, (this.tokenReserved.get(r.tokenId) ?? 0) + r.amount)
   }
 
@@ -266,7 +269,7 @@ export class WalletStore {
     if (!r) return undefined
     holds.delete(reqId)
     this.kv.delete(`R:${reqId}`)
-    this.reservedTotal -= r.amount
+    if (!r.plan) this.reservedTotal -= r.amount
     this.tokenReserved.set(r.tokenId, (this.tokenReserved.get(r.tokenId) ?? 0) - r.amount)
     return r
   }

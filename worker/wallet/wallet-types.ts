@@ -24,6 +24,8 @@ export interface WalletLog {
   sourceIp?: string
   requestId?: string
   metadata?: Record<string, unknown>
+  /** The subscription the row drew from (set by the wallet; absent: the balance). */
+  subscriptionId?: number
 }
 
 export type RefusalReason =
@@ -48,6 +50,8 @@ export type RefusalReason =
   | 'invalid_amount'
   /** The request id already holds a reservation (ids are server-made, so this is a bug). */
   | 'duplicate_request'
+  /** No subscription has room for the request and one that covers its model forbids the balance fallback (wallet-plans.ts). */
+  | 'plan_quota_exceeded'
 
 /** `held` is what the wallet holds for the request: `amount`, or less (≥ `floor`) when only that was free. */
 /** The user's debt bounds (MaxUserOpenRequests, MaxUserOverrun; 0 = no cap), sent by the worker with each call. */
@@ -75,6 +79,11 @@ export interface ReserveInput {
   debt?: DebtLimits
   /** The token's limits and budget for this request (checked exactly, then counted until it settles). */
   limits?: LimitSpec
+  /**
+   * The request's model and the BudgetTimezone setting: the user's subscriptions cover it first
+   * (wallet-plans.ts). Without it the hold is the balance's (a part of a call that is no request).
+   */
+  plan?: { model: string; tz: string }
 }
 
 export interface SettleInput {
@@ -156,7 +165,8 @@ export interface LeaseInput {
   debt?: DebtLimits
 }
 
-export type LeaseResult = { ok: true; granted: number; held: number } | { ok: false; reason: RefusalReason }
+/** `plans_active`: the user holds a subscription in force, so requests take the exact path (wallet-plans.ts). */
+export type LeaseResult = { ok: true; granted: number; held: number } | { ok: false; reason: RefusalReason | 'plans_active' }
 
 /** One request served from a lease, reported with its exact cost and log row. */
 export interface LeaseItem {
