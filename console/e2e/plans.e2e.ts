@@ -3,8 +3,8 @@
  * a per-model item and an excluded "other models" line; empty fields refused on the page), sees it
  * in the table, publishes it with the row's switch, and grants it to a user through the grant
  * dialog; the user sees the plan's card on /panel/plans and the subscription under "My
- * subscriptions" with a bar per window; the users page shows the user's subscriptions. Screenshots
- * of /panel/plans and the admin editor: light, dark, phone, zh_CN.
+ * subscriptions" with a bar per window; the users page shows the user's subscriptions, extends one
+ * and finally revokes it. Screenshots of /panel/plans and the admin editor: light, dark, phone, zh_CN.
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 import { SHARED_ROOT, rootSession, userSession, type ApiSession } from '../../worker/e2e/support/api'
@@ -19,6 +19,13 @@ const suffix = Date.now().toString(36).slice(-6)
 const PLAN = `Pro ${suffix}`
 const SUBSCRIBER = { username: `pl${suffix}`, password: 'user-password-1' }
 const LIGHT: Look = { name: 'light', viewport: DESKTOP, theme: 'light' }
+
+interface Sub {
+  id: number
+  name: string
+  status: number
+  expires_at: number
+}
 
 interface PlanRow {
   id: number
@@ -63,7 +70,7 @@ describe('subscription plans pages', () => {
     await dialog.locator('button[name="windows.1.period"]').click()
     await page.getByRole('option', { name: 'Monthly' }).click()
     await dialog.locator('button[name="windows.1.kind"]').click()
-    await page.getByRole('option', { name: 'Quota' }).click()
+    await page.getByRole('option', { name: 'Quota ($)' }).click()
     await dialog.locator('input[name="windows.1.amount"]').fill('20')
     // gpt-4o* at 10 requests per day, every other model not included.
     await dialog.getByTestId('plan-add-model').click()
@@ -125,6 +132,17 @@ describe('subscription plans pages', () => {
     await subs.getByTestId('subscription-card').filter({ hasText: PLAN }).waitFor()
     await subs.getByText('Active').first().waitFor()
     await shot(page, 'plans-user-subscriptions-light')
+
+    // Extend by 2 months through the extend dialog: the expiry moves later.
+    const before = (await root.ok<Sub[]>('GET', `/api/plan/subscriptions?user_id=${userId}`)).find((x) => x.name === PLAN)!
+    await subs.getByRole('button', { name: `Extend ${PLAN}` }).click()
+    const extend = page.getByTestId('subscription-extend-dialog')
+    await extend.locator('input[name="duration_count"]').fill('2')
+    await extend.getByRole('button', { name: 'Extend', exact: true }).click()
+    await extend.waitFor({ state: 'hidden' })
+    await eventually(async () => (await root.ok<Sub[]>('GET', `/api/plan/subscriptions?user_id=${userId}`)).find((x) => x.id === before.id)!.expires_at).toBeGreaterThan(
+      before.expires_at
+    )
     await context.close()
   })
 
@@ -177,4 +195,19 @@ describe('subscription plans pages', () => {
       await admin.context.close()
     })
   }
+
+  it('root revokes the subscription (no refund) from the users page', async () => {
+    const { context, page } = await openSignedIn(suite.browser, root.base, LIGHT, SHARED_ROOT)
+    await page.goto(`/panel/user?keyword=${SUBSCRIBER.username}`)
+    await rowAction(page, page.locator('tbody tr', { hasText: SUBSCRIBER.username }), 'Subscriptions')
+    const subs = page.getByTestId('user-subscriptions-dialog')
+    await subs.getByRole('button', { name: `Revoke ${PLAN}` }).click()
+    const revoke = page.getByTestId('subscription-revoke-dialog')
+    await revoke.getByText('Refund to balance').waitFor()
+    await revoke.getByRole('button', { name: 'Revoke', exact: true }).click()
+    await revoke.waitFor({ state: 'hidden' })
+    await subs.getByTestId('subscription-card').filter({ hasText: PLAN }).getByText('Revoked').waitFor()
+    await eventually(async () => (await root.ok<Sub[]>('GET', `/api/plan/subscriptions?user_id=${userId}`)).find((x) => x.name === PLAN)?.status).toBe(3)
+    await context.close()
+  })
 })

@@ -4,7 +4,7 @@
  * requests), a window ("100 requests / day") and a per-model item ("not included"), and Unix-ms times.
  */
 import type { TFunction } from 'i18next'
-import { renderQuota, timestamp2string } from '@/lib/format'
+import { displayInCurrency, renderQuota, timestamp2string } from '@/lib/format'
 import { formatMoney } from '@/lib/payment-amount'
 import type { PlanDurationUnit, PlanModelItem, PlanPeriod } from '@contract/plans'
 
@@ -32,8 +32,8 @@ export function formatModelItem(t: T, item: PlanModelItem, period: PlanPeriod | 
   return period ? t('perPeriod', { amount, period: t(`period.${period}`) }) : amount
 }
 
-/** The pattern of a model item as people read it: `*` alone is every other model. */
-export const formatPattern = (t: T, pattern: string) => (pattern === '*' ? t('models.other') : pattern)
-
 /** Unix ms → local 'YYYY-MM-DD HH:mm'. */
 export const formatTime = (ms: number) => timestamp2string(Math.floor(ms / 1000)).slice(0, 16)
+
+/** An allowance kind in the editor; a quota is typed in dollars when the site shows currency. */
+export const kindLabel = (t: T, kind: string) => (kind === 'quota' && displayInCurrency() ? t('kind.quotaUsd') : t(`kind.${kind}`))

@@ -43,7 +43,7 @@ export function PlanDialog({ open, onOpenChange, plan }: Props) {
         </DialogHeader>
         <Form {...form}>
           <form id="plan-form" onSubmit={form.handleSubmit(onSubmit)} className="grid gap-4" noValidate>
-            <div className="grid gap-4 sm:grid-cols-2">
+            <div className="grid items-start gap-4 sm:grid-cols-2">
               <InputField control={form.control} name="name" label={t('fields.name')} autoComplete="off" />
               <InputField
                 control={form.control}
@@ -56,7 +56,7 @@ export function PlanDialog({ open, onOpenChange, plan }: Props) {
               />
             </div>
             <TextareaField control={form.control} name="description" label={t('fields.description')} textareaClassName="min-h-16" />
-            <div className="grid gap-4 sm:grid-cols-2">
+            <div className="grid items-start gap-4 sm:grid-cols-2">
               <EnumSelect control={form.control} name="duration_unit" values={PLAN_DURATION_UNITS} label={(u) => t(`unit.${u}`)} title={t('fields.duration')} />
               {unit !== 'unlimited' && <InputField control={form.control} name="duration_count" label={t('fields.durationCount')} inputMode="numeric" autoComplete="off" />}
             </div>
@@ -65,7 +65,7 @@ export function PlanDialog({ open, onOpenChange, plan }: Props) {
             <Separator />
             <PlanModelsField form={form} />
             <Separator />
-            <div className="grid gap-4 sm:grid-cols-2">
+            <div className="grid items-start gap-4 sm:grid-cols-2">
               <PlanScopeFields form={form} open={open} />
               <InputField control={form.control} name="max_per_user" label={t('fields.maxPerUser')} inputMode="numeric" description={t('form.maxPerUserHint')} autoComplete="off" />
               <InputField control={form.control} name="priority" label={t('fields.priority')} inputMode="numeric" description={t('form.priorityHint')} autoComplete="off" />

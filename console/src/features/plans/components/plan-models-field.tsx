@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/ui/button'
 import { FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form'
 import { Input } from '@/components/ui/input'
+import { kindLabel } from '../format'
 import { emptyModel, MODEL_KINDS, type PlanFormValues } from '../schema'
 import { EnumSelect } from './enum-select'
 import { AmountInput } from './plan-windows-field'
@@ -40,7 +41,7 @@ export function PlanModelsField({ form }: { form: UseFormReturn<PlanFormValues> 
             <Button type="button" variant="ghost" size="icon" className="sm:order-last" aria-label={t('form.removeModel', { index: i + 1 })} onClick={() => remove(i)}>
               <Trash2 />
             </Button>
-            <EnumSelect control={form.control} name={`models.${i}.kind`} values={MODEL_KINDS} label={(k) => t(`kind.${k}`)} title={t('form.kind')} hideLabel />
+            <EnumSelect control={form.control} name={`models.${i}.kind`} values={MODEL_KINDS} label={(k) => kindLabel(t, k)} title={t('form.kind')} hideLabel />
             {kind === 'excluded' ? <span /> : <AmountInput form={form} name={`models.${i}.amount`} kind={kind} label={t('form.amount')} />}
           </div>
         )

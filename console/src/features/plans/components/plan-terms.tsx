@@ -6,7 +6,7 @@
 import { Check, CircleSlash, Clock } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import type { PlanModelItem, PlanWindow } from '@contract/plans'
-import { formatModelItem, formatPattern, formatWindow } from '../format'
+import { formatModelItem, formatWindow } from '../format'
 
 interface Terms {
   windows: PlanWindow[]
@@ -36,7 +36,7 @@ export function PlanTermsList({ terms }: { terms: Terms }) {
           <ul className="grid gap-1" data-testid="plan-models">
             {terms.models.map((m, i) => (
               <li key={i} className="flex items-start justify-between gap-3">
-                <code className="min-w-0 font-mono text-xs break-all">{formatPattern(t, m.pattern)}</code>
+                {m.pattern === '*' ? <span className="min-w-0">{t('models.other')}</span> : <code className="min-w-0 font-mono text-xs break-all">{m.pattern}</code>}
                 <span className={'excluded' in m ? 'inline-flex shrink-0 items-center gap-1 text-muted-foreground' : 'shrink-0 tabular-nums'}>
                   {'excluded' in m && <CircleSlash className="size-3.5" />}
                   {formatModelItem(t, m, period)}

@@ -9,6 +9,7 @@ import { Button } from '@/components/ui/button'
 import { FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form'
 import { Input } from '@/components/ui/input'
 import { displayInCurrency } from '@/lib/format'
+import { kindLabel } from '../format'
 import { PLAN_PERIODS } from '@contract/plans'
 import { emptyWindow, type PlanFormValues, WINDOW_KINDS } from '../schema'
 import { EnumSelect } from './enum-select'
@@ -59,7 +60,7 @@ export function PlanWindowsField({ form }: { form: UseFormReturn<PlanFormValues>
       {fields.map((f, i) => (
         <div key={f.id} className="grid grid-cols-[1fr_1fr_auto] items-start gap-2 sm:grid-cols-[8rem_9rem_1fr_auto]" data-testid="plan-window-row">
           <EnumSelect control={form.control} name={`windows.${i}.period`} values={PLAN_PERIODS} label={(p) => t(`periodly.${p}`)} title={t('form.period')} hideLabel />
-          <EnumSelect control={form.control} name={`windows.${i}.kind`} values={WINDOW_KINDS} label={(k) => t(`kind.${k}`)} title={t('form.kind')} hideLabel />
+          <EnumSelect control={form.control} name={`windows.${i}.kind`} values={WINDOW_KINDS} label={(k) => kindLabel(t, k)} title={t('form.kind')} hideLabel />
           <div className="col-span-2 row-start-2 sm:col-span-1 sm:row-start-auto">
             <AmountInput form={form} name={`windows.${i}.amount`} kind={rows?.[i]?.kind ?? 'requests'} label={t('form.amount')} />
           </div>

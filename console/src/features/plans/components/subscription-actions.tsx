@@ -94,7 +94,14 @@ export function SubscriptionActions({ sub }: { sub: SubscriptionView }) {
   const close = (o: boolean) => !o && setOpen(null)
   return (
     <div className="flex gap-1">
-      <Button variant="ghost" size="icon" aria-label={t('actions.extendOne', { name: sub.name })} onClick={() => setOpen('extend')} data-testid={`subscription-extend-${sub.id}`}>
+      <Button
+        variant="ghost"
+        size="icon"
+        aria-label={t('actions.extendOne', { name: sub.name })}
+        title={t('actions.extend')}
+        onClick={() => setOpen('extend')}
+        data-testid={`subscription-extend-${sub.id}`}
+      >
         <CalendarPlus />
       </Button>
       <Button
@@ -102,6 +109,7 @@ export function SubscriptionActions({ sub }: { sub: SubscriptionView }) {
         size="icon"
         className="text-destructive hover:text-destructive"
         aria-label={t('actions.revokeOne', { name: sub.name })}
+        title={t('actions.revoke')}
         onClick={() => setOpen('revoke')}
         data-testid={`subscription-revoke-${sub.id}`}
       >
