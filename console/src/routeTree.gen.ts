@@ -34,6 +34,8 @@ import { Route as PanelModelRoutingRouteImport } from './routes/panel/model-rout
 import { Route as PanelModel_priceRouteImport } from './routes/panel/model_price'
 import { Route as PanelNotifyRouteImport } from './routes/panel/notify'
 import { Route as PanelPaymentRouteImport } from './routes/panel/payment'
+import { Route as PanelPlanAdminRouteImport } from './routes/panel/plan-admin'
+import { Route as PanelPlansRouteImport } from './routes/panel/plans'
 import { Route as PanelPlaygroundRouteImport } from './routes/panel/playground'
 import { Route as PanelPricingRouteImport } from './routes/panel/pricing'
 import { Route as PanelProfileRouteImport } from './routes/panel/profile'
@@ -172,6 +174,16 @@ const PanelPaymentRoute = PanelPaymentRouteImport.update({
   path: '/payment',
   getParentRoute: () => PanelRouteRoute,
 } as any)
+const PanelPlanAdminRoute = PanelPlanAdminRouteImport.update({
+  id: '/plan-admin',
+  path: '/plan-admin',
+  getParentRoute: () => PanelRouteRoute,
+} as any)
+const PanelPlansRoute = PanelPlansRouteImport.update({
+  id: '/plans',
+  path: '/plans',
+  getParentRoute: () => PanelRouteRoute,
+} as any)
 const PanelPlaygroundRoute = PanelPlaygroundRouteImport.update({
   id: '/playground',
   path: '/playground',
@@ -262,6 +274,8 @@ export interface FileRoutesByFullPath {
   '/panel/model_price': typeof PanelModel_priceRoute
   '/panel/notify': typeof PanelNotifyRoute
   '/panel/payment': typeof PanelPaymentRoute
+  '/panel/plan-admin': typeof PanelPlanAdminRoute
+  '/panel/plans': typeof PanelPlansRoute
   '/panel/playground': typeof PanelPlaygroundRoute
   '/panel/pricing': typeof PanelPricingRoute
   '/panel/profile': typeof PanelProfileRoute
@@ -299,6 +313,8 @@ export interface FileRoutesByTo {
   '/panel/model_price': typeof PanelModel_priceRoute
   '/panel/notify': typeof PanelNotifyRoute
   '/panel/payment': typeof PanelPaymentRoute
+  '/panel/plan-admin': typeof PanelPlanAdminRoute
+  '/panel/plans': typeof PanelPlansRoute
   '/panel/playground': typeof PanelPlaygroundRoute
   '/panel/pricing': typeof PanelPricingRoute
   '/panel/profile': typeof PanelProfileRoute
@@ -340,6 +356,8 @@ export interface FileRoutesById {
   '/panel/model_price': typeof PanelModel_priceRoute
   '/panel/notify': typeof PanelNotifyRoute
   '/panel/payment': typeof PanelPaymentRoute
+  '/panel/plan-admin': typeof PanelPlanAdminRoute
+  '/panel/plans': typeof PanelPlansRoute
   '/panel/playground': typeof PanelPlaygroundRoute
   '/panel/pricing': typeof PanelPricingRoute
   '/panel/profile': typeof PanelProfileRoute
@@ -382,6 +400,8 @@ export interface FileRouteTypes {
     | '/panel/model_price'
     | '/panel/notify'
     | '/panel/payment'
+    | '/panel/plan-admin'
+    | '/panel/plans'
     | '/panel/playground'
     | '/panel/pricing'
     | '/panel/profile'
@@ -419,6 +439,8 @@ export interface FileRouteTypes {
     | '/panel/model_price'
     | '/panel/notify'
     | '/panel/payment'
+    | '/panel/plan-admin'
+    | '/panel/plans'
     | '/panel/playground'
     | '/panel/pricing'
     | '/panel/profile'
@@ -459,6 +481,8 @@ export interface FileRouteTypes {
     | '/panel/model_price'
     | '/panel/notify'
     | '/panel/payment'
+    | '/panel/plan-admin'
+    | '/panel/plans'
     | '/panel/playground'
     | '/panel/pricing'
     | '/panel/profile'
@@ -658,6 +682,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PanelPaymentRouteImport
       parentRoute: typeof PanelRouteRoute
     }
+    '/panel/plan-admin': {
+      id: '/panel/plan-admin'
+      path: '/plan-admin'
+      fullPath: '/panel/plan-admin'
+      preLoaderRoute: typeof PanelPlanAdminRouteImport
+      parentRoute: typeof PanelRouteRoute
+    }
+    '/panel/plans': {
+      id: '/panel/plans'
+      path: '/plans'
+      fullPath: '/panel/plans'
+      preLoaderRoute: typeof PanelPlansRouteImport
+      parentRoute: typeof PanelRouteRoute
+    }
     '/panel/playground': {
       id: '/panel/playground'
       path: '/playground'
@@ -798,6 +836,8 @@ interface PanelRouteRouteChildren {
   PanelModel_priceRoute: typeof PanelModel_priceRoute
   PanelNotifyRoute: typeof PanelNotifyRoute
   PanelPaymentRoute: typeof PanelPaymentRoute
+  PanelPlanAdminRoute: typeof PanelPlanAdminRoute
+  PanelPlansRoute: typeof PanelPlansRoute
   PanelPlaygroundRoute: typeof PanelPlaygroundRoute
   PanelPricingRoute: typeof PanelPricingRoute
   PanelProfileRoute: typeof PanelProfileRoute
@@ -826,6 +866,8 @@ const PanelRouteRouteChildren: PanelRouteRouteChildren = {
   PanelModel_priceRoute: PanelModel_priceRoute,
   PanelNotifyRoute: PanelNotifyRoute,
   PanelPaymentRoute: PanelPaymentRoute,
+  PanelPlanAdminRoute: PanelPlanAdminRoute,
+  PanelPlansRoute: PanelPlansRoute,
   PanelPlaygroundRoute: PanelPlaygroundRoute,
   PanelPricingRoute: PanelPricingRoute,
   PanelProfileRoute: PanelProfileRoute,

@@ -8,6 +8,8 @@
 import type { LinkProps } from '@tanstack/react-router'
 import {
   Blocks,
+  CalendarClock,
+  PackageOpen,
   BadgeDollarSign,
   BookOpenText,
   ChartColumnBig,
@@ -43,6 +45,8 @@ export type NavId =
   | 'log'
   | 'redemption'
   | 'topup'
+  | 'plans'
+  | 'plan_admin'
   | 'midjourney'
   | 'task'
   | 'user'
@@ -124,8 +128,10 @@ export const navGroups: NavGroup[] = [
     id: 'billing',
     children: [
       { type: 'item', id: 'topup', to: '/panel/topup', icon: WalletCards, breadcrumbs: false },
+      { type: 'item', id: 'plans', to: '/panel/plans', icon: CalendarClock, breadcrumbs: false },
       { type: 'item', id: 'model_price', to: '/panel/model_price', icon: Tags, breadcrumbs: false },
       { type: 'item', id: 'pricing', to: '/panel/pricing', icon: BadgeDollarSign, breadcrumbs: false, isAdmin: true },
+      { type: 'item', id: 'plan_admin', to: '/panel/plan-admin', icon: PackageOpen, breadcrumbs: false, isAdmin: true },
       { type: 'item', id: 'redemption', to: '/panel/redemption', icon: TicketPercent, breadcrumbs: false, isAdmin: true },
       { type: 'item', id: 'payment', to: '/panel/payment', icon: CreditCard, breadcrumbs: false, isAdmin: true },
     ],

@@ -17,6 +17,6 @@ export const Route = createFileRoute('/panel/user')({
   beforeLoad: () => {
     if (!isAdmin(authStore.getUser())) throw redirect({ to: '/panel' })
   },
-  loader: () => loadNamespaces('users'),
+  loader: () => loadNamespaces('users', 'plans'),
   component: Users,
 })

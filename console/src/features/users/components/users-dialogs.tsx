@@ -1,9 +1,10 @@
 /**
- * Mounts every dialog of the users page: create/edit, change quota, and the confirmation of a
- * manage action (enable runs at once and needs none).
+ * Mounts every dialog of the users page: create/edit, change quota, the user's subscription plans,
+ * and the confirmation of a manage action (enable runs at once and needs none).
  */
 import { useTranslation } from 'react-i18next'
 import { ConfirmDialog } from '@/components/confirm-dialog'
+import { UserSubscriptionsDialog } from '@/features/plans/components/user-subscriptions-dialog'
 import { useManageUser } from '../api'
 import { UsersMutateDialog } from './users-mutate-dialog'
 import { useUsersDialog } from './users-provider'
@@ -23,6 +24,8 @@ export function UsersDialogs() {
       return <UsersMutateDialog key={seq} open={isOpen} onOpenChange={onOpenChange} row={dialog.row} />
     case 'quota':
       return <UsersQuotaDialog key={seq} open={isOpen} onOpenChange={onOpenChange} row={dialog.row} />
+    case 'subscriptions':
+      return <UserSubscriptionsDialog key={seq} open={isOpen} onOpenChange={onOpenChange} user={dialog.row} />
     case 'manage': {
       const { row, action } = dialog
       return (

@@ -1,8 +1,8 @@
 /**
- * The "…" menu of a user row: edit, change quota, then the manage actions the signed-in admin is
+ * The "…" menu of a user row: edit, change quota, subscription plans, then the manage actions the signed-in admin is
  * allowed (see options.ts). Rows the admin cannot touch show no menu at all.
  */
-import { BadgeDollarSign, Ban, CircleCheck, Pencil, ShieldMinus, ShieldPlus, Trash2, type LucideIcon } from 'lucide-react'
+import { BadgeDollarSign, Ban, CalendarClock, CircleCheck, Pencil, ShieldMinus, ShieldPlus, Trash2, type LucideIcon } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import { RowAction, RowActionsMenu } from '@/components/row-actions-menu'
 import { DropdownMenuSeparator } from '@/components/ui/dropdown-menu'
@@ -33,6 +33,7 @@ export function UsersRowActions({ row }: { row: AdminUser }) {
     <RowActionsMenu label={t('actions.menu', { name: row.username })} testId={`user-actions-${row.id}`} className="w-44">
       <RowAction icon={Pencil} label={t('actions.edit')} onSelect={() => open({ kind: 'edit', row })} />
       <RowAction icon={BadgeDollarSign} label={t('actions.quota')} onSelect={() => open({ kind: 'quota', row })} />
+      <RowAction icon={CalendarClock} label={t('actions.subscriptions')} onSelect={() => open({ kind: 'subscriptions', row })} />
       {actions.length > 0 && <DropdownMenuSeparator />}
       {actions.map((action) => (
         <RowAction

@@ -1,0 +1,213 @@
+/**
+ * Subscription plans in the console (issue 33): root creates a plan through the editor (two windows,
+ * a per-model item and an excluded "other models" line; empty fields refused on the page), sees it
+ * in the table, publishes it with the row's switch, and grants it to a user through the grant
+ * dialog; the user sees the plan's card on /panel/plans and the subscription under "My
+ * subscriptions" with a bar per window; the users page shows the user's subscriptions, extends one
+ * and finally revokes it. Screenshots of /panel/plans and the admin editor: light, dark, phone, zh_CN.
+ */
+import { beforeAll, describe, expect, it } from 'vitest'
+import { SHARED_ROOT, rootSession, userSession, type ApiSession } from '../../worker/e2e/support/api'
+import { DESKTOP, PHONE, expectNoOverflow, shot } from './support/browser'
+import { openSignedIn, rowAction, rowOf, type Look } from './support/console'
+import { useBrowser } from './support/suite'
+
+/** Polls with room for a busy machine (vitest's default is one second). */
+const eventually = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 20_000, interval: 100 })
+
+const suffix = Date.now().toString(36).slice(-6)
+const PLAN = `Pro ${suffix}`
+const SUBSCRIBER = { username: `pl${suffix}`, password: 'user-password-1' }
+const LIGHT: Look = { name: 'light', viewport: DESKTOP, theme: 'light' }
+
+interface Sub {
+  id: number
+  name: string
+  status: number
+  expires_at: number
+}
+
+interface PlanRow {
+  id: number
+  name: string
+  published: boolean
+  windows: { period: string; quota?: number; requests?: number }[]
+  models: { pattern: string; quota?: number; requests?: number; excluded?: true }[]
+}
+
+describe('subscription plans pages', () => {
+  const suite = useBrowser()
+  let root: ApiSession
+  let userId = 0
+  let planId = 0
+
+  beforeAll(async () => {
+    root = await rootSession()
+    await root.ok('PUT', '/api/option/', { options: { DisplayInCurrencyEnabled: 'true', QuotaPerUnit: '500000' } })
+    const user = await userSession(SUBSCRIBER.username, SUBSCRIBER.password)
+    userId = (await user.ok<{ id: number }>('GET', '/api/user/self')).id
+  })
+
+  it('root creates a plan through the editor and sees it in the table', async () => {
+    const { context, page } = await openSignedIn(suite.browser, root.base, LIGHT, SHARED_ROOT)
+    await page.goto('/panel/plan-admin')
+    await page.getByRole('heading', { name: 'Plan management', level: 1 }).waitFor()
+    await page.getByTestId('plan-create').click()
+    const dialog = page.getByTestId('plan-dialog')
+
+    // Empty fields are refused on the page.
+    await dialog.getByTestId('plan-save').click()
+    await dialog.getByText('This field is required').first().waitFor()
+    await dialog.getByText('Enter a number above 0').first().waitFor()
+
+    await dialog.locator('input[name="name"]').fill(PLAN)
+    await dialog.locator('input[name="price"]').fill('9.9')
+    await dialog.locator('textarea[name="description"]').fill('For steady daily use.')
+    // Window 1: 100 requests a day (the new form's row counts requests by default).
+    await dialog.locator('input[name="windows.0.amount"]').fill('100')
+    // Window 2: $20 of quota a month.
+    await dialog.getByTestId('plan-add-window').click()
+    await dialog.locator('button[name="windows.1.period"]').click()
+    await page.getByRole('option', { name: 'Monthly' }).click()
+    await dialog.locator('button[name="windows.1.kind"]').click()
+    await page.getByRole('option', { name: 'Quota ($)' }).click()
+    await dialog.locator('input[name="windows.1.amount"]').fill('20')
+    // gpt-4o* at 10 requests per day, every other model not included.
+    await dialog.getByTestId('plan-add-model').click()
+    await dialog.locator('input[name="models.0.pattern"]').fill('gpt-4o*')
+    await dialog.locator('input[name="models.0.amount"]').fill('10')
+    await dialog.getByTestId('plan-add-model').click()
+    await dialog.locator('input[name="models.1.pattern"]').fill('*')
+    await dialog.locator('button[name="models.1.kind"]').click()
+    await page.getByRole('option', { name: 'Not included' }).click()
+    await expect(dialog.locator('input[name="models.1.amount"]').count()).resolves.toBe(0)
+    await dialog.locator('input[name="max_per_user"]').fill('1')
+    await dialog.locator('input[name="priority"]').fill('5')
+    await dialog.getByTestId('plan-save').click()
+    await dialog.waitFor({ state: 'hidden' })
+
+    const row = rowOf(page, PLAN)
+    await row.waitFor()
+    expect(await row.innerText()).toContain('$9.90')
+    expect(await row.innerText()).toContain('100 requests / day')
+    expect(await row.innerText()).toContain('$20.00 / month')
+
+    const plans = await root.ok<PlanRow[]>('GET', '/api/plan/')
+    const plan = plans.find((p) => p.name === PLAN)!
+    expect(plan).toMatchObject({
+      published: false,
+      windows: [
+        { period: 'day', requests: 100 },
+        { period: 'month', quota: 10_000_000 },
+      ],
+      models: [
+        { pattern: 'gpt-4o*', requests: 10 },
+        { pattern: '*', excluded: true },
+      ],
+    })
+    planId = plan.id
+
+    // Publish with the row's switch.
+    await page.getByTestId(`plan-published-${planId}`).click()
+    await eventually(async () => (await root.ok<PlanRow[]>('GET', '/api/plan/')).find((p) => p.id === planId)?.published).toBe(true)
+    await shot(page, 'plans-admin-light')
+    await context.close()
+  })
+
+  it('root grants the plan to a user through the grant dialog; the users page lists it', async () => {
+    const { context, page } = await openSignedIn(suite.browser, root.base, LIGHT, SHARED_ROOT)
+    await page.goto('/panel/plan-admin')
+    await rowOf(page, PLAN).waitFor()
+    await rowAction(page, rowOf(page, PLAN), 'Grant to user')
+    const grant = page.getByTestId('plan-grant-dialog')
+    await grant.locator('input[name="user_id"]').fill(String(userId))
+    await grant.getByTestId('plan-grant-save').click()
+    await grant.waitFor({ state: 'hidden' })
+    await page.getByText('Plan granted').first().waitFor()
+
+    await page.goto(`/panel/user?keyword=${SUBSCRIBER.username}`)
+    const userRow = page.locator('tbody tr', { hasText: SUBSCRIBER.username })
+    await rowAction(page, userRow, 'Subscriptions')
+    const subs = page.getByTestId('user-subscriptions-dialog')
+    await subs.getByTestId('subscription-card').filter({ hasText: PLAN }).waitFor()
+    await subs.getByText('Active').first().waitFor()
+    await shot(page, 'plans-user-subscriptions-light')
+
+    // Extend by 2 months through the extend dialog: the expiry moves later.
+    const before = (await root.ok<Sub[]>('GET', `/api/plan/subscriptions?user_id=${userId}`)).find((x) => x.name === PLAN)!
+    await subs.getByRole('button', { name: `Extend ${PLAN}` }).click()
+    const extend = page.getByTestId('subscription-extend-dialog')
+    await extend.locator('input[name="duration_count"]').fill('2')
+    await extend.getByRole('button', { name: 'Extend', exact: true }).click()
+    await extend.waitFor({ state: 'hidden' })
+    await eventually(async () => (await root.ok<Sub[]>('GET', `/api/plan/subscriptions?user_id=${userId}`)).find((x) => x.id === before.id)!.expires_at).toBeGreaterThan(
+      before.expires_at
+    )
+    await context.close()
+  })
+
+  it('the user sees the plan card and the subscription under My subscriptions', async () => {
+    const { context, page } = await openSignedIn(suite.browser, root.base, LIGHT, SUBSCRIBER)
+    await page.goto('/panel/plans')
+    await page.getByRole('heading', { name: 'Plans', level: 1 }).waitFor()
+    const card = page.getByTestId('plan-card').filter({ hasText: PLAN })
+    await card.waitFor()
+    const text = await card.innerText()
+    for (const part of ['$9.90', '1 month', '100 requests / day', '$20.00 / month', 'gpt-4o*', '10 requests / day', 'Other models', 'not included', 'Once per user'])
+      expect(text).toContain(part)
+    // Subscribing through a gateway is not offered.
+    expect(await card.getByRole('button').count()).toBe(0)
+
+    const mine = page.getByTestId('my-subscriptions').getByTestId('subscription-card').filter({ hasText: PLAN })
+    await mine.waitFor()
+    expect(await mine.getByTestId('subscription-window').count()).toBe(2)
+    const mineText = await mine.innerText()
+    for (const part of ['Active', 'Granted', 'Daily', '0 of 100 requests', 'Monthly', '$0.00 of $20.00', 'Resets at']) expect(mineText).toContain(part)
+    await expectNoOverflow(page)
+    await shot(page, 'plans-light')
+    await context.close()
+  })
+
+  for (const look of [
+    { name: 'plans-dark', viewport: DESKTOP, theme: 'dark' as const },
+    { name: 'plans-zh', viewport: DESKTOP, theme: 'light' as const, locale: 'zh-CN' },
+    { name: 'plans-phone-light', viewport: PHONE, theme: 'light' as const },
+    { name: 'plans-phone-dark-zh', viewport: PHONE, theme: 'dark' as const, locale: 'zh-CN' },
+  ]) {
+    it(`renders ${look.name}: the user's plans page and the admin editor`, async () => {
+      const user = await openSignedIn(suite.browser, root.base, look, SUBSCRIBER)
+      await user.page.goto('/panel/plans')
+      await user.page.getByTestId('plan-card').filter({ hasText: PLAN }).waitFor()
+      await user.page.getByTestId('my-subscriptions').waitFor()
+      await expectNoOverflow(user.page)
+      await shot(user.page, look.name)
+      await user.context.close()
+
+      const admin = await openSignedIn(suite.browser, root.base, look, SHARED_ROOT)
+      await admin.page.goto('/panel/plan-admin')
+      await rowOf(admin.page, PLAN).waitFor()
+      await expectNoOverflow(admin.page)
+      await shot(admin.page, `${look.name}-admin`)
+      await admin.page.getByTestId(`plan-actions-${planId}`).click()
+      await admin.page.getByRole('menuitem').first().click()
+      await admin.page.getByTestId('plan-dialog').waitFor()
+      await shot(admin.page, `${look.name}-editor`)
+      await admin.context.close()
+    })
+  }
+
+  it('root revokes the subscription (no refund) from the users page', async () => {
+    const { context, page } = await openSignedIn(suite.browser, root.base, LIGHT, SHARED_ROOT)
+    await page.goto(`/panel/user?keyword=${SUBSCRIBER.username}`)
+    await rowAction(page, page.locator('tbody tr', { hasText: SUBSCRIBER.username }), 'Subscriptions')
+    const subs = page.getByTestId('user-subscriptions-dialog')
+    await subs.getByRole('button', { name: `Revoke ${PLAN}` }).click()
+    const revoke = page.getByTestId('subscription-revoke-dialog')
+    await revoke.getByText('Refund to balance').waitFor()
+    await revoke.getByRole('button', { name: 'Revoke', exact: true }).click()
+    await revoke.waitFor({ state: 'hidden' })
+    await subs.getByTestId('subscription-card').filter({ hasText: PLAN }).getByText('Revoked').waitFor()
+    await eventually(async () => (await root.ok<Sub[]>('GET', `/api/plan/subscriptions?user_id=${userId}`)).find((x) => x.name === PLAN)?.status).toBe(3)
+    await context.close()
+  })
+})
