@@ -309,7 +309,8 @@ class RelayRun {
     if (call.stream) {
       const primed = await primeStream({
         upstream: result.response,
-        transformer: adapter.createStream(call),
+        // A native channel's stream goes to the client as the supplier's bytes when the format has a pass-through.
+        transformer: native?.passThrough?.(call) ?? adapter.createStream(call),
         includeUsage: call.includeUsage,
         startedAt: this.startedAt,
         resolveUsage: (text) => this.usage.counted(text, upstream),
