@@ -322,7 +322,10 @@ class RelayRun {
       this.ctx.waitUntil(
         primed.stream.done
           .then(async (end) => {
-            const usage = sanitizeUsage(end.usage) ?? (await this.usage.counted(end.text(), upstream))
+            const reported = sanitizeUsage(end.usage)
+            // Cut before the supplier's final output count (Anthropic's message_delta): the output is counted from the text.
+            const open = end.kind !== 'complete' && end.outputOpen
+            const usage = !reported ? await this.usage.counted(end.text(), upstream) : open ? await this.usage.withOutputOf(reported, end.text(), upstream) : reported
             const note = end.kind === 'cancelled' ? 'client disconnected; billed for what was generated' : end.kind === 'failed' ? `stream cut: ${end.error.message}` : ''
             await this.settle(bill, usage, primed.stream.firstByteMs, note, upstream, end.text)
             if (end.kind === 'complete' && streamCacheable(this.input)) {

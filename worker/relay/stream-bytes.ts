@@ -33,6 +33,11 @@ export interface StreamSource {
   trailer?(usage: Usage): Uint8Array
   /** The payload that ends a failed stream, in the client's format (`message` is already redacted). */
   failure(error: UpstreamError, message: string): Uint8Array
+  /**
+   * The supplier reports the output's usage only at the end and has not yet (Anthropic before its
+   * `message_delta`): a stream cut now has its output counted from the text (relay-request.ts).
+   */
+  outputOpen?(): boolean
   /** The bytes are already in the client's own format, so its inbound codec passes them on (relay-hook.ts). */
   readonly clientFormat?: boolean
 }

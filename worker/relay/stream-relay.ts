@@ -21,11 +21,14 @@ import { concatBytes, type Forward, type StreamSource } from './stream-bytes'
 import type { WordAutomaton } from './policies/word-automaton'
 import { StreamOutputFilter } from './policies/output-filter'
 
-/** `text()` is what was generated, read only when the usage has to be counted from it. */
+/**
+ * `text()` is what was generated, read only when the usage has to be counted from it. `outputOpen`:
+ * the usage holds no final output count yet (StreamSource.outputOpen), so the output is counted.
+ */
 export type StreamEnd =
   | { kind: 'complete'; usage?: Usage; text: () => string }
-  | { kind: 'cancelled'; usage?: Usage; text: () => string }
-  | { kind: 'failed'; usage?: Usage; text: () => string; error: UpstreamError }
+  | { kind: 'cancelled'; usage?: Usage; text: () => string; outputOpen?: boolean }
+  | { kind: 'failed'; usage?: Usage; text: () => string; error: UpstreamError; outputOpen?: boolean }
 
 export interface PrimedStream {
   /** The response to return to the client. */
@@ -145,7 +148,7 @@ export async function primeStream(opts: StreamOptions): Promise<PrimeResult> {
     const message = redactSecrets(error.message ?? 'The upstream stream failed')
     controller.enqueue(concatBytes(pending, source.failure(error, message))!)
     controller.close()
-    end({ kind: 'failed', usage: source.usage(), text, error })
+    end({ kind: 'failed', usage: source.usage(), text, error, outputOpen: source.outputOpen?.() })
   }
 
   const body = new ReadableStream<Uint8Array>({
@@ -174,7 +177,7 @@ export async function primeStream(opts: StreamOptions): Promise<PrimeResult> {
     },
     async cancel(reason) {
       await reader.cancel(reason).catch(() => {})
-      end({ kind: 'cancelled', usage: source.usage(), text })
+      end({ kind: 'cancelled', usage: source.usage(), text, outputOpen: source.outputOpen?.() })
     },
   })
   const response = new Response(body, { status: 200, headers: SSE_HEADERS })

@@ -7,7 +7,8 @@
  * from its `event:` line, and only these events are parsed (by the chat converter AnthropicStream,
  * so usage means exactly what it means on the converted path):
  *  - `message_start`: input and cache tokens (and the message id/model, which the relay does not need);
- *  - `message_delta`: output tokens (and any updated input counts);
+ *  - `message_delta`: output tokens (and any updated input counts); a stream cut before it (client
+ *    gone, supplier failed) has its output counted from the text, at least message_start's count;
  *  - `error`: reported through `error()`; the stream ends there.
  * An event without an `event:` line is parsed too (its `type` names it). The documented rewrites:
  *  - an `error` event and anything after it in the same read are cut; the relay writes its own
@@ -45,6 +46,8 @@ export class AnthropicPassThrough implements StreamSource {
   /** The forwarded regions, for `text()` only. */
   private readonly kept: Uint8Array[] = []
   private payload = false
+  /** message_delta (the output count) arrived. */
+  private finalUsage = false
 
   constructor(private readonly call: RelayCall) {
     this.reader = new AnthropicStream(call)
@@ -81,6 +84,7 @@ export class AnthropicPassThrough implements StreamSource {
       else {
         for (const ev of eventsOf(this.decoder.decode(bytes.subarray(start, next)))) {
           this.reader.onEvent(ev)
+          this.finalUsage ||= ev.event === 'message_delta' || ev.data.includes('"message_delta"')
           payload = true
         }
         if (this.reader.error()) return this.forward(bytes.subarray(0, start), payload)
@@ -103,6 +107,11 @@ export class AnthropicPassThrough implements StreamSource {
 
   error(): UpstreamError | undefined {
     return this.reader.error()
+  }
+
+  /** Until message_delta, message_start's output count is a placeholder: a cut stream's output is counted. */
+  outputOpen(): boolean {
+    return !this.finalUsage
   }
 
   /** The generated text (thinking, text, tool names and arguments), parsed from the forwarded bytes. */
