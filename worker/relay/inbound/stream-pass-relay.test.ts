@@ -109,9 +109,7 @@ describe('Gemini channel → streamGenerateContent client', () => {
   let hang = false
   beforeEach(async () => {
     hang = false
-    upstream = mockUpstream((req) =>
-      new URL(req.url).pathname.endsWith(':streamGenerateContent') ? (hang ? network(partial, 0, true) : network(geminiStream, 200)) : undefined
-    )
+    upstream = mockUpstream((req) => (new URL(req.url).pathname.endsWith(':streamGenerateContent') ? (hang ? network(partial, 0, true) : network(geminiStream, 200)) : undefined))
     await setPrice('gemini-2.5-flash', 0.3, 2.5)
     await createChannel({ key: 'AIza-pass', type: 25, models: 'gemini-2.5-flash' })
   })
