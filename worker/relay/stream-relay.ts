@@ -7,9 +7,9 @@
  * adapter's transformer → `data:` events. `prime()` reads until the first payload before anything
  * is sent, so an upstream that fails immediately can still be retried on another channel. The
  * chat trailer (usage chunk when asked, then `[DONE]`) and the error payload of a cut stream are
- * written by the relay, in the client's format (the source's `trailer` and `failure`). Ending, cutting and
- * client cancellation all resolve `done` exactly once with what was generated, so the caller can
- * settle the bill in `waitUntil`.
+ * written by the relay, in the client's format (the source's `trailer` and `failure`). Ending,
+ * cutting and client cancellation all resolve `done` exactly once with what was generated, so the
+ * caller can settle the bill in `waitUntil`.
  */
 import type { Usage } from '../billing/formula'
 import type { StreamTransformer, UpstreamError } from '../providers/types'
