@@ -5,7 +5,9 @@
  * to the bare pass-through Worker and to the gateway, for three paths:
  *  - chat: OpenAI client, OpenAI-compatible channel (the same-format pass-through);
  *  - openai→anthropic: OpenAI channel, Anthropic /v1/messages client (the answer is converted);
- *  - anthropic→openai: Anthropic channel, OpenAI chat client (the answer is converted).
+ *  - anthropic→openai: Anthropic channel, OpenAI chat client (the answer is converted);
+ *  - anthropic (pass-through): Anthropic channel, Anthropic /v1/messages client (the supplier's bytes,
+ *    inbound/anthropic/stream-pass.ts). Gemini → Gemini is not here: the mock paces no Gemini stream.
  * The bare Worker forwards the same upstream stream (OpenAI for chat, Anthropic for the others).
  * CPU is the serving workerd process's user + system time from /proc/<pid>/stat over a fixed
  * number of requests at c=4, idle drift subtracted; medians of alternating rounds (order rotated).
@@ -46,6 +48,11 @@ const PATHS = [
     name: 'anthropic→openai',
     bare: (n) => ({ path: '/v1/messages', body: { model: CLAUDE, max_tokens: 4096, messages: prompt(n), stream: true } }),
     gateway: (n) => ({ path: '/v1/chat/completions', body: { model: CLAUDE, max_tokens: 4096, messages: prompt(n), stream: true } }),
+  },
+  {
+    name: 'anthropic (pass-through)',
+    bare: (n) => ({ path: '/v1/messages', body: { model: CLAUDE, max_tokens: 4096, messages: prompt(n), stream: true } }),
+    gateway: (n) => ({ path: '/v1/messages', body: { model: CLAUDE, max_tokens: 4096, messages: prompt(n), stream: true } }),
   },
 ]
 

@@ -309,7 +309,8 @@ class RelayRun {
     if (call.stream) {
       const primed = await primeStream({
         upstream: result.response,
-        transformer: adapter.createStream(call),
+        // A native channel's stream goes to the client as the supplier's bytes when the format has a pass-through.
+        transformer: native?.passThrough?.(call) ?? adapter.createStream(call),
         includeUsage: call.includeUsage,
         startedAt: this.startedAt,
         resolveUsage: (text) => this.usage.counted(text, upstream),
@@ -321,7 +322,10 @@ class RelayRun {
       this.ctx.waitUntil(
         primed.stream.done
           .then(async (end) => {
-            const usage = sanitizeUsage(end.usage) ?? (await this.usage.counted(end.text(), upstream))
+            const reported = sanitizeUsage(end.usage)
+            // Cut before the supplier's final output count (Anthropic's message_delta): the output is counted from the text.
+            const open = end.kind !== 'complete' && end.outputOpen
+            const usage = !reported ? await this.usage.counted(end.text(), upstream) : open ? await this.usage.withOutputOf(reported, end.text(), upstream) : reported
             const note = end.kind === 'cancelled' ? 'client disconnected; billed for what was generated' : end.kind === 'failed' ? `stream cut: ${end.error.message}` : ''
             await this.settle(bill, usage, primed.stream.firstByteMs, note, upstream, end.text)
             if (end.kind === 'complete' && streamCacheable(this.input)) {

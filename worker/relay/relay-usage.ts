@@ -36,6 +36,11 @@ export class RelayUsage {
     return { promptTokens: prompt, completionTokens: await countTokens(this.env, model, text, this.approximate()) }
   }
 
+  /** The supplier's usage with the output at least the tokenizer's count of `text` (a stream cut before its final count). */
+  async withOutputOf(usage: Usage, text: string, model: string): Promise<Usage> {
+    return { ...usage, completionTokens: Math.max(usage.completionTokens, await countTokens(this.env, model, text, this.approximate())) }
+  }
+
   /** Speech bills the input's characters; a plain-text transcript bills its text tokens (one call for times prices). */
   async ofRaw(model: string, response: Response): Promise<Usage> {
     if (this.input.op === 'audio.speech') {

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest'
 import type { Usage } from '../billing/formula'
 import { OpenAIStream } from '../providers/openai/adapter'
 import { chatCall } from '../test/stream-harness'
+import { byteByByte, splitAt, upstream } from '../test/pass-through-harness'
 import { primeStream } from './stream-relay'
 
 const enc = new TextEncoder()
@@ -24,34 +25,6 @@ const BODY = [
   `data: {${head},"choices":[{"index":0,"delta":{"content":"!"},"finish_reason":null}], "usage": null}\r\n\r\n`,
   `data: {${head},"choices":[{"index":0,"delta":{},"finish_reason":"stop"}],"usage":null}\n\n`,
 ].join('')
-
-/** An upstream body delivering `reads` one per read (strings or raw bytes). */
-function upstream(reads: (string | Uint8Array)[], opts: { hang?: boolean; onCancel?: () => void } = {}): Response {
-  const queue = reads.map((r) => (typeof r === 'string' ? enc.encode(r) : r))
-  return new Response(
-    new ReadableStream<Uint8Array>({
-      pull(controller) {
-        const next = queue.shift()
-        if (next) controller.enqueue(next)
-        else if (!opts.hang) controller.close()
-        else return new Promise(() => {})
-      },
-      cancel: () => opts.onCancel?.(),
-    })
-  )
-}
-
-/** The same bytes cut at `at` (byte offsets). */
-function splitAt(text: string, at: number[]): Uint8Array[] {
-  const bytes = enc.encode(text)
-  const out: Uint8Array[] = []
-  let from = 0
-  for (const cut of [...at, bytes.length]) {
-    out.push(bytes.slice(from, cut))
-    from = cut
-  }
-  return out.filter((b) => b.length > 0)
-}
 
 async function relay(reads: (string | Uint8Array)[], includeUsage: boolean, resolveUsage = (_: string): Promise<Usage> => Promise.reject(new Error('usage was reported'))) {
   const primed = await primeStream({
@@ -92,11 +65,7 @@ describe('same-format pass-through', () => {
       }
     }
     // And one byte per read.
-    const bytes = enc.encode(supplier)
-    const { body, end } = await relay(
-      [...bytes].map((b) => new Uint8Array([b])),
-      false
-    )
+    const { body, end } = await relay(byteByByte(supplier), false)
     expect(body).toBe(BODY + DONE)
     expect(end.usage).toEqual({ promptTokens: 11, completionTokens: 5 })
   })

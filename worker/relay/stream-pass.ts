@@ -11,56 +11,16 @@
  * The documented rewrites are these cuts, the relay's trailer, and a blank line after a last event
  * the upstream closed without one. Events in any other form (comments, `event:` lines, other
  * whitespace) pass unchanged. The forwarded bytes are kept (by reference) so the answer's text
- * is parsed only when the upstream reported no usage and it must be counted.
+ * is parsed only when the upstream reported no usage and it must be counted. The event boundary
+ * scanner is the one every pass-through shares (stream-bytes.ts).
  */
 import type { Usage } from '../billing/formula'
-import { SseDecoder } from '../../shared/contract/sse'
+import { encodeDataList, SseDecoder } from '../../shared/contract/sse'
 import { OpenAIStream } from '../providers/openai/adapter'
 import { fromOpenAIUsage } from '../providers/openai/usage'
 import type { RelayCall, UpstreamError } from '../providers/types'
 import { errorFromBody } from '../providers/url'
-
-/** What one upstream read (or the end) gives the client. */
-export interface Forward {
-  /** Bytes to send now (none when every complete event was cut or none completed). */
-  bytes?: Uint8Array
-  /** Whether they carry at least one `data:` event (priming waits for one). */
-  payload: boolean
-}
-
-const LF = 10
-const CR = 13
-const BLANK = new Uint8Array([LF, LF])
-
-/** Index just after the last blank line (LF LF or CRLF CRLF) of `data`, 0 when none. */
-function completeEnd(data: Uint8Array): number {
-  let i = data.lastIndexOf(LF)
-  while (i > 0) {
-    if (data[i - 1] === LF || (data[i - 1] === CR && data[i - 2] === LF)) return i + 1
-    i = data.lastIndexOf(LF, i - 1)
-  }
-  return 0
-}
-
-/** Start of the event that follows `from` (just after its blank line), or `data.length`. */
-function nextEvent(data: Uint8Array, from: number): number {
-  let i = data.indexOf(LF, from)
-  while (i !== -1) {
-    if (data[i + 1] === LF) return i + 2
-    if (data[i + 1] === CR && data[i + 2] === LF) return i + 3
-    i = data.indexOf(LF, i + 1)
-  }
-  return data.length
-}
-
-export function concatBytes(a: Uint8Array | undefined, b: Uint8Array | undefined): Uint8Array | undefined {
-  if (!a || a.length === 0) return b
-  if (!b || b.length === 0) return a
-  const out = new Uint8Array(a.length + b.length)
-  out.set(a)
-  out.set(b, a.length)
-  return out
-}
+import { concatBytes, EventCutter, type Forward, nextEvent, NOTHING, type StreamSource } from './stream-bytes'
 
 /** Whether a decoded region holds a non-null `"usage"` value. */
 function hasUsage(text: string): boolean {
@@ -72,16 +32,16 @@ function hasUsage(text: string): boolean {
   return false
 }
 
-export class ChatPassThrough {
-  private readonly text = new TextDecoder()
-  private tail: Uint8Array | undefined
+export class ChatPassThrough implements StreamSource {
+  private readonly decoder = new TextDecoder()
+  private readonly cutter = new EventCutter()
   /** The forwarded regions, for `answerText()` only. */
   private readonly kept: Uint8Array[] = []
   private firstData: string | undefined
   private captured: Usage | undefined
   /** The captured usage already went out in place (a usage-only chunk the client asked for). */
   private forwardedUsage: Usage | undefined
-  private failure: UpstreamError | undefined
+  private failed: UpstreamError | undefined
 
   constructor(
     private readonly call: RelayCall,
@@ -89,22 +49,18 @@ export class ChatPassThrough {
   ) {}
 
   push(chunk: Uint8Array): Forward {
-    const data = this.tail ? concatBytes(this.tail, chunk)! : chunk
-    const cut = completeEnd(data)
-    this.tail = cut < data.length ? data.subarray(cut) : undefined
-    return cut === 0 ? { payload: false } : this.region(data.subarray(0, cut))
+    const region = this.cutter.push(chunk)
+    return region ? this.region(region) : NOTHING
   }
 
   /** The upstream closed: a last event without its blank line gets one. */
   end(): Forward {
-    const tail = this.tail
-    this.tail = undefined
-    if (!tail || tail.length === 0) return { payload: false }
-    return this.region(concatBytes(tail, BLANK)!)
+    const region = this.cutter.end()
+    return region ? this.region(region) : NOTHING
   }
 
   private region(bytes: Uint8Array): Forward {
-    const str = this.text.decode(bytes)
+    const str = this.decoder.decode(bytes)
     if (str.indexOf('[DONE]') === -1 && str.indexOf('{"error"') === -1 && !hasUsage(str)) {
       this.kept.push(bytes)
       return { bytes, payload: this.firstData !== undefined || this.notePayload(str) }
@@ -112,7 +68,7 @@ export class ChatPassThrough {
     return this.sift(bytes)
   }
 
-  /** Until the first payload: whether this region has one (and keep the first for `usageChunk`). */
+  /** Until the first payload: whether this region has one (and keep the first for the trailer's usage chunk). */
   private notePayload(str: string): boolean {
     this.firstData = this.events(str)[0]
     return this.firstData !== undefined
@@ -126,7 +82,7 @@ export class ChatPassThrough {
       const next = nextEvent(bytes, start)
       const event = bytes.subarray(start, next)
       start = next
-      const datas = this.events(this.text.decode(event))
+      const datas = this.events(this.decoder.decode(event))
       if (datas.length > 0 && !this.keep(datas[0]!)) continue
       parts.push(event)
       if (datas.length > 0) {
@@ -145,7 +101,7 @@ export class ChatPassThrough {
     if (data === '[DONE]') return false
     // Some compatible suppliers (OpenRouter…) report failures mid-stream as {"error": {...}}.
     if (data.startsWith('{"error"')) {
-      this.failure = errorFromBody(data)
+      this.failed = errorFromBody(data)
       return false
     }
     if (!hasUsage(data)) return true
@@ -175,11 +131,11 @@ export class ChatPassThrough {
   }
 
   error(): UpstreamError | undefined {
-    return this.failure
+    return this.failed
   }
 
   /** The generated text, parsed from the forwarded bytes (only when usage must be counted). */
-  answerText(): string {
+  text(): string {
     const chat = new OpenAIStream(this.call)
     const decoder = new SseDecoder()
     for (const bytes of this.kept) for (const ev of decoder.push(bytes)) chat.onEvent(ev)
@@ -187,11 +143,20 @@ export class ChatPassThrough {
     return chat.text()
   }
 
-  /** The usage chunk of the trailer, or undefined when the upstream's own already went out. */
-  usageChunk(usage: Usage): string | undefined {
-    if (this.forwardedUsage && this.forwardedUsage === usage) return undefined
+  /** The usage chunk when asked (unless the upstream's own already went out), then `[DONE]`. */
+  trailer(usage: Usage): Uint8Array {
+    if (!this.includeUsage || (this.forwardedUsage && this.forwardedUsage === usage)) return encodeDataList(['[DONE]'])
     const chat = new OpenAIStream(this.call)
     if (this.firstData !== undefined) chat.onEvent({ data: this.firstData })
-    return chat.usageChunk(usage)
+    return encodeDataList([chat.usageChunk(usage), '[DONE]'])
   }
+
+  failure(error: UpstreamError, message: string): Uint8Array {
+    return chatFailure(error, message)
+  }
+}
+
+/** The relay's `{error}` payload that ends a failed OpenAI chat stream. */
+export function chatFailure(error: UpstreamError, message: string): Uint8Array {
+  return encodeDataList([JSON.stringify({ error: { message, type: error.type ?? 'upstream_error', code: error.code ?? null, param: null } })])
 }

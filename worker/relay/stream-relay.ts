@@ -1,27 +1,34 @@
 /**
  * Streams an upstream SSE answer to the client without buffering, pulled at the client's pace. An
  * OpenAI-format upstream (OpenAIStream) is forwarded byte for byte by stream-pass.ts, which cuts
- * only what the relay rewrites; every other format goes upstream bytes → SseDecoder → the
+ * only what the relay rewrites; a native Anthropic or Gemini stream for a client of that format
+ * comes as a ready StreamSource (inbound/anthropic/stream-pass.ts, inbound/gemini/stream-pass.ts)
+ * whose bytes are already the client's; every other format goes upstream bytes → SseDecoder → the
  * adapter's transformer → `data:` events. `prime()` reads until the first payload before anything
  * is sent, so an upstream that fails immediately can still be retried on another channel. The
- * trailer (usage chunk when asked, then `[DONE]`) is written by the relay. Ending, cutting and
- * client cancellation all resolve `done` exactly once with what was generated, so the caller can
- * settle the bill in `waitUntil`.
+ * chat trailer (usage chunk when asked, then `[DONE]`) and the error payload of a cut stream are
+ * written by the relay, in the client's format (the source's `trailer` and `failure`). Ending,
+ * cutting and client cancellation all resolve `done` exactly once with what was generated, so the
+ * caller can settle the bill in `waitUntil`.
  */
 import type { Usage } from '../billing/formula'
 import type { StreamTransformer, UpstreamError } from '../providers/types'
 import { encodeDataList, SseDecoder } from '../../shared/contract/sse'
 import { OpenAIStream } from '../providers/openai/adapter'
 import { redactSecrets } from '../lib/redact'
-import { ChatPassThrough, concatBytes, type Forward } from './stream-pass'
+import { ChatPassThrough, chatFailure } from './stream-pass'
+import { concatBytes, type Forward, type StreamSource } from './stream-bytes'
 import type { WordAutomaton } from './policies/word-automaton'
 import { StreamOutputFilter } from './policies/output-filter'
 
-/** `text()` is what was generated, read only when the usage has to be counted from it. */
+/**
+ * `text()` is what was generated, read only when the usage has to be counted from it. `outputOpen`:
+ * the usage holds no final output count yet (StreamSource.outputOpen), so the output is counted.
+ */
 export type StreamEnd =
   | { kind: 'complete'; usage?: Usage; text: () => string }
-  | { kind: 'cancelled'; usage?: Usage; text: () => string }
-  | { kind: 'failed'; usage?: Usage; text: () => string; error: UpstreamError }
+  | { kind: 'cancelled'; usage?: Usage; text: () => string; outputOpen?: boolean }
+  | { kind: 'failed'; usage?: Usage; text: () => string; error: UpstreamError; outputOpen?: boolean }
 
 export interface PrimedStream {
   /** The response to return to the client. */
@@ -36,7 +43,11 @@ export type PrimeResult = { ok: true; stream: PrimedStream } | { ok: false; erro
 
 export interface StreamOptions {
   upstream: Response
-  transformer: StreamTransformer
+  /**
+   * The adapter's transformer, or a source that already forwards the client's own format (never
+   * combined with `outputFilter`: relay-request.ts uses native adapters only when no policy reads the answer).
+   */
+  transformer: StreamTransformer | StreamSource
   includeUsage: boolean
   startedAt: number
   /** Usage for the trailer when the upstream reported none (counting the text). */
@@ -51,19 +62,12 @@ const SSE_HEADERS = {
   'x-accel-buffering': 'no',
 }
 
-/** One upstream stream as the relay sees it: bytes in, client bytes out, and what it reported. */
-interface StreamSource {
-  push(chunk: Uint8Array): Forward
-  end(): Forward
-  usage(): Usage | undefined
-  error(): UpstreamError | undefined
-  text(): string
-  /** The trailer's usage payload, or undefined when the client already has it. */
-  usageChunk(usage: Usage): string | undefined
-}
+/** Responses whose body is already in the client's format (adaptAnswer leaves them as they are). */
+const clientFormat = new WeakSet<Response>()
+export const inClientFormat = (res: Response) => clientFormat.has(res)
 
 /** Decodes every event and lets the adapter's transformer rewrite it (and the output filter after it). */
-function transformed(transformer: StreamTransformer, filter?: StreamOutputFilter): StreamSource {
+function transformed(transformer: StreamTransformer, includeUsage: boolean, filter?: StreamOutputFilter): StreamSource {
   const decoder = new SseDecoder()
   const out = (events: ReturnType<SseDecoder['push']>, last = false): Forward => {
     const produced: string[] = []
@@ -78,29 +82,20 @@ function transformed(transformer: StreamTransformer, filter?: StreamOutputFilter
     usage: () => transformer.usage(),
     error: () => transformer.error?.(),
     text: () => transformer.text(),
-    usageChunk: (usage) => transformer.usageChunk(usage),
+    trailer: (usage) => encodeDataList(includeUsage ? [transformer.usageChunk(usage), '[DONE]'] : ['[DONE]']),
+    failure: chatFailure,
   }
 }
 
-function passedThrough(transformer: OpenAIStream, opts: StreamOptions): StreamSource {
-  const pass = new ChatPassThrough(transformer.call, opts.includeUsage)
-  return {
-    push: (chunk) => pass.push(chunk),
-    end: () => pass.end(),
-    usage: () => pass.usage(),
-    error: () => pass.error(),
-    text: () => pass.answerText(),
-    usageChunk: (usage) => pass.usageChunk(usage),
-  }
+function sourceOf(opts: StreamOptions): StreamSource {
+  const t = opts.transformer
+  if ('push' in t) return t
+  if (opts.outputFilter) return transformed(t, opts.includeUsage, new StreamOutputFilter(opts.outputFilter))
+  return t instanceof OpenAIStream ? new ChatPassThrough(t.call, opts.includeUsage) : transformed(t, opts.includeUsage)
 }
 
 export async function primeStream(opts: StreamOptions): Promise<PrimeResult> {
-  const { transformer } = opts
-  const source = opts.outputFilter
-    ? transformed(transformer, new StreamOutputFilter(opts.outputFilter))
-    : transformer instanceof OpenAIStream
-      ? passedThrough(transformer, opts)
-      : transformed(transformer)
+  const source = sourceOf(opts)
   const reader = opts.upstream.body!.getReader()
   let first: Uint8Array | undefined
   let primed = false
@@ -140,9 +135,10 @@ export async function primeStream(opts: StreamOptions): Promise<PrimeResult> {
 
   const text = () => source.text()
   const trailer = async (controller: ReadableStreamDefaultController<Uint8Array>, pending: Uint8Array | undefined) => {
-    const usage = source.usage() ?? (await opts.resolveUsage(text()))
-    const chunk = opts.includeUsage ? source.usageChunk(usage) : undefined
-    controller.enqueue(concatBytes(pending, encodeDataList(chunk === undefined ? ['[DONE]'] : [chunk, '[DONE]']))!)
+    // A format that closes itself leaves the count to the settlement; the chat trailer needs it now.
+    const usage = source.usage() ?? (source.trailer ? await opts.resolveUsage(text()) : undefined)
+    const last = concatBytes(pending, usage && source.trailer?.(usage))
+    if (last) controller.enqueue(last)
     controller.close()
     end({ kind: 'complete', usage, text })
   }
@@ -150,10 +146,9 @@ export async function primeStream(opts: StreamOptions): Promise<PrimeResult> {
   const fail = (controller: ReadableStreamDefaultController<Uint8Array>, error: UpstreamError, pending?: Uint8Array) => {
     // Mid-stream, the client sees the supplier's text only with key-like strings redacted.
     const message = redactSecrets(error.message ?? 'The upstream stream failed')
-    const payload = JSON.stringify({ error: { message, type: error.type ?? 'upstream_error', code: error.code ?? null, param: null } })
-    controller.enqueue(concatBytes(pending, encodeDataList([payload]))!)
+    controller.enqueue(concatBytes(pending, source.failure(error, message))!)
     controller.close()
-    end({ kind: 'failed', usage: source.usage(), text, error })
+    end({ kind: 'failed', usage: source.usage(), text, error, outputOpen: source.outputOpen?.() })
   }
 
   const body = new ReadableStream<Uint8Array>({
@@ -182,8 +177,10 @@ export async function primeStream(opts: StreamOptions): Promise<PrimeResult> {
     },
     async cancel(reason) {
       await reader.cancel(reason).catch(() => {})
-      end({ kind: 'cancelled', usage: source.usage(), text })
+      end({ kind: 'cancelled', usage: source.usage(), text, outputOpen: source.outputOpen?.() })
     },
   })
-  return { ok: true, stream: { response: new Response(body, { status: 200, headers: SSE_HEADERS }), done, firstByteMs } }
+  const response = new Response(body, { status: 200, headers: SSE_HEADERS })
+  if (source.clientFormat) clientFormat.add(response)
+  return { ok: true, stream: { response, done, firstByteMs } }
 }

@@ -7,14 +7,18 @@
  * adapter's own converter reads usage and text for billing, and the JSON it caches is the chat
  * answer — so billing, retries and the response cache do not depend on the format.
  *
- * Native stream events travel through the relay wrapped as `{"native": event}` and the codec's
- * stream encoder unwraps them; a native JSON answer is kept here under the id of its chat view.
+ * A format with a byte pass-through (`passThrough`: Anthropic, Gemini) streams the supplier's bytes
+ * to the client as they came (inbound/<format>/stream-pass.ts, chosen by relay-request.ts). Without
+ * one (Responses), native stream events travel through the relay wrapped as `{"native": event}` and
+ * the codec's stream encoder unwraps them. A native JSON answer is kept here under the id of its
+ * chat view.
  */
 import type { Usage } from '../../billing/formula'
 import { MalformedUpstreamError } from '../../lib/upstream-error'
 import type { ChannelInfo, ParsedResponse, ProviderAdapter, RelayCall, StreamTransformer, UpstreamError } from '../../providers/types'
 import type { SseEvent } from '../../../shared/contract/sse'
 import { withInlineImages } from '../prompt-images'
+import type { StreamSource } from '../stream-bytes'
 
 export interface NativeSpec {
   /** Channel types that speak the format natively. */
@@ -27,6 +31,8 @@ export interface NativeSpec {
   toChat(answer: unknown, call: RelayCall): { body: unknown; usage?: Usage; text: string }
   /** The supplier adapter's chat stream converter, used only for usage, text and in-stream errors. */
   chatStream(call: RelayCall): StreamTransformer
+  /** The stream source forwarding the supplier's bytes unchanged to a client of this format. */
+  passThrough?(call: RelayCall): StreamSource
   parseError(status: number, body: string): UpstreamError
 }
 
@@ -52,6 +58,9 @@ class PassThroughStream implements StreamTransformer {
   usageChunk = () => JSON.stringify({ native_usage: true })
 }
 
+/** A native adapter; `passThrough`, when the format has one, replaces `createStream` for streams. */
+export type NativeAdapter = ProviderAdapter & { passThrough?(call: RelayCall): StreamSource }
+
 export class NativePassThrough {
   private body: Record<string, unknown> | undefined
   private readonly answers = new Map<string, unknown>()
@@ -64,7 +73,7 @@ export class NativePassThrough {
     this.body = rest
   }
 
-  adapterFor(channelType: number): ProviderAdapter | undefined {
+  adapterFor(channelType: number): NativeAdapter | undefined {
     if (!this.body || !this.spec.channelTypes.includes(channelType)) return undefined
     const spec = this.spec
     const body = this.body
@@ -84,6 +93,7 @@ export class NativePassThrough {
         return { kind: 'json', ...chat }
       },
       createStream: (call) => new PassThroughStream(spec.chatStream(call)),
+      passThrough: spec.passThrough,
       parseError: (status, text) => spec.parseError(status, text),
     }
   }

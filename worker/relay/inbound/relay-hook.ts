@@ -11,6 +11,7 @@ import { errorHandler } from '../../lib/error-handler'
 import type { HonoEnv } from '../../env'
 import { SseDecoder, type SseEvent } from '../../../shared/contract/sse'
 import type { InboundCodec, InboundStreamEncoder } from './types'
+import { inClientFormat } from '../stream-relay'
 
 /** The client's JSON body, or the 400 the format renders. */
 export async function readJsonBody(c: Context<HonoEnv>): Promise<unknown> {
@@ -37,10 +38,13 @@ export function replaceBody(c: Context<HonoEnv>, body: Record<string, unknown>) 
   c.req.bodyCache = {}
 }
 
-/** The relay's chat answer (JSON or SSE) in the client's format; headers such as server-timing are kept. */
+/**
+ * The relay's chat answer (JSON or SSE) in the client's format; headers such as server-timing are
+ * kept. A stream a native channel's pass-through produced is already in it and goes out as it is.
+ */
 export async function adaptAnswer(codec: InboundCodec, res: Response): Promise<Response> {
   const type = res.headers.get('content-type') ?? ''
-  if (type.includes('text/event-stream')) return adaptStream(res, codec.createStreamEncoder())
+  if (type.includes('text/event-stream')) return inClientFormat(res) ? res : adaptStream(res, codec.createStreamEncoder())
   if (!type.includes('json')) return res
   const headers = new Headers(res.headers)
   headers.delete('content-length')

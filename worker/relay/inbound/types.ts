@@ -6,7 +6,7 @@
  * own format. Codecs are pure (no D1/KV/DO access); relay-hook.ts does the plumbing.
  */
 import type { ApiError } from '../../lib/errors'
-import type { ProviderAdapter } from '../../providers/types'
+import type { NativeAdapter } from './native'
 
 export type InboundFormat = 'anthropic' | 'responses' | 'gemini'
 
@@ -28,7 +28,7 @@ export interface InboundCodec {
   /** The format's own error envelope, so the client's SDK raises its own error class. */
   errorResponse(err: ApiError, requestId?: string): Response
   /** For a channel type that speaks this format itself: the pass-through adapter (native.ts). */
-  nativeAdapter?(channelType: number): ProviderAdapter | undefined
+  nativeAdapter?(channelType: number): NativeAdapter | undefined
 }
 
 /** One SSE frame with an event name (Anthropic and Responses streams name every event). */

@@ -2,7 +2,8 @@
  * The Anthropic Messages inbound codec, one per request: request, answer, stream and error
  * conversions behind one InboundCodec, plus the native pass-through to Anthropic channels
  * (type 14), which receive the client's body as sent (standard-price anthropic-betas forwarded,
- * premium options removed: premium-options.ts).
+ * premium options removed: premium-options.ts); their streams reach the client as the supplier's
+ * bytes (stream-pass.ts).
  */
 import { ANTHROPIC_VERSION } from '../../../providers/anthropic/adapter'
 import { toOpenAIChat } from '../../../providers/anthropic/response'
@@ -14,6 +15,7 @@ import type { InboundCodec } from '../types'
 import { chatFromMessages, parseMessages } from './request'
 import { anthropicErrorResponse, toMessage } from './response'
 import { AnthropicStreamEncoder } from './stream'
+import { AnthropicPassThrough } from './stream-pass'
 
 /** Channel types that speak Anthropic Messages natively. */
 export const ANTHROPIC_NATIVE_TYPES = [14] as const
@@ -42,6 +44,7 @@ export function anthropicCodec(opts: { beta?: string } = {}): InboundCodec {
       }),
     toChat: (answer) => toOpenAIChat(answer),
     chatStream: (call) => new AnthropicStream(call),
+    passThrough: (call) => new AnthropicPassThrough(call),
     parseError: (_status, text) => errorFromBody(text),
   })
   return {

@@ -9,6 +9,9 @@
 import { eventFrame, type InboundStreamEncoder } from '../types'
 import { anthropicErrorBody, anthropicUsage, messageId, stopReason } from './response'
 
+/** The `error` event that ends an Anthropic stream (the relay's error payload, or a cut native stream). */
+export const anthropicStreamError = (type: unknown, message: string) => eventFrame('error', anthropicErrorBody(type === 'rate_limit_error' ? 429 : 529, message))
+
 type Open = { kind: 'thinking' | 'text' } | { kind: 'tool'; call: number }
 
 export class AnthropicStreamEncoder implements InboundStreamEncoder {
@@ -30,8 +33,7 @@ export class AnthropicStreamEncoder implements InboundStreamEncoder {
     if (chunk.error) {
       this.finished = true
       const e = chunk.error as { message?: unknown; type?: unknown }
-      const status = e.type === 'rate_limit_error' ? 429 : 529
-      return [eventFrame('error', anthropicErrorBody(status, String(e.message ?? 'upstream stream failed')))]
+      return [anthropicStreamError(e.type, String(e.message ?? 'upstream stream failed'))]
     }
     // Pass-through from an Anthropic channel (native.ts): the channel's own events, unchanged.
     if (chunk.native_usage) return []

@@ -1,8 +1,8 @@
 /**
  * The Gemini native inbound codecs, one per request (the model and action come from the URL):
  * generateContent / streamGenerateContent over the chat op, embedContent / batchEmbedContents over
- * the embeddings op. Gemini channels (type 25) get generate requests natively (native.ts). Errors in
- * Google's envelope.
+ * the embeddings op. Gemini channels (type 25) get generate requests natively (native.ts), their
+ * streams reaching the client as the supplier's bytes (stream-pass.ts). Errors in Google's envelope.
  */
 import { toOpenAIChat } from '../../../providers/gemini/response'
 import { GeminiStream } from '../../../providers/gemini/stream'
@@ -12,6 +12,7 @@ import type { InboundCodec } from '../types'
 import { parseGenerate, toChatRequest, toEmbeddingsRequest, withGeminiOutputLimit } from './request'
 import { googleErrorResponse, toEmbedResponse, toGenerateResponse } from './response'
 import { GeminiStreamEncoder } from './stream'
+import { GeminiPassThrough } from './stream-pass'
 
 /** Channel types that speak Gemini generateContent natively. */
 export const GEMINI_NATIVE_TYPES = [25] as const
@@ -31,6 +32,7 @@ function nativeGemini() {
     },
     toChat: (answer, call) => toOpenAIChat(answer, call.model),
     chatStream: (call) => new GeminiStream(call),
+    passThrough: (call) => new GeminiPassThrough(call),
     parseError: (_status, text) => errorFromBody(text),
   })
 }

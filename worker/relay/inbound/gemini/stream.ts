@@ -8,6 +8,9 @@
 import { dataFrame, type InboundStreamEncoder } from '../types'
 import { finishReason, functionCallPart, googleErrorBody, usageMetadata } from './response'
 
+/** The Google error frame that ends a Gemini stream (the relay's error payload, or a cut native stream). */
+export const geminiStreamError = (type: unknown, message: string) => dataFrame(googleErrorBody(type === 'rate_limit_error' ? 429 : 503, message))
+
 export class GeminiStreamEncoder implements InboundStreamEncoder {
   private finished = false
   /** The frames come natively from a Gemini channel (the last already carries finishReason). */
@@ -33,8 +36,7 @@ export class GeminiStreamEncoder implements InboundStreamEncoder {
     if (this.finished) return []
     if (chunk.error) {
       this.finished = true
-      const status = chunk.error.type === 'rate_limit_error' ? 429 : 503
-      return [dataFrame(googleErrorBody(status, String(chunk.error.message ?? 'upstream stream failed')))]
+      return [geminiStreamError(chunk.error.type, String(chunk.error.message ?? 'upstream stream failed'))]
     }
     // Pass-through from a Gemini channel (native.ts): the channel's own frames, unchanged.
     if (chunk.native_usage) return []
