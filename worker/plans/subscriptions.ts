@@ -45,7 +45,8 @@ export async function findSubscription(env: Env, id: number): Promise<Subscripti
   return row
 }
 
-async function byKey(env: Env, key: string): Promise<SubscriptionRow | undefined> {
+/** The subscription a key started, if any. */
+export async function subscriptionByKey(env: Env, key: string): Promise<SubscriptionRow | undefined> {
   const [row] = await createDb(env.DB).select().from(subscriptions).where(eq(subscriptions.key, key)).limit(1)
   return row
 }
@@ -61,7 +62,7 @@ function sameStart(row: SubscriptionRow, input: StartInput): SubscriptionRow {
 }
 
 export async function startSubscription(env: Env, input: StartInput): Promise<StartResult> {
-  const earlier = await byKey(env, input.key)
+  const earlier = await subscriptionByKey(env, input.key)
   if (earlier) {
     await syncWallet(env, input.userId)
     return { subscription: sameStart(earlier, input), created: false }
@@ -104,7 +105,7 @@ export async function startSubscription(env: Env, input: StartInput): Promise<St
     )
     .first<{ id: number }>()
   if (!inserted) {
-    const raced = await byKey(env, input.key)
+    const raced = await subscriptionByKey(env, input.key)
     if (raced) return { subscription: sameStart(raced, input), created: false }
     throw conflict(`This user already holds the plan's limit of ${plan.maxPerUser} subscription(s)`)
   }
