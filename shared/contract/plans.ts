@@ -114,7 +114,10 @@ export const planGrantSchema = z
   })
   .strict()
 
-/** POST /api/plan/subscribe body: a plan order through a payment gateway (answers like a top-up order). */
+/**
+ * POST /api/plan/subscribe body: a plan order through a payment gateway (answers like a top-up order).
+ * @public Kept for the plan order route (payments, not built yet) and the console's plan cards.
+ */
 export const planSubscribeSchema = z.object({ plan_id: z.number().int().positive(), gateway_id: z.number().int().positive() }).strict()
 
 /** POST /api/plan/revoke body: end an active subscription, optionally refunding its unused share to the balance. */
