@@ -64,8 +64,10 @@ function sameStart(row: SubscriptionRow, input: StartInput): SubscriptionRow {
 export async function startSubscription(env: Env, input: StartInput): Promise<StartResult> {
   const earlier = await subscriptionByKey(env, input.key)
   if (earlier) {
+    const subscription = sameStart(earlier, input)
+    // A retry after a wallet that did not answer: tell it now.
     await syncWallet(env, input.userId)
-    return { subscription: sameStart(earlier, input), created: false }
+    return { subscription, created: false }
   }
   const plan = await findPlan(env, input.planId)
   const user = await findPlanUser(env, input.userId)
