@@ -96,9 +96,15 @@ describe('plan grants', () => {
     expect((await admin.post('/api/plan/revoke', { subscription_id: rootSub, refund: false })).status).toBe(403)
     expect((await admin.post('/api/plan/extend', { subscription_id: rootSub, duration_unit: 'day', duration_count: 1 })).status).toBe(403)
     expect((await admin.post('/api/plan/grant', { user_id: userId, plan_id: planId })).status).toBe(200)
-    expect((await admin.post('/api/plan/grant', { user_id: adminId, plan_id: planId })).status).toBe(200)
+    // A plan is money: an administrator gives none to themself (root may).
+    expect((await admin.post('/api/plan/grant', { user_id: adminId, plan_id: planId })).status).toBe(403)
+    const own = (await root.post('/api/plan/grant', { user_id: adminId, plan_id: planId })).body.data.id
+    expect((await admin.post('/api/plan/extend', { subscription_id: own, duration_unit: 'day' })).status).toBe(403)
+    expect((await admin.post('/api/plan/revoke', { subscription_id: own, refund: true })).status).toBe(403)
+    expect((await admin.post('/api/plan/revoke', { subscription_id: own, refund: false })).status).toBe(200)
+    expect((await root.post('/api/plan/grant', { user_id: rootId, plan_id: planId })).status).toBe(200)
     expect((await admin.get(`/api/plan/subscriptions?user_id=${userId}`)).body.data).toHaveLength(1)
-    expect(await env.DB.prepare('SELECT COUNT(*) AS n FROM subscriptions WHERE user_id IN (?, ?)').bind(rootId, peerId).first()).toEqual({ n: 1 })
+    expect(await env.DB.prepare('SELECT COUNT(*) AS n FROM subscriptions WHERE user_id IN (?, ?)').bind(rootId, peerId).first()).toEqual({ n: 2 })
   })
 
   it("moves the user into the plan's group and back when revoked or expired, through stacked plans", async () => {
