@@ -37,7 +37,13 @@ export const planBodySchema = z
   .object({
     name: z.string().trim().min(1).max(64),
     description: z.string().max(2000).default(''),
-    price: z.number().finite().min(0).max(100_000),
+    /** USD with at most two decimals (stored as integer cents). */
+    price: z
+      .number()
+      .finite()
+      .min(0)
+      .max(100_000)
+      .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, 'must have at most two decimals'),
     duration_unit: z.enum(PLAN_DURATION_UNITS),
     duration_count: z.number().int().min(1).max(1000).default(1),
     windows: z.array(planWindowSchema).max(8).default([]),
@@ -68,6 +74,8 @@ export interface PlanTerms {
   channel_tags: string[]
   allow_balance_fallback: boolean
   priority: number
+  /** The plan's price in US cents when the subscription started (a revoke's pro-rata refund is a share of it). */
+  price_cents?: number
 }
 
 /** One window of a subscription as GET /api/user/subscription answers it. */
@@ -106,5 +114,26 @@ export const planGrantSchema = z
   })
   .strict()
 
-/** POST /api/plan/subscribe body: a plan order through a payment gateway (answers like a top-up order). */
+/**
+ * POST /api/plan/subscribe body: a plan order through a payment gateway (answers like a top-up order).
+ * @public Kept for the plan order route (payments, not built yet) and the console's plan cards.
+ */
 export const planSubscribeSchema = z.object({ plan_id: z.number().int().positive(), gateway_id: z.number().int().positive() }).strict()
+
+/** POST /api/plan/revoke body: end an active subscription, optionally refunding its unused share to the balance. */
+export const planRevokeSchema = z.object({ subscription_id: z.number().int().positive(), refund: z.boolean().default(false) }).strict()
+
+/** POST /api/plan/extend body: push an active subscription's expiry (`unlimited`: it never expires). */
+export const planExtendSchema = z
+  .object({
+    subscription_id: z.number().int().positive(),
+    duration_unit: z.enum(PLAN_DURATION_UNITS),
+    duration_count: z.number().int().min(1).max(1000).default(1),
+  })
+  .strict()
+
+/** POST /api/plan/revoke answer: the ended subscription and the quota units refunded to the balance (0: none). */
+export interface PlanRevokeResult {
+  subscription: SubscriptionView
+  refunded: number
+}

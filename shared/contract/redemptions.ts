@@ -6,6 +6,8 @@ export interface Redemption {
   key: string
   status: number
   quota: number
+  /** The subscription plan the code grants instead of quota (0: a quota code). */
+  plan_id: number
   /** The user who redeemed it (0 until then). */
   user_id: number
   created_by: number
@@ -18,4 +20,6 @@ export interface Redemption {
 export interface RedeemResult {
   quota: number
   balance: number
+  /** A plan code: the subscription it started (quota is then 0). */
+  subscription?: { id: number; plan_id: number; name: string }
 }

@@ -124,6 +124,8 @@ export const OPTION_META = {
   QuotaForNewUser: i(0),
   QuotaForInviter: i(0),
   QuotaForInvitee: i(0),
+  /** Plan every new account is subscribed to at registration (issue 33; 0 = none). */
+  DefaultPlanId: i(0, 0),
   /** Invitations an inviter is rewarded for per day (0 = none); more invitees still register. */
   InviteRewardDailyLimit: i(10, 0, 10000),
   /** IANA time zone whose midnight starts the tokens' budget periods (day, week from Monday, month). */

@@ -26,6 +26,8 @@ import { logRoutes } from './logs/logs.routes'
 import { deadLetterRoutes } from './logs/dead-letters.routes'
 import { logArchiveRoutes } from './logs/log-archive.routes'
 import { redemptionRoutes } from './redemptions/redemptions.routes'
+import { planRoutes } from './plans/plans.routes'
+import { subscriptionAdminRoutes } from './plans/subscriptions.routes'
 import { groupRoutes } from './groups/groups.routes'
 import { mcpServerRoutes } from './mcp/mcp.routes'
 import { notifyRoutes } from './notify/notify.routes'
@@ -65,6 +67,8 @@ export const adminApp = new Hono<HonoEnv>()
   .route('/', sessionRoutes)
   .route('/', optionRoutes)
   .route('/', redemptionRoutes)
+  .route('/', planRoutes)
+  .route('/', subscriptionAdminRoutes)
   .route('/', userAdminRoutes)
   .route('/', signInMethodRoutes)
   .route('/', tokenRoutes)

@@ -78,4 +78,32 @@ describe('cron jobs', () => {
     await fire(FREQUENT_CRON)
     expect(upstream.calls.length).toBe(before)
   })
+
+  it('ends subscriptions past their expiry and restores the group their plan moved the user from', async () => {
+    const user = await createUser({ group: 'default' })
+    const now = Date.now()
+    const insert = (key: string, expiresAt: number) =>
+      env.DB.prepare(
+        `INSERT INTO subscriptions (user_id, plan_id, terms, status, source, key, starts_at, expires_at, previous_group) VALUES (?, 1, ?, 1, 'grant', ?, ?, ?, 'default')`
+      )
+        .bind(
+          user.id,
+          JSON.stringify({ name: 'P', windows: [], models: [], group: 'vip', channel_tags: [], allow_balance_fallback: true, priority: 0 }),
+          key,
+          now - 1000,
+          expiresAt
+        )
+        .run()
+    await insert('past', now - 1)
+    await insert('forever', 0)
+    await env.DB.prepare('UPDATE users SET "group" = \'vip\' WHERE id = ?').bind(user.id).run()
+    await fire(FREQUENT_CRON)
+    const rows = await env.DB.prepare('SELECT key, status FROM subscriptions ORDER BY id').all()
+    expect(rows.results).toEqual([
+      { key: 'past', status: 2 },
+      { key: 'forever', status: 1 },
+    ])
+    // The never-expiring one still holds the vip group.
+    expect(await env.DB.prepare('SELECT "group" AS g FROM users WHERE id = ?').bind(user.id).first('g')).toBe('vip')
+  })
 })

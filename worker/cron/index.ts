@@ -11,7 +11,7 @@
  * - daily at 00:10 UTC: rollup of yesterday and expired sessions.
  * Every 5 minutes also: alerts (notify/cron.ts: delivery retries, dead-letter notices, mark pruning;
  * a failing job raises cron.failed); pending top-up orders older than 3 h are closed (the gateway asked first);
- * in Telegram polling mode the TelegramPoller's alarm is re-armed if it went missing.
+ * active subscriptions past their expiry are ended (plans/subscription-end.ts); in Telegram polling mode the TelegramPoller's alarm is re-armed if it went missing.
  * Each job is isolated: one failing does not stop the others.
  */
 import { testAllChannels } from '../channels/channel-test'
@@ -24,6 +24,7 @@ import { getSettings } from '../settings/store'
 import { closeStaleOrders } from '../payments/payments.service'
 import { rollupRecent } from '../logs/rollup'
 import { pollUnfinishedTasks } from '../tasks/task-poller'
+import { sweepExpiredSubscriptions } from '../plans/subscription-end'
 import { metrics } from '../lib/metrics/recorder'
 import { redactSecrets } from '../lib/redact'
 import { emitNotice } from '../notify/emit'
@@ -47,7 +48,7 @@ async function dueEvery(env: Env, job: string, minutes: number): Promise<boolean
 
 /** The jobs of each trigger, as the system page lists them (in run order). */
 export const CRON_JOBS: Record<string, string[]> = {
-  [FREQUENT_CRON]: ['rollup', 'payment-orders', 'async-tasks', 'channel-test', 'channel-retest', 'log-retention', 'notify', 'channel-balance', 'telegram-poller'],
+  [FREQUENT_CRON]: ['rollup', 'payment-orders', 'plan-expiry', 'async-tasks', 'channel-test', 'channel-retest', 'log-retention', 'notify', 'channel-balance', 'telegram-poller'],
   [DAILY_CRON]: ['rollup', 'sessions'],
 }
 
@@ -89,6 +90,8 @@ async function runJobs(controller: Pick<ScheduledController, 'cron' | 'scheduled
   }
   await run('rollup', () => rollupRecent(env, controller.scheduledTime))
   await run('payment-orders', () => closeStaleOrders(env))
+  // Subscriptions past their expiry end (status 2) and their users leave the plans' groups.
+  await run('plan-expiry', () => sweepExpiredSubscriptions(env))
   await run('async-tasks', () => pollUnfinishedTasks(env))
   if (await dueEvery(env, 'channel-test', settings.int('ChannelTestFrequency'))) await run('channel-test', () => testAllChannels(env))
   await run('channel-retest', () => retestDue(env))

@@ -69,3 +69,22 @@ export function windowBounds(period: 'hour' | Exclude<BudgetPeriod, ''>, tz: str
   const start = Math.floor(ms / 1000) * 1000 - (p.min * 60 + p.s) * 1000
   return { start, end: start + 3_600_000 }
 }
+
+/** The UTC instant of a local wall-clock time in `tz` (given as if it were UTC), across DST changes. */
+function localToUtc(wall: number, tz: string): number {
+  const at = wall - offsetAt(wall, tz)
+  return wall - offsetAt(at, tz)
+}
+
+/**
+ * `ms` moved by whole local calendar months and days in `tz` (plan durations, issue 33): the same
+ * local time of day on the target date; a day past the end of the target month is clamped to its
+ * last day (31 Jan + 1 month = 28/29 Feb), and a day is 23 or 25 hours across a DST change.
+ */
+export function addLocalCalendar(ms: number, tz: string, months: number, days: number): number {
+  const p = localParts(ms, tz)
+  const monthIndex = p.m - 1 + months
+  const lastDay = new Date(Date.UTC(p.y, monthIndex + 1, 0)).getUTCDate()
+  const wall = Date.UTC(p.y, monthIndex, Math.min(p.d, lastDay) + days, p.h, p.min, p.s) + (((ms % 1000) + 1000) % 1000)
+  return localToUtc(wall, tz)
+}

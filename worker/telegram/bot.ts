@@ -135,7 +135,8 @@ export function buildBot(env: Env, cfg: TelegramConfig, applied: AppliedState | 
       const code = (ctx.match as string).trim()
       if (!code) return void (await ctx.reply('Send <code>/recharge &lt;redemption code&gt;</code>.', html))
       const result = await recharge(env, user, code.slice(0, 64))
-      await ctx.reply(`Redeemed ${formatQuota(cfg, result.quota)}. Balance: <b>${formatQuota(cfg, result.balance)}</b>`, html)
+      const what = result.subscription ? `the plan <b>${esc(result.subscription.name)}</b>` : formatQuota(cfg, result.quota)
+      await ctx.reply(`Redeemed ${what}. Balance: <b>${formatQuota(cfg, result.balance)}</b>`, html)
     })
   )
   pm.command(

@@ -34,6 +34,7 @@ import { assertLoginNotLocked, recordLoginFailure, verifyOrDummy } from '../../a
 import { requireXsrf } from '../oauth/require-xsrf'
 import { isBcryptHash } from '../../accounts/legacy-password'
 import { holdSignupRewards, paySignupRewardsQuietly } from '../../billing/signup-rewards'
+import { applyDefaultPlan } from '../../plans/default-plan'
 import { LOG_TYPE, ROLE, USER_STATUS } from '../../../shared/contract/enums'
 import type { RegisteredUser } from '../../../shared/contract/auth'
 
@@ -120,6 +121,7 @@ export const authRoutes = new Hono<HonoEnv>()
     })
     // With email verification on, the code above proved the address: pay at once.
     if (settings.bool('EmailVerificationEnabled')) await paySignupRewardsQuietly(c.env, user.id, { email })
+    await applyDefaultPlan(c.env, settings, user.id)
     return ok(c, { id: user.id, username: user.username } satisfies RegisteredUser, 'Registered')
   })
 

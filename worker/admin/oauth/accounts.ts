@@ -7,6 +7,7 @@
  */
 import type { User } from '../../db/schema'
 import { holdSignupRewards, paySignupRewardsQuietly } from '../../billing/signup-rewards'
+import { applyDefaultPlan } from '../../plans/default-plan'
 import { conflict, badRequest, notFound } from '../../lib/errors'
 import { randomString } from '../../lib/crypto'
 import type { Settings } from '../../settings/store'
@@ -125,6 +126,7 @@ export async function registerExternalUser(env: Env, settings: Settings, provide
     email,
   })
   await holdSignupRewards(env, user.id, { newUser: settings.int('QuotaForNewUser'), invitee: 0, inviterId: 0, inviterReward: 0 })
+  await applyDefaultPlan(env, settings, user.id)
   const bound = await bindToUser(env, user.id, provider, identity.id)
   // The provider vouches for the address (OIDC only with email_verified): pay the new-user quota now.
   if (!email) return bound

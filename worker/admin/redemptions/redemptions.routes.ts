@@ -1,7 +1,8 @@
 /**
  * Redemption codes: admins create them in batches (each code shown once, stored as a SHA-256),
- * list, edit, disable and delete them; any user redeems one with POST /api/user/topup (the claim
- * and the wallet credit live in ./redeem.ts, shared with the Telegram bot's /recharge). Each code
+ * list, edit, disable and delete them; a code may carry a subscription plan instead of quota
+ * (`plan_id`, issue 33). Any user redeems one with POST /api/user/topup (the claim and the wallet
+ * credit or the plan live in billing/redeem.ts, shared with the Telegram bot's /recharge). Each code
  * keeps its creator: an administrator cannot redeem codes they made (root can), and creating or
  * editing or deleting codes writes a manage log naming the actor and the client address (never a code).
  */
@@ -23,6 +24,7 @@ import type { HonoEnv } from '../../env'
 import { contains, listQuery, offset, orderBy, page } from '../../lib/paging'
 import { auditLog } from '../../logs/audit-log'
 import { redeemCode } from '../../billing/redeem'
+import { findPlan } from '../../plans/plan-store'
 import { REDEMPTION_STATUS } from '../../../shared/contract/enums'
 
 type Redemption = typeof redemptions.$inferSelect
@@ -34,6 +36,7 @@ const view = (r: Redemption) =>
     key: r.key.slice(0, 6) + '…',
     status: r.status,
     quota: r.quota,
+    plan_id: r.planId,
     user_id: r.userId,
     created_by: r.createdBy,
     created_time: r.createdTime,
@@ -42,7 +45,13 @@ const view = (r: Redemption) =>
 
 const name = z.string().trim().min(1, 'Name is required').max(20, 'must be at most 20 characters')
 const quota = z.coerce.number().int('must be an integer').min(0, 'must be at least 0').max(Number.MAX_SAFE_INTEGER)
-const createSchema = z.object({ name, quota, count: z.coerce.number().int().min(1, 'must be at least 1').max(100, 'must be at most 100').default(1) })
+const createSchema = z.object({
+  name,
+  quota,
+  count: z.coerce.number().int().min(1, 'must be at least 1').max(100, 'must be at most 100').default(1),
+  /** A plan the codes grant instead of quota (0: quota codes). */
+  plan_id: z.coerce.number().int().min(0).default(0),
+})
 const updateSchema = z.object({ id: z.coerce.number().int().positive(), name, quota, status: z.union([z.literal(1), z.literal(2)]) })
 const redeemSchema = z.object({ key: z.string().trim().min(1, 'Please enter a redemption code').max(64) })
 
@@ -82,17 +91,22 @@ export const redemptionRoutes = new Hono<HonoEnv>()
   .post('/redemption/', adminRoute, validate('json', createSchema), async (c) => {
     const body = c.req.valid('json')
     const actor = c.get('user')!
+    // A plan code grants the plan and no quota.
+    const plan = body.plan_id > 0 ? await findPlan(c.env, body.plan_id) : undefined
+    const worth = plan ? 0 : body.quota
     const keys = Array.from({ length: body.count }, () => randomString(32))
     const now = nowSeconds()
     const db = createDb(c.env.DB)
-    const rows = await Promise.all(keys.map(async (k) => ({ name: body.name, quota: body.quota, key: await sha256Hex(k), createdTime: now, status: 1, createdBy: actor.id })))
+    const rows = await Promise.all(
+      keys.map(async (k) => ({ name: body.name, quota: worth, planId: plan?.id ?? 0, key: await sha256Hex(k), createdTime: now, status: 1, createdBy: actor.id }))
+    )
     for (let i = 0; i < rows.length; i += 15) await db.insert(redemptions).values(rows.slice(i, i + 15))
     await auditLog(
       c.env,
       actor,
       actor,
-      `${actor.username} created ${keys.length} redemption codes "${body.name}" worth ${body.quota} quota each`,
-      { count: keys.length, quota: body.quota },
+      `${actor.username} created ${keys.length} redemption codes "${body.name}" ${plan ? `granting plan "${plan.name}" (#${plan.id})` : `worth ${worth} quota`} each`,
+      { count: keys.length, quota: worth, plan_id: plan?.id ?? 0 },
       clientIp(c.req)
     )
     return ok(c, keys, `Created ${keys.length} redemption codes: copy them now, they are shown only once`)

@@ -52,6 +52,8 @@ export const redemptions = sqliteTable(
     redeemedTime: integer('redeemed_time').notNull().default(0),
     /** The administrator who created the code (0 before this was recorded); only root redeems its own codes. */
     createdBy: integer('created_by').notNull().default(0),
+    /** A plan the code grants instead of quota (0: a quota code; migration 0031). */
+    planId: integer('plan_id').notNull().default(0),
   },
   (t) => [index('idx_redemptions_name').on(t.name), index('idx_redemptions_status').on(t.status)]
 )

@@ -1,0 +1,62 @@
+/**
+ * Subscriptions as the API shows them (issue 33): each with its copied terms and, while active,
+ * each window's use now. A window's `used` is Σ quota (quota windows) or the number (request
+ * windows) of the consume log rows that name the subscription, created inside the window's
+ * current bounds in BudgetTimezone; `resets_at` is the window's end. The wallet writes those rows,
+ * so this view and the wallet's own count agree by construction. Ended subscriptions show their
+ * windows with nothing used and no reset.
+ */
+import { desc, eq } from 'drizzle-orm'
+import { createDb } from '../db/client'
+import { subscriptions } from '../db/schema'
+import { windowBounds } from '../lib/budget-period'
+import { clockNow } from '../lib/clock'
+import { getSettings } from '../settings/store'
+import type { SubscriptionRow } from './subscriptions'
+import { LOG_TYPE, SUBSCRIPTION_STATUS } from '../../shared/contract/enums'
+import type { PlanWindow, SubscriptionView, SubscriptionWindowView } from '../../shared/contract/plans'
+
+const allowanceOf = (w: PlanWindow) => ('quota' in w ? { quota: w.quota } : { requests: w.requests })
+
+/** The subscriptions of a user, newest first (at most `limit`), with their windows' use. */
+export async function userSubscriptions(env: Env, userId: number, limit = 100): Promise<SubscriptionView[]> {
+  const rows = await createDb(env.DB).select().from(subscriptions).where(eq(subscriptions.userId, userId)).orderBy(desc(subscriptions.id)).limit(limit)
+  return subscriptionViews(env, rows)
+}
+
+export async function subscriptionViews(env: Env, rows: SubscriptionRow[]): Promise<SubscriptionView[]> {
+  const tz = (await getSettings(env)).str('BudgetTimezone') || 'UTC'
+  const now = clockNow()
+  const asked: { sub: number; window: number; start: number; end: number }[] = []
+  rows.forEach((row, sub) => {
+    if (row.status !== SUBSCRIPTION_STATUS.ACTIVE) return
+    row.terms.windows.forEach((w, window) => asked.push({ sub, window, ...windowBounds(w.period, tz, now) }))
+  })
+  const statements = asked.map((a) =>
+    env.DB.prepare('SELECT COALESCE(SUM(quota), 0) AS quota, COUNT(*) AS n FROM logs WHERE subscription_id = ? AND type = ? AND created_at >= ? AND created_at < ?').bind(
+      rows[a.sub]!.id,
+      LOG_TYPE.CONSUME,
+      Math.ceil(a.start / 1000),
+      Math.ceil(a.end / 1000)
+    )
+  )
+  const sums = statements.length ? await env.DB.batch<{ quota: number; n: number }>(statements) : []
+  const use = new Map<string, { used: number; resets_at: number }>()
+  asked.forEach((a, i) => {
+    const sum = sums[i]?.results[0]
+    const w = rows[a.sub]!.terms.windows[a.window]!
+    use.set(`${a.sub}:${a.window}`, { used: 'quota' in w ? (sum?.quota ?? 0) : (sum?.n ?? 0), resets_at: a.end })
+  })
+  return rows.map((row, sub) => ({
+    id: row.id,
+    plan_id: row.planId,
+    name: row.terms.name,
+    status: row.status,
+    source: row.source,
+    starts_at: row.startsAt,
+    expires_at: row.expiresAt,
+    auto_renew: row.autoRenew,
+    terms: row.terms,
+    windows: row.terms.windows.map((w, window): SubscriptionWindowView => ({ period: w.period, ...allowanceOf(w), ...(use.get(`${sub}:${window}`) ?? { used: 0, resets_at: 0 }) })),
+  }))
+}
