@@ -49,7 +49,8 @@ export const planBodySchema = z
     windows: z.array(planWindowSchema).max(8).default([]),
     models: z.array(planModelItemSchema).max(64).default([]),
     group: z.string().max(32).default(''),
-    channel_tags: z.array(z.string().min(1).max(64)).max(32).default([]),
+    // Limiting a plan's traffic to channel tags is not built yet: refused rather than stored unenforced.
+    channel_tags: z.array(z.string().min(1).max(64)).max(0, 'channel_tags: limiting a plan to channel tags is not supported yet').default([]),
     allow_balance_fallback: z.boolean().default(true),
     max_per_user: z.number().int().min(0).max(1_000_000).default(0),
     priority: z.number().int().min(-1_000_000).max(1_000_000).default(0),

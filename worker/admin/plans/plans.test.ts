@@ -59,6 +59,8 @@ describe('plan CRUD', () => {
       { ...basicPlan, models: [{ pattern: 'x', excluded: false }] },
       { ...basicPlan, unknown_field: 1 },
       { ...basicPlan, group: 'no-such-group' },
+      // Channel-tag limits are not enforced yet, so they are refused rather than stored.
+      { ...basicPlan, channel_tags: ['premium'] },
     ]
     for (const body of bad) {
       const res = await root.post('/api/plan/', body)

@@ -1,15 +1,13 @@
 /**
  * The plan editor's scope: the group a subscriber is moved to while the plan lasts (the enabled
- * groups the users page offers, or none) and the channel tags its traffic is limited to (the
- * channels' tags as suggestions).
+ * groups the users page offers, or none). Limiting a plan's traffic to channel tags is not built
+ * yet (the API refuses tags), so the editor offers no field for it.
  */
 import { useQuery } from '@tanstack/react-query'
 import type { UseFormReturn } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
-import { TagInput } from '@/components/tag-input'
 import { FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form'
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select'
-import { channelTagsQueryOptions } from '@/features/channels/api'
 import { groupsQueryOptions } from '@/features/users/api'
 import type { PlanFormValues } from '../schema'
 
@@ -19,7 +17,6 @@ const NO_GROUP = '-'
 export function PlanScopeFields({ form, open }: { form: UseFormReturn<PlanFormValues>; open: boolean }) {
   const { t } = useTranslation('plans')
   const groups = useQuery({ ...groupsQueryOptions, enabled: open })
-  const tags = useQuery({ ...channelTagsQueryOptions, enabled: open })
   const groupOptions = [...new Set([...(groups.data ?? []), form.getValues('group')].filter(Boolean))]
   return (
     <>
@@ -45,27 +42,6 @@ export function PlanScopeFields({ form, open }: { form: UseFormReturn<PlanFormVa
               </SelectContent>
             </Select>
             <FormDescription>{t('form.groupHint')}</FormDescription>
-            <FormMessage />
-          </FormItem>
-        )}
-      />
-      <FormField
-        control={form.control}
-        name="channel_tags"
-        render={({ field }) => (
-          <FormItem className="content-start">
-            <FormLabel>{t('fields.channelTags')}</FormLabel>
-            <FormControl>
-              <TagInput
-                value={field.value}
-                onChange={field.onChange}
-                onBlur={field.onBlur}
-                suggestions={tags.data ?? []}
-                placeholder={t('form.channelTagsPlaceholder')}
-                removeLabel={(v) => t('form.removeTag', { value: v })}
-              />
-            </FormControl>
-            <FormDescription>{t('form.channelTagsHint')}</FormDescription>
             <FormMessage />
           </FormItem>
         )}

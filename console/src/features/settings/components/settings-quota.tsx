@@ -37,6 +37,7 @@ export function QuotaSection({ options }: { options: OptionMap }) {
       z.object({
         ...(Object.fromEntries(QUOTA_KEYS.map((k) => [k, quotaText(currency)])) as Record<(typeof QUOTA_KEYS)[number], ReturnType<typeof quotaText>>),
         InviteRewardDailyLimit: numberText('InviteRewardDailyLimit'),
+        DefaultPlanId: numberText('DefaultPlanId'),
         BudgetTimezone: z.string().trim().refine(isTimeZone, 'settings:fields.BudgetTimezone.invalid'),
       }),
     [currency]
@@ -54,12 +55,14 @@ export function QuotaSection({ options }: { options: OptionMap }) {
         ({
           ...Object.fromEntries(QUOTA_KEYS.map((k) => [k, quotaFromOption(o, k)])),
           InviteRewardDailyLimit: optionValue(o, 'InviteRewardDailyLimit'),
+          DefaultPlanId: optionValue(o, 'DefaultPlanId') || '0',
           BudgetTimezone: optionValue(o, 'BudgetTimezone') || 'UTC',
         }) as Values
       }
       toOptions={(v) => ({
         ...Object.fromEntries(QUOTA_KEYS.map((k) => [k, quotaToOption(v[k])])),
         InviteRewardDailyLimit: v.InviteRewardDailyLimit.trim(),
+        DefaultPlanId: v.DefaultPlanId.trim(),
         BudgetTimezone: v.BudgetTimezone.trim(),
       })}
     >
@@ -74,6 +77,7 @@ export function QuotaSection({ options }: { options: OptionMap }) {
             label={t('fields.InviteRewardDailyLimit.label')}
             description={t('fields.InviteRewardDailyLimit.help')}
           />
+          <NumberField control={form.control} name="DefaultPlanId" label={t('fields.DefaultPlanId.label')} description={t('fields.DefaultPlanId.help')} />
           <TextField control={form.control} name="BudgetTimezone" label={t('fields.BudgetTimezone.label')} description={t('fields.BudgetTimezone.help')} placeholder="UTC" mono />
         </FieldGrid>
       )}
