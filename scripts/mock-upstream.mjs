@@ -229,8 +229,7 @@ async function anthropicMessages(res, body, mode) {
     ev('content_block_delta', { index: 0, delta: { type: 'input_json_delta', partial_json: '"Paris"}' } })
   } else {
     ev('content_block_start', { index: 0, content_block: { type: 'text', text: '' } })
-    // After a tool's result the streamed answer says it too, as the unstreamed one does.
-    const pieces = toolResult ? [...replyPieces(body), ` The tool answered: ${contentText(toolResult.content)}`] : replyPieces(body)
+    const pieces = replyPieces(body)
     const pace = paced(body)
     for (const [i, piece] of pieces.entries()) {
       if (mode === 'cut' && i === 2) return res.destroy()
