@@ -5,7 +5,8 @@
  * key's limits in this isolate, and counts the hold in the isolate's windows once granted. `settle`
  * charges the exact cost and `refund` gives the hold back, each with the one log row `logRow`
  * builds. A request's hold names its model and time zone, so the wallet covers it from the user's
- * subscriptions first (a user with one in force gets no lease: its holds take the exact path). Every idempotency key is derived here: the request's server-made id, a session's parts
+ * subscriptions first (a user with one in force gets no lease: its holds take the exact path).
+ * Every idempotency key is derived here: the request's server-made id, a session's parts
  * under it (`ChargePart`), a failed task's refund under its row (`taskRefundKey`). Refusals come
  * back as values; each surface renders them in its own envelope.
  */
