@@ -180,7 +180,7 @@ describe('users page', () => {
     await plainRow.getByRole('button', { name: /^Actions for/ }).click()
     const menu = page.getByRole('menu')
     await menu.getByRole('menuitem', { name: 'Disable' }).waitFor()
-    expect(await menu.getByRole('menuitem').allInnerTexts()).toEqual(['Edit', 'Change quota', 'Disable', 'Delete'])
+    expect(await menu.getByRole('menuitem').allInnerTexts()).toEqual(['Edit', 'Change quota', 'Subscriptions', 'Disable', 'Delete'])
     await page.keyboard.press('Escape')
 
     // Their own row: edit and quota, nothing that locks them out.

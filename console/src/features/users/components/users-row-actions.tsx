@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next'
 import { RowAction, RowActionsMenu } from '@/components/row-actions-menu'
 import { DropdownMenuSeparator } from '@/components/ui/dropdown-menu'
 import { useAuthUser } from '@/stores/auth-store'
+import { ROLE } from '@contract/enums'
 import type { ManageAction } from '@contract/users'
 import { useManageUser } from '../api'
 import { canManage, manageActions } from '../options'
@@ -28,12 +29,14 @@ export function UsersRowActions({ row }: { row: AdminUser }) {
   const manage = useManageUser()
   if (!me || !canManage(me, row)) return <span className="sr-only">{t('actions.none')}</span>
   const actions = manageActions(me, row)
+  // The server refuses an admin's plan grants, extensions and refunds on their own account.
+  const plans = me.id !== row.id || me.role >= ROLE.ROOT
 
   return (
     <RowActionsMenu label={t('actions.menu', { name: row.username })} testId={`user-actions-${row.id}`} className="w-44">
       <RowAction icon={Pencil} label={t('actions.edit')} onSelect={() => open({ kind: 'edit', row })} />
       <RowAction icon={BadgeDollarSign} label={t('actions.quota')} onSelect={() => open({ kind: 'quota', row })} />
-      <RowAction icon={CalendarClock} label={t('actions.subscriptions')} onSelect={() => open({ kind: 'subscriptions', row })} />
+      {plans && <RowAction icon={CalendarClock} label={t('actions.subscriptions')} onSelect={() => open({ kind: 'subscriptions', row })} />}
       {actions.length > 0 && <DropdownMenuSeparator />}
       {actions.map((action) => (
         <RowAction
