@@ -171,7 +171,9 @@ describe('/mcp', () => {
     const l = await ledger(user.id)
     // The balance never moved: both calls drew from the plan, on rows naming the subscription.
     expect(l.quota).toBe(START)
-    const rows = await env.DB.prepare(`SELECT quota, subscription_id FROM logs WHERE user_id = ? AND type = 2 AND model_name LIKE 'mcp/%'`).bind(user.id).all<{ quota: number; subscription_id: number }>()
+    const rows = await env.DB.prepare(`SELECT quota, subscription_id FROM logs WHERE user_id = ? AND type = 2 AND model_name LIKE 'mcp/%'`)
+      .bind(user.id)
+      .all<{ quota: number; subscription_id: number }>()
     expect(rows.results).toEqual([
       { quota: 2_000, subscription_id: sub },
       { quota: 2_000, subscription_id: sub },
