@@ -341,16 +341,17 @@ export class Charge {
   /**
    * A realtime session's two slots, held (amount 0) until its socket closes: one of the key's
    * in-flight requests, and one of its `maxSessions` realtime sessions; the session counts once
-   * in this isolate's windows.
+   * in this isolate's windows. With `planTz`, a subscription with room admits the slots of a user
+   * with no balance (they draw nothing from it).
    */
-  async openSession(limits: LimitSpec, maxSessions: number): Promise<{ holds: Hold[] } | { refused: Refusal; slot: 'key' | 'sessions' }> {
+  async openSession(limits: LimitSpec, maxSessions: number, planTz?: string): Promise<{ holds: Hold[] } | { refused: Refusal; slot: 'key' | 'sessions' }> {
     const now = clockNow()
     const local = this.checkLimits(limits, now)
     if (local) return { refused: local, slot: 'key' }
-    const key = await this.open({ amount: 0, limits, part: 'slot' })
+    const key = await this.open({ amount: 0, limits, part: 'slot', planTz })
     if (isRefusal(key)) return { refused: key, slot: 'key' }
     const sessions: LimitSpec = { ...budgetOnly(limits), concurrency: { key: `rt:${this.c.auth.id}`, limit: maxSessions } }
-    const rt = await this.open({ amount: 0, limits: sessions, part: 'session' })
+    const rt = await this.open({ amount: 0, limits: sessions, part: 'session', planTz })
     if (isRefusal(rt)) {
       await this.refund(key)
       return { refused: { ...rt, headers: rateLimitHeaders(localStatus(limits, now)) }, slot: 'sessions' }

@@ -2,8 +2,8 @@
  * Money for one MCP tool call: priced by the `times` price `mcp/<server>/<tool>` (else the server's
  * default `mcp/<server>/*`) × the group ratio (billing/per-call.ts; a free server costs 0, an
  * unpriced tool of another server is refused), held under the API key's limits like a relay
- * request, then settled with one consume row, or given back with one error row when the server
- * fails. Rows name the tool, server, duration, status and argument size — never the arguments.
+ * request (the user's subscriptions cover it first, one request each), then settled with one
+ * consume row, or given back with one error row when the server fails. Rows name the tool, server, duration, status and argument size — never the arguments.
  */
 import type { Context } from 'hono'
 import { Charge, chargeContext, type Hold, isRefusal } from '../billing/charge'
@@ -55,8 +55,10 @@ export class McpCharge {
       throw new ApiError(403, `The group "${this.auth.group}" is not configured on this gateway.`, { code: 'group_not_found' })
     if ('refused' in priced) throw new ApiError(400, `The tool "${name}" has no price on this gateway; ask the administrator to set one.`, { code: 'model_not_priced' })
     this.quota = priced.quota
-    const limits = tokenlessSpec({ tokenId: this.auth.id, userId: this.auth.userId, limits: this.auth.limits }, name, settings.str('BudgetTimezone') || 'UTC')
-    const held = await this.charge.open({ amount: this.quota, limits, admit: true, rpm, debt: debtLimits(settings) })
+    const tz = settings.str('BudgetTimezone') || 'UTC'
+    const limits = tokenlessSpec({ tokenId: this.auth.id, userId: this.auth.userId, limits: this.auth.limits }, name, tz)
+    // The user's subscriptions cover a tool call first, as they do a relay request (one request each).
+    const held = await this.charge.open({ amount: this.quota, limits, admit: true, rpm, debt: debtLimits(settings), planTz: tz })
     if (isRefusal(held)) throw walletRefusal(held.reason, held.retryAfterMs, held.headers)
     this.hold = held
   }

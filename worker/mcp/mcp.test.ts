@@ -7,7 +7,7 @@
  */
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createToken, createUser, ledger, send, setPrice } from '../test/factories'
+import { createSubscription, createToken, createUser, ledger, send, setPrice } from '../test/factories'
 import { setupRoot, type TestClient } from '../test/client'
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
 import { CALC, gatewayClient, type MockServerSpec, mockMcpServers } from '../test/mcp-mock'
@@ -153,6 +153,31 @@ describe('/mcp', () => {
     const call = mock.calls.find((c) => c.method === 'tools/call')!
     expect(call.authorization).toBe('Bearer server-secret')
     expect(call.params).toMatchObject({ name: 'add', arguments: { a: 2, b: 3 } })
+    await client.close()
+  })
+
+  it('draws a priced call from the user’s subscription first, one request per call, and refuses past it when the plan forbids the balance', async () => {
+    const root = await setupRoot()
+    serve({ 'https://calc.mcp.test': CALC })
+    await register(root, { name: 'calc', url: 'https://calc.mcp.test/mcp' })
+    await setPrice('mcp/calc/add', 2, 0, 'times')
+    const { user, key } = await keyFor()
+    const sub = await createSubscription(user.id, { windows: [{ period: 'day', requests: 2 }], allow_balance_fallback: false })
+    const client = await gatewayClient(key)
+    for (const b of [1, 2]) expect((await client.callTool({ name: 'calc__add', arguments: { a: 1, b } })).content).toEqual([{ type: 'text', text: String(1 + b) }])
+    const third = await client.callTool({ name: 'calc__add', arguments: { a: 1, b: 3 } }).catch((err: Error) => err)
+    expect(third).toBeInstanceOf(Error)
+    expect((third as Error).message).toContain('allowance for this request is used up')
+    const l = await ledger(user.id)
+    // The balance never moved: both calls drew from the plan, on rows naming the subscription.
+    expect(l.quota).toBe(START)
+    const rows = await env.DB.prepare(`SELECT quota, subscription_id FROM logs WHERE user_id = ? AND type = 2 AND model_name LIKE 'mcp/%'`)
+      .bind(user.id)
+      .all<{ quota: number; subscription_id: number }>()
+    expect(rows.results).toEqual([
+      { quota: 2_000, subscription_id: sub },
+      { quota: 2_000, subscription_id: sub },
+    ])
     await client.close()
   })
 

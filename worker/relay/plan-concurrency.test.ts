@@ -8,9 +8,8 @@
 import { runInDurableObject } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createChannel, createToken, createUser, ledger, send, setOptions, setPrice, wallet } from '../test/factories'
+import { createChannel, createSubscription, createToken, createUser, ledger, send, setOptions, setPrice, wallet } from '../test/factories'
 import { mockUpstream } from '../test/upstream-mock'
-import type { PlanTerms } from '../../shared/contract/plans'
 import { UserWallet } from '../wallet/user-wallet'
 import type { WalletStore } from '../wallet/wallet-store'
 
@@ -25,15 +24,6 @@ afterEach(() => upstream.restore())
 const chat = { model: 'gpt-4o', messages: [{ role: 'user', content: 'Say hello' }], max_tokens: 7 }
 const CHAT_COST = 12 * 2 + 7 * 4
 
-async function subscribe(userId: number, terms: Partial<PlanTerms>) {
-  const full: PlanTerms = { name: 'plan', windows: [], models: [], group: '', channel_tags: [], allow_balance_fallback: true, priority: 0, ...terms }
-  const row = await env.DB.prepare('INSERT INTO subscriptions (user_id, plan_id, terms, status, key, starts_at) VALUES (?, 1, ?, 1, ?, 0) RETURNING id')
-    .bind(userId, JSON.stringify(full), crypto.randomUUID())
-    .first<{ id: number }>()
-  await wallet(userId).syncUser({ userId })
-  return row!.id
-}
-
 async function rowsBySubscription(userId: number) {
   const r = await env.DB.prepare('SELECT subscription_id AS sub, COUNT(*) AS n, SUM(quota) AS q FROM logs WHERE user_id = ? AND type = 2 GROUP BY subscription_id')
     .bind(userId)
@@ -47,7 +37,7 @@ describe('200 parallel relay requests on a plan window that covers 50', () => {
     const balance = 1_000 * CHAT_COST
     const user = await createUser({ quota: balance })
     const token = await createToken(user.id)
-    const sub = await subscribe(user.id, {
+    const sub = await createSubscription(user.id, {
       windows: [
         { period: 'day', requests: 50 },
         { period: 'month', quota: 100 * CHAT_COST },
@@ -68,7 +58,7 @@ describe('200 parallel relay requests on a plan window that covers 50', () => {
     await setOptions({ MaxUserOpenRequests: '0' })
     const user = await createUser({ quota: 1_000 * CHAT_COST })
     const token = await createToken(user.id)
-    const sub = await subscribe(user.id, { windows: [{ period: 'day', requests: 50 }], allow_balance_fallback: false })
+    const sub = await createSubscription(user.id, { windows: [{ period: 'day', requests: 50 }], allow_balance_fallback: false })
     const results = await Promise.all(Array.from({ length: 200 }, () => send('/v1/chat/completions', { key: token.key, json: chat })))
     const refused = results.filter((r) => r.status !== 200)
     expect(refused).toHaveLength(150)
@@ -111,7 +101,7 @@ describe('credit leases and plans', () => {
   it('no lease is granted while a subscription is in force; the isolate asks once, then goes the exact way', async () => {
     const user = await createUser({ quota: 1_000 * CHAT_COST })
     const token = await createToken(user.id)
-    const sub = await subscribe(user.id, { windows: [{ period: 'day', requests: 1000 }] })
+    const sub = await createSubscription(user.id, { windows: [{ period: 'day', requests: 1000 }] })
     const { calls, leaseHolds } = watchLeases(user.id)
     for (let i = 0; i < 10; i++) expect((await send('/v1/chat/completions', { key: token.key, json: chat })).status).toBe(200)
     expect(await leaseHolds()).toBe(0)

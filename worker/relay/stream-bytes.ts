@@ -3,8 +3,10 @@
  * `StreamSource` interface primeStream reads, and the SSE boundary scanner the pass-through sources
  * (stream-pass.ts for OpenAI, inbound/anthropic and inbound/gemini stream-pass.ts) cut their input
  * with — complete events only (an event is held until its blank line, LF LF or CRLF CRLF, arrives),
- * without decoding, plus the name of one event read from its `event:` line.
+ * without decoding, plus the name of one event read from its `event:` line; and `PassThroughSource`,
+ * what the three pass-through sources share (cutting, the kept bytes and their replay).
  */
+import { SseDecoder, type SseEvent } from '../../shared/contract/sse'
 import type { Usage } from '../billing/formula'
 import type { UpstreamError } from '../providers/types'
 
@@ -113,5 +115,56 @@ export class EventCutter {
     const tail = this.tail
     this.tail = undefined
     return tail && tail.length > 0 ? concatBytes(tail, BLANK) : undefined
+  }
+}
+
+/** The complete events of `text`, decoded. */
+export function eventsOf(text: string): SseEvent[] {
+  const decoder = new SseDecoder()
+  return [...decoder.push(text), ...decoder.end()]
+}
+
+/**
+ * A stream source that forwards the supplier's own bytes: each read is cut at event boundaries and
+ * every region of complete events goes to `region`, which decides what of it goes out. What went
+ * out is kept (by reference), so a converter can replay it when the text, or a usage the supplier
+ * never reported, has to be read after all.
+ */
+export abstract class PassThroughSource {
+  protected readonly decoder = new TextDecoder()
+  private readonly cutter = new EventCutter()
+  /** The forwarded regions, read again only by `replay`. */
+  protected readonly kept: Uint8Array[] = []
+  /** A `data:` event has gone out (priming waits for one); it stays true. */
+  protected payload = false
+
+  push(chunk: Uint8Array): Forward {
+    const region = this.cutter.push(chunk)
+    return region ? this.region(region) : NOTHING
+  }
+
+  /** The upstream closed: a last event without its blank line gets one. */
+  end(): Forward {
+    const region = this.cutter.end()
+    return region ? this.region(region) : NOTHING
+  }
+
+  /** One region of complete events: the bytes of it that go out. */
+  protected abstract region(bytes: Uint8Array): Forward
+
+  /** Sends `bytes` (kept), `payload` when they carry a data event. */
+  protected forward(bytes: Uint8Array, payload: boolean): Forward {
+    if (bytes.length === 0) return NOTHING
+    this.kept.push(bytes)
+    this.payload ||= payload
+    return { bytes, payload: this.payload }
+  }
+
+  /** Replays the forwarded bytes, event by event, into a fresh converter, and returns it. */
+  protected replay<T extends { onEvent(ev: SseEvent): void }>(into: T): T {
+    const decoder = new SseDecoder()
+    for (const bytes of this.kept) for (const ev of decoder.push(bytes)) into.onEvent(ev)
+    for (const ev of decoder.end()) into.onEvent(ev)
+    return into
   }
 }

@@ -15,12 +15,12 @@
  * scanner is the one every pass-through shares (stream-bytes.ts).
  */
 import type { Usage } from '../billing/formula'
-import { encodeDataList, SseDecoder } from '../../shared/contract/sse'
+import { encodeDataList } from '../../shared/contract/sse'
 import { OpenAIStream } from '../providers/openai/adapter'
 import { fromOpenAIUsage } from '../providers/openai/usage'
 import type { RelayCall, UpstreamError } from '../providers/types'
 import { errorFromBody } from '../providers/url'
-import { concatBytes, EventCutter, type Forward, nextEvent, NOTHING, type StreamSource } from './stream-bytes'
+import { concatBytes, eventsOf, type Forward, nextEvent, PassThroughSource, type StreamSource } from './stream-bytes'
 
 /** Whether a decoded region holds a non-null `"usage"` value. */
 function hasUsage(text: string): boolean {
@@ -32,11 +32,7 @@ function hasUsage(text: string): boolean {
   return false
 }
 
-export class ChatPassThrough implements StreamSource {
-  private readonly decoder = new TextDecoder()
-  private readonly cutter = new EventCutter()
-  /** The forwarded regions, for `answerText()` only. */
-  private readonly kept: Uint8Array[] = []
+export class ChatPassThrough extends PassThroughSource implements StreamSource {
   private firstData: string | undefined
   private captured: Usage | undefined
   /** The captured usage already went out in place (a usage-only chunk the client asked for). */
@@ -46,20 +42,11 @@ export class ChatPassThrough implements StreamSource {
   constructor(
     private readonly call: RelayCall,
     private readonly includeUsage: boolean
-  ) {}
-
-  push(chunk: Uint8Array): Forward {
-    const region = this.cutter.push(chunk)
-    return region ? this.region(region) : NOTHING
+  ) {
+    super()
   }
 
-  /** The upstream closed: a last event without its blank line gets one. */
-  end(): Forward {
-    const region = this.cutter.end()
-    return region ? this.region(region) : NOTHING
-  }
-
-  private region(bytes: Uint8Array): Forward {
+  protected region(bytes: Uint8Array): Forward {
     const str = this.decoder.decode(bytes)
     if (str.indexOf('[DONE]') === -1 && str.indexOf('{"error"') === -1 && !hasUsage(str)) {
       this.kept.push(bytes)
@@ -122,8 +109,7 @@ export class ChatPassThrough implements StreamSource {
 
   /** The `data` payloads of the complete events in `str`. */
   private events(str: string): string[] {
-    const decoder = new SseDecoder()
-    return [...decoder.push(str), ...decoder.end()].map((e) => e.data)
+    return eventsOf(str).map((e) => e.data)
   }
 
   usage(): Usage | undefined {
@@ -136,11 +122,7 @@ export class ChatPassThrough implements StreamSource {
 
   /** The generated text, parsed from the forwarded bytes (only when usage must be counted). */
   text(): string {
-    const chat = new OpenAIStream(this.call)
-    const decoder = new SseDecoder()
-    for (const bytes of this.kept) for (const ev of decoder.push(bytes)) chat.onEvent(ev)
-    for (const ev of decoder.end()) chat.onEvent(ev)
-    return chat.text()
+    return this.replay(new OpenAIStream(this.call)).text()
   }
 
   /** The usage chunk when asked (unless the upstream's own already went out), then `[DONE]`. */

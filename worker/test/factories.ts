@@ -12,6 +12,7 @@ import { releaseLeases } from '../billing/wallet-lease'
 import { generateTokenKey } from '../access/token-key'
 import { getTokenSecret, saveOptions } from '../settings/store'
 import { walletOf } from '../wallet/wallet-client'
+import type { PlanTerms } from '../../shared/contract/plans'
 
 let seq = 0
 
@@ -120,6 +121,16 @@ export async function send(path: string, init: RequestInit & { key?: string; jso
 }
 
 export const wallet = (userId: number) => walletOf(env, userId)
+
+/** A subscription row as the plan registry writes it (worker/plans/), then the registry's syncUser call; its id. */
+export async function createSubscription(userId: number, terms: Partial<PlanTerms>, at: { startsAt?: number; expiresAt?: number } = {}) {
+  const full: PlanTerms = { name: 'plan', windows: [], models: [], group: '', channel_tags: [], allow_balance_fallback: true, priority: 0, ...terms }
+  const row = await env.DB.prepare('INSERT INTO subscriptions (user_id, plan_id, terms, status, key, starts_at, expires_at) VALUES (?, 1, ?, 1, ?, ?, ?) RETURNING id')
+    .bind(userId, JSON.stringify(full), crypto.randomUUID(), at.startsAt ?? 0, at.expiresAt ?? 0)
+    .first<{ id: number }>()
+  await wallet(userId).syncUser({ userId })
+  return row!.id
+}
 
 /** Credit a user through the wallet as a top-up would (one log row, its own idempotency key). */
 export async function topUp(userId: number, amount: number) {

@@ -113,7 +113,9 @@ export class UserWallet extends DurableObject<Env> {
     this.store.commit()
     if (admitted.refused) return { ok: false, reason: admitted.refused, ...(admitted.retryAfterMs ? { retryAfterMs: admitted.retryAfterMs } : {}) }
     const held = Math.min(amount, admitted.free)
-    this.store.hold(input.reqId, { tokenId: admitted.token.id, amount: held, at: admitted.now, ...(admitted.plan ? { plan: admitted.plan } : {}) })
+    // A zero-amount hold (a realtime session's slots, a free call) a subscription admitted draws nothing from it.
+    const drawn = admitted.plan && amount > 0 ? { plan: admitted.plan } : {}
+    this.store.hold(input.reqId, { tokenId: admitted.token.id, amount: held, at: admitted.now, ...drawn })
     if (input.limits) this.limits.admit(input.limits, input.reqId, clockNow())
     if (this.alarmAt === undefined) await this.scheduleFlush()
     return { ok: true, held }

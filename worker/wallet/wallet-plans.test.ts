@@ -10,7 +10,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createToken, createUser, ledger, wallet } from '../test/factories'
+import { createSubscription, createToken, createUser, ledger, wallet } from '../test/factories'
 import type { PlanTerms } from '../../shared/contract/plans'
 import { windowBounds } from '../lib/budget-period'
 import { clockNow, setTestClockOffset } from '../lib/clock'
@@ -23,16 +23,6 @@ afterEach(() => setTestClockOffset({ TEST_CLOCK: '1' }, 0))
 const DAY = 86_400_000
 const seconds = () => Math.floor(clockNow() / 1000)
 const consumeLog = (reqId: string, tokenId: number, modelName = 'gpt-4o') => ({ type: 2, createdAt: seconds(), tokenId, modelName, requestId: reqId })
-
-/** A subscription row as the registry writes it, then the registry's syncUser call. */
-async function subscribe(userId: number, terms: Partial<PlanTerms>, at: { startsAt?: number; expiresAt?: number } = {}) {
-  const full: PlanTerms = { name: 'plan', windows: [], models: [], group: '', channel_tags: [], allow_balance_fallback: true, priority: 0, ...terms }
-  const row = await env.DB.prepare('INSERT INTO subscriptions (user_id, plan_id, terms, status, key, starts_at, expires_at) VALUES (?, 1, ?, 1, ?, ?, ?) RETURNING id')
-    .bind(userId, JSON.stringify(full), crypto.randomUUID(), at.startsAt ?? 0, at.expiresAt ?? 0)
-    .first<{ id: number }>()
-  await wallet(userId).syncUser({ userId })
-  return row!.id
-}
 
 async function setup(quota = 1_000_000) {
   const user = await createUser({ quota })
@@ -90,7 +80,7 @@ async function expectWindowsMatchRows(s: Setup, sub: number, tz = 'UTC') {
 describe('request windows, several at once', () => {
   it('day 100 + month 1,000 requests: the 101st request of the day draws from the balance', async () => {
     const s = await setup()
-    const sub = await subscribe(s.user.id, {
+    const sub = await createSubscription(s.user.id, {
       windows: [
         { period: 'day', requests: 100 },
         { period: 'month', requests: 1000 },
@@ -108,7 +98,7 @@ describe('request windows, several at once', () => {
 
   it('without the balance fallback the 101st is refused until the next day starts', async () => {
     const s = await setup()
-    const sub = await subscribe(s.user.id, {
+    const sub = await createSubscription(s.user.id, {
       windows: [
         { period: 'day', requests: 100 },
         { period: 'month', requests: 1000 },
@@ -132,7 +122,7 @@ describe('request windows, several at once', () => {
 
   it('a refund gives the request back to the window; in-flight holds count against it', async () => {
     const s = await setup()
-    const sub = await subscribe(s.user.id, { windows: [{ period: 'hour', requests: 1 }] })
+    const sub = await createSubscription(s.user.id, { windows: [{ period: 'hour', requests: 1 }] })
     const { user, token, stub } = s
     expect(await stub.reserve({ userId: user.id, tokenId: token.id, reqId: 'a', amount: 50, plan: { model: 'gpt-4o', tz: 'UTC' } })).toEqual({ ok: true, held: 50 })
     // The window's one request is held: the next one goes to the balance (which the plan hold did not touch).
@@ -152,7 +142,7 @@ describe('request windows, several at once', () => {
 describe('quota windows and model items', () => {
   it('a quota window covers holds that fit, is charged the exact cost, and overruns are the window’s', async () => {
     const s = await setup(10_000)
-    const sub = await subscribe(s.user.id, { windows: [{ period: 'week', quota: 1000 }] })
+    const sub = await createSubscription(s.user.id, { windows: [{ period: 'week', quota: 1000 }] })
     const { user, token, stub } = s
     const reserve = (reqId: string, amount: number) => stub.reserve({ userId: user.id, tokenId: token.id, reqId, amount, plan: { model: 'm', tz: 'UTC' } })
     expect(await reserve('a', 600)).toEqual({ ok: true, held: 600 })
@@ -183,7 +173,7 @@ describe('quota windows and model items', () => {
 
   it('model items: an excluded model goes to the balance; an item’s own allowance; other models by the `*` line', async () => {
     const s = await setup()
-    const sub = await subscribe(s.user.id, {
+    const sub = await createSubscription(s.user.id, {
       windows: [{ period: 'day', requests: 100 }],
       models: [
         { pattern: 'claude-*', excluded: true },
@@ -208,10 +198,10 @@ describe('quota windows and model items', () => {
   it('consumption order: plan priority first, then the earliest expiry; a subscription not yet started covers nothing', async () => {
     const s = await setup()
     const now = clockNow()
-    const late = await subscribe(s.user.id, { windows: [{ period: 'day', requests: 1 }] }, { expiresAt: now + 10 * DAY })
-    const soon = await subscribe(s.user.id, { windows: [{ period: 'day', requests: 1 }] }, { expiresAt: now + DAY })
-    const high = await subscribe(s.user.id, { windows: [{ period: 'day', requests: 1 }], priority: 5 }, { expiresAt: now + 20 * DAY })
-    await subscribe(s.user.id, { windows: [{ period: 'day', requests: 10 }], priority: 9 }, { startsAt: now + DAY })
+    const late = await createSubscription(s.user.id, { windows: [{ period: 'day', requests: 1 }] }, { expiresAt: now + 10 * DAY })
+    const soon = await createSubscription(s.user.id, { windows: [{ period: 'day', requests: 1 }] }, { expiresAt: now + DAY })
+    const high = await createSubscription(s.user.id, { windows: [{ period: 'day', requests: 1 }], priority: 5 }, { expiresAt: now + 20 * DAY })
+    await createSubscription(s.user.id, { windows: [{ period: 'day', requests: 10 }], priority: 9 }, { startsAt: now + DAY })
     for (const id of ['a', 'b', 'c', 'd']) await request(s, id, 4)
     await s.stub.flush()
     const rows = await env.DB.prepare('SELECT subscription_id FROM logs WHERE user_id = ? AND type = 2 ORDER BY id').bind(s.user.id).all<{ subscription_id: number }>()
@@ -228,7 +218,7 @@ describe('windows roll in the BudgetTimezone', () => {
   ] as const) {
     it(`a ${period} window in ${tz} rolls at its local start`, async () => {
       const s = await setup()
-      const sub = await subscribe(s.user.id, { windows: [{ period, quota: 100 }], allow_balance_fallback: false })
+      const sub = await createSubscription(s.user.id, { windows: [{ period, quota: 100 }], allow_balance_fallback: false })
       expect(await request(s, 'a', 100, { tz })).toEqual({ ok: true, held: 100 })
       const { start, end } = windowBounds(period, tz, clockNow())
       const refused = await request(s, 'b', 1, { tz })
@@ -251,7 +241,7 @@ describe('windows roll in the BudgetTimezone', () => {
 describe('expiry and leases', () => {
   it('plan holds and window use survive a restart', async () => {
     const s = await setup()
-    const sub = await subscribe(s.user.id, { windows: [{ period: 'day', quota: 500 }] })
+    const sub = await createSubscription(s.user.id, { windows: [{ period: 'day', quota: 500 }] })
     const { user, token, stub } = s
     expect(await stub.reserve({ userId: user.id, tokenId: token.id, reqId: 'a', amount: 300, plan: { model: 'm', tz: 'UTC' } })).toEqual({ ok: true, held: 300 })
     await runInDurableObject(stub, (instance: UserWallet, state) => {
@@ -272,7 +262,7 @@ describe('expiry and leases', () => {
 
   it('an expired plan hold charges the window, a late settle the difference, a refund gives it back to the window', async () => {
     const s = await setup()
-    const sub = await subscribe(s.user.id, { windows: [{ period: 'month', quota: 10_000 }] })
+    const sub = await createSubscription(s.user.id, { windows: [{ period: 'month', quota: 10_000 }] })
     const { user, token, stub } = s
     for (const id of ['late', 'failed'])
       expect(await stub.reserve({ userId: user.id, tokenId: token.id, reqId: id, amount: 100, plan: { model: 'm', tz: 'UTC' } })).toEqual({ ok: true, held: 100 })
@@ -297,7 +287,7 @@ describe('expiry and leases', () => {
     const s = await setup(1000)
     const { user, token, stub } = s
     expect(await stub.lease({ userId: user.id, tokenId: token.id, leaseId: 'lease:a', amount: 500, floor: 1 })).toMatchObject({ ok: true, granted: 500 })
-    await subscribe(user.id, { windows: [{ period: 'day', requests: 10 }] })
+    await createSubscription(user.id, { windows: [{ period: 'day', requests: 10 }] })
     expect((await stub.balance({ userId: user.id }))!.reserved).toBe(0)
     expect(await stub.lease({ userId: user.id, tokenId: token.id, leaseId: 'lease:b', amount: 500, floor: 1 })).toEqual({ ok: false, reason: 'plans_active' })
     const report = await stub.settleLease({ userId: user.id, leaseId: 'lease:a', items: [{ reqId: 'x', quota: 5, log: consumeLog('x', token.id) }], extend: 100 })
@@ -307,7 +297,7 @@ describe('expiry and leases', () => {
 
   it('an ended subscription stops covering after syncUser, and leases come back', async () => {
     const s = await setup(1000)
-    const sub = await subscribe(s.user.id, { windows: [{ period: 'day', requests: 10 }] })
+    const sub = await createSubscription(s.user.id, { windows: [{ period: 'day', requests: 10 }] })
     expect(await request(s, 'a', 5)).toEqual({ ok: true, held: 5 })
     await env.DB.prepare('UPDATE subscriptions SET status = 3 WHERE id = ?').bind(sub).run()
     await s.stub.syncUser({ userId: s.user.id })

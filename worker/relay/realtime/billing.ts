@@ -6,7 +6,9 @@
  * cost (or, when the session ends first, to what was streamed) with its own log row. After each
  * charge the wallet is asked whether the balance still covers the floor of one more response (a
  * hold of that floor, given straight back); when it does not, the session is out of money and the
- * caller ends it. Wallet calls run one at a time, in the order they were asked for.
+ * caller ends it. The user's subscriptions cover the holds first, as on the relay (a response or a
+ * transcription counts as one request; the check is given back and counts none). Wallet calls run
+ * one at a time, in the order they were asked for.
  *
  * Slots live in the user's wallet, one Durable Object for every isolate, so both counts are exact
  * across isolates. A hold the wallet never sees settled is charged by its alarm after an hour
@@ -43,9 +45,11 @@ export interface RealtimeBillingOptions {
   limits?: LimitSpec
   /** The user's debt bounds (billing/debt-limits.ts), sent with each hold and settle. */
   debt?: DebtLimits
+  /** The BudgetTimezone: the user's subscriptions cover each response and transcription first (one request each). */
+  planTz?: string
 }
 
-const MONEY_REFUSALS = new Set<string>(['insufficient_user_quota', 'insufficient_token_quota', 'budget_exceeded', 'insufficient_quota'])
+const MONEY_REFUSALS = new Set<string>(['insufficient_user_quota', 'insufficient_token_quota', 'budget_exceeded', 'insufficient_quota', 'plan_quota_exceeded'])
 
 /** The protocol's error event, naming the client event it answers. */
 export function errorEvent(code: string, message: string, eventId?: string): string {
@@ -90,7 +94,7 @@ export class RealtimeBilling {
   }
 
   private async check(): Promise<Refusal | undefined> {
-    const res = await this.money.open({ amount: this.floor, floor: this.floor, debt: this.opts.debt, limits: this.budget, part: 'check' })
+    const res = await this.money.open({ amount: this.floor, floor: this.floor, debt: this.opts.debt, limits: this.budget, part: 'check', planTz: this.opts.planTz })
     if (isRefusal(res)) {
       this.exhausted = true
       return { reason: res.reason, retryAfterMs: res.retryAfterMs }
@@ -110,7 +114,7 @@ export class RealtimeBilling {
    */
   hold(kind: 'response' | 'transcription', amount: number, floor: number, tentative = false): Promise<Hold | Refusal> {
     return this.run(async () => {
-      const res = await this.money.open({ amount, floor: Math.min(floor, amount), debt: this.opts.debt, limits: this.budget, part: kind })
+      const res = await this.money.open({ amount, floor: Math.min(floor, amount), debt: this.opts.debt, limits: this.budget, part: kind, planTz: this.opts.planTz })
       if (isRefusal(res)) {
         if (!tentative && MONEY_REFUSALS.has(res.reason)) this.exhausted = true
         return { reason: res.reason, retryAfterMs: res.retryAfterMs }

@@ -4,13 +4,14 @@
  * hold covers), a client that leaves mid-response pays for the deltas it received, parallel
  * sessions on one small balance never take it below zero, input transcription is charged with its
  * own row, a refused hold answers the client with an error event and never reaches the supplier,
- * and a session holds the key's concurrency slot and one of its realtime sessions until it closes.
+ * a subscriber's responses draw from the plan, and a session holds the key's concurrency slot and
+ * one of its realtime sessions until it closes.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
 import { computeQuota } from '../../billing/formula'
 import { getPriceTable, resolvePrice } from '../../billing/pricing'
-import { createChannel, createToken, createUser, ledger, setOptions, setPrice, wallet } from '../../test/factories'
+import { createChannel, createSubscription, createToken, createUser, ledger, setOptions, setPrice, wallet } from '../../test/factories'
 import { mockRealtime, openRealtime, type UpstreamSession } from '../../test/realtime-mock'
 
 const MODEL = 'gpt-4o-realtime-preview'
@@ -146,6 +147,22 @@ describe('realtime holds', () => {
     expect((await wallet(user.id).balance({ userId: user.id }))!.reserved).toBe(0)
     expect(l.quota).toBeGreaterThanOrEqual(0)
     expect(4_000 - l.quota).toBe(l.loggedQuota)
+  })
+
+  it('a subscriber with no balance is served from the plan: the session opens and each response row names the subscription', async () => {
+    const user = await createUser({ quota: 0 })
+    const token = await createToken(user.id)
+    const sub = await createSubscription(user.id, { windows: [{ period: 'day', quota: 200_000 }], allow_balance_fallback: false })
+    const s = await open(token.key)
+    s.ws!.send(JSON.stringify({ type: 'response.create', response: { max_output_tokens: 100 } }))
+    await s.next('response.done')
+    await s.close()
+    const l = await ledger(user.id)
+    expect(l.quota).toBe(0)
+    const rows = await env.DB.prepare('SELECT quota, subscription_id FROM logs WHERE user_id = ? AND type = 2').bind(user.id).all<{ quota: number; subscription_id: number }>()
+    expect(rows.results).toHaveLength(1)
+    expect(rows.results[0]!.subscription_id).toBe(sub)
+    expect(rows.results[0]!.quota).toBeGreaterThan(0)
   })
 
   it('holds the response the server would start by itself before forwarding the audio, and caps it at what the hold covers', async () => {

@@ -74,9 +74,10 @@ export async function realtimeHandler(c: Context<HonoEnv>): Promise<Response> {
   const charge = new Charge(chargeContext(c, auth, model))
   // The key's limits: the session counts as one request of no tokens (token-limits.ts) and holds
   // one of the key's in-flight slots, and one of its realtime sessions, until the socket closes.
-  const spec = tokenlessSpec({ tokenId: auth.id, userId: auth.userId, limits: auth.limits }, model, settings.str('BudgetTimezone') || 'UTC')
+  const tz = settings.str('BudgetTimezone') || 'UTC'
+  const spec = tokenlessSpec({ tokenId: auth.id, userId: auth.userId, limits: auth.limits }, model, tz)
   const maxSessions = settings.int('RealtimeMaxSessionsPerKey')
-  const slots = await charge.openSession(spec, maxSessions)
+  const slots = await charge.openSession(spec, maxSessions, tz)
   if ('refused' in slots) {
     const { reason, retryAfterMs, headers } = slots.refused
     if (slots.slot === 'sessions' && reason === 'concurrency_limit_exceeded') {
@@ -110,6 +111,7 @@ export async function realtimeHandler(c: Context<HonoEnv>): Promise<Response> {
         log: { upstreamModel },
         metadata: { billed_model: billed, group: auth.group, inbound_format: 'realtime' },
         limits: spec,
+        planTz: tz,
       })
       const refused = await billing.open()
       if (refused) throw refusal(refused.reason, refused.retryAfterMs, rateLimitHeaders(localStatus(spec, clockNow())))

@@ -22,48 +22,28 @@
  * supplier reported no usage and it must be counted.
  */
 import type { Usage } from '../../../billing/formula'
-import { SseDecoder, type SseEvent } from '../../../../shared/contract/sse'
 import { AnthropicStream } from '../../../providers/anthropic/stream'
 import type { RelayCall, UpstreamError } from '../../../providers/types'
-import { EventCutter, eventName, type Forward, nextEvent, NOTHING, type StreamSource } from '../../stream-bytes'
+import { eventName, eventsOf, type Forward, nextEvent, PassThroughSource, type StreamSource } from '../../stream-bytes'
 import { anthropicStreamError } from './stream'
 
 /** The events whose data is parsed. */
 const READ = new Set(['message_start', 'message_delta', 'error'])
 const encoder = new TextEncoder()
 
-function eventsOf(text: string): SseEvent[] {
-  const decoder = new SseDecoder()
-  return [...decoder.push(text), ...decoder.end()]
-}
-
-export class AnthropicPassThrough implements StreamSource {
+export class AnthropicPassThrough extends PassThroughSource implements StreamSource {
   readonly clientFormat = true
-  private readonly decoder = new TextDecoder()
-  private readonly cutter = new EventCutter()
   /** Reads only the events above: their usage and in-stream error. */
   private readonly reader: AnthropicStream
-  /** The forwarded regions, for `text()` only. */
-  private readonly kept: Uint8Array[] = []
-  private payload = false
   /** message_delta (the output count) arrived. */
   private finalUsage = false
 
   constructor(private readonly call: RelayCall) {
+    super()
     this.reader = new AnthropicStream(call)
   }
 
-  push(chunk: Uint8Array): Forward {
-    const region = this.cutter.push(chunk)
-    return region ? this.region(region) : NOTHING
-  }
-
-  end(): Forward {
-    const region = this.cutter.end()
-    return region ? this.region(region) : NOTHING
-  }
-
-  private region(bytes: Uint8Array): Forward {
+  protected region(bytes: Uint8Array): Forward {
     if (this.payload && !this.reader.error()) {
       const str = this.decoder.decode(bytes)
       if (str.indexOf('message_') === -1 && str.indexOf('error') === -1) {
@@ -94,13 +74,6 @@ export class AnthropicPassThrough implements StreamSource {
     return this.forward(bytes, payload)
   }
 
-  private forward(bytes: Uint8Array, payload: boolean): Forward {
-    if (bytes.length === 0) return NOTHING
-    this.kept.push(bytes)
-    this.payload ||= payload
-    return { bytes, payload: this.payload }
-  }
-
   usage(): Usage | undefined {
     return this.reader.usage()
   }
@@ -116,11 +89,7 @@ export class AnthropicPassThrough implements StreamSource {
 
   /** The generated text (thinking, text, tool names and arguments), parsed from the forwarded bytes. */
   text(): string {
-    const chat = new AnthropicStream(this.call)
-    const decoder = new SseDecoder()
-    for (const bytes of this.kept) for (const ev of decoder.push(bytes)) chat.onEvent(ev)
-    for (const ev of decoder.end()) chat.onEvent(ev)
-    return chat.text()
+    return this.replay(new AnthropicStream(this.call)).text()
   }
 
   failure(error: UpstreamError, message: string): Uint8Array {

@@ -20,19 +20,13 @@
  * reference) so the text is parsed only when the supplier reported no usage and it must be counted.
  */
 import type { Usage } from '../../../billing/formula'
-import { SseDecoder, type SseEvent } from '../../../../shared/contract/sse'
 import { fromGeminiUsage } from '../../../providers/gemini/response'
 import { GeminiStream } from '../../../providers/gemini/stream'
 import type { RelayCall, UpstreamError } from '../../../providers/types'
-import { EventCutter, type Forward, nextEvent, NOTHING, type StreamSource } from '../../stream-bytes'
+import { eventsOf, type Forward, nextEvent, PassThroughSource, type StreamSource } from '../../stream-bytes'
 import { geminiStreamError } from './stream'
 
 const encoder = new TextEncoder()
-
-function eventsOf(text: string): SseEvent[] {
-  const decoder = new SseDecoder()
-  return [...decoder.push(text), ...decoder.end()]
-}
 
 /** The event of `str` around position `at` (from the blank line before it to the one after it). */
 function eventAround(str: string, at: number): string {
@@ -43,34 +37,20 @@ function eventAround(str: string, at: number): string {
   return str.slice(before === -1 ? 0 : before + 1, end)
 }
 
-export class GeminiPassThrough implements StreamSource {
+export class GeminiPassThrough extends PassThroughSource implements StreamSource {
   readonly clientFormat = true
-  private readonly decoder = new TextDecoder()
-  private readonly cutter = new EventCutter()
   /** Parses only the frames that name `"error"`. */
   private readonly probe: GeminiStream
-  /** The forwarded regions, for `text()` and the rare full read of the usage. */
-  private readonly kept: Uint8Array[] = []
-  private payload = false
   /** The last frame naming usageMetadata, unparsed; and the usage read from it. */
   private lastUsage: string | undefined
   private read: { from: string; usage: Usage | undefined } | undefined
 
   constructor(private readonly call: RelayCall) {
+    super()
     this.probe = new GeminiStream(call)
   }
 
-  push(chunk: Uint8Array): Forward {
-    const region = this.cutter.push(chunk)
-    return region ? this.region(region) : NOTHING
-  }
-
-  end(): Forward {
-    const region = this.cutter.end()
-    return region ? this.region(region) : NOTHING
-  }
-
-  private region(bytes: Uint8Array): Forward {
+  protected region(bytes: Uint8Array): Forward {
     const str = this.decoder.decode(bytes)
     if (str.indexOf('"error"') === -1 && this.payload) {
       this.noteUsage(str)
@@ -104,13 +84,6 @@ export class GeminiPassThrough implements StreamSource {
     return this.forward(bytes, payload)
   }
 
-  private forward(bytes: Uint8Array, payload: boolean): Forward {
-    if (bytes.length === 0) return NOTHING
-    this.kept.push(bytes)
-    this.payload ||= payload
-    return { bytes, payload: this.payload }
-  }
-
   /** The usage of the last frame that reported one. */
   usage(): Usage | undefined {
     const from = this.lastUsage
@@ -128,24 +101,16 @@ export class GeminiPassThrough implements StreamSource {
         // Not a frame of its own: read everything below.
       }
     }
-    return this.replay().usage()
+    return this.replay(new GeminiStream(this.call)).usage()
   }
 
   error(): UpstreamError | undefined {
     return this.probe.error()
   }
 
-  private replay(): GeminiStream {
-    const chat = new GeminiStream(this.call)
-    const decoder = new SseDecoder()
-    for (const bytes of this.kept) for (const ev of decoder.push(bytes)) chat.onEvent(ev)
-    for (const ev of decoder.end()) chat.onEvent(ev)
-    return chat
-  }
-
   /** The generated text (thoughts, text, function calls), parsed from the forwarded bytes. */
   text(): string {
-    return this.replay().text()
+    return this.replay(new GeminiStream(this.call)).text()
   }
 
   failure(error: UpstreamError, message: string): Uint8Array {
