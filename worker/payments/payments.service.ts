@@ -15,7 +15,7 @@
  * A plan order (orders.plan_id, plan-orders.ts) passes the same checks; instead of the credit its
  * subscription starts once under `order:<trade_no>`, and the balance does not change.
  */
-import { and, eq, inArray, lt, ne, sql } from 'drizzle-orm'
+import { and, eq, inArray, lt, ne } from 'drizzle-orm'
 import { createDb } from '../db/client'
 import { orders, payments, users, type Order, type Payment } from '../db/schema'
 import { ApiError, badRequest, conflict, notFound } from '../lib/errors'
