@@ -5,12 +5,17 @@
  * dialog; the user sees the plan's card on /panel/plans and the subscription under "My
  * subscriptions" with a bar per window; the users page shows the user's subscriptions, extends one
  * and finally revokes it. Screenshots of /panel/plans and the admin editor: light, dark, phone, zh_CN.
+ * Buying a plan, on a private gateway with scripts/mock-payments.mjs: Subscribe on the card, Stripe's
+ * checkout and back (the banner waits for the plan), then WeChat Pay's QR dialog, until the
+ * per-user limit disables the button; the admin order list names the plan.
  */
-import { beforeAll, describe, expect, it } from 'vitest'
-import { SHARED_ROOT, rootSession, userSession, type ApiSession } from '../../worker/e2e/support/api'
-import { DESKTOP, PHONE, expectNoOverflow, shot } from './support/browser'
-import { openSignedIn, rowAction, rowOf, type Look } from './support/console'
-import { useBrowser } from './support/suite'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { SHARED_ROOT, ApiSession, rootSession, userSession } from '../../worker/e2e/support/api'
+import { startMockPayments, type MockPayments } from '../../scripts/mock-payments.mjs'
+import { DESKTOP, PHONE, expectNoOverflow, openPage, shot } from './support/browser'
+import { apiSession } from './support/billing'
+import { openSignedIn, rowAction, rowOf, signInToPanel, type Look } from './support/console'
+import { useBrowser, useFreshGateway } from './support/suite'
 
 /** Polls with room for a busy machine (vitest's default is one second). */
 const eventually = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 20_000, interval: 100 })
@@ -210,4 +215,74 @@ describe('subscription plans pages', () => {
     await eventually(async () => (await root.ok<Sub[]>('GET', `/api/plan/subscriptions?user_id=${userId}`)).find((x) => x.name === PLAN)?.status).toBe(3)
     await context.close()
   })
+})
+
+describe('buying a plan', () => {
+  const admin = { username: 'planpayadmin', password: 'plan-pay-admin-1' }
+  const buyer = { username: 'planpaybuyer', password: 'plan-pay-buyer-1' }
+  const suite = useFreshGateway(admin)
+  let mock: MockPayments
+  let user: ApiSession
+  const name = `Team ${suffix}`
+
+  beforeAll(async () => {
+    mock = await startMockPayments({ port: 0 })
+    const root = await apiSession(suite.server.url, admin)
+    await root.ok('PUT', '/api/option/', { options: { PaymentUSDRate: '7.3' } })
+    await root.ok('POST', '/api/payment/', { name: 'Credit card', type: 'stripe', sort: 1, ...mock.configs().stripe })
+    await root.ok('POST', '/api/payment/', { name: 'WeChat Pay', type: 'wxpay', sort: 2, ...mock.configs().wxpay })
+    await root.ok('POST', '/api/plan/', { name, price: 12.5, duration_unit: 'month', windows: [{ period: 'day', requests: 100 }], max_per_user: 2, published: true })
+    user = new ApiSession(suite.server.url)
+    await user.call('GET', '/api/status')
+    await user.ok('POST', '/api/user/register', buyer)
+  })
+  afterAll(async () => {
+    await mock?.stop()
+  })
+
+  it('subscribes with Stripe and with WeChat Pay until the limit; the admin sees plan orders', async () => {
+    const { context, page } = await openPage(suite.browser, { baseURL: suite.server.url })
+    await signInToPanel(page, buyer)
+    await page.goto('/panel/plans')
+    const card = page.getByTestId('plan-card').filter({ hasText: name })
+    await card.getByTestId('plan-subscribe').click()
+    const dialog = page.getByTestId('subscribe-dialog')
+    await eventually(() => dialog.getByTestId('gateway-choice').count()).toBe(2)
+    await dialog.getByTestId('gateway-choice').filter({ hasText: 'Credit card' }).click()
+    await dialog.getByTestId('subscribe-total').getByText('$12.50').waitFor()
+    await shot(page, 'plans-subscribe-light')
+    await dialog.getByTestId('subscribe-pay').click()
+    await page.waitForURL(`${mock.url}/stripe/checkout/**`)
+    await page.getByText('Total 12.50 USD').waitFor()
+    await page.locator('#mock-pay').click()
+    await page.waitForURL('**/panel/plans?trade_no=*')
+    await page.getByTestId('payment-return-title').getByText('Payment received').waitFor({ timeout: 20_000 })
+    await page.getByTestId('my-subscriptions').getByText(name).waitFor()
+
+    await card.getByTestId('plan-subscribe').click()
+    await dialog.getByTestId('gateway-choice').filter({ hasText: 'WeChat Pay' }).click()
+    await dialog.getByTestId('subscribe-total').getByText('¥91.25').waitFor()
+    await dialog.getByTestId('subscribe-pay').click()
+    const qr = page.getByTestId('pay-qr-dialog')
+    const url = (await qr.getByTestId('pay-qr').getAttribute('data-url'))!
+    const id = new URL(url.replace('weixin://', 'http://')).searchParams.get('pr')
+    expect((await fetch(`${mock.url}/wxpay/scan/${id}`, { method: 'POST' })).status).toBe(200)
+    await qr.getByTestId('pay-success').waitFor({ timeout: 20_000 })
+    await qr.getByText('Your plan has started.').waitFor()
+    await qr.getByTestId('pay-qr-close').click()
+    await eventually(() => page.getByTestId('my-subscriptions').getByTestId('subscription-card').count()).toBe(2)
+    await eventually(() => card.getByTestId('plan-subscribe').isDisabled()).toBe(true)
+    await context.close()
+
+    const orders = await openSignedIn(suite.browser, suite.server.url, LIGHT, admin)
+    await orders.page.goto('/panel/payment')
+    await eventually(() =>
+      orders.page
+        .getByTestId('order-plan')
+        .filter({ hasText: `Plan: ${name}` })
+        .count()
+    ).toBe(2)
+    await shot(orders.page, 'payment-plan-orders-light')
+    await orders.context.close()
+  }, 180_000)
 })

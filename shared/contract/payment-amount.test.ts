@@ -1,6 +1,6 @@
 /** The top-up amount formula as a table: the worked example, fee rules, FX and edges. */
 import { describe, expect, it } from 'vitest'
-import { amountProblem, centsToDecimal, computeOrderAmount, decimalToCents, discountFor, parseDiscounts, type OrderAmountInput } from './payment-amount'
+import { amountProblem, centsToDecimal, computeOrderAmount, decimalToCents, discountFor, parseDiscounts, priceOrder, type OrderAmountInput } from './payment-amount'
 
 const base: OrderAmountInput = { amount: 100, discounts: {}, percentFee: 0, fixedFeeCents: 0, currency: 'USD', usdRate: 7.3, quotaPerUnit: 500_000 }
 
@@ -85,5 +85,14 @@ describe('amount rules', () => {
     expect(decimalToCents('1.005')).toBeUndefined()
     expect(decimalToCents('-1.00')).toBeUndefined()
     expect(decimalToCents('1e3')).toBeUndefined()
+  })
+
+  it('prices a cent amount (a plan) with the fee and the conversion, and a top-up is the same price of its dollars', () => {
+    // $9.99 + 5 % (0.4995 → 0.50) = $10.49 → ¥76.577 → ¥76.58.
+    expect(priceOrder({ baseCents: 999, multiplier: 1, percentFee: 0.05, fixedFeeCents: 0, currency: 'CNY', usdRate: 7.3 })).toMatchObject({ feeCents: 50, payCents: 7658 })
+    expect(priceOrder({ baseCents: 1250, multiplier: 1, percentFee: 0, fixedFeeCents: 30, currency: 'USD', usdRate: 7.3 })).toMatchObject({ payCents: 1280, discountCents: -30 })
+    const topup = computeOrderAmount({ ...base, discounts: { '100': 0.9 }, percentFee: 0.05, currency: 'CNY' })
+    const { amount, multiplier, quota, ...price } = topup
+    expect(priceOrder({ baseCents: 10_000, multiplier: 0.9, percentFee: 0.05, fixedFeeCents: 0, currency: 'CNY', usdRate: 7.3 })).toEqual(price)
   })
 })

@@ -1,6 +1,7 @@
 /**
- * Amount → money → quota for an online top-up (the rule of one-hub's calculateOrderAmount),
- * shared by the server and the console's price preview so both always agree. Pure, no imports.
+ * Amount → money → quota for an online top-up (the rule of one-hub's calculateOrderAmount), and
+ * the same discount/fee/conversion for a plan's price (priceOrder), shared by the server and the
+ * console's price preview so both always agree. Pure, no imports.
  *
  * `amount` is whole USD. The discount multiplier comes from RechargeDiscount by exact amount; a
  * percent fee (on the discounted price) wins over a fixed fee; a CNY gateway converts with
@@ -88,11 +89,29 @@ export function amountProblem(amount: unknown, minAmount: number): 'not_integer'
   return undefined
 }
 
-export function computeOrderAmount(input: OrderAmountInput): OrderAmount {
-  const amount = BigInt(input.amount)
-  const multiplier = discountFor(input.amount, input.discounts)
-  const base = amount * 100n
-  const discounted = roundDiv(base * micro(multiplier), MICRO)
+export interface OrderPriceInput {
+  /** The list price in USD cents, before any discount or fee. */
+  baseCents: number
+  /** The discount multiplier (1: none). */
+  multiplier: number
+  /** Fraction: 0.05 = 5 %. */
+  percentFee: number
+  /** USD cents. */
+  fixedFeeCents: number
+  currency: PaymentCurrency
+  /** CNY per USD (PaymentUSDRate). */
+  usdRate: number
+}
+
+export type OrderPrice = Omit<OrderAmount, 'amount' | 'multiplier' | 'quota'>
+
+/**
+ * What a gateway charges for a USD price: the discount, the gateway's fee and the conversion to its
+ * currency. Top-ups (computeOrderAmount) and plan orders (a plan's price, no discount) both use it.
+ */
+export function priceOrder(input: OrderPriceInput): OrderPrice {
+  const base = BigInt(input.baseCents)
+  const discounted = roundDiv(base * micro(input.multiplier), MICRO)
   let fee = 0n
   let list = base
   const percent = Number.isFinite(input.percentFee) && input.percentFee > 0 ? micro(input.percentFee) : 0n
@@ -111,8 +130,6 @@ export function computeOrderAmount(input: OrderAmountInput): OrderAmount {
     payDiscounted = roundDiv(discounted * rate, MICRO)
   }
   return {
-    amount: input.amount,
-    multiplier,
     discountedCents: Number(discounted),
     feeCents: Number(fee),
     payFeeCents: Number(pay - payDiscounted),
@@ -120,8 +137,20 @@ export function computeOrderAmount(input: OrderAmountInput): OrderAmount {
     payCents: Number(pay),
     discountCents: Number(list - pay),
     currency: input.currency,
-    quota: input.amount * input.quotaPerUnit,
   }
+}
+
+export function computeOrderAmount(input: OrderAmountInput): OrderAmount {
+  const multiplier = discountFor(input.amount, input.discounts)
+  const price = priceOrder({
+    baseCents: input.amount * 100,
+    multiplier,
+    percentFee: input.percentFee,
+    fixedFeeCents: input.fixedFeeCents,
+    currency: input.currency,
+    usdRate: input.usdRate,
+  })
+  return { amount: input.amount, multiplier, ...price, quota: input.amount * input.quotaPerUnit }
 }
 
 /** Cents as the decimal the API and the gateways speak ("689.85"). */

@@ -101,6 +101,10 @@ export interface Order {
   status: OrderStatus
   created_at: number
   paid_at: number
+  /** The plan a plan order buys (null: a top-up, whose `amount` and `quota` it adds). */
+  plan_id: number | null
+  /** That plan's name ('' for a top-up). */
+  plan_name: string
 }
 
 /** A placed order: what the console does next (open a page, GET link or POSTed form, or show a QR code). */

@@ -115,11 +115,14 @@ export const planGrantSchema = z
   })
   .strict()
 
-/**
- * POST /api/plan/subscribe body: a plan order through a payment gateway (answers like a top-up order).
- * @public Kept for the plan order route (payments, not built yet) and the console's plan cards.
- */
-export const planSubscribeSchema = z.object({ plan_id: z.number().int().positive(), gateway_id: z.number().int().positive() }).strict()
+/** POST /api/plan/subscribe body: a plan order through an enabled payment gateway (its uuid); answers a PlacedOrder like a top-up order. */
+export const planSubscribeSchema = z
+  .object({
+    plan_id: z.number('must be a plan id').int('must be a plan id').positive('must be a plan id'),
+    uuid: z.string().trim().min(1, 'Choose a payment method').max(64),
+  })
+  .strict()
+export type PlanSubscribeBody = z.infer<typeof planSubscribeSchema>
 
 /** POST /api/plan/revoke body: end an active subscription, optionally refunding its unused share to the balance. */
 export const planRevokeSchema = z.object({ subscription_id: z.number().int().positive(), refund: z.boolean().default(false) }).strict()

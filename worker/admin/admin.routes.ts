@@ -37,6 +37,7 @@ import { oauthRoutes } from './oauth/oauth.routes'
 import { mailRoutes } from './mail/mail.routes'
 import { telegramRoutes } from '../telegram/telegram.routes'
 import { paymentRoutes } from '../payments/payments.routes'
+import { planOrderRoutes } from '../payments/plan-orders.routes'
 import { taskListRoutes } from './tasks/tasks.routes'
 import { importRoutes } from './import/import.routes'
 import { openApiRoutes } from './openapi/openapi.routes'
@@ -85,6 +86,7 @@ export const adminApp = new Hono<HonoEnv>()
   .route('/', dashboardRoutes)
   .route('/', telegramRoutes)
   .route('/', paymentRoutes)
+  .route('/', planOrderRoutes)
   .route('/', taskListRoutes)
   .route('/', importRoutes)
   .route('/', auditRoutes)

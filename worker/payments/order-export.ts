@@ -2,11 +2,12 @@
  * Orders as CSV (GET /api/payment/order/export for admins, /api/user/order/export for a user's own):
  * what an operator reconciles against a gateway statement — the amount paid, the discount and the
  * fee in the currency paid (orders.order_fee; the USD fee beside it), with the gateway's own
- * transaction number and the paid time. Newest first, at most MAX_EXPORT_ORDERS rows.
+ * transaction number and the paid time; a plan order names its plan (plan_id, plan_name; its
+ * amount_usd and quota are 0). Newest first, at most MAX_EXPORT_ORDERS rows.
  */
 import { desc, eq, lt, and, type SQL } from 'drizzle-orm'
 import { createDb } from '../db/client'
-import { orders, payments, users } from '../db/schema'
+import { orders, payments, plans, users } from '../db/schema'
 import { csvCell, csvTime } from '../lib/csv'
 import { orderView } from './payments.service'
 
@@ -24,6 +25,8 @@ const ADMIN_COLUMNS = [
   'gateway_name',
   'gateway_type',
   'gateway_no',
+  'plan_id',
+  'plan_name',
   'amount_usd',
   'quota',
   'currency',
@@ -46,6 +49,8 @@ function cells(v: ReturnType<typeof orderView>): Record<(typeof ADMIN_COLUMNS)[n
     gateway_name: v.gateway_name,
     gateway_type: v.gateway_type,
     gateway_no: v.gateway_no,
+    plan_id: v.plan_id ?? '',
+    plan_name: v.plan_name,
     amount_usd: v.amount,
     quota: v.quota,
     currency: v.order_currency,
@@ -71,10 +76,11 @@ export function exportOrders(env: Env, where: SQL | undefined, admin: boolean): 
     async pull(controller) {
       if (sent >= MAX_EXPORT_ORDERS) return controller.close()
       const rows = await db
-        .select({ o: orders, username: users.username, gatewayName: payments.name, gatewayType: payments.type })
+        .select({ o: orders, username: users.username, gatewayName: payments.name, gatewayType: payments.type, planName: plans.name })
         .from(orders)
         .leftJoin(users, eq(users.id, orders.userId))
         .leftJoin(payments, eq(payments.id, orders.gatewayId))
+        .leftJoin(plans, eq(plans.id, orders.planId))
         .where(and(where, beforeId !== undefined ? lt(orders.id, beforeId) : undefined))
         .orderBy(desc(orders.id))
         .limit(Math.min(PAGE, MAX_EXPORT_ORDERS - sent))
@@ -82,7 +88,7 @@ export function exportOrders(env: Env, where: SQL | undefined, admin: boolean): 
       beforeId = rows[rows.length - 1]!.o.id
       sent += rows.length
       const lines = rows.map((r) => {
-        const row = cells(orderView({ ...r.o, username: r.username, gatewayName: r.gatewayName, gatewayType: r.gatewayType }))
+        const row = cells(orderView({ ...r.o, username: r.username, gatewayName: r.gatewayName, gatewayType: r.gatewayType, planName: r.planName }))
         return columns.map((c) => csvCell(row[c])).join(',')
       })
       controller.enqueue(encoder.encode(lines.join('\n') + '\n'))

@@ -18,7 +18,7 @@ import { Hono } from 'hono'
 import { and, asc, count, desc, eq, gte, lte, sql } from 'drizzle-orm'
 import { z } from 'zod'
 import { createDb } from '../db/client'
-import { orders, payments, users } from '../db/schema'
+import { orders, payments, plans, users } from '../db/schema'
 import { adminRoute, publicRoute, rootRoute, userRoute } from '../middleware/access'
 import { criticalRateLimit } from '../middleware/rate-limit'
 import { ApiError, badRequest, notFound } from '../lib/errors'
@@ -151,10 +151,11 @@ async function orderRows(env: Env, where: ReturnType<typeof and>, q: z.infer<typ
   const db = createDb(env.DB)
   const [rows, [total]] = await Promise.all([
     db
-      .select({ o: orders, username: users.username, gatewayName: payments.name, gatewayType: payments.type })
+      .select({ o: orders, username: users.username, gatewayName: payments.name, gatewayType: payments.type, planName: plans.name })
       .from(orders)
       .leftJoin(users, eq(users.id, orders.userId))
       .leftJoin(payments, eq(payments.id, orders.gatewayId))
+      .leftJoin(plans, eq(plans.id, orders.planId))
       .where(where)
       .orderBy(orderBy(q.order, orderSortable, desc(orders.id)))
       .limit(q.page_size)
@@ -163,7 +164,7 @@ async function orderRows(env: Env, where: ReturnType<typeof and>, q: z.infer<typ
   ])
   return page(
     q,
-    rows.map((r) => orderView({ ...r.o, username: r.username, gatewayName: r.gatewayName, gatewayType: r.gatewayType })),
+    rows.map((r) => orderView({ ...r.o, username: r.username, gatewayName: r.gatewayName, gatewayType: r.gatewayType, planName: r.planName })),
     total?.n ?? 0
   )
 }
@@ -346,7 +347,7 @@ export const paymentRoutes = new Hono<HonoEnv>()
   )
   .post('/payment/order/:id{[0-9]+}/refund', adminRoute, validate('param', idParam), async (c) => {
     const row = await refundOrder(c.env, c.get('user')!, c.req.valid('param').id)
-    return ok(c, orderView(row), 'Marked refunded; the quota was taken back')
+    return ok(c, orderView(row), row.planId === null ? 'Marked refunded; the quota was taken back' : 'Marked refunded; the subscription was revoked')
   })
   // ---- users ----
   .get('/user/payment', userRoute, async (c) => {

@@ -11,8 +11,11 @@
  * nothing and leaves a log row for root with the raw notify; the refusals anyone can provoke write at
  * most one row a minute per gateway and reason, and an unknown gateway writes nothing
  * (payment-alerts.ts).
+ *
+ * A plan order (orders.plan_id, plan-orders.ts) passes the same checks; instead of the credit its
+ * subscription starts once under `order:<trade_no>`, and the balance does not change.
  */
-import { and, eq, inArray, lt, ne, sql } from 'drizzle-orm'
+import { and, eq, inArray, lt, ne } from 'drizzle-orm'
 import { createDb } from '../db/client'
 import { orders, payments, users, type Order, type Payment } from '../db/schema'
 import { ApiError, badRequest, conflict, notFound } from '../lib/errors'
@@ -20,12 +23,14 @@ import { nowSeconds } from '../lib/time'
 import type { SessionUser } from '../env'
 import type { Settings } from '../settings/store'
 import type { OrderStatus, Order as OrderView, PlacedOrder } from '../../shared/contract/payments'
-import { amountProblem, centsToDecimal, computeOrderAmount, MAX_TOPUP_AMOUNT, parseDiscounts, type PaymentCurrency } from '../../shared/contract/payment-amount'
+import { amountProblem, centsToDecimal, discountFor, MAX_TOPUP_AMOUNT, parseDiscounts } from '../../shared/contract/payment-amount'
 import { gatewayOf } from './gateways/registry'
-import { notifyUrl, parseConfig, siteBase } from './gateway-rows'
-import { type AckKind, GatewayError, type NotifyRequest, type PaidNotify, type PayRequest } from './gateways/types'
+import { parseConfig } from './gateway-rows'
+import { type AckKind, type NotifyRequest, type PaidNotify } from './gateways/types'
+import { gatewayPrice, placeOrder, usableGateway } from './order-placing'
+import { revokeOrderedPlan, startOrderedPlan } from './plan-orders'
 import { metrics } from '../lib/metrics/recorder'
-import { notifyPayment } from '../telegram/notify'
+import { notifyPayment, notifyPlanPayment } from '../telegram/notify'
 import { alertRoot, alertRootThrottled, rawOf } from './payment-alerts'
 import { paySignupRewardsQuietly } from '../billing/signup-rewards'
 import { walletOf } from '../wallet/wallet-client'
@@ -38,13 +43,11 @@ const serverLog = logger({ module: 'payments' })
 
 /** Pending orders older than this are closed by the cron (after asking the gateway). */
 export const ORDER_CLOSE_AFTER_SECONDS = 3 * 3600
-/** At most this many pending orders per user in the last 15 minutes. */
-const MAX_PENDING_ORDERS = 10
 const CREDITABLE: OrderStatus[] = ['pending', 'closed', 'failed']
 
 // ---- orders ------------------------------------------------------------------------------------
 
-export function orderView(o: Order & { username?: string | null; gatewayName?: string | null; gatewayType?: string | null }) {
+export function orderView(o: Order & { username?: string | null; gatewayName?: string | null; gatewayType?: string | null; planName?: string | null }) {
   return {
     id: o.id,
     trade_no: o.tradeNo,
@@ -64,28 +67,13 @@ export function orderView(o: Order & { username?: string | null; gatewayName?: s
     status: o.status as OrderStatus,
     created_at: o.createdAt,
     paid_at: o.paidAt,
+    plan_id: o.planId,
+    plan_name: o.planId === null ? '' : (o.planName ?? ''),
   } satisfies OrderView
 }
 
-/**
- * A trade number every gateway accepts (letters and digits, 6–32 characters), unique in practice.
- * It starts with a letter so that no URL parser takes it for a number (19 digits lose precision).
- */
-export function newTradeNo(): string {
-  const random = crypto.getRandomValues(new Uint32Array(2))
-  return `T${Date.now()}${String(random[0]! % 1_000_000).padStart(6, '0')}${String(random[1]! % 1000).padStart(3, '0')}`
-}
-
 export async function createOrder(env: Env, settings: Settings, me: SessionUser, input: { uuid: string; amount: number }, site: string): Promise<PlacedOrder> {
-  const db = createDb(env.DB)
-  const [row] = await db
-    .select()
-    .from(payments)
-    .where(and(eq(payments.uuid, input.uuid), eq(payments.enable, true), eq(payments.deletedAt, 0)))
-    .limit(1)
-  if (!row) throw notFound('This payment method is not available')
-  const gateway = gatewayOf(row.type)
-  if (!gateway || !(gateway.currencies as readonly string[]).includes(row.currency)) throw new ApiError(503, 'This payment method is not configured correctly')
+  const gw = await usableGateway(env, input.uuid)
   const min = settings.int('PaymentMinAmount')
   const problem = amountProblem(input.amount, min)
   if (problem) {
@@ -97,65 +85,23 @@ export async function createOrder(env: Env, settings: Settings, me: SessionUser,
           : 'The amount must be a positive whole number'
     throw badRequest(message, { fields: { amount: message } })
   }
-  const money = computeOrderAmount({
-    amount: input.amount,
-    discounts: parseDiscounts(settings.str('RechargeDiscount')),
-    percentFee: row.percentFee,
-    fixedFeeCents: row.fixedFee,
-    currency: row.currency as PaymentCurrency,
-    usdRate: settings.num('PaymentUSDRate'),
-    quotaPerUnit: settings.int('QuotaPerUnit'),
-  })
-  if (money.payCents < 1) throw badRequest('The price works out to nothing; check the discount settings')
-  const now = nowSeconds()
-  const [recent] = await db
-    .select({ n: sql<number>`count(*)` })
-    .from(orders)
-    .where(and(eq(orders.userId, me.id), eq(orders.status, 'pending'), sql`${orders.createdAt} > ${now - 900}`))
-  if ((recent?.n ?? 0) >= MAX_PENDING_ORDERS) throw new ApiError(429, 'Too many unpaid orders; pay or wait for one of them first')
-
-  const tradeNo = newTradeNo()
-  // The order exists before the gateway hears of it, so a payment can never arrive for an unknown order.
-  await db.insert(orders).values({
-    tradeNo,
-    gatewayId: row.id,
-    userId: me.id,
-    amount: money.amount,
-    orderAmount: money.payCents,
-    orderCurrency: money.currency,
-    quota: money.quota,
-    fee: money.feeCents,
-    orderFee: money.payFeeCents,
-    discount: money.discountCents,
-    status: 'pending',
-    createdAt: now,
-    updatedAt: now,
-  })
-  const [profile] = await db.select({ email: users.email }).from(users).where(eq(users.id, me.id)).limit(1)
-  const base = siteBase(settings, site)
-  let pay: PayRequest
-  try {
-    pay = await gateway.pay(parseConfig(row), {
-      tradeNo,
-      payCents: money.payCents,
-      currency: money.currency,
-      notifyUrl: notifyUrl(row, settings, site),
-      returnUrl: `${base}/panel/topup?trade_no=${tradeNo}`,
-      subject: `${settings.str('SystemName') || 'AI Gateway'} top-up ${centsToDecimal(money.payCents)} ${money.currency}`,
-      user: { id: me.id, email: profile?.email ?? '' },
-    })
-  } catch (err) {
-    await db
-      .update(orders)
-      .set({ status: 'failed', updatedAt: nowSeconds() })
-      .where(and(eq(orders.tradeNo, tradeNo), eq(orders.status, 'pending')))
-    serverLog.error('pay failed', { gateway_type: row.type, gateway_id: row.id, trade_no: tradeNo, error: err })
-    throw new ApiError(502, err instanceof GatewayError ? `The payment gateway refused the order: ${err.message}` : 'The payment gateway could not be reached; please try again', {
-      cause: err,
-    })
-  }
-  if (pay.gatewayRef) await db.update(orders).set({ gatewayRef: pay.gatewayRef }).where(eq(orders.tradeNo, tradeNo))
-  return { trade_no: tradeNo, type: pay.type, data: pay.data }
+  const multiplier = discountFor(input.amount, parseDiscounts(settings.str('RechargeDiscount')))
+  const price = gatewayPrice(settings, gw.row, input.amount * 100, multiplier)
+  return placeOrder(
+    env,
+    settings,
+    me,
+    gw,
+    {
+      amount: input.amount,
+      quota: input.amount * settings.int('QuotaPerUnit'),
+      planId: null,
+      price,
+      subject: `${settings.str('SystemName') || 'AI Gateway'} top-up ${centsToDecimal(price.payCents)} ${price.currency}`,
+      returnPath: '/panel/topup',
+    },
+    site
+  )
 }
 
 // ---- notify ------------------------------------------------------------------------------------
@@ -205,8 +151,33 @@ export async function completeOrder(
       return { ok: false, retry: false, reason: 'transaction already used' }
     }
   }
-  const [user] = await db.select({ username: users.username }).from(users).where(eq(users.id, order.userId)).limit(1)
   const now = nowSeconds()
+  const applied = order.planId !== null ? await startPlan(env, { ...order, planId: order.planId }, meta) : await creditTopup(env, gatewayRow, order, paid, now, meta)
+  if (!applied.ok) return applied
+  // The credit or subscription is durable; now the order. A concurrent notify may have won: fine.
+  await db
+    .update(orders)
+    .set({ status: 'success', gatewayNo: paid.gatewayNo, paidAt: now, updatedAt: now })
+    .where(and(eq(orders.id, order.id), inArray(orders.status, CREDITABLE)))
+  if (order.status !== 'pending') await alertRoot(env, `late payment for ${order.status} order ${order.tradeNo} credited`, meta)
+  if (!applied.duplicate) {
+    // A first payment releases the held sign-up rewards (once).
+    await paySignupRewardsQuietly(env, order.userId, 'top-up')
+    const money = `${centsToDecimal(order.orderAmount)} ${order.orderCurrency}`
+    if (applied.planName !== undefined) await notifyPlanPayment(env, order.userId, money, gatewayRow.name, applied.planName)
+    else await notifyPayment(env, order.userId, money, gatewayRow.name, applied.userQuota)
+  }
+  return { ok: true, duplicate: applied.duplicate }
+}
+
+type Applied =
+  | { ok: true; duplicate: boolean; userQuota: number; planName?: undefined }
+  | { ok: true; duplicate: boolean; planName: string }
+  | Extract<CompleteResult, { ok: false }>
+
+/** A top-up's credit through the wallet, once under `payment:<trade_no>`. */
+async function creditTopup(env: Env, gatewayRow: Payment, order: Order, paid: Pick<PaidNotify, 'gatewayNo'>, now: number, meta: Record<string, unknown>): Promise<Applied> {
+  const [user] = await createDb(env.DB).select({ username: users.username }).from(users).where(eq(users.id, order.userId)).limit(1)
   let credit
   try {
     credit = await walletOf(env, order.userId).credit({
@@ -237,16 +208,15 @@ export async function completeOrder(
     await alertRoot(env, `order ${order.tradeNo} is paid but could not be credited (${credit.reason})`, meta)
     return { ok: false, retry: true, reason: credit.reason }
   }
-  // The credit is durable in the wallet; now the order. A concurrent notify may have won: fine.
-  await db
-    .update(orders)
-    .set({ status: 'success', gatewayNo: paid.gatewayNo, paidAt: now, updatedAt: now })
-    .where(and(eq(orders.id, order.id), inArray(orders.status, CREDITABLE)))
-  if (order.status !== 'pending') await alertRoot(env, `late payment for ${order.status} order ${order.tradeNo} credited`, meta)
-  // A first top-up releases the held sign-up rewards (once).
-  if (!credit.duplicate) await paySignupRewardsQuietly(env, order.userId, 'top-up')
-  if (!credit.duplicate) await notifyPayment(env, order.userId, `${centsToDecimal(order.orderAmount)} ${order.orderCurrency}`, gatewayRow.name, credit.userQuota)
-  return { ok: true, duplicate: Boolean(credit.duplicate) }
+  return { ok: true, duplicate: Boolean(credit.duplicate), userQuota: credit.userQuota }
+}
+
+/** A plan order's subscription (plan-orders.ts), once under `order:<trade_no>`; no balance change. */
+async function startPlan(env: Env, order: Order & { planId: number }, meta: Record<string, unknown>): Promise<Applied> {
+  const started = await startOrderedPlan(env, order)
+  if (started.ok) return started
+  await alertRoot(env, `plan order ${order.tradeNo} is paid but its subscription could not be started (${started.reason})`, meta)
+  return { ok: false, retry: true, reason: 'subscription not started' }
 }
 
 /** ANY /api/payment/notify/:uuid — the gateway's callback. */
@@ -362,7 +332,10 @@ export async function closeStaleOrders(env: Env, limit = 50): Promise<{ closed: 
   return { closed, credited }
 }
 
-/** Mark a paid order refunded (after the money went back through the gateway's dashboard): the wallet takes the quota back. */
+/**
+ * Mark a paid order refunded (after the money went back through the gateway's dashboard): the wallet
+ * takes a top-up's quota back; a plan order's subscription is revoked (plan-orders.ts).
+ */
 export async function refundOrder(env: Env, actor: SessionUser, id: number) {
   const db = createDb(env.DB)
   const [order] = await db.select().from(orders).where(eq(orders.id, id)).limit(1)
@@ -371,6 +344,18 @@ export async function refundOrder(env: Env, actor: SessionUser, id: number) {
   const [owner] = await db.select({ id: users.id, username: users.username, role: users.role }).from(users).where(eq(users.id, order.userId)).limit(1)
   if (owner && actor.role < 100 && owner.id !== actor.id && owner.role >= actor.role) throw new ApiError(403, 'You cannot manage an administrator of your level or above')
   const now = nowSeconds()
+  if (order.planId !== null) await revokeOrderedPlan(env, actor, order, owner)
+  else await takeBackTopup(env, actor, order, owner, now)
+  const [row] = await db
+    .update(orders)
+    .set({ status: 'refunded', updatedAt: now })
+    .where(and(eq(orders.id, order.id), eq(orders.status, 'success')))
+    .returning()
+  return row ?? { ...order, status: 'refunded' }
+}
+
+/** A top-up's refund: the wallet takes the quota back (409 when the balance no longer covers it). */
+async function takeBackTopup(env: Env, actor: SessionUser, order: Order, owner: { username: string } | undefined, now: number) {
   const debit = await walletOf(env, order.userId).credit({
     userId: order.userId,
     amount: -order.quota,
@@ -387,10 +372,4 @@ export async function refundOrder(env: Env, actor: SessionUser, id: number) {
     if (debit.reason === 'insufficient_user_quota') throw conflict('The user has already spent part of this top-up; the balance cannot cover the refund')
     throw new ApiError(503, `The refund could not be taken from the balance (${debit.reason})`)
   }
-  const [row] = await db
-    .update(orders)
-    .set({ status: 'refunded', updatedAt: now })
-    .where(and(eq(orders.id, order.id), eq(orders.status, 'success')))
-    .returning()
-  return row ?? { ...order, status: 'refunded' }
 }

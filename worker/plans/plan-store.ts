@@ -62,12 +62,12 @@ const columnsOf = (b: PlanBody) => ({
   published: b.published,
 })
 
-/** A plan that is not deleted; 404 otherwise. */
-export async function findPlan(env: Env, id: number): Promise<PlanRow> {
+/** A plan that is not deleted (or any stored plan, with `includeDeleted`); 404 otherwise. */
+export async function findPlan(env: Env, id: number, includeDeleted = false): Promise<PlanRow> {
   const [row] = await createDb(env.DB)
     .select()
     .from(plans)
-    .where(and(eq(plans.id, id), eq(plans.deleted, false)))
+    .where(and(eq(plans.id, id), includeDeleted ? undefined : eq(plans.deleted, false)))
     .limit(1)
   if (!row) throw notFound('Plan not found')
   return row

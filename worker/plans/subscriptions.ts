@@ -4,7 +4,9 @@
  * duration in BudgetTimezone. One conditional INSERT decides, so concurrent starts cannot pass the
  * plan's `max_per_user` (active + expired subscriptions of that plan; 0 = no limit) and a repeated
  * `key` changes nothing and answers the first subscription. The user moves to the plan's group, and
- * the wallet reloads what the user holds (`syncUser`).
+ * the wallet reloads what the user holds (`syncUser`). A paid order (`paid`) is honoured whatever
+ * happened since it was placed: its plan may have been unpublished or deleted meanwhile (the plan's
+ * current stored terms apply) and the limit, checked when ordering, no longer refuses it.
  */
 import { eq } from 'drizzle-orm'
 import { createDb } from '../db/client'
@@ -31,12 +33,25 @@ export interface StartInput {
   source: SubscriptionSource
   /** The administrator who granted it (0: the system). */
   createdBy?: number
+  /** A paid order: a deleted plan still starts and `max_per_user` does not refuse. */
+  paid?: boolean
 }
 
 export interface StartResult {
   subscription: SubscriptionRow
   /** False when the key had already started this subscription. */
   created: boolean
+}
+
+const HOLDING = [SUBSCRIPTION_STATUS.ACTIVE, SUBSCRIPTION_STATUS.EXPIRED] as const
+
+/** Whether the user already holds the plan's `max_per_user` subscriptions (active + expired), as a start counts them. */
+export async function atPlanLimit(env: Env, userId: number, plan: { id: number; maxPerUser: number }): Promise<boolean> {
+  if (plan.maxPerUser <= 0) return false
+  const row = await env.DB.prepare('SELECT COUNT(*) AS n FROM subscriptions WHERE user_id = ? AND plan_id = ? AND status IN (?, ?)')
+    .bind(userId, plan.id, ...HOLDING)
+    .first<{ n: number }>()
+  return (row?.n ?? 0) >= plan.maxPerUser
 }
 
 export async function findSubscription(env: Env, id: number): Promise<SubscriptionRow> {
@@ -69,7 +84,7 @@ export async function startSubscription(env: Env, input: StartInput): Promise<St
     await syncWallet(env, input.userId)
     return { subscription, created: false }
   }
-  const plan = await findPlan(env, input.planId)
+  const plan = await findPlan(env, input.planId, input.paid)
   const user = await findPlanUser(env, input.userId)
   if (!user) throw notFound('User not found')
   const settings = await getSettings(env)
@@ -98,11 +113,10 @@ export async function startSubscription(env: Env, input: StartInput): Promise<St
       input.createdBy ?? 0,
       now,
       now,
-      plan.maxPerUser,
+      input.paid ? 0 : plan.maxPerUser,
       user.id,
       plan.id,
-      SUBSCRIPTION_STATUS.ACTIVE,
-      SUBSCRIPTION_STATUS.EXPIRED,
+      ...HOLDING,
       plan.maxPerUser
     )
     .first<{ id: number }>()

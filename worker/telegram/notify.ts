@@ -2,7 +2,7 @@
  * Notices to a user's bound Telegram chat, only for users who switched them on
  * (users.telegram_notify) and only while the bot is on: the low-balance reminder (called by
  * mail/quota-reminder.ts on the same crossing as the mail, with its own 10-minute mark),
- * payment success (payments.service.ts) and finished tasks. Best effort: a failure is logged and
+ * payment success (payments.service.ts; a plan order names its plan) and finished tasks. Best effort: a failure is logged and
  * never reaches billing or the caller.
  */
 import { eq } from 'drizzle-orm'
@@ -60,6 +60,11 @@ export async function remindOnTelegram(env: Env, settings: Settings, userId: num
 export async function notifyPayment(env: Env, userId: number, paid: string, gateway: string, balance: number): Promise<boolean> {
   const cfg = await telegramConfig(env)
   return notifyTelegram(env, userId, `Payment received through ${esc(gateway)}: ${esc(paid)}. Balance: <b>${formatQuota(cfg, balance)}</b>`)
+}
+
+/** A paid plan order: what was paid, through which gateway, and the plan that started. */
+export async function notifyPlanPayment(env: Env, userId: number, paid: string, gateway: string, plan: string): Promise<boolean> {
+  return notifyTelegram(env, userId, `Payment received through ${esc(gateway)}: ${esc(paid)}. Your plan <b>${esc(plan)}</b> has started.`)
 }
 
 /** An asynchronous task (Midjourney, Suno) reached its end: success or failure (refunded). */

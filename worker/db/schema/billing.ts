@@ -125,6 +125,8 @@ export const orders = sqliteTable(
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull().default(0),
     paidAt: integer('paid_at').notNull().default(0),
+    /** The plan a plan order buys (NULL: a top-up; migration 0034). */
+    planId: integer('plan_id'),
   },
   (t) => [
     index('idx_orders_user').on(t.userId, t.createdAt),

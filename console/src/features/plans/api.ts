@@ -3,14 +3,16 @@
  * subscriptions (GET /api/user/subscription) for every user; for admins the plan list (GET
  * /api/plan/), create / edit / delete (POST /api/plan/, PUT and DELETE /api/plan/:id), grant (POST
  * /api/plan/grant), a user's subscriptions (GET /api/plan/subscriptions?user_id=), revoke (POST
- * /api/plan/revoke) and extend (POST /api/plan/extend). Every mutation refreshes every plan query.
+ * /api/plan/revoke) and extend (POST /api/plan/extend); buying a plan through a payment gateway
+ * (POST /api/plan/subscribe, answered like a top-up order). Every mutation refreshes every plan query.
  */
 import { queryOptions, useMutation } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { api } from '@/lib/api-client'
 import { useInvalidate } from '@/lib/list-query'
 import { notify } from '@/lib/notify'
-import type { Plan, PlanBody, PlanDurationUnit, SubscriptionView } from '@contract/plans'
+import type { Plan, PlanBody, PlanDurationUnit, PlanSubscribeBody, SubscriptionView } from '@contract/plans'
+import type { PlacedOrder } from '@contract/payments'
 
 export type { Plan, SubscriptionView } from '@contract/plans'
 
@@ -103,4 +105,9 @@ export function useExtendSubscription() {
       notify.success(t('toast.extended'))
     },
   })
+}
+
+/** Places a plan order; the caller continues like a top-up (the gateway's page or its QR code). */
+export function useSubscribePlan() {
+  return useMutation({ mutationFn: (body: PlanSubscribeBody) => api.post<PlacedOrder>('/api/plan/subscribe', body) })
 }

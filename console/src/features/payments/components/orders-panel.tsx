@@ -1,7 +1,7 @@
 /**
  * The order list (admin): server-paged, filters in the URL (status, gateway, user id, trade no,
  * gateway no, date range), status badges, the paid amount, discount and fee in the order's
- * currency, quota, a CSV export of the filtered orders, and a refund
+ * currency, quota (a plan order names its plan instead), a CSV export of the filtered orders, and a refund
  * action for paid orders (after the money went back through the gateway's own dashboard).
  */
 import { useEffect, useMemo, useState } from 'react'
@@ -128,8 +128,10 @@ export function OrdersPanel() {
             <span className="font-medium" data-testid="order-money">
               {formatDecimal(row.original.order_amount, row.original.order_currency)}
             </span>
-            <span className="text-xs text-muted-foreground">
-              ${row.original.amount} → {renderQuota(row.original.quota)}
+            <span className="text-xs text-muted-foreground" data-testid={row.original.plan_id === null ? undefined : 'order-plan'}>
+              {row.original.plan_id === null
+                ? `$${row.original.amount} → ${renderQuota(row.original.quota)}`
+                : t('orders.plan', { name: row.original.plan_name || `#${row.original.plan_id}` })}
             </span>
           </span>
         ),
@@ -296,9 +298,10 @@ export function OrdersPanel() {
         open={Boolean(refunding)}
         onOpenChange={(open) => !open && setRefunding(undefined)}
         title={t('orders.refundTitle', { trade_no: refunding?.trade_no ?? '' })}
-        description={t('orders.refundDescription', {
+        description={t(refunding?.plan_id ? 'orders.refundPlanDescription' : 'orders.refundDescription', {
           money: refunding ? formatDecimal(refunding.order_amount, refunding.order_currency) : '',
           quota: refunding ? renderQuota(refunding.quota) : '',
+          name: refunding?.plan_name ?? '',
         })}
         confirmText={t('actions.refund')}
         destructive

@@ -1,13 +1,18 @@
-/** One published plan as a card: name, price and duration, description, then its windows and model items. */
+/**
+ * One published plan as a card: name, price and duration, description, then its windows and model
+ * items; a priced plan gets a Subscribe button when the page can sell it (`onSubscribe`), disabled
+ * once the user holds the plan's per-user limit.
+ */
 import { useTranslation } from 'react-i18next'
 import { Badge } from '@/components/ui/badge'
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
+import { Button } from '@/components/ui/button'
+import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card'
 import { Separator } from '@/components/ui/separator'
 import type { Plan } from '../api'
 import { formatDuration, formatPrice } from '../format'
 import { PlanTermsList } from './plan-terms'
 
-export function PlanCard({ plan }: { plan: Plan }) {
+export function PlanCard({ plan, onSubscribe, atLimit = false }: { plan: Plan; onSubscribe?: (plan: Plan) => void; atLimit?: boolean }) {
   const { t } = useTranslation('plans')
   return (
     <Card className="gap-4" data-testid="plan-card">
@@ -32,6 +37,14 @@ export function PlanCard({ plan }: { plan: Plan }) {
         <Separator />
         <PlanTermsList terms={plan} />
       </CardContent>
+      {onSubscribe && plan.price > 0 && (
+        <CardFooter className="flex-col items-stretch gap-1">
+          <Button disabled={atLimit} onClick={() => onSubscribe(plan)} data-testid="plan-subscribe">
+            {t('subscribe.button')}
+          </Button>
+          {atLimit && <p className="text-xs text-muted-foreground">{t('subscribe.atLimit')}</p>}
+        </CardFooter>
+      )}
     </Card>
   )
 }

@@ -19,8 +19,8 @@ import { quotaPerUnit, renderQuota } from '@/lib/format'
 import { MAX_TOPUP_AMOUNT, amountProblem, computeOrderAmount, formatMoney, parseDiscounts, type PaymentCurrency } from '@/lib/payment-amount'
 import { cn } from '@/lib/utils'
 import { useSiteInfo } from '@/features/site/api'
-import { GatewayIcon } from '@/features/payments/components/gateway-icon'
 import { usePlaceOrder, type PlacedOrder, type UserGateway } from '@/features/payments/api'
+import { GatewayChoice } from './gateway-choice'
 import { PayQrDialog } from './pay-qr-dialog'
 
 const QUICK = [10, 20, 50, 100, 200, 500]
@@ -137,38 +137,7 @@ export function OnlineTopupCard({ gateways }: { gateways: UserGateway[] }) {
           )}
         </div>
 
-        <div className="grid gap-2" role="radiogroup" aria-label={t('online.method')}>
-          <span className="text-sm font-medium">{t('online.method')}</span>
-          <div className="grid gap-2 sm:grid-cols-2">
-            {gateways.map((g) => (
-              <button
-                key={g.uuid}
-                type="button"
-                role="radio"
-                aria-checked={g.uuid === gateway?.uuid}
-                onClick={() => setSelected(g.uuid)}
-                className={cn(
-                  'flex items-center gap-3 rounded-lg border p-3 text-left transition-colors hover:bg-accent',
-                  g.uuid === gateway?.uuid && 'border-primary bg-primary/5 ring-1 ring-primary'
-                )}
-                data-testid="gateway-choice"
-              >
-                <GatewayIcon type={g.type} icon={g.icon} className="size-8" />
-                <span className="grid leading-tight">
-                  <span className="font-medium">{g.name}</span>
-                  <span className="text-xs text-muted-foreground">
-                    {g.currency}
-                    {g.percent_fee > 0
-                      ? ` · ${t('online.feePercent', { percent: +(g.percent_fee * 100).toFixed(2) })}`
-                      : g.fixed_fee > 0
-                        ? ` · ${t('online.feeFixed', { fee: `$${g.fixed_fee.toFixed(2)}` })}`
-                        : ''}
-                  </span>
-                </span>
-              </button>
-            ))}
-          </div>
-        </div>
+        <GatewayChoice gateways={gateways} selected={gateway?.uuid} onSelect={setSelected} />
 
         {price && gateway && (
           <dl className="grid gap-1.5 rounded-lg border bg-muted/40 p-4 text-sm" data-testid="topup-preview">

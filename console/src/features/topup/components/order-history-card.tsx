@@ -1,4 +1,4 @@
-/** The user's own top-up orders (GET /api/user/order), five per page, with status badges, discount and fee, and a CSV export. */
+/** The user's own orders (GET /api/user/order: top-ups and plan orders, which name their plan), five per page, with status badges, discount and fee, and a CSV export. */
 import { useState } from 'react'
 import { useQuery } from '@tanstack/react-query'
 import { ChevronLeft, ChevronRight, Download, ReceiptText } from 'lucide-react'
@@ -41,7 +41,8 @@ export function OrderHistoryCard() {
             <GatewayIcon type={o.gateway_type} className="size-7" />
             <div className="grid min-w-0 flex-1 leading-tight">
               <span className="font-medium tabular-nums">
-                {formatDecimal(o.order_amount, o.order_currency)} <span className="text-muted-foreground">→ {renderQuota(o.quota)}</span>
+                {formatDecimal(o.order_amount, o.order_currency)}{' '}
+                <span className="text-muted-foreground">→ {o.plan_id === null ? renderQuota(o.quota) : t('history.plan', { name: o.plan_name || `#${o.plan_id}` })}</span>
               </span>
               <OrderCharges order={o} className="text-xs text-muted-foreground tabular-nums" />
               <span className="truncate text-xs text-muted-foreground">

@@ -1,8 +1,8 @@
 /**
  * The QR dialog of a QR gateway (WeChat Pay Native, Alipay face-to-face): the code rendered in the
  * browser (qrcode.react, nothing sent elsewhere), the amount, and a poll of the order status every
- * 3 s (one-hub's rhythm). Once paid it says so with the new balance and refreshes the balance and
- * the order history.
+ * 3 s (one-hub's rhythm). Once paid it says so with the new balance (a plan order: that the plan
+ * started) and refreshes the balance, the order history and the plan queries.
  */
 import { useEffect, useState } from 'react'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
@@ -14,6 +14,10 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { renderQuota } from '@/lib/format'
 import { selfQueryOptions } from '@/features/auth/api'
 import { orderPaid, paymentKeys, type PlacedOrder } from '@/features/payments/api'
+import { planKeys } from '@/features/plans/api'
+
+/** What an order buys: balance (a top-up) or a subscription plan; it decides what "paid" says. */
+export type OrderPurpose = 'topup' | 'plan'
 
 export function usePaidPoll(tradeNo: string | undefined) {
   const [paid, setPaid] = useState(false)
@@ -31,6 +35,7 @@ export function usePaidPoll(tradeNo: string | undefined) {
           setPaid(true)
           await queryClient.invalidateQueries({ queryKey: selfQueryOptions.queryKey })
           await queryClient.invalidateQueries({ queryKey: paymentKeys.all })
+          await queryClient.invalidateQueries({ queryKey: planKeys.all })
         }
       } catch {
         // a failed poll is retried on the next tick
@@ -47,7 +52,17 @@ export function usePaidPoll(tradeNo: string | undefined) {
   return paid
 }
 
-export function PayQrDialog({ order, gatewayType, onOpenChange }: { order: PlacedOrder | undefined; gatewayType?: string; onOpenChange: (open: boolean) => void }) {
+export function PayQrDialog({
+  order,
+  gatewayType,
+  onOpenChange,
+  purpose = 'topup',
+}: {
+  order: PlacedOrder | undefined
+  gatewayType?: string
+  onOpenChange: (open: boolean) => void
+  purpose?: OrderPurpose
+}) {
   const { t } = useTranslation('topup')
   const paid = usePaidPoll(order?.trade_no)
   const { data: self } = useQuery({ ...selfQueryOptions, enabled: paid })
@@ -57,15 +72,19 @@ export function PayQrDialog({ order, gatewayType, onOpenChange }: { order: Place
       <DialogContent className="sm:max-w-sm" data-testid="pay-qr-dialog">
         <DialogHeader>
           <DialogTitle>{paid ? t('qr.paidTitle') : t(gatewayType === 'alipay' ? 'qr.titleAlipay' : 'qr.titleWechat')}</DialogTitle>
-          <DialogDescription>{paid ? t('qr.paidDescription') : t('qr.description')}</DialogDescription>
+          <DialogDescription>{paid ? t(purpose === 'plan' ? 'qr.planPaidDescription' : 'qr.paidDescription') : t('qr.description')}</DialogDescription>
         </DialogHeader>
         {paid ? (
           <div className="grid justify-items-center gap-3 py-4 text-center" data-testid="pay-success">
             <CheckCircle2 className="size-14 text-success" />
-            <p className="text-sm text-muted-foreground">{t('qr.balance')}</p>
-            <p className="text-2xl font-semibold tabular-nums" data-testid="pay-new-balance">
-              {self ? renderQuota(self.quota) : '…'}
-            </p>
+            {purpose === 'topup' && (
+              <>
+                <p className="text-sm text-muted-foreground">{t('qr.balance')}</p>
+                <p className="text-2xl font-semibold tabular-nums" data-testid="pay-new-balance">
+                  {self ? renderQuota(self.quota) : '…'}
+                </p>
+              </>
+            )}
           </div>
         ) : (
           <div className="grid justify-items-center gap-3 py-2">

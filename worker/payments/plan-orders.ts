@@ -1,0 +1,82 @@
+/**
+ * Plan orders (issue 33): buying a subscription plan through an enabled payment gateway. The order
+ * costs the plan's price (USD cents) with the gateway's fee and currency, like a top-up without its
+ * discount, carries quota 0 and names the plan (orders.plan_id). Once a verified notify passes the
+ * same checks as a top-up's (payments.service.ts completeOrder), the subscription starts under the
+ * key `order:<trade_no>` — exactly once, however many notifies arrive — instead of a wallet credit:
+ * the balance never changes. A paid order is honoured with the plan's current stored terms even if
+ * the plan was unpublished or deleted after ordering, and the per-user limit (checked when ordering)
+ * does not refuse it. Refunding a plan order revokes the subscription it started (no balance refund).
+ */
+import { conflict, notFound, badRequest } from '../lib/errors'
+import { logger } from '../lib/logger'
+import type { SessionUser } from '../env'
+import type { Order } from '../db/schema'
+import type { Settings } from '../settings/store'
+import { auditLog } from '../logs/audit-log'
+import { findPlan } from '../plans/plan-store'
+import { atPlanLimit, startSubscription, subscriptionByKey } from '../plans/subscriptions'
+import { revokeSubscription } from '../plans/subscription-end'
+import { centsToDecimal } from '../../shared/contract/payment-amount'
+import type { PlacedOrder } from '../../shared/contract/payments'
+import { SUBSCRIPTION_STATUS } from '../../shared/contract/enums'
+import { gatewayPrice, placeOrder, usableGateway } from './order-placing'
+
+const serverLog = logger({ module: 'plan-orders' })
+
+const orderKey = (tradeNo: string) => `order:${tradeNo}`
+
+/** POST /api/plan/subscribe: a published, priced plan the user may still buy, through an enabled gateway. */
+export async function createPlanOrder(env: Env, settings: Settings, me: SessionUser, input: { plan_id: number; uuid: string }, site: string): Promise<PlacedOrder> {
+  const gw = await usableGateway(env, input.uuid)
+  const plan = await findPlan(env, input.plan_id)
+  if (!plan.published) throw notFound('Plan not found')
+  if (plan.priceCents <= 0) throw badRequest('This plan has no price; it cannot be bought')
+  if (await atPlanLimit(env, me.id, plan)) throw conflict(`You already hold this plan's limit of ${plan.maxPerUser} subscription(s)`)
+  const price = gatewayPrice(settings, gw.row, plan.priceCents, 1)
+  return placeOrder(
+    env,
+    settings,
+    me,
+    gw,
+    {
+      amount: 0,
+      quota: 0,
+      planId: plan.id,
+      price,
+      subject: `${settings.str('SystemName') || 'AI Gateway'} plan "${plan.name}" ${centsToDecimal(price.payCents)} ${price.currency}`,
+      returnPath: '/panel/plans',
+    },
+    site
+  )
+}
+
+export type PlanStart = { ok: true; duplicate: boolean; planName: string } | { ok: false; reason: string }
+
+/** A paid plan order's subscription, started once under `order:<trade_no>`; a failure is retried by the gateway. */
+export async function startOrderedPlan(env: Env, order: Order & { planId: number }): Promise<PlanStart> {
+  try {
+    const { subscription, created } = await startSubscription(env, { userId: order.userId, planId: order.planId, key: orderKey(order.tradeNo), source: 'order', paid: true })
+    return { ok: true, duplicate: !created, planName: subscription.terms.name }
+  } catch (err) {
+    serverLog.error('plan order not started', { trade_no: order.tradeNo, plan_id: order.planId, error: err })
+    return { ok: false, reason: err instanceof Error ? err.message : 'subscription not started' }
+  }
+}
+
+/** The refund of a paid plan order: its subscription is revoked (nothing goes back to the balance). */
+export async function revokeOrderedPlan(env: Env, actor: SessionUser, order: Order, owner: { id: number; username: string } | undefined): Promise<void> {
+  const sub = await subscriptionByKey(env, orderKey(order.tradeNo))
+  if (!sub) throw conflict('This plan order started no subscription, so there is nothing to revoke')
+  // An expired or already revoked subscription has nothing left to take back.
+  if (sub.status === SUBSCRIPTION_STATUS.ACTIVE) await revokeSubscription(env, sub.id, { refund: false, actor })
+  if (owner) {
+    await auditLog(
+      env,
+      actor,
+      owner,
+      `Plan order ${order.tradeNo} refunded by ${actor.username}: ${centsToDecimal(order.orderAmount)} ${order.orderCurrency} returned, subscription #${sub.id} to "${sub.terms.name}" revoked`,
+      { trade_no: order.tradeNo, subscription_id: sub.id, plan_id: sub.planId }
+    )
+  }
+}
