@@ -101,7 +101,7 @@ export class UserWallet extends DurableObject<Env> {
     await this.ctx.storage.setAlarm(at)
   }
 
-  /** Hold the request's worst case (or, with a floor, whatever is free above it) against balance and token. */
+  /** Hold the request's worst case (or, with a floor, whatever is free above it) against balance and token; a zero-amount hold (a session's slots, a free call) a subscription admits draws nothing from it. */
   async reserve(input: ReserveInput): Promise<ReserveResult> {
     if (!isAmount('amount', input.amount) || (input.floor !== undefined && !isAmount('floor', input.floor))) return { ok: false, reason: 'invalid_amount' }
     const amount = input.amount
@@ -113,7 +113,6 @@ export class UserWallet extends DurableObject<Env> {
     this.store.commit()
     if (admitted.refused) return { ok: false, reason: admitted.refused, ...(admitted.retryAfterMs ? { retryAfterMs: admitted.retryAfterMs } : {}) }
     const held = Math.min(amount, admitted.free)
-    // A zero-amount hold (a realtime session's slots, a free call) a subscription admitted draws nothing from it.
     const drawn = admitted.plan && amount > 0 ? { plan: admitted.plan } : {}
     this.store.hold(input.reqId, { tokenId: admitted.token.id, amount: held, at: admitted.now, ...drawn })
     if (input.limits) this.limits.admit(input.limits, input.reqId, clockNow())
