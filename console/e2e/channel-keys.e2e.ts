@@ -47,28 +47,34 @@ describe('channel key status', () => {
       group: ['default'],
     })
     channelId = pool.id
-    // Relay traffic from three users meets the revoked key and disables it (failures from two users
-    // are needed; the disable runs in the background of the failing request).
-    const tokens = [fixture.token.key, (await relayFixture({ username: `uipool${suffix}b` })).token.key, (await relayFixture({ username: `uipool${suffix}c` })).token.key]
-    // After its first failure the key is frozen for RetryCooldownSeconds (5 s); a later failure of
-    // another user disables it.
-    // Locally this takes ~11 s (about 55 requests, 3 runs). A loaded CI box once needed more
-    // than 25 s, so the loop gives it 45 s and
-    // then says what it saw instead of letting the UI assertion fail without context.
-    const started = Date.now()
-    const keyStatus = async () => (await root.ok<any>('GET', `/api/channel/${channelId}/keys`)).keys[1].status
-    let i = 0
-    for (; (await keyStatus()) !== 3 && Date.now() - started < 45_000; i++) {
+    // Relay traffic meets the revoked key and disables it. A disable needs failures of two users,
+    // and after its first failure the key rests for RetryCooldownSeconds (5 s), then one request
+    // probes it; each failed probe doubles the rest. Which request probes is up to the key pick, so
+    // traffic rotating over users could hand every probe to the first failing user (it did once in
+    // CI: 211 requests in 45 s). So the first user sends until the key has failed once, then only
+    // the other two send: the next failure is another user's and disables the key.
+    const others = [(await relayFixture({ username: `uipool${suffix}b` })).token.key, (await relayFixture({ username: `uipool${suffix}c` })).token.key]
+    const keys = async () => (await root.ok<any>('GET', `/api/channel/${channelId}/keys`)).keys
+    const revokedHash: string = (await keys())[1].hash
+    const keyOpens = async () =>
+      (await root.ok<any>('GET', `/api/channel/${channelId}/breakers`)).breakers.find((b: any) => b.kind === 'key' && b.key_hash === revokedHash)?.opens ?? 0
+    const ask = async (token: string, i: number) => {
       const res = await fetch(`${root.base}/v1/chat/completions`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${tokens[i % 3]}`, 'content-type': 'application/json' },
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
         body: JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: `question ${i}` }] }),
       })
       expect(res.status).toBe(200)
       await new Promise((r) => setTimeout(r, 200))
     }
-    const history = await root.ok<any>('GET', `/api/channel/${channelId}/keys`)
-    if (history.keys[1].status !== 3) throw new Error(`key not disabled after ${i} requests in ${Date.now() - started} ms: ${JSON.stringify(history.keys)}`)
+    const started = Date.now()
+    let i = 0
+    for (; (await keyOpens()) === 0 && Date.now() - started < 20_000; i++) await ask(fixture.token.key, i)
+    if ((await keyOpens()) === 0) throw new Error(`the revoked key never failed in ${i} requests`)
+    const firstFailure = i
+    for (; (await keys())[1].status !== 3 && Date.now() - started < 45_000; i++) await ask(others[i % 2]!, i)
+    const history = await keys()
+    if (history[1].status !== 3) throw new Error(`key failed after ${firstFailure} requests, not disabled after ${i} in ${Date.now() - started} ms: ${JSON.stringify(history)}`)
   })
 
   afterAll(async () => {
