@@ -172,7 +172,20 @@ function takeOutputLimit(body: Record<string, unknown>): number | undefined {
   return values.length > 0 ? Math.max(...values) : undefined
 }
 
-export async function readRelayInput(c: Context<HonoEnv>, op: RelayOp): Promise<RelayInput> {
+/** The client's JSON body (Hono keeps it once parsed), or a 400 in the caller's error envelope. */
+export async function readJsonBody(c: Context<HonoEnv>): Promise<unknown> {
+  try {
+    return await c.req.json()
+  } catch {
+    throw new ApiError(400, 'The request body is not valid JSON', { code: 'invalid_json' })
+  }
+}
+
+/**
+ * The request's input for `op`. `given`: a JSON body already in hand (an inbound codec's chat body,
+ * an MCP loop turn's), read instead of the request's own, so it is never serialised and parsed again.
+ */
+export async function readRelayInput(c: Context<HonoEnv>, op: RelayOp, given?: Record<string, unknown>): Promise<RelayInput> {
   if (MULTIPART_OPS.has(op)) {
     let form: FormData
     try {
@@ -205,12 +218,7 @@ export async function readRelayInput(c: Context<HonoEnv>, op: RelayOp): Promise<
       promptEstimate: typeof prompt === 'string' ? Math.ceil(prompt.length / 3) : 0,
     }
   }
-  let raw: unknown
-  try {
-    raw = await c.req.json()
-  } catch {
-    throw new ApiError(400, 'The request body is not valid JSON', { code: 'invalid_json' })
-  }
+  const raw = given ?? (await readJsonBody(c))
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new ApiError(400, 'The request body must be a JSON object', { code: 'invalid_body' })
   const parsed = SCHEMAS[op]!.safeParse(raw)
   if (!parsed.success) throw validationError(parsed.error)

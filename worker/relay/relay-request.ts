@@ -33,7 +33,7 @@ import { affinityKey } from '../channels/affinity'
 import { reportAttemptFailure } from './failure-report'
 import { keyFreezeName, RequestKeys } from '../channels/key-pool'
 import { answerOfStream, type CacheMode, cacheModeOf, readCachedAnswer, storeCachedAnswer, streamCacheable } from './response-cache'
-import { readRelayInput, type RelayInput } from './relay-input'
+import { readJsonBody, readRelayInput, type RelayInput } from './relay-input'
 import { getRoutingTable, type RoutingTable } from '../channels/routing-table'
 import type { RoutedChannel } from '../channels/types'
 import { clientStatus, decideFailure, type FailureDecision } from '../channels/retry-policy'
@@ -50,7 +50,7 @@ import { callUpstream, withChannelParameters } from '../channels/upstream'
 import { PromptImages, withInlineImages } from './prompt-images'
 import { channelNetwork } from '../channels/network'
 import { supplierMessage } from './supplier-error'
-import { adaptAnswer, useChatBody } from './inbound/relay-hook'
+import { adaptAnswer } from './inbound/relay-hook'
 import { passHeaders, withModel } from '../channels/upstream'
 import { pluginDisables } from '../providers/plugins'
 import type { InboundCodec } from './inbound/types'
@@ -62,17 +62,24 @@ import { applyModelRoute } from './model-routes'
 
 const JSON_HEADERS = { 'content-type': 'application/json' }
 
-/**
- * `inbound`: the client speaks another API (Anthropic Messages, Responses, Gemini); its codec turns
- * the body into a chat body before it is read, and the chat answer back into its format. Money,
- * routing and retries are the same whatever the format.
- */
-export async function relayRequest(c: Context<HonoEnv>, op: RelayOp, inbound?: InboundCodec): Promise<Response> {
+/** Where the request's body comes from when it is not the client's own OpenAI body. */
+export interface RelayFrom {
+  /**
+   * The client speaks another API (Anthropic Messages, Responses, Gemini): its codec turns the
+   * body into a chat body, and the chat answer back into its format. Money, routing and retries
+   * are the same whatever the format.
+   */
+  inbound?: InboundCodec
+  /** A chat body already built (an MCP loop turn's): relayed as the client's body would be. */
+  body?: Record<string, unknown>
+}
+
+/** Relays one request; its body is parsed once, whatever format it came in. */
+export async function relayRequest(c: Context<HonoEnv>, op: RelayOp, { inbound, body }: RelayFrom = {}): Promise<Response> {
   const startedAt = Date.now()
   const auth = await admit(c)
   const authAt = Date.now()
-  if (inbound) await useChatBody(c, inbound)
-  const input = await readRelayInput(c, op)
+  const input = await readRelayInput(c, op, inbound ? inbound.toOpenAI(await readJsonBody(c)) : body)
   assertModelAllowed(auth, input.model)
   const [settings, prices, table] = await Promise.all([getSettings(c.env, c.executionCtx), getPriceTable(c.env, c.executionCtx), getRoutingTable(c.env, c.executionCtx)])
   const ratio = groupRatio(settings, auth.group)

@@ -1,42 +1,16 @@
 /**
- * Plumbing between an inbound codec and the relay (relay-request.ts): the client's body is replaced
- * by the codec's internal OpenAI body (chat, or embeddings for Gemini embedContent) before
- * relay-input.ts reads and validates it, and the relay's answer — JSON or the chat SSE stream,
- * priced and settled exactly as for an OpenAI client — is turned back into the client's format.
- * Errors render in the format's envelope.
+ * Plumbing between an inbound codec and the relay (relay-request.ts turns the client's body, parsed
+ * once, into the codec's internal OpenAI body — chat, or embeddings for Gemini embedContent — which
+ * relay-input.ts validates as it is: no request rewrite, no second parse): the relay's answer, JSON
+ * or the chat SSE stream, priced and settled exactly as for an OpenAI client, is turned back into
+ * the client's format. Errors render in the format's envelope.
  */
-import type { Context, ErrorHandler } from 'hono'
-import { ApiError } from '../../lib/errors'
+import type { ErrorHandler } from 'hono'
 import { errorHandler } from '../../lib/error-handler'
 import type { HonoEnv } from '../../env'
 import { SseDecoder, type SseEvent } from '../../../shared/contract/sse'
 import type { InboundCodec, InboundStreamEncoder } from './types'
 import { inClientFormat } from '../stream-relay'
-
-/** The client's JSON body, or the 400 the format renders. */
-export async function readJsonBody(c: Context<HonoEnv>): Promise<unknown> {
-  try {
-    return await c.req.json()
-  } catch {
-    throw new ApiError(400, 'The request body is not valid JSON', { code: 'invalid_json' })
-  }
-}
-
-/** Reads the client's JSON body, converts it and leaves the OpenAI body where `c.req.json()` finds it. */
-export async function useChatBody(c: Context<HonoEnv>, codec: InboundCodec): Promise<Record<string, unknown>> {
-  const chat = codec.toOpenAI(await readJsonBody(c))
-  replaceBody(c, chat)
-  return chat
-}
-
-/** The request now carries `body`; Hono's body cache is dropped so c.req.json() reads it. */
-export function replaceBody(c: Context<HonoEnv>, body: Record<string, unknown>) {
-  const headers = new Headers(c.req.raw.headers)
-  headers.set('content-type', 'application/json')
-  headers.delete('content-length')
-  c.req.raw = new Request(c.req.raw.url, { method: 'POST', headers, body: JSON.stringify(body) })
-  c.req.bodyCache = {}
-}
 
 /**
  * The relay's chat answer (JSON or SSE) in the client's format; headers such as server-timing are

@@ -14,13 +14,14 @@ import { relayRequest } from '../../relay-request'
 import { assertModelAllowed } from '../../../access/token-auth'
 import { admit } from '../../../access/admit'
 import { countChatPrompt, countTokens } from '../../tokenizer'
-import { inboundErrorHandler, readJsonBody } from '../relay-hook'
+import { inboundErrorHandler } from '../relay-hook'
+import { readJsonBody } from '../../relay-input'
 import { anthropicCodec } from './codec'
 import { anthropicErrorResponse } from './response'
 import { chatMessages, countTokensSchema, parseMessages } from './request'
 
 export const anthropicApp = new Hono<HonoEnv>()
-  .post('/messages', (c) => relayRequest(c, 'chat', anthropicCodec({ beta: standardPriceBetas(c.req.header('anthropic-beta')) })))
+  .post('/messages', (c) => relayRequest(c, 'chat', { inbound: anthropicCodec({ beta: standardPriceBetas(c.req.header('anthropic-beta')) }) }))
   .post('/messages/count_tokens', async (c) => {
     const auth = await admit(c)
     const req = parseMessages(await readJsonBody(c), countTokensSchema)

@@ -15,7 +15,8 @@ import { getRoutingTable, modelsOfGroup } from '../../../channels/routing-table'
 import { assertModelAllowed, type RelayAuth } from '../../../access/token-auth'
 import { admit } from '../../../access/admit'
 import { countChatPrompt, countTokens } from '../../tokenizer'
-import { inboundErrorHandler, readJsonBody } from '../relay-hook'
+import { inboundErrorHandler } from '../relay-hook'
+import { readJsonBody } from '../../relay-input'
 import { geminiEmbedCodec, geminiGenerateCodec } from './codec'
 import { chatMessages, parseGenerate } from './request'
 import { googleErrorResponse } from './response'
@@ -68,14 +69,14 @@ export const geminiApp = new Hono<HonoEnv>()
     if (!model || model.length > 200) throw new ApiError(404, `Unknown model path: ${target}`)
     switch (action) {
       case 'generateContent':
-        return relayRequest(c, 'chat', geminiGenerateCodec(model, false))
+        return relayRequest(c, 'chat', { inbound: geminiGenerateCodec(model, false) })
       case 'streamGenerateContent':
         if (c.req.query('alt') !== 'sse') throw new ApiError(400, 'streamGenerateContent is served as server-sent events only: add ?alt=sse.')
-        return relayRequest(c, 'chat', geminiGenerateCodec(model, true))
+        return relayRequest(c, 'chat', { inbound: geminiGenerateCodec(model, true) })
       case 'embedContent':
-        return relayRequest(c, 'embeddings', geminiEmbedCodec(model, false))
+        return relayRequest(c, 'embeddings', { inbound: geminiEmbedCodec(model, false) })
       case 'batchEmbedContents':
-        return relayRequest(c, 'embeddings', geminiEmbedCodec(model, true))
+        return relayRequest(c, 'embeddings', { inbound: geminiEmbedCodec(model, true) })
       case 'countTokens':
         return countGemini(c, model)
       default:

@@ -9,7 +9,7 @@ import { Hono } from 'hono'
 import type { HonoEnv } from '../../../env'
 import { relayRequest } from '../../relay-request'
 import { admit } from '../../../access/admit'
-import { readJsonBody } from '../relay-hook'
+import { readJsonBody } from '../../relay-input'
 import { responsesCodec } from './codec'
 import { type ChatMessage, inputMessages, parseResponsesRequest } from './request'
 import { responsesWithMcp, usesMcp } from '../../mcp-loop/responses-mcp'
@@ -34,7 +34,7 @@ export const responsesApp = new Hono<HonoEnv>()
         ? (response) => c.executionCtx.waitUntil(saveResponse(c.env, auth.userId, { response, messages: [...history, ...inputMessages(req), assistantTurn(response.output)] }))
         : undefined,
     })
-    return relayRequest(c, 'chat', codec)
+    return relayRequest(c, 'chat', { inbound: codec })
   })
   .get('/responses/:id', async (c) => {
     const auth = await admit(c)
