@@ -12,7 +12,8 @@
  * CPU is the serving workerd process's user + system time from /proc/<pid>/stat over a fixed
  * number of requests at c=4, idle drift subtracted; medians of alternating rounds (order rotated).
  * The marginal cost per event is the least-squares slope of CPU per request over N.
- * Options (env): BENCH_ROUNDS (default 3), BENCH_SCALE_OUT (write the medians as JSON there).
+ * Options (env): BENCH_ROUNDS (default 3), BENCH_SCALE_OUT (write the medians as JSON there), BENCH_PATHS
+ * (comma-separated path names to measure, e.g. `openai→anthropic`; default all).
  */
 import { writeFileSync } from 'node:fs'
 import { startMockUpstream } from './mock-upstream.mjs'
@@ -33,7 +34,7 @@ const median = (xs) => {
 }
 
 const prompt = (n) => [{ role: 'user', content: `bench-events-${n}` }]
-const PATHS = [
+const ALL_PATHS = [
   {
     name: 'chat (pass-through)',
     bare: (n) => ({ path: '/v1/chat/completions', body: { model: MODEL, messages: prompt(n), stream: true, stream_options: { include_usage: true } } }),
@@ -55,6 +56,8 @@ const PATHS = [
     gateway: (n) => ({ path: '/v1/messages', body: { model: CLAUDE, max_tokens: 4096, messages: prompt(n), stream: true } }),
   },
 ]
+const only = process.env.BENCH_PATHS?.split(',').map((p) => p.trim())
+const PATHS = only ? ALL_PATHS.filter((p) => only.includes(p.name)) : ALL_PATHS
 
 /** CPU ms per request of `target` for one request shape (fixed count at c=4, idle drift subtracted). */
 async function cpuPerRequest(target, shape, amount) {

@@ -322,6 +322,8 @@ class RelayRun {
         startedAt: this.startedAt,
         resolveUsage: (text) => this.usage.counted(text, upstream),
         outputFilter: this.outputWords,
+        // An inbound client's frames are written from the transformer's chunks (unused by a pass-through).
+        encoder: this.inbound?.createStreamEncoder(),
       })
       if (!primed.ok) return { failure: { status: 0, error: primed.error } }
       reportSuccess(this.env, this.ctx, channel.id, this.route.model, this.keys.current && keyFreezeName(this.keys.current.hash))

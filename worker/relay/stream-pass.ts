@@ -139,6 +139,10 @@ export class ChatPassThrough extends PassThroughSource implements StreamSource {
 }
 
 /** The relay's `{error}` payload that ends a failed OpenAI chat stream. */
+export const chatFailurePayload = (error: UpstreamError, message: string): string =>
+  JSON.stringify({ error: { message, type: error.type ?? 'upstream_error', code: error.code ?? null, param: null } })
+
+/** That payload as the stream's last event. */
 export function chatFailure(error: UpstreamError, message: string): Uint8Array {
-  return encodeDataList([JSON.stringify({ error: { message, type: error.type ?? 'upstream_error', code: error.code ?? null, param: null } })])
+  return encodeDataList([chatFailurePayload(error, message)])
 }

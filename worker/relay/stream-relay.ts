@@ -4,7 +4,8 @@
  * only what the relay rewrites; a native Anthropic or Gemini stream for a client of that format
  * comes as a ready StreamSource (inbound/anthropic/stream-pass.ts, inbound/gemini/stream-pass.ts)
  * whose bytes are already the client's; every other format goes upstream bytes → SseDecoder → the
- * adapter's transformer → `data:` events. `prime()` reads until the first payload before anything
+ * adapter's transformer → `data:` events, or the frames of an inbound client's encoder
+ * (stream-encoded.ts). `prime()` reads until the first payload before anything
  * is sent, so an upstream that fails immediately can still be retried on another channel. The
  * chat trailer (usage chunk when asked, then `[DONE]`) and the error payload of a cut stream are
  * written by the relay, in the client's format (the source's `trailer` and `failure`). Ending,
@@ -20,6 +21,8 @@ import { ChatPassThrough, chatFailure } from './stream-pass'
 import { concatBytes, type Forward, type StreamSource } from './stream-bytes'
 import type { WordAutomaton } from './policies/word-automaton'
 import { StreamOutputFilter } from './policies/output-filter'
+import { encodedSource } from './stream-encoded'
+import type { InboundStreamEncoder } from './inbound/types'
 
 /**
  * `text()` is what was generated, read only when the usage has to be counted from it. `outputOpen`:
@@ -54,6 +57,8 @@ export interface StreamOptions {
   resolveUsage: (text: string) => Promise<Usage>
   /** Mask these words in the answer (policies/output-filter.ts); the stream is then always decoded. */
   outputFilter?: WordAutomaton
+  /** An inbound client's encoder: a transformer's chat chunks go to it directly (stream-encoded.ts). */
+  encoder?: InboundStreamEncoder
 }
 
 const SSE_HEADERS = {
@@ -90,6 +95,7 @@ function transformed(transformer: StreamTransformer, includeUsage: boolean, filt
 function sourceOf(opts: StreamOptions): StreamSource {
   const t = opts.transformer
   if ('push' in t) return t
+  if (opts.encoder) return encodedSource(t, opts.encoder, opts.includeUsage, opts.outputFilter && new StreamOutputFilter(opts.outputFilter))
   if (opts.outputFilter) return transformed(t, opts.includeUsage, new StreamOutputFilter(opts.outputFilter))
   return t instanceof OpenAIStream ? new ChatPassThrough(t.call, opts.includeUsage) : transformed(t, opts.includeUsage)
 }
