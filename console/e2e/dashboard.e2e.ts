@@ -2,13 +2,15 @@
  * Dashboard: a user makes relay calls with their key (two models), signs in through the login
  * page and sees their request count, today's figures, both models in the statistics table and the
  * callable models; the period picker changes the URL and refuses an invalid custom range.
- * Screenshots in light, dark and at phone width.
+ * Screenshots in light, dark and at phone width. Root sees the plans card (a plan granted to a
+ * user counts as active, not as sold) that the user neither sees nor receives; screenshots of it
+ * in light, dark, phone and zh_CN.
  */
 import { describe, expect, inject, it } from 'vitest'
 import type { Page } from 'playwright-core'
-import { relayFixture } from '../../worker/e2e/support/api'
-import { openPage, shot, expectNoOverflow } from './support/browser'
-import { signIn, openSignedIn, LOOKS_ZH_PHONE } from './support/console'
+import { SHARED_ROOT, relayFixture, rootSession, userSession } from '../../worker/e2e/support/api'
+import { DESKTOP, openPage, shot, expectNoOverflow } from './support/browser'
+import { signIn, openSignedIn, LOOKS_ZH_PHONE, type Look } from './support/console'
 import { useBrowser } from './support/suite'
 
 const suffix = Date.now().toString(36)
@@ -65,6 +67,9 @@ describe('dashboard', () => {
     await expect.poll(() => statValue(page, 'stat-requests')).toBe('4')
     expect(await statValue(page, 'stat-today-requests')).toBe('4')
     expect(await statValue(page, 'stat-today-tokens')).toBe(String(today.tokens))
+    // The plan figures are the administrators': a user is not sent them and sees no plans card.
+    expect(data).not.toHaveProperty('plans')
+    expect(await page.getByTestId('plan-figures').count()).toBe(0)
 
     const table = page.getByTestId('model-stats')
     const rowA = table.getByRole('row').filter({ hasText: MODEL_A })
@@ -122,6 +127,33 @@ describe('dashboard', () => {
       await expectNoOverflow(page)
       await page.mouse.move(0, 0)
       await shot(page, `dashboard-${v.name}`)
+      await context.close()
+    }
+  })
+
+  it('shows root the plans card: a granted plan is active, not sold', async () => {
+    const root = await rootSession()
+    const plan = `Dash plan ${suffix}`
+    const { id: planId } = await root.ok<{ id: number }>('POST', '/api/plan/', { name: plan, price: 3, duration_unit: 'month', windows: [{ period: 'day', quota: 1000 }] })
+    const holder = await userSession(`dashsub${suffix}`)
+    const { id: holderId } = await holder.ok<{ id: number }>('GET', '/api/user/self')
+    await root.ok('POST', '/api/plan/grant', { user_id: holderId, plan_id: planId })
+    const figures = (await root.ok<{ plans: { active: { plan_id: number; count: number }[]; active_total: number } }>('GET', '/api/user/dashboard')).plans
+    expect(figures.active).toContainEqual(expect.objectContaining({ plan_id: planId, count: 1 }))
+    expect(figures.active_total).toBeGreaterThanOrEqual(1)
+
+    const looks: Look[] = [{ name: 'light', viewport: DESKTOP, theme: 'light' }, ...LOOKS_ZH_PHONE]
+    for (const v of looks) {
+      const { context, page } = await openSignedIn(suite.browser, inject('gatewayUrl'), v, SHARED_ROOT)
+      const card = page.getByTestId('plan-figures')
+      const row = card.getByRole('row').filter({ hasText: plan })
+      await row.waitFor()
+      expect((await row.getByRole('cell').allInnerTexts()).map((c) => c.trim())).toEqual([plan, '0', '—', '1'])
+      expect(Number(await statValue(page, 'plan-active'))).toBeGreaterThanOrEqual(1)
+      await expectNoOverflow(page)
+      await page.mouse.move(0, 0)
+      await card.scrollIntoViewIfNeeded()
+      await shot(page, `dashboard-plans-${v.name}`)
       await context.close()
     }
   })

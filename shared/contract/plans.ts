@@ -79,6 +79,17 @@ export interface PlanTerms {
   price_cents?: number
 }
 
+/**
+ * What a plan order bought, frozen when it was placed (orders.plan_terms): the terms its
+ * subscription copies and the duration it runs for, so that a plan edited before the payment
+ * arrives does not change them.
+ */
+export interface OrderedPlanTerms {
+  terms: PlanTerms
+  duration_unit: PlanDurationUnit
+  duration_count: number
+}
+
 /** One window of a subscription as GET /api/user/subscription answers it. */
 export interface SubscriptionWindowView {
   period: PlanPeriod

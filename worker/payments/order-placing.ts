@@ -13,6 +13,7 @@ import { logger } from '../lib/logger'
 import type { SessionUser } from '../env'
 import type { Settings } from '../settings/store'
 import type { PlacedOrder } from '../../shared/contract/payments'
+import type { OrderedPlanTerms } from '../../shared/contract/plans'
 import { type OrderPrice, type PaymentCurrency, priceOrder } from '../../shared/contract/payment-amount'
 import { gatewayOf } from './gateways/registry'
 import { notifyUrl, parseConfig, siteBase } from './gateway-rows'
@@ -62,6 +63,8 @@ export interface OrderPlan {
   amount: number
   quota: number
   planId: number | null
+  /** A plan order's terms and duration, frozen now (null for a top-up). */
+  planTerms: OrderedPlanTerms | null
   price: OrderPrice
   /** What the gateway shows the payer. */
   subject: string
@@ -106,6 +109,7 @@ export async function placeOrder(
     orderFee: money.payFeeCents,
     discount: money.discountCents,
     planId: plan.planId,
+    planTerms: plan.planTerms,
     status: 'pending',
     createdAt: now,
     updatedAt: now,

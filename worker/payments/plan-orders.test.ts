@@ -3,7 +3,9 @@
  * and writes nothing then; the price is the plan's with the gateway's fee and currency; a verified
  * notify (real Epay / Stripe signatures) starts exactly one subscription however many arrive, a
  * wrong amount or currency starts none, the balance never moves; a paid order is honoured after
- * the plan was deleted or the limit was reached; a refund revokes the subscription.
+ * the plan was deleted or the limit was reached; a refund revokes the subscription. The terms are
+ * frozen when the order is placed: a plan edited before the payment arrives changes nothing of what
+ * the buyer gets (an order from before migration 0035, with no frozen terms, gets the current ones).
  */
 import { exports } from 'cloudflare:workers'
 import { env } from 'cloudflare:test'
@@ -171,5 +173,68 @@ describe('plan orders', () => {
     // A replayed notify after the refund starts nothing again.
     expect((await send(gw.uuid, paid)).text).toBe('success')
     expect((await subsOf(userId)).map((s) => s.status)).toEqual([3])
+  })
+
+  it('starts the subscription with the terms frozen when the order was placed, whatever the plan became since', async () => {
+    const root = await setupRoot()
+    const { client: user, id: userId } = await signedInUser('planfrozen')
+    const gw = await createGateway(root, 'epay')
+    const ordered = { name: 'Pro', price: 10, duration_unit: 'month', windows: [{ period: 'day', quota: 1000 }], models: [{ pattern: 'gpt-*', requests: 50 }], published: true }
+    const planId = await createPlan(root, ordered)
+    const placed = await subscribe(user, planId, gw.uuid)
+    const legacy = await subscribe(user, planId, gw.uuid)
+    expect(JSON.parse((await orderRow(placed.trade_no))!.plan_terms)).toEqual({
+      terms: {
+        name: 'Pro',
+        windows: [{ period: 'day', quota: 1000 }],
+        models: [{ pattern: 'gpt-*', requests: 50 }],
+        group: '',
+        channel_tags: [],
+        allow_balance_fallback: true,
+        priority: 0,
+        price_cents: 1000,
+      },
+      duration_unit: 'month',
+      duration_count: 1,
+    })
+    // An order placed before migration 0035 froze nothing.
+    await env.DB.prepare('UPDATE orders SET plan_terms = NULL WHERE trade_no = ?').bind(legacy.trade_no).run()
+
+    const edited = {
+      ...ordered,
+      name: 'Pro v2',
+      price: 20,
+      duration_unit: 'day',
+      duration_count: 2,
+      windows: [{ period: 'hour', requests: 5 }],
+      models: [],
+      allow_balance_fallback: false,
+    }
+    expect((await root.put(`/api/plan/${planId}`, edited)).status).toBe(200)
+    const before = Date.now()
+    expect((await send(gw.uuid, await notifyFor('epay', placed.trade_no, 7300, 'CNY'))).text).toBe('success')
+    expect((await send(gw.uuid, await notifyFor('epay', legacy.trade_no, 7300, 'CNY'))).text).toBe('success')
+
+    const subs = (await user.get('/api/user/subscription')).body.data as { name: string; terms: any; starts_at: number; expires_at: number; windows: any[] }[]
+    const byName = new Map(subs.map((s) => [s.name, s]))
+    const frozen = byName.get('Pro')!
+    expect(frozen.terms).toMatchObject({
+      name: 'Pro',
+      windows: [{ period: 'day', quota: 1000 }],
+      models: [{ pattern: 'gpt-*', requests: 50 }],
+      allow_balance_fallback: true,
+      price_cents: 1000,
+    })
+    expect(frozen.windows).toEqual([expect.objectContaining({ period: 'day', quota: 1000, used: 0 })])
+    // A month (28 to 31 days), not the two days the plan says now.
+    expect(frozen.expires_at - frozen.starts_at).toBeGreaterThanOrEqual(28 * 86_400_000)
+    expect(frozen.starts_at).toBeGreaterThanOrEqual(before - 1000)
+    const current = byName.get('Pro v2')!
+    expect(current.terms).toMatchObject({ windows: [{ period: 'hour', requests: 5 }], models: [], allow_balance_fallback: false, price_cents: 2000 })
+    expect(current.expires_at - current.starts_at).toBeLessThanOrEqual(3 * 86_400_000)
+    expect((await subsOf(userId)).map((s) => [s.key, s.plan_id, s.status])).toEqual([
+      [`order:${placed.trade_no}`, planId, 1],
+      [`order:${legacy.trade_no}`, planId, 1],
+    ])
   })
 })

@@ -1,11 +1,13 @@
 /**
  * Plan orders (issue 33): buying a subscription plan through an enabled payment gateway. The order
  * costs the plan's price (USD cents) with the gateway's fee and currency, like a top-up without its
- * discount, carries quota 0 and names the plan (orders.plan_id). Once a verified notify passes the
+ * discount, carries quota 0, names the plan (orders.plan_id) and freezes its terms and duration
+ * (orders.plan_terms, migration 0035). Once a verified notify passes the
  * same checks as a top-up's (payments.service.ts completeOrder), the subscription starts under the
  * key `order:<trade_no>` — exactly once, however many notifies arrive — instead of a wallet credit:
- * the balance never changes. A paid order is honoured with the plan's current stored terms even if
- * the plan was unpublished or deleted after ordering, and the per-user limit (checked when ordering)
+ * the balance never changes. A paid order is honoured with the terms frozen when it was placed, even
+ * if the plan was edited, unpublished or deleted after ordering (an order placed before migration
+ * 0035 froze none: it gets the plan's current stored terms), and the per-user limit (checked when ordering)
  * does not refuse it. Refunding a plan order revokes the subscription it started (no balance refund).
  */
 import { conflict, notFound, badRequest } from '../lib/errors'
@@ -14,7 +16,7 @@ import type { SessionUser } from '../env'
 import type { Order } from '../db/schema'
 import type { Settings } from '../settings/store'
 import { auditLog } from '../logs/audit-log'
-import { findPlan } from '../plans/plan-store'
+import { findPlan, orderedTermsOf } from '../plans/plan-store'
 import { atPlanLimit, startSubscription, subscriptionByKey } from '../plans/subscriptions'
 import { revokeSubscription } from '../plans/subscription-end'
 import { centsToDecimal } from '../../shared/contract/payment-amount'
@@ -43,6 +45,7 @@ export async function createPlanOrder(env: Env, settings: Settings, me: SessionU
       amount: 0,
       quota: 0,
       planId: plan.id,
+      planTerms: orderedTermsOf(plan),
       price,
       subject: `${settings.str('SystemName') || 'AI Gateway'} plan "${plan.name}" ${centsToDecimal(price.payCents)} ${price.currency}`,
       returnPath: '/panel/plans',
@@ -56,7 +59,14 @@ export type PlanStart = { ok: true; duplicate: boolean; planName: string } | { o
 /** A paid plan order's subscription, started once under `order:<trade_no>`; a failure is retried by the gateway. */
 export async function startOrderedPlan(env: Env, order: Order & { planId: number }): Promise<PlanStart> {
   try {
-    const { subscription, created } = await startSubscription(env, { userId: order.userId, planId: order.planId, key: orderKey(order.tradeNo), source: 'order', paid: true })
+    const { subscription, created } = await startSubscription(env, {
+      userId: order.userId,
+      planId: order.planId,
+      key: orderKey(order.tradeNo),
+      source: 'order',
+      paid: true,
+      ordered: order.planTerms,
+    })
     return { ok: true, duplicate: !created, planName: subscription.terms.name }
   } catch (err) {
     serverLog.error('plan order not started', { trade_no: order.tradeNo, plan_id: order.planId, error: err })

@@ -8,7 +8,7 @@ import { createDb } from '../db/client'
 import { plans } from '../db/schema'
 import { notFound } from '../lib/errors'
 import { nowSeconds } from '../lib/time'
-import type { Plan, PlanBody, PlanTerms } from '../../shared/contract/plans'
+import type { OrderedPlanTerms, Plan, PlanBody, PlanDurationUnit, PlanTerms } from '../../shared/contract/plans'
 
 export type PlanRow = typeof plans.$inferSelect
 
@@ -44,6 +44,13 @@ export const termsOf = (r: PlanRow): PlanTerms => ({
   allow_balance_fallback: r.allowBalanceFallback,
   priority: r.priority,
   price_cents: r.priceCents,
+})
+
+/** What a plan order freezes when it is placed: the terms and the duration its subscription will have. */
+export const orderedTermsOf = (r: PlanRow): OrderedPlanTerms => ({
+  terms: termsOf(r),
+  duration_unit: r.durationUnit as PlanDurationUnit,
+  duration_count: r.durationCount,
 })
 
 const columnsOf = (b: PlanBody) => ({

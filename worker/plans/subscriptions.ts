@@ -5,8 +5,9 @@
  * plan's `max_per_user` (active + expired subscriptions of that plan; 0 = no limit) and a repeated
  * `key` changes nothing and answers the first subscription. The user moves to the plan's group, and
  * the wallet reloads what the user holds (`syncUser`). A paid order (`paid`) is honoured whatever
- * happened since it was placed: its plan may have been unpublished or deleted meanwhile (the plan's
- * current stored terms apply) and the limit, checked when ordering, no longer refuses it.
+ * happened since it was placed: its plan may have been unpublished, edited or deleted meanwhile (the
+ * terms frozen when it was ordered apply — `ordered`; an order placed before migration 0035 has none
+ * and gets the plan's current stored terms) and the limit, checked when ordering, no longer refuses it.
  */
 import { eq } from 'drizzle-orm'
 import { createDb } from '../db/client'
@@ -20,7 +21,7 @@ import { findPlan, termsOf } from './plan-store'
 import { expiryAfter } from './plan-duration'
 import { enterPlanGroup, findPlanUser, groupBeforePlans } from './plan-groups'
 import { SUBSCRIPTION_STATUS } from '../../shared/contract/enums'
-import type { PlanDurationUnit } from '../../shared/contract/plans'
+import type { OrderedPlanTerms, PlanDurationUnit } from '../../shared/contract/plans'
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect
 export type SubscriptionSource = 'grant' | 'order' | 'redemption' | 'default'
@@ -35,6 +36,8 @@ export interface StartInput {
   createdBy?: number
   /** A paid order: a deleted plan still starts and `max_per_user` does not refuse. */
   paid?: boolean
+  /** The terms and duration frozen when a plan order was placed; without them the plan's current ones apply. */
+  ordered?: OrderedPlanTerms | null
 }
 
 export interface StartResult {
@@ -90,8 +93,9 @@ export async function startSubscription(env: Env, input: StartInput): Promise<St
   const settings = await getSettings(env)
   const tz = settings.str('BudgetTimezone') || 'UTC'
   const startsAt = clockNow()
-  const expiresAt = expiryAfter(startsAt, plan.durationUnit as PlanDurationUnit, plan.durationCount, tz)
-  const terms = termsOf(plan)
+  const ordered = input.ordered ?? { terms: termsOf(plan), duration_unit: plan.durationUnit as PlanDurationUnit, duration_count: plan.durationCount }
+  const expiresAt = expiryAfter(startsAt, ordered.duration_unit, ordered.duration_count, tz)
+  const terms = ordered.terms
   const previousGroup = terms.group ? await groupBeforePlans(env, user) : ''
   const now = nowSeconds()
   const inserted = await env.DB.prepare(

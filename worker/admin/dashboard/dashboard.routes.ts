@@ -3,11 +3,12 @@
  * cron), never raw logs, so they do not change when old log rows leave D1; the admin analytics read
  * its day × model and day × user sums (`statistics_models`, `statistics_users`, kept by triggers).
  * /api/user/dashboard: the caller's balance (exact, from the wallet), today's figures and per-day ×
- * model rows for a range (with the quota the response cache saved). /api/analytics/*: admin totals, time series, registrations (direct vs
+ * model rows for a range (with the quota the response cache saved), and for administrators the plan
+ * sales of the range and the active subscriptions (plan-figures.ts). /api/analytics/*: admin totals, time series, registrations (direct vs
  * invited), redemptions, channel counts by status, top users and models, and the prompt-cache hit
  * share per model.
  */
-import { Hono } from 'hono'
+import { type Context, Hono } from 'hono'
 import { z } from 'zod'
 import { userRoute, adminRoute } from '../../middleware/access'
 import { ok } from '../../lib/respond'
@@ -15,11 +16,13 @@ import { validate } from '../../lib/validate'
 import { nowSeconds } from '../../lib/time'
 import { getRoutingTable, modelsOfGroup } from '../../channels/routing-table'
 import { dateOf } from '../../logs/rollup'
-import type { HonoEnv } from '../../env'
+import type { HonoEnv, SessionUser } from '../../env'
 import type { DashboardData, UsageRow } from '../../../shared/contract/dashboard'
 import type { DailyUsage, ModelCacheHits, PeriodStatistics, SiteStatistics, TopModel, TopUser } from '../../../shared/contract/analytics'
 import { walletOf } from '../../wallet/wallet-client'
-import { REDEMPTION_STATUS } from '../../../shared/contract/enums'
+import { REDEMPTION_STATUS, ROLE } from '../../../shared/contract/enums'
+import { assertAdminSecondFactor } from '../../accounts/two-factor-policy'
+import { planFigures } from './plan-figures'
 
 const MAX_RANGE_DAYS = 366
 
@@ -36,12 +39,23 @@ const rangeQuery = z
   .refine((r) => r.start <= r.end, { message: 'start must be before end', path: ['start_timestamp'] })
   .refine((r) => r.end - r.start <= MAX_RANGE_DAYS * 86400, { message: `the range is limited to ${MAX_RANGE_DAYS} days`, path: ['start_timestamp'] })
 
+/** Whether the caller may see the admin figures: an administrator who passes the admin pages' second-factor policy. */
+async function adminFigures(c: Context<HonoEnv>, me: SessionUser): Promise<boolean> {
+  if (me.role < ROLE.ADMIN) return false
+  try {
+    await assertAdminSecondFactor(c, me)
+    return true
+  } catch {
+    return false
+  }
+}
+
 export const dashboardRoutes = new Hono<HonoEnv>()
   .get('/user/dashboard', userRoute, validate('query', rangeQuery), async (c) => {
     const me = c.get('user')!
-    const { from, to } = c.req.valid('query')
+    const { start, end, from, to } = c.req.valid('query')
     const today = dateOf(nowSeconds())
-    const [rows, balance, table] = await Promise.all([
+    const [rows, balance, table, plans] = await Promise.all([
       c.env.DB.prepare(
         `SELECT date, model_name, SUM(request_count) AS request_count, SUM(quota) AS quota, SUM(prompt_tokens) AS prompt_tokens,
                 SUM(completion_tokens) AS completion_tokens, SUM(request_time) AS request_time, SUM(cached_tokens) AS cached_tokens,
@@ -52,6 +66,7 @@ export const dashboardRoutes = new Hono<HonoEnv>()
         .all<UsageRow>(),
       walletOf(c.env, me.id).balance({ userId: me.id }),
       getRoutingTable(c.env, c.executionCtx),
+      adminFigures(c, me).then((admin) => (admin ? planFigures(c.env, start, end) : undefined)),
     ])
     const todayRows = rows.results.filter((r) => r.date === today)
     return ok(c, {
@@ -63,6 +78,7 @@ export const dashboardRoutes = new Hono<HonoEnv>()
       },
       rows: rows.results,
       models: modelsOfGroup(table, me.group),
+      ...(plans && { plans }),
     } satisfies DashboardData)
   })
   .get('/analytics/statistics', adminRoute, async (c) => {

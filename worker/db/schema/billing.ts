@@ -6,6 +6,7 @@
 import { sql } from 'drizzle-orm'
 import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 import type { PriceTier } from '../../../shared/contract/pricing'
+import type { OrderedPlanTerms } from '../../../shared/contract/plans'
 
 export const prices = sqliteTable('prices', {
   id: integer('id').primaryKey({ autoIncrement: true }),
@@ -127,12 +128,15 @@ export const orders = sqliteTable(
     paidAt: integer('paid_at').notNull().default(0),
     /** The plan a plan order buys (NULL: a top-up; migration 0034). */
     planId: integer('plan_id'),
+    /** A plan order's terms and duration when it was placed (NULL: a top-up, or placed before migration 0035). */
+    planTerms: text('plan_terms', { mode: 'json' }).$type<OrderedPlanTerms>(),
   },
   (t) => [
     index('idx_orders_user').on(t.userId, t.createdAt),
     index('idx_orders_status').on(t.status, t.createdAt),
     index('idx_orders_gateway').on(t.gatewayId, t.createdAt),
     uniqueIndex('idx_orders_gateway_no').on(t.gatewayId, t.gatewayNo).where(sql`${t.gatewayNo} <> ''`),
+    index('idx_orders_plan_paid').on(t.status, t.paidAt, t.planId).where(sql`${t.planId} IS NOT NULL`),
   ]
 )
 

@@ -53,5 +53,9 @@ export const subscriptions = sqliteTable(
     createdAt: integer('created_at').notNull().default(0),
     updatedAt: integer('updated_at').notNull().default(0),
   },
-  (t) => [uniqueIndex('idx_subscriptions_key').on(t.key), index('idx_subscriptions_user_status').on(t.userId, t.status)]
+  (t) => [
+    uniqueIndex('idx_subscriptions_key').on(t.key),
+    index('idx_subscriptions_user_status').on(t.userId, t.status),
+    index('idx_subscriptions_status_plan').on(t.status, t.planId, t.expiresAt),
+  ]
 )

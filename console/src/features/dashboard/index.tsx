@@ -3,7 +3,8 @@
  * today's requests / consumption / tokens, charts of the chosen range (consumption by model, its
  * share per model, tokens and requests per day), per-model statistics and the callable models.
  * Everything comes from GET /api/user/dashboard; the range lives in the URL. Administrators
- * without a channel first see how to add one (components/getting-started.tsx).
+ * without a channel first see how to add one (components/getting-started.tsx), and administrators
+ * see the plans card (plan sales of the range, active subscriptions) the API answers them alone.
  */
 import { useMemo } from 'react'
 import { useQuery } from '@tanstack/react-query'
@@ -21,6 +22,7 @@ import { ConsumptionChart, ModelShareChart, RequestsChart, TokensChart } from '.
 import { DateRangePicker } from './components/date-range-picker'
 import { GettingStarted } from './components/getting-started'
 import { ModelStatsTable } from './components/model-stats-table'
+import { PlanFiguresCard } from './components/plan-figures-card'
 import { SavedQuotaBadge } from './components/saved-quota'
 import { ChartCard, StatCard, StatCardSkeleton } from './components/stat-card'
 import { modelTotals, savedQuotaOf } from './data'
@@ -107,6 +109,8 @@ export function Dashboard() {
             </>
           )}
         </section>
+
+        {data?.plans && <PlanFiguresCard plans={data.plans} range={range} />}
 
         <div className="grid gap-4 md:gap-6 lg:grid-cols-3">
           <ChartCard
