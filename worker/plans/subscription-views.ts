@@ -3,9 +3,9 @@
  * each window's use now. A window's `used` is Σ quota (quota windows) or the number (request
  * windows) of the log rows that name the subscription, created inside the window's current bounds
  * in BudgetTimezone — a consume row counts one, a give-back row (an error row returning an expiry
- * charge, a failed task's refund row: negative quota) minus one; `resets_at` is the window's end. The wallet writes those rows,
- * so this view and the wallet's own count agree by construction. Ended subscriptions show their
- * windows with nothing used and no reset.
+ * charge, a failed task's refund row: negative quota) minus one; `resets_at` is the window's end.
+ * The wallet writes those rows, so this view and the wallet's own count agree by construction.
+ * Ended subscriptions show their windows with nothing used and no reset.
  */
 import { desc, eq } from 'drizzle-orm'
 import { createDb } from '../db/client'
