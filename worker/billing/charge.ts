@@ -13,6 +13,7 @@
 import type { Context } from 'hono'
 import { type Wallet, walletOf } from '../wallet/wallet-client'
 import type { LimitSpec } from '../wallet/wallet-limits'
+import type { PlanRef } from '../wallet/wallet-plans'
 import type { BudgetCrossing, DebtLimits, LeaseSettleResult, RefusalReason, SettleResult, WalletLog } from '../wallet/wallet-types'
 import { onIsolateReset } from '../cache/isolate'
 import type { HonoEnv } from '../env'
@@ -102,6 +103,8 @@ export interface Hold {
   lease?: LeaseHold
   /** Counted in `leaseServed` (until it settles or refunds). */
   served?: boolean
+  /** The subscription the wallet holds it against (a task keeps it, to give a failed task's charge back there). */
+  plan?: PlanRef
   /** The limits counted in this isolate's windows, when, and under which key (the first hold's when regrown). */
   admitted?: { limits: LimitSpec; at: number; key: string }
 }
@@ -248,7 +251,7 @@ export class Charge {
       debt,
     })
     if (!res.ok) return { reason: res.reason, retryAfterMs: res.retryAfterMs, ...(req.limits ? { headers: rateLimitHeaders(localStatus(req.limits, now)) } : {}) }
-    return this.admit({ reqId, held: res.held }, req, now)
+    return this.admit({ reqId, held: res.held, ...(res.plan ? { plan: res.plan } : {}) }, req, now)
   }
 
   /** Count a granted hold in this isolate's windows when asked to. */

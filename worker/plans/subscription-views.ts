@@ -1,10 +1,11 @@
 /**
  * Subscriptions as the API shows them (issue 33): each with its copied terms and, while active,
  * each window's use now. A window's `used` is Σ quota (quota windows) or the number (request
- * windows) of the consume log rows that name the subscription, created inside the window's
- * current bounds in BudgetTimezone; `resets_at` is the window's end. The wallet writes those rows,
- * so this view and the wallet's own count agree by construction. Ended subscriptions show their
- * windows with nothing used and no reset.
+ * windows) of the log rows that name the subscription, created inside the window's current bounds
+ * in BudgetTimezone — a consume row counts one, a give-back row (an error row returning an expiry
+ * charge, a failed task's refund row: negative quota) minus one; `resets_at` is the window's end.
+ * The wallet writes those rows, so this view and the wallet's own count agree by construction.
+ * Ended subscriptions show their windows with nothing used and no reset.
  */
 import { desc, eq } from 'drizzle-orm'
 import { createDb } from '../db/client'
@@ -33,12 +34,10 @@ export async function subscriptionViews(env: Env, rows: SubscriptionRow[]): Prom
     row.terms.windows.forEach((w, window) => asked.push({ sub, window, ...windowBounds(w.period, tz, now) }))
   })
   const statements = asked.map((a) =>
-    env.DB.prepare('SELECT COALESCE(SUM(quota), 0) AS quota, COUNT(*) AS n FROM logs WHERE subscription_id = ? AND type = ? AND created_at >= ? AND created_at < ?').bind(
-      rows[a.sub]!.id,
-      LOG_TYPE.CONSUME,
-      Math.ceil(a.start / 1000),
-      Math.ceil(a.end / 1000)
-    )
+    env.DB.prepare(
+      `SELECT COALESCE(SUM(quota), 0) AS quota, COALESCE(SUM(CASE WHEN type = ? THEN 1 WHEN quota < 0 THEN -1 ELSE 0 END), 0) AS n
+       FROM logs WHERE subscription_id = ? AND type IN (?, ?, ?) AND created_at >= ? AND created_at < ?`
+    ).bind(LOG_TYPE.CONSUME, rows[a.sub]!.id, LOG_TYPE.CONSUME, LOG_TYPE.ERROR, LOG_TYPE.SYSTEM, Math.ceil(a.start / 1000), Math.ceil(a.end / 1000))
   )
   const sums = statements.length ? await env.DB.batch<{ quota: number; n: number }>(statements) : []
   const use = new Map<string, { used: number; resets_at: number }>()

@@ -3,11 +3,13 @@
  * task's supplier type that lists the action's price name (when the API key's model whitelist
  * allows that name), prices it as a `times` price × the group ratio, reserves that in the user's
  * wallet — under the API key's own limits (requests per minute, per-model limits, concurrent
- * submits, budget; token-limits.ts), as on the relay — then settles it
- * when the upstream accepts the task or refunds it when the upstream refuses. A task that FAILS
- * later is refunded by a wallet credit keyed `task-refund:<platform>:<row id>`, so the poller, the
- * client's fetch and the timeout can race and the user still gets the money back exactly once
- * (one log row).
+ * submits, budget; token-limits.ts), as on the relay, the user's subscriptions covering it first
+ * (one request, or the price, of their windows) — then settles it when the upstream accepts the
+ * task or refunds it when the upstream refuses. A plan-covered submit's row keeps what it drew from
+ * (`plan_charge`, TaskPlanCharge). A task that FAILS later is refunded under the key
+ * `task-refund:<platform>:<row id>`, so the poller, the client's fetch and the timeout can race and
+ * the user still gets it back exactly once (one log row): to the balance by a wallet credit, or to
+ * the subscription's windows while they are still the charge's (wallet-plan-refund.ts).
  */
 import type { Context } from 'hono'
 import { Charge, chargeContext, type Hold, isRefusal, taskRefundKey } from '../billing/charge'
@@ -15,6 +17,7 @@ import { getPriceTable } from '../billing/pricing'
 import { perCallQuota } from '../billing/per-call'
 import { ApiError, type ErrorStatus } from '../lib/errors'
 import { nowSeconds } from '../lib/time'
+import { clockNow } from '../lib/clock'
 import { getSettings } from '../settings/store'
 import { debtLimits } from '../billing/debt-limits'
 import { pickChannelFor, probeOutcome, type ChannelPick } from '../channels/probe-pick'
@@ -67,10 +70,36 @@ export function pickTaskChannel(table: RoutingTable, auth: RelayAuth, type: numb
   return pick
 }
 
+/**
+ * What a plan-covered submit drew from (the task row's `plan_charge`, JSON): the subscription, its
+ * model item, the time zone its windows roll in, and the second of its consume row (Unix s), which
+ * fixes the windows it counted in.
+ */
+export interface TaskPlanCharge {
+  sub: number
+  item?: number
+  tz: string
+  at: number
+}
+
+/** A row's `plan_charge` read back: undefined for '' (the balance), null when it is not one. */
+export function readPlanCharge(raw: string | undefined): TaskPlanCharge | undefined | null {
+  if (!raw) return undefined
+  try {
+    const p = JSON.parse(raw) as TaskPlanCharge
+    const ok = Number.isSafeInteger(p?.sub) && typeof p.tz === 'string' && Number.isSafeInteger(p.at) && (p.item === undefined || Number.isSafeInteger(p.item))
+    return ok ? p : null
+  } catch {
+    return null
+  }
+}
+
 /** One submit's charge: reserve → (settle | refund), on the one Charge (billing/charge.ts). */
 export class TaskCharge {
   private readonly charge: Charge
   private hold: Hold | undefined
+  /** The second of the consume row of a plan-covered submit, fixed when its row is written (planCharge). */
+  private chargedAt: number | undefined
   quota = 0
 
   constructor(
@@ -108,10 +137,24 @@ export class TaskCharge {
     this.quota = free ? 0 : priced.quota
     // The API key's limits, as on the relay: a submit counts as one request of no tokens, once —
     // a second attempt of the same submit (`counted`, Midjourney's relax fallback) keeps the budget only.
-    const limits = tokenlessSpec({ tokenId: this.auth.id, userId: this.auth.userId, limits: this.auth.limits }, this.model, settings.str('BudgetTimezone') || 'UTC', counted)
-    const held = await this.charge.open({ amount: this.quota, limits, admit: true, rpm, debt: debtLimits(settings) })
+    const tz = settings.str('BudgetTimezone') || 'UTC'
+    const limits = tokenlessSpec({ tokenId: this.auth.id, userId: this.auth.userId, limits: this.auth.limits }, this.model, tz, counted)
+    // The user's subscriptions cover a submit first, as they do a relay request (one request, or the price).
+    const held = await this.charge.open({ amount: this.quota, limits, admit: true, rpm, debt: debtLimits(settings), planTz: tz })
     if (isRefusal(held)) throw taskRefusal(held.reason, held.retryAfterMs, held.headers)
     this.hold = held
+  }
+
+  /**
+   * The task row's `plan_charge`: '' when the balance holds the submit, else what it draws from
+   * (TaskPlanCharge), with the second its consume row will carry — fixed now, so the row is written
+   * with it before the settle and a failure racing the settle already finds where to give it back.
+   */
+  planCharge(): string {
+    const plan = this.hold?.plan
+    if (!plan) return ''
+    this.chargedAt ??= Math.floor(clockNow() / 1000)
+    return JSON.stringify({ sub: plan.sub, ...(plan.item !== undefined ? { item: plan.item } : {}), tz: plan.tz, at: this.chargedAt } satisfies TaskPlanCharge)
   }
 
   private log(type: number, content: string, meta: Record<string, unknown>): WalletLog {
@@ -120,7 +163,10 @@ export class TaskCharge {
 
   /** The upstream accepted the task: charge it in full, with its consume log row. */
   async settle(taskRef: string, meta: Record<string, unknown> = {}): Promise<void> {
-    await this.charge.settle(this.hold, { quota: this.quota, channelId: this.channel.id, log: this.log(LOG_TYPE.CONSUME, `Task ${taskRef} submitted`, meta) })
+    const log = this.log(LOG_TYPE.CONSUME, `Task ${taskRef} submitted`, meta)
+    // A plan-covered submit's row carries the second its task row names (the windows it counts in).
+    if (this.chargedAt !== undefined) log.createdAt = this.chargedAt
+    await this.charge.settle(this.hold, { quota: this.quota, channelId: this.channel.id, log })
     await this.decide(true, '')
   }
 
@@ -141,11 +187,23 @@ export interface FailedTask {
   quota: number
   action: string
   reason: string
+  /** The row's `plan_charge`: '' (or absent) when the balance paid. */
+  planCharge?: string
 }
 
-/** Give a failed task's charge back, once per task whatever races (idempotent wallet credit). */
+/**
+ * Give a failed task's charge back where it came from, once per task whatever races: the balance by
+ * an idempotent wallet credit, a subscription's windows by the wallet's refundToPlan under the same key.
+ */
 export async function refundFailedTask(env: Env, task: FailedTask): Promise<void> {
   if (task.quota <= 0) return
+  const plan = readPlanCharge(task.planCharge)
+  if (plan === null) {
+    // Never guessed into the balance: a plan charge that cannot be read is left for an administrator.
+    serverLog.error('task refund skipped: unreadable plan charge', { platform: task.platform, task_id: task.id })
+    return
+  }
+  if (plan) return refundToSubscription(env, task, plan)
   const result = await walletOf(env, task.userId).credit({
     userId: task.userId,
     amount: task.quota,
@@ -163,6 +221,26 @@ export async function refundFailedTask(env: Env, task: FailedTask): Promise<void
   if (!result.ok) serverLog.error('task refund refused', { platform: task.platform, task_id: task.id, reason: result.reason })
 }
 
+async function refundToSubscription(env: Env, task: FailedTask, plan: TaskPlanCharge): Promise<void> {
+  const result = await walletOf(env, task.userId).refundToPlan({
+    userId: task.userId,
+    amount: task.quota,
+    key: taskRefundKey(task.platform, task.id),
+    plan: { sub: plan.sub, tz: plan.tz, ...(plan.item !== undefined ? { item: plan.item } : {}) },
+    at: plan.at * 1000,
+    restoreToken: task.tokenId || undefined,
+    log: {
+      type: LOG_TYPE.SYSTEM,
+      createdAt: nowSeconds(),
+      content: `${PLATFORM_NAME[task.platform]} task ${task.id} (${task.action}) failed; its ${task.quota} go back to subscription #${plan.sub}: ${task.reason}`.slice(0, 1000),
+      tokenId: task.tokenId,
+      channelId: task.channelId,
+      metadata: { task_refund: true, platform: task.platform, task_id: task.id },
+    },
+  })
+  if (!result.ok) serverLog.error('task plan refund refused', { platform: task.platform, task_id: task.id, reason: result.reason })
+}
+
 /** A task update just written: the row as it was, and what it became. */
 export interface WrittenTaskUpdate {
   platform: TaskPlatform
@@ -170,7 +248,7 @@ export interface WrittenTaskUpdate {
   label: string
   /** The upstream's task id, shown in the notice. */
   upstreamId: string
-  row: { id: number; user_id: number; token_id: number; channel_id: number; quota: number; action: string }
+  row: { id: number; user_id: number; token_id: number; channel_id: number; quota: number; action: string; plan_charge?: string }
   status: string
   progress: string
   failReason: string
@@ -190,6 +268,7 @@ export async function settleTaskUpdate(env: Env, t: WrittenTaskUpdate): Promise<
       quota: row.quota,
       action: row.action,
       reason: t.failReason || 'failed',
+      planCharge: row.plan_charge,
     })
   }
   if (t.progress === '100%') await notifyTaskFinished(env, row.user_id, t.label, t.upstreamId, t.status, t.failReason)

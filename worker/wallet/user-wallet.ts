@@ -21,7 +21,8 @@
  *   log rows in the current period add up to, reset at the period start (clockNow); holds and leases
  *   never exceed the remainder; settles answer the 80 %/100 % crossings (wallet-budget.ts).
  * - Subscriptions (wallet-plans.ts) cover a request first when the worker names its model: a plan
- *   hold draws on the subscription's windows, not the balance; no lease while one is in force.
+ *   hold draws on the subscription's windows, not the balance; no lease while one is in force. A failed
+ *   task's plan charge goes back to them (refundToPlan, wallet-plan-refund.ts).
  * - Only safe integers reach money: anything else is refused, and a stored non-number heals from D1.
  * Settled changes and their log rows are written behind to D1 about a second later
  * (wallet-write-behind.ts). The state itself (loading, healing, holds, pending rows) lives in
@@ -37,6 +38,8 @@ import type {
   LeaseResult,
   LeaseSettleInput,
   LeaseSettleResult,
+  PlanRefundInput,
+  PlanRefundResult,
   ReserveInput,
   ReserveResult,
   SettleInput,
@@ -44,7 +47,7 @@ import type {
   WalletBalance,
   WalletLog,
 } from './wallet-types'
-import { isAmount, walletLog, type AppliedCredit, type AppliedReport, type PendingEntry, type Reservation, type UserState } from './wallet-state'
+import { isAmount, walletLog, type AppliedCredit, type AppliedReport, type PendingEntry, type Reservation } from './wallet-state'
 import { WalletStore } from './wallet-store'
 import type { RateRule } from './wallet-limits'
 import { budgetView, type BudgetView } from './wallet-budget'
@@ -52,6 +55,7 @@ import { WalletAdmission } from './wallet-admission'
 import { expireHolds, holdExpiresAt } from './wallet-expiry'
 import { WalletPlans, type WindowUse } from './wallet-plans'
 import { refundHold, settleHold, type SettleParts } from './wallet-settle'
+import { refundToPlan } from './wallet-plan-refund'
 import { clockNow } from '../lib/clock'
 import { LOG_TYPE, TOKEN_STATUS, USER_STATUS } from '../../shared/contract/enums'
 
@@ -117,7 +121,7 @@ export class UserWallet extends DurableObject<Env> {
     this.store.hold(input.reqId, { tokenId: admitted.token.id, amount: held, at: admitted.now, ...drawn })
     if (input.limits) this.limits.admit(input.limits, input.reqId, clockNow())
     if (this.alarmAt === undefined) await this.scheduleFlush()
-    return { ok: true, held }
+    return { ok: true, held, ...drawn }
   }
 
   /** Grant or extend a credit lease (worker/billing/wallet-lease.ts) by up to `amount`, at least `floor`. */
@@ -256,7 +260,7 @@ export class UserWallet extends DurableObject<Env> {
     if (amount < 0 && user.quota - this.store.holdTotal() + amount < 0) return { ok: false, reason: 'insufficient_user_quota' }
     user.quota += amount
     if (amount > 0) this.admission.debt.clear()
-    if (input.restoreToken !== undefined && amount > 0) await this.restoreUse(user, input.restoreToken, amount)
+    if (input.restoreToken !== undefined && amount > 0) this.store.restoreUse(user, await this.store.ensureToken(input.restoreToken), amount)
     this.store.touchUser(user)
     this.store.appendLog({ ...input.log, metadata: { ...input.log.metadata, idempotency_key: input.key } }, amount)
     this.kv.put(`I:${input.key}`, { at: Date.now(), amount, userQuota: user.quota } satisfies AppliedCredit)
@@ -266,14 +270,9 @@ export class UserWallet extends DurableObject<Env> {
     return { ok: true, userQuota: user.quota }
   }
 
-  /** A refunded charge leaves the used quotas and returns to the token's remaining quota (not its budget). */
-  private async restoreUse(user: UserState, tokenId: number, amount: number) {
-    user.usedQuota = Math.max(0, user.usedQuota - amount)
-    const token = await this.store.ensureToken(tokenId)
-    if (!token) return
-    if (!token.unlimited) token.remain += amount
-    token.used = Math.max(0, token.used - amount)
-    this.store.touchToken(token)
+  /** A failed task's plan charge back to its subscription's windows, once per key (wallet-plan-refund.ts). */
+  async refundToPlan(input: PlanRefundInput): Promise<PlanRefundResult> {
+    return refundToPlan(this.store, this.plans, input, () => this.scheduleFlush().then(() => this.flush()))
   }
 
   /** The token API changed a token: take its limits from D1 (or set the remaining quota explicitly). */

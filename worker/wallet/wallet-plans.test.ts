@@ -86,7 +86,7 @@ describe('request windows, several at once', () => {
         { period: 'month', requests: 1000 },
       ],
     })
-    for (let i = 0; i < 100; i++) expect(await request(s, `r${i}`, 7)).toEqual({ ok: true, held: 7 })
+    for (let i = 0; i < 100; i++) expect(await request(s, `r${i}`, 7)).toEqual({ ok: true, held: 7, plan: { sub, tz: 'UTC' } })
     expect(await request(s, 'r100', 7)).toEqual({ ok: true, held: 7 })
     const t = await truth(s, 1_000_000)
     expect(t.quota).toBe(1_000_000 - 7)
@@ -116,7 +116,7 @@ describe('request windows, several at once', () => {
     expect(t.rows(sub)).toEqual({ n: 100, q: 300 })
     // The next day has room again (the month still has 900).
     setTestClockOffset({ TEST_CLOCK: '1' }, dayEnd + 1000 - Date.now())
-    expect(await request(s, 'next-day', 3)).toEqual({ ok: true, held: 3 })
+    expect(await request(s, 'next-day', 3)).toMatchObject({ ok: true, held: 3 })
     expect((await s.stub.planUse({ userId: s.user.id, tz: 'UTC' }))[sub]!.map((w) => w.used)).toEqual([1, 101])
   })
 
@@ -124,12 +124,12 @@ describe('request windows, several at once', () => {
     const s = await setup()
     const sub = await createSubscription(s.user.id, { windows: [{ period: 'hour', requests: 1 }] })
     const { user, token, stub } = s
-    expect(await stub.reserve({ userId: user.id, tokenId: token.id, reqId: 'a', amount: 50, plan: { model: 'gpt-4o', tz: 'UTC' } })).toEqual({ ok: true, held: 50 })
+    expect(await stub.reserve({ userId: user.id, tokenId: token.id, reqId: 'a', amount: 50, plan: { model: 'gpt-4o', tz: 'UTC' } })).toMatchObject({ ok: true, held: 50 })
     // The window's one request is held: the next one goes to the balance (which the plan hold did not touch).
     expect((await stub.balance({ userId: user.id }))!.reserved).toBe(0)
-    expect(await request(s, 'b', 20)).toEqual({ ok: true, held: 20 })
+    expect(await request(s, 'b', 20)).toMatchObject({ ok: true, held: 20 })
     await stub.refund({ userId: user.id, reqId: 'a', log: { ...consumeLog('a', token.id), type: 5 } })
-    expect(await request(s, 'c', 30)).toEqual({ ok: true, held: 30 })
+    expect(await request(s, 'c', 30)).toMatchObject({ ok: true, held: 30 })
     const t = await truth(s, 1_000_000)
     expect(t.rows(sub)).toEqual({ n: 1, q: 30 })
     expect(t.rows(0)).toEqual({ n: 1, q: 20 })
@@ -145,13 +145,13 @@ describe('quota windows and model items', () => {
     const sub = await createSubscription(s.user.id, { windows: [{ period: 'week', quota: 1000 }] })
     const { user, token, stub } = s
     const reserve = (reqId: string, amount: number) => stub.reserve({ userId: user.id, tokenId: token.id, reqId, amount, plan: { model: 'm', tz: 'UTC' } })
-    expect(await reserve('a', 600)).toEqual({ ok: true, held: 600 })
+    expect(await reserve('a', 600)).toMatchObject({ ok: true, held: 600 })
     // 600 held + 500 > 1000: the balance holds this one.
-    expect(await reserve('b', 500)).toEqual({ ok: true, held: 500 })
+    expect(await reserve('b', 500)).toMatchObject({ ok: true, held: 500 })
     expect((await stub.balance({ userId: user.id }))!.reserved).toBe(500)
     await stub.settle({ userId: user.id, reqId: 'a', quota: 250, log: consumeLog('a', token.id, 'm') })
     await stub.settle({ userId: user.id, reqId: 'b', quota: 500, log: consumeLog('b', token.id, 'm') })
-    expect(await reserve('c', 750)).toEqual({ ok: true, held: 750 })
+    expect(await reserve('c', 750)).toMatchObject({ ok: true, held: 750 })
     // The supplier charged beyond the hold: the window takes it (and the key's quota counts it).
     await stub.settle({ userId: user.id, reqId: 'c', quota: 800, log: consumeLog('c', token.id, 'm') })
     await stub.flush()
@@ -167,7 +167,7 @@ describe('quota windows and model items', () => {
     // The key counts every unit it spent, plan or balance.
     expect((await stub.balance({ userId: user.id, tokenId: token.id }))!.token!.used).toBe(1550)
     // A full window: the next request is the balance's.
-    expect(await request(s, 'd', 10, { model: 'm' })).toEqual({ ok: true, held: 10 })
+    expect(await request(s, 'd', 10, { model: 'm' })).toMatchObject({ ok: true, held: 10 })
     expect((await truth(s, 10_000)).quota).toBe(9490)
   })
 
@@ -219,7 +219,7 @@ describe('windows roll in the BudgetTimezone', () => {
     it(`a ${period} window in ${tz} rolls at its local start`, async () => {
       const s = await setup()
       const sub = await createSubscription(s.user.id, { windows: [{ period, quota: 100 }], allow_balance_fallback: false })
-      expect(await request(s, 'a', 100, { tz })).toEqual({ ok: true, held: 100 })
+      expect(await request(s, 'a', 100, { tz })).toMatchObject({ ok: true, held: 100 })
       const { start, end } = windowBounds(period, tz, clockNow())
       const refused = await request(s, 'b', 1, { tz })
       expect(refused).toMatchObject({ ok: false, reason: 'plan_quota_exceeded' })
@@ -230,7 +230,7 @@ describe('windows roll in the BudgetTimezone', () => {
       setTestClockOffset({ TEST_CLOCK: '1' }, end - 1000 - Date.now())
       expect(await request(s, 'c', 1, { tz })).toMatchObject({ ok: false, reason: 'plan_quota_exceeded' })
       setTestClockOffset({ TEST_CLOCK: '1' }, end + 1000 - Date.now())
-      expect(await request(s, 'd', 60, { tz })).toEqual({ ok: true, held: 60 })
+      expect(await request(s, 'd', 60, { tz })).toMatchObject({ ok: true, held: 60 })
       const [next] = await expectWindowsMatchRows(s, sub, tz)
       expect(next).toMatchObject({ used: 60, start: end })
       expect((await truth(s, 1_000_000)).quota).toBe(1_000_000)
@@ -243,14 +243,14 @@ describe('expiry and leases', () => {
     const s = await setup()
     const sub = await createSubscription(s.user.id, { windows: [{ period: 'day', quota: 500 }] })
     const { user, token, stub } = s
-    expect(await stub.reserve({ userId: user.id, tokenId: token.id, reqId: 'a', amount: 300, plan: { model: 'm', tz: 'UTC' } })).toEqual({ ok: true, held: 300 })
+    expect(await stub.reserve({ userId: user.id, tokenId: token.id, reqId: 'a', amount: 300, plan: { model: 'm', tz: 'UTC' } })).toMatchObject({ ok: true, held: 300 })
     await runInDurableObject(stub, (instance: UserWallet, state) => {
       const w = instance as unknown as { store: WalletStore; plans: WalletPlans; env: Env }
       w.store = new WalletStore(state.storage.kv, () => w.env.DB)
       w.plans = new WalletPlans(() => ({ store: w.store, db: w.env.DB }))
     })
     // The restored hold still takes 300 of the window: 300 more do not fit, 200 do.
-    expect(await stub.reserve({ userId: user.id, tokenId: token.id, reqId: 'b', amount: 300, plan: { model: 'm', tz: 'UTC' } })).toEqual({ ok: true, held: 300 })
+    expect(await stub.reserve({ userId: user.id, tokenId: token.id, reqId: 'b', amount: 300, plan: { model: 'm', tz: 'UTC' } })).toMatchObject({ ok: true, held: 300 })
     expect((await stub.balance({ userId: user.id }))!.reserved).toBe(300)
     await stub.settle({ userId: user.id, reqId: 'a', quota: 280, log: consumeLog('a', token.id, 'm') })
     await stub.settle({ userId: user.id, reqId: 'b', quota: 300, log: consumeLog('b', token.id, 'm') })
@@ -265,7 +265,7 @@ describe('expiry and leases', () => {
     const sub = await createSubscription(s.user.id, { windows: [{ period: 'month', quota: 10_000 }] })
     const { user, token, stub } = s
     for (const id of ['late', 'failed'])
-      expect(await stub.reserve({ userId: user.id, tokenId: token.id, reqId: id, amount: 100, plan: { model: 'm', tz: 'UTC' } })).toEqual({ ok: true, held: 100 })
+      expect(await stub.reserve({ userId: user.id, tokenId: token.id, reqId: id, amount: 100, plan: { model: 'm', tz: 'UTC' } })).toMatchObject({ ok: true, held: 100 })
     await runInDurableObject(stub, (instance: UserWallet) => {
       for (const r of (instance as unknown as { store: WalletStore }).store.holds().values()) r.at = 0
     })
@@ -298,10 +298,10 @@ describe('expiry and leases', () => {
   it('an ended subscription stops covering after syncUser, and leases come back', async () => {
     const s = await setup(1000)
     const sub = await createSubscription(s.user.id, { windows: [{ period: 'day', requests: 10 }] })
-    expect(await request(s, 'a', 5)).toEqual({ ok: true, held: 5 })
+    expect(await request(s, 'a', 5)).toMatchObject({ ok: true, held: 5 })
     await env.DB.prepare('UPDATE subscriptions SET status = 3 WHERE id = ?').bind(sub).run()
     await s.stub.syncUser({ userId: s.user.id })
-    expect(await request(s, 'b', 5)).toEqual({ ok: true, held: 5 })
+    expect(await request(s, 'b', 5)).toMatchObject({ ok: true, held: 5 })
     expect(await s.stub.lease({ userId: s.user.id, tokenId: s.token.id, leaseId: 'lease:c', amount: 100, floor: 1 })).toMatchObject({ ok: true })
     await s.stub.settleLease({ userId: s.user.id, leaseId: 'lease:c', items: [], release: true })
     const t = await truth(s, 1000)

@@ -15,6 +15,8 @@
  * - A charge (settle, expiry) adds the cost to every quota window and the quota item, and one to
  *   every request window and the request item, when its log row falls in the current window — so
  *   Σ of the subscription's rows in a window is the window's use, always.
+ * - A failed task's charge goes back (giveBack, wallet-plan-refund.ts): −cost on quota windows, −1 on
+ *   request windows, on a row naming the subscription — only while the charge's windows are current.
  * - Leases never draw from plans: while a subscription is in force the wallet grants no lease.
  */
 import { windowBounds } from '../lib/budget-period'
@@ -230,6 +232,34 @@ export class WalletPlans {
       add(line && allowance(line), use.items[ref.item])
     }
     this.kv.put(`P:${sub.id}`, use)
+  }
+
+  /**
+   * Give back the charge of a row written at `at` (a failed task's): `amount` units to the quota
+   * windows and quota item, one to the request windows and request item — only when every window
+   * (and the item) it counted in is still the current one in `ref.tz` at `now`, so the give-back
+   * row falls in the same windows as the charge's row and Σ rows = use still holds. When one has
+   * rolled over (or the subscription ended) nothing goes back. True when it went back.
+   */
+  giveBack(ref: PlanRef, amount: number, at: number, now: number): boolean {
+    const sub = this.list().find((s) => s.id === ref.sub)
+    const use = sub && (this.uses.get(sub.id) ?? this.kv.get<PlanUse>(`P:${sub.id}`))
+    if (!sub || !use) return false
+    const current = (slot: Slot | undefined, period: PlanPeriod | undefined) => {
+      const start = period ? windowBounds(period, ref.tz, at).start : 0
+      return slot !== undefined && slot.period === period && slot.start === start && (!period || windowBounds(period, ref.tz, now).start === start)
+    }
+    const line = ref.item === undefined ? undefined : sub.terms.models[ref.item]
+    const limit = line && allowance(line)
+    if (!sub.terms.windows.every((w, i) => current(use.windows[i], w.period))) return false
+    if (limit && !current(use.items[ref.item!], sub.terms.windows[0]?.period)) return false
+    sub.terms.windows.forEach((w, i) => {
+      use.windows[i]!.used -= 'quota' in w ? amount : 1
+    })
+    if (limit) use.items[ref.item!]!.used -= 'quota' in limit ? amount : 1
+    this.uses.set(sub.id, use)
+    this.kv.put(`P:${sub.id}`, use)
+    return true
   }
 
   /** Each subscription's windows now: use, start and end (the registry's view). */

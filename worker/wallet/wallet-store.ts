@@ -220,6 +220,16 @@ export class WalletStore {
     }
   }
 
+  /** A refunded charge (a failed task's) leaves the used quotas and returns to the token's remaining quota (not its budget). */
+  restoreUse(user: UserState, token: TokenState | undefined, amount: number) {
+    user.usedQuota = Math.max(0, user.usedQuota - amount)
+    this.touchUser(user)
+    if (!token) return
+    if (!token.unlimited) token.remain += amount
+    token.used = Math.max(0, token.used - amount)
+    this.touchToken(token)
+  }
+
   /** The crossings since the last call, as a settle answer's `budgets` field (nothing when none). */
   takeCrossings(): { budgets?: BudgetCrossing[] } {
     if (this.crossings.length === 0) return {}

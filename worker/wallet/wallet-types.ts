@@ -1,4 +1,5 @@
 import type { LimitSpec, RateRule } from './wallet-limits'
+import type { PlanRef } from './wallet-plans'
 
 /**
  * The typed surface of the UserWallet Durable Object as the Worker uses it: inputs and results of
@@ -60,7 +61,8 @@ export interface DebtLimits {
   maxOverrun: number
 }
 
-export type ReserveResult = { ok: true; held: number } | { ok: false; reason: RefusalReason; retryAfterMs?: number }
+/** `plan`: the subscription the hold draws from (a task stores it, to give a failed task's charge back). */
+export type ReserveResult = { ok: true; held: number; plan?: PlanRef } | { ok: false; reason: RefusalReason; retryAfterMs?: number }
 
 export interface ReserveInput {
   userId: number
@@ -141,6 +143,24 @@ export interface CreditInput {
 }
 
 export type CreditResult = { ok: true; userQuota: number; duplicate?: boolean } | { ok: false; reason: 'insufficient_user_quota' | 'user_not_found' | 'invalid_amount' }
+
+/**
+ * A failed task's plan charge given back (wallet-plan-refund.ts): `amount` units (and one request)
+ * go back to the windows of `plan` that the consume row written at `at` (Unix ms) counted in, while
+ * they are still the current ones, once per `key`; the token's quota comes back as for a credit.
+ */
+export interface PlanRefundInput {
+  userId: number
+  amount: number
+  key: string
+  plan: PlanRef
+  at: number
+  log: WalletLog
+  restoreToken?: number
+}
+
+/** `returned`: the windows got the charge back (false: they rolled over, or the subscription ended). */
+export type PlanRefundResult = { ok: true; returned: boolean; duplicate?: boolean } | { ok: false; reason: 'user_not_found' | 'invalid_amount' }
 
 export interface WalletBalance {
   quota: number

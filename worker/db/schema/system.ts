@@ -46,6 +46,8 @@ export const midjourneys = sqliteTable(
     notifySecret: text('notify_secret').notNull().default(''),
     /** The client's own notifyHook, to which updates are forwarded (MjNotifyEnabled). */
     notifyHook: text('notify_hook').notNull().default(''),
+    /** What the submit drew from when a subscription covered it (JSON, worker/tasks/task-charge.ts); '' = the balance. */
+    planCharge: text('plan_charge').notNull().default(''),
   },
   (t) => [index('idx_mj_user').on(t.userId, t.submitTime), index('idx_mj_mjid').on(t.mjId)]
 )
@@ -72,6 +74,8 @@ export const tasks = sqliteTable(
     tokenId: integer('token_id').notNull().default(0),
     createdAt: integer('created_at').notNull().default(0),
     updatedAt: integer('updated_at').notNull().default(0),
+    /** What the submit drew from when a subscription covered it (JSON, worker/tasks/task-charge.ts); '' = the balance. */
+    planCharge: text('plan_charge').notNull().default(''),
   },
   (t) => [index('idx_tasks_user').on(t.userId, t.submitTime), index('idx_tasks_task_id').on(t.taskId)]
 )

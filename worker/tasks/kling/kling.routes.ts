@@ -95,8 +95,8 @@ async function submit(c: Context<HonoEnv>): Promise<Response> {
   const now = nowSeconds()
   const properties = { model_name: parsed.data.model_name, mode: parsed.data.mode, duration: parsed.data.duration, prompt: parsed.data.prompt ?? '' }
   const row = await c.env.DB.prepare(
-    `INSERT INTO tasks (task_id, platform, user_id, channel_id, quota, action, status, submit_time, progress, properties, data, notify_hook, token_id, created_at, updated_at)
-     VALUES (?, 'kling', ?, ?, ?, ?, 'SUBMITTED', ?, '0%', ?, ?, ?, ?, ?, ?) RETURNING id`
+    `INSERT INTO tasks (task_id, platform, user_id, channel_id, quota, action, status, submit_time, progress, properties, data, notify_hook, token_id, created_at, updated_at, plan_charge)
+     VALUES (?, 'kling', ?, ?, ?, ?, 'SUBMITTED', ?, '0%', ?, ?, ?, ?, ?, ?, ?) RETURNING id`
   )
     .bind(
       taskId.slice(0, 64),
@@ -110,7 +110,8 @@ async function submit(c: Context<HonoEnv>): Promise<Response> {
       callback,
       auth.id,
       now,
-      now
+      now,
+      charge.planCharge()
     )
     .first<{ id: number }>()
   await charge.settle(String(row!.id), { action, task_id: row!.id })

@@ -35,6 +35,8 @@ export interface MjRow {
   properties: string
   mode: string
   token_id: number
+  /** What the submit drew from when a subscription covered it (task-charge.ts TaskPlanCharge, JSON); '' = the balance. */
+  plan_charge: string
   /** SHA-256 (hex) of the secret in the gateway's notify URL ('' when none was given). */
   notify_secret: string
   /** The client's own notifyHook ('' when none, or forwarding is off). */

@@ -251,7 +251,7 @@ export async function submitMj(c: Context<HonoEnv>, auth: RelayAuth, route: MjRo
   /** Open the held row with the upstream's answer; when it cannot be written the hold is released. */
   async function fillRow(rowId: number, charge: TaskCharge, code: number, answer: Record<string, any>, done: boolean, props: Record<string, any>): Promise<void> {
     try {
-      await c.env.DB.prepare('UPDATE midjourneys SET code = ?, mj_id = ?, description = ?, image_url = ?, status = ?, progress = ?, quota = ? WHERE id = ?')
+      await c.env.DB.prepare('UPDATE midjourneys SET code = ?, mj_id = ?, description = ?, image_url = ?, status = ?, progress = ?, quota = ?, plan_charge = ? WHERE id = ?')
         .bind(
           code,
           action === 'UPLOAD' ? '' : String(answer.result ?? '').slice(0, 64),
@@ -260,6 +260,7 @@ export async function submitMj(c: Context<HonoEnv>, auth: RelayAuth, route: MjRo
           done ? 'SUCCESS' : 'SUBMITTED',
           done ? '100%' : '0%',
           charge.quota,
+          charge.planCharge(),
           rowId
         )
         .run()

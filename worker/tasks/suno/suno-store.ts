@@ -32,6 +32,8 @@ export interface TaskRow {
   token_id: number
   created_at: number
   updated_at: number
+  /** What the submit drew from when a subscription covered it (task-charge.ts TaskPlanCharge, JSON); '' = the balance. */
+  plan_charge: string
 }
 
 export interface SunoUpstreamTask {

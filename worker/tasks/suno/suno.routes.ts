@@ -87,10 +87,10 @@ async function submit(c: Context<HonoEnv>): Promise<Response> {
   const now = nowSeconds()
   const properties = { mv: body.mv ?? null, title: parsed.data.title ?? '', prompt: parsed.data.prompt ?? parsed.data.gpt_description_prompt ?? '', tags: parsed.data.tags ?? '' }
   const row = await c.env.DB.prepare(
-    `INSERT INTO tasks (task_id, platform, user_id, channel_id, quota, action, status, submit_time, progress, properties, token_id, created_at, updated_at)
-     VALUES (?, 'suno', ?, ?, ?, ?, 'NOT_START', ?, '0%', ?, ?, ?, ?) RETURNING id`
+    `INSERT INTO tasks (task_id, platform, user_id, channel_id, quota, action, status, submit_time, progress, properties, token_id, created_at, updated_at, plan_charge)
+     VALUES (?, 'suno', ?, ?, ?, ?, 'NOT_START', ?, '0%', ?, ?, ?, ?, ?) RETURNING id`
   )
-    .bind(answer.data.slice(0, 64), auth.userId, channel.id, charge.quota, action, now, JSON.stringify(properties), auth.id, now, now)
+    .bind(answer.data.slice(0, 64), auth.userId, channel.id, charge.quota, action, now, JSON.stringify(properties), auth.id, now, now, charge.planCharge())
     .first<{ id: number }>()
   await charge.settle(String(row!.id), { action, task_id: row!.id })
   c.executionCtx.waitUntil(
