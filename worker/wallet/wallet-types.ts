@@ -1,4 +1,5 @@
 import type { LimitSpec, RateRule } from './wallet-limits'
+import type { PlanCovered } from './wallet-plans'
 
 /**
  * The typed surface of the UserWallet Durable Object as the Worker uses it: inputs and results of
@@ -60,7 +61,8 @@ export interface DebtLimits {
   maxOverrun: number
 }
 
-export type ReserveResult = { ok: true; held: number } | { ok: false; reason: RefusalReason; retryAfterMs?: number }
+/** `plan`: the subscription that covered the hold and the channel tags it limits the request to (wallet-plans.ts); absent = the balance. */
+export type ReserveResult = { ok: true; held: number; plan?: PlanCovered } | { ok: false; reason: RefusalReason; retryAfterMs?: number }
 
 export interface ReserveInput {
   userId: number
@@ -82,8 +84,10 @@ export interface ReserveInput {
   /**
    * The request's model and the BudgetTimezone setting: the user's subscriptions cover it first
    * (wallet-plans.ts). Without it the hold is the balance's (a part of a call that is no request).
+   * `tags`: those of the channels able to serve the request (none: a plan limited to channel tags
+   * does not cover it).
    */
-  plan?: { model: string; tz: string }
+  plan?: { model: string; tz: string; tags?: string[] }
 }
 
 export interface SettleInput {
