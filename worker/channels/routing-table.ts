@@ -72,6 +72,7 @@ export function buildRoutingTable(rows: Record<string, any>[], disabledKeys: Rea
       plugin: parsePlugin(String(r.plugin ?? '')),
       models: splitList(r.models ?? ''),
       ...(r.proxy ? { proxy: String(r.proxy) } : {}),
+      ...(r.tag ? { tag: String(r.tag) } : {}),
     }
     table.channels[ch.id] = ch
     for (const group of splitList(r.group ?? '')) {

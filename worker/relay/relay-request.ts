@@ -181,12 +181,18 @@ class RelayRun {
     let channel = first.channel
     this.money.answerAs(this.route.model, this.input.model)
     const plan: ReservationPlan = planReservation(this.input, first.price, first.billed, this.ratio, this.settings)
-    await (this.spans ? this.spans.reserve(plan.amount, () => this.money.hold(plan)) : this.money.hold(plan))
+    // The hold names the tags of the channels able to serve the model: a plan limited to channel tags covers it only when one is the plan's.
+    const tags = this.route.servingTags()
+    await (this.spans ? this.spans.reserve(plan.amount, () => this.money.hold(plan, tags)) : this.money.hold(plan, tags))
     this.mark('reserve')
 
     const maxAttempts = this.auth.pinChannel !== undefined ? 1 : 1 + this.settings.int('RetryTimes')
     let last: { status: number; error: UpstreamError; channel: RoutedChannel; decision: FailureDecision } | undefined
     try {
+      // A subscription limited to channel tags covered the hold: the request goes to its channels only.
+      const scoped = this.route.limitTo(this.money.planTags, channel) ?? (await this.fallBack())
+      if (!scoped) throw new ApiError(503, `No channel of this subscription serves the model "${this.route.model}".`, { code: 'model_not_available', param: 'model' })
+      channel = scoped
       for (;;) {
         const outcome = await this.attempt(channel)
         if (outcome.response) return this.withTiming(outcome.response)
@@ -243,9 +249,12 @@ class RelayRun {
         return undefined
       }
       const plan = planReservation(this.input, next.price, next.billed, this.ratio, this.settings)
-      if (await this.money.refit(plan, this.route.model, this.input.model)) {
+      if (await this.money.refit(plan, this.route.model, this.input.model, this.route.servingTags())) {
+        // A regrown hold may be another subscription's (or the balance's): the channels follow it.
+        const channel = this.route.limitTo(this.money.planTags, next.channel)
+        if (!channel) continue
         this.modelStart = this.attempts - this.keys.retries
-        return next.channel
+        return channel
       }
     }
     return undefined
