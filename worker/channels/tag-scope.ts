@@ -15,7 +15,7 @@ export function servingTags(channels: Iterable<RoutedChannel>): string[] {
 }
 
 /** Whether the channel carries one of `tags`. */
-export const hasTagIn = (channel: RoutedChannel, tags: readonly string[]) => channel.tag !== undefined && channel.tag !== '' && tags.includes(channel.tag)
+const hasTagIn = (channel: RoutedChannel, tags: readonly string[]) => channel.tag !== undefined && channel.tag !== '' && tags.includes(channel.tag)
 
 /** The pick filter of a hold's subscription tags: undefined (any channel) when it names none. */
 export function tagFilter(tags: readonly string[] | undefined): ((channel: RoutedChannel) => boolean) | undefined {

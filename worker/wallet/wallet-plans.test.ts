@@ -126,7 +126,11 @@ describe('request windows, several at once', () => {
     const s = await setup()
     const sub = await createSubscription(s.user.id, { windows: [{ period: 'hour', requests: 1 }] })
     const { user, token, stub } = s
-    expect(await stub.reserve({ userId: user.id, tokenId: token.id, reqId: 'a', amount: 50, plan: { model: 'gpt-4o', tz: 'UTC' } })).toEqual({ ok: true, held: 50, plan: { sub, tags: [] } })
+    expect(await stub.reserve({ userId: user.id, tokenId: token.id, reqId: 'a', amount: 50, plan: { model: 'gpt-4o', tz: 'UTC' } })).toEqual({
+      ok: true,
+      held: 50,
+      plan: { sub, tags: [] },
+    })
     // The window's one request is held: the next one goes to the balance (which the plan hold did not touch).
     expect((await stub.balance({ userId: user.id }))!.reserved).toBe(0)
     expect(await request(s, 'b', 20)).toEqual({ ok: true, held: 20 })
@@ -276,7 +280,11 @@ describe('expiry and leases', () => {
     const s = await setup()
     const sub = await createSubscription(s.user.id, { windows: [{ period: 'day', quota: 500 }] })
     const { user, token, stub } = s
-    expect(await stub.reserve({ userId: user.id, tokenId: token.id, reqId: 'a', amount: 300, plan: { model: 'm', tz: 'UTC' } })).toEqual({ ok: true, held: 300, plan: { sub, tags: [] } })
+    expect(await stub.reserve({ userId: user.id, tokenId: token.id, reqId: 'a', amount: 300, plan: { model: 'm', tz: 'UTC' } })).toEqual({
+      ok: true,
+      held: 300,
+      plan: { sub, tags: [] },
+    })
     await runInDurableObject(stub, (instance: UserWallet, state) => {
       const w = instance as unknown as { store: WalletStore; plans: WalletPlans; env: Env }
       w.store = new WalletStore(state.storage.kv, () => w.env.DB)
@@ -298,7 +306,11 @@ describe('expiry and leases', () => {
     const sub = await createSubscription(s.user.id, { windows: [{ period: 'month', quota: 10_000 }] })
     const { user, token, stub } = s
     for (const id of ['late', 'failed'])
-      expect(await stub.reserve({ userId: user.id, tokenId: token.id, reqId: id, amount: 100, plan: { model: 'm', tz: 'UTC' } })).toEqual({ ok: true, held: 100, plan: { sub, tags: [] } })
+      expect(await stub.reserve({ userId: user.id, tokenId: token.id, reqId: id, amount: 100, plan: { model: 'm', tz: 'UTC' } })).toEqual({
+        ok: true,
+        held: 100,
+        plan: { sub, tags: [] },
+      })
     await runInDurableObject(stub, (instance: UserWallet) => {
       for (const r of (instance as unknown as { store: WalletStore }).store.holds().values()) r.at = 0
     })

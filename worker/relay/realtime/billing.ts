@@ -96,7 +96,15 @@ export class RealtimeBilling {
   }
 
   private async check(): Promise<Refusal | undefined> {
-    const res = await this.money.open({ amount: this.floor, floor: this.floor, debt: this.opts.debt, limits: this.budget, part: 'check', planTz: this.opts.planTz, planTags: this.opts.planTags })
+    const res = await this.money.open({
+      amount: this.floor,
+      floor: this.floor,
+      debt: this.opts.debt,
+      limits: this.budget,
+      part: 'check',
+      planTz: this.opts.planTz,
+      planTags: this.opts.planTags,
+    })
     if (isRefusal(res)) {
       this.exhausted = true
       return { reason: res.reason, retryAfterMs: res.retryAfterMs }
@@ -116,7 +124,15 @@ export class RealtimeBilling {
    */
   hold(kind: 'response' | 'transcription', amount: number, floor: number, tentative = false): Promise<Hold | Refusal> {
     return this.run(async () => {
-      const res = await this.money.open({ amount, floor: Math.min(floor, amount), debt: this.opts.debt, limits: this.budget, part: kind, planTz: this.opts.planTz, planTags: this.opts.planTags })
+      const res = await this.money.open({
+        amount,
+        floor: Math.min(floor, amount),
+        debt: this.opts.debt,
+        limits: this.budget,
+        part: kind,
+        planTz: this.opts.planTz,
+        planTags: this.opts.planTags,
+      })
       if (isRefusal(res)) {
         if (!tentative && MONEY_REFUSALS.has(res.reason)) this.exhausted = true
         return { reason: res.reason, retryAfterMs: res.retryAfterMs }

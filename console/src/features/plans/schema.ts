@@ -8,7 +8,17 @@
  */
 import { z } from 'zod'
 import { inputToQuota, quotaToInput } from '@/lib/format'
-import { PLAN_CHANNEL_TAGS_MAX, PLAN_DURATION_UNITS, PLAN_PERIODS, type Plan, type PlanBody, type PlanModelItem, type PlanWindow, planBodySchema, planGrantSchema } from '@contract/plans'
+import {
+  PLAN_CHANNEL_TAGS_MAX,
+  PLAN_DURATION_UNITS,
+  PLAN_PERIODS,
+  type Plan,
+  type PlanBody,
+  type PlanModelItem,
+  type PlanWindow,
+  planBodySchema,
+  planGrantSchema,
+} from '@contract/plans'
 
 /** Messages are keys of the `plans` namespace. */
 const K = (key: string) => `plans:validation.${key}`
