@@ -164,7 +164,18 @@ describe('subscription plans pages', () => {
     const card = page.getByTestId('plan-card').filter({ hasText: PLAN })
     await card.waitFor()
     const text = await card.innerText()
-    for (const part of ['$9.90', '1 month', '100 requests / day', '$20.00 / month', 'gpt-4o*', '10 requests / day', 'Other models', 'not included', 'Once per user', 'Channels tagged premium only'])
+    for (const part of [
+      '$9.90',
+      '1 month',
+      '100 requests / day',
+      '$20.00 / month',
+      'gpt-4o*',
+      '10 requests / day',
+      'Other models',
+      'not included',
+      'Once per user',
+      'Channels tagged premium only',
+    ])
       expect(text).toContain(part)
     // Subscribing through a gateway is not offered.
     expect(await card.getByRole('button').count()).toBe(0)
