@@ -7,7 +7,8 @@
  *     Retry-After) and reserve the request's worst case in the user's wallet Durable Object
  *     (reservation.ts; 429 when it does not fit the balance or the token's budget, or when the
  *     group's requests-per-minute limit is reached) — a client that set no max_tokens gets the
- *     answer capped at what the balance can pay; the answer carries the x-ratelimit-* headers;
+ *     answer capped at what the balance can pay; the answer carries the x-ratelimit-* headers; a
+ *     subscription limited to channel tags that covered the hold limits the channels to its tags;
  *  5. call the upstream through the channel's adapter (prompt image URLs fetched and sent inline
  *     first when the channel needs it, prompt-images.ts); on a retriable failure freeze the
  *     (channel, model) — for everyone once two users failed, else for this user —, maybe auto-disable
