@@ -1,6 +1,6 @@
 /**
  * Subscription plans in the console (issue 33): root creates a plan through the editor (two windows,
- * a per-model item and an excluded "other models" line; empty fields refused on the page), sees it
+ * a per-model item, an excluded "other models" line and a channel tag; empty fields refused on the page), sees it
  * in the table, publishes it with the row's switch, and grants it to a user through the grant
  * dialog; the user sees the plan's card on /panel/plans and the subscription under "My
  * subscriptions" with a bar per window; the users page shows the user's subscriptions, extends one
@@ -38,6 +38,7 @@ interface PlanRow {
   published: boolean
   windows: { period: string; quota?: number; requests?: number }[]
   models: { pattern: string; quota?: number; requests?: number; excluded?: true }[]
+  channel_tags: string[]
 }
 
 describe('subscription plans pages', () => {
@@ -88,6 +89,10 @@ describe('subscription plans pages', () => {
     await expect(dialog.locator('input[name="models.1.amount"]').count()).resolves.toBe(0)
     await dialog.locator('input[name="max_per_user"]').fill('1')
     await dialog.locator('input[name="priority"]').fill('5')
+    // The plan's traffic is limited to channels tagged premium.
+    await dialog.getByTestId('plan-channel-tags-input').fill('premium')
+    await dialog.getByTestId('plan-channel-tags-input').press('Enter')
+    await dialog.getByRole('button', { name: 'Remove premium' }).waitFor()
     await dialog.getByTestId('plan-save').click()
     await dialog.waitFor({ state: 'hidden' })
 
@@ -109,6 +114,7 @@ describe('subscription plans pages', () => {
         { pattern: 'gpt-4o*', requests: 10 },
         { pattern: '*', excluded: true },
       ],
+      channel_tags: ['premium'],
     })
     planId = plan.id
 
@@ -158,7 +164,18 @@ describe('subscription plans pages', () => {
     const card = page.getByTestId('plan-card').filter({ hasText: PLAN })
     await card.waitFor()
     const text = await card.innerText()
-    for (const part of ['$9.90', '1 month', '100 requests / day', '$20.00 / month', 'gpt-4o*', '10 requests / day', 'Other models', 'not included', 'Once per user'])
+    for (const part of [
+      '$9.90',
+      '1 month',
+      '100 requests / day',
+      '$20.00 / month',
+      'gpt-4o*',
+      '10 requests / day',
+      'Other models',
+      'not included',
+      'Once per user',
+      'Channels tagged premium only',
+    ])
       expect(text).toContain(part)
     // Subscribing through a gateway is not offered.
     expect(await card.getByRole('button').count()).toBe(0)

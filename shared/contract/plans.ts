@@ -11,6 +11,9 @@ export type PlanPeriod = (typeof PLAN_PERIODS)[number]
 export const PLAN_DURATION_UNITS = ['hour', 'day', 'week', 'month', 'year', 'unlimited'] as const
 export type PlanDurationUnit = (typeof PLAN_DURATION_UNITS)[number]
 
+/** How many channel tags a plan may name. */
+export const PLAN_CHANNEL_TAGS_MAX = 16
+
 const allowance = z.number().int().positive().max(Number.MAX_SAFE_INTEGER)
 
 /** A usage window: an allowance that renews at each period start, in quota units or in requests. */
@@ -49,8 +52,15 @@ export const planBodySchema = z
     windows: z.array(planWindowSchema).max(8).default([]),
     models: z.array(planModelItemSchema).max(64).default([]),
     group: z.string().max(32).default(''),
-    // Limiting a plan's traffic to channel tags is not built yet: refused rather than stored unenforced.
-    channel_tags: z.array(z.string().min(1).max(64)).max(0, 'channel_tags: limiting a plan to channel tags is not supported yet').default([]),
+    /**
+     * The channel tags the plan's traffic is limited to (none: any channel): the plan covers a
+     * request only when a channel with one of these tags serves it (worker/wallet/wallet-plans.ts).
+     */
+    channel_tags: z
+      .array(z.string().trim().min(1).max(100))
+      .max(PLAN_CHANNEL_TAGS_MAX)
+      .refine((tags) => new Set(tags).size === tags.length, 'channel_tags: each tag once')
+      .default([]),
     allow_balance_fallback: z.boolean().default(true),
     max_per_user: z.number().int().min(0).max(1_000_000).default(0),
     priority: z.number().int().min(-1_000_000).max(1_000_000).default(0),

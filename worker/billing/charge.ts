@@ -13,8 +13,8 @@
 import type { Context } from 'hono'
 import { type Wallet, walletOf } from '../wallet/wallet-client'
 import type { LimitSpec } from '../wallet/wallet-limits'
-import type { PlanRef } from '../wallet/wallet-plans'
 import type { BudgetCrossing, DebtLimits, LeaseSettleResult, RefusalReason, SettleResult, WalletLog } from '../wallet/wallet-types'
+import type { PlanCovered } from '../wallet/wallet-plans'
 import { onIsolateReset } from '../cache/isolate'
 import type { HonoEnv } from '../env'
 import { clockNow } from '../lib/clock'
@@ -93,6 +93,11 @@ export interface HoldRequest {
    * cover it first, by the call's model, in windows rolling in this zone (worker/wallet/wallet-plans.ts).
    */
   planTz?: string
+  /**
+   * With `planTz`: the tags of the channels able to serve the call (worker/channels/tag-scope.ts);
+   * a subscription limited to channel tags covers it only when one of them is the plan's.
+   */
+  planTags?: string[]
 }
 
 /** A granted hold: its key and how much it covers. */
@@ -103,10 +108,13 @@ export interface Hold {
   lease?: LeaseHold
   /** Counted in `leaseServed` (until it settles or refunds). */
   served?: boolean
-  /** The subscription the wallet holds it against (a task keeps it, to give a failed task's charge back there). */
-  plan?: PlanRef
   /** The limits counted in this isolate's windows, when, and under which key (the first hold's when regrown). */
   admitted?: { limits: LimitSpec; at: number; key: string }
+  /**
+   * The subscription that covered the hold (a task keeps it, to give a failed task's charge back
+   * there) and the channel tags the call is then limited to (none: any channel); absent = the balance.
+   */
+  plan?: PlanCovered
 }
 
 /** A hold the wallet (or this isolate's windows) refused: why, when to try again, the rate headers. */
@@ -247,7 +255,7 @@ export class Charge {
       ...(req.floor !== undefined ? { floor: req.floor } : {}),
       ...(req.rpm !== undefined ? { rpm: req.rpm } : {}),
       ...(req.limits ? { limits: req.limits } : {}),
-      ...(req.planTz ? { plan: { model: this.c.model, tz: req.planTz } } : {}),
+      ...(req.planTz ? { plan: { model: this.c.model, tz: req.planTz, tags: req.planTags ?? [] } } : {}),
       debt,
     })
     if (!res.ok) return { reason: res.reason, retryAfterMs: res.retryAfterMs, ...(req.limits ? { headers: rateLimitHeaders(localStatus(req.limits, now)) } : {}) }
@@ -307,7 +315,7 @@ export class Charge {
    * goes back without a log row, so the call holds something throughout. The key's limits stay
    * counted in this isolate under the first hold's entry; settling the new hold settles them.
    */
-  async regrow(hold: Hold, req: { amount: number; floor?: number; debt?: DebtLimits; plan?: { model: string; tz: string } }): Promise<Hold | Refusal> {
+  async regrow(hold: Hold, req: { amount: number; floor?: number; debt?: DebtLimits; plan?: { model: string; tz: string; tags: string[] } }): Promise<Hold | Refusal> {
     const userId = this.c.auth.userId
     const reqId = this.key('response')
     const res = await this.wallet.reserve({
@@ -325,7 +333,7 @@ export class Charge {
       leaveHold(hold, userId)
       hold.lease.lease.inflight -= hold.lease.amount
     } else await this.wallet.refund({ userId, reqId: hold.reqId })
-    return { reqId, held: res.held, ...(hold.admitted ? { admitted: hold.admitted } : {}) }
+    return { reqId, held: res.held, ...(hold.admitted ? { admitted: hold.admitted } : {}), ...(res.plan ? { plan: res.plan } : {}) }
   }
 
   /** The call failed (or a part never ran): give its hold back, with the log row when there is one. */
@@ -344,17 +352,18 @@ export class Charge {
   /**
    * A realtime session's two slots, held (amount 0) until its socket closes: one of the key's
    * in-flight requests, and one of its `maxSessions` realtime sessions; the session counts once
-   * in this isolate's windows. With `planTz`, a subscription with room admits the slots of a user
-   * with no balance (they draw nothing from it).
+   * in this isolate's windows. With `plan`, a subscription with room admits the slots of a user
+   * with no balance (they draw nothing from it); `tags` are the session's candidate channels' (HoldRequest.planTags).
    */
-  async openSession(limits: LimitSpec, maxSessions: number, planTz?: string): Promise<{ holds: Hold[] } | { refused: Refusal; slot: 'key' | 'sessions' }> {
+  async openSession(limits: LimitSpec, maxSessions: number, plan?: { tz: string; tags: string[] }): Promise<{ holds: Hold[] } | { refused: Refusal; slot: 'key' | 'sessions' }> {
     const now = clockNow()
     const local = this.checkLimits(limits, now)
     if (local) return { refused: local, slot: 'key' }
-    const key = await this.open({ amount: 0, limits, part: 'slot', planTz })
+    const planned = plan ? { planTz: plan.tz, planTags: plan.tags } : {}
+    const key = await this.open({ amount: 0, limits, part: 'slot', ...planned })
     if (isRefusal(key)) return { refused: key, slot: 'key' }
     const sessions: LimitSpec = { ...budgetOnly(limits), concurrency: { key: `rt:${this.c.auth.id}`, limit: maxSessions } }
-    const rt = await this.open({ amount: 0, limits: sessions, part: 'session', planTz })
+    const rt = await this.open({ amount: 0, limits: sessions, part: 'session', ...planned })
     if (isRefusal(rt)) {
       await this.refund(key)
       return { refused: { ...rt, headers: rateLimitHeaders(localStatus(limits, now)) }, slot: 'sessions' }

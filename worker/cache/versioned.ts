@@ -29,6 +29,8 @@ interface Entry<T> {
 
 interface KvSnapshot<T> {
   version: number
+  /** The value's shape (Snapshot's `format`); absent = 0. */
+  format?: number
   value?: T
   /** Sealed snapshots: the encrypted JSON of the value. */
   sealed?: string
@@ -43,7 +45,11 @@ export class Snapshot<T> {
   constructor(
     readonly name: string,
     private readonly loader: Loader<T>,
-    private readonly options: { sealed?: boolean } = {}
+    /**
+     * `format`: the value's shape, raised when a release changes it (a field added to every entry),
+     * so a KV copy an older release wrote is rebuilt from D1 instead of read without the field.
+     */
+    private readonly options: { sealed?: boolean; format?: number } = {}
   ) {
     registry.set(name, this as Snapshot<unknown>)
     onIsolateReset(() => {
@@ -82,7 +88,7 @@ export class Snapshot<T> {
 
   private async readKv(env: Env): Promise<Entry<T> | undefined> {
     const stored = await env.CACHE.get<KvSnapshot<T>>(cacheKeys.snapshot(this.name), 'json')
-    if (!stored) return undefined
+    if (!stored || (stored.format ?? 0) !== (this.options.format ?? 0)) return undefined
     if (!this.options.sealed) return stored.value === undefined ? undefined : { version: stored.version, value: stored.value }
     // A sealed snapshot never trusts a plaintext copy (written before sealing existed).
     const plain = stored.sealed ? await unseal(env, stored.sealed) : undefined
@@ -93,12 +99,13 @@ export class Snapshot<T> {
     const value = await this.loader(env)
     this.entry = { value, version }
     const key = cacheKeys.snapshot(this.name)
+    const format = this.options.format ? { format: this.options.format } : {}
     if (!this.options.sealed) {
-      await env.CACHE.put(key, JSON.stringify({ version, value } satisfies KvSnapshot<T>))
+      await env.CACHE.put(key, JSON.stringify({ version, value, ...format } satisfies KvSnapshot<T>))
       return value
     }
     const sealed = await seal(env, JSON.stringify(value))
-    if (sealed) await env.CACHE.put(key, JSON.stringify({ version, sealed } satisfies KvSnapshot<T>))
+    if (sealed) await env.CACHE.put(key, JSON.stringify({ version, sealed, ...format } satisfies KvSnapshot<T>))
     else await env.CACHE.delete(key)
     return value
   }

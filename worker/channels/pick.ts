@@ -29,10 +29,15 @@ export interface SelectOptions {
   affinity?: string
 }
 
-export function selectChannel(table: RoutingTable, opts: SelectOptions): RoutedChannel | undefined {
-  const usable = candidatesFor(table, opts.group, opts.model).filter(
+/** The candidates a pick may take: not tried, not frozen, accepted, and able to take tools when the request has them. */
+export function usableChannels(table: RoutingTable, opts: Omit<SelectOptions, 'isProbing' | 'random' | 'affinity'>): RoutedChannel[] {
+  return candidatesFor(table, opts.group, opts.model).filter(
     (ch) => !opts.tried.has(ch.id) && !opts.isFrozen(ch.id, opts.model) && !(opts.hasTools && ch.onlyChat) && (!opts.accept || opts.accept(ch))
   )
+}
+
+export function selectChannel(table: RoutingTable, opts: SelectOptions): RoutedChannel | undefined {
+  const usable = usableChannels(table, opts)
   if (usable.length === 0) return undefined
   const settled = opts.isProbing ? usable.filter((ch) => !opts.isProbing!(ch.id, opts.model)) : usable
   return pickInTiers(settled.length ? settled : usable, opts)

@@ -72,6 +72,7 @@ export function buildRoutingTable(rows: Record<string, any>[], disabledKeys: Rea
       plugin: parsePlugin(String(r.plugin ?? '')),
       models: splitList(r.models ?? ''),
       ...(r.proxy ? { proxy: String(r.proxy) } : {}),
+      ...(r.tag ? { tag: String(r.tag) } : {}),
     }
     table.channels[ch.id] = ch
     for (const group of splitList(r.group ?? '')) {
@@ -103,8 +104,11 @@ async function loadRoutingTable(env: Env): Promise<RoutingTable> {
   return buildRoutingTable(channels!.results, disabled)
 }
 
-/** Sealed in KV: the table carries every channel's supplier key. */
-export const routingSnapshot = new Snapshot('channels', loadRoutingTable, { sealed: true })
+/**
+ * Sealed in KV: the table carries every channel's supplier key. Format 2: every channel carries its
+ * `tag` (plans limited to channel tags); a copy written without it is rebuilt from D1.
+ */
+export const routingSnapshot = new Snapshot('channels', loadRoutingTable, { sealed: true, format: 2 })
 
 export const getRoutingTable = (env: Env, ctx?: BackgroundCtx) => routingSnapshot.get(env, ctx)
 

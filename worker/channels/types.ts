@@ -32,4 +32,6 @@ export interface RoutedChannel extends ChannelInfo {
   autoDisableWindow?: number
   /** The channel's proxy URL (network.ts); absent = direct. */
   proxy?: string
+  /** The channel's tag (one string, as in one-hub); absent or '' = untagged. A plan may limit its traffic to tags (tag-scope.ts). */
+  tag?: string
 }

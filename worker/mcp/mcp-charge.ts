@@ -2,7 +2,8 @@
  * Money for one MCP tool call: priced by the `times` price `mcp/<server>/<tool>` (else the server's
  * default `mcp/<server>/*`) × the group ratio (billing/per-call.ts; a free server costs 0, an
  * unpriced tool of another server is refused), held under the API key's limits like a relay
- * request (the user's subscriptions cover it first, one request each), then settled with one
+ * request (the user's subscriptions cover it first, one request each — except plans limited to
+ * channel tags: no channel serves a tool call, so the hold names no tag), then settled with one
  * consume row, or given back with one error row when the server fails. Rows name the tool, server, duration, status and argument size — never the arguments.
  */
 import type { Context } from 'hono'

@@ -1,7 +1,8 @@
 /**
  * The MCP gateway against upstream tool servers played by the SDK's own server: registration
  * through the admin API (headers write-only, the outbound guard), tool aggregation and name clashes,
- * the key's allowlist, per-tool prices charged exactly with one log row, refusal of unpriced tools,
+ * the key's allowlist, per-tool prices charged exactly with one log row (a subscription's first,
+ * unless the plan is limited to channel tags), refusal of unpriced tools,
  * free servers, servers that fail or time out (refunded, error row), and a server announcing that
  * its tool list changed (relisted, the notice passed on).
  */
@@ -178,6 +179,21 @@ describe('/mcp', () => {
       { quota: 2_000, subscription_id: sub },
       { quota: 2_000, subscription_id: sub },
     ])
+    await client.close()
+  })
+
+  it('a plan limited to channel tags does not cover tool calls (no channel serves them): the balance pays', async () => {
+    const root = await setupRoot()
+    serve({ 'https://calc.mcp.test': CALC })
+    await register(root, { name: 'calc', url: 'https://calc.mcp.test/mcp' })
+    await setPrice('mcp/calc/add', 2, 0, 'times')
+    const { user, key } = await keyFor()
+    await createSubscription(user.id, { windows: [{ period: 'day', requests: 10 }], channel_tags: ['premium'] })
+    const client = await gatewayClient(key)
+    expect((await client.callTool({ name: 'calc__add', arguments: { a: 1, b: 1 } })).content).toEqual([{ type: 'text', text: '2' }])
+    expect((await ledger(user.id)).quota).toBe(START - 2_000)
+    const rows = await env.DB.prepare(`SELECT subscription_id FROM logs WHERE user_id = ? AND type = 2 AND model_name LIKE 'mcp/%'`).bind(user.id).all()
+    expect(rows.results).toEqual([{ subscription_id: 0 }])
     await client.close()
   })
 

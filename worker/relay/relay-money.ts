@@ -85,20 +85,27 @@ export class RelayMoney {
   /**
    * Hold the request's worst case: from the isolate's credit lease when it covers it (no wallet
    * round trip, billing/wallet-lease.ts), else by an exact reservation in the wallet (which also refuses a
-   * user over the group's requests-per-minute limit).
+   * user over the group's requests-per-minute limit). `tags`: those of the channels able to serve
+   * the request, so a subscription limited to channel tags may cover it (channels/tag-scope.ts).
    */
-  async hold(plan: ReservationPlan) {
-    await this.holdAmount(plan.amount, plan.floor, plan.shape.promptTokens + plan.shape.outputTokens * (plan.shape.n ?? 1))
+  async hold(plan: ReservationPlan, tags: string[]) {
+    await this.holdAmount(plan.amount, plan.floor, plan.shape.promptTokens + plan.shape.outputTokens * (plan.shape.n ?? 1), tags)
     this.outputCap = plan.outputCap(this.held!.held)
   }
 
+  /** The channel tags the subscription that covered the hold limits the request to (empty: any channel). */
+  get planTags(): string[] {
+    return this.held?.plan?.tags ?? []
+  }
+
   /** Hold `amount` (down to `floor`) for a request of about `estimate` tokens, under the key's limits. */
-  private async holdAmount(amount: number, floor: number | undefined, estimate: number) {
+  private async holdAmount(amount: number, floor: number | undefined, estimate: number, tags: string[]) {
     const who = { tokenId: this.auth.id, userId: this.auth.userId, limits: this.auth.limits }
     const tz = this.settings.str('BudgetTimezone') || 'UTC'
     const limits = limitSpec(who, this.input.model, this.rates.tpm, tz, estimate)
     const hold = await this.charge.open({
       planTz: tz,
+      planTags: tags,
       amount,
       floor,
       limits,
@@ -116,14 +123,15 @@ export class RelayMoney {
    * The request goes on with a fallback model (model-fallbacks.ts): its rows name `model` and carry
    * `fallback_from`, and the hold fits the model's worst case — kept when it covers it, else regrown
    * in the wallet (Charge.regrow), else, when the client set no output limit, the answer is capped at
-   * what is held. False when the wallet cannot hold it: the model is skipped.
+   * what is held. False when the wallet cannot hold it: the model is skipped. `tags`: those of the
+   * model's channels (a regrown hold may be covered by another subscription: `planTags` follows it).
    */
-  async refit(plan: ReservationPlan, model: string, from: string): Promise<boolean> {
+  async refit(plan: ReservationPlan, model: string, from: string, tags: string[]): Promise<boolean> {
     const held = this.held
     if (!held) return false
     if (plan.amount > held.held) {
       const tz = this.settings.str('BudgetTimezone') || 'UTC'
-      const grown = await this.charge.regrow(held, { amount: plan.amount, floor: plan.floor, debt: debtLimits(this.settings), plan: { model, tz } })
+      const grown = await this.charge.regrow(held, { amount: plan.amount, floor: plan.floor, debt: debtLimits(this.settings), plan: { model, tz, tags } })
       if (!isRefusal(grown)) this.held = grown
       else if (plan.floor === undefined || plan.floor > held.held) return false
     }
@@ -206,7 +214,8 @@ export class RelayMoney {
     const full = price ? computeQuota(price, cached.usage, this.ratio).quota : 0
     const quota = Math.round(full * this.settings.num('ChatCacheHitRatio'))
     const tokens = cached.usage.promptTokens + cached.usage.completionTokens
-    if (quota > 0) await this.holdAmount(quota, undefined, tokens)
+    // No channel answers a cached answer: a subscription limited to channel tags does not cover it.
+    if (quota > 0) await this.holdAmount(quota, undefined, tokens, [])
     const log = this.charge.logRow(
       LOG_TYPE.CONSUME,
       {

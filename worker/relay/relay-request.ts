@@ -7,7 +7,8 @@
  *     Retry-After) and reserve the request's worst case in the user's wallet Durable Object
  *     (reservation.ts; 429 when it does not fit the balance or the token's budget, or when the
  *     group's requests-per-minute limit is reached) — a client that set no max_tokens gets the
- *     answer capped at what the balance can pay; the answer carries the x-ratelimit-* headers;
+ *     answer capped at what the balance can pay; the answer carries the x-ratelimit-* headers; a
+ *     subscription limited to channel tags that covered the hold limits the channels to its tags;
  *  5. call the upstream through the channel's adapter (prompt image URLs fetched and sent inline
  *     first when the channel needs it, prompt-images.ts); on a retriable failure freeze the
  *     (channel, model) — for everyone once two users failed, else for this user —, maybe auto-disable
@@ -188,12 +189,18 @@ class RelayRun {
     let channel = first.channel
     this.money.answerAs(this.route.model, this.input.model)
     const plan: ReservationPlan = planReservation(this.input, first.price, first.billed, this.ratio, this.settings)
-    await (this.spans ? this.spans.reserve(plan.amount, () => this.money.hold(plan)) : this.money.hold(plan))
+    // The hold names the tags of the channels able to serve the model: a plan limited to channel tags covers it only when one is the plan's.
+    const tags = this.route.servingTags()
+    await (this.spans ? this.spans.reserve(plan.amount, () => this.money.hold(plan, tags)) : this.money.hold(plan, tags))
     this.mark('reserve')
 
     const maxAttempts = this.auth.pinChannel !== undefined ? 1 : 1 + this.settings.int('RetryTimes')
     let last: { status: number; error: UpstreamError; channel: RoutedChannel; decision: FailureDecision } | undefined
     try {
+      // A subscription limited to channel tags covered the hold: the request goes to its channels only.
+      const scoped = this.route.limitTo(this.money.planTags, channel) ?? (await this.fallBack())
+      if (!scoped) throw new ApiError(503, `No channel of this subscription serves the model "${this.route.model}".`, { code: 'model_not_available', param: 'model' })
+      channel = scoped
       for (;;) {
         const outcome = await this.attempt(channel)
         if (outcome.response) return this.withTiming(outcome.response)
@@ -250,9 +257,12 @@ class RelayRun {
         return undefined
       }
       const plan = planReservation(this.input, next.price, next.billed, this.ratio, this.settings)
-      if (await this.money.refit(plan, this.route.model, this.input.model)) {
+      if (await this.money.refit(plan, this.route.model, this.input.model, this.route.servingTags())) {
+        // A regrown hold may be another subscription's (or the balance's): the channels follow it.
+        const channel = this.route.limitTo(this.money.planTags, next.channel)
+        if (!channel) continue
         this.modelStart = this.attempts - this.keys.retries
-        return next.channel
+        return channel
       }
     }
     return undefined

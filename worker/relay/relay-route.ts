@@ -1,7 +1,8 @@
 /**
  * Where one relay request is routed: the model being tried (the requested one, then its fallbacks,
  * model-fallbacks.ts), the channels tried for it, the next channel (channels/pick.ts, skipping
- * frozen, tried and plugin-disabled ones) and the price it is billed at. relay-request.ts drives
+ * frozen, tried and plugin-disabled ones, and once a subscription limited to channel tags covered
+ * the hold, those without one of its tags) and the price it is billed at. relay-request.ts drives
  * it; the money side of a model change is relay-money.ts `refit`.
  */
 import type { ModelPrice } from '../billing/formula'
@@ -9,11 +10,12 @@ import { resolvePrice, type PriceTable } from '../billing/pricing'
 import { ApiError } from '../lib/errors'
 import type { RelayAuth } from '../access/token-auth'
 import type { Settings } from '../settings/store'
-import { refreshFreezes } from '../channels/health'
+import { isFrozenFor, refreshFreezes } from '../channels/health'
+import { servingTags, tagFilter } from '../channels/tag-scope'
 import { pickChannelFor } from '../channels/probe-pick'
 import { candidatesFor, type RoutingTable } from '../channels/routing-table'
 import type { RoutedChannel } from '../channels/types'
-import { mapModel } from '../channels/pick'
+import { mapModel, usableChannels } from '../channels/pick'
 import { pluginDisables } from '../providers/plugins'
 import type { RelayInput } from './relay-input'
 import { modelChain } from './model-fallbacks'
@@ -31,6 +33,8 @@ export class RelayRoute {
   private readonly chain: string[]
   index = 0
   model: string
+  /** Only channels this accepts are picked: those with a tag of the subscription that covered the hold (limitTo). */
+  private accept: ((channel: RoutedChannel) => boolean) | undefined
 
   constructor(
     private readonly env: Env,
@@ -78,10 +82,30 @@ export class RelayRoute {
     throw refusal
   }
 
+  /**
+   * The tags of the channels that could serve the current model now (any subscription's limit
+   * aside): what the hold request names, so a plan limited to channel tags may cover it.
+   */
+  servingTags(): string[] {
+    if (this.auth.pinChannel !== undefined) return servingTags([this.table.channels[this.auth.pinChannel]].filter((ch) => ch !== undefined))
+    const opts = { group: this.auth.group, model: this.model, tried: this.tried, hasTools: this.input.hasTools }
+    return servingTags(usableChannels(this.table, { ...opts, isFrozen: isFrozenFor(`user:${this.auth.userId}`) }))
+  }
+
+  /**
+   * From now on pick only channels with one of `tags` (a subscription limited to channel tags
+   * covered the hold; none: any channel), and `channel` itself when it has one — else another
+   * channel of the model with one, or undefined when there is none.
+   */
+  limitTo(tags: string[], channel: RoutedChannel): RoutedChannel | undefined {
+    this.accept = tagFilter(tags)
+    return !this.accept || this.accept(channel) ? channel : this.pickOrNone()
+  }
+
   pickOrNone(): RoutedChannel | undefined {
     if (this.auth.pinChannel !== undefined) {
       const pinned = this.table.channels[this.auth.pinChannel]
-      return pinned && !this.tried.has(pinned.id) ? pinned : undefined
+      return pinned && !this.tried.has(pinned.id) && (!this.accept || this.accept(pinned)) ? pinned : undefined
     }
     const candidates = candidatesFor(this.table, this.auth.group, this.model)
     // A Custom channel whose plugin turned this operation off is no candidate for it.
@@ -97,6 +121,7 @@ export class RelayRoute {
       tried: this.tried,
       hasTools: this.input.hasTools,
       affinity: this.affinity,
+      ...(this.accept ? { accept: this.accept } : {}),
     })?.channel
   }
 

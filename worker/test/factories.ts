@@ -68,10 +68,11 @@ export async function createChannel(opts: {
   mapping?: Record<string, string>
   other?: string
   name?: string
+  tag?: string
 }) {
   const row = await env.DB.prepare(
-    `INSERT INTO channels (type, key, status, name, weight, priority, "group", models, base_url, other, model_mapping, created_time)
-     VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`
+    `INSERT INTO channels (type, key, status, name, weight, priority, "group", models, base_url, other, model_mapping, tag, created_time)
+     VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`
   )
     .bind(
       opts.type ?? 1,
@@ -84,6 +85,7 @@ export async function createChannel(opts: {
       opts.baseUrl ?? 'https://upstream.test',
       opts.other ?? '',
       opts.mapping ? JSON.stringify(opts.mapping) : '',
+      opts.tag ?? '',
       Math.floor(Date.now() / 1000)
     )
     .first<{ id: number }>()

@@ -112,7 +112,7 @@ export class UserWallet extends DurableObject<Env> {
     if (this.store.holds().has(input.reqId)) return { ok: false, reason: 'duplicate_request' }
     const plan = input.plan
     if (plan) await this.plans.ensure(input.userId)
-    const cover = plan && ((floor: number) => this.plans.cover(plan.model, plan.tz, floor, clockNow()))
+    const cover = plan && ((floor: number) => this.plans.cover(plan.model, plan.tz, floor, clockNow(), plan.tags))
     const admitted = await this.admission.admit(input.userId, input.tokenId, Math.min(input.floor ?? amount, amount), input.rpm, true, input.limits, input.debt, cover)
     this.store.commit()
     if (admitted.refused) return { ok: false, reason: admitted.refused, ...(admitted.retryAfterMs ? { retryAfterMs: admitted.retryAfterMs } : {}) }
@@ -121,7 +121,7 @@ export class UserWallet extends DurableObject<Env> {
     this.store.hold(input.reqId, { tokenId: admitted.token.id, amount: held, at: admitted.now, ...drawn })
     if (input.limits) this.limits.admit(input.limits, input.reqId, clockNow())
     if (this.alarmAt === undefined) await this.scheduleFlush()
-    return { ok: true, held, ...drawn }
+    return { ok: true, held, ...this.plans.covered(admitted.plan) }
   }
 
   /** Grant or extend a credit lease (worker/billing/wallet-lease.ts) by up to `amount`, at least `floor`. */

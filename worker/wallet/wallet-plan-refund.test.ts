@@ -36,7 +36,7 @@ async function charged(cost: number) {
   })
   const stub = wallet(user.id)
   const held = await stub.reserve({ userId: user.id, tokenId: token.id, reqId: 'task', amount: cost, plan: { model: 'suno', tz: 'UTC' } })
-  expect(held).toEqual({ ok: true, held: cost, plan: { sub, tz: 'UTC' } })
+  expect(held).toEqual({ ok: true, held: cost, plan: { sub, tz: 'UTC', tags: [] } })
   const createdAt = Math.floor(clockNow() / 1000)
   await stub.settle({ userId: user.id, reqId: 'task', quota: cost, log: { type: 2, createdAt, tokenId: token.id, requestId: 'task' } })
   const refund = (key = 'task-refund:suno:1'): PlanRefundInput => ({

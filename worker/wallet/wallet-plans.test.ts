@@ -3,7 +3,8 @@
  * subscriptions first — windows counted in requests and in quota, several windows at once, model
  * items — then by the balance, or refused with plan_quota_exceeded when a plan forbids the fallback;
  * refunds and expiry charges go back to the window they came from; windows roll in the time zone
- * the worker sends; no lease while a subscription is in force. After every scenario the ledger
+ * the worker sends; a plan limited to channel tags covers only what a channel with one of its tags
+ * can serve; no lease while a subscription is in force. After every scenario the ledger
  * invariants hold: Σ quota of rows without a subscription = balance change, and Σ rows of a
  * subscription in a window = the window's use.
  */
@@ -33,10 +34,11 @@ async function setup(quota = 1_000_000) {
 type Setup = Awaited<ReturnType<typeof setup>>
 
 /** One request through the wallet: reserve `amount` for `model`, then settle `cost` (or refund). */
-async function request(s: Setup, id: string, cost: number, opts: { amount?: number; model?: string; tz?: string; refund?: boolean } = {}) {
+async function request(s: Setup, id: string, cost: number, opts: { amount?: number; model?: string; tz?: string; refund?: boolean; tags?: string[] } = {}) {
   const { user, token, stub } = s
   const model = opts.model ?? 'gpt-4o'
-  const held = await stub.reserve({ userId: user.id, tokenId: token.id, reqId: id, amount: opts.amount ?? cost, plan: { model, tz: opts.tz ?? 'UTC' } })
+  const tags = opts.tags ? { tags: opts.tags } : {}
+  const held = await stub.reserve({ userId: user.id, tokenId: token.id, reqId: id, amount: opts.amount ?? cost, plan: { model, tz: opts.tz ?? 'UTC', ...tags } })
   if (!held.ok) return held
   if (opts.refund) await stub.refund({ userId: user.id, reqId: id })
   else await stub.settle({ userId: user.id, reqId: id, quota: cost, log: consumeLog(id, token.id, model) })
@@ -86,7 +88,7 @@ describe('request windows, several at once', () => {
         { period: 'month', requests: 1000 },
       ],
     })
-    for (let i = 0; i < 100; i++) expect(await request(s, `r${i}`, 7)).toEqual({ ok: true, held: 7, plan: { sub, tz: 'UTC' } })
+    for (let i = 0; i < 100; i++) expect(await request(s, `r${i}`, 7)).toEqual({ ok: true, held: 7, plan: { sub, tz: 'UTC', tags: [] } })
     expect(await request(s, 'r100', 7)).toEqual({ ok: true, held: 7 })
     const t = await truth(s, 1_000_000)
     expect(t.quota).toBe(1_000_000 - 7)
@@ -116,7 +118,7 @@ describe('request windows, several at once', () => {
     expect(t.rows(sub)).toEqual({ n: 100, q: 300 })
     // The next day has room again (the month still has 900).
     setTestClockOffset({ TEST_CLOCK: '1' }, dayEnd + 1000 - Date.now())
-    expect(await request(s, 'next-day', 3)).toMatchObject({ ok: true, held: 3 })
+    expect(await request(s, 'next-day', 3)).toEqual({ ok: true, held: 3, plan: { sub, tz: 'UTC', tags: [] } })
     expect((await s.stub.planUse({ userId: s.user.id, tz: 'UTC' }))[sub]!.map((w) => w.used)).toEqual([1, 101])
   })
 
@@ -124,12 +126,16 @@ describe('request windows, several at once', () => {
     const s = await setup()
     const sub = await createSubscription(s.user.id, { windows: [{ period: 'hour', requests: 1 }] })
     const { user, token, stub } = s
-    expect(await stub.reserve({ userId: user.id, tokenId: token.id, reqId: 'a', amount: 50, plan: { model: 'gpt-4o', tz: 'UTC' } })).toMatchObject({ ok: true, held: 50 })
+    expect(await stub.reserve({ userId: user.id, tokenId: token.id, reqId: 'a', amount: 50, plan: { model: 'gpt-4o', tz: 'UTC' } })).toEqual({
+      ok: true,
+      held: 50,
+      plan: { sub, tz: 'UTC', tags: [] },
+    })
     // The window's one request is held: the next one goes to the balance (which the plan hold did not touch).
     expect((await stub.balance({ userId: user.id }))!.reserved).toBe(0)
     expect(await request(s, 'b', 20)).toMatchObject({ ok: true, held: 20 })
     await stub.refund({ userId: user.id, reqId: 'a', log: { ...consumeLog('a', token.id), type: 5 } })
-    expect(await request(s, 'c', 30)).toMatchObject({ ok: true, held: 30 })
+    expect(await request(s, 'c', 30)).toEqual({ ok: true, held: 30, plan: { sub, tz: 'UTC', tags: [] } })
     const t = await truth(s, 1_000_000)
     expect(t.rows(sub)).toEqual({ n: 1, q: 30 })
     expect(t.rows(0)).toEqual({ n: 1, q: 20 })
@@ -145,13 +151,13 @@ describe('quota windows and model items', () => {
     const sub = await createSubscription(s.user.id, { windows: [{ period: 'week', quota: 1000 }] })
     const { user, token, stub } = s
     const reserve = (reqId: string, amount: number) => stub.reserve({ userId: user.id, tokenId: token.id, reqId, amount, plan: { model: 'm', tz: 'UTC' } })
-    expect(await reserve('a', 600)).toMatchObject({ ok: true, held: 600 })
+    expect(await reserve('a', 600)).toEqual({ ok: true, held: 600, plan: { sub, tz: 'UTC', tags: [] } })
     // 600 held + 500 > 1000: the balance holds this one.
     expect(await reserve('b', 500)).toMatchObject({ ok: true, held: 500 })
     expect((await stub.balance({ userId: user.id }))!.reserved).toBe(500)
     await stub.settle({ userId: user.id, reqId: 'a', quota: 250, log: consumeLog('a', token.id, 'm') })
     await stub.settle({ userId: user.id, reqId: 'b', quota: 500, log: consumeLog('b', token.id, 'm') })
-    expect(await reserve('c', 750)).toMatchObject({ ok: true, held: 750 })
+    expect(await reserve('c', 750)).toEqual({ ok: true, held: 750, plan: { sub, tz: 'UTC', tags: [] } })
     // The supplier charged beyond the hold: the window takes it (and the key's quota counts it).
     await stub.settle({ userId: user.id, reqId: 'c', quota: 800, log: consumeLog('c', token.id, 'm') })
     await stub.flush()
@@ -209,6 +215,37 @@ describe('quota windows and model items', () => {
   })
 })
 
+describe('plans limited to channel tags', () => {
+  it('cover a request only when a channel with one of their tags can serve it, and the answer names the subscription and its tags', async () => {
+    const s = await setup()
+    const sub = await createSubscription(s.user.id, { windows: [{ period: 'day', requests: 10 }], channel_tags: ['premium', 'fast'] })
+    expect(await request(s, 'tagged', 4, { tags: ['basic', 'fast'] })).toEqual({ ok: true, held: 4, plan: { sub, tz: 'UTC', tags: ['premium', 'fast'] } })
+    // No such channel (or no tags sent at all, as MCP calls and cache hits do): the balance pays.
+    expect(await request(s, 'other', 5, { tags: ['basic'] })).toEqual({ ok: true, held: 5 })
+    expect(await request(s, 'none', 6)).toEqual({ ok: true, held: 6 })
+    const t = await truth(s, 1_000_000)
+    expect(t.rows(sub)).toEqual({ n: 1, q: 4 })
+    expect(t.rows(0)).toEqual({ n: 2, q: 11 })
+    expect((await expectWindowsMatchRows(s, sub))[0]!.used).toBe(1)
+  })
+
+  it('a tagged plan that cannot cover passes to the next subscription; without the fallback and nothing else, 429 plan_quota_exceeded', async () => {
+    const s = await setup()
+    const tagged = await createSubscription(s.user.id, { windows: [{ period: 'day', requests: 10 }], channel_tags: ['premium'], allow_balance_fallback: false, priority: 9 })
+    expect(await request(s, 'a', 3, { tags: ['basic'] })).toMatchObject({ ok: false, reason: 'plan_quota_exceeded', retryAfterMs: 3_600_000 })
+    const plain = await createSubscription(s.user.id, { windows: [{ period: 'day', requests: 10 }] })
+    // Priority puts the tagged plan first: it covers what its channels serve, the untagged plan the rest.
+    expect(await request(s, 'b', 3, { tags: ['premium'] })).toEqual({ ok: true, held: 3, plan: { sub: tagged, tz: 'UTC', tags: ['premium'] } })
+    expect(await request(s, 'c', 3, { tags: ['basic'] })).toEqual({ ok: true, held: 3, plan: { sub: plain, tz: 'UTC', tags: [] } })
+    const t = await truth(s, 1_000_000)
+    expect(t.quota).toBe(1_000_000)
+    expect([t.rows(tagged), t.rows(plain)]).toEqual([
+      { n: 1, q: 3 },
+      { n: 1, q: 3 },
+    ])
+  })
+})
+
 describe('windows roll in the BudgetTimezone', () => {
   for (const [tz, period] of [
     ['UTC', 'hour'],
@@ -219,7 +256,7 @@ describe('windows roll in the BudgetTimezone', () => {
     it(`a ${period} window in ${tz} rolls at its local start`, async () => {
       const s = await setup()
       const sub = await createSubscription(s.user.id, { windows: [{ period, quota: 100 }], allow_balance_fallback: false })
-      expect(await request(s, 'a', 100, { tz })).toMatchObject({ ok: true, held: 100 })
+      expect(await request(s, 'a', 100, { tz })).toEqual({ ok: true, held: 100, plan: { sub, tz, tags: [] } })
       const { start, end } = windowBounds(period, tz, clockNow())
       const refused = await request(s, 'b', 1, { tz })
       expect(refused).toMatchObject({ ok: false, reason: 'plan_quota_exceeded' })
@@ -230,7 +267,7 @@ describe('windows roll in the BudgetTimezone', () => {
       setTestClockOffset({ TEST_CLOCK: '1' }, end - 1000 - Date.now())
       expect(await request(s, 'c', 1, { tz })).toMatchObject({ ok: false, reason: 'plan_quota_exceeded' })
       setTestClockOffset({ TEST_CLOCK: '1' }, end + 1000 - Date.now())
-      expect(await request(s, 'd', 60, { tz })).toMatchObject({ ok: true, held: 60 })
+      expect(await request(s, 'd', 60, { tz })).toEqual({ ok: true, held: 60, plan: { sub, tz, tags: [] } })
       const [next] = await expectWindowsMatchRows(s, sub, tz)
       expect(next).toMatchObject({ used: 60, start: end })
       expect((await truth(s, 1_000_000)).quota).toBe(1_000_000)
@@ -243,7 +280,11 @@ describe('expiry and leases', () => {
     const s = await setup()
     const sub = await createSubscription(s.user.id, { windows: [{ period: 'day', quota: 500 }] })
     const { user, token, stub } = s
-    expect(await stub.reserve({ userId: user.id, tokenId: token.id, reqId: 'a', amount: 300, plan: { model: 'm', tz: 'UTC' } })).toMatchObject({ ok: true, held: 300 })
+    expect(await stub.reserve({ userId: user.id, tokenId: token.id, reqId: 'a', amount: 300, plan: { model: 'm', tz: 'UTC' } })).toEqual({
+      ok: true,
+      held: 300,
+      plan: { sub, tz: 'UTC', tags: [] },
+    })
     await runInDurableObject(stub, (instance: UserWallet, state) => {
       const w = instance as unknown as { store: WalletStore; plans: WalletPlans; env: Env }
       w.store = new WalletStore(state.storage.kv, () => w.env.DB)
@@ -265,7 +306,11 @@ describe('expiry and leases', () => {
     const sub = await createSubscription(s.user.id, { windows: [{ period: 'month', quota: 10_000 }] })
     const { user, token, stub } = s
     for (const id of ['late', 'failed'])
-      expect(await stub.reserve({ userId: user.id, tokenId: token.id, reqId: id, amount: 100, plan: { model: 'm', tz: 'UTC' } })).toMatchObject({ ok: true, held: 100 })
+      expect(await stub.reserve({ userId: user.id, tokenId: token.id, reqId: id, amount: 100, plan: { model: 'm', tz: 'UTC' } })).toEqual({
+        ok: true,
+        held: 100,
+        plan: { sub, tz: 'UTC', tags: [] },
+      })
     await runInDurableObject(stub, (instance: UserWallet) => {
       for (const r of (instance as unknown as { store: WalletStore }).store.holds().values()) r.at = 0
     })
@@ -298,7 +343,7 @@ describe('expiry and leases', () => {
   it('an ended subscription stops covering after syncUser, and leases come back', async () => {
     const s = await setup(1000)
     const sub = await createSubscription(s.user.id, { windows: [{ period: 'day', requests: 10 }] })
-    expect(await request(s, 'a', 5)).toMatchObject({ ok: true, held: 5 })
+    expect(await request(s, 'a', 5)).toEqual({ ok: true, held: 5, plan: { sub, tz: 'UTC', tags: [] } })
     await env.DB.prepare('UPDATE subscriptions SET status = 3 WHERE id = ?').bind(sub).run()
     await s.stub.syncUser({ userId: s.user.id })
     expect(await request(s, 'b', 5)).toMatchObject({ ok: true, held: 5 })

@@ -17,6 +17,11 @@
  *   Σ of the subscription's rows in a window is the window's use, always.
  * - A failed task's charge goes back (giveBack, wallet-plan-refund.ts): −cost on quota windows, −1 on
  *   request windows, on a row naming the subscription — only while the charge's windows are current.
+ * - A plan with channel tags covers a request only when the worker names, among the tags of the
+ *   channels able to serve it (`tags`), one of the plan's (worker/channels/tag-scope.ts); the
+ *   hold's answer names the covering subscription and its tags, and the worker then routes the
+ *   request to those channels only. A tagged plan that cannot cover a request is passed over like
+ *   a full one: the next subscription, then the balance, or a refusal when it forbids the fallback.
  * - Leases never draw from plans: while a subscription is in force the wallet grants no lease.
  */
 import { windowBounds } from '../lib/budget-period'
@@ -53,6 +58,11 @@ export interface PlanRef {
   tz: string
 }
 
+/** The subscription that covered a hold and the channel tags it limits the request to (none: any channel), as the reserve answer names it. */
+export interface PlanCovered extends PlanRef {
+  tags: string[]
+}
+
 /** What covers a request: a subscription (holding up to `room`), a refusal, or nothing (the balance). */
 export type PlanCover = { ref: PlanRef; room: number } | { refused: true; retryAfterMs: number } | undefined
 
@@ -85,6 +95,9 @@ export function modelItem(models: PlanModelItem[], model: string): number | unde
   const other = models.findIndex((m) => m.pattern === '*')
   return other >= 0 ? other : undefined
 }
+
+/** A plan without channel tags serves any request; one with tags, a request some channel with one of them can serve. */
+const servesTags = (terms: PlanTerms, tags: readonly string[]) => !terms.channel_tags?.length || terms.channel_tags.some((t) => tags.includes(t))
 
 const allowance = (a: { quota: number } | { requests: number } | { excluded: true }) => ('quota' in a ? { quota: a.quota } : 'requests' in a ? { requests: a.requests } : undefined)
 
@@ -179,15 +192,21 @@ export class WalletPlans {
    * The first subscription (in consumption order) whose windows and model item all have room for at
    * least `need` units (and one more request) for `model`, with the units it may hold. When none has
    * and a subscription that would cover the model forbids the balance fallback: a refusal, retried
-   * when the earliest such subscription's full windows have all rolled.
+   * when the earliest such subscription's full windows have all rolled. A subscription limited to
+   * channel tags counts only when `tags` (those of the channels able to serve the request) names
+   * one of them; otherwise it is passed over like a full one, never to be retried by waiting.
    */
-  cover(model: string, tz: string, need: number, now: number): PlanCover {
+  cover(model: string, tz: string, need: number, now: number, tags: readonly string[] = []): PlanCover {
     let retryAt = Number.POSITIVE_INFINITY
     let refuse = false
     for (const sub of this.ordered(now)) {
       const item = modelItem(sub.terms.models, model)
       const line = item === undefined ? undefined : sub.terms.models[item]
       if (line && 'excluded' in line) continue
+      if (!servesTags(sub.terms, tags)) {
+        refuse ||= !sub.terms.allow_balance_fallback
+        continue
+      }
       const use = this.use(sub, tz, now)
       const held = this.held(sub.id, item)
       let room = Number.MAX_SAFE_INTEGER
@@ -209,6 +228,13 @@ export class WalletPlans {
     }
     if (!refuse) return undefined
     return { refused: true, retryAfterMs: Number.isFinite(retryAt) ? Math.max(1000, retryAt - now) : 3_600_000 }
+  }
+
+  /** The reserve answer's account of a plan hold: its subscription and the tags it limits the request to. */
+  covered(ref: PlanRef | undefined): { plan?: PlanCovered } {
+    if (!ref) return {}
+    const tags = this.list().find((s) => s.id === ref.sub)?.terms.channel_tags ?? []
+    return { plan: { ...ref, tags } }
   }
 
   /**

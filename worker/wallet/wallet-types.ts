@@ -1,5 +1,5 @@
 import type { LimitSpec, RateRule } from './wallet-limits'
-import type { PlanRef } from './wallet-plans'
+import type { PlanCovered, PlanRef } from './wallet-plans'
 
 /**
  * The typed surface of the UserWallet Durable Object as the Worker uses it: inputs and results of
@@ -61,8 +61,8 @@ export interface DebtLimits {
   maxOverrun: number
 }
 
-/** `plan`: the subscription the hold draws from (a task stores it, to give a failed task's charge back). */
-export type ReserveResult = { ok: true; held: number; plan?: PlanRef } | { ok: false; reason: RefusalReason; retryAfterMs?: number }
+/** `plan`: the subscription that covered the hold (its model item and time zone: a task stores them, to give a failed task's charge back there) and the channel tags it limits the request to (wallet-plans.ts); absent = the balance. */
+export type ReserveResult = { ok: true; held: number; plan?: PlanCovered } | { ok: false; reason: RefusalReason; retryAfterMs?: number }
 
 export interface ReserveInput {
   userId: number
@@ -84,8 +84,10 @@ export interface ReserveInput {
   /**
    * The request's model and the BudgetTimezone setting: the user's subscriptions cover it first
    * (wallet-plans.ts). Without it the hold is the balance's (a part of a call that is no request).
+   * `tags`: those of the channels able to serve the request (none: a plan limited to channel tags
+   * does not cover it).
    */
-  plan?: { model: string; tz: string }
+  plan?: { model: string; tz: string; tags?: string[] }
 }
 
 export interface SettleInput {

@@ -79,6 +79,14 @@ describe('channel key secrecy', () => {
     await env.CACHE.put(cacheKeys.snapshot('channels'), JSON.stringify({ version: 99, value: { channels: {}, groups: {} } }))
     resetIsolateState()
     expect((await getRoutingTable(env)).channels[channelId]!.key).toBe('changed-in-d1')
+
+    // A sealed copy in an older shape (written before channels carried their tag) is rebuilt too.
+    const current = JSON.parse((await env.CACHE.get(cacheKeys.snapshot('channels')))!)
+    expect(current.format).toBe(2)
+    await env.CACHE.put(cacheKeys.snapshot('channels'), JSON.stringify({ version: current.version, sealed: current.sealed }))
+    await env.DB.prepare('UPDATE channels SET key = ? WHERE id = ?').bind('changed-again', channelId).run()
+    resetIsolateState()
+    expect((await getRoutingTable(env)).channels[channelId]!.key).toBe('changed-again')
   })
 })
 

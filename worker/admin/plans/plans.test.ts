@@ -59,8 +59,10 @@ describe('plan CRUD', () => {
       { ...basicPlan, models: [{ pattern: 'x', excluded: false }] },
       { ...basicPlan, unknown_field: 1 },
       { ...basicPlan, group: 'no-such-group' },
-      // Channel-tag limits are not enforced yet, so they are refused rather than stored.
-      { ...basicPlan, channel_tags: ['premium'] },
+      { ...basicPlan, channel_tags: [''] },
+      { ...basicPlan, channel_tags: ['premium', 'premium'] },
+      { ...basicPlan, channel_tags: Array.from({ length: 17 }, (_, i) => `t${i}`) },
+      { ...basicPlan, channel_tags: 'premium' },
     ]
     for (const body of bad) {
       const res = await root.post('/api/plan/', body)
@@ -72,6 +74,18 @@ describe('plan CRUD', () => {
     expect((await root.put(`/api/plan/${id}`, { ...basicPlan, windows: 'lots' })).status).toBe(400)
     expect((await root.get('/api/plan/')).body.data[0]).toMatchObject({ windows: basicPlan.windows })
     expect((await root.put('/api/plan/999', basicPlan)).status).toBe(404)
+  })
+
+  it('stores the channel tags a plan is limited to, trimmed, and copies them into its subscriptions', async () => {
+    const root = await setupRoot()
+    const id = (await root.post('/api/plan/', { ...basicPlan, channel_tags: [' premium ', 'fast'] })).body.data.id
+    expect((await root.get('/api/plan/')).body.data[0]).toMatchObject({ id, channel_tags: ['premium', 'fast'] })
+    expect((await root.put(`/api/plan/${id}`, { ...basicPlan, channel_tags: ['premium'] })).status).toBe(200)
+    expect((await root.get('/api/plan/')).body.data[0]).toMatchObject({ id, channel_tags: ['premium'] })
+    const { id: userId } = await signedInUser('tagsubscriber')
+    expect((await root.post('/api/plan/grant', { user_id: userId, plan_id: id })).status).toBe(200)
+    const row = await env.DB.prepare('SELECT terms FROM subscriptions WHERE user_id = ?').bind(userId).first<{ terms: string }>()
+    expect(JSON.parse(row!.terms).channel_tags).toEqual(['premium'])
   })
 
   it('lets an administrator edit a plan but not its price; root changes the price', async () => {

@@ -47,6 +47,8 @@ export interface RealtimeBillingOptions {
   debt?: DebtLimits
   /** The BudgetTimezone: the user's subscriptions cover each response and transcription first (one request each). */
   planTz?: string
+  /** The session channel's tag (channels/tag-scope.ts): a plan limited to channel tags covers the session's holds only when it is one of them. */
+  planTags?: string[]
 }
 
 const MONEY_REFUSALS = new Set<string>(['insufficient_user_quota', 'insufficient_token_quota', 'budget_exceeded', 'insufficient_quota', 'plan_quota_exceeded'])
@@ -94,7 +96,15 @@ export class RealtimeBilling {
   }
 
   private async check(): Promise<Refusal | undefined> {
-    const res = await this.money.open({ amount: this.floor, floor: this.floor, debt: this.opts.debt, limits: this.budget, part: 'check', planTz: this.opts.planTz })
+    const res = await this.money.open({
+      amount: this.floor,
+      floor: this.floor,
+      debt: this.opts.debt,
+      limits: this.budget,
+      part: 'check',
+      planTz: this.opts.planTz,
+      planTags: this.opts.planTags,
+    })
     if (isRefusal(res)) {
       this.exhausted = true
       return { reason: res.reason, retryAfterMs: res.retryAfterMs }
@@ -114,7 +124,15 @@ export class RealtimeBilling {
    */
   hold(kind: 'response' | 'transcription', amount: number, floor: number, tentative = false): Promise<Hold | Refusal> {
     return this.run(async () => {
-      const res = await this.money.open({ amount, floor: Math.min(floor, amount), debt: this.opts.debt, limits: this.budget, part: kind, planTz: this.opts.planTz })
+      const res = await this.money.open({
+        amount,
+        floor: Math.min(floor, amount),
+        debt: this.opts.debt,
+        limits: this.budget,
+        part: kind,
+        planTz: this.opts.planTz,
+        planTags: this.opts.planTags,
+      })
       if (isRefusal(res)) {
         if (!tentative && MONEY_REFUSALS.has(res.reason)) this.exhausted = true
         return { reason: res.reason, retryAfterMs: res.retryAfterMs }

@@ -4,7 +4,7 @@
  * hold covers), a client that leaves mid-response pays for the deltas it received, parallel
  * sessions on one small balance never take it below zero, input transcription is charged with its
  * own row, a refused hold answers the client with an error event and never reaches the supplier,
- * a subscriber's responses draw from the plan, and a session holds the key's concurrency slot and
+ * a subscriber's responses draw from the plan (one limited to channel tags, on a tagged channel only), and a session holds the key's concurrency slot and
  * one of its realtime sessions until it closes.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -163,6 +163,29 @@ describe('realtime holds', () => {
     expect(rows.results).toHaveLength(1)
     expect(rows.results[0]!.subscription_id).toBe(sub)
     expect(rows.results[0]!.quota).toBeGreaterThan(0)
+  })
+
+  it('a plan limited to channel tags sends the session to a tagged channel, and covers nothing when none serves the model', async () => {
+    await createChannel({ key: 'sk-premium', models: MODEL, tag: 'premium' })
+    const user = await createUser({ quota: 0 })
+    const token = await createToken(user.id)
+    const sub = await createSubscription(user.id, { windows: [{ period: 'day', quota: 200_000 }], channel_tags: ['premium'], allow_balance_fallback: false })
+    const s = await open(token.key)
+    s.ws!.send(JSON.stringify({ type: 'response.create', response: { max_output_tokens: 100 } }))
+    await s.next('response.done')
+    await s.close()
+    expect(upstream.saw.auth).toBe('Bearer sk-premium')
+    expect((await ledger(user.id)).quota).toBe(0)
+    const rows = await env.DB.prepare('SELECT subscription_id FROM logs WHERE user_id = ? AND type = 2').bind(user.id).all<{ subscription_id: number }>()
+    expect(rows.results).toEqual([{ subscription_id: sub }])
+    // A plan whose tag no realtime channel carries: nothing covers the session, and the plan forbids the balance.
+    const other = await createUser({ quota: 0 })
+    const otherToken = await createToken(other.id)
+    await createSubscription(other.id, { windows: [{ period: 'day', quota: 200_000 }], channel_tags: ['gold'], allow_balance_fallback: false })
+    const refused = await open(otherToken.key)
+    expect(refused.ws).toBeNull()
+    expect(refused.res.status).toBe(429)
+    expect(((await refused.res.json()) as { error: { code: string } }).error.code).toBe('plan_quota_exceeded')
   })
 
   it('holds the response the server would start by itself before forwarding the audio, and caps it at what the hold covers', async () => {

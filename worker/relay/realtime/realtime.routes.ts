@@ -6,7 +6,9 @@
  * upgrading: the key's limits (the session counts as one request against its requests per minute,
  * and its budget holds), one of the key's in-flight slots (concurrency_limit) and one of its
  * RealtimeMaxSessionsPerKey realtime sessions, both held in the user's wallet until the socket
- * closes, and a balance that covers one response's floor (429 with Retry-After otherwise). Every
+ * closes, and a balance that covers one response's floor (429 with Retry-After otherwise). A
+ * subscription limited to channel tags admits the session only when a realtime channel with one of
+ * its tags serves the model, and then the session goes to such a channel only. Every
  * response and input transcription then holds its worst case before it runs (billing.ts,
  * realtime-responses.ts).
  */
@@ -17,11 +19,12 @@ import { ApiError } from '../../lib/errors'
 import { joinUrl } from '../../providers/url'
 import { getSettings } from '../../settings/store'
 import { debtLimits } from '../../billing/debt-limits'
-import { isFrozen, refreshFreezes } from '../../channels/health'
+import { isFrozen, isFrozenFor, refreshFreezes } from '../../channels/health'
+import { servingTags, tagFilter } from '../../channels/tag-scope'
 import { keyFreezeName, RequestKeys } from '../../channels/key-pool'
 import { candidatesFor, getRoutingTable } from '../../channels/routing-table'
 import type { RoutedChannel } from '../../channels/types'
-import { mapModel } from '../../channels/pick'
+import { mapModel, usableChannels } from '../../channels/pick'
 import { pickChannelFor, probeOutcome } from '../../channels/probe-pick'
 import { assertModelAllowed } from '../../access/token-auth'
 import { admit } from '../../access/admit'
@@ -77,7 +80,10 @@ export async function realtimeHandler(c: Context<HonoEnv>): Promise<Response> {
   const tz = settings.str('BudgetTimezone') || 'UTC'
   const spec = tokenlessSpec({ tokenId: auth.id, userId: auth.userId, limits: auth.limits }, model, tz)
   const maxSessions = settings.int('RealtimeMaxSessionsPerKey')
-  const slots = await charge.openSession(spec, maxSessions, tz)
+  // The slots name the tags of the realtime channels able to serve the model (channels/tag-scope.ts).
+  const realtime = (ch: RoutedChannel) => REALTIME_TYPES.has(ch.type)
+  const usable = usableChannels(table, { group: auth.group, model, tried: new Set(), hasTools: false, accept: realtime, isFrozen: isFrozenFor(`user:${auth.userId}`) })
+  const slots = await charge.openSession(spec, maxSessions, { tz, tags: servingTags(usable) })
   if ('refused' in slots) {
     const { reason, retryAfterMs, headers } = slots.refused
     if (slots.slot === 'sessions' && reason === 'concurrency_limit_exceeded') {
@@ -90,13 +96,15 @@ export async function realtimeHandler(c: Context<HonoEnv>): Promise<Response> {
     throw refusal(reason, retryAfterMs, headers)
   }
   const release = () => charge.closeSession(slots.holds)
+  // A subscription limited to channel tags admitted the session: it goes to those channels only.
+  const scope = tagFilter(slots.holds[0]?.plan?.tags)
   try {
     const keys = new RequestKeys(undefined, (id, hash) => isFrozen(id, keyFreezeName(hash)))
     const tried = new Set<number>()
     let lastError = `No available realtime channel for model "${model}" in group "${auth.group}".`
     for (let attempt = 0; attempt <= settings.int('RetryTimes'); attempt++) {
       // Through the breakers as on the relay: a half-open channel gets one probe (channels/probe-pick.ts).
-      const pick = pickChannelFor(table, `user:${auth.userId}`, { group: auth.group, model, tried, hasTools: false, accept: (ch) => REALTIME_TYPES.has(ch.type) })
+      const pick = pickChannelFor(table, `user:${auth.userId}`, { group: auth.group, model, tried, hasTools: false, accept: (ch) => realtime(ch) && (!scope || scope(ch)) })
       if (!pick) break
       const { channel } = pick
       tried.add(channel.id)
@@ -112,6 +120,7 @@ export async function realtimeHandler(c: Context<HonoEnv>): Promise<Response> {
         metadata: { billed_model: billed, group: auth.group, inbound_format: 'realtime' },
         limits: spec,
         planTz: tz,
+        planTags: servingTags([channel]),
       })
       const refused = await billing.open()
       if (refused) throw refusal(refused.reason, refused.retryAfterMs, rateLimitHeaders(localStatus(spec, clockNow())))

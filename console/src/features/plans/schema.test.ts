@@ -64,6 +64,13 @@ describe('plan form', () => {
     expect(bodyOf(plan)).toEqual(toBody(filled()))
   })
 
+  it('carries the channel tags to the body and back, and refuses more than the server takes', () => {
+    const tagged = filled({ channel_tags: ['premium', 'fast'] })
+    expect(toBody(tagged).channel_tags).toEqual(['premium', 'fast'])
+    expect(formDefaults({ ...toBody(tagged), id: 1, created_at: 1, updated_at: 1 }).channel_tags).toEqual(['premium', 'fast'])
+    expect(messages(filled({ channel_tags: Array.from({ length: 17 }, (_, i) => `t${i}`) }))).toEqual(['channel_tags: plans:validation.channelTagsMax'])
+  })
+
   it('shows per-field messages under the inputs', () => {
     const bad = filled({
       name: '',

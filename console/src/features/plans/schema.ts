@@ -8,7 +8,17 @@
  */
 import { z } from 'zod'
 import { inputToQuota, quotaToInput } from '@/lib/format'
-import { PLAN_DURATION_UNITS, PLAN_PERIODS, type Plan, type PlanBody, type PlanModelItem, type PlanWindow, planBodySchema, planGrantSchema } from '@contract/plans'
+import {
+  PLAN_CHANNEL_TAGS_MAX,
+  PLAN_DURATION_UNITS,
+  PLAN_PERIODS,
+  type Plan,
+  type PlanBody,
+  type PlanModelItem,
+  type PlanWindow,
+  planBodySchema,
+  planGrantSchema,
+} from '@contract/plans'
 
 /** Messages are keys of the `plans` namespace. */
 const K = (key: string) => `plans:validation.${key}`
@@ -50,7 +60,7 @@ const formObject = z.object({
   windows: z.array(windowRow).max(8, K('windowsMax')),
   models: z.array(modelRow).max(64, K('modelsMax')),
   group: z.string(),
-  channel_tags: z.array(z.string()),
+  channel_tags: z.array(z.string()).max(PLAN_CHANNEL_TAGS_MAX, K('channelTagsMax')),
   allow_balance_fallback: z.boolean(),
   max_per_user: whole(0),
   priority: z

@@ -1,13 +1,15 @@
 /**
  * The plan editor's scope: the group a subscriber is moved to while the plan lasts (the enabled
- * groups the users page offers, or none). Limiting a plan's traffic to channel tags is not built
- * yet (the API refuses tags), so the editor offers no field for it.
+ * groups the users page offers, or none), and the channel tags the plan's traffic is limited to
+ * (the channels' tags as suggestions; none: any channel).
  */
 import { useQuery } from '@tanstack/react-query'
 import type { UseFormReturn } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
+import { TagInput } from '@/components/tag-input'
 import { FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form'
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select'
+import { channelTagsQueryOptions } from '@/features/channels/api'
 import { groupsQueryOptions } from '@/features/users/api'
 import type { PlanFormValues } from '../schema'
 
@@ -18,6 +20,7 @@ export function PlanScopeFields({ form, open }: { form: UseFormReturn<PlanFormVa
   const { t } = useTranslation('plans')
   const groups = useQuery({ ...groupsQueryOptions, enabled: open })
   const groupOptions = [...new Set([...(groups.data ?? []), form.getValues('group')].filter(Boolean))]
+  const tags = useQuery({ ...channelTagsQueryOptions, enabled: open })
   return (
     <>
       <FormField
@@ -42,6 +45,28 @@ export function PlanScopeFields({ form, open }: { form: UseFormReturn<PlanFormVa
               </SelectContent>
             </Select>
             <FormDescription>{t('form.groupHint')}</FormDescription>
+            <FormMessage />
+          </FormItem>
+        )}
+      />
+      <FormField
+        control={form.control}
+        name="channel_tags"
+        render={({ field }) => (
+          <FormItem className="content-start">
+            <FormLabel>{t('fields.channelTags')}</FormLabel>
+            <FormControl>
+              <TagInput
+                value={field.value}
+                onChange={field.onChange}
+                onBlur={field.onBlur}
+                suggestions={tags.data ?? []}
+                placeholder={t('form.channelTagsPlaceholder')}
+                removeLabel={(tag) => t('form.removeTag', { value: tag })}
+                data-testid="plan-channel-tags-input"
+              />
+            </FormControl>
+            <FormDescription>{t('form.channelTagsHint')}</FormDescription>
             <FormMessage />
           </FormItem>
         )}
