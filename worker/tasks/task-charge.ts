@@ -255,21 +255,24 @@ export interface WrittenTaskUpdate {
   failed: boolean
 }
 
+/** A task row that failed, as its refund reads it. */
+export function failedTaskOf(platform: TaskPlatform, row: WrittenTaskUpdate['row'], reason: string): FailedTask {
+  return {
+    platform,
+    id: row.id,
+    userId: row.user_id,
+    tokenId: row.token_id,
+    channelId: row.channel_id,
+    quota: row.quota,
+    action: row.action,
+    reason,
+    planCharge: row.plan_charge,
+  }
+}
+
 /** After a task update is written: a failed task is refunded (once), a finished one announced to its owner. */
 export async function settleTaskUpdate(env: Env, t: WrittenTaskUpdate): Promise<void> {
   const { row } = t
-  if (t.failed) {
-    await refundFailedTask(env, {
-      platform: t.platform,
-      id: row.id,
-      userId: row.user_id,
-      tokenId: row.token_id,
-      channelId: row.channel_id,
-      quota: row.quota,
-      action: row.action,
-      reason: t.failReason || 'failed',
-      planCharge: row.plan_charge,
-    })
-  }
+  if (t.failed) await refundFailedTask(env, failedTaskOf(t.platform, row, t.failReason || 'failed'))
   if (t.progress === '100%') await notifyTaskFinished(env, row.user_id, t.label, t.upstreamId, t.status, t.failReason)
 }

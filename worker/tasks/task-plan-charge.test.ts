@@ -15,7 +15,7 @@ import { userSubscriptions } from '../plans/subscription-views'
 import type { PlanUse } from '../wallet/wallet-plans'
 import type { UserWallet } from '../wallet/user-wallet'
 import { pollUnfinishedTasks } from './task-poller'
-import { type FailedTask, readPlanCharge, refundFailedTask } from './task-charge'
+import { failedTaskOf, readPlanCharge, refundFailedTask } from './task-charge'
 
 const upstream = useTaskUpstream()
 afterEach(() => setTestClockOffset({ TEST_CLOCK: '1' }, 0))
@@ -62,17 +62,7 @@ const refundRows = (userId: number) =>
 const tokenUse = (tokenId: number) =>
   env.DB.prepare('SELECT remain_quota AS remain, used_quota AS used FROM tokens WHERE id = ?').bind(tokenId).first<{ remain: number; used: number }>()
 
-const failedTask = (row: Awaited<ReturnType<typeof taskRow>>): FailedTask => ({
-  platform: 'suno',
-  id: row.id,
-  userId: row.user_id,
-  tokenId: row.token_id,
-  channelId: row.channel_id,
-  quota: row.quota,
-  action: row.action,
-  reason: 'failed',
-  planCharge: row.plan_charge,
-})
+const failedTask = (row: Awaited<ReturnType<typeof taskRow>>) => failedTaskOf('suno', row, 'failed')
 
 describe('tasks covered by a plan', () => {
   it('a request window: the submit takes one request, a failure gives it back once whatever races, the balance untouched', async () => {
