@@ -13,7 +13,11 @@
  * number of requests at c=4, idle drift subtracted; medians of alternating rounds (order rotated).
  * The marginal cost per event is the least-squares slope of CPU per request over N.
  * Options (env): BENCH_ROUNDS (default 3), BENCH_SCALE_OUT (write the medians as JSON there), BENCH_PATHS
- * (comma-separated path names to measure, e.g. `openai→anthropic`; default all).
+ * (comma-separated path names to measure, e.g. `openai→anthropic`; default all), BENCH_PLUMBING=1 (also
+ * measure two Workers that do none of the gateway's work, on the bare Worker's requests: `js pull`, the
+ * gateway's stream shape — every upstream read enqueued by a JavaScript pull loop — and `tee scan`,
+ * the runtime piping one tee() branch to the client while JavaScript scans the other in batches of at
+ * least 4 KiB; scripts/bench/plumbing/).
  */
 import { writeFileSync } from 'node:fs'
 import { startMockUpstream } from './mock-upstream.mjs'
@@ -56,6 +60,7 @@ const ALL_PATHS = [
     gateway: (n) => ({ path: '/v1/messages', body: { model: CLAUDE, max_tokens: 4096, messages: prompt(n), stream: true } }),
   },
 ]
+const PLUMBING = process.env.BENCH_PLUMBING === '1'
 const only = process.env.BENCH_PATHS?.split(',').map((p) => p.trim())
 const PATHS = only ? ALL_PATHS.filter((p) => only.includes(p.name)) : ALL_PATHS
 
@@ -105,6 +110,13 @@ async function main() {
     { name: 'bare', url: bare.url, pid: bare.pid, key: 'bench-bare' },
     { name: 'gateway', url: gw.url, pid: gw.pid, key: gw.keys.fast },
   ]
+  const extra = []
+  if (PLUMBING) {
+    extra.push(await startPassthrough(mock.url, { name: 'js-pull', script: 'scripts/bench/plumbing/js-pull-worker.js' }))
+    extra.push(await startPassthrough(mock.url, { name: 'tee-scan', script: 'scripts/bench/plumbing/tee-scan-worker.js', bindings: { SCAN_BYTES: '4096' } }))
+    targets.push({ name: 'js pull', url: extra[0].url, pid: extra[0].pid, key: 'bench-bare', shape: 'bare' })
+    targets.push({ name: 'tee scan', url: extra[1].url, pid: extra[1].pid, key: 'bench-bare', shape: 'bare' })
+  }
   const samples = {}
   try {
     for (let round = 0; round < ROUNDS; round++) {
@@ -112,7 +124,7 @@ async function main() {
       for (const p of PATHS) {
         for (const n of round % 2 ? [...LENGTHS].reverse() : LENGTHS) {
           for (const t of order) {
-            const ms = await cpuPerRequest(t, p[t.name](n), REQUESTS[n])
+            const ms = await cpuPerRequest(t, p[t.shape ?? t.name](n), REQUESTS[n])
             const key = `${p.name}|${t.name}|${n}`
             ;(samples[key] ??= []).push(ms)
             console.log(`round ${round + 1}/${ROUNDS} ${p.name} ${t.name} N=${n}: ${ms.toFixed(3)} ms CPU / request`)
@@ -122,6 +134,7 @@ async function main() {
     }
   } finally {
     await gw.stop()
+    for (const w of extra) await w.stop()
     await bare.stop()
     await mock.stop()
   }
@@ -132,10 +145,10 @@ async function main() {
       rows.push({ path: p.name, target: t.name, ms, usPerEvent: slope(LENGTHS, ms) * 1000 })
     }
   }
-  const out = ['| path | target | CPU ms / request at N = 16 / 256 / 2,048 | µs per event (slope) | gateway − bare (µs/event) |', '|---|---|---|---|---|']
+  const out = ['| path | target | CPU ms / request at N = 16 / 256 / 2,048 | µs per event (slope) | − bare (µs/event) |', '|---|---|---|---|---|']
   for (const r of rows) {
     const b = rows.find((x) => x.path === r.path && x.target === 'bare')
-    const added = r.target === 'gateway' ? (r.usPerEvent - b.usPerEvent).toFixed(2) : ''
+    const added = r.target !== 'bare' ? (r.usPerEvent - b.usPerEvent).toFixed(2) : ''
     out.push(`| ${r.path} | ${r.target} | ${r.ms.map((m) => m.toFixed(3)).join(' / ')} | ${r.usPerEvent.toFixed(2)} | ${added} |`)
   }
   const top = Math.max(...rows.map((r) => r.usPerEvent))

@@ -12,9 +12,10 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 /**
  * The ceiling: a 6-line pass-through Worker on its own direct workerd socket and with the direct
- * network binding for its upstream call, like `npm start` serves the gateway.
+ * network binding for its upstream call, like `npm start` serves the gateway. `script` runs another
+ * Worker the same way (the stream plumbing shapes of scripts/bench/plumbing/).
  */
-export async function startPassthrough(upstream) {
+export async function startPassthrough(upstream, { script = 'scripts/bench/passthrough-worker.js', name = 'passthrough', bindings = {} } = {}) {
   const mf = new Miniflare(
     convertV4MiniflareOptions({
       host: '127.0.0.1',
@@ -24,11 +25,11 @@ export async function startPassthrough(upstream) {
       cf: false,
       workers: [
         {
-          name: 'passthrough',
+          name,
           modules: true,
-          scriptPath: path.join(root, 'scripts/bench/passthrough-worker.js'),
+          scriptPath: path.join(root, script),
           compatibilityDate: '2026-11-01',
-          bindings: { UPSTREAM: upstream },
+          bindings: { UPSTREAM: upstream, ...bindings },
           serviceBindings: directNetwork(),
           unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }],
         },
@@ -36,6 +37,6 @@ export async function startPassthrough(upstream) {
     })
   )
   await mf.ready
-  const url = (await mf.unsafeGetDirectURL('passthrough')).href.replace(/\/$/, '')
+  const url = (await mf.unsafeGetDirectURL(name)).href.replace(/\/$/, '')
   return { url, pid: pidListeningOn(Number(new URL(url).port)), stop: () => mf.dispose() }
 }
