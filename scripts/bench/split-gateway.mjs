@@ -17,7 +17,6 @@ import { fileURLToPath } from 'node:url'
 import { Miniflare, Log, LogLevel, convertV4MiniflareOptions } from 'miniflare'
 import { unstable_getMiniflareWorkerOptions } from 'wrangler'
 import { directNetwork, publicNetwork } from '../serve.mjs'
-import { api } from './console-api.mjs'
 import { prepareGateway } from './gateway.mjs'
 import { pidListeningOn } from './measure.mjs'
 
@@ -90,12 +89,10 @@ export async function startSplitGateway(mockUrl, { vars = {}, build = true, insp
   })
   await gateway.ready
   const url = (await gateway.unsafeGetDirectURL(GATEWAY_SCRIPT)).href.replace(/\/$/, '')
-  const jar = new Map()
-  const keys = await prepareGateway(url, mockUrl, jar)
+  const keys = await prepareGateway(url, mockUrl, new Map())
   return {
     url,
     keys,
-    call: (method, p, body) => api(url, jar, method, p, body),
     /** The workerd process serving /v1: the gateway isolate and the runtime around it. */
     pid: pidListeningOn(Number(new URL(url).port)),
     /** The workerd process holding the Durable Objects and D1 (found by its loopback entry socket). */
