@@ -57,7 +57,7 @@ export async function startBenchGateway(mockUrl, { inspectorPort, minify, vars =
 }
 
 /** Root account, a channel per upstream delay, a price, and an unlimited key for a well-funded user. */
-async function prepareGateway(base, mockUrl, jar) {
+export async function prepareGateway(base, mockUrl, jar) {
   await api(base, jar, 'GET', '/api/status')
   await api(base, jar, 'POST', '/api/setup', { username: 'bench', password: 'bench-password-1' })
   await api(base, jar, 'POST', '/api/prices/single', { model: MODEL, type: 'tokens', channel_type: 1, input: 0.075, output: 0.3 }).catch(() => {})
