@@ -113,9 +113,9 @@ export const lowOnRequests = (l: Lease) => l.plan !== undefined && l.requests !=
 export const unconfirmed = (l: Lease) => (l.unanswered ? [...l.queue, ...l.unanswered.items] : l.queue)
 export const queuedCost = (l: Lease) => unconfirmed(l).reduce((s, i) => s + i.quota, 0)
 
-/** Whether a settled item uses one of its plan lease's requests (a failed request's error row does not). */
-export const usesRequest = (item: LeaseItem, plan: PlanRef | undefined) =>
-  plan !== undefined && item.plan?.sub === plan.sub && !(item.quota === 0 && item.log.type !== LOG_TYPE.CONSUME)
+/** Whether a settled item uses one of the requests of the plan lease grant `plan`/`until` (a failed request's error row does not; nor does one of an earlier grant). */
+export const usesRequest = (item: LeaseItem, plan: PlanRef | undefined, until: number | undefined) =>
+  plan !== undefined && item.plan?.sub === plan.sub && item.until === until && !(item.quota === 0 && item.log.type !== LOG_TYPE.CONSUME)
 
 /**
  * The wallet's answer about the lease (a grant or a report): what it holds now, less what this
@@ -125,5 +125,5 @@ export function applyAnswer(lease: Lease, res: { held: number } & Partial<LeaseP
   lease.held = res.held - queuedCost(lease)
   lease.plan = res.plan
   lease.until = res.until ?? 0
-  lease.requests = res.plan && res.requests !== undefined ? res.requests - unconfirmed(lease).filter((i) => usesRequest(i, res.plan)).length : undefined
+  lease.requests = res.plan && res.requests !== undefined ? res.requests - unconfirmed(lease).filter((i) => usesRequest(i, res.plan, res.until)).length : undefined
 }

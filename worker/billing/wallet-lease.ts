@@ -83,8 +83,9 @@ onIsolateReset(() => leases.clear())
 export interface LeaseHold {
   lease: Lease
   amount: number
-  /** Served from a plan lease: the subscription its report charges (one of the lease's requests in flight). */
+  /** Served from a plan lease: the subscription its report charges (one of the lease's requests in flight), and the grant's end. */
   plan?: PlanRef
+  until?: number
 }
 
 /** A flag set at `since` and not yet stale (a cancelled loop's flag never clears). */
@@ -168,7 +169,7 @@ function take(wallet: LeaseWallet, ctx: ExecutionContext, lease: Lease, amount: 
     if (plan && lease.requests !== undefined) lease.wantedRequests = Math.max(1, lease.requestSize)
     pump(wallet, ctx, lease)
   }
-  return { lease, amount, ...(plan ? { plan } : {}) }
+  return { lease, amount, ...(plan ? { plan, until: lease.until } : {}) }
 }
 
 /**
@@ -221,9 +222,9 @@ export const unreportedItems = () => [...leases.values()].flatMap(unconfirmed)
 export function settleToLease(wallet: LeaseWallet, ctx: ExecutionContext, hold: LeaseHold, item: LeaseItem): Promise<LeaseSettleResult | undefined> {
   const { lease } = hold
   returnToLease(hold)
-  const reported = hold.plan ? { ...item, plan: hold.plan } : item
+  const reported = hold.plan ? { ...item, plan: hold.plan, until: hold.until } : item
   lease.held -= item.quota
-  if (lease.requests !== undefined && usesRequest(reported, lease.plan)) lease.requests--
+  if (lease.requests !== undefined && usesRequest(reported, lease.plan, lease.until)) lease.requests--
   lease.queue.push(reported)
   return pump(wallet, ctx, lease)
 }

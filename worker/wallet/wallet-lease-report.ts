@@ -55,7 +55,7 @@ export async function applyLeaseReport(w: PlanLeaseParts, input: LeaseSettleInpu
     const plan = item.plan
     const covered = held0 ? Math.min(leaseLeft, item.quota) : 0
     leaseLeft -= covered
-    if (plan && held0?.plan?.sub === plan.sub) requestsSpent++
+    if (plan && held0?.plan?.sub === plan.sub && item.until === held0.until) requestsSpent++
     const over = item.quota - covered
     const token = held0 ? token0 : item.log.tokenId ? await store.ensureToken(item.log.tokenId) : undefined
     const at = item.log.createdAt * 1000

@@ -74,13 +74,14 @@ describe('plan leases', () => {
     await stub.settle({ userId: user.id, reqId: 'a', quota: 100, log: served(s, 'a', 100, sub).log })
     const granted = await lease(s, 'lease:1', 50_000)
     expect(granted).toMatchObject({ ok: true, granted: 9_900, held: 9_900, requests: 49, plan: { sub, tz: 'UTC' } })
-    expect((granted as { until: number }).until).toBe(windowBounds('day', 'UTC', clockNow()).end)
+    expect(granted).toMatchObject({ until: windowBounds('day', 'UTC', clockNow()).end })
     // The lease holds every request the day has left: an exact hold goes to the balance, the plan's room untouched.
     expect(await stub.reserve({ userId: user.id, tokenId: token.id, reqId: 'b', amount: 10, plan: { model: 'm', tz: 'UTC' } })).toEqual({ ok: true, held: 10 })
     await stub.settle({ userId: user.id, reqId: 'b', quota: 10, log: served(s, 'b', 10, sub).log })
     expect((await stub.balance({ userId: user.id }))!.reserved).toBe(0)
     // Three requests served from it: charged to the windows; the lease shrinks by units and requests; a top-up finds no room.
-    const items = ['x', 'y', 'z'].map((id) => served(s, id, 30, sub))
+    const until = (granted as { until: number }).until
+    const items = ['x', 'y', 'z'].map((id) => ({ ...served(s, id, 30, sub), until }))
     const report = await stub.settleLease({ userId: user.id, leaseId: 'lease:1', items, seq: 1, extend: 5_000, extendRequests: 16 })
     expect(report).toMatchObject({ ok: true, charged: 90, held: 9_810, requests: 46, plan: { sub } })
     // Another lease id finds nothing free: the first lease holds the rest.

@@ -215,6 +215,8 @@ export interface LeaseItem {
   limits?: { rules: RateRule[]; at: number; tokens: number }
   /** Served from a plan lease: charged to this subscription's windows, not the balance. */
   plan?: PlanRef
+  /** The `until` of the plan lease grant it was served from (a request of an earlier window's grant spends none of a later one's requests). */
+  until?: number
 }
 
 export interface LeaseSettleInput {
