@@ -119,6 +119,8 @@ export async function holdFromLease(
   // does not finish soon.
   if (!(await pollUntil(() => !busy(lease)))) return undefined
   if (fits(lease, amount)) return take(wallet, ctx, lease, amount)
+  // The call it waited for was refused with `plans_active`: no second ask (the exact path covers it).
+  if (clockNow() < lease.plansUntil) return undefined
   if (!(await grow(wallet, lease, amount))) {
     // Refused while this lease still had costs on their way: the wallet counted the lease's hold as
     // it was before them (e.g. a budget period had just rolled over, and the old period's hold still
