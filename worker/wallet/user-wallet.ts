@@ -24,7 +24,7 @@
  * - Subscriptions (wallet-plans.ts) cover a request first when the worker names its model: a plan
  *   hold draws on the subscription's windows, not the balance. While one is in force a lease draws from
  *   it when it is the first and has no model items or channel tags (wallet-plan-lease.ts), else
- *   there is none (`plans_active`); syncUser gives plan leases back. A failed
+ *   there is none (`plans_active`); after syncUser a plan lease goes back at its next call. A failed
  *   task's plan charge goes back to them (refundToPlan, wallet-plan-refund.ts).
  * - Only safe integers reach money: anything else is refused, and a stored non-number heals from D1.
  * Settled changes and their log rows are written behind to D1 about a second later
@@ -255,9 +255,11 @@ export class UserWallet extends DurableObject<Env> {
     const row = await this.env.DB.prepare('SELECT status FROM users WHERE id = ?').bind(input.userId).first<{ status: number }>()
     if (row) user.status = row.status
     await this.plans.reload(input.userId)
-    // Subscriptions changed: plan leases go back (their isolates ask again), balance leases too while one is in force.
-    if (!row || user.status !== USER_STATUS.ENABLED || this.plans.anyInForce(clockNow())) this.revokeLeases(() => true)
-    else this.revokeLeases((r) => r.plan !== undefined)
+    // Balance leases go back while a subscription is in force. Plan leases go back at their next call
+    // (the isolate learns then): until then they stay held, so no window is promised twice.
+    if (!row || user.status !== USER_STATUS.ENABLED) this.revokeLeases(() => true)
+    else if (this.plans.anyInForce(clockNow())) this.revokeLeases((r) => !r.plan)
+    for (const [id, r] of this.store.holds()) if (r.lease && r.plan) this.store.endPlanLease(id)
     this.kv.put('user', user)
   }
 

@@ -126,6 +126,27 @@ describe('plan leases', () => {
     expect(await rows(s, 10_000)).toEqual({ [sub]: { n: 1, q: 40 }, 0: { n: 1, q: 20 } })
   })
 
+  it('a subscription change keeps the lease held until its next report: the window is never promised twice', async () => {
+    const s = await setup()
+    const sub = await createSubscription(s.user.id, { windows: [{ period: 'day', requests: 10 }] })
+    const { user, token, stub } = s
+    const granted = await lease(s, 'lease:1', 1_000)
+    expect(granted).toMatchObject({ ok: true, requests: 10 })
+    await stub.syncUser({ userId: user.id })
+    const reserve = (reqId: string) => stub.reserve({ userId: user.id, tokenId: token.id, reqId, amount: 10, plan: { model: 'm', tz: 'UTC' } })
+    // The isolate may still spend the ten requests it holds: an exact hold finds none.
+    expect(await reserve('a')).toEqual({ ok: true, held: 10 })
+    const until = (granted as { until: number }).until
+    const report = await stub.settleLease({ userId: user.id, leaseId: 'lease:1', items: ['x', 'y'].map((id) => ({ ...served(s, id, 5, sub), until })), seq: 1, extendRequests: 4 })
+    expect(report).toMatchObject({ ok: true, held: 0, charged: 10 })
+    expect(report).not.toHaveProperty('plan')
+    // Given back: the window's eight other requests are free again.
+    expect(await reserve('b')).toMatchObject({ ok: true, plan: { sub } })
+    expect(await lease(s, 'lease:1', 1_000)).toMatchObject({ ok: true, requests: 7, plan: { sub } })
+    for (const id of ['a', 'b']) await stub.settle({ userId: user.id, reqId: id, quota: 10, log: served(s, id, 10, sub).log })
+    expect(await expectWindowsMatchRows(s, sub)).toEqual([3])
+  })
+
   it('none from a first subscription with model items or channel tags, nor without the time zone: the exact path', async () => {
     const s = await setup()
     const tagged = await createSubscription(s.user.id, { windows: [{ period: 'day', requests: 10 }], channel_tags: ['premium'], priority: 5 })

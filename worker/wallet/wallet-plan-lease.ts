@@ -12,8 +12,11 @@
  *   windows like a plan hold, so exact holds and the lease never pass a window together.
  * - It may be spent until `until`, when its first window rolls or its subscription ends; the
  *   wallet gives it back at its first call after that (a grant or a report), and whenever the
- *   subscription it draws from is no longer the first leasable one (a revoke or a new subscription:
- *   syncUser gives every plan lease back at once).
+ *   subscription it draws from is no longer the first leasable one. Any change of the user's
+ *   subscriptions (syncUser: a revoke, an extension, a new one) sets `until` to 0: the lease goes
+ *   back at its next call, and stays held until then — its isolate may still spend what it holds,
+ *   so no window is ever promised twice. An isolate that never calls again loses it after the
+ *   lease TTL (wallet-expiry.ts).
  * - Reported requests name the subscription they were served under (`LeaseItem.plan`) and are
  *   charged to its windows with rows naming it (wallet-lease-report.ts), one request each.
  */

@@ -276,6 +276,15 @@ export class WalletStore {
     return next
   }
 
+  /** A plan lease that goes back at its next call (wallet-plan-lease.ts); until then it stays held, so its isolate still spends within it. */
+  endPlanLease(reqId: string) {
+    const r = this.holds().get(reqId)
+    if (!r?.plan || r.until === 0) return
+    const next: Reservation = { ...r, until: 0 }
+    this.reservations!.set(reqId, next)
+    this.kv.put(`R:${reqId}`, next)
+  }
+
   release(reqId: string): Reservation | undefined {
     const holds = this.holds()
     const r = holds.get(reqId)
