@@ -5,10 +5,11 @@
  * key's limits in this isolate, and counts the hold in the isolate's windows once granted. `settle`
  * charges the exact cost and `refund` gives the hold back, each with the one log row `logRow`
  * builds. A request's hold names its model and time zone, so the wallet covers it from the user's
- * subscriptions first (a user with one in force gets no lease: its holds take the exact path).
- * Every idempotency key is derived here: the request's server-made id, a session's parts
- * under it (`ChargePart`), a failed task's refund under its row (`taskRefundKey`). Refusals come
- * back as values; each surface renders them in its own envelope.
+ * subscriptions first (a lease may draw from one: worker/wallet/wallet-plan-lease.ts; a plan lease's
+ * plan has no channel tags, so its hold lets any channel serve). Every idempotency key is derived
+ * here: the request's server-made id, a session's parts under it (`ChargePart`), a failed task's
+ * refund under its row (`taskRefundKey`). Refusals come back as values; each surface renders them
+ * in its own envelope.
  */
 import type { Context } from 'hono'
 import { type Wallet, walletOf } from '../wallet/wallet-client'
@@ -21,7 +22,7 @@ import { clockNow } from '../lib/clock'
 import { clientIp } from '../lib/client-ip'
 import type { RelayAuth } from '../access/token-auth'
 import { admitLocally, budgetOnly, checkLocally, hasLimits, localStatus, rateLimitHeaders, settleLocally, walletSaysFull } from '../access/token-limits'
-import { holdFromLease, type LeaseHold, type LeaseWallet, settleToLease } from './wallet-lease'
+import { holdFromLease, type LeaseHold, type LeaseWallet, returnToLease, settleToLease } from './wallet-lease'
 import { LOG_TYPE } from '../../shared/contract/enums'
 import { metrics } from '../lib/metrics/recorder'
 import { emitNotice } from '../notify/emit'
@@ -237,9 +238,9 @@ export class Charge {
       if (req.amount > 0 && !walletSaysFull(req.limits, now)) {
         // The slot is taken before the lease is asked, so requests waiting for the same grant count too.
         enterLease(userId)
-        const who = { userId, tokenId: this.c.auth.id, rpm: req.rpm ?? 0, budget: req.limits.budget, debt }
+        const who = { userId, tokenId: this.c.auth.id, rpm: req.rpm ?? 0, budget: req.limits.budget, debt, planTz: req.planTz }
         const lease = await holdFromLease(this.leaseWallet, this.c.ctx, who, req.amount).catch(() => undefined)
-        if (lease) return this.admit({ reqId, held: req.amount, lease, served: true }, req, now)
+        if (lease) return this.admit({ reqId, held: req.amount, lease, served: true, ...(lease.plan ? { plan: { ...lease.plan, tags: [] } } : {}) }, req, now)
         leaveLease(userId)
       }
       // Requests this isolate serves from leases count against the cap too.
@@ -331,7 +332,7 @@ export class Charge {
     if (hold.lease) {
       // Back to the lease untouched: nothing was spent from it, and no row is queued.
       leaveHold(hold, userId)
-      hold.lease.lease.inflight -= hold.lease.amount
+      returnToLease(hold.lease)
     } else await this.wallet.refund({ userId, reqId: hold.reqId })
     return { reqId, held: res.held, ...(hold.admitted ? { admitted: hold.admitted } : {}), ...(res.plan ? { plan: res.plan } : {}) }
   }

@@ -2,14 +2,17 @@
  * Credit-lease reports are exactly once: a report the wallet applied but whose answer was lost is
  * sent again with the same number and items, and the wallet answers it without charging again; the
  * next report still charges its own requests. A request the wallet refuses while the lease's costs
- * are still on their way asks again once they landed (a budget period that just rolled over).
+ * are still on their way asks again once they landed (a budget period that just rolled over). A
+ * subscriber's plan lease serves the window's requests and no more, and after the window rolls
+ * the wallet grants one from the next.
  */
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import type { LeaseSettleInput } from '../wallet/wallet-types'
-import { createToken, createUser, ledger, wallet } from '../test/factories'
+import { createSubscription, createToken, createUser, ledger, wallet } from '../test/factories'
+import { env } from 'cloudflare:workers'
 import { clockNow, setTestClockOffset } from '../lib/clock'
-import { periodBounds } from '../lib/budget-period'
+import { periodBounds, windowBounds } from '../lib/budget-period'
 import { holdFromLease, settleToLease } from './wallet-lease'
 
 type Stub = Parameters<typeof holdFromLease>[0]
@@ -102,6 +105,39 @@ describe('lease reports', () => {
       const balance = await wallet(user.id).balance({ userId: user.id, tokenId: token.id })
       expect(balance!.token!.budget).toMatchObject({ used: 100, quota: 300 })
       expect(await ledger(user.id)).toMatchObject({ used_quota: 400, request_count: 4, consumeLogs: 4, loggedQuota: 400 })
+    } finally {
+      setTestClockOffset({ TEST_CLOCK: '1' }, 0)
+    }
+  })
+
+  it('a plan lease serves the window’s requests and no more; after the window rolls the wallet grants one from the next', async () => {
+    const user = await createUser({ quota: 100_000 })
+    const token = await createToken(user.id, { unlimited: true })
+    const sub = await createSubscription(user.id, { windows: [{ period: 'hour', requests: 3 }] })
+    const { stub } = losingAnswers(user.id, 0)
+    const who = { userId: user.id, tokenId: token.id, rpm: 0, planTz: 'UTC' }
+    const moveClockTo = (ms: number) => setTestClockOffset({ TEST_CLOCK: '1' }, ms - Date.now())
+    const end = windowBounds('hour', 'UTC', Date.now()).end
+    const ctx = createExecutionContext()
+    const serve = async (id: string) => {
+      const hold = await holdFromLease(stub, ctx, who, 100)
+      if (hold) void settleToLease(stub, ctx, hold, { reqId: id, quota: 10, log: { ...log(id, token.id), createdAt: Math.floor(clockNow() / 1000) } })
+      return hold?.plan
+    }
+    try {
+      moveClockTo(end - 60_000)
+      for (const id of ['a', 'b', 'c']) expect(await serve(id)).toEqual({ sub, tz: 'UTC' })
+      // The window's three requests are the lease's: the fourth is not served from it (it takes the exact path).
+      expect(await serve('d')).toBeUndefined()
+      moveClockTo(end + 1000)
+      // The old window's requests, still on their way, take nothing from the new window's grant.
+      for (const id of ['e', 'f', 'g']) expect(await serve(id)).toEqual({ sub, tz: 'UTC' })
+      expect(await serve('h')).toBeUndefined()
+      await waitOnExecutionContext(ctx)
+      expect(await ledger(user.id)).toMatchObject({ quota: 100_000, consumeLogs: 6, loggedQuota: 60 })
+      const rows = await env.DB.prepare('SELECT COUNT(*) AS n FROM logs WHERE subscription_id = ? AND type = 2').bind(sub).first<{ n: number }>()
+      expect(rows!.n).toBe(6)
+      expect((await wallet(user.id).planUse({ userId: user.id, tz: 'UTC' }))[sub]![0]!.used).toBe(3)
     } finally {
       setTestClockOffset({ TEST_CLOCK: '1' }, 0)
     }

@@ -12,8 +12,11 @@
  * in full whatever happened to the lease.
  *
  * A request whose worst case does not fit the lease, or a user who reached the group's requests-per-minute limit
- * (admitLocally), takes the synchronous path: the wallet's own reserve/settle, which refuses exactly. So does a user with
- * a subscription in force (the wallet grants no lease then, `plans_active`; asked again after PLANS_BACKOFF_MS).
+ * (admitLocally), takes the synchronous path: the wallet's own reserve/settle, which refuses exactly. A subscriber's lease
+ * draws from the subscription's windows (a plan lease, worker/wallet/wallet-plan-lease.ts: units and requests, never beyond
+ * a window's remainder, until the window rolls; wallet-lease-state.ts keeps its view); a subscriber no lease may draw for
+ * (`plans_active`: a plan with model items or channel tags first, or its window full) takes the synchronous path, where
+ * the plans cover requests exactly, and asks again after PLANS_BACKOFF_MS.
  *
  * A token with a budget gets leases only up to the budget's remainder in the current period (the wallet caps every grant
  * and extension), and reports carry each request's rate windows so the wallet can say which are full (access/token-limits.ts).
@@ -34,6 +37,8 @@
  */
 import { onIsolateReset } from '../cache/isolate'
 import type { DebtLimits, LeaseItem, LeaseSettleResult } from '../wallet/wallet-types'
+import type { PlanRef } from '../wallet/wallet-plans'
+import { applyAnswer, available, fits, LEASE_REQUESTS, type Lease, lowOnRequests, newLease, unconfirmed, usesRequest } from './wallet-lease-state'
 import type { LimitSpec } from '../wallet/wallet-limits'
 import { clockNow } from '../lib/clock'
 import { noteWalletFull } from '../access/token-limits'
@@ -41,8 +46,6 @@ import { type Wallet, walletOf } from '../wallet/wallet-client'
 import { logger } from '../lib/logger'
 const serverLog = logger({ module: 'wallet-lease' })
 
-/** Requests' worth of worst case a new lease asks for. */
-const LEASE_REQUESTS = 16
 /** After a `plans_active` refusal the user's requests take the exact path (plans cover them there) this long. */
 const PLANS_BACKOFF_MS = 30_000
 /**
@@ -74,57 +77,17 @@ const STALE_MS = 25_000
 /** The two wallet calls a lease makes (a stub of the user's UserWallet, or one made on first use). */
 export type LeaseWallet = Pick<Wallet, 'lease' | 'settleLease'>
 
-interface Lease {
-  id: string
-  userId: number
-  tokenId: number
-  /** What the wallet holds for this lease, less the costs queued here and not yet reported. */
-  held: number
-  /** Worst cases of requests in flight. */
-  inflight: number
-  /** Reports waiting for the next batch. */
-  queue: LeaseItem[]
-  /** Number of the last report sent (the wallet applies each number once). */
-  seq: number
-  /** Number of the last report the wallet answered. */
-  answered: number
-  /** A report whose answer did not arrive: sent again as it is, before anything newer. */
-  unanswered?: Report
-  /** Units to ask for with the next report (0: none). */
-  wanted: number
-  /** When the wallet call for this lease in flight started (made by one request, with its own stub); 0: none. */
-  sendingSince: number
-  /** When the report loop running (in one request's waitUntil) started; 0: none. */
-  pumpingSince: number
-  /** Number of the newest report loop (an older loop the runtime may still resume leaves the lease alone). */
-  pumpGen: number
-  /** The report loop's work (only releaseLeases, in tests, waits for it). */
-  running?: Promise<unknown>
-  expiresAt: number
-  /** Size of the last grant or top-up (the top-up threshold is half of it). */
-  size: number
-  /** When the last top-up was asked for. */
-  toppedUpAt: number
-  /** Requests admitted here this minute, and whether the wallet said the group's limit is reached. */
-  rate: { minute: number; count: number; blocked: boolean }
-  /** Until when (ms) the wallet grants no lease: the user holds a subscription in force. */
-  plansUntil: number
-  /** The group's requests-per-minute limit, sent with each report. */
-  rpm: number
-  /** The token's budget and the user's debt bounds, sent with each grant. */
-  budget?: LimitSpec['budget']
-  debt?: DebtLimits
-}
-
 const leases = new Map<string, Lease>()
 onIsolateReset(() => leases.clear())
 
 export interface LeaseHold {
   lease: Lease
   amount: number
+  /** Served from a plan lease: the subscription its report charges (one of the lease's requests in flight), and the grant's end. */
+  plan?: PlanRef
+  until?: number
 }
 
-const available = (l: Lease) => l.held - l.inflight
 /** A flag set at `since` and not yet stale (a cancelled loop's flag never clears). */
 const live = (since: number) => since > 0 && clockNow() - since < STALE_MS
 /** A wallet call of the lease is in flight. */
@@ -139,35 +102,16 @@ const busy = (l: Lease) => live(l.sendingSince)
 export async function holdFromLease(
   wallet: LeaseWallet,
   ctx: ExecutionContext,
-  who: { userId: number; tokenId: number; rpm: number; budget?: LimitSpec['budget']; debt?: DebtLimits },
+  who: { userId: number; tokenId: number; rpm: number; budget?: LimitSpec['budget']; debt?: DebtLimits; planTz?: string },
   amount: number
 ): Promise<LeaseHold | undefined> {
   const key = `${who.userId}:${who.tokenId}`
   let lease = leases.get(key)
   if (!lease) {
-    lease = {
-      id: `lease:${crypto.randomUUID()}`,
-      userId: who.userId,
-      tokenId: who.tokenId,
-      held: 0,
-      inflight: 0,
-      queue: [],
-      seq: 0,
-      answered: 0,
-      wanted: 0,
-      sendingSince: 0,
-      pumpingSince: 0,
-      pumpGen: 0,
-      expiresAt: 0,
-      size: 0,
-      toppedUpAt: 0,
-      rate: { minute: 0, count: 0, blocked: false },
-      plansUntil: 0,
-      rpm: 0,
-    }
+    lease = newLease(who.userId, who.tokenId)
     leases.set(key, lease)
   }
-  Object.assign(lease, { budget: who.budget, debt: who.debt })
+  Object.assign(lease, { budget: who.budget, debt: who.debt, planTz: who.planTz })
   if (!admitLocally(lease, who.rpm)) return undefined
   if (fits(lease, amount)) return take(wallet, ctx, lease, amount)
   // A grant needs the wallet. A call of this lease in flight (its answer may top the lease up, or a
@@ -175,6 +119,8 @@ export async function holdFromLease(
   // does not finish soon.
   if (!(await pollUntil(() => !busy(lease)))) return undefined
   if (fits(lease, amount)) return take(wallet, ctx, lease, amount)
+  // The call it waited for was refused with `plans_active`: no second ask (the exact path covers it).
+  if (clockNow() < lease.plansUntil) return undefined
   if (!(await grow(wallet, lease, amount))) {
     // Refused while this lease still had costs on their way: the wallet counted the lease's hold as
     // it was before them (e.g. a budget period had just rolled over, and the old period's hold still
@@ -210,18 +156,22 @@ async function reportsLanded(lease: Lease): Promise<boolean> {
   return pollUntil(() => lease.answered >= target && !busy(lease))
 }
 
-const fits = (lease: Lease, amount: number) => Date.now() < lease.expiresAt && available(lease) >= amount
-
 function take(wallet: LeaseWallet, ctx: ExecutionContext, lease: Lease, amount: number): LeaseHold {
   lease.inflight += amount
-  if (available(lease) < lease.size / 2 && lease.wanted === 0) {
+  const plan = lease.plan
+  if (plan) lease.inflightRequests++
+  if ((available(lease) < lease.size / 2 || lowOnRequests(lease)) && lease.wanted === 0 && lease.wantedRequests === 0) {
     const now = Date.now()
-    if (now - lease.toppedUpAt < FAST_TOPUP_MS) lease.size = Math.max(lease.size, Math.min(lease.size * 2, amount * MAX_LEASE_REQUESTS))
+    if (now - lease.toppedUpAt < FAST_TOPUP_MS) {
+      lease.size = Math.max(lease.size, Math.min(lease.size * 2, amount * MAX_LEASE_REQUESTS))
+      lease.requestSize = Math.min(lease.requestSize * 2, MAX_LEASE_REQUESTS)
+    }
     lease.toppedUpAt = now
     lease.wanted = lease.size
+    if (plan && lease.requests !== undefined) lease.wantedRequests = Math.max(1, lease.requestSize)
     pump(wallet, ctx, lease)
   }
-  return { lease, amount }
+  return { lease, amount, ...(plan ? { plan, until: lease.until } : {}) }
 }
 
 /**
@@ -247,11 +197,13 @@ async function grow(wallet: LeaseWallet, lease: Lease, amount: number): Promise<
   lease.sendingSince = clockNow()
   try {
     const floor = Math.max(0, amount - available(lease))
-    const res = await wallet.lease({ userId: lease.userId, tokenId: lease.tokenId, leaseId: lease.id, amount: want, floor, budget: lease.budget, debt: lease.debt })
+    const plan = lease.planTz ? { plan: { tz: lease.planTz, requests: Math.max(LEASE_REQUESTS, lease.requestSize) } } : {}
+    const res = await wallet.lease({ userId: lease.userId, tokenId: lease.tokenId, leaseId: lease.id, amount: want, floor, budget: lease.budget, debt: lease.debt, ...plan })
     if (!res.ok && res.reason === 'plans_active') lease.plansUntil = clockNow() + PLANS_BACKOFF_MS
     if (!res.ok) return false
-    lease.held = res.held - queuedCost(lease)
+    applyAnswer(lease, res)
     lease.size = Math.max(lease.size, res.granted)
+    if (res.requests !== undefined) lease.requestSize = Math.max(lease.requestSize, res.requests)
     lease.expiresAt = Date.now() + LOCAL_TTL_MS
     return true
   } catch (err) {
@@ -262,9 +214,6 @@ async function grow(wallet: LeaseWallet, lease: Lease, amount: number): Promise<
   }
 }
 
-/** Requests settled here and not yet confirmed by the wallet (queued, or in an unanswered report). */
-const unconfirmed = (l: Lease) => (l.unanswered ? [...l.queue, ...l.unanswered.items] : l.queue)
-const queuedCost = (l: Lease) => unconfirmed(l).reduce((s, i) => s + i.quota, 0)
 /** Every lease's unconfirmed requests in this isolate (the root system page counts them). */
 export const unreportedItems = () => [...leases.values()].flatMap(unconfirmed)
 
@@ -274,10 +223,18 @@ export const unreportedItems = () => [...leases.values()].flatMap(unconfirmed)
  */
 export function settleToLease(wallet: LeaseWallet, ctx: ExecutionContext, hold: LeaseHold, item: LeaseItem): Promise<LeaseSettleResult | undefined> {
   const { lease } = hold
-  lease.inflight -= hold.amount
+  returnToLease(hold)
+  const reported = hold.plan ? { ...item, plan: hold.plan, until: hold.until } : item
   lease.held -= item.quota
-  lease.queue.push(item)
+  if (lease.requests !== undefined && usesRequest(reported, lease.plan, lease.until)) lease.requests--
+  lease.queue.push(reported)
   return pump(wallet, ctx, lease)
+}
+
+/** A hold's worst case (and plan request) back to its lease: it settled, or it moved to an exact hold untouched. */
+export function returnToLease(hold: LeaseHold) {
+  hold.lease.inflight -= hold.amount
+  if (hold.plan) hold.lease.inflightRequests--
 }
 
 /**
@@ -316,7 +273,7 @@ function pump(wallet: LeaseWallet, ctx: ExecutionContext, lease: Lease): Promise
   return first.catch(() => undefined)
 }
 
-const hasWork = (l: Lease) => l.queue.length > 0 || l.wanted > 0 || l.unanswered !== undefined
+const hasWork = (l: Lease) => l.queue.length > 0 || l.wanted > 0 || l.wantedRequests > 0 || l.unanswered !== undefined
 
 /** The loop's last report after its hand-over: at once (no gathering), unless a newer loop took everything. */
 async function sendNow(wallet: LeaseWallet, lease: Lease): Promise<unknown> {
@@ -342,7 +299,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 /** The loop's next report: wait a moment for more requests to settle (not when the batch is full or a top-up is due), and while a grant is in flight. */
 async function nextReport(wallet: LeaseWallet, lease: Lease): Promise<LeaseSettleResult> {
-  if (lease.wanted === 0 && lease.queue.length < REPORT_MAX_ITEMS) await sleep(REPORT_GATHER_MS)
+  if (lease.wanted === 0 && lease.wantedRequests === 0 && lease.queue.length < REPORT_MAX_ITEMS) await sleep(REPORT_GATHER_MS)
   for (let waited = 0; busy(lease); waited++) {
     if (waited >= 5_000) throw new Error('another wallet call of this lease did not finish')
     await sleep(SENDING_WAIT_MS)
@@ -350,23 +307,25 @@ async function nextReport(wallet: LeaseWallet, lease: Lease): Promise<LeaseSettl
   return sendBatch(wallet, lease)
 }
 
-type Report = { seq: number; items: LeaseItem[]; extend: number }
-
 /**
  * One report: the queued items and any top-up. When its answer does not arrive (the wallet may or
  * may not have applied it), the same report — same number, same items — goes again before anything
  * newer, so the wallet, which applies each number once, charges every item exactly once.
  */
 async function sendBatch(wallet: LeaseWallet, lease: Lease): Promise<LeaseSettleResult> {
-  const report = lease.unanswered ?? { seq: ++lease.seq, items: lease.queue.splice(0), extend: lease.wanted }
-  if (!lease.unanswered) lease.wanted = 0
+  const report = lease.unanswered ?? { seq: ++lease.seq, items: lease.queue.splice(0), extend: lease.wanted, extendRequests: lease.wantedRequests }
+  if (!lease.unanswered) {
+    lease.wanted = 0
+    lease.wantedRequests = 0
+  }
   lease.unanswered = report
-  const { seq, items, extend } = report
+  const { seq, items, extend, extendRequests } = report
   const since = clockNow()
   lease.sendingSince = since
   let res: LeaseSettleResult
   try {
-    res = await wallet.settleLease({ userId: lease.userId, leaseId: lease.id, items, rpm: lease.rpm, seq, ...(extend ? { extend } : {}) })
+    const more = { ...(extend ? { extend } : {}), ...(extendRequests ? { extendRequests } : {}) }
+    res = await wallet.settleLease({ userId: lease.userId, leaseId: lease.id, items, rpm: lease.rpm, seq, ...more })
   } finally {
     if (lease.sendingSince === since) lease.sendingSince = 0
   }
@@ -376,7 +335,7 @@ async function sendBatch(wallet: LeaseWallet, lease: Lease): Promise<LeaseSettle
     serverLog.error('lease: the wallet refused a report', { lease: lease.id, reason: res.reason })
     return res
   }
-  lease.held = res.held - queuedCost(lease)
+  applyAnswer(lease, res)
   if (res.rateLimited) lease.rate.blocked = true
   noteWalletFull(res.full)
   if (res.held === 0 && extend === 0) lease.expiresAt = 0

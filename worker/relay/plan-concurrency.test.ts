@@ -81,34 +81,83 @@ describe('200 parallel relay requests on a plan window that covers 50', () => {
 })
 
 describe('credit leases and plans', () => {
-  const realLease = UserWallet.prototype.lease
-  afterEach(() => {
-    UserWallet.prototype.lease = realLease
-  })
+  const real = { lease: UserWallet.prototype.lease, reserve: UserWallet.prototype.reserve, settle: UserWallet.prototype.settle, settleLease: UserWallet.prototype.settleLease }
+  afterEach(() => Object.assign(UserWallet.prototype, real))
 
-  /** The wallet's lease holds, and a counter of its lease calls (the wallet runs in this isolate). */
+  /** The wallet's lease holds, and counters of its calls (the wallet runs in this isolate): the round trips on a request's path, and the batched reports. */
   function watchLeases(userId: number) {
-    const calls = { lease: 0 }
-    UserWallet.prototype.lease = function (this: UserWallet, input) {
-      calls.lease++
-      return realLease.call(this, input)
+    const calls = { lease: 0, reserve: 0, settle: 0, settleLease: 0 }
+    for (const name of Object.keys(real) as (keyof typeof real)[]) {
+      const method = real[name] as (this: UserWallet, input: unknown) => unknown
+      ;(UserWallet.prototype as unknown as Record<string, unknown>)[name] = function (this: UserWallet, input: unknown) {
+        calls[name]++
+        return method.call(this, input)
+      }
     }
     const leaseHolds = () =>
-      runInDurableObject(wallet(userId), (instance: UserWallet) => [...(instance as unknown as { store: WalletStore }).store.holds().values()].filter((r) => r.lease).length)
+      runInDurableObject(wallet(userId), (instance: UserWallet) => [...(instance as unknown as { store: WalletStore }).store.holds().values()].filter((r) => r.lease))
     return { calls, leaseHolds }
   }
 
-  it('no lease is granted while a subscription is in force; the isolate asks once, then goes the exact way', async () => {
+  it('a subscriber’s warm requests are served from a plan lease: no reserve or settle round trip, rows name the subscription', async () => {
     const user = await createUser({ quota: 1_000 * CHAT_COST })
     const token = await createToken(user.id)
     const sub = await createSubscription(user.id, { windows: [{ period: 'day', requests: 1000 }] })
     const { calls, leaseHolds } = watchLeases(user.id)
     for (let i = 0; i < 10; i++) expect((await send('/v1/chat/completions', { key: token.key, json: chat })).status).toBe(200)
-    expect(await leaseHolds()).toBe(0)
-    expect(calls.lease).toBe(1)
+    const [held] = await leaseHolds()
+    expect(held).toMatchObject({ plan: { sub, tz: 'UTC' } })
+    // One grant for ten requests; their costs went to the wallet in background reports (after each answer).
+    expect(calls).toMatchObject({ lease: 1, reserve: 0, settle: 0 })
     const l = await ledger(user.id)
     expect(l.quota).toBe(1_000 * CHAT_COST)
     expect(await rowsBySubscription(user.id)).toEqual({ [sub]: { n: 10, q: 10 * CHAT_COST } })
+    expect((await wallet(user.id).planUse({ userId: user.id, tz: 'UTC' }))[sub]!.map((w) => w.used)).toEqual([10])
+  })
+
+  it('a revoke gives the plan lease back at its next report: the isolate learns then and goes on from the balance', async () => {
+    const user = await createUser({ quota: 1_000 * CHAT_COST })
+    const token = await createToken(user.id)
+    const sub = await createSubscription(user.id, { windows: [{ period: 'day', requests: 1000 }] })
+    const { leaseHolds } = watchLeases(user.id)
+    for (let i = 0; i < 5; i++) expect((await send('/v1/chat/completions', { key: token.key, json: chat })).status).toBe(200)
+    expect(await leaseHolds()).toHaveLength(1)
+    await env.DB.prepare('UPDATE subscriptions SET status = 3 WHERE id = ?').bind(sub).run()
+    await wallet(user.id).syncUser({ userId: user.id })
+    // Held until the isolate's next call (it may still spend within it), then given back.
+    expect((await leaseHolds())[0]).toMatchObject({ plan: { sub }, until: 0 })
+    for (let i = 0; i < 10; i++) expect((await send('/v1/chat/completions', { key: token.key, json: chat })).status).toBe(200)
+    // What the isolate served before its report told it is the plan's (named on its rows); then a balance lease.
+    const [held] = await leaseHolds()
+    expect(held?.plan).toBeUndefined()
+    const l = await ledger(user.id)
+    const rows = await rowsBySubscription(user.id)
+    expect(rows[sub]!.n).toBeGreaterThanOrEqual(5)
+    expect(rows[sub]!.n + rows[0]!.n).toBe(15)
+    expect(1_000 * CHAT_COST - l.quota).toBe(rows[0]!.q)
+  })
+
+  it('a plan with model items gets no lease: the isolate asks once, then goes the exact way', async () => {
+    const user = await createUser({ quota: 1_000 * CHAT_COST })
+    const token = await createToken(user.id)
+    const sub = await createSubscription(user.id, { windows: [{ period: 'day', requests: 1000 }], models: [{ pattern: 'gpt-*', requests: 100 }] })
+    const { calls, leaseHolds } = watchLeases(user.id)
+    for (let i = 0; i < 10; i++) expect((await send('/v1/chat/completions', { key: token.key, json: chat })).status).toBe(200)
+    expect(await leaseHolds()).toEqual([])
+    expect(calls).toMatchObject({ lease: 1, reserve: 10, settle: 10, settleLease: 0 })
+    await ledger(user.id)
+    expect(await rowsBySubscription(user.id)).toEqual({ [sub]: { n: 10, q: 10 * CHAT_COST } })
+  })
+
+  it('a full plan window sends the rest the exact way, where the balance pays', async () => {
+    const user = await createUser({ quota: 1_000 * CHAT_COST })
+    const token = await createToken(user.id)
+    const sub = await createSubscription(user.id, { windows: [{ period: 'day', requests: 5 }] })
+    const { calls } = watchLeases(user.id)
+    for (let i = 0; i < 8; i++) expect((await send('/v1/chat/completions', { key: token.key, json: chat })).status).toBe(200)
+    expect(calls).toMatchObject({ reserve: 3, settle: 3 })
+    await ledger(user.id)
+    expect(await rowsBySubscription(user.id)).toEqual({ [sub]: { n: 5, q: 5 * CHAT_COST }, 0: { n: 3, q: 3 * CHAT_COST } })
   })
 
   it('without a subscription the same requests are served from a lease (the control)', async () => {
@@ -116,8 +165,8 @@ describe('credit leases and plans', () => {
     const token = await createToken(user.id)
     const { calls, leaseHolds } = watchLeases(user.id)
     for (let i = 0; i < 3; i++) expect((await send('/v1/chat/completions', { key: token.key, json: chat })).status).toBe(200)
-    expect(await leaseHolds()).toBe(1)
-    expect(calls.lease).toBe(1)
+    expect(await leaseHolds()).toHaveLength(1)
+    expect(calls).toMatchObject({ lease: 1, reserve: 0, settle: 0 })
     expect((await ledger(user.id)).quota).toBe(997 * CHAT_COST)
   })
 })

@@ -13,7 +13,8 @@
  *   charges only the difference (`X:` keys remember what the expiry took).
  * - lease grants an isolate a credit lease (a hold its requests spend from without a round trip,
  *   worker/billing/wallet-lease.ts); settleLease charges the requests it reports in full, shrinks,
- *   extends or releases the lease; a lease not heard from within LEASE_TTL_MS is given back.
+ *   extends or releases the lease (wallet-lease-report.ts); a lease not heard from within
+ *   LEASE_TTL_MS is given back.
  * - credit applies a signed amount once per idempotency key (`I:` keys).
  * - Token limits (wallet-limits.ts): reserve checks the token's requests/tokens per minute and
  *   concurrency exactly and counts the request; lease reports count the requests an isolate
@@ -21,7 +22,9 @@
  *   log rows in the current period add up to, reset at the period start (clockNow); holds and leases
  *   never exceed the remainder; settles answer the 80 %/100 % crossings (wallet-budget.ts).
  * - Subscriptions (wallet-plans.ts) cover a request first when the worker names its model: a plan
- *   hold draws on the subscription's windows, not the balance; no lease while one is in force. A failed
+ *   hold draws on the subscription's windows, not the balance. While one is in force a lease draws from
+ *   it when it is the first and has no model items or channel tags (wallet-plan-lease.ts), else
+ *   there is none (`plans_active`); after syncUser a plan lease goes back at its next call. A failed
  *   task's plan charge goes back to them (refundToPlan, wallet-plan-refund.ts).
  * - Only safe integers reach money: anything else is refused, and a stored non-number heals from D1.
  * Settled changes and their log rows are written behind to D1 about a second later
@@ -47,17 +50,18 @@ import type {
   WalletBalance,
   WalletLog,
 } from './wallet-types'
-import { isAmount, walletLog, type AppliedCredit, type AppliedReport, type PendingEntry, type Reservation } from './wallet-state'
+import { isAmount, walletLog, type AppliedCredit, type PendingEntry, type Reservation } from './wallet-state'
 import { WalletStore } from './wallet-store'
-import type { RateRule } from './wallet-limits'
 import { budgetView, type BudgetView } from './wallet-budget'
 import { WalletAdmission } from './wallet-admission'
 import { expireHolds, holdExpiresAt } from './wallet-expiry'
 import { WalletPlans, type WindowUse } from './wallet-plans'
 import { refundHold, settleHold, type SettleParts } from './wallet-settle'
 import { refundToPlan } from './wallet-plan-refund'
+import { leaseFromPlan, type PlanLeaseParts } from './wallet-plan-lease'
+import { applyLeaseReport } from './wallet-lease-report'
 import { clockNow } from '../lib/clock'
-import { LOG_TYPE, TOKEN_STATUS, USER_STATUS } from '../../shared/contract/enums'
+import { TOKEN_STATUS, USER_STATUS } from '../../shared/contract/enums'
 
 /**
  * Write-behind by size or time: D1 gets pending changes FLUSH_DELAY_MS after the first, or once
@@ -78,6 +82,11 @@ export class UserWallet extends DurableObject<Env> {
   private admission = new WalletAdmission(this.store, () => ({ store: this.store, ctx: this.ctx, db: this.env.DB, flush: () => this.flushNow() }))
   /** The user's subscriptions and their window use (wallet-plans.ts). */
   private plans = new WalletPlans(() => ({ store: this.store, db: this.env.DB }))
+
+  /** What granting and reporting a lease touch (wallet-plan-lease.ts, wallet-lease-report.ts). */
+  private get leaseParts(): PlanLeaseParts {
+    return { store: this.store, plans: this.plans, admission: this.admission }
+  }
 
   /** What settling and refunding a hold touch (wallet-settle.ts). */
   private get parts(): SettleParts {
@@ -127,11 +136,20 @@ export class UserWallet extends DurableObject<Env> {
   /** Grant or extend a credit lease (worker/billing/wallet-lease.ts) by up to `amount`, at least `floor`. */
   async lease(input: LeaseInput): Promise<LeaseResult> {
     if (!isAmount('amount', input.amount) || !isAmount('floor', input.floor)) return { ok: false, reason: 'invalid_amount' }
-    const existing = this.store.holds().get(input.leaseId)
+    let existing = this.store.holds().get(input.leaseId)
     if (existing && !existing.lease) return { ok: false, reason: 'duplicate_request' }
-    // Leases spend the balance: a user with a subscription in force takes the exact path, where plans cover requests.
     await this.plans.ensure(input.userId)
-    if (this.plans.anyInForce(clockNow())) return { ok: false, reason: 'plans_active' }
+    // A subscription in force: the lease draws from it, or there is none (wallet-plan-lease.ts).
+    if (this.plans.anyInForce(clockNow())) {
+      const res = await leaseFromPlan(this.leaseParts, input, clockNow())
+      if (res.ok && this.alarmAt === undefined) await this.scheduleFlush()
+      return res
+    }
+    // A plan lease outlived its subscription: it goes back, and a balance lease starts afresh.
+    if (existing?.plan) {
+      this.store.release(input.leaseId)
+      existing = undefined
+    }
     const admitted = await this.admission.admit(input.userId, input.tokenId, Math.min(input.floor, input.amount), undefined, false, { budget: input.budget }, input.debt)
     this.store.commit()
     if (admitted.refused) return { ok: false, reason: admitted.refused }
@@ -143,87 +161,11 @@ export class UserWallet extends DurableObject<Env> {
     return { ok: true, granted, held }
   }
 
-  /**
-   * Requests an isolate served from its lease: each is charged in full with its log row, and the
-   * lease shrinks by what it covered (a cost beyond it is an overrun, logged); then the lease is
-   * extended, renewed or released. A lease the wallet no longer has (expired, revoked) still
-   * charges every request; the isolate learns `held: 0` and stops spending from it.
-   */
+  /** Requests an isolate served from its lease, charged with their rows; the lease shrinks, grows or goes back (wallet-lease-report.ts). */
   async settleLease(input: LeaseSettleInput): Promise<LeaseSettleResult> {
-    if (input.items.some((i) => !isAmount('quota', i.quota)) || (input.extend !== undefined && !isAmount('extend', input.extend))) {
-      return { ok: false, reason: 'invalid_amount' }
-    }
-    const user = await this.store.ensureUser(input.userId)
-    if (!user) return { ok: false, reason: 'user_not_found' }
-    await this.plans.ensure(input.userId)
-    if (input.seq !== undefined && input.seq <= (this.kv.get<AppliedReport>(`S:${input.leaseId}`)?.seq ?? 0)) {
-      // Sent again after its answer was lost: already charged and logged.
-      const held = this.store.holds().get(input.leaseId)?.amount ?? 0
-      return { ok: true, held, userQuota: user.quota, charged: 0, overrun: 0, rateLimited: false, duplicate: true }
-    }
-    let charged = 0
-    let overrun = 0
-    const now = Date.now()
-    const rules = new Map<string, RateRule>()
-    // The lease shrinks by what the batch spends, in one storage write after the loop.
-    const held0 = this.store.holds().get(input.leaseId)
-    let leaseLeft = held0?.amount ?? 0
-    const token0 = held0 ? await this.store.ensureToken(held0.tokenId) : undefined
-    // The items are this call's own copies (RPC), so their rows get the wallet's notes in place.
-    for (const item of input.items) {
-      if (item.limits) {
-        this.limits.record(item.limits.rules, item.limits.at, item.limits.tokens)
-        for (const r of item.limits.rules) rules.set(`${r.kind}|${r.key}`, r)
-      }
-      const notes = (item.log.metadata ??= {})
-      notes.lease = input.leaseId
-      if (item.quota === 0 && item.log.type !== LOG_TYPE.CONSUME) {
-        // A failed request: its error row only (its hold was given back to the lease in the isolate).
-        this.store.appendLog(item.log, 0)
-        continue
-      }
-      const covered = held0 ? Math.min(leaseLeft, item.quota) : 0
-      leaseLeft -= covered
-      const over = item.quota - covered
-      const token = held0 ? token0 : item.log.tokenId ? await this.store.ensureToken(item.log.tokenId) : undefined
-      this.store.charge(user, token, item.quota, true, item.log.createdAt * 1000)
-      if (over > 0) notes.overrun = over
-      if (user.quota < 0) notes.balance_after = user.quota
-      this.store.appendLog(item.log, item.quota, item.channelId && item.quota ? [item.channelId, item.quota] : undefined)
-      charged += item.quota
-      overrun += over
-      this.admission.debt.add(item.quota - (item.held ?? item.quota), item.maxOverrun, item.log.username)
-    }
-    const spent = held0 ? held0.amount - leaseLeft : 0
-    if (input.seq !== undefined) this.kv.put(`S:${input.leaseId}`, { seq: input.seq, at: now } satisfies AppliedReport)
-    const lease = this.store.holds().get(input.leaseId)
-    if (lease && input.release) this.store.release(input.leaseId)
-    else if (lease) {
-      // Shrink by what the batch spent, then extend: one storage write for both.
-      this.store.resize(input.leaseId, -spent, now, false)
-      let extra = 0
-      if (input.extend && !this.plans.anyInForce(clockNow())) {
-        const token = await this.store.ensureToken(lease.tokenId)
-        const free =
-          token && token.status === TOKEN_STATUS.ENABLED && user.status === USER_STATUS.ENABLED ? Math.min(user.quota - this.store.holdTotal(), this.store.tokenFree(token)) : 0
-        extra = Math.max(0, Math.min(input.extend, free))
-      }
-      this.store.resize(input.leaseId, extra, now)
-    }
-    this.store.commit()
-    if (input.items.length > 0 || lease) await this.scheduleFlush()
-    const held = input.release ? 0 : (this.store.holds().get(input.leaseId)?.amount ?? 0)
-    const full = rules.size > 0 ? this.limits.full([...rules.values()], clockNow()) : {}
-    return {
-      ok: true,
-      held,
-      userQuota: user.quota,
-      charged,
-      overrun,
-      rateLimited: this.admission.countRequests(input.items.length, input.rpm),
-      ...this.store.takeCrossings(),
-      ...(Object.keys(full).length > 0 ? { full } : {}),
-    }
+    const res = await applyLeaseReport(this.leaseParts, input)
+    if (res.ok && !res.duplicate) await this.scheduleFlush()
+    return res
   }
 
   /** Charge the exact cost in full and write its log row (wallet-settle.ts). */
@@ -313,8 +255,11 @@ export class UserWallet extends DurableObject<Env> {
     const row = await this.env.DB.prepare('SELECT status FROM users WHERE id = ?').bind(input.userId).first<{ status: number }>()
     if (row) user.status = row.status
     await this.plans.reload(input.userId)
-    // Leases spend the balance: none while a subscription is in force (its requests take the exact path).
-    if (!row || user.status !== USER_STATUS.ENABLED || this.plans.anyInForce(clockNow())) this.revokeLeases(() => true)
+    // Balance leases go back while a subscription is in force. Plan leases go back at their next call
+    // (the isolate learns then): until then they stay held, so no window is promised twice.
+    if (!row || user.status !== USER_STATUS.ENABLED) this.revokeLeases(() => true)
+    else if (this.plans.anyInForce(clockNow())) this.revokeLeases((r) => !r.plan)
+    for (const [id, r] of this.store.holds()) if (r.lease && r.plan) this.store.endPlanLease(id)
     this.kv.put('user', user)
   }
 

@@ -49,7 +49,7 @@ export async function expireHolds(store: WalletStore, limits: LimitBook, plans: 
           createdAt: Math.floor(now / 1000),
           tokenId: r.tokenId,
           requestId: reqId,
-          content: `Credit lease expired unused for ${LEASE_TTL_MS / 60_000} minutes: ${r.amount} units returned to the balance`,
+          content: `Credit lease expired unused for ${LEASE_TTL_MS / 60_000} minutes: ${r.amount} units returned to ${r.plan ? `subscription #${r.plan.sub}` : 'the balance'}`,
           metadata: { lease: reqId, returned: r.amount },
         },
         0

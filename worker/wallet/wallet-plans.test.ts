@@ -4,7 +4,8 @@
  * items — then by the balance, or refused with plan_quota_exceeded when a plan forbids the fallback;
  * refunds and expiry charges go back to the window they came from; windows roll in the time zone
  * the worker sends; a plan limited to channel tags covers only what a channel with one of its tags
- * can serve; no lease while a subscription is in force. After every scenario the ledger
+ * can serve; a lease asked for without the time zone gets none while a subscription is in force
+ * (plan leases: wallet-plan-lease.test.ts). After every scenario the ledger
  * invariants hold: Σ quota of rows without a subscription = balance change, and Σ rows of a
  * subscription in a window = the window's use.
  */
@@ -328,7 +329,7 @@ describe('expiry and leases', () => {
     ])
   })
 
-  it('no lease while a subscription is in force; a new subscription revokes the leases held', async () => {
+  it('no balance lease while a subscription is in force; a new subscription revokes the leases held', async () => {
     const s = await setup(1000)
     const { user, token, stub } = s
     expect(await stub.lease({ userId: user.id, tokenId: token.id, leaseId: 'lease:a', amount: 500, floor: 1 })).toMatchObject({ ok: true, granted: 500 })

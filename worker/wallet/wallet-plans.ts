@@ -22,7 +22,10 @@
  *   hold's answer names the covering subscription and its tags, and the worker then routes the
  *   request to those channels only. A tagged plan that cannot cover a request is passed over like
  *   a full one: the next subscription, then the balance, or a refusal when it forbids the fallback.
- * - Leases never draw from plans: while a subscription is in force the wallet grants no lease.
+ * - A credit lease may draw from a subscription (wallet-plan-lease.ts) only when it is the first in
+ *   consumption order and has neither model items nor channel tags (it then covers every request
+ *   alike): `leaseSub` names it, `leaseRoom` says what its windows have free. A plan lease is a plan
+ *   hold too: its amount, and the requests it holds (`Reservation.requests`), count against room.
  */
 import { windowBounds } from '../lib/budget-period'
 import type { PlanModelItem, PlanPeriod, PlanTerms } from '../../shared/contract/plans'
@@ -178,8 +181,10 @@ export class WalletPlans {
     const out = { quota: 0, requests: 0, itemQuota: 0, itemRequests: 0 }
     for (const r of this.parts().store.holds().values()) {
       if (r.plan?.sub !== sub) continue
+      // A plan lease holds as many requests as it says; any other hold, its own.
+      const requests = r.lease ? (r.requests ?? 0) : 1
       out.quota += r.amount
-      out.requests++
+      out.requests += requests
       if (item !== undefined && r.plan.item === item) {
         out.itemQuota += r.amount
         out.itemRequests++
@@ -228,6 +233,32 @@ export class WalletPlans {
     }
     if (!refuse) return undefined
     return { refused: true, retryAfterMs: Number.isFinite(retryAt) ? Math.max(1000, retryAt - now) : 3_600_000 }
+  }
+
+  /** The subscription a credit lease may draw from now: the first in consumption order, when it has no model items and no channel tags. */
+  leaseSub(now: number): PlanSub | undefined {
+    const first = this.ordered(now)[0]
+    return first && first.terms.models.length === 0 && !first.terms.channel_tags?.length ? first : undefined
+  }
+
+  /**
+   * What `sub`'s windows have free now beyond its use and every open hold: units (the least quota
+   * window's; the safe maximum without one) and requests (the least request window's; undefined
+   * without one), and when (ms) the first window rolls or the subscription ends.
+   */
+  leaseRoom(sub: PlanSub, tz: string, now: number): { units: number; requests?: number; until: number } {
+    const use = this.use(sub, tz, now)
+    const held = this.held(sub.id, undefined)
+    let units = Number.MAX_SAFE_INTEGER
+    let requests: number | undefined
+    let until = sub.expiresAt === 0 ? Number.MAX_SAFE_INTEGER : sub.expiresAt
+    sub.terms.windows.forEach((w, i) => {
+      const used = use.windows[i]!.used
+      if ('quota' in w) units = Math.min(units, w.quota - used - held.quota)
+      else requests = Math.min(requests ?? Number.MAX_SAFE_INTEGER, w.requests - used - held.requests)
+      until = Math.min(until, windowBounds(w.period, tz, now).end)
+    })
+    return { units: Math.max(0, units), ...(requests !== undefined ? { requests: Math.max(0, requests) } : {}), until }
   }
 
   /** The reserve answer's account of a plan hold: its subscription and the tags it limits the request to. */

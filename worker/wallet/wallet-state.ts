@@ -49,6 +49,10 @@ export interface Reservation {
   lease?: boolean
   /** A plan hold (wallet-plans.ts): drawn from this subscription's windows, not from the balance. */
   plan?: PlanRef
+  /** A plan lease (wallet-plan-lease.ts): the requests it holds in the request-counted windows (none: the plan counts quota only). */
+  requests?: number
+  /** A plan lease: when (ms) its first window rolls or its subscription ends; it is given back at its first call after that. */
+  until?: number
 }
 
 export interface Meta {

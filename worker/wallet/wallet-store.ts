@@ -258,19 +258,31 @@ export class WalletStore {
   }
 
   /**
-   * Change a hold's amount by `delta` (a lease spent or extended) and renew its contact time: one
-   * storage write, or none with `write = false` when the caller resizes it again in the same call.
+   * Change a hold's amount by `delta` (a lease spent or extended), and a plan lease's requests by
+   * `requests`, and renew its contact time: one storage write, or none with `write = false` when
+   * the caller resizes it again in the same call.
    */
-  resize(reqId: string, delta: number, at: number, write = true): Reservation | undefined {
+  resize(reqId: string, delta: number, at: number, write = true, requests = 0): Reservation | undefined {
     const r = this.holds().get(reqId)
     if (!r) return undefined
     const next: Reservation = { ...r, amount: Math.max(0, r.amount + delta), at }
+    if (r.requests !== undefined) next.requests = Math.max(0, r.requests + requests)
     const change = next.amount - r.amount
     this.reservations!.set(reqId, next)
-    this.reservedTotal += change
+    // A plan lease holds its subscription's windows, never the balance.
+    if (!r.plan) this.reservedTotal += change
     this.tokenReserved.set(r.tokenId, (this.tokenReserved.get(r.tokenId) ?? 0) + change)
     if (write) this.kv.put(`R:${reqId}`, next)
     return next
+  }
+
+  /** A plan lease that goes back at its next call (wallet-plan-lease.ts); until then it stays held, so its isolate still spends within it. */
+  endPlanLease(reqId: string) {
+    const r = this.holds().get(reqId)
+    if (!r?.plan || r.until === 0) return
+    const next: Reservation = { ...r, until: 0 }
+    this.reservations!.set(reqId, next)
+    this.kv.put(`R:${reqId}`, next)
   }
 
   release(reqId: string): Reservation | undefined {

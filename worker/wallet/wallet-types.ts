@@ -185,10 +185,22 @@ export interface LeaseInput {
   /** The token's budget: a lease never holds more than its remainder in the current period. */
   budget?: LimitSpec['budget']
   debt?: DebtLimits
+  /**
+   * The BudgetTimezone, for a lease of relay requests: while a subscription is in force the lease
+   * may draw from it (wallet-plan-lease.ts), `requests` of them in its request-counted windows.
+   */
+  plan?: { tz: string; requests: number }
 }
 
-/** `plans_active`: the user holds a subscription in force, so requests take the exact path (wallet-plans.ts). */
-export type LeaseResult = { ok: true; granted: number; held: number } | { ok: false; reason: RefusalReason | 'plans_active' }
+/** What a plan lease draws from (wallet-plan-lease.ts): the subscription, the requests it holds (none: counted in quota only), and until when (ms) it may be spent. */
+export interface LeasePlan {
+  plan: PlanRef
+  requests?: number
+  until: number
+}
+
+/** `plans_active`: the user holds a subscription in force that no lease may draw from now, so requests take the exact path (wallet-plans.ts). */
+export type LeaseResult = ({ ok: true; granted: number; held: number } & Partial<LeasePlan>) | { ok: false; reason: RefusalReason | 'plans_active' }
 
 /** One request served from a lease, reported with its exact cost and log row. */
 export interface LeaseItem {
@@ -201,6 +213,10 @@ export interface LeaseItem {
   log: WalletLog
   /** The windows the request counted in locally, when it was admitted, and its settled tokens. */
   limits?: { rules: RateRule[]; at: number; tokens: number }
+  /** Served from a plan lease: charged to this subscription's windows, not the balance. */
+  plan?: PlanRef
+  /** The `until` of the plan lease grant it was served from (a request of an earlier window's grant spends none of a later one's requests). */
+  until?: number
 }
 
 export interface LeaseSettleInput {
@@ -209,6 +225,8 @@ export interface LeaseSettleInput {
   items: LeaseItem[]
   /** Units to add to the lease (background top-up), granted up to what is free. */
   extend?: number
+  /** A plan lease's top-up in requests, granted up to its request windows' remainder. */
+  extendRequests?: number
   /** Give the rest of the lease back. */
   release?: boolean
   /** The group's requests-per-minute limit: the items count toward it (0 = none). */
@@ -221,7 +239,7 @@ export interface LeaseSettleInput {
 }
 
 export type LeaseSettleResult =
-  | {
+  | ({
       ok: true
       held: number
       userQuota: number
@@ -234,5 +252,5 @@ export type LeaseSettleResult =
       /** This report's number was applied before (its answer was lost): nothing was charged again. */
       duplicate?: boolean
       budgets?: BudgetCrossing[]
-    }
+    } & Partial<LeasePlan>)
   | { ok: false; reason: 'invalid_amount' | 'user_not_found' }
