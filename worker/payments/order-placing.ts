@@ -17,7 +17,7 @@ import type { OrderedPlanTerms } from '../../shared/contract/plans'
 import { type OrderPrice, type PaymentCurrency, priceOrder } from '../../shared/contract/payment-amount'
 import { gatewayOf } from './gateways/registry'
 import { notifyUrl, parseConfig, siteBase } from './gateway-rows'
-import { GatewayError, type PayRequest } from './gateways/types'
+import { GatewayError, type PayInput, type PayRequest } from './gateways/types'
 
 const serverLog = logger({ module: 'payments' })
 
@@ -70,6 +70,8 @@ export interface OrderPlan {
   subject: string
   /** The console page the payer comes back to (`?trade_no=` is added). */
   returnPath: string
+  /** A recurring charge (a Stripe plan order with auto-renew). */
+  recurring?: PayInput['recurring']
 }
 
 /**
@@ -126,6 +128,7 @@ export async function placeOrder(
       returnUrl: `${base}${plan.returnPath}?trade_no=${tradeNo}`,
       subject: plan.subject,
       user: { id: me.id, email: profile?.email ?? '' },
+      ...(plan.recurring ? { recurring: plan.recurring } : {}),
     })
   } catch (err) {
     await db

@@ -9,6 +9,9 @@
  * if the plan was edited, unpublished or deleted after ordering (an order placed before migration
  * 0035 froze none: it gets the plan's current stored terms), and the per-user limit (checked when ordering)
  * does not refuse it. Refunding a plan order revokes the subscription it started (no balance refund).
+ * With `auto_renew`, the subscription starts with auto-renew on; on a gateway with recurring
+ * charges (Stripe) the order is one: every day/week/month/year × count (hours and unlimited plans
+ * cannot recur: 400), renewed later by plan-renewals.ts.
  */
 import { conflict, notFound, badRequest } from '../lib/errors'
 import { logger } from '../lib/logger'
@@ -21,19 +24,38 @@ import { atPlanLimit, startSubscription, subscriptionByKey } from '../plans/subs
 import { revokeSubscription } from '../plans/subscription-end'
 import { centsToDecimal } from '../../shared/contract/payment-amount'
 import type { PlacedOrder } from '../../shared/contract/payments'
+import type { PlanSubscribeBody } from '../../shared/contract/plans'
+import { type Gateway, type PayInput, RECURRING_INTERVALS, type RecurringInterval } from './gateways/types'
 import { SUBSCRIPTION_STATUS } from '../../shared/contract/enums'
 import { gatewayPrice, placeOrder, usableGateway } from './order-placing'
 
 const serverLog = logger({ module: 'plan-orders' })
 
-const orderKey = (tradeNo: string) => `order:${tradeNo}`
+/** The key of the subscription a plan order started. */
+export const orderKey = (tradeNo: string) => `order:${tradeNo}`
+
+/** Stripe's longest recurring interval is three years. */
+const RECURRING_MAX_COUNT: Record<RecurringInterval, number> = { day: 1095, week: 156, month: 36, year: 3 }
+
+/** The recurring charge of an auto-renewing plan order on a gateway that has them (400 when the plan's duration cannot recur). */
+function recurringOf(gateway: Gateway<never>, plan: { id: number; durationUnit: string; durationCount: number }, autoRenew: boolean): PayInput['recurring'] {
+  if (!autoRenew) return undefined
+  if (plan.durationUnit === 'unlimited') throw badRequest('This plan never expires, so it cannot renew; subscribe without auto-renew')
+  if (!gateway.recurring) return undefined
+  const interval = RECURRING_INTERVALS.find((i) => i === plan.durationUnit)
+  if (!interval) throw badRequest(`${gateway.type} cannot renew a plan of hours automatically; subscribe without auto-renew or choose another payment method`)
+  if (plan.durationCount > RECURRING_MAX_COUNT[interval]) throw badRequest(`${gateway.type} cannot renew a plan longer than three years automatically`)
+  return { interval, count: plan.durationCount, planId: plan.id }
+}
 
 /** POST /api/plan/subscribe: a published, priced plan the user may still buy, through an enabled gateway. */
-export async function createPlanOrder(env: Env, settings: Settings, me: SessionUser, input: { plan_id: number; uuid: string }, site: string): Promise<PlacedOrder> {
+export async function createPlanOrder(env: Env, settings: Settings, me: SessionUser, input: PlanSubscribeBody, site: string): Promise<PlacedOrder> {
   const gw = await usableGateway(env, input.uuid)
   const plan = await findPlan(env, input.plan_id)
   if (!plan.published) throw notFound('Plan not found')
   if (plan.priceCents <= 0) throw badRequest('This plan has no price; it cannot be bought')
+  const autoRenew = input.auto_renew ?? false
+  const recurring = recurringOf(gw.gateway as Gateway<never>, plan, autoRenew)
   if (await atPlanLimit(env, me.id, plan)) throw conflict(`You already hold this plan's limit of ${plan.maxPerUser} subscription(s)`)
   const price = gatewayPrice(settings, gw.row, plan.priceCents, 1)
   return placeOrder(
@@ -45,8 +67,9 @@ export async function createPlanOrder(env: Env, settings: Settings, me: SessionU
       amount: 0,
       quota: 0,
       planId: plan.id,
-      planTerms: orderedTermsOf(plan),
+      planTerms: { ...orderedTermsOf(plan), ...(autoRenew ? { auto_renew: true } : {}) },
       price,
+      recurring,
       subject: `${settings.str('SystemName') || 'AI Gateway'} plan "${plan.name}" ${centsToDecimal(price.payCents)} ${price.currency}`,
       returnPath: '/panel/plans',
     },
@@ -56,8 +79,11 @@ export async function createPlanOrder(env: Env, settings: Settings, me: SessionU
 
 export type PlanStart = { ok: true; duplicate: boolean; planName: string } | { ok: false; reason: string }
 
-/** A paid plan order's subscription, started once under `order:<trade_no>`; a failure is retried by the gateway. */
-export async function startOrderedPlan(env: Env, order: Order & { planId: number }): Promise<PlanStart> {
+/**
+ * A paid plan order's subscription, started once under `order:<trade_no>`; a failure is retried by
+ * the gateway. `recurringId`: the Stripe Subscription the payment started, which renews it.
+ */
+export async function startOrderedPlan(env: Env, order: Order & { planId: number }, recurringId?: string): Promise<PlanStart> {
   try {
     const { subscription, created } = await startSubscription(env, {
       userId: order.userId,
@@ -66,6 +92,8 @@ export async function startOrderedPlan(env: Env, order: Order & { planId: number
       source: 'order',
       paid: true,
       ordered: order.planTerms,
+      autoRenew: Boolean(order.planTerms?.auto_renew || recurringId),
+      ...(recurringId ? { stripeSubscriptionId: recurringId } : {}),
     })
     return { ok: true, duplicate: !created, planName: subscription.terms.name }
   } catch (err) {

@@ -55,6 +55,7 @@ export async function subscriptionViews(env: Env, rows: SubscriptionRow[]): Prom
     starts_at: row.startsAt,
     expires_at: row.expiresAt,
     auto_renew: row.autoRenew,
+    stripe_recurring: row.stripeSubscriptionId !== '' && !row.stripeEnded,
     terms: row.terms,
     windows: row.terms.windows.map((w, window): SubscriptionWindowView => ({ period: w.period, ...allowanceOf(w), ...(use.get(`${sub}:${window}`) ?? { used: 0, resets_at: 0 }) })),
   }))
