@@ -5,8 +5,9 @@
  * dialog; the user sees the plan's card on /panel/plans and the subscription under "My
  * subscriptions" with a bar per window; the users page shows the user's subscriptions, extends one
  * and finally revokes it. Screenshots of /panel/plans and the admin editor: light, dark, phone, zh_CN.
- * Buying a plan, on a private gateway with scripts/mock-payments.mjs: Subscribe on the card, Stripe's
- * checkout and back (the banner waits for the plan), then WeChat Pay's QR dialog, until the
+ * Buying a plan, on a private gateway with scripts/mock-payments.mjs: Subscribe on the card with
+ * auto-renew, Stripe's checkout and back (the banner waits for the plan), the card's auto-renew
+ * switch turned off (cancelled at Stripe's period end), then WeChat Pay's QR dialog, until the
  * per-user limit disables the button; the admin order list names the plan.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -267,6 +268,9 @@ describe('buying a plan', () => {
     await eventually(() => dialog.getByTestId('gateway-choice').count()).toBe(2)
     await dialog.getByTestId('gateway-choice').filter({ hasText: 'Credit card' }).click()
     await dialog.getByTestId('subscribe-total').getByText('$12.50').waitFor()
+    // Auto-renew through Stripe: a recurring charge every month.
+    await dialog.getByTestId('subscribe-auto-renew').click()
+    await dialog.getByText('Charged again every 1 month').waitFor()
     await shot(page, 'plans-subscribe-light')
     await dialog.getByTestId('subscribe-pay').click()
     await page.waitForURL(`${mock.url}/stripe/checkout/**`)
@@ -275,6 +279,13 @@ describe('buying a plan', () => {
     await page.waitForURL('**/panel/plans?trade_no=*')
     await page.getByTestId('payment-return-title').getByText('Payment received').waitFor({ timeout: 20_000 })
     await page.getByTestId('my-subscriptions').getByText(name).waitFor()
+    // The card's switch is on; switching it off cancels the Stripe Subscription at the period's end.
+    const [recurring] = [...mock.stripeSubscriptions.values()]
+    const renewSwitch = page.getByTestId('my-subscriptions').getByRole('switch', { name: 'Auto-renew' })
+    await eventually(() => renewSwitch.getAttribute('aria-checked')).toBe('true')
+    await renewSwitch.click()
+    await eventually(() => renewSwitch.getAttribute('aria-checked')).toBe('false')
+    expect(mock.stripeSubscriptions.get(recurring!.id)!.cancel_at_period_end).toBe(true)
 
     await card.getByTestId('plan-subscribe').click()
     await dialog.getByTestId('gateway-choice').filter({ hasText: 'WeChat Pay' }).click()
