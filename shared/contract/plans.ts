@@ -113,6 +113,15 @@ export interface SubscriptionWindowView {
   resets_at: number
 }
 
+/** A renewal order to pay (POST /api/user/subscription/:id/renew pays it through `gateway`). */
+export interface RenewalDue {
+  trade_no: string
+  /** Cents of `currency`. */
+  amount_cents: number
+  currency: string
+  gateway: string
+}
+
 /** One subscription as GET /api/user/subscription (and the admin's user view) answers it. */
 export interface SubscriptionView {
   id: number
@@ -127,6 +136,8 @@ export interface SubscriptionView {
   auto_renew: boolean
   /** Renewed by a live Stripe Subscription (switching auto-renew off cancels it at the period's end). */
   stripe_recurring: boolean
+  /** The renewal order waiting to be paid before this expiry (auto-renew without Stripe); null when none. */
+  renewal_due: RenewalDue | null
   terms: PlanTerms
   windows: SubscriptionWindowView[]
 }

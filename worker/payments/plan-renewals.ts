@@ -52,13 +52,13 @@ async function subscriptionOfRecurring(env: Env, recurringId: string): Promise<S
 
 /**
  * Writes the pending renewal order of `sub` once under `renewalKey` (a second call answers the first
- * order): the origin order's gateway, money and frozen terms. Undefined when nothing was written
- * because the key is taken by another subscription's order (never in practice).
+ * order, `created` false): the origin order's gateway, money and frozen terms. Undefined when the key
+ * is taken by another subscription's order (never in practice).
  */
-export async function writeRenewalOrder(env: Env, sub: SubscriptionRow, origin: Order, renewalKey: string): Promise<Order | undefined> {
+export async function writeRenewalOrder(env: Env, sub: SubscriptionRow, origin: Order, renewalKey: string): Promise<{ order: Order; created: boolean } | undefined> {
   const now = nowSeconds()
   const terms: OrderedPlanTerms | null = origin.planTerms ? { ...origin.planTerms, terms: sub.terms } : null
-  await env.DB.prepare(
+  const written = await env.DB.prepare(
     `INSERT INTO orders (trade_no, gateway_id, user_id, amount, order_amount, order_currency, quota, fee, order_fee, discount, status, created_at, updated_at, plan_id, plan_terms, subscription_id, renewal_key)
      VALUES (?, ?, ?, 0, ?, ?, 0, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?) ON CONFLICT (renewal_key) DO NOTHING`
   )
@@ -80,7 +80,7 @@ export async function writeRenewalOrder(env: Env, sub: SubscriptionRow, origin: 
     )
     .run()
   const [row] = await createDb(env.DB).select().from(orders).where(eq(orders.renewalKey, renewalKey)).limit(1)
-  return row && row.subscriptionId === sub.id ? row : undefined
+  return row && row.subscriptionId === sub.id ? { order: row, created: written.meta.changes > 0 } : undefined
 }
 
 export type RecurringOrder = { ok: true; order: Order } | { ok: false; reason: string }
@@ -102,9 +102,9 @@ export async function recurringRenewalOrder(env: Env, gatewayRow: Payment, n: Re
     )
     return { ok: false, reason: 'amount or currency mismatch' }
   }
-  const order = await writeRenewalOrder(env, sub, origin, `stripe-invoice:${n.invoiceId}`)
-  if (!order) return { ok: false, reason: 'renewal order not written' }
-  return { ok: true, order }
+  const written = await writeRenewalOrder(env, sub, origin, `stripe-invoice:${n.invoiceId}`)
+  if (!written) return { ok: false, reason: 'renewal order not written' }
+  return { ok: true, order: written.order }
 }
 
 /** Stripe ended the recurring charge: auto-renew is off for good (the subscription runs to its expiry). */
@@ -115,7 +115,8 @@ export async function stopRecurring(env: Env, recurringId: string): Promise<numb
   return done.meta.changes
 }
 
-async function durationOf(env: Env, order: Order): Promise<{ unit: PlanDurationUnit; count: number }> {
+/** The duration one paid order (or renewal) buys: its frozen terms', else the plan's. */
+export async function durationOf(env: Env, order: Order): Promise<{ unit: PlanDurationUnit; count: number }> {
   if (order.planTerms) return { unit: order.planTerms.duration_unit, count: order.planTerms.duration_count }
   const plan = await findPlan(env, order.planId!, true)
   return { unit: plan.durationUnit as PlanDurationUnit, count: plan.durationCount }

@@ -52,6 +52,9 @@ export interface StartResult {
   created: boolean
 }
 
+/** The key of the one renewal order the cron places for a subscription's current expiry (payments/renewal-orders.ts). */
+export const renewalKeyOf = (sub: { id: number; expiresAt: number }) => `renew:${sub.id}:${sub.expiresAt}`
+
 const HOLDING = [SUBSCRIPTION_STATUS.ACTIVE, SUBSCRIPTION_STATUS.EXPIRED] as const
 
 /** Whether the user already holds the plan's `max_per_user` subscriptions (active + expired), as a start counts them. */
