@@ -88,7 +88,7 @@ export async function placeOrder(
   site: string
 ): Promise<PlacedOrder> {
   const db = createDb(env.DB)
-  const { row, gateway } = gw
+  const { row } = gw
   const money = plan.price
   if (money.payCents < 1) throw badRequest('The price works out to nothing; check the discount settings')
   const now = nowSeconds()
