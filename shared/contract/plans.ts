@@ -120,6 +120,8 @@ export interface RenewalDue {
   amount_cents: number
   currency: string
   gateway: string
+  /** The gateway's type (the QR dialog's title). */
+  gateway_type: string
 }
 
 /** One subscription as GET /api/user/subscription (and the admin's user view) answers it. */

@@ -127,7 +127,7 @@ export async function placeOrder(
   )
 }
 
-export interface PaymentAsk {
+interface PaymentAsk {
   tradeNo: string
   payCents: number
   currency: PaymentCurrency

@@ -25,26 +25,26 @@ import { revokeSubscription } from '../plans/subscription-end'
 import { centsToDecimal } from '../../shared/contract/payment-amount'
 import type { PlacedOrder } from '../../shared/contract/payments'
 import type { PlanSubscribeBody } from '../../shared/contract/plans'
-import { type Gateway, type PayInput, RECURRING_INTERVALS, type RecurringInterval } from './gateways/types'
+import { type PayInput, RECURRING_INTERVALS, type RecurringInterval } from './gateways/types'
 import { SUBSCRIPTION_STATUS } from '../../shared/contract/enums'
 import { gatewayPrice, placeOrder, usableGateway } from './order-placing'
 
 const serverLog = logger({ module: 'plan-orders' })
 
 /** The key of the subscription a plan order started. */
-export const orderKey = (tradeNo: string) => `order:${tradeNo}`
+const orderKey = (tradeNo: string) => `order:${tradeNo}`
 
 /** Stripe's longest recurring interval is three years. */
 const RECURRING_MAX_COUNT: Record<RecurringInterval, number> = { day: 1095, week: 156, month: 36, year: 3 }
 
 /** The recurring charge of an auto-renewing plan order on a gateway that has them (400 when the plan's duration cannot recur). */
-function recurringOf(gateway: Gateway<never>, plan: { id: number; durationUnit: string; durationCount: number }, autoRenew: boolean): PayInput['recurring'] {
+function recurringOf(gatewayRecurs: boolean, plan: { id: number; durationUnit: string; durationCount: number }, autoRenew: boolean): PayInput['recurring'] {
   if (!autoRenew) return undefined
   if (plan.durationUnit === 'unlimited') throw badRequest('This plan never expires, so it cannot renew; subscribe without auto-renew')
-  if (!gateway.recurring) return undefined
+  if (!gatewayRecurs) return undefined
   const interval = RECURRING_INTERVALS.find((i) => i === plan.durationUnit)
-  if (!interval) throw badRequest(`${gateway.type} cannot renew a plan of hours automatically; subscribe without auto-renew or choose another payment method`)
-  if (plan.durationCount > RECURRING_MAX_COUNT[interval]) throw badRequest(`${gateway.type} cannot renew a plan longer than three years automatically`)
+  if (!interval) throw badRequest('This payment method cannot renew a plan of hours automatically; subscribe without auto-renew or choose another payment method')
+  if (plan.durationCount > RECURRING_MAX_COUNT[interval]) throw badRequest('This payment method cannot renew a plan longer than three years automatically')
   return { interval, count: plan.durationCount, planId: plan.id }
 }
 
@@ -55,7 +55,7 @@ export async function createPlanOrder(env: Env, settings: Settings, me: SessionU
   if (!plan.published) throw notFound('Plan not found')
   if (plan.priceCents <= 0) throw badRequest('This plan has no price; it cannot be bought')
   const autoRenew = input.auto_renew ?? false
-  const recurring = recurringOf(gw.gateway as Gateway<never>, plan, autoRenew)
+  const recurring = recurringOf(Boolean(gw.gateway.recurring), plan, autoRenew)
   if (await atPlanLimit(env, me.id, plan)) throw conflict(`You already hold this plan's limit of ${plan.maxPerUser} subscription(s)`)
   const price = gatewayPrice(settings, gw.row, plan.priceCents, 1)
   return placeOrder(

@@ -83,7 +83,7 @@ export async function writeRenewalOrder(env: Env, sub: SubscriptionRow, origin: 
   return row && row.subscriptionId === sub.id ? { order: row, created: written.meta.changes > 0 } : undefined
 }
 
-export type RecurringOrder = { ok: true; order: Order } | { ok: false; reason: string }
+type RecurringOrder = { ok: true; order: Order } | { ok: false; reason: string }
 
 /** A Stripe cycle invoice's renewal order (written once per invoice), or why it is refused. */
 export async function recurringRenewalOrder(env: Env, gatewayRow: Payment, n: RenewedNotify): Promise<RecurringOrder> {
@@ -154,7 +154,7 @@ async function extendOnce(env: Env, order: Order & { subscriptionId: number }): 
   throw new Error(`subscription #${order.subscriptionId} kept changing; renewal ${order.tradeNo} not applied yet`)
 }
 
-export type PlanRenewal = PlanStart & { renewed?: boolean }
+type PlanRenewal = PlanStart & { renewed?: boolean }
 
 /** A paid renewal order: its subscription extended once, or (ended meanwhile) a new one started from it. */
 export async function renewOrderedPlan(env: Env, order: Order & { subscriptionId: number; planId: number }): Promise<PlanRenewal> {

@@ -79,7 +79,7 @@ describe('renewal orders', () => {
       renewed_from: 0,
     })
     const [view] = (await user.get('/api/user/subscription')).body.data
-    expect(view.renewal_due).toEqual({ trade_no: order!.trade_no, amount_cents: 7300, currency: 'CNY', gateway: 'Epay renew' })
+    expect(view.renewal_due).toEqual({ trade_no: order!.trade_no, amount_cents: 7300, currency: 'CNY', gateway: 'Epay renew', gateway_type: 'epay' })
 
     // Paying it: the same order through its gateway; someone else's subscription is 404.
     expect((await other.post(`/api/user/subscription/${sub.id}/renew`)).status).toBe(404)

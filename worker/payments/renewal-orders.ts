@@ -30,7 +30,7 @@ import { durationOf, originOrder, writeRenewalOrder } from './plan-renewals'
 const serverLog = logger({ module: 'renewal-orders' })
 
 /** The longest lead time: a renewal order is placed at most this long before the expiry. */
-export const RENEWAL_LEAD_MS = 3 * 86_400_000
+const RENEWAL_LEAD_MS = 3 * 86_400_000
 
 /** Subscriptions whose renewal order is placed by the cron (not by Stripe), expiring before `until`. */
 async function dueSubscriptions(env: Env, now: number, limit: number): Promise<number[]> {
@@ -83,7 +83,7 @@ export async function placeRenewalOrders(env: Env, limit = 100): Promise<number>
 }
 
 /** The renewal order of the subscription's current expiry that is not paid yet (pending, closed or failed). */
-export async function openRenewalOrder(env: Env, sub: Pick<SubscriptionRow, 'id' | 'expiresAt'>): Promise<Order | undefined> {
+async function openRenewalOrder(env: Env, sub: Pick<SubscriptionRow, 'id' | 'expiresAt'>): Promise<Order | undefined> {
   const [row] = await createDb(env.DB)
     .select()
     .from(orders)

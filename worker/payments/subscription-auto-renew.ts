@@ -34,7 +34,7 @@ async function switchAtStripe(env: Env, sub: SubscriptionRow, on: boolean): Prom
   const gateway = row && gatewayOf(row.type)
   if (!row || !gateway?.recurring) throw new ApiError(503, 'The payment gateway of this subscription is no longer configured; auto-renew cannot be changed')
   try {
-    return (await gateway.recurring.setRenewal(parseConfig(row) as never, sub.stripeSubscriptionId, on)) === 'ok'
+    return (await gateway.recurring.setRenewal(parseConfig(row), sub.stripeSubscriptionId, on)) === 'ok'
   } catch (err) {
     throw new ApiError(502, err instanceof GatewayError ? `The payment gateway refused the change: ${err.message}` : 'The payment gateway could not be reached; please try again', {
       cause: err,

@@ -32,12 +32,12 @@ async function renewalsDue(env: Env, rows: SubscriptionRow[]): Promise<Map<numbe
   const due = new Map<number, RenewalDue>()
   if (!keys.length) return due
   const { results } = await env.DB.prepare(
-    `SELECT o.subscription_id, o.trade_no, o.order_amount, o.order_currency, p.name FROM orders o JOIN payments p ON p.id = o.gateway_id
+    `SELECT o.subscription_id, o.trade_no, o.order_amount, o.order_currency, p.name, p.type FROM orders o JOIN payments p ON p.id = o.gateway_id
      WHERE o.renewal_key IN (${keys.map(() => '?').join(', ')}) AND o.status IN ('pending', 'closed', 'failed')`
   )
     .bind(...keys)
-    .all<{ subscription_id: number; trade_no: string; order_amount: number; order_currency: string; name: string }>()
-  for (const r of results) due.set(r.subscription_id, { trade_no: r.trade_no, amount_cents: r.order_amount, currency: r.order_currency, gateway: r.name })
+    .all<{ subscription_id: number; trade_no: string; order_amount: number; order_currency: string; name: string; type: string }>()
+  for (const r of results) due.set(r.subscription_id, { trade_no: r.trade_no, amount_cents: r.order_amount, currency: r.order_currency, gateway: r.name, gateway_type: r.type })
   return due
 }
 

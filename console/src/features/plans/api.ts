@@ -5,7 +5,8 @@
  * /api/plan/grant), a user's subscriptions (GET /api/plan/subscriptions?user_id=), revoke (POST
  * /api/plan/revoke) and extend (POST /api/plan/extend); buying a plan through a payment gateway
  * (POST /api/plan/subscribe, answered like a top-up order) and switching auto-renew of one's own
- * subscription (PUT /api/user/subscription/:id). Every mutation refreshes every plan query.
+ * subscription (PUT /api/user/subscription/:id) and paying its renewal order (POST
+ * /api/user/subscription/:id/renew). Every mutation refreshes every plan query.
  */
 import { queryOptions, useMutation } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
@@ -124,4 +125,9 @@ export function useSetAutoRenew() {
       notify.success(vars.auto_renew ? t('toast.autoRenewOn') : t('toast.autoRenewOff'))
     },
   })
+}
+
+/** Starts the payment of a subscription's renewal order; the caller continues like a top-up. */
+export function usePayRenewal() {
+  return useMutation({ mutationFn: (id: number) => api.post<PlacedOrder>(`/api/user/subscription/${id}/renew`) })
 }

@@ -2,7 +2,7 @@
  * One subscription the user holds: its plan name, status, start and expiry, and each window's use as
  * a bar (used / allowance, when it resets), and whether it renews automatically. Admins see the same
  * card in a user's subscriptions, with their actions passed in as `actions` (the user's own page
- * passes the auto-renew switch).
+ * passes the auto-renew switch, and a renewal waiting to be paid as `notice`).
  */
 import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -52,7 +52,7 @@ function WindowBar({ w }: { w: SubscriptionWindowView }) {
   )
 }
 
-export function SubscriptionCard({ sub, actions }: { sub: SubscriptionView; actions?: ReactNode }) {
+export function SubscriptionCard({ sub, actions, notice }: { sub: SubscriptionView; actions?: ReactNode; notice?: ReactNode }) {
   const { t } = useTranslation('plans')
   return (
     <Card className="gap-4" data-testid="subscription-card">
@@ -69,6 +69,7 @@ export function SubscriptionCard({ sub, actions }: { sub: SubscriptionView; acti
         {actions && <CardAction>{actions}</CardAction>}
       </CardHeader>
       <CardContent className="grid gap-4">
+        {notice}
         {sub.windows.length === 0 && <p className="text-sm text-muted-foreground">{t('card.noWindows')}</p>}
         {sub.windows.map((w, i) => (
           <WindowBar key={i} w={w} />
