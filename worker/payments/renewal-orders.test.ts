@@ -1,7 +1,7 @@
 /**
  * Renewal orders on gateways without recurring payments (issue 33's auto-renew): the cron pass writes
  * one pending renewal order for an auto-renewing Epay-bought subscription within its lead time
- * however often it runs (frozen price, the first order's gateway), none for subscriptions not yet
+ * however often it runs (frozen price, the first order's gateway) and mails the user once, none for subscriptions not yet
  * due, switched off, granted or renewed by Stripe; the user pays it through its gateway from
  * POST /api/user/subscription/:id/renew (someone else's: 404; nothing due: 409); a verified notify,
  * however many arrive, extends the subscription by one duration exactly once, and a renewal paid after
@@ -14,6 +14,8 @@ import { TestClient, setupRoot, signedInUser } from '../test/client'
 import type { BuiltNotify } from '../test/payments-notify'
 import { CONFIGS, notifyFor, useFakeGatewayApis } from '../test/payments-gateways'
 import { expiryAfter } from '../plans/plan-duration'
+import { setOptions } from '../test/factories'
+import { mailsTo, testSmtpOptions, uniqueEmail } from '../test/test-smtp'
 import { placeRenewalOrders } from './renewal-orders'
 
 useFakeGatewayApis()
@@ -55,6 +57,9 @@ describe('renewal orders', () => {
     const { client: other } = await signedInUser('renewothers')
     const { gw, sub } = await boughtSubscription(root, user)
     expect(sub.auto_renew).toBe(1)
+    await setOptions({ ...testSmtpOptions(), SystemName: 'Renew Site', ServerAddress: 'https://gw.example.com' })
+    const email = uniqueEmail('reneworders')
+    await env.DB.prepare('UPDATE users SET email = ? WHERE id = ?').bind(email, userId).run()
 
     // A month away: not due yet.
     expect(await placeRenewalOrders(env)).toBe(0)
@@ -78,6 +83,11 @@ describe('renewal orders', () => {
       renewal_key: `renew:${sub.id}:${due.expires_at}`,
       renewed_from: 0,
     })
+    // The user hears of it once, with the link to the plans page.
+    const mails = await mailsTo(email)
+    expect(mails.map((m) => m.subject)).toEqual(['Renew Site: your plan is due for renewal'])
+    expect(mails[0]!.text).toContain('Its renewal (73.00 CNY through Epay renew) is ready to pay.')
+    expect(mails[0]!.text).toContain('https://gw.example.com/panel/plans')
     const [view] = (await user.get('/api/user/subscription')).body.data
     expect(view.renewal_due).toEqual({ trade_no: order!.trade_no, amount_cents: 7300, currency: 'CNY', gateway: 'Epay renew', gateway_type: 'epay' })
 
