@@ -8,7 +8,8 @@
  * the balance never changes. A paid order is honoured with the terms frozen when it was placed, even
  * if the plan was edited, unpublished or deleted after ordering (an order placed before migration
  * 0035 froze none: it gets the plan's current stored terms), and the per-user limit (checked when ordering)
- * does not refuse it. Refunding a plan order revokes the subscription it started (no balance refund).
+ * does not refuse it. Refunding a plan order revokes the subscription it started, or a renewal order
+ * the subscription it extended (no balance refund).
  * With `auto_renew`, the subscription starts with auto-renew on; on a gateway with recurring
  * charges (Stripe) the order is one: every day/week/month/year × count (hours and unlimited plans
  * cannot recur: 400), renewed later by plan-renewals.ts.
@@ -20,7 +21,7 @@ import type { Order } from '../db/schema'
 import type { Settings } from '../settings/store'
 import { auditLog } from '../logs/audit-log'
 import { findPlan, orderedTermsOf } from '../plans/plan-store'
-import { atPlanLimit, startSubscription, subscriptionByKey } from '../plans/subscriptions'
+import { atPlanLimit, findSubscription, startSubscription, subscriptionByKey } from '../plans/subscriptions'
 import { revokeSubscription } from '../plans/subscription-end'
 import { centsToDecimal } from '../../shared/contract/payment-amount'
 import type { PlacedOrder } from '../../shared/contract/payments'
@@ -104,7 +105,9 @@ export async function startOrderedPlan(env: Env, order: Order & { planId: number
 
 /** The refund of a paid plan order: its subscription is revoked (nothing goes back to the balance). */
 export async function revokeOrderedPlan(env: Env, actor: SessionUser, order: Order, owner: { id: number; username: string } | undefined): Promise<void> {
-  const sub = await subscriptionByKey(env, orderKey(order.tradeNo))
+  // A paid renewal order extended its subscription (plan-renewals.ts) unless that had ended and it started its own.
+  const renewed = order.subscriptionId !== null && order.renewedFrom !== 0 ? await findSubscription(env, order.subscriptionId) : undefined
+  const sub = (await subscriptionByKey(env, orderKey(order.tradeNo))) ?? renewed
   if (!sub) throw conflict('This plan order started no subscription, so there is nothing to revoke')
   // An expired or already revoked subscription has nothing left to take back.
   if (sub.status === SUBSCRIPTION_STATUS.ACTIVE) await revokeSubscription(env, sub.id, { refund: false, actor })

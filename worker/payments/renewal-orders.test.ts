@@ -111,6 +111,10 @@ describe('renewal orders', () => {
     expect((await user.get('/api/user/subscription')).body.data).toEqual([expect.objectContaining({ id: sub.id, renewal_due: null, status: 1 })])
     expect(await placeRenewalOrders(env)).toBe(0)
     expect((await user.get('/api/user/self')).body.data.quota).toBe(0)
+    // Refunding the renewal order revokes the subscription it extended.
+    const refund = await root.post(`/api/payment/order/${order!.id}/refund`)
+    expect(refund.status, JSON.stringify(refund.body)).toBe(200)
+    expect((await subRow(sub.id))!.status).toBe(3)
   })
 
   it('places nothing for subscriptions switched off, granted or renewed by Stripe; a late payment starts a new one', async () => {
