@@ -24,7 +24,7 @@ export const planOrderRoutes = new Hono<HonoEnv>()
     const settings = await getSettings(c.env)
     return ok(c, await createPlanOrder(c.env, settings, c.get('user')!, c.req.valid('json'), publicSiteUrl(c)))
   })
-  .put('/user/subscription/:id{[0-9]+}', userRoute, validate('param', idParam), validate('json', subscriptionAutoRenewSchema), async (c) => {
+  .put('/user/subscription/:id{[0-9]+}', userRoute, criticalRateLimit('order'), validate('param', idParam), validate('json', subscriptionAutoRenewSchema), async (c) => {
     const { auto_renew } = c.req.valid('json')
     return ok(c, await setAutoRenew(c.env, c.get('user')!, c.req.valid('param').id, auto_renew), auto_renew ? 'Auto-renew is on' : 'Auto-renew is off')
   })
