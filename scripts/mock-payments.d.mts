@@ -14,6 +14,8 @@ export interface MockPayments {
   url: string
   configs(): Record<'stripe' | 'alipay' | 'wxpay' | 'epay', GatewayPreset>
   deliveries: MockDelivery[]
+  /** The Stripe mock's Subscriptions by id (plan auto-renew). */
+  stripeSubscriptions: Map<string, { id: string; status: string; cancel_at_period_end: boolean }>
   stop(): Promise<void>
 }
 export function startMockPayments(options?: { port?: number; host?: string }): Promise<MockPayments>

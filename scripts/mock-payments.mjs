@@ -7,7 +7,8 @@
  * Every key pair is generated at start. GET /config answers the gateway configs to paste (API bases
  * pointing here); POST /_pay {trade_no, tamper?, repeat?} pays from a test, optionally tampering the
  * notify (amount, currency, signature, trade_no) or sending the same notify several times, and
- * answers what the gateway replied; GET /_deliveries lists every notify delivered.
+ * answers what the gateway replied; GET /_deliveries lists every notify delivered; POST /_stripe/cycle
+ * and /_stripe/delete drive a Stripe Subscription's renewals and end (mock-payments/stripe.mjs).
  */
 import http from 'node:http'
 import path from 'node:path'
@@ -77,6 +78,7 @@ export async function startMockPayments({ port = Number(process.env.PORT ?? 3998
     orders,
     deliveries,
     webhooks: gateways.stripe.webhooks,
+    stripeSubscriptions: gateways.stripe.subscriptions,
     stop: () =>
       new Promise((resolve) => {
         server.closeAllConnections()

@@ -5,9 +5,12 @@
  * dialog; the user sees the plan's card on /panel/plans and the subscription under "My
  * subscriptions" with a bar per window; the users page shows the user's subscriptions, extends one
  * and finally revokes it. Screenshots of /panel/plans and the admin editor: light, dark, phone, zh_CN.
- * Buying a plan, on a private gateway with scripts/mock-payments.mjs: Subscribe on the card, Stripe's
- * checkout and back (the banner waits for the plan), then WeChat Pay's QR dialog, until the
- * per-user limit disables the button; the admin order list names the plan.
+ * Buying a plan, on a private gateway with scripts/mock-payments.mjs: Subscribe on the card with
+ * auto-renew, Stripe's checkout and back (the banner waits for the plan), the card's auto-renew
+ * switch turned off (cancelled at Stripe's period end), then WeChat Pay's QR dialog, until the
+ * per-user limit disables the button; the admin order list names the plan. Auto-renew switched on for
+ * the WeChat Pay subscription: near its expiry the cron places a renewal order, "Renewal due" shows
+ * on its card, and paying it through the QR dialog extends the subscription by a month.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SHARED_ROOT, ApiSession, rootSession, userSession } from '../../worker/e2e/support/api'
@@ -267,6 +270,9 @@ describe('buying a plan', () => {
     await eventually(() => dialog.getByTestId('gateway-choice').count()).toBe(2)
     await dialog.getByTestId('gateway-choice').filter({ hasText: 'Credit card' }).click()
     await dialog.getByTestId('subscribe-total').getByText('$12.50').waitFor()
+    // Auto-renew through Stripe: a recurring charge every month.
+    await dialog.getByTestId('subscribe-auto-renew').click()
+    await dialog.getByText('Charged again every 1 month').waitFor()
     await shot(page, 'plans-subscribe-light')
     await dialog.getByTestId('subscribe-pay').click()
     await page.waitForURL(`${mock.url}/stripe/checkout/**`)
@@ -275,6 +281,13 @@ describe('buying a plan', () => {
     await page.waitForURL('**/panel/plans?trade_no=*')
     await page.getByTestId('payment-return-title').getByText('Payment received').waitFor({ timeout: 20_000 })
     await page.getByTestId('my-subscriptions').getByText(name).waitFor()
+    // The card's switch is on; switching it off cancels the Stripe Subscription at the period's end.
+    const [recurring] = [...mock.stripeSubscriptions.values()]
+    const renewSwitch = page.getByTestId('my-subscriptions').getByRole('switch', { name: 'Auto-renew' })
+    await eventually(() => renewSwitch.getAttribute('aria-checked')).toBe('true')
+    await renewSwitch.click()
+    await eventually(() => renewSwitch.getAttribute('aria-checked')).toBe('false')
+    expect(mock.stripeSubscriptions.get(recurring!.id)!.cancel_at_period_end).toBe(true)
 
     await card.getByTestId('plan-subscribe').click()
     await dialog.getByTestId('gateway-choice').filter({ hasText: 'WeChat Pay' }).click()
@@ -302,4 +315,45 @@ describe('buying a plan', () => {
     await shot(orders.page, 'payment-plan-orders-light')
     await orders.context.close()
   }, 180_000)
+
+  it('auto-renew on the WeChat Pay subscription: the cron places its renewal order, Pay renewal extends it', async () => {
+    await user.login(buyer.username, buyer.password)
+    const subs = await user.ok<(Sub & { auto_renew: boolean; stripe_recurring: boolean })[]>('GET', '/api/user/subscription')
+    const wechat = subs.find((s) => !s.stripe_recurring)!
+    const { context, page } = await openPage(suite.browser, { baseURL: suite.server.url })
+    await signInToPanel(page, buyer)
+    await page.goto('/panel/plans')
+    // Bought without auto-renew; switched on from its card.
+    expect(wechat.auto_renew).toBe(false)
+    const renewSwitch = page.getByTestId(`subscription-auto-renew-${wechat.id}`)
+    await eventually(() => renewSwitch.getAttribute('aria-checked')).toBe('false')
+    await renewSwitch.click()
+    await eventually(() => renewSwitch.getAttribute('aria-checked')).toBe('true')
+
+    // Two days before its expiry, the cron places the renewal order.
+    const db = await suite.server.mf.getD1Database('DB')
+    await db
+      .prepare('UPDATE subscriptions SET expires_at = ? WHERE id = ?')
+      .bind(Date.now() + 2 * 86_400_000, wechat.id)
+      .run()
+    const due = (await db.prepare('SELECT expires_at FROM subscriptions WHERE id = ?').bind(wechat.id).first()) as { expires_at: number }
+    await (await suite.server.mf.getWorker()).scheduled({ cron: '*/5 * * * *', scheduledTime: new Date() })
+    await page.reload()
+    const card = page.getByTestId('subscription-card').filter({ has: page.getByTestId(`subscription-auto-renew-${wechat.id}`) })
+    const notice = card.getByTestId('renewal-due')
+    await notice.getByText('Renewal due: ¥91.25 through WeChat Pay').waitFor()
+    await shot(page, 'plans-renewal-due-light')
+
+    await notice.getByTestId('renewal-pay').click()
+    const qr = page.getByTestId('pay-qr-dialog')
+    const url = (await qr.getByTestId('pay-qr').getAttribute('data-url'))!
+    const id = new URL(url.replace('weixin://', 'http://')).searchParams.get('pr')
+    expect((await fetch(`${mock.url}/wxpay/scan/${id}`, { method: 'POST' })).status).toBe(200)
+    await qr.getByTestId('pay-success').waitFor({ timeout: 20_000 })
+    await qr.getByTestId('pay-qr-close').click()
+    await eventually(() => notice.count()).toBe(0)
+    const after = (await user.ok<Sub[]>('GET', '/api/user/subscription')).find((s) => s.id === wechat.id)!
+    expect(after.expires_at).toBeGreaterThan(due.expires_at + 27 * 86_400_000)
+    await context.close()
+  }, 120_000)
 })

@@ -3,6 +3,12 @@
  * endpoints (each with its own whsec_ secret), Checkout Sessions (Bearer secret key checked), and a
  * checkout page /stripe/checkout/:id whose Pay button sends `checkout.session.completed` signed
  * like Stripe (t=…,v1=HMAC-SHA256) to every registered endpoint, then returns to success_url.
+ * Recurring (plan auto-renew): a `mode=subscription` session starts a Subscription (`sub_…`, its
+ * first invoice the session's payment); POST /v1/subscriptions/:id updates `cancel_at_period_end`
+ * (a deleted one answers 400 like Stripe). Tests drive the cycles: POST /_stripe/cycle
+ * {subscription, amount?, currency?, repeat?} sends a new `invoice.paid` (billing_reason
+ * subscription_cycle) `repeat` times, POST /_stripe/delete {subscription} deletes it and sends
+ * `customer.subscription.deleted`; both answer {answers, invoice?}.
  */
 import crypto from 'node:crypto'
 import { money, orderFromPath, page, rid, send, tamperedTradeNo } from './shared.mjs'
@@ -12,38 +18,43 @@ export function stripeGateway({ orders, deliver, base }) {
   const secretKey = `sk_test_mock${crypto.randomBytes(8).toString('hex')}`
   /** Registered webhook endpoints by id, with their signing secrets. */
   const webhooks = new Map()
+  /** Subscriptions by id: {id, status, cancel_at_period_end, order}. */
+  const subscriptions = new Map()
 
   function session(o, tamper) {
     return {
       id: o.id,
       object: 'checkout.session',
-      mode: 'payment',
+      mode: o.recurring ? 'subscription' : 'payment',
+      subscription: o.recurring && (o.paid || tamper) ? o.subscription : null,
+      invoice: o.recurring && (o.paid || tamper) ? o.gatewayNo : null,
       client_reference_id: tamperedTradeNo(o, tamper),
       amount_total: tamper === 'amount' ? o.cents - 1 : o.cents,
       amount_subtotal: o.cents,
       currency: tamper === 'currency' ? (o.currency === 'usd' ? 'eur' : 'usd') : o.currency,
       payment_status: o.paid || tamper ? 'paid' : 'unpaid',
       status: o.paid ? 'complete' : 'open',
-      payment_intent: o.paid || tamper ? o.gatewayNo : null,
+      payment_intent: !o.recurring && (o.paid || tamper) ? o.gatewayNo : null,
       success_url: o.returnUrl,
       url: o.paid ? null : `${base()}/stripe/checkout/${o.id}`,
       metadata: o.metadata ?? {},
     }
   }
 
-  function notifies(o, tamper) {
+  /** The deliveries of a `type` event about `object` to every endpoint that wants it, signed with its secret. */
+  function signedEvents(type, object, tamper) {
     const body = JSON.stringify({
       id: rid('evt_'),
       object: 'event',
       api_version: '2025-01-01',
       created: Math.floor(Date.now() / 1000),
-      type: 'checkout.session.completed',
+      type,
       livemode: false,
-      data: { object: session(o, tamper) },
+      data: { object },
     })
     const t = Math.floor(Date.now() / 1000)
     return [...webhooks.values()]
-      .filter((w) => w.enabled_events.includes('checkout.session.completed') || w.enabled_events.includes('*'))
+      .filter((w) => w.enabled_events.includes(type) || w.enabled_events.includes('*'))
       .map((w) => {
         const v1 = crypto
           .createHmac('sha256', tamper === 'signature' ? 'whsec_wrong' : w.secret)
@@ -51,6 +62,44 @@ export function stripeGateway({ orders, deliver, base }) {
           .digest('hex')
         return { url: w.url, init: { method: 'POST', headers: { 'content-type': 'application/json', 'Stripe-Signature': `t=${t},v1=${v1}` }, body } }
       })
+  }
+
+  function notifies(o, tamper) {
+    if (o.recurring && !tamper && !subscriptions.has(o.subscription))
+      subscriptions.set(o.subscription, { id: o.subscription, object: 'subscription', status: 'active', cancel_at_period_end: false, order: o })
+    return signedEvents('checkout.session.completed', session(o, tamper), tamper)
+  }
+
+  async function sendAll(events, repeat = 1) {
+    const answers = []
+    for (const n of events)
+      for (let i = 0; i < repeat; i++) {
+        const r = await fetch(n.url, n.init).catch((err) => ({ status: 0, text: async () => String(err) }))
+        answers.push({ status: r.status, body: await r.text() })
+      }
+    return answers
+  }
+
+  /** The test hooks: a paid cycle invoice of a subscription, or its deletion. */
+  async function testHook(res, url, raw) {
+    const input = JSON.parse(raw || '{}')
+    const sub = subscriptions.get(input.subscription)
+    if (!sub) return send(res, 404, { error: `no subscription ${input.subscription} at the mock` })
+    if (url.pathname === '/_stripe/delete') {
+      sub.status = 'canceled'
+      const { order, ...object } = sub
+      return send(res, 200, { answers: await sendAll(signedEvents('customer.subscription.deleted', object)) })
+    }
+    const invoice = {
+      id: rid('in_'),
+      object: 'invoice',
+      billing_reason: 'subscription_cycle',
+      status: 'paid',
+      amount_paid: input.amount ?? sub.order.cents,
+      currency: input.currency ?? sub.order.currency,
+      parent: { type: 'subscription_details', subscription_details: { subscription: sub.id, metadata: sub.order.metadata } },
+    }
+    return send(res, 200, { invoice: invoice.id, answers: await sendAll(signedEvents('invoice.paid', invoice), Math.min(Number(input.repeat) || 1, 20)) })
   }
 
   /** Answers the webhook-endpoint APIs; false when the request is none of them. */
@@ -81,7 +130,18 @@ export function stripeGateway({ orders, deliver, base }) {
     if ((req.headers.authorization ?? '') !== `Bearer ${secretKey}`) return send(res, 401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } })
     const form = new URLSearchParams(raw)
     if (webhookEndpoints(req, res, url, form)) return
+    const subPath = /^\/v1\/subscriptions\/(\w+)$/.exec(url.pathname)
+    if (subPath && req.method === 'POST') {
+      const sub = subscriptions.get(subPath[1])
+      if (!sub) return send(res, 404, { error: { type: 'invalid_request_error', message: `No such subscription: '${subPath[1]}'` } })
+      if (sub.status === 'canceled')
+        return send(res, 400, { error: { type: 'invalid_request_error', message: 'A canceled subscription can only update its cancellation_details.' } })
+      if (form.has('cancel_at_period_end')) sub.cancel_at_period_end = form.get('cancel_at_period_end') === 'true'
+      const { order, ...object } = sub
+      return send(res, 200, object)
+    }
     if (url.pathname === '/v1/checkout/sessions' && req.method === 'POST') {
+      const recurring = form.get('mode') === 'subscription'
       const o = {
         id: rid('cs_test_'),
         kind: 'stripe',
@@ -91,7 +151,16 @@ export function stripeGateway({ orders, deliver, base }) {
         returnUrl: form.get('success_url'),
         subject: form.get('line_items[0][price_data][product_data][name]'),
         metadata: { trade_no: form.get('metadata[trade_no]'), user_id: form.get('metadata[user_id]') },
-        gatewayNo: rid('pi_'),
+        gatewayNo: rid(recurring ? 'in_' : 'pi_'),
+        ...(recurring
+          ? {
+              recurring: {
+                interval: form.get('line_items[0][price_data][recurring][interval]'),
+                count: Number(form.get('line_items[0][price_data][recurring][interval_count]') ?? 1),
+              },
+              subscription: rid('sub_'),
+            }
+          : {}),
       }
       orders.set(o.id, o)
       return send(res, 200, session(o))
@@ -103,6 +172,7 @@ export function stripeGateway({ orders, deliver, base }) {
 
   async function handle(req, res, url, raw) {
     if (url.pathname.startsWith('/v1/')) return api(req, res, url, raw)
+    if ((url.pathname === '/_stripe/cycle' || url.pathname === '/_stripe/delete') && req.method === 'POST') return testHook(res, url, raw)
     const o = orderFromPath(/^\/stripe\/checkout\/(\w+)$/, url, orders)
     if (o && req.method === 'GET')
       return send(res, 200, page('Stripe mock checkout', [o.subject, `Total ${money(o.cents)} ${o.currency.toUpperCase()}`], `/stripe/checkout/${o.id}`))
@@ -115,5 +185,5 @@ export function stripeGateway({ orders, deliver, base }) {
 
   const preset = () => ({ currency: 'USD', config: { secret_key: secretKey, api_base: base() } })
 
-  return { kind: 'stripe', prefixes: ['/v1/', '/stripe/'], handle, notifies, preset, webhooks }
+  return { kind: 'stripe', prefixes: ['/v1/', '/stripe/', '/_stripe/'], handle, notifies, preset, webhooks, subscriptions }
 }

@@ -98,6 +98,8 @@ export interface OrderedPlanTerms {
   terms: PlanTerms
   duration_unit: PlanDurationUnit
   duration_count: number
+  /** The buyer asked for auto-renew (a Stripe order then pays by a recurring Subscription). */
+  auto_renew?: boolean
 }
 
 /** One window of a subscription as GET /api/user/subscription answers it. */
@@ -109,6 +111,17 @@ export interface SubscriptionWindowView {
   used: number
   /** Unix ms of the next window start. */
   resets_at: number
+}
+
+/** A renewal order to pay (POST /api/user/subscription/:id/renew pays it through `gateway`). */
+export interface RenewalDue {
+  trade_no: string
+  /** Cents of `currency`. */
+  amount_cents: number
+  currency: string
+  gateway: string
+  /** The gateway's type (the QR dialog's title). */
+  gateway_type: string
 }
 
 /** One subscription as GET /api/user/subscription (and the admin's user view) answers it. */
@@ -123,6 +136,10 @@ export interface SubscriptionView {
   /** 0 = never expires. */
   expires_at: number
   auto_renew: boolean
+  /** Renewed by a live Stripe Subscription (switching auto-renew off cancels it at the period's end). */
+  stripe_recurring: boolean
+  /** The renewal order waiting to be paid before this expiry (auto-renew without Stripe); null when none. */
+  renewal_due: RenewalDue | null
   terms: PlanTerms
   windows: SubscriptionWindowView[]
 }
@@ -141,9 +158,14 @@ export const planSubscribeSchema = z
   .object({
     plan_id: z.number('must be a plan id').int('must be a plan id').positive('must be a plan id'),
     uuid: z.string().trim().min(1, 'Choose a payment method').max(64),
+    /** Renew at each expiry: a recurring Stripe Subscription, or renewal orders on other gateways. */
+    auto_renew: z.boolean().default(false),
   })
   .strict()
-export type PlanSubscribeBody = z.infer<typeof planSubscribeSchema>
+export type PlanSubscribeBody = z.input<typeof planSubscribeSchema>
+
+/** PUT /api/user/subscription/:id body: switch the caller's subscription's auto-renew on or off. */
+export const subscriptionAutoRenewSchema = z.object({ auto_renew: z.boolean() }).strict()
 
 /** POST /api/plan/revoke body: end an active subscription, optionally refunding its unused share to the balance. */
 export const planRevokeSchema = z.object({ subscription_id: z.number().int().positive(), refund: z.boolean().default(false) }).strict()

@@ -11,6 +11,7 @@
  * - daily at 00:10 UTC: rollup of yesterday and expired sessions.
  * Every 5 minutes also: alerts (notify/cron.ts: delivery retries, dead-letter notices, mark pruning;
  * a failing job raises cron.failed); pending top-up orders older than 3 h are closed (the gateway asked first);
+ * auto-renewing subscriptions near their expiry get a renewal order and a notice (payments/renewal-orders.ts);
  * active subscriptions past their expiry are ended (plans/subscription-end.ts); in Telegram polling mode the TelegramPoller's alarm is re-armed if it went missing.
  * Each job is isolated: one failing does not stop the others.
  */
@@ -25,6 +26,7 @@ import { closeStaleOrders } from '../payments/payments.service'
 import { rollupRecent } from '../logs/rollup'
 import { pollUnfinishedTasks } from '../tasks/task-poller'
 import { sweepExpiredSubscriptions } from '../plans/subscription-end'
+import { placeRenewalOrders } from '../payments/renewal-orders'
 import { metrics } from '../lib/metrics/recorder'
 import { redactSecrets } from '../lib/redact'
 import { emitNotice } from '../notify/emit'
@@ -48,7 +50,19 @@ async function dueEvery(env: Env, job: string, minutes: number): Promise<boolean
 
 /** The jobs of each trigger, as the system page lists them (in run order). */
 export const CRON_JOBS: Record<string, string[]> = {
-  [FREQUENT_CRON]: ['rollup', 'payment-orders', 'plan-expiry', 'async-tasks', 'channel-test', 'channel-retest', 'log-retention', 'notify', 'channel-balance', 'telegram-poller'],
+  [FREQUENT_CRON]: [
+    'rollup',
+    'payment-orders',
+    'plan-renewals',
+    'plan-expiry',
+    'async-tasks',
+    'channel-test',
+    'channel-retest',
+    'log-retention',
+    'notify',
+    'channel-balance',
+    'telegram-poller',
+  ],
   [DAILY_CRON]: ['rollup', 'sessions'],
 }
 
@@ -90,6 +104,8 @@ async function runJobs(controller: Pick<ScheduledController, 'cron' | 'scheduled
   }
   await run('rollup', () => rollupRecent(env, controller.scheduledTime))
   await run('payment-orders', () => closeStaleOrders(env))
+  // Auto-renewing subscriptions near their expiry get their renewal order (gateways without recurring payments).
+  await run('plan-renewals', () => placeRenewalOrders(env))
   // Subscriptions past their expiry end (status 2) and their users leave the plans' groups.
   await run('plan-expiry', () => sweepExpiredSubscriptions(env))
   await run('async-tasks', () => pollUnfinishedTasks(env))

@@ -117,3 +117,13 @@ export function budgetNoticeMail(site: string, kind: 'threshold' | 'exhausted', 
     html: layout(site, [escapeHtml(text), keysUrl ? `Your keys: <a href="${escapeHtml(keysUrl)}">${escapeHtml(keysUrl)}</a>` : '', escapeHtml(zh)].filter(Boolean)),
   }
 }
+
+/** A plan's renewal order is waiting to be paid before the subscription expires. */
+export function renewalDueMail(site: string, text: string, plansUrl: string): Mail {
+  const zh = '您的套餐即将到期，续订订单已生成，请在到期前支付。'
+  return {
+    subject: `${site}: your plan is due for renewal`,
+    text: [text, plansUrl ? `Pay it here: ${plansUrl}` : '', '', zh].join('\n'),
+    html: layout(site, [escapeHtml(text), plansUrl ? `Pay it here: <a href="${escapeHtml(plansUrl)}">${escapeHtml(plansUrl)}</a>` : '', escapeHtml(zh)].filter(Boolean)),
+  }
+}

@@ -4,6 +4,8 @@
  * chat. The low-balance reminder stays mail/quota-reminder.ts (its mail now follows
  * `balance_email`, its Telegram copy the bot notices switch), so one crossing is one mail.
  * Budget notices reach the owner once per (event, key, period), marked like the operators' notices.
+ * A plan's renewal order (payments/renewal-orders.ts) is announced by mail (when the user has an
+ * address and SMTP is set up) and to the bound Telegram chat, with the link to /panel/plans.
  */
 import { eq } from 'drizzle-orm'
 import type { BudgetCrossing } from '../wallet/wallet-types'
@@ -12,7 +14,7 @@ import { USER_STATUS } from '../../shared/contract/enums'
 import { createDb } from '../db/client'
 import { users } from '../db/schema'
 import { sendMail, smtpConfigured } from '../mail/mailer'
-import { budgetNoticeMail } from '../mail/templates'
+import { budgetNoticeMail, renewalDueMail } from '../mail/templates'
 import { getSettings } from '../settings/store'
 import { notifyTelegram } from '../telegram/notify'
 import { claimMark } from './emit'
@@ -74,6 +76,30 @@ export async function notifyBudgetOwner(env: Env, userId: number, c: BudgetCross
     return sent
   } catch (err) {
     serverLog.error('budget notice not sent', { user_id: userId, error: err })
+    return false
+  }
+}
+
+/** The user's notice that a renewal order waits to be paid. Never throws; true when anything went out. */
+export async function notifyRenewalDue(env: Env, userId: number, text: string): Promise<boolean> {
+  try {
+    const [user] = await createDb(env.DB).select({ status: users.status, email: users.email }).from(users).where(eq(users.id, userId)).limit(1)
+    if (!user || user.status !== USER_STATUS.ENABLED) return false
+    const settings = await getSettings(env)
+    const site = settings.str('ServerAddress').trim().replace(/\/+$/, '')
+    let sent = false
+    if (user.email !== '' && smtpConfigured(settings)) {
+      try {
+        await sendMail(env, { to: user.email, ...renewalDueMail(settings.str('SystemName'), text, site ? `${site}/panel/plans` : '') }, settings)
+        sent = true
+      } catch (err) {
+        serverLog.error('renewal notice mail not sent', { user_id: userId, error: err })
+      }
+    }
+    const link = site ? ` <a href="${esc(site)}/panel/plans">Pay it on the plans page</a>.` : ''
+    return (await notifyTelegram(env, userId, `${esc(text)}${link}`)) || sent
+  } catch (err) {
+    serverLog.error('renewal notice not sent', { user_id: userId, error: err })
     return false
   }
 }

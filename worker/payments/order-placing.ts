@@ -2,7 +2,8 @@
  * Placing an order, for top-ups (payments.service.ts) and plan orders (plan-orders.ts) alike: the
  * enabled gateway by uuid, its price of a USD amount (fee and currency, the shared priceOrder of
  * shared/contract/payment-amount.ts), and the pending order written before the gateway hears of it
- * (at most MAX_PENDING_ORDERS unpaid ones per user in 15 minutes), then the gateway's pay request.
+ * (at most MAX_PENDING_ORDERS unpaid ones per user in 15 minutes), then the gateway's pay request
+ * (`requestPayment`, also how a renewal order the cron wrote is paid: renewal-orders.ts).
  */
 import { and, eq, sql } from 'drizzle-orm'
 import { createDb } from '../db/client'
@@ -17,7 +18,7 @@ import type { OrderedPlanTerms } from '../../shared/contract/plans'
 import { type OrderPrice, type PaymentCurrency, priceOrder } from '../../shared/contract/payment-amount'
 import { gatewayOf } from './gateways/registry'
 import { notifyUrl, parseConfig, siteBase } from './gateway-rows'
-import { GatewayError, type PayRequest } from './gateways/types'
+import { GatewayError, type PayInput, type PayRequest } from './gateways/types'
 
 const serverLog = logger({ module: 'payments' })
 
@@ -70,6 +71,8 @@ export interface OrderPlan {
   subject: string
   /** The console page the payer comes back to (`?trade_no=` is added). */
   returnPath: string
+  /** A recurring charge (a Stripe plan order with auto-renew). */
+  recurring?: PayInput['recurring']
 }
 
 /**
@@ -85,7 +88,7 @@ export async function placeOrder(
   site: string
 ): Promise<PlacedOrder> {
   const db = createDb(env.DB)
-  const { row, gateway } = gw
+  const { row } = gw
   const money = plan.price
   if (money.payCents < 1) throw badRequest('The price works out to nothing; check the discount settings')
   const now = nowSeconds()
@@ -114,18 +117,53 @@ export async function placeOrder(
     createdAt: now,
     updatedAt: now,
   })
-  const [profile] = await db.select({ email: users.email }).from(users).where(eq(users.id, me.id)).limit(1)
+  return requestPayment(
+    env,
+    settings,
+    me.id,
+    gw,
+    { tradeNo, payCents: money.payCents, currency: money.currency, subject: plan.subject, returnPath: plan.returnPath, recurring: plan.recurring },
+    site
+  )
+}
+
+interface PaymentAsk {
+  tradeNo: string
+  payCents: number
+  currency: PaymentCurrency
+  subject: string
+  returnPath: string
+  recurring?: PayInput['recurring']
+}
+
+/**
+ * Asks the gateway to collect an order that exists (placeOrder's new one, or a renewal order the cron
+ * wrote); a refused or unreachable gateway leaves the order failed (502).
+ */
+export async function requestPayment(
+  env: Env,
+  settings: Settings,
+  userId: number,
+  gw: Awaited<ReturnType<typeof usableGateway>>,
+  ask: PaymentAsk,
+  site: string
+): Promise<PlacedOrder> {
+  const db = createDb(env.DB)
+  const { row, gateway } = gw
+  const { tradeNo } = ask
+  const [profile] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId)).limit(1)
   const base = siteBase(settings, site)
   let pay: PayRequest
   try {
     pay = await gateway.pay(parseConfig(row), {
       tradeNo,
-      payCents: money.payCents,
-      currency: money.currency,
+      payCents: ask.payCents,
+      currency: ask.currency,
       notifyUrl: notifyUrl(row, settings, site),
-      returnUrl: `${base}${plan.returnPath}?trade_no=${tradeNo}`,
-      subject: plan.subject,
-      user: { id: me.id, email: profile?.email ?? '' },
+      returnUrl: `${base}${ask.returnPath}?trade_no=${tradeNo}`,
+      subject: ask.subject,
+      user: { id: userId, email: profile?.email ?? '' },
+      ...(ask.recurring ? { recurring: ask.recurring } : {}),
     })
   } catch (err) {
     await db

@@ -13,7 +13,9 @@
  * (payment-alerts.ts).
  *
  * A plan order (orders.plan_id, plan-orders.ts) passes the same checks; instead of the credit its
- * subscription starts once under `order:<trade_no>`, and the balance does not change.
+ * subscription starts once under `order:<trade_no>` (a renewal order extends its subscription once
+ * instead; a recurring gateway's cycles and stops arrive as `renewed` / `recurring_stopped`:
+ * plan-renewals.ts), and the balance does not change.
  */
 import { and, eq, inArray, lt, ne } from 'drizzle-orm'
 import { createDb } from '../db/client'
@@ -29,6 +31,7 @@ import { parseConfig } from './gateway-rows'
 import { type AckKind, type NotifyRequest, type PaidNotify } from './gateways/types'
 import { gatewayPrice, placeOrder, usableGateway } from './order-placing'
 import { revokeOrderedPlan, startOrderedPlan } from './plan-orders'
+import { recurringRenewalOrder, renewOrderedPlan, stopRecurring } from './plan-renewals'
 import { metrics } from '../lib/metrics/recorder'
 import { notifyPayment, notifyPlanPayment } from '../telegram/notify'
 import { alertRoot, alertRootThrottled, rawOf } from './payment-alerts'
@@ -117,7 +120,7 @@ export async function completeOrder(
   env: Env,
   gatewayRow: Payment,
   order: Order,
-  paid: Pick<PaidNotify, 'gatewayNo' | 'amountCents' | 'currency'>,
+  paid: Pick<PaidNotify, 'gatewayNo' | 'amountCents' | 'currency' | 'recurringId'>,
   via: string
 ): Promise<CompleteResult> {
   const db = createDb(env.DB)
@@ -153,7 +156,8 @@ export async function completeOrder(
     }
   }
   const now = nowSeconds()
-  const applied = order.planId !== null ? await startPlan(env, { ...order, planId: order.planId }, meta) : await creditTopup(env, gatewayRow, order, paid, now, meta)
+  const applied =
+    order.planId !== null ? await startPlan(env, { ...order, planId: order.planId }, paid.recurringId, meta) : await creditTopup(env, gatewayRow, order, paid, now, meta)
   if (!applied.ok) return applied
   // The credit or subscription is durable; now the order. A concurrent notify may have won: fine.
   await db
@@ -165,7 +169,7 @@ export async function completeOrder(
     // A first payment releases the held sign-up rewards (once).
     await paySignupRewardsQuietly(env, order.userId, 'top-up')
     const money = `${centsToDecimal(order.orderAmount)} ${order.orderCurrency}`
-    if (applied.planName !== undefined) await notifyPlanPayment(env, order.userId, money, gatewayRow.name, applied.planName)
+    if (applied.planName !== undefined) await notifyPlanPayment(env, order.userId, money, gatewayRow.name, applied.planName, applied.renewed)
     else await notifyPayment(env, order.userId, money, gatewayRow.name, applied.userQuota)
   }
   return { ok: true, duplicate: applied.duplicate }
@@ -173,7 +177,7 @@ export async function completeOrder(
 
 type Applied =
   | { ok: true; duplicate: boolean; userQuota: number; planName?: undefined }
-  | { ok: true; duplicate: boolean; planName: string }
+  | { ok: true; duplicate: boolean; planName: string; renewed?: boolean }
   | Extract<CompleteResult, { ok: false }>
 
 /** A top-up's credit through the wallet, once under `payment:<trade_no>`. */
@@ -212,9 +216,10 @@ async function creditTopup(env: Env, gatewayRow: Payment, order: Order, paid: Pi
   return { ok: true, duplicate: Boolean(credit.duplicate), userQuota: credit.userQuota }
 }
 
-/** A plan order's subscription (plan-orders.ts), once under `order:<trade_no>`; no balance change. */
-async function startPlan(env: Env, order: Order & { planId: number }, meta: Record<string, unknown>): Promise<Applied> {
-  const started = await startOrderedPlan(env, order)
+/** A plan order's subscription (plan-orders.ts), once under `order:<trade_no>`, or a renewal's extension (plan-renewals.ts); no balance change. */
+async function startPlan(env: Env, order: Order & { planId: number }, recurringId: string | undefined, meta: Record<string, unknown>): Promise<Applied> {
+  const { subscriptionId } = order
+  const started = subscriptionId !== null ? await renewOrderedPlan(env, { ...order, subscriptionId }) : await startOrderedPlan(env, order, recurringId)
   if (started.ok) return started
   await alertRoot(env, `plan order ${order.tradeNo} is paid but its subscription could not be started (${started.reason})`, meta)
   return { ok: false, retry: true, reason: 'subscription not started' }
@@ -262,6 +267,14 @@ export async function handleNotify(env: Env, uuid: string, req: NotifyRequest, b
     return answer('reject', 'refused', outcome.reason)
   }
   if (outcome.kind === 'ignored') return answer('ok', 'ignored')
+  if (outcome.kind === 'recurring_stopped') return answer('ok', (await stopRecurring(env, outcome.recurringId)) ? 'accepted' : 'ignored')
+  if (outcome.kind === 'renewed') {
+    const renewal = await recurringRenewalOrder(env, row, outcome)
+    if (!renewal.ok) return answer('reject', 'refused', renewal.reason)
+    const paid = { gatewayNo: outcome.invoiceId, amountCents: outcome.amountCents, currency: outcome.currency }
+    const result = await completeOrder(env, row, renewal.order, paid, 'notify')
+    return result.ok ? answer('ok', 'accepted') : answer(result.retry ? 'retry' : 'reject', 'refused', result.reason)
+  }
   const [order] = await db.select().from(orders).where(eq(orders.tradeNo, outcome.tradeNo)).limit(1)
   if (!order || order.gatewayId !== row.id) {
     await alertRootThrottled(
@@ -313,7 +326,13 @@ export async function closeStaleOrders(env: Env, limit = 50): Promise<{ closed: 
       try {
         const q = await gateway.query(parseConfig(row), { tradeNo: order.tradeNo, gatewayRef: order.gatewayRef })
         if (q?.paid && q.amountCents !== undefined) {
-          const r = await completeOrder(env, row, order, { gatewayNo: q.gatewayNo ?? '', amountCents: q.amountCents, currency: q.currency ?? '' }, 'query')
+          const r = await completeOrder(
+            env,
+            row,
+            order,
+            { gatewayNo: q.gatewayNo ?? '', amountCents: q.amountCents, currency: q.currency ?? '', recurringId: q.recurringId },
+            'query'
+          )
           if (r.ok) {
             credited++
             continue

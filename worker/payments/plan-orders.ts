@@ -8,7 +8,11 @@
  * the balance never changes. A paid order is honoured with the terms frozen when it was placed, even
  * if the plan was edited, unpublished or deleted after ordering (an order placed before migration
  * 0035 froze none: it gets the plan's current stored terms), and the per-user limit (checked when ordering)
- * does not refuse it. Refunding a plan order revokes the subscription it started (no balance refund).
+ * does not refuse it. Refunding a plan order revokes the subscription it started, or a renewal order
+ * the subscription it extended (no balance refund).
+ * With `auto_renew`, the subscription starts with auto-renew on; on a gateway with recurring
+ * charges (Stripe) the order is one: every day/week/month/year × count (hours and unlimited plans
+ * cannot recur: 400), renewed later by plan-renewals.ts.
  */
 import { conflict, notFound, badRequest } from '../lib/errors'
 import { logger } from '../lib/logger'
@@ -17,23 +21,42 @@ import type { Order } from '../db/schema'
 import type { Settings } from '../settings/store'
 import { auditLog } from '../logs/audit-log'
 import { findPlan, orderedTermsOf } from '../plans/plan-store'
-import { atPlanLimit, startSubscription, subscriptionByKey } from '../plans/subscriptions'
+import { atPlanLimit, findSubscription, startSubscription, subscriptionByKey } from '../plans/subscriptions'
 import { revokeSubscription } from '../plans/subscription-end'
 import { centsToDecimal } from '../../shared/contract/payment-amount'
 import type { PlacedOrder } from '../../shared/contract/payments'
+import type { PlanSubscribeBody } from '../../shared/contract/plans'
+import { type PayInput, RECURRING_INTERVALS, type RecurringInterval } from './gateways/types'
 import { SUBSCRIPTION_STATUS } from '../../shared/contract/enums'
 import { gatewayPrice, placeOrder, usableGateway } from './order-placing'
 
 const serverLog = logger({ module: 'plan-orders' })
 
+/** The key of the subscription a plan order started. */
 const orderKey = (tradeNo: string) => `order:${tradeNo}`
 
+/** Stripe's longest recurring interval is three years. */
+const RECURRING_MAX_COUNT: Record<RecurringInterval, number> = { day: 1095, week: 156, month: 36, year: 3 }
+
+/** The recurring charge of an auto-renewing plan order on a gateway that has them (400 when the plan's duration cannot recur). */
+function recurringOf(gatewayRecurs: boolean, plan: { id: number; durationUnit: string; durationCount: number }, autoRenew: boolean): PayInput['recurring'] {
+  if (!autoRenew) return undefined
+  if (plan.durationUnit === 'unlimited') throw badRequest('This plan never expires, so it cannot renew; subscribe without auto-renew')
+  if (!gatewayRecurs) return undefined
+  const interval = RECURRING_INTERVALS.find((i) => i === plan.durationUnit)
+  if (!interval) throw badRequest('This payment method cannot renew a plan of hours automatically; subscribe without auto-renew or choose another payment method')
+  if (plan.durationCount > RECURRING_MAX_COUNT[interval]) throw badRequest('This payment method cannot renew a plan longer than three years automatically')
+  return { interval, count: plan.durationCount, planId: plan.id }
+}
+
 /** POST /api/plan/subscribe: a published, priced plan the user may still buy, through an enabled gateway. */
-export async function createPlanOrder(env: Env, settings: Settings, me: SessionUser, input: { plan_id: number; uuid: string }, site: string): Promise<PlacedOrder> {
+export async function createPlanOrder(env: Env, settings: Settings, me: SessionUser, input: PlanSubscribeBody, site: string): Promise<PlacedOrder> {
   const gw = await usableGateway(env, input.uuid)
   const plan = await findPlan(env, input.plan_id)
   if (!plan.published) throw notFound('Plan not found')
   if (plan.priceCents <= 0) throw badRequest('This plan has no price; it cannot be bought')
+  const autoRenew = input.auto_renew ?? false
+  const recurring = recurringOf(Boolean(gw.gateway.recurring), plan, autoRenew)
   if (await atPlanLimit(env, me.id, plan)) throw conflict(`You already hold this plan's limit of ${plan.maxPerUser} subscription(s)`)
   const price = gatewayPrice(settings, gw.row, plan.priceCents, 1)
   return placeOrder(
@@ -45,8 +68,9 @@ export async function createPlanOrder(env: Env, settings: Settings, me: SessionU
       amount: 0,
       quota: 0,
       planId: plan.id,
-      planTerms: orderedTermsOf(plan),
+      planTerms: { ...orderedTermsOf(plan), ...(autoRenew ? { auto_renew: true } : {}) },
       price,
+      recurring,
       subject: `${settings.str('SystemName') || 'AI Gateway'} plan "${plan.name}" ${centsToDecimal(price.payCents)} ${price.currency}`,
       returnPath: '/panel/plans',
     },
@@ -56,8 +80,11 @@ export async function createPlanOrder(env: Env, settings: Settings, me: SessionU
 
 export type PlanStart = { ok: true; duplicate: boolean; planName: string } | { ok: false; reason: string }
 
-/** A paid plan order's subscription, started once under `order:<trade_no>`; a failure is retried by the gateway. */
-export async function startOrderedPlan(env: Env, order: Order & { planId: number }): Promise<PlanStart> {
+/**
+ * A paid plan order's subscription, started once under `order:<trade_no>`; a failure is retried by
+ * the gateway. `recurringId`: the Stripe Subscription the payment started, which renews it.
+ */
+export async function startOrderedPlan(env: Env, order: Order & { planId: number }, recurringId?: string): Promise<PlanStart> {
   try {
     const { subscription, created } = await startSubscription(env, {
       userId: order.userId,
@@ -66,6 +93,8 @@ export async function startOrderedPlan(env: Env, order: Order & { planId: number
       source: 'order',
       paid: true,
       ordered: order.planTerms,
+      autoRenew: Boolean(order.planTerms?.auto_renew || recurringId),
+      ...(recurringId ? { stripeSubscriptionId: recurringId } : {}),
     })
     return { ok: true, duplicate: !created, planName: subscription.terms.name }
   } catch (err) {
@@ -76,7 +105,9 @@ export async function startOrderedPlan(env: Env, order: Order & { planId: number
 
 /** The refund of a paid plan order: its subscription is revoked (nothing goes back to the balance). */
 export async function revokeOrderedPlan(env: Env, actor: SessionUser, order: Order, owner: { id: number; username: string } | undefined): Promise<void> {
-  const sub = await subscriptionByKey(env, orderKey(order.tradeNo))
+  // A paid renewal order extended its subscription (plan-renewals.ts) unless that had ended and it started its own.
+  const renewed = order.subscriptionId !== null && order.renewedFrom !== 0 ? await findSubscription(env, order.subscriptionId) : undefined
+  const sub = (await subscriptionByKey(env, orderKey(order.tradeNo))) ?? renewed
   if (!sub) throw conflict('This plan order started no subscription, so there is nothing to revoke')
   // An expired or already revoked subscription has nothing left to take back.
   if (sub.status === SUBSCRIPTION_STATUS.ACTIVE) await revokeSubscription(env, sub.id, { refund: false, actor })

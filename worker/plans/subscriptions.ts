@@ -8,6 +8,8 @@
  * happened since it was placed: its plan may have been unpublished, edited or deleted meanwhile (the
  * terms frozen when it was ordered apply — `ordered`; an order placed before migration 0035 has none
  * and gets the plan's current stored terms) and the limit, checked when ordering, no longer refuses it.
+ * An order that asked for auto-renew starts with it on (and, paid through Stripe, names the Stripe
+ * Subscription that renews it: payments/plan-renewals.ts).
  */
 import { eq } from 'drizzle-orm'
 import { createDb } from '../db/client'
@@ -38,6 +40,10 @@ export interface StartInput {
   paid?: boolean
   /** The terms and duration frozen when a plan order was placed; without them the plan's current ones apply. */
   ordered?: OrderedPlanTerms | null
+  /** Starts with auto-renew on (a plan order that asked for it). */
+  autoRenew?: boolean
+  /** The Stripe Subscription that renews it (a recurring Stripe order). */
+  stripeSubscriptionId?: string
 }
 
 export interface StartResult {
@@ -45,6 +51,9 @@ export interface StartResult {
   /** False when the key had already started this subscription. */
   created: boolean
 }
+
+/** The key of the one renewal order the cron places for a subscription's current expiry (payments/renewal-orders.ts). */
+export const renewalKeyOf = (sub: { id: number; expiresAt: number }) => `renew:${sub.id}:${sub.expiresAt}`
 
 const HOLDING = [SUBSCRIPTION_STATUS.ACTIVE, SUBSCRIPTION_STATUS.EXPIRED] as const
 
@@ -99,8 +108,8 @@ export async function startSubscription(env: Env, input: StartInput): Promise<St
   const previousGroup = terms.group ? await groupBeforePlans(env, user) : ''
   const now = nowSeconds()
   const inserted = await env.DB.prepare(
-    `INSERT INTO subscriptions (user_id, plan_id, terms, status, source, key, starts_at, expires_at, previous_group, created_by, created_at, updated_at)
-     SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+    `INSERT INTO subscriptions (user_id, plan_id, terms, status, source, key, starts_at, expires_at, previous_group, created_by, created_at, updated_at, auto_renew, stripe_subscription_id)
+     SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
      WHERE ? = 0 OR (SELECT COUNT(*) FROM subscriptions WHERE user_id = ? AND plan_id = ? AND status IN (?, ?)) < ?
      ON CONFLICT (key) DO NOTHING RETURNING id`
   )
@@ -117,6 +126,9 @@ export async function startSubscription(env: Env, input: StartInput): Promise<St
       input.createdBy ?? 0,
       now,
       now,
+      // A plan that never expires has nothing to renew.
+      input.autoRenew && expiresAt > 0 ? 1 : 0,
+      input.stripeSubscriptionId ?? '',
       input.paid ? 0 : plan.maxPerUser,
       user.id,
       plan.id,

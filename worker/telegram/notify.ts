@@ -62,9 +62,9 @@ export async function notifyPayment(env: Env, userId: number, paid: string, gate
   return notifyTelegram(env, userId, `Payment received through ${esc(gateway)}: ${esc(paid)}. Balance: <b>${formatQuota(cfg, balance)}</b>`)
 }
 
-/** A paid plan order: what was paid, through which gateway, and the plan that started. */
-export async function notifyPlanPayment(env: Env, userId: number, paid: string, gateway: string, plan: string): Promise<boolean> {
-  return notifyTelegram(env, userId, `Payment received through ${esc(gateway)}: ${esc(paid)}. Your plan <b>${esc(plan)}</b> has started.`)
+/** A paid plan order: what was paid, through which gateway, and the plan that started (or, a renewal, was extended). */
+export async function notifyPlanPayment(env: Env, userId: number, paid: string, gateway: string, plan: string, renewed = false): Promise<boolean> {
+  return notifyTelegram(env, userId, `Payment received through ${esc(gateway)}: ${esc(paid)}. Your plan <b>${esc(plan)}</b> has ${renewed ? 'been renewed' : 'started'}.`)
 }
 
 /** An asynchronous task (Midjourney, Suno) reached its end: success or failure (refunded). */

@@ -29,7 +29,12 @@ export const CONFIGS = {
 export type Kind = keyof typeof CONFIGS
 
 /** What the fake gateways answer: Stripe and WeChat Pay API calls (the others need none to pay). */
-export const remote = { wxPaid: new Map<string, number>(), stripeSessions: new Map<string, { tradeNo: string; cents: number; currency: string; paid: boolean }>() }
+export const remote = {
+  wxPaid: new Map<string, number>(),
+  stripeSessions: new Map<string, { tradeNo: string; cents: number; currency: string; paid: boolean; form: URLSearchParams }>(),
+  /** Stripe Subscriptions by id: `status` 'canceled' once deleted; `cancel_at_period_end` as the last update set it. */
+  stripeSubscriptions: new Map<string, { status: string; cancel_at_period_end: boolean }>(),
+}
 
 async function signedWx(body: unknown, status = 200) {
   const text = JSON.stringify(body)
@@ -46,6 +51,7 @@ export function useFakeGatewayApis(): void {
   beforeEach(() => {
     remote.wxPaid.clear()
     remote.stripeSessions.clear()
+    remote.stripeSubscriptions.clear()
     const real = globalThis.fetch
     let n = 0
     vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
@@ -63,8 +69,18 @@ export function useFakeGatewayApis(): void {
             cents: Number(f.get('line_items[0][price_data][unit_amount]')),
             currency: f.get('line_items[0][price_data][currency]')!,
             paid: false,
+            form: f,
           })
           return Response.json({ id, object: 'checkout.session', url: `https://checkout.stripe.test/${id}` })
+        }
+        const sub = /^\/v1\/subscriptions\/(\w+)$/.exec(url.pathname)
+        if (sub && req.method === 'POST') {
+          const known = remote.stripeSubscriptions.get(sub[1]!)
+          if (!known) return Response.json({ error: { type: 'invalid_request_error', message: `No such subscription: '${sub[1]}'` } }, { status: 404 })
+          if (known.status === 'canceled')
+            return Response.json({ error: { type: 'invalid_request_error', message: 'A canceled subscription can only update its cancellation_details.' } }, { status: 400 })
+          known.cancel_at_period_end = new URLSearchParams(await req.text()).get('cancel_at_period_end') === 'true'
+          return Response.json({ id: sub[1], object: 'subscription', ...known })
         }
         const s = remote.stripeSessions.get(url.pathname.split('/').pop()!)
         if (s)

@@ -97,15 +97,18 @@ export async function stripeNotify(
   session: StripeSessionFields,
   opts: { type?: string; timestamp?: number; tamperBody?: (b: string) => string } = {}
 ): Promise<BuiltNotify> {
-  let body = JSON.stringify({
-    id: `evt_${crypto.randomUUID().replace(/-/g, '')}`,
-    object: 'event',
-    type: opts.type ?? 'checkout.session.completed',
-    created: Math.floor(Date.now() / 1000),
-    data: {
-      object: { id: `cs_test_${crypto.randomUUID().replace(/-/g, '')}`, object: 'checkout.session', payment_status: 'paid', payment_intent: `pi_${Date.now()}`, ...session },
-    },
-  })
+  const object = { id: `cs_test_${crypto.randomUUID().replace(/-/g, '')}`, object: 'checkout.session', payment_status: 'paid', payment_intent: `pi_${Date.now()}`, ...session }
+  return stripeEvent(secret, opts.type ?? 'checkout.session.completed', object, opts)
+}
+
+/** Any Stripe event (`invoice.paid`, `customer.subscription.deleted`, …) about `object`, signed with `secret`. */
+export async function stripeEvent(
+  secret: string,
+  type: string,
+  object: Record<string, unknown>,
+  opts: { timestamp?: number; tamperBody?: (b: string) => string } = {}
+): Promise<BuiltNotify> {
+  let body = JSON.stringify({ id: `evt_${crypto.randomUUID().replace(/-/g, '')}`, object: 'event', type, created: Math.floor(Date.now() / 1000), data: { object } })
   const t = opts.timestamp ?? Math.floor(Date.now() / 1000)
   const key = await crypto.subtle.importKey('raw', enc.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
   const v1 = [...new Uint8Array(await crypto.subtle.sign('HMAC', key, enc.encode(`${t}.${body}`)))].map((b) => b.toString(16).padStart(2, '0')).join('')

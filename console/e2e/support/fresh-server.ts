@@ -11,6 +11,8 @@ import { freshMigratedState } from '../../../scripts/fresh-state'
 
 export interface FreshServer {
   url: string
+  /** The server's Miniflare: its D1 (`getD1Database('DB')`) and Worker (`getWorker()`, e.g. to run the cron). */
+  mf: any
   stop(): Promise<void>
 }
 
@@ -27,6 +29,7 @@ export async function startFreshServer(vars: Record<string, string> = {}): Promi
   })
   return {
     url: (server.url as URL).href.replace(/\/$/, ''),
+    mf: server.mf,
     async stop() {
       await server.stop()
       rmSync(persistDir, { recursive: true, force: true })

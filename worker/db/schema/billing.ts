@@ -130,6 +130,12 @@ export const orders = sqliteTable(
     planId: integer('plan_id'),
     /** A plan order's terms and duration when it was placed (NULL: a top-up, or placed before migration 0035). */
     planTerms: text('plan_terms', { mode: 'json' }).$type<OrderedPlanTerms>(),
+    /** A renewal order: the subscription it extends by one duration (NULL: none; migration 0037). */
+    subscriptionId: integer('subscription_id'),
+    /** What makes a renewal order once (`stripe-invoice:<id>`, `renew:<subscription>:<expires_at>`). */
+    renewalKey: text('renewal_key'),
+    /** The expiry a paid renewal order extended (0: not applied yet). */
+    renewedFrom: integer('renewed_from').notNull().default(0),
   },
   (t) => [
     index('idx_orders_user').on(t.userId, t.createdAt),
@@ -137,6 +143,8 @@ export const orders = sqliteTable(
     index('idx_orders_gateway').on(t.gatewayId, t.createdAt),
     uniqueIndex('idx_orders_gateway_no').on(t.gatewayId, t.gatewayNo).where(sql`${t.gatewayNo} <> ''`),
     index('idx_orders_plan_paid').on(t.status, t.paidAt, t.planId).where(sql`${t.planId} IS NOT NULL`),
+    uniqueIndex('idx_orders_renewal_key').on(t.renewalKey),
+    index('idx_orders_subscription').on(t.subscriptionId, t.status).where(sql`${t.subscriptionId} IS NOT NULL`),
   ]
 )
 

@@ -4,6 +4,7 @@
  * is the wallet's (its Durable Object holds and settles it); logs name the subscription they drew
  * from (`logs.subscription_id`), so Σ of a window's rows is its use.
  */
+import { sql } from 'drizzle-orm'
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 import type { PlanModelItem, PlanTerms, PlanWindow } from '../../../shared/contract/plans'
 
@@ -47,6 +48,10 @@ export const subscriptions = sqliteTable(
     /** Unix ms; 0 = never expires. */
     expiresAt: integer('expires_at').notNull().default(0),
     autoRenew: integer('auto_renew', { mode: 'boolean' }).notNull().default(false),
+    /** The Stripe Subscription (`sub_…`) that renews it ('' for none; migration 0037). */
+    stripeSubscriptionId: text('stripe_subscription_id').notNull().default(''),
+    /** Stripe deleted that Subscription: it renews no more and cannot be switched back on. */
+    stripeEnded: integer('stripe_ended', { mode: 'boolean' }).notNull().default(false),
     /** The user's group before the plan moved them (restored when it ends); '' when it did not. */
     previousGroup: text('previous_group').notNull().default(''),
     createdBy: integer('created_by').notNull().default(0),
@@ -57,5 +62,6 @@ export const subscriptions = sqliteTable(
     uniqueIndex('idx_subscriptions_key').on(t.key),
     index('idx_subscriptions_user_status').on(t.userId, t.status),
     index('idx_subscriptions_status_plan').on(t.status, t.planId, t.expiresAt),
+    index('idx_subscriptions_stripe').on(t.stripeSubscriptionId).where(sql`${t.stripeSubscriptionId} <> ''`),
   ]
 )

@@ -285,7 +285,7 @@ describe('stripe', () => {
       const e = {
         id: `we_${++made}`,
         url: form.get('url')!,
-        enabled_events: form.getAll('enabled_events[]').concat(form.getAll('enabled_events[0]'), form.getAll('enabled_events[1]')),
+        enabled_events: [...form.entries()].filter(([k]) => k.startsWith('enabled_events')).map(([, v]) => v),
       }
       endpoints.push(e)
       return Response.json({ ...e, object: 'webhook_endpoint', secret: `whsec_${e.id}` })
@@ -293,7 +293,7 @@ describe('stripe', () => {
     const notifyUrl = 'https://gw.example/api/payment/notify/abc'
     const first = await stripe.onSave!({ ...config, webhook_secret: '' }, { notifyUrl, created: true })
     expect(first.webhook_secret).toBe('whsec_we_1')
-    expect(endpoints[0]!.enabled_events).toEqual(expect.arrayContaining(['checkout.session.completed', 'checkout.session.async_payment_succeeded']))
+    expect(endpoints[0]!.enabled_events).toEqual(['checkout.session.completed', 'checkout.session.async_payment_succeeded', 'invoice.paid', 'customer.subscription.deleted'])
     // Saved again with the secret: reused, nothing created.
     expect((await stripe.onSave!(first, { notifyUrl, created: false })).webhook_secret).toBe('whsec_we_1')
     expect(endpoints).toHaveLength(1)
@@ -302,5 +302,10 @@ describe('stripe', () => {
     expect(again.webhook_secret).toBe('whsec_we_2')
     expect(endpoints.map((e) => e.id)).toEqual(['we_2'])
     expect(calls.filter((c) => c.startsWith('DELETE'))).toHaveLength(1)
+    // An endpoint registered before auto-renew (no invoice events) is replaced even with its secret held.
+    endpoints[0]!.enabled_events = ['checkout.session.completed', 'checkout.session.async_payment_succeeded']
+    const upgraded = await stripe.onSave!(again, { notifyUrl, created: false })
+    expect(upgraded.webhook_secret).toBe('whsec_we_3')
+    expect(endpoints.map((e) => e.enabled_events.length)).toEqual([4])
   })
 })

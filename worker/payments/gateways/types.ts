@@ -3,7 +3,10 @@
  * its config fields (which are secrets, which are required), how to start a payment, how to read
  * and verify a notify, how to answer the gateway, and optionally how to ask the gateway about an
  * order (used before the cron closes it) and what to do when the gateway is created (Stripe
- * registers its webhook). Gateways never touch D1 or the wallet: the order service does.
+ * registers its webhook). A gateway with recurring payments (Stripe) also starts a recurring charge
+ * when asked (`PayInput.recurring`), reports its cycles (`renewed`) and its end (`recurring_stopped`)
+ * and switches its renewal on or off (`recurring.setRenewal`). Gateways never touch D1 or the wallet:
+ * the order service (payments.service.ts, plan-renewals.ts) does.
  */
 import type { z } from 'zod'
 import type { PaymentCurrency } from '../../../shared/contract/payment-amount'
@@ -19,7 +22,13 @@ export interface PayInput {
   /** Product line shown by the gateway ("{SystemName} top-up {money} {currency}"). */
   subject: string
   user: { id: number; email: string }
+  /** Charge this much again every `count` × `interval` until stopped (gateways with `recurring` only). */
+  recurring?: { interval: RecurringInterval; count: number; planId: number }
 }
+
+/** The intervals a recurring charge can repeat at (Stripe has no hourly one). */
+export const RECURRING_INTERVALS = ['day', 'week', 'month', 'year'] as const
+export type RecurringInterval = (typeof RECURRING_INTERVALS)[number]
 
 /** What the console does next: open a page (GET link or POSTed form) or show a QR code. */
 export type PayRequest =
@@ -41,14 +50,33 @@ export interface PaidNotify {
   /** What the gateway says was paid, in cents (fen). */
   amountCents: number
   currency: PaymentCurrency | string
+  /** The gateway's recurring subscription this first payment started (a recurring order only). */
+  recurringId?: string
+}
+
+/** A later cycle of a recurring charge was paid: it renews the subscription the recurring id backs. */
+export interface RenewedNotify {
+  kind: 'renewed'
+  recurringId: string
+  /** The gateway's id of this cycle's payment (Stripe invoice id): a cycle renews once. */
+  invoiceId: string
+  amountCents: number
+  currency: PaymentCurrency | string
 }
 
 /**
- * `paid`: signature verified, a completed payment. `ignored`: verified but nothing to do (another
- * event type, a payment still waiting): acknowledged so the gateway stops. `invalid`: refused
- * (bad or missing signature, wrong merchant, undecryptable): answered with the gateway's failure.
+ * `paid`: signature verified, a completed payment. `renewed`: a recurring charge's later cycle was
+ * paid. `recurring_stopped`: the gateway ended a recurring charge (no more cycles). `ignored`: verified
+ * but nothing to do (another event type, a payment still waiting): acknowledged so the gateway stops.
+ * `invalid`: refused (bad or missing signature, wrong merchant, undecryptable): answered with the
+ * gateway's failure.
  */
-export type NotifyOutcome = PaidNotify | { kind: 'ignored'; reason: string; tradeNo?: string } | { kind: 'invalid'; reason: string; tradeNo?: string }
+export type NotifyOutcome =
+  | PaidNotify
+  | RenewedNotify
+  | { kind: 'recurring_stopped'; recurringId: string }
+  | { kind: 'ignored'; reason: string; tradeNo?: string }
+  | { kind: 'invalid'; reason: string; tradeNo?: string }
 
 /** `ok`: handled (or a duplicate); `reject`: refused for good reason; `retry`: our failure, send it again. */
 export type AckKind = 'ok' | 'reject' | 'retry'
@@ -58,6 +86,7 @@ export interface QueryResult {
   gatewayNo?: string
   amountCents?: number
   currency?: string
+  recurringId?: string
 }
 
 export interface OrderRef {
@@ -79,6 +108,11 @@ export interface Gateway<C = Record<string, string>> {
   query?(config: C, order: OrderRef): Promise<QueryResult | undefined>
   /** Runs once the gateway has its uuid (notify URL known); returns the config to store. */
   onSave?(config: C, ctx: { notifyUrl: string; created: boolean }): Promise<C>
+  /** Recurring charges (`PayInput.recurring`): present only on gateways that have them. */
+  recurring?: {
+    /** Keep renewing (`true`) or stop at the end of the paid period; `gone` when the gateway ended it already. */
+    setRenewal(config: C, recurringId: string, renew: boolean): Promise<'ok' | 'gone'>
+  }
 }
 
 /** Thrown by `pay`, `query` and `onSave` when the gateway answered with an error. */

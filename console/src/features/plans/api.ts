@@ -4,7 +4,9 @@
  * /api/plan/), create / edit / delete (POST /api/plan/, PUT and DELETE /api/plan/:id), grant (POST
  * /api/plan/grant), a user's subscriptions (GET /api/plan/subscriptions?user_id=), revoke (POST
  * /api/plan/revoke) and extend (POST /api/plan/extend); buying a plan through a payment gateway
- * (POST /api/plan/subscribe, answered like a top-up order). Every mutation refreshes every plan query.
+ * (POST /api/plan/subscribe, answered like a top-up order) and switching auto-renew of one's own
+ * subscription (PUT /api/user/subscription/:id) and paying its renewal order (POST
+ * /api/user/subscription/:id/renew). Every mutation refreshes every plan query.
  */
 import { queryOptions, useMutation } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
@@ -110,4 +112,22 @@ export function useExtendSubscription() {
 /** Places a plan order; the caller continues like a top-up (the gateway's page or its QR code). */
 export function useSubscribePlan() {
   return useMutation({ mutationFn: (body: PlanSubscribeBody) => api.post<PlacedOrder>('/api/plan/subscribe', body) })
+}
+
+/** Switches auto-renew of one of the caller's own subscriptions. */
+export function useSetAutoRenew() {
+  const { t } = useTranslation('plans')
+  const refresh = useRefresh()
+  return useMutation({
+    mutationFn: ({ id, auto_renew }: { id: number; auto_renew: boolean }) => api.put<SubscriptionView>(`/api/user/subscription/${id}`, { auto_renew }),
+    onSuccess: (_, vars) => {
+      refresh()
+      notify.success(vars.auto_renew ? t('toast.autoRenewOn') : t('toast.autoRenewOff'))
+    },
+  })
+}
+
+/** Starts the payment of a subscription's renewal order; the caller continues like a top-up. */
+export function usePayRenewal() {
+  return useMutation({ mutationFn: (id: number) => api.post<PlacedOrder>(`/api/user/subscription/${id}/renew`) })
 }

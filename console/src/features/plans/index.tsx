@@ -17,6 +17,8 @@ import { availablePlansQueryOptions, mySubscriptionsQueryOptions, type Plan, typ
 import { PlanCard } from './components/plan-card'
 import { SubscribeDialog } from './components/subscribe-dialog'
 import { SubscriptionCard } from './components/subscription-card'
+import { AutoRenewSwitch } from './components/auto-renew-switch'
+import { RenewalDue } from './components/renewal-due'
 
 const route = getRouteApi('/panel/plans')
 
@@ -79,7 +81,12 @@ export function Plans() {
         ) : mine.data?.length ? (
           <div className="grid items-start gap-6 md:grid-cols-2 xl:grid-cols-3" data-testid="my-subscriptions">
             {mine.data.map((sub) => (
-              <SubscriptionCard key={sub.id} sub={sub} />
+              <SubscriptionCard
+                key={sub.id}
+                sub={sub}
+                actions={sub.status === SUBSCRIPTION_STATUS.ACTIVE && sub.expires_at > 0 ? <AutoRenewSwitch sub={sub} /> : undefined}
+                notice={<RenewalDue sub={sub} />}
+              />
             ))}
           </div>
         ) : (

@@ -4,6 +4,11 @@
  * - On save: the webhook endpoint for our notify URL is registered (or reused when we hold its
  *   secret; one we lost the secret of is replaced) and its `whsec_…` secret kept in the config.
  * - Pay: a Checkout Session in USD/CNY for exactly the order's cents, `client_reference_id` = trade_no.
+ * - Recurring (plan auto-renew): the session is `mode: 'subscription'` with an inline recurring
+ *   price of the order's cents every count × interval; its completion names the `sub_…` it started.
+ *   `invoice.paid` of a later cycle (billing_reason `subscription_cycle`) is `renewed`,
+ *   `customer.subscription.deleted` is `recurring_stopped`; `setRenewal` flips the Subscription's
+ *   `cancel_at_period_end`.
  * - Notify: `constructEventAsync` checks the signature and the 5-minute timestamp tolerance;
  *   `checkout.session.completed` with payment_status `paid`, or `async_payment_succeeded`, is a
  *   payment (amount_total and currency are compared by the order service); any other event is
@@ -11,9 +16,10 @@
  */
 import Stripe from 'stripe'
 import { z } from 'zod'
-import { GatewayError, type Gateway, type PaidNotify } from '../types'
+import { GatewayError, type Gateway, type NotifyOutcome, type PaidNotify } from '../types'
 
-const EVENTS = ['checkout.session.completed', 'checkout.session.async_payment_succeeded'] as const
+const EVENTS = ['checkout.session.completed', 'checkout.session.async_payment_succeeded', 'invoice.paid', 'customer.subscription.deleted'] as const
+const SESSION_EVENTS: readonly string[] = ['checkout.session.completed', 'checkout.session.async_payment_succeeded']
 const TOLERANCE_SECONDS = 300
 
 const schema = z.object({
@@ -39,16 +45,42 @@ export function stripeClient(config: StripeConfig): Stripe {
   return new Stripe(config.secret_key, options)
 }
 
+const idOf = (v: string | { id: string } | null | undefined) => (typeof v === 'string' ? v : (v?.id ?? ''))
+
 function paidFrom(session: Stripe.Checkout.Session): PaidNotify | undefined {
   if (session.payment_status !== 'paid' || !session.client_reference_id || session.amount_total === null) return undefined
-  const intent = typeof session.payment_intent === 'string' ? session.payment_intent : session.payment_intent?.id
+  // A subscription-mode session has no payment intent: its first invoice is the transaction.
+  const recurringId = session.mode === 'subscription' ? idOf(session.subscription) : ''
   return {
     kind: 'paid',
     tradeNo: session.client_reference_id,
-    gatewayNo: intent || session.id,
+    gatewayNo: idOf(session.payment_intent) || idOf(session.invoice) || session.id,
     amountCents: session.amount_total,
     currency: (session.currency ?? '').toUpperCase(),
+    ...(recurringId ? { recurringId } : {}),
   }
+}
+
+/** The subscription an invoice belongs to (`parent.subscription_details` since 2025-03; `subscription` before). */
+function invoiceSubscription(invoice: Stripe.Invoice): string {
+  return idOf(invoice.parent?.subscription_details?.subscription) || idOf((invoice as { subscription?: string | { id: string } | null }).subscription)
+}
+
+/** A verified event's outcome: sessions pay, cycle invoices renew, a deleted subscription stops. */
+function outcomeOf(event: Stripe.Event): NotifyOutcome {
+  if (event.type === 'invoice.paid') {
+    const invoice = event.data.object
+    const recurringId = invoiceSubscription(invoice)
+    // The first invoice (subscription_create) is the checkout's own payment.
+    if (invoice.billing_reason !== 'subscription_cycle' || !recurringId || !invoice.id) return { kind: 'ignored', reason: `invoice.paid (${invoice.billing_reason})` }
+    return { kind: 'renewed', recurringId, invoiceId: invoice.id, amountCents: invoice.amount_paid, currency: invoice.currency.toUpperCase() }
+  }
+  if (event.type === 'customer.subscription.deleted') return { kind: 'recurring_stopped', recurringId: event.data.object.id }
+  if (!SESSION_EVENTS.includes(event.type)) return { kind: 'ignored', reason: `event ${event.type}` }
+  const session = event.data.object as Stripe.Checkout.Session
+  const paid = paidFrom(session)
+  if (!paid) return { kind: 'ignored', reason: `${event.type} with payment_status ${session.payment_status}`, tradeNo: session.client_reference_id ?? undefined }
+  return paid
 }
 
 async function describeError(err: unknown): Promise<never> {
@@ -67,14 +99,21 @@ export const stripe: Gateway<StripeConfig> = {
   schema,
 
   async pay(config, input) {
+    const metadata = { trade_no: input.tradeNo, user_id: String(input.user.id), ...(input.recurring ? { plan_id: String(input.recurring.planId) } : {}) }
+    const price = { currency: input.currency.toLowerCase(), unit_amount: input.payCents, product_data: { name: input.subject } }
     const session = await stripeClient(config)
       .checkout.sessions.create({
-        mode: 'payment',
         success_url: input.returnUrl,
         cancel_url: input.returnUrl,
         client_reference_id: input.tradeNo,
-        line_items: [{ quantity: 1, price_data: { currency: input.currency.toLowerCase(), unit_amount: input.payCents, product_data: { name: input.subject } } }],
-        metadata: { trade_no: input.tradeNo, user_id: String(input.user.id) },
+        metadata,
+        ...(input.recurring
+          ? {
+              mode: 'subscription',
+              line_items: [{ quantity: 1, price_data: { ...price, recurring: { interval: input.recurring.interval, interval_count: input.recurring.count } } }],
+              subscription_data: { metadata },
+            }
+          : { mode: 'payment', line_items: [{ quantity: 1, price_data: price }] }),
         ...(input.user.email ? { customer_email: input.user.email } : {}),
       })
       .catch(describeError)
@@ -97,11 +136,7 @@ export const stripe: Gateway<StripeConfig> = {
           .trim()}`,
       }
     }
-    if (!(EVENTS as readonly string[]).includes(event.type)) return { kind: 'ignored', reason: `event ${event.type}` }
-    const session = event.data.object as Stripe.Checkout.Session
-    const paid = paidFrom(session)
-    if (!paid) return { kind: 'ignored', reason: `${event.type} with payment_status ${session.payment_status}`, tradeNo: session.client_reference_id ?? undefined }
-    return paid
+    return outcomeOf(event)
   },
 
   ack(kind, message) {
@@ -114,7 +149,7 @@ export const stripe: Gateway<StripeConfig> = {
     const session = await stripeClient(config).checkout.sessions.retrieve(order.gatewayRef).catch(describeError)
     if (session.client_reference_id !== order.tradeNo) return { paid: false }
     const paid = paidFrom(session)
-    return paid ? { paid: true, gatewayNo: paid.gatewayNo, amountCents: paid.amountCents, currency: paid.currency } : { paid: false }
+    return paid ? { paid: true, gatewayNo: paid.gatewayNo, amountCents: paid.amountCents, currency: paid.currency, recurringId: paid.recurringId } : { paid: false }
   },
 
   async onSave(config, { notifyUrl }) {
@@ -128,5 +163,19 @@ export const stripe: Gateway<StripeConfig> = {
     const created = await client.webhookEndpoints.create({ url: notifyUrl, enabled_events: [...EVENTS], description: 'edge-ai-gateway top-up' }).catch(describeError)
     if (!created.secret) throw new GatewayError('Stripe created the webhook endpoint without a secret')
     return { ...config, webhook_secret: created.secret }
+  },
+
+  recurring: {
+    async setRenewal(config, recurringId, renew) {
+      const client = stripeClient(config)
+      try {
+        const sub = await client.subscriptions.update(recurringId, { cancel_at_period_end: !renew })
+        return sub.status === 'canceled' ? 'gone' : 'ok'
+      } catch (err) {
+        // A deleted (canceled) Subscription can no longer be updated; an unknown one is gone too.
+        if (err instanceof Stripe.errors.StripeInvalidRequestError && (err.statusCode === 404 || /cancel/i.test(err.message))) return 'gone'
+        return describeError(err)
+      }
+    },
   },
 }

@@ -3,12 +3,17 @@
  * for the plan's price (its fee and currency by the server's own priceOrder, no discount), then the
  * order continues exactly like a top-up — the gateway's page, or the QR dialog that waits for the
  * payment. The subscription starts only when the server has the gateway's verified notify.
+ * "Renew automatically" (not offered for plans that never expire) makes a Stripe order a recurring
+ * charge, and on other payment methods asks for a renewal order before each expiry; Stripe cannot
+ * recur hourly, so the box is disabled there for plans of hours.
  */
 import { useState } from 'react'
 import { useQuery } from '@tanstack/react-query'
 import { Loader2 } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/ui/button'
+import { Checkbox } from '@/components/ui/checkbox'
+import { Label } from '@/components/ui/label'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { Skeleton } from '@/components/ui/skeleton'
 import { handleError } from '@/lib/handle-error'
@@ -28,6 +33,7 @@ export function SubscribeDialog({ plan, onOpenChange }: { plan: Plan | undefined
   const [selected, setSelected] = useState<string | undefined>()
   const [qr, setQr] = useState<PlacedOrder | undefined>()
   const [qrGateway, setQrGateway] = useState<string | undefined>()
+  const [autoRenew, setAutoRenew] = useState(false)
   const subscribe = useSubscribePlan()
   const list = gateways.data ?? []
   const gateway = list.find((g) => g.uuid === selected) ?? list[0]
@@ -42,11 +48,15 @@ export function SubscribeDialog({ plan, onOpenChange }: { plan: Plan | undefined
           usdRate: site.payment_usd_rate ?? 7.3,
         })
       : undefined
+  const renewable = plan !== undefined && plan.duration_unit !== 'unlimited'
+  const recurring = gateway?.type === 'stripe'
+  const renewBlocked = recurring && plan?.duration_unit === 'hour'
+  const renew = renewable && !renewBlocked && autoRenew
 
   const pay = () => {
     if (!plan || !gateway) return
     subscribe.mutate(
-      { plan_id: plan.id, uuid: gateway.uuid },
+      { plan_id: plan.id, uuid: gateway.uuid, auto_renew: renew },
       {
         onSuccess: (order) => {
           if (order.type !== 'qr') return openCashier(order)
@@ -95,6 +105,27 @@ export function SubscribeDialog({ plan, onOpenChange }: { plan: Plan | undefined
                     </dd>
                   </div>
                 </dl>
+              )}
+              {plan && renewable && (
+                <div className="flex items-start gap-2">
+                  <Checkbox
+                    id="subscribe-auto-renew"
+                    checked={renew}
+                    disabled={renewBlocked}
+                    onCheckedChange={(c) => setAutoRenew(c === true)}
+                    data-testid="subscribe-auto-renew"
+                  />
+                  <div className="grid gap-1">
+                    <Label htmlFor="subscribe-auto-renew">{t('subscribe.autoRenew')}</Label>
+                    <p className="text-xs text-muted-foreground">
+                      {renewBlocked
+                        ? t('subscribe.autoRenewHourly')
+                        : recurring
+                          ? t('subscribe.autoRenewRecurring', { duration: formatDuration(t, plan.duration_unit, plan.duration_count) })
+                          : t('subscribe.autoRenewOrders')}
+                    </p>
+                  </div>
+                </div>
               )}
             </div>
           )}

@@ -1,7 +1,8 @@
 /**
  * One subscription the user holds: its plan name, status, start and expiry, and each window's use as
- * a bar (used / allowance, when it resets). Admins see the same card in a user's subscriptions, with
- * their actions passed in as `actions`.
+ * a bar (used / allowance, when it resets), and whether it renews automatically. Admins see the same
+ * card in a user's subscriptions, with their actions passed in as `actions` (the user's own page
+ * passes the auto-renew switch, and a renewal waiting to be paid as `notice`).
  */
 import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -51,7 +52,7 @@ function WindowBar({ w }: { w: SubscriptionWindowView }) {
   )
 }
 
-export function SubscriptionCard({ sub, actions }: { sub: SubscriptionView; actions?: ReactNode }) {
+export function SubscriptionCard({ sub, actions, notice }: { sub: SubscriptionView; actions?: ReactNode; notice?: ReactNode }) {
   const { t } = useTranslation('plans')
   return (
     <Card className="gap-4" data-testid="subscription-card">
@@ -60,6 +61,7 @@ export function SubscriptionCard({ sub, actions }: { sub: SubscriptionView; acti
           <span className="min-w-0 break-words">{sub.name}</span>
           <SubscriptionStatusBadge status={sub.status} />
           <Badge variant="outline">{t(`source.${sub.source}`, { defaultValue: sub.source })}</Badge>
+          {sub.auto_renew && sub.status === SUBSCRIPTION_STATUS.ACTIVE && <Badge variant="secondary">{t('subscription.autoRenews')}</Badge>}
         </CardTitle>
         <CardDescription className="tabular-nums">
           {t('subscription.period', { start: formatTime(sub.starts_at), end: sub.expires_at ? formatTime(sub.expires_at) : t('subscription.never') })}
@@ -67,6 +69,7 @@ export function SubscriptionCard({ sub, actions }: { sub: SubscriptionView; acti
         {actions && <CardAction>{actions}</CardAction>}
       </CardHeader>
       <CardContent className="grid gap-4">
+        {notice}
         {sub.windows.length === 0 && <p className="text-sm text-muted-foreground">{t('card.noWindows')}</p>}
         {sub.windows.map((w, i) => (
           <WindowBar key={i} w={w} />
