@@ -119,6 +119,12 @@ export function stripeGateway({ orders, deliver, base }) {
       }
       webhooks.set(w.id, w)
       send(res, 200, w)
+    } else if (we && req.method === 'POST' && webhooks.has(we[1])) {
+      const w = webhooks.get(we[1])
+      const events = [...form.entries()].filter(([k]) => k.startsWith('enabled_events')).map(([, v]) => v)
+      if (events.length > 0) w.enabled_events = events
+      const { secret, ...shown } = w
+      send(res, 200, shown)
     } else if (we && req.method === 'DELETE') {
       webhooks.delete(we[1])
       send(res, 200, { id: we[1], object: 'webhook_endpoint', deleted: true })

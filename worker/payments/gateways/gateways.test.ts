@@ -265,6 +265,36 @@ describe('stripe', () => {
     expect(f.get('mode')).toBe('payment')
   })
 
+  it('a recurring session first gives an endpoint registered before auto-renew its invoice events, in place', async () => {
+    const calls: string[] = []
+    const endpoint = { id: 'we_old', url: payInput.notifyUrl, enabled_events: ['checkout.session.completed', 'checkout.session.async_payment_succeeded'] }
+    let session: URLSearchParams | undefined
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+      const req = new Request(input, init)
+      const path = new URL(req.url).pathname
+      calls.push(`${req.method} ${path}`)
+      if (req.method === 'GET') return Response.json({ object: 'list', data: endpoint.id ? [endpoint] : [], has_more: false })
+      const form = new URLSearchParams(await req.text())
+      if (path === '/v1/webhook_endpoints/we_old') {
+        endpoint.enabled_events = [...form.entries()].filter(([k]) => k.startsWith('enabled_events')).map(([, v]) => v)
+        return Response.json({ ...endpoint, object: 'webhook_endpoint' })
+      }
+      session = form
+      return Response.json({ id: 'cs_test_2', object: 'checkout.session', url: 'http://127.0.0.1:12111/pay/cs_test_2' })
+    })
+    const recurring = { interval: 'month' as const, count: 1, planId: 7 }
+    await stripe.pay({ ...config, api_base: 'http://127.0.0.1:12111' }, { ...payInput, currency: 'USD', payCents: 990, recurring })
+    expect(calls).toEqual(['GET /v1/webhook_endpoints', 'POST /v1/webhook_endpoints/we_old', 'POST /v1/checkout/sessions'])
+    expect(endpoint.enabled_events).toEqual(['checkout.session.completed', 'checkout.session.async_payment_succeeded', 'invoice.paid', 'customer.subscription.deleted'])
+    expect(session?.get('mode')).toBe('subscription')
+    expect(session?.get('line_items[0][price_data][recurring][interval]')).toBe('month')
+    // Without an endpoint for this gateway no recurring charge starts: Stripe would bill cycles nobody hears of.
+    endpoint.id = ''
+    calls.length = 0
+    await expect(stripe.pay({ ...config, api_base: 'http://127.0.0.1:12111' }, { ...payInput, currency: 'USD', payCents: 990, recurring })).rejects.toThrow(/no webhook endpoint/)
+    expect(calls).toEqual(['GET /v1/webhook_endpoints'])
+  })
+
   it('registers the webhook once and keeps its secret', async () => {
     const endpoints: { id: string; url: string; enabled_events: string[] }[] = []
     const calls: string[] = []

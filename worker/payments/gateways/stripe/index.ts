@@ -6,6 +6,9 @@
  * - Pay: a Checkout Session in USD/CNY for exactly the order's cents, `client_reference_id` = trade_no.
  * - Recurring (plan auto-renew): the session is `mode: 'subscription'` with an inline recurring
  *   price of the order's cents every count × interval; its completion names the `sub_…` it started.
+ *   Before it, our webhook endpoint must send the invoice and subscription events: one registered
+ *   before auto-renew existed is given them in place (its secret stays), and without an endpoint
+ *   the order is refused — else Stripe would charge each cycle and we would never hear of it.
  *   `invoice.paid` of a later cycle (billing_reason `subscription_cycle`) is `renewed`,
  *   `customer.subscription.deleted` is `recurring_stopped`; `setRenewal` flips the Subscription's
  *   `cancel_at_period_end`.
@@ -83,6 +86,15 @@ function outcomeOf(event: Stripe.Event): NotifyOutcome {
   return paid
 }
 
+const complete = (e: Stripe.WebhookEndpoint) => EVENTS.every((ev) => e.enabled_events.includes(ev) || e.enabled_events.includes('*'))
+
+/** Our webhook endpoint sends every event a recurring payment needs (updated in place when it lacks some). */
+async function ensureRecurringEvents(client: Stripe, notifyUrl: string): Promise<void> {
+  const mine = (await client.webhookEndpoints.list({ limit: 100 }).catch(describeError)).data.filter((e) => e.url === notifyUrl)
+  if (mine.length === 0) throw new GatewayError('Stripe has no webhook endpoint for this gateway; save the gateway again before selling auto-renewing plans')
+  for (const e of mine) if (!complete(e)) await client.webhookEndpoints.update(e.id, { enabled_events: [...EVENTS] }).catch(describeError)
+}
+
 async function describeError(err: unknown): Promise<never> {
   const message = err instanceof Stripe.errors.StripeError ? err.message : String((err as Error)?.message ?? err)
   throw new GatewayError(`Stripe: ${message}`)
@@ -101,8 +113,10 @@ export const stripe: Gateway<StripeConfig> = {
   async pay(config, input) {
     const metadata = { trade_no: input.tradeNo, user_id: String(input.user.id), ...(input.recurring ? { plan_id: String(input.recurring.planId) } : {}) }
     const price = { currency: input.currency.toLowerCase(), unit_amount: input.payCents, product_data: { name: input.subject } }
-    const session = await stripeClient(config)
-      .checkout.sessions.create({
+    const client = stripeClient(config)
+    if (input.recurring) await ensureRecurringEvents(client, input.notifyUrl)
+    const session = await client.checkout.sessions
+      .create({
         success_url: input.returnUrl,
         cancel_url: input.returnUrl,
         client_reference_id: input.tradeNo,
@@ -156,7 +170,6 @@ export const stripe: Gateway<StripeConfig> = {
     const client = stripeClient(config)
     const endpoints = await client.webhookEndpoints.list({ limit: 100 }).catch(describeError)
     const mine = endpoints.data.filter((e) => e.url === notifyUrl)
-    const complete = (e: Stripe.WebhookEndpoint) => EVENTS.every((ev) => e.enabled_events.includes(ev) || e.enabled_events.includes('*'))
     // An endpoint we hold the secret of is reused (the list never returns secrets); others are replaced.
     if (config.webhook_secret && mine.some(complete)) return config
     for (const e of mine) await client.webhookEndpoints.del(e.id).catch(describeError)
