@@ -22,6 +22,9 @@ import { RenewalDue } from './components/renewal-due'
 
 const route = getRouteApi('/panel/plans')
 
+/** Auto-renew can be switched on an active, expiring subscription that was bought (a grant has no payment method to renew through). */
+const renewable = (sub: SubscriptionView) => sub.status === SUBSCRIPTION_STATUS.ACTIVE && sub.expires_at > 0 && (sub.source === 'order' || sub.auto_renew)
+
 /** Whether the user holds the plan's per-user limit (active and expired subscriptions count, as on the server). */
 function atLimit(plan: Plan, mine: SubscriptionView[] | undefined) {
   if (plan.max_per_user <= 0 || !mine) return false
@@ -81,12 +84,7 @@ export function Plans() {
         ) : mine.data?.length ? (
           <div className="grid items-start gap-6 md:grid-cols-2 xl:grid-cols-3" data-testid="my-subscriptions">
             {mine.data.map((sub) => (
-              <SubscriptionCard
-                key={sub.id}
-                sub={sub}
-                actions={sub.status === SUBSCRIPTION_STATUS.ACTIVE && sub.expires_at > 0 ? <AutoRenewSwitch sub={sub} /> : undefined}
-                notice={<RenewalDue sub={sub} />}
-              />
+              <SubscriptionCard key={sub.id} sub={sub} actions={renewable(sub) ? <AutoRenewSwitch sub={sub} /> : undefined} notice={<RenewalDue sub={sub} />} />
             ))}
           </div>
         ) : (
