@@ -54,13 +54,24 @@ export function useFakeGatewayApis(): void {
     remote.stripeSubscriptions.clear()
     const real = globalThis.fetch
     let n = 0
+    // The webhook endpoints registered on this fake account (a recurring checkout checks ours is there).
+    const endpoints: { id: string; object: string; url: string | null; enabled_events: string[] }[] = []
     vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
       const req = new Request(input, init)
       const url = new URL(req.url)
       if (url.host === 'api.stripe.com') {
-        if (url.pathname === '/v1/webhook_endpoints' && req.method === 'GET') return Response.json({ object: 'list', data: [], has_more: false })
-        if (url.pathname === '/v1/webhook_endpoints')
-          return Response.json({ id: 'we_1', object: 'webhook_endpoint', url: new URLSearchParams(await req.text()).get('url'), enabled_events: [], secret: 'whsec_from_stripe' })
+        if (url.pathname === '/v1/webhook_endpoints' && req.method === 'GET') return Response.json({ object: 'list', data: endpoints, has_more: false })
+        if (url.pathname === '/v1/webhook_endpoints') {
+          const f = new URLSearchParams(await req.text())
+          const e = {
+            id: `we_${endpoints.length + 1}`,
+            object: 'webhook_endpoint',
+            url: f.get('url'),
+            enabled_events: [...f.entries()].filter(([k]) => k.startsWith('enabled_events')).map(([, v]) => v),
+          }
+          endpoints.push(e)
+          return Response.json({ ...e, secret: 'whsec_from_stripe' })
+        }
         if (url.pathname === '/v1/checkout/sessions' && req.method === 'POST') {
           const f = new URLSearchParams(await req.text())
           const id = `cs_test_${++n}`
