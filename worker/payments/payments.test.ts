@@ -5,11 +5,10 @@
  * a payment for a closed order is still credited; the cron closes stale orders (asking the
  * gateway first); refunds take the quota back; secrets never leave the server.
  */
-import { exports } from 'cloudflare:workers'
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { TestClient, setupRoot, signedInUser } from '../test/client'
-import type { BuiltNotify } from '../test/payments-notify'
+import { sendNotify } from '../test/payments-notify'
 import { APIV3, CONFIGS, type Kind, notifyFor, remote, useFakeGatewayApis } from '../test/payments-gateways'
 import { closeStaleOrders } from './payments.service'
 
@@ -27,12 +26,7 @@ async function order(user: TestClient, uuid: string, amount = 10) {
   return res.body.data as { trade_no: string; type: string; data: { url: string; method?: string; params?: Record<string, string> } }
 }
 
-async function send(uuid: string, n: BuiltNotify) {
-  const res = await exports.default.fetch(
-    new Request(`http://gateway.test/api/payment/notify/${uuid}${n.query ? `?${n.query}` : ''}`, { method: n.method, headers: n.headers, body: n.body })
-  )
-  return { status: res.status, text: await res.text() }
-}
+const send = sendNotify
 
 const quotaOf = async (user: TestClient) => (await user.get('/api/user/self')).body.data.quota as number
 const orderRow = (tradeNo: string) => env.DB.prepare('SELECT * FROM orders WHERE trade_no = ?').bind(tradeNo).first<Record<string, any>>()

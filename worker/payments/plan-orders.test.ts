@@ -7,11 +7,10 @@
  * frozen when the order is placed: a plan edited before the payment arrives changes nothing of what
  * the buyer gets (an order from before migration 0035, with no frozen terms, gets the current ones).
  */
-import { exports } from 'cloudflare:workers'
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { TestClient, setupRoot, signedInUser } from '../test/client'
-import type { BuiltNotify } from '../test/payments-notify'
+import { sendNotify } from '../test/payments-notify'
 import { CONFIGS, type Kind, notifyFor, useFakeGatewayApis } from '../test/payments-gateways'
 import { priceOrder } from '../../shared/contract/payment-amount'
 
@@ -29,12 +28,7 @@ async function createPlan(root: TestClient, extra: Record<string, unknown> = {})
   return res.body.data.id as number
 }
 
-async function send(uuid: string, n: BuiltNotify) {
-  const res = await exports.default.fetch(
-    new Request(`http://gateway.test/api/payment/notify/${uuid}${n.query ? `?${n.query}` : ''}`, { method: n.method, headers: n.headers, body: n.body })
-  )
-  return { status: res.status, text: await res.text() }
-}
+const send = sendNotify
 
 async function subscribe(user: TestClient, planId: number, uuid: string) {
   const res = await user.post('/api/plan/subscribe', { plan_id: planId, uuid })

@@ -9,11 +9,10 @@
  * one Stripe deleted cannot be switched on (409), an Epay-bought one keeps the flag, a granted one
  * cannot renew.
  */
-import { exports } from 'cloudflare:workers'
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { TestClient, setupRoot, signedInUser } from '../test/client'
-import { type BuiltNotify, stripeEvent } from '../test/payments-notify'
+import { sendNotify, stripeEvent } from '../test/payments-notify'
 import { CONFIGS, type Kind, notifyFor, remote, useFakeGatewayApis } from '../test/payments-gateways'
 import { expiryAfter } from '../plans/plan-duration'
 
@@ -33,12 +32,7 @@ async function createPlan(root: TestClient, extra: Record<string, unknown> = {})
   return res.body.data.id as number
 }
 
-async function send(uuid: string, n: BuiltNotify) {
-  const res = await exports.default.fetch(
-    new Request(`http://gateway.test/api/payment/notify/${uuid}${n.query ? `?${n.query}` : ''}`, { method: n.method, headers: n.headers, body: n.body })
-  )
-  return { status: res.status, text: await res.text() }
-}
+const send = sendNotify
 
 const subRow = (id: number) => env.DB.prepare('SELECT * FROM subscriptions WHERE id = ?').bind(id).first<Record<string, any>>()
 const renewals = async (subId: number) => (await env.DB.prepare('SELECT * FROM orders WHERE subscription_id = ? ORDER BY id').bind(subId).all<Record<string, any>>()).results

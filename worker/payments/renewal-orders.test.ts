@@ -7,11 +7,10 @@
  * however many arrive, extends the subscription by one duration exactly once, and a renewal paid after
  * the subscription ended starts a new one.
  */
-import { exports } from 'cloudflare:workers'
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { TestClient, setupRoot, signedInUser } from '../test/client'
-import type { BuiltNotify } from '../test/payments-notify'
+import { type BuiltNotify, sendNotify } from '../test/payments-notify'
 import { CONFIGS, notifyFor, useFakeGatewayApis } from '../test/payments-gateways'
 import { expiryAfter } from '../plans/plan-duration'
 import { setOptions } from '../test/factories'
@@ -22,12 +21,7 @@ useFakeGatewayApis()
 
 const DAY = 86_400_000
 
-async function send(uuid: string, n: BuiltNotify) {
-  const res = await exports.default.fetch(
-    new Request(`http://gateway.test/api/payment/notify/${uuid}${n.query ? `?${n.query}` : ''}`, { method: n.method, headers: n.headers, body: n.body })
-  )
-  return res.text()
-}
+const send = async (uuid: string, n: BuiltNotify) => (await sendNotify(uuid, n)).text
 
 const subRow = (id: number) => env.DB.prepare('SELECT * FROM subscriptions WHERE id = ?').bind(id).first<Record<string, any>>()
 const renewalOrders = async (subId: number) => (await env.DB.prepare('SELECT * FROM orders WHERE subscription_id = ? ORDER BY id').bind(subId).all<Record<string, any>>()).results

@@ -3,6 +3,7 @@
  * encrypted) exactly as each real gateway sends them, with the fixed test keys of
  * payment-test-keys.ts. scripts/mock-payments.mjs does the same from Node for the e2e tests.
  */
+import { exports } from 'cloudflare:workers'
 import { bytesToBase64, md5Hex, rsaSign, sortedQuery } from '../payments/gateways/crypto'
 import { PLATFORM_CERT_SERIAL, PLATFORM_KEY_PKCS8 } from './payment-test-keys'
 
@@ -119,4 +120,12 @@ export async function stripeEvent(
 /** A NotifyRequest for calling a gateway's parseNotify directly. */
 export function toNotifyRequest(n: BuiltNotify, base = 'https://gateway.test/api/payment/notify/x') {
   return { method: n.method, url: new URL(n.query ? `${base}?${n.query}` : base), headers: new Headers(n.headers), body: n.body ?? '' }
+}
+
+/** Delivers a built notify to the gateway `uuid`'s notify route of the worker under test. */
+export async function sendNotify(uuid: string, n: BuiltNotify): Promise<{ status: number; text: string }> {
+  const res = await exports.default.fetch(
+    new Request(`http://gateway.test/api/payment/notify/${uuid}${n.query ? `?${n.query}` : ''}`, { method: n.method, headers: n.headers, body: n.body })
+  )
+  return { status: res.status, text: await res.text() }
 }
